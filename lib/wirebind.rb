@@ -1,0 +1,13 @@
+# frozen_string_literal: true
+
+require_relative "wirebind/version"
+require_relative "wirebind/errors"
+require_relative "wirebind/backend"
+require_relative "wirebind/types"
+require_relative "wirebind/model"
+require_relative "wirebind/xml"
+
+# Declare a schema once on a class ({Wirebind::Model}); read and write XML from it
+# ({Wirebind::XML}), in one streaming pass, typed and safe.
+module Wirebind
+end

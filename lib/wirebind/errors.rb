@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+module Wirebind
+  # The root of every error wirebind raises about a payload or a schema.
+  # Rescue this to catch them all.
+  class Error < StandardError; end
+
+  # A schema declaration is wrong: an unknown type, a bad attribute name, a bad path.
+  # Raised while a class is being defined, never while decoding.
+  class SchemaError < Error; end
+
+  # The input is not well-formed (XML or JSON). Carries where the problem was found.
+  class ParseError < Error
+    # @return [Integer, nil] 1-based line of the offending input
+    attr_reader :line
+    # @return [Integer, nil] 1-based column (in characters) of the offending input
+    attr_reader :column
+    # @return [Integer, nil] 0-based byte offset of the offending input
+    attr_reader :offset
+
+    # @param message [String] what was wrong and what was expected
+    # @param line [Integer, nil]
+    # @param column [Integer, nil]
+    # @param offset [Integer, nil]
+    def initialize(message = nil, line: nil, column: nil, offset: nil)
+      @line = line
+      @column = column
+      @offset = offset
+      super(line ? "#{message} at line #{line}, column #{column}" : message)
+    end
+  end
+
+  # A configured limit was exceeded: nesting depth, token or document size,
+  # entity expansion. A subclass of {ParseError}, so it carries a position too.
+  class LimitError < ParseError; end
+
+  # The input is well-formed but does not fit the schema, e.g. +<votes>many</votes>+
+  # for an +:integer+. Carries the schema path and the position in the input.
+  class DecodeError < Error
+    # @return [String, nil] where in the record, e.g. +"item/votes"+ or +"[3].affects_versions[0].sequence"+
+    attr_reader :path
+    # @return [Integer, nil] 1-based line of the offending value
+    attr_reader :line
+    # @return [Integer, nil] 1-based column of the offending value
+    attr_reader :column
+
+    # @param message [String] what was expected and what was found
+    # @param path [String, nil]
+    # @param line [Integer, nil]
+    # @param column [Integer, nil]
+    def initialize(message = nil, path: nil, line: nil, column: nil)
+      @path = path
+      @line = line
+      @column = column
+      where = []
+      where << "at #{path}" if path
+      where << "line #{line}" if line
+      where << "column #{column}" if column
+      super(where.empty? ? message : "#{message} (#{where.join(', ')})")
+    end
+  end
+
+  # A value cannot be written in the requested format (e.g. a String where the
+  # schema says +:integer+). Carries the schema path.
+  class EncodeError < Error
+    # @return [String, nil] where in the object, e.g. +"issue/votes"+
+    attr_reader :path
+
+    # @param message [String]
+    # @param path [String, nil]
+    def initialize(message = nil, path: nil)
+      @path = path
+      super(path ? "#{message} (at #{path})" : message)
+    end
+  end
+end

@@ -1,0 +1,252 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module XML
+    module Pure
+      # Turns the caller's input (a String, or an IO answering +readpartial+ or
+      # +read(n)+) into a sequence of UTF-8 chunks the tokenizer can match with
+      # regular expressions: the encoding is detected (BOM, then the XML
+      # declaration) and transcoded, line ends are normalized to LF (XML 1.0 §2.11),
+      # and bytes that are not text are rejected before any token is matched.
+      #
+      # A String input is used in place when it is already clean UTF-8 with LF line
+      # ends: the payload is never copied in that case.
+      #
+      # @api private
+      class Source
+        CHUNK_SIZE = 64 * 1024
+
+        # Characters XML 1.0 forbids anywhere in a document (§2.2). Surrogates cannot
+        # occur in valid UTF-8, so only the control characters and U+FFFE/U+FFFF remain.
+        FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\u{FFFE}\u{FFFF}]/
+
+        ENCODING_DECL = /\A<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._\-]*)"|'([A-Za-z][A-Za-z0-9._\-]*)')/n
+
+        # Names under which UTF-8 may be declared; anything else is transcoded.
+        UTF8_NAMES = %w[UTF-8 UTF8 US-ASCII ASCII].freeze
+
+        # @return [Integer] bytes of (normalized) text handed out so far
+        attr_reader :bytes_read
+
+        # @return [String, nil] the encoding named by the document's BOM, if any
+        attr_reader :bom_encoding
+
+        # @return [String, nil] the encoding declared in the XML declaration, if any
+        attr_reader :declared_encoding
+
+        def initialize(input, chunk_size: CHUNK_SIZE)
+          @chunk_size = chunk_size
+          @bytes_read = 0
+          @pending = nil # raw bytes held back because a character or CRLF straddles a read
+          @converter = nil
+          @eof = false
+          @first = true
+          @bom_encoding = nil
+          @declared_encoding = nil
+          if input.is_a?(String)
+            @string = input
+            @io = nil
+          elsif input.respond_to?(:readpartial)
+            @io = input
+            @reader = :readpartial
+          elsif input.respond_to?(:read)
+            @io = input
+            @reader = :read
+          else
+            raise ArgumentError, "input must be a String or an IO-like object answering readpartial or read, not #{input.class}"
+          end
+        end
+
+        # @return [String, nil] the next chunk of valid, LF-normalized UTF-8 text, or nil at the end
+        def next_chunk
+          return nil if @eof
+
+          raw = read_raw
+          if @first
+            @first = false
+            raw = detect_encoding(raw || "".b)
+          end
+          if raw.nil?
+            @eof = true
+            tail = flush_pending
+            return tail && finish(tail, true)
+          end
+          raw = @pending + raw if @pending
+          @pending = nil
+          finish(raw, false)
+        end
+
+        private
+
+        def read_raw
+          if @string
+            s = @string
+            @string = nil
+            return s.empty? ? nil : s
+          end
+          return nil unless @io
+
+          chunk =
+            if @reader == :readpartial
+              begin
+                @io.readpartial(@chunk_size)
+              rescue EOFError
+                nil
+              end
+            else
+              @io.read(@chunk_size)
+            end
+          chunk.nil? || chunk.empty? ? nil : chunk
+        end
+
+        # Looks at the first bytes for a BOM or the XML declaration (XML 1.0 Appendix F)
+        # and sets up transcoding. Returns the raw bytes with any BOM removed.
+        def detect_encoding(raw)
+          raw = raw.b if raw.encoding != Encoding::BINARY && !raw.frozen? && raw.encoding != Encoding::UTF_8
+          bytes = raw.byteslice(0, 4).b
+          if bytes.start_with?("\xEF\xBB\xBF".b)
+            @bom_encoding = "UTF-8"
+            raw = raw.byteslice(3, raw.bytesize - 3)
+          elsif bytes.start_with?("\xFE\xFF".b)
+            @bom_encoding = "UTF-16BE"
+            raw = raw.byteslice(2, raw.bytesize - 2)
+          elsif bytes.start_with?("\xFF\xFE".b)
+            @bom_encoding = "UTF-16LE"
+            raw = raw.byteslice(2, raw.bytesize - 2)
+          elsif bytes == "\x00<\x00?".b
+            @bom_encoding = "UTF-16BE"
+          elsif bytes == "<\x00?\x00".b
+            @bom_encoding = "UTF-16LE"
+          end
+          if @bom_encoding&.start_with?("UTF-16")
+            @converter = Encoding::Converter.new(@bom_encoding, Encoding::UTF_8)
+            return raw
+          end
+
+          head = raw.byteslice(0, 200).b
+          if (m = ENCODING_DECL.match(head))
+            @declared_encoding = m[1] || m[2]
+            name = @declared_encoding.upcase
+            if name.start_with?("UTF-16") || name.start_with?("UTF-32") || name.start_with?("UCS")
+              raise ParseError.new("the document declares #{@declared_encoding} but has no byte order mark", line: 1, column: 1, offset: 0)
+            end
+            unless UTF8_NAMES.include?(name) || @bom_encoding
+              encoding = begin
+                Encoding.find(@declared_encoding)
+              rescue ArgumentError
+                raise ParseError.new("unsupported encoding #{@declared_encoding.inspect}", line: 1, column: 1, offset: 0)
+              end
+              unless encoding.ascii_compatible?
+                raise ParseError.new("unsupported encoding #{@declared_encoding.inspect}", line: 1, column: 1, offset: 0)
+              end
+              @converter = Encoding::Converter.new(encoding, Encoding::UTF_8) unless encoding == Encoding::UTF_8 || encoding == Encoding::US_ASCII
+            end
+          end
+          raw
+        end
+
+        # Transcodes (if needed), holds back an incomplete trailing character or CR,
+        # validates and normalizes line ends.
+        def finish(raw, last)
+          text =
+            if @converter
+              transcode(raw, last)
+            else
+              utf8 = raw.encoding == Encoding::UTF_8 ? raw : raw.dup.force_encoding(Encoding::UTF_8)
+              last ? utf8 : hold_back_partial_char(utf8)
+            end
+          unless last
+            if text.end_with?("\r")
+              text = text.byteslice(0, text.bytesize - 1)
+              @pending = @pending ? "\r".b + @pending : "\r".b
+            end
+          end
+          validate(text)
+          text = text.gsub(/\r\n?/, "\n") if text.include?("\r")
+          @bytes_read += text.bytesize
+          text
+        end
+
+        # An IO read may end inside a multi-byte UTF-8 character: keep its first bytes
+        # for the next read instead of calling the chunk invalid.
+        def hold_back_partial_char(text)
+          return text if text.bytesize.zero? || text.getbyte(-1) < 0x80
+
+          cut = text.bytesize
+          back = 0
+          while back < 4 && cut.positive?
+            byte = text.getbyte(cut - 1)
+            cut -= 1
+            back += 1
+            next if byte & 0xC0 == 0x80 # continuation byte: keep looking for the lead
+
+            needed = if byte >= 0xF0 then 4 elsif byte >= 0xE0 then 3 elsif byte >= 0xC0 then 2 else 1 end
+            return text if needed <= back # the last character is complete
+
+            @pending = text.byteslice(cut, back).b
+            return text.byteslice(0, cut)
+          end
+          text
+        end
+
+        def transcode(raw, last)
+          out = +""
+          src = raw.b
+          loop do
+            result = @converter.primitive_convert(src, out, nil, nil, Encoding::Converter::PARTIAL_INPUT)
+            case result
+            when :source_buffer_empty, :finished
+              break
+            when :invalid_byte_sequence, :incomplete_input
+              raise ParseError.new("the input is not valid #{@converter.source_encoding}", line: nil, offset: @bytes_read + out.bytesize)
+            when :undefined_conversion
+              raise ParseError.new("a character in the input has no Unicode equivalent", offset: @bytes_read + out.bytesize)
+            end
+          end
+          if last
+            result = @converter.primitive_convert(+"", out)
+            raise ParseError.new("the input ends inside a #{@converter.source_encoding} character") unless result == :finished
+          end
+          out.force_encoding(Encoding::UTF_8)
+        end
+
+        def flush_pending
+          pending = @pending
+          @pending = nil
+          pending
+        end
+
+        def validate(text)
+          unless text.valid_encoding?
+            bad = text.scrub("\u0000").index("\u0000") || 0
+            raise_char_error(text, bad, "invalid UTF-8 byte sequence")
+          end
+          return unless (bad = text.index(FORBIDDEN_CHAR))
+
+          raise_char_error(text, bad, format("character U+%04X is not allowed in XML", text[bad].ord))
+        end
+
+        def raise_char_error(text, char_index, message)
+          before = text[0, char_index]
+          line_in_chunk = before.count("\n")
+          column = line_in_chunk.zero? ? char_index + 1 : char_index - before.rindex("\n")
+          raise CharError.new(message, before.bytesize, line_in_chunk, column)
+        end
+      end
+
+      # Raised by {Source} when a chunk holds a byte sequence that is not text; the
+      # tokenizer adds the line numbers of the chunks before it and raises a ParseError.
+      # @api private
+      class CharError < StandardError
+        attr_reader :offset_in_chunk, :lines_in_chunk, :column
+
+        def initialize(message, offset_in_chunk, lines_in_chunk, column)
+          super(message)
+          @offset_in_chunk = offset_in_chunk
+          @lines_in_chunk = lines_in_chunk
+          @column = column
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,56 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module XML
+    module Pure
+      # The lexical grammar of XML 1.0 (fifth edition) and Namespaces in XML 1.0,
+      # as regular expressions shared by the tokenizer and the DTD parser.
+      # @api private
+      module Syntax
+        NC_START = "A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF" \
+                   "\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}"
+        NC_CHAR = "#{NC_START}\\-.0-9\u00B7\u0300-\u036F\u203F-\u2040"
+
+        S = /[ \t\n\r]+/
+        NAME = /[:#{NC_START}][:#{NC_CHAR}]*/
+        NMTOKEN = /[:#{NC_CHAR}]+/
+        NCNAME_SRC = "[#{NC_START}][#{NC_CHAR}]*"
+        QNAME_SRC = "#{NCNAME_SRC}(?::#{NCNAME_SRC})?"
+        NCNAME = /#{NCNAME_SRC}/
+        QNAME = /#{QNAME_SRC}/
+        NAME_ONLY = /\A#{NAME}\z/
+        NCNAME_ONLY = /\A#{NCNAME_SRC}\z/
+
+        # One attribute whose value needs no processing: no reference, no character
+        # that attribute-value normalization would change.
+        FAST_ATTR_SRC = %{[ \\t\\n]+#{QNAME_SRC}[ \\t\\n]*=[ \\t\\n]*(?:"[^<&"\\t\\n]*"|'[^<&'\\t\\n]*')}
+        FAST_ATTR = /[ \t\n]+(#{QNAME_SRC})[ \t\n]*=[ \t\n]*(?:"([^<&"\t\n]*)"|'([^<&'\t\n]*)')/
+
+        # A start tag, or a whole element whose content is plain text (the leaf of a
+        # record, by far the commonest element in a payload), in one match:
+        # 1 the name, 2 the attributes, 3 "/" if empty-element tag, 4 the leaf's text.
+        START_OR_LEAF = %r{<(#{QNAME_SRC})((?:#{FAST_ATTR_SRC})+)?[ \t\n]*(?:(/)>|>(?:(?>([^<&\]]*))</\1[ \t\n]*>)?)}
+
+        END_TAG = /<\/(#{NAME.source})[ \t\n]*>/
+        TEXT = /[^<&\]]+/
+        WS = /[ \t\n]+/
+        CHAR_REF = /&#(?:([0-9]+)|x([0-9a-fA-F]+));/
+        ENTITY_REF = /&(#{NAME});/
+
+        PREDEFINED = { "lt" => "<", "gt" => ">", "amp" => "&", "apos" => "'", "quot" => '"' }.freeze
+
+        XML_NS = "http://www.w3.org/XML/1998/namespace"
+        XMLNS_NS = "http://www.w3.org/2000/xmlns/"
+        XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+
+        module_function
+
+        # @return [Boolean] whether code point +cp+ is an XML 1.0 Char (§2.2)
+        def char?(cp)
+          (cp >= 0x20 && cp <= 0xD7FF) || cp == 0x9 || cp == 0xA || cp == 0xD ||
+            (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF)
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,664 @@
+# frozen_string_literal: true
+
+require "strscan"
+require_relative "syntax"
+require_relative "source"
+require_relative "dtd"
+
+module Wirebind
+  module XML
+    module Pure
+      # A streaming XML 1.0 + Namespaces tokenizer that checks well-formedness in
+      # full and reports what it reads through four hooks, which subclasses
+      # override: {#on_start}, {#on_leaf}, {#on_text}, {#on_end}.
+      #
+      # It reads through a buffer refilled from a {Source}, never holding more of
+      # the input than the token being read plus one chunk. Element nesting is an
+      # explicit stack of names, so depth costs heap, not Ruby stack. The commonest
+      # shape of a payload, an element holding only text (+<key>ABC-1</key>+), is
+      # matched whole by one regular expression and reported as one {#on_leaf}.
+      #
+      # Subclasses set +@want_text+ to say whether character data of the current
+      # element matters; when it is false, text is checked but never allocated.
+      #
+      # @api private
+      class Tokenizer
+        include Syntax
+
+        LT = 60
+        AMP = 38
+        RBRACKET = 93
+
+        XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][A-Za-z0-9._\-]*"|'[A-Za-z][A-Za-z0-9._\-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(yes|no)"|'(yes|no)'))?[ \t\n]*\?>/
+        START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
+        DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
+        PI_TARGET = /<\?(#{NAME.source})/
+
+        # @return [Integer] the configured maximum element depth
+        attr_reader :max_depth
+
+        # @param input [String, #readpartial, #read]
+        # @param max_depth [Integer] deepest element nesting accepted
+        # @param max_token_size [Integer] largest single tag, comment, PI or DOCTYPE in bytes
+        # @param max_entity_expansions [Integer] references to declared entities a document may expand
+        # @param max_entity_bytes [Integer] total bytes all entity expansions may produce
+        # @param max_entity_depth [Integer] deepest nesting of entity references
+        # @param dtd [Symbol] +:internal+ parses an internal subset, +:reject+ refuses any DOCTYPE
+        def initialize(input, max_depth:, max_token_size:, max_entity_expansions:, max_entity_bytes:, max_entity_depth:, dtd:)
+          @source = Source.new(input)
+          @max_depth = max_depth
+          @max_token_size = max_token_size
+          @max_entity_expansions = max_entity_expansions
+          @max_entity_bytes = max_entity_bytes
+          @max_entity_depth = max_entity_depth
+          @dtd_policy = dtd
+          @buf = +""
+          @s = StringScanner.new(@buf)
+          @eof = false
+          @base_offset = 0
+          @base_lines = 0
+          @names = []
+          @ns = { "xml" => XML_NS }.freeze
+          @ns_saves = []
+          @entity_stack = []
+          @entity_expansions = 0
+          @entity_bytes = 0
+          @want_text = false
+          @standalone = false
+          @dtd = nil
+        end
+
+        # Reads the whole document, calling the hooks; raises {ParseError} at the
+        # first well-formedness or limit violation.
+        def run
+          refill
+          parse_prolog
+          parse_content
+          parse_epilog
+          nil
+        end
+
+        # Hooks: the defaults ignore everything (a pure well-formedness check).
+
+        # An element starts that holds more than text. +attrs+ is nil or a flat
+        # Array of [local, uri, value, ...] (namespace declarations left out).
+        def on_start(_local, _uri, _attrs); end
+
+        # An element holding only text (possibly empty), start to end in one go.
+        def on_leaf(_local, _uri, _attrs, _text); end
+
+        # Character data of the current element; called only while +@want_text+.
+        def on_text(_text); end
+
+        # The current element ends.
+        def on_end; end
+
+        # @return [Array(Integer, Integer)] line and column of the current token
+        def position(pos = @token_start || @s.pos)
+          buf = @buf
+          unless @entity_stack.empty?
+            buf, pos = @entity_stack.first.values_at(0, 4)
+          end
+          prefix = buf.byteslice(0, pos)
+          newline = prefix.rindex("\n")
+          line = @base_lines + prefix.count("\n") + 1
+          column = newline ? prefix.length - newline : prefix.length + 1
+          [line, column, @base_offset + pos]
+        end
+
+        # ---- services for the DTD parser ----------------------------------------
+
+        # Raises a positioned error for the DTD parser.
+        def raise_error(message, klass, pos)
+          error(message, klass, pos)
+        end
+
+        # Normalizes an ATTLIST default value as an attribute value.
+        def normalize_default(body)
+          normalize_attribute(body, 0)
+        end
+
+        # @return [String] the character a character reference names, checked
+        def char_from_reference(decimal, hex)
+          char_from_ref(decimal, hex)
+        end
+
+        # Counts one entity expansion against the limits.
+        def count_expansion(text, depth)
+          @entity_expansions += 1
+          @entity_bytes += text.bytesize
+          error("more than max_entity_depth (#{@max_entity_depth}) nested entity references", LimitError) if depth >= @max_entity_depth
+          if @entity_expansions > @max_entity_expansions
+            error("more than max_entity_expansions (#{@max_entity_expansions}) entity references expanded", LimitError)
+          end
+          return unless @entity_bytes > @max_entity_bytes
+
+          error("entity expansion produced more than max_entity_bytes (#{@max_entity_bytes} bytes)", LimitError)
+        end
+
+        private
+
+        # ---- buffer -------------------------------------------------------------
+
+        # Keeps the unread part of the buffer and appends the next chunk; false at
+        # the end of the input (or inside an entity's replacement text, which has no more).
+        def refill
+          return false if @eof || !@entity_stack.empty?
+
+          chunk = begin
+            @source.next_chunk
+          rescue CharError => e
+            lines = @base_lines + @buf.count("\n") + e.lines_in_chunk + 1
+            raise ParseError.new(e.message, line: lines, column: e.column, offset: @base_offset + @buf.bytesize + e.offset_in_chunk)
+          end
+          unless chunk
+            @eof = true
+            return false
+          end
+          pos = @s.pos
+          if pos.zero? && @buf.empty?
+            @buf = chunk
+          else
+            @base_lines += @buf.byteslice(0, pos).count("\n") if pos.positive?
+            @base_offset += pos
+            @buf = @buf.byteslice(pos, @buf.bytesize - pos) << chunk
+          end
+          @s.string = @buf
+          true
+        end
+
+        # Refills until +pattern+ occurs ahead of the current position (which must be
+        # the start of the token). False if the input ends first.
+        def ensure_ahead(pattern)
+          until @s.exist?(pattern)
+            check_token_size
+            return false unless refill
+          end
+          true
+        end
+
+        def ensure_bytes(count)
+          while @buf.bytesize - @s.pos < count
+            return false unless refill
+          end
+          true
+        end
+
+        def check_token_size
+          return if @buf.bytesize - @s.pos <= @max_token_size
+
+          error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError)
+        end
+
+        def error(message, klass = ParseError, pos = @s.pos)
+          @token_start = pos
+          line, column, offset = position(pos)
+          message = "#{message} (in the replacement text of entity '#{@entity_stack.last[3]}')" unless @entity_stack.empty?
+          raise klass.new(message, line: line, column: column, offset: offset)
+        end
+
+        # ---- prolog and epilog --------------------------------------------------
+
+        def parse_prolog
+          s = @s
+          ensure_bytes(6)
+          if s.match?(/<\?xml[ \t\n]/)
+            ensure_ahead(/\?>/)
+            @token_start = s.pos
+            error("malformed XML declaration") unless s.scan(XML_DECL)
+            @standalone = (s[1] || s[2]) == "yes"
+          end
+          seen_doctype = false
+          loop do
+            s.skip(WS)
+            if s.eos?
+              next if refill
+
+              error("the document has no root element")
+            end
+            if s.match?(/<!DOCTYPE/)
+              error("only one DOCTYPE is allowed, before the root element") if seen_doctype
+              seen_doctype = true
+              parse_doctype
+            elsif !misc
+              break
+            end
+          end
+          error("expected the root element") unless @buf.getbyte(s.pos) == LT
+        end
+
+        def parse_epilog
+          s = @s
+          loop do
+            s.skip(WS)
+            if s.eos?
+              return unless refill
+
+              next
+            end
+            error("content after the root element") unless misc
+          end
+        end
+
+        # A comment or processing instruction; false if something else is next.
+        def misc
+          s = @s
+          ensure_bytes(4)
+          if s.match?(/<!--/)
+            comment
+          elsif s.match?(/<\?/)
+            processing_instruction
+          else
+            return false
+          end
+          true
+        end
+
+        def comment
+          s = @s
+          start = s.pos
+          error("unterminated comment") unless ensure_ahead(/--/)
+          s.pos += 4
+          error("unterminated comment") unless s.skip_until(/--/)
+          unless ensure_bytes(1) && s.skip(/>/)
+            error("'--' is not allowed inside a comment", ParseError, s.pos - 2)
+          end
+          start
+        end
+
+        def processing_instruction
+          s = @s
+          start = s.pos
+          error("unterminated processing instruction") unless ensure_ahead(/\?>/)
+          start = s.pos
+          error("a processing instruction needs a target name") unless s.scan(PI_TARGET)
+          target = s[1]
+          if target.casecmp?("xml")
+            error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document", ParseError, start)
+          end
+          return if s.skip(/\?>/)
+
+          error("expected whitespace after the processing instruction target") unless s.skip(S)
+          s.skip_until(/\?>/)
+        end
+
+        def parse_doctype
+          s = @s
+          error("a DOCTYPE is not allowed (dtd: :reject)") if @dtd_policy == :reject
+          until s.match?(DOCTYPE_EXTENT)
+            check_token_size
+            break unless refill
+          end
+          @token_start = s.pos
+          @dtd = Dtd.new(self, s, standalone: @standalone)
+          @dtd.parse
+        end
+
+        # ---- content ------------------------------------------------------------
+
+        def parse_content
+          s = @s
+          buf_byte = nil
+          loop do
+            @token_start = s.pos
+            buf_byte = @buf.getbyte(s.pos)
+            if buf_byte == LT
+              if s.scan(START_OR_LEAF)
+                if (text = s[4])
+                  open_element(s[1], s[2] && fast_attributes(s[2]), text)
+                elsif s[3]
+                  open_element(s[1], s[2] && fast_attributes(s[2]), "")
+                else
+                  open_element(s[1], s[2] && fast_attributes(s[2]), nil)
+                end
+              elsif s.scan(END_TAG)
+                close_element(s[1])
+              else
+                markup
+              end
+              return if @names.empty? && @entity_stack.empty?
+            elsif buf_byte == AMP
+              reference_in_content
+            elsif buf_byte.nil?
+              end_of_buffer
+            elsif buf_byte == RBRACKET
+              close_bracket
+            elsif @want_text
+              on_text(s.scan(TEXT))
+            else
+              s.skip(TEXT)
+            end
+          end
+        end
+
+        def end_of_buffer
+          return if refill
+
+          if (entity = @entity_stack.last)
+            error("the replacement text of entity '#{entity[3]}' ends inside an element") if @names.size != entity[2]
+            @entity_stack.pop
+            @buf = entity[0]
+            @s.string = @buf
+            @s.pos = entity[1]
+            return
+          end
+          error("the input ends inside element <#{@names.last}>")
+        end
+
+        def close_bracket
+          s = @s
+          ensure_bytes(3)
+          error("']]>' is not allowed in text") if s.match?(/\]\]>/)
+          s.pos += 1
+          on_text("]") if @want_text
+        end
+
+        # Tags, comments, CDATA and PIs that the fast expressions did not take: the
+        # token may straddle the end of the buffer, carry references, or be wrong.
+        def markup
+          s = @s
+          ensure_bytes(9)
+          byte = @buf.getbyte(s.pos + 1)
+          if byte == 47 # "/"
+            error("unterminated end tag") unless ensure_ahead(/>/)
+            return close_element(s[1]) if s.scan(END_TAG)
+
+            s.pos += 2
+            error("expected an element name in the end tag") unless (name = s.scan(NAME))
+            error("expected '>' to close the end tag </#{name}>")
+          elsif byte == 33 # "!"
+            if s.match?(/<!--/)
+              comment
+            elsif s.match?(/<!\[CDATA\[/)
+              cdata
+            elsif s.match?(/<!DOCTYPE/)
+              error("a DOCTYPE is only allowed before the root element")
+            else
+              error("expected a comment or CDATA section after '<!'")
+            end
+          elsif byte == 63 # "?"
+            processing_instruction
+          else
+            start_tag_slow
+          end
+        end
+
+        def cdata
+          s = @s
+          error("unterminated CDATA section") unless ensure_ahead(/\]\]>/)
+          s.pos += 9
+          text = s.scan_until(/\]\]>/)
+          on_text(text.byteslice(0, text.bytesize - 3)) if @want_text
+        end
+
+        # A start tag the fast expression could not take: whole it may hold references,
+        # whitespace to normalize, or an error to pinpoint.
+        def start_tag_slow
+          s = @s
+          until s.match?(START_EXTENT)
+            check_token_size
+            break unless refill
+          end
+          start = s.pos
+          s.pos += 1
+          unless (qname = s.scan(NAME))
+            error("expected an element name after '<'")
+          end
+          raw = nil
+          loop do
+            had_space = s.skip(S)
+            if s.skip(/\/>/)
+              return open_element(qname, raw, "")
+            elsif s.skip(/>/)
+              return open_element(qname, raw, nil)
+            end
+            error(s.eos? ? "the input ends inside the start tag <#{qname}>" : "expected an attribute, '>' or '/>' in the start tag <#{qname}>") unless had_space && s.match?(NAME)
+            name = s.scan(NAME)
+            s.skip(S)
+            error("expected '=' after attribute name '#{name}'") unless s.skip(/=/)
+            s.skip(S)
+            value = attribute_value(s)
+            (raw ||= []) << name << value
+          end
+        end
+
+        # Reads a quoted attribute value at the scanner and returns it normalized
+        # (XML 1.0 §3.3.3): references expanded, white space characters made spaces.
+        def attribute_value(s)
+          quote = s.scan(/["']/)
+          error("expected a quoted attribute value") unless quote
+          body = quote == '"' ? s.scan(/[^<"]*/) : s.scan(/[^<']*/)
+          unless s.skip(quote == '"' ? /"/ : /'/)
+            error(s.match?(/</) ? "'<' is not allowed in an attribute value" : "unterminated attribute value")
+          end
+          normalize_attribute(body, 0)
+        end
+
+        def normalize_attribute(body, depth)
+          return body unless body.match?(/[&\t\n\r]/)
+
+          out = +""
+          scanner = StringScanner.new(body)
+          until scanner.eos?
+            if (plain = scanner.scan(/[^&\t\n\r]+/))
+              out << plain
+            elsif scanner.skip(/[\t\n\r]/)
+              out << " "
+            elsif scanner.scan(CHAR_REF)
+              out << char_from_ref(scanner[1], scanner[2])
+            elsif scanner.scan(ENTITY_REF)
+              out << entity_in_attribute(scanner[1], depth)
+            else
+              error("'&' must start a character or entity reference")
+            end
+          end
+          out
+        end
+
+        def entity_in_attribute(name, depth)
+          if (predefined = PREDEFINED[name])
+            return predefined
+          end
+
+          entity = @dtd&.general_entity(name)
+          error("undeclared entity '#{name}' referenced") unless entity
+          error("the external entity '#{name}' cannot be referenced in an attribute value") if entity.external?
+          error("the unparsed entity '#{name}' cannot be referenced in an attribute value") if entity.unparsed?
+          error("entity '#{name}' references itself") if entity.expanding
+          count_expansion(entity.text, depth)
+          error("the replacement text of entity '#{name}' contains '<' and is used in an attribute value") if entity.text.include?("<")
+          entity.expanding = true
+          begin
+            normalize_attribute(entity.text, depth + 1)
+          ensure
+            entity.expanding = false
+          end
+        end
+
+        def char_from_ref(decimal, hex)
+          code = decimal ? decimal.to_i : hex.to_i(16)
+          error(format("character reference &#%s; is not an XML character", decimal || "x#{hex}")) unless code <= 0x10FFFF && char?(code)
+          code.chr(Encoding::UTF_8)
+        end
+
+        def fast_attributes(source)
+          raw = []
+          source.scan(FAST_ATTR) { |name, double, single| raw << name << (double || single) }
+          raw
+        end
+
+        # Applies DTD defaults, namespace declarations and checks, then reports the
+        # element. +leaf_text+ nil means a start tag whose content follows.
+        def open_element(qname, raw, leaf_text)
+          if @dtd&.attributes_declared? && (raw = @dtd.apply_attribute_rules(qname, raw))
+            raw = nil if raw.empty?
+          end
+          saved_ns = nil
+          attrs = nil
+          if raw
+            check_duplicate_attributes(raw) if raw.size > 2
+            i = 0
+            while i < raw.size
+              name = raw[i]
+              if name.start_with?("xmlns") && (name.size == 5 || name.getbyte(5) == 58)
+                unless saved_ns
+                  saved_ns = @ns
+                  @ns = @ns.dup
+                end
+                declare_namespace(name, raw[i + 1])
+              end
+              i += 2
+            end
+            attrs = resolve_attributes(raw)
+          end
+          if (colon = prefix_end(qname))
+            prefix = qname[0, colon]
+            local = qname[colon + 1, qname.size]
+            uri = @ns[prefix]
+            error(prefix == "xmlns" ? "element names must not use the prefix 'xmlns'" : "namespace prefix '#{prefix}' of element <#{qname}> is not declared") unless uri && prefix != "xmlns"
+          else
+            local = qname
+            uri = @ns[""]
+          end
+          if leaf_text
+            error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size >= @max_depth
+            on_leaf(local, uri, attrs, leaf_text)
+            @ns = saved_ns if saved_ns
+          else
+            @names << qname
+            error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size > @max_depth
+            @ns_saves << @names.size << saved_ns if saved_ns
+            on_start(local, uri, attrs)
+          end
+        end
+
+        def close_element(qname)
+          names = @names
+          expected = names.last
+          if (entity = @entity_stack.last) && names.size <= entity[2]
+            error("end tag </#{qname}> closes an element opened outside entity '#{entity[3]}'")
+          end
+          error(expected ? "expected </#{expected}>, found </#{qname}>" : "unexpected end tag </#{qname}>") unless qname == expected
+          if @ns_saves[-2] == names.size
+            @ns = @ns_saves.pop
+            @ns_saves.pop
+          end
+          names.pop
+          on_end
+        end
+
+        # The index of the colon that ends a name's prefix, or nil when the name is
+        # not a qualified name with a prefix. XML 1.0 allows colons anywhere in a
+        # name (":", "a:", "a:b:c"); such names are taken whole, in no namespace.
+        def prefix_end(name)
+          colon = name.index(":")
+          return nil if colon.nil? || colon.zero? || colon == name.size - 1 || name.index(":", colon + 1)
+
+          colon
+        end
+
+        def check_duplicate_attributes(raw)
+          seen = {}
+          i = 0
+          while i < raw.size
+            error("attribute '#{raw[i]}' appears twice in one start tag") if seen[raw[i]]
+            seen[raw[i]] = true
+            i += 2
+          end
+        end
+
+        def declare_namespace(name, uri)
+          if name.size == 5
+            error("the default namespace cannot be bound to #{uri}") if uri == XML_NS || uri == XMLNS_NS
+            uri.empty? ? @ns.delete("") : @ns[""] = uri
+            return
+          end
+          prefix = name[6, name.size]
+          error("the prefix 'xmlns' cannot be declared") if prefix == "xmlns"
+          if prefix == "xml"
+            error("the prefix 'xml' can only be bound to #{XML_NS}") unless uri == XML_NS
+          elsif uri == XML_NS || uri == XMLNS_NS
+            error("#{uri} can only be bound to its reserved prefix")
+          end
+          error("namespace prefix '#{prefix}' cannot be undeclared (xmlns:#{prefix}=\"\") in XML 1.0") if uri.empty?
+          @ns[prefix] = uri
+        end
+
+        # Turns [qname, value, ...] into [local, uri, value, ...], dropping namespace
+        # declarations and checking that no two attributes share an expanded name.
+        def resolve_attributes(raw)
+          attrs = []
+          i = 0
+          while i < raw.size
+            name = raw[i]
+            value = raw[i + 1]
+            i += 2
+            next if name.start_with?("xmlns") && (name.size == 5 || name.getbyte(5) == 58)
+
+            if (colon = prefix_end(name))
+              prefix = name[0, colon]
+              uri = @ns[prefix]
+              error("namespace prefix '#{prefix}' of attribute '#{name}' is not declared") unless uri
+              attrs << name[colon + 1, name.size] << uri << value
+            else
+              attrs << name << nil << value
+            end
+          end
+          check_expanded_duplicates(attrs) if attrs.size > 3
+          attrs.empty? ? nil : attrs
+        end
+
+        def check_expanded_duplicates(attrs)
+          seen = {}
+          i = 0
+          while i < attrs.size
+            key = [attrs[i], attrs[i + 1]]
+            error("attribute '#{attrs[i]}' appears twice in the namespace #{attrs[i + 1]}") if seen[key]
+            seen[key] = true
+            i += 3
+          end
+        end
+
+        def reference_in_content
+          s = @s
+          until (ref = s.scan(CHAR_REF) || s.scan(ENTITY_REF))
+            error("'&' must start a character or entity reference") if s.exist?(/;/) || !refill
+          end
+          if ref.getbyte(1) == 35 # "#"
+            char = char_from_ref(s[1], s[2])
+            on_text(char) if @want_text
+            return
+          end
+          name = s[1]
+          if (predefined = PREDEFINED[name])
+            on_text(predefined) if @want_text
+            return
+          end
+          entity = @dtd&.general_entity(name)
+          unless entity
+            # Where XML 1.0 §4.1 lets an undeclared entity pass (its declaration may be in
+            # a DTD that was not read), it would still be dropped content: refuse it.
+            error("undeclared entity '#{name}' referenced", ParseError, @token_start)
+          end
+          error("the unparsed entity '#{name}' cannot be referenced in content", ParseError, @token_start) if entity.unparsed?
+          # A non-validating processor may skip an external entity (XML 1.0 §4.4.3), but
+          # dropping its content silently would hand the caller wrong data: refuse it.
+          error("external entity '#{name}' is referenced, and external entities are never fetched", ParseError, @token_start) if entity.external?
+
+          if @entity_stack.any? { |e| e[3] == name }
+            error("entity '#{name}' references itself", ParseError, @token_start)
+          end
+          count_expansion(entity.text, @entity_stack.size)
+          text = entity.text
+          if !text.include?("<") && !text.include?("&") && !text.include?("]")
+            on_text(text) if @want_text
+            return
+          end
+          @entity_stack << [@buf, s.pos, @names.size, name, @token_start]
+          @buf = text
+          s.string = text
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+# Every test file requires this. Warnings fail the run: a warning today is a bug tomorrow.
+$VERBOSE = true
+Warning[:deprecated] = true
+
+module Wirebind
+  module TestWarnings
+    def warn(message, category: nil)
+      raise "warning raised as an error: #{message}"
+    end
+  end
+end
+Warning.singleton_class.prepend(Wirebind::TestWarnings)
+
+$LOAD_PATH.unshift File.expand_path("../lib", __dir__)
+require "wirebind"
+require "minitest/autorun"
+
+module Wirebind
+  # Shared paths and helpers for the tests.
+  module TestSupport
+    SHARED = File.expand_path("../../shared", __dir__)
+
+    def shared_path(*parts)
+      File.join(SHARED, *parts)
+    end
+
+    # Each randomized test gets its own seed, printed so a failure can be replayed
+    # with WIREBIND_SEED=<n>.
+    def random_seed
+      seed = Integer(ENV.fetch("WIREBIND_SEED", Random.new_seed % 2**32))
+      puts "\n#{self.class}##{name}: WIREBIND_SEED=#{seed}"
+      seed
+    end
+  end
+end
+
+Minitest::Test.include(Wirebind::TestSupport)
