@@ -399,7 +399,6 @@ module Wirebind
             check_token_size
             break unless refill
           end
-          start = s.pos
           s.pos += 1
           unless (qname = s.scan(NAME))
             error("expected an element name after '<'")

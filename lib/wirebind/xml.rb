@@ -1,0 +1,179 @@
+# frozen_string_literal: true
+
+require_relative "xml/plan"
+require_relative "xml/pure/tokenizer"
+require_relative "xml/pure/decoder"
+require_relative "xml/pure/encoder"
+
+module Wirebind
+  # Reads and writes XML with the schema declared on {Wirebind::Model} classes.
+  #
+  # The front door: it validates options once, compiles (or fetches) the plan of
+  # the type, and hands both to the backend chosen in {Wirebind.backend}.
+  #
+  # @example
+  #   issues = Wirebind::XML.decode(io, [Issue], at: "Envelope/Body/getIssuesResponse/return/item")
+  #   Wirebind::XML.each(io, Issue, at: "Envelope/Body/*/return/*") { |issue| puts issue.key }
+  #   xml = Wirebind::XML.encode(issues.first)
+  module XML
+    # Limits that are on unless a caller changes them.
+    DEFAULT_LIMITS = {
+      max_depth: 1024,
+      max_token_size: 64 * 1024 * 1024,
+      max_entity_expansions: 10_000,
+      max_entity_bytes: 1024 * 1024,
+      max_entity_depth: 32
+    }.freeze
+
+    ELEMENT_NAME = /\A#{Pure::Syntax::QNAME_SRC}\z/
+    DTD_POLICIES = %i[internal reject].freeze
+    BACKENDS = %i[pure native].freeze
+    private_constant :ELEMENT_NAME, :DTD_POLICIES, :BACKENDS
+
+    class << self
+      # Decodes an XML document into instances of +type+.
+      #
+      # @param input [String, IO] the document; an IO is read in 64 KiB chunks
+      # @param type [Class, Symbol, Array(Class), Array(Symbol)] a model class or scalar
+      #   type for one record, or a one-element Array of it for a list of records
+      # @param at [String, nil] path of local names from the document element to the
+      #   record element(s), +*+ matching any one element; nil decodes the document
+      #   element itself (for a list type: its child elements)
+      # @param strict [Boolean] raise {DecodeError} on elements the schema does not know
+      # @param dtd [Symbol] +:reject+ (the default) refuses any DOCTYPE: SOAP forbids them
+      #   and every entity attack needs one. +:internal+ reads an internal DTD subset and
+      #   expands its internal entities within the limits. External DTDs and entities are
+      #   never read; referencing an external or undeclared entity is an error.
+      # @param limits [Hash] overrides of {DEFAULT_LIMITS}
+      # @param backend [Symbol] +:pure+ or +:native+; the default is {Wirebind.backend}
+      # @return [Object, Array, nil] the record, nil if +at:+ matched nothing, or the list
+      # @raise [ParseError] not well-formed, with line and column
+      # @raise [LimitError] a limit was exceeded
+      # @raise [DecodeError] well-formed but does not fit the schema, with path and line
+      def decode(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend, **limits)
+        list = type.is_a?(Array)
+        item = resolve_type(list ? unwrap_list(type) : type)
+        path = compile_path(at, list)
+        options = tokenizer_options(limits, dtd)
+        backend_for(backend).decode(input, item, list, path, strict, options)
+      end
+
+      # Streams records one at a time: each is yielded as soon as its end tag is
+      # read and is not retained, so memory stays flat however large the input.
+      #
+      # @param (see .decode)
+      # @yieldparam record [Object]
+      # @return [Integer, Enumerator] the number of records yielded, or an Enumerator without a block
+      def each(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend, **limits, &block)
+        return enum_for(:each, input, type, at: at, strict: strict, dtd: dtd, backend: backend, **limits) unless block
+
+        item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
+        path = compile_path(at, true)
+        options = tokenizer_options(limits, dtd)
+        backend_for(backend).each(input, item, path, strict, options, block)
+      end
+
+      # Encodes a model instance (or a list of them) as XML.
+      #
+      # @param value [Wirebind::Model, Array<Wirebind::Model>]
+      # @param io [IO, nil] write to this IO (in 64 KiB pieces) instead of returning a String
+      # @param root [String, nil] the root element's name; default the model's +xml_root+.
+      #   For a list, the wrapper element's name (required).
+      # @param item [String, nil] for a list, each item's element name; default each model's +xml_root+
+      # @param nil [Symbol] +:omit+ leaves nil values out (the default, unless the attribute says
+      #   otherwise); +:xsi+ writes every nil as +xsi:nil="true"+
+      # @param declaration [Boolean] start with +<?xml version="1.0" encoding="UTF-8"?>+
+      # @return [String, Integer] the document, or the bytes written to +io+
+      # @raise [EncodeError] a value does not fit its declared type
+      def encode(value, io: nil, root: nil, item: nil, nil: :omit, declaration: false, backend: Wirebind.backend)
+        nil_style = binding.local_variable_get(:nil)
+        raise ArgumentError, "nil: must be :omit or :xsi, not #{nil_style.inspect}" unless %i[omit xsi].include?(nil_style)
+
+        check_element_name(root, :root) if root
+        check_element_name(item, :item) if item
+        if value.is_a?(Array)
+          raise ArgumentError, "encoding a list needs root: (the wrapper element's name)" unless root
+
+          value.each { |v| check_model_instance(v) }
+        else
+          check_model_instance(value)
+        end
+        backend_for(backend).encode(value, io, root, item, nil_style, declaration)
+      end
+
+      # Checks that a document is well-formed XML 1.0 with namespaces, within the limits.
+      #
+      # @param input [String, IO]
+      # @return [true]
+      # @raise [ParseError, LimitError]
+      def check(input, dtd: :reject, **limits)
+        Pure::Tokenizer.new(input, **tokenizer_options(limits, dtd)).run
+        true
+      end
+
+      private
+
+      def backend_for(name)
+        case name
+        when :pure then Pure
+        when :native
+          raise ArgumentError, "the native backend is not available (#{Wirebind.backend} is in use)" unless Wirebind.backend == :native
+
+          Native
+        else
+          raise ArgumentError, "backend: must be one of #{BACKENDS.inspect}, not #{name.inspect}"
+        end
+      end
+
+      def unwrap_list(type)
+        raise ArgumentError, "a list type is a one-element Array, like [Issue], not #{type.inspect}" unless type.size == 1
+
+        type.first
+      end
+
+      def resolve_type(type)
+        return type if type.is_a?(Class) && type.include?(Wirebind::Model)
+        return type if Types::SCALARS.include?(type)
+
+        raise ArgumentError, "type must be a Wirebind::Model class, a scalar type (#{Types::SCALARS.join(', ')}) or a one-element Array of one, not #{type.inspect}"
+      end
+
+      # "Envelope/Body/*/item" => [[local, uri], ...]; nil uri matches any namespace
+      # and a nil local name (from "*") matches any element.
+      def compile_path(at, list)
+        if at.nil?
+          return list ? [Plan::ANY_STEP, Plan::ANY_STEP].freeze : [Plan::ANY_STEP].freeze
+        end
+        raise ArgumentError, "at: must be a String path like \"Envelope/Body/item\", not #{at.inspect}" unless at.is_a?(String)
+
+        at.split("/").map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze
+      rescue SchemaError => e
+        raise ArgumentError, e.message
+      end
+
+      def tokenizer_options(limits, dtd)
+        unknown = limits.keys - DEFAULT_LIMITS.keys
+        raise ArgumentError, "unknown option#{'s' if unknown.size > 1}: #{unknown.join(', ')}" unless unknown.empty?
+
+        limits.each do |key, value|
+          raise ArgumentError, "#{key} must be a positive Integer, not #{value.inspect}" unless value.is_a?(Integer) && value.positive?
+        end
+        raise ArgumentError, "dtd: must be one of #{DTD_POLICIES.inspect}, not #{dtd.inspect}" unless DTD_POLICIES.include?(dtd)
+
+        DEFAULT_LIMITS.merge(limits, dtd: dtd)
+      end
+
+      def check_element_name(name, option)
+        return if name.is_a?(String) && name.match?(ELEMENT_NAME)
+
+        raise ArgumentError, "#{option}: must be an XML element name, not #{name.inspect}"
+      end
+
+      def check_model_instance(value)
+        return if value.class.include?(Wirebind::Model)
+
+        raise ArgumentError, "can only encode Wirebind::Model instances, not #{value.class}"
+      end
+    end
+  end
+end

@@ -1,0 +1,217 @@
+# frozen_string_literal: true
+
+require_relative "pure/syntax"
+
+module Wirebind
+  module XML
+    # The XML plan of a model class: its schema compiled, once, into frozen tables
+    # the codecs walk. For decoding, a Hash from each element's local name to where
+    # its value goes (a {Slot}) or to the wrapper it opens (a {Group}); for
+    # encoding, the same entries in declaration order.
+    #
+    # Paths in +xml:+ share wrappers: +"meta/a"+ and +"meta/b"+ are two slots of one
+    # Group. Entries for the same local name in different namespaces are chained
+    # through +alt+; a nil +uri+ matches any namespace.
+    #
+    # @api private
+    class Plan
+      # Frame kinds shared by plans, groups and slots, so a decoder can branch on
+      # an Integer instead of a class test.
+      SCALAR = 0
+      MODEL = 1
+      GROUP = 2
+
+      # "*" in a path: any local name, any namespace.
+      ANY_STEP = [nil, nil].freeze
+
+      # Where one value goes. +index+ is the attribute's position in the model's
+      # values (nil for the record itself), +type+ a scalar Symbol or a model Class.
+      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, keyword_init: true) do
+        # @return [Plan] the plan of this slot's model type (compiled on first use:
+        #   models may refer to each other, or to themselves)
+        def plan
+          Plan.for(type)
+        end
+      end
+
+      # A wrapper element on the way to one or more slots.
+      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, keyword_init: true)
+
+      NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
+
+      # @return [Class] the model class
+      attr_reader :klass
+      # @return [Hash{String => Slot, Group}] child elements by local name
+      attr_reader :table
+      # @return [Slot, Group, nil] the entry for any other child element ("*")
+      attr_reader :any
+      # @return [Hash{String => Slot}] XML attributes by local name
+      attr_reader :attributes
+      # @return [Slot, nil] the slot of the element's own text ("."), if declared
+      attr_reader :text
+      # @return [Integer] how many values a record of this class has
+      attr_reader :size
+      # @return [Array<Slot, Group>] child entries in declaration order, for encoding
+      attr_reader :writes
+      # @return [String] the local name of the element a record is written as
+      attr_reader :root_name
+      # @return [String, nil] the model's namespace
+      attr_reader :namespace
+      # @return [String, nil] the model's namespace prefix
+      attr_reader :prefix
+
+      class << self
+        # @return [Plan] the (cached, frozen) plan of +klass+
+        def for(klass)
+          klass.wirebind_plan(:xml) { new(klass) }
+        end
+
+        # Parses one step of a path: "local", "{uri}local" or "*".
+        # @return [Array(String, String)] local name (nil for "*") and namespace (nil for any)
+        def path_step(segment, context)
+          return ANY_STEP if segment == "*"
+
+          uri = nil
+          local = segment
+          if segment.start_with?("{")
+            close = segment.index("}")
+            raise SchemaError, "#{context}: '#{segment}' has no closing '}'" unless close
+
+            uri = segment[1...close]
+            local = segment[(close + 1)..]
+          end
+          unless local.match?(NCNAME_ONLY)
+            raise SchemaError, "#{context}: '#{segment}' is not an element name (use a local name, {uri}local or *)"
+          end
+
+          [local.freeze, uri&.freeze].freeze
+        end
+      end
+
+      def initialize(klass)
+        @klass = klass
+        @table = {}
+        @any = nil
+        @attributes = {}
+        @text = nil
+        @writes = []
+        @root_name = klass.xml_root
+        @namespace = klass.xml_namespace_uri
+        @prefix = klass.xml_namespace_prefix
+        attrs = klass.attributes
+        @size = attrs.size
+        attrs.each { |attribute| add(attribute) }
+        freeze_tables
+        freeze
+      end
+
+      private
+
+      def add(attribute)
+        context = "#{@klass}##{attribute.name} (xml: #{attribute.xml.inspect})"
+        xml = attribute.xml
+        kind = attribute.model? ? MODEL : SCALAR
+        if xml == "."
+          raise SchemaError, "#{context}: the element's text must be a scalar" if kind == MODEL || attribute.list?
+          raise SchemaError, "#{context}: the element's text is already mapped" if @text
+
+          @text = slot(attribute, kind, nil, nil)
+        elsif xml.start_with?("@")
+          raise SchemaError, "#{context}: an XML attribute must be a scalar" if kind == MODEL || attribute.list?
+
+          local, uri = self.class.path_step(xml[1..], context)
+          raise SchemaError, "#{context}: an XML attribute needs a name" unless local
+
+          raise SchemaError, "#{context}: XML attribute '#{local}' is already mapped" if @attributes[local]
+
+          @attributes[local] = slot(attribute, kind, local, uri)
+        else
+          steps = xml.split("/", -1).map { |segment| self.class.path_step(segment, context) }
+          raise SchemaError, "#{context}: '*' may only end a path" if steps[0...-1].any? { |local, _| local.nil? }
+
+          add_path(attribute, kind, steps, context)
+        end
+      end
+
+      def add_path(attribute, kind, steps, context)
+        holder = self # the plan or a group: anything with table, any and writes
+        steps[0...-1].each do |local, uri|
+          existing = find(holder.table, local, uri)
+          if existing.nil?
+            group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [])
+            insert(holder, local, group, context)
+            holder = group
+          elsif existing.kind == GROUP
+            holder = existing
+          else
+            raise SchemaError, "#{context}: <#{local}> is already mapped to a value, it cannot also be a wrapper"
+          end
+        end
+        local, uri = steps.last
+        entry = slot(attribute, kind, local, uri)
+        if local.nil?
+          raise SchemaError, "#{context}: '*' is already mapped here" if holder.any
+
+          holder.any = entry if holder.is_a?(Group)
+          @any = entry unless holder.is_a?(Group)
+          holder.writes << entry
+        else
+          raise SchemaError, "#{context}: <#{local}> is already mapped" if find(holder.table, local, uri)
+
+          insert(holder, local, entry, context)
+        end
+      end
+
+      def find(table, local, uri)
+        entry = table[local]
+        entry = entry.alt while entry && entry.uri != uri
+        entry
+      end
+
+      # Adds an entry; entries of one local name keep namespaced ones first, so a
+      # lookup tries the exact namespace before the any-namespace entry.
+      def insert(holder, local, entry, _context)
+        head = holder.table[local]
+        if head.nil?
+          holder.table[local] = entry
+        elsif entry.uri.nil?
+          tail = head
+          tail = tail.alt while tail.alt
+          tail.alt = entry
+        else
+          entry.alt = head
+          holder.table[local] = entry
+        end
+        holder.writes << entry
+      end
+
+      def slot(attribute, kind, local, uri)
+        Slot.new(kind: kind, index: attribute.index, type: attribute.type, list: attribute.list?,
+                 name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute)
+      end
+
+      def freeze_tables
+        freeze_group(self)
+        @attributes.each_value(&:freeze)
+        @attributes.freeze
+        @text&.freeze
+      end
+
+      # Freezes a plan's or group's entries iteratively (wrappers may nest deeply
+      # in a contrived schema; a schema is still input to be careful with).
+      def freeze_group(root)
+        pending = [root]
+        until pending.empty?
+          holder = pending.pop
+          holder.writes.each do |entry|
+            pending << entry if entry.kind == GROUP
+            entry.freeze unless entry.kind == GROUP
+          end
+          holder.table.freeze
+          holder.writes.freeze
+          holder.freeze if holder.is_a?(Group)
+        end
+      end
+    end
+  end
+end
