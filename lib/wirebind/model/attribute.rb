@@ -1,0 +1,224 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module Model
+    # One declared attribute: its Ruby name, its type and its names on the wire.
+    # Frozen; a class's schema is the frozen list of these ({ClassMethods#attributes}).
+    #
+    # @api private
+    class Attribute
+      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/.freeze
+
+      # Names a model's instances cannot give up: what Ruby itself calls on any
+      # object (Object's public methods in Ruby 3.1, initialization, implicit
+      # conversions, Marshal, YAML and pp hooks) and what every model defines.
+      # A fixed list, so that a schema is valid or not whatever else is loaded.
+      RESERVED_NAMES = %i[
+        __id__ __send__ _dump binding class clone define_singleton_method display dup
+        encode_with enum_for extend freeze hash init_with initialize initialize_clone
+        initialize_copy initialize_dup inspect instance_eval instance_exec
+        instance_variable_get instance_variable_set instance_variables itself
+        marshal_dump marshal_load method method_missing methods object_id
+        pretty_inspect pretty_print pretty_print_cycle pretty_print_inspect
+        pretty_print_instance_variables private_methods protected_methods
+        public_method public_methods public_send remove_instance_variable send
+        singleton_class singleton_method singleton_methods taint tap then to_a
+        to_ary to_enum to_h to_hash to_int to_io to_json to_path to_proc to_regexp
+        to_s to_str to_sym to_xml to_yaml trust untaint untrust yield_self
+      ].freeze
+      # Wirebind's own methods on models and their classes start with this.
+      INTERNAL_PREFIX = "__wb"
+      NIL_STYLES = %i[omit xsi].freeze
+      JSON_KEY_STYLES = %i[snake camel].freeze
+      OPTIONS = %i[xml json nil].freeze
+      # An underscore between words: after a letter or digit, before one.
+      WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
+      TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
+                  "a class that includes Wirebind::Model, or [type] for a list"
+
+      # @return [Symbol] the Ruby name, e.g. +:release_date+
+      attr_reader :name
+      # @return [Symbol] the instance variable, e.g. +:@release_date+
+      attr_reader :ivar
+      # @return [Symbol, Class] the item type: a {Types::SCALARS} name or a model class
+      attr_reader :type
+      # @return [String] the XML path, e.g. +"releaseDate"+, +"@lang"+, +"affectsVersions/*"+
+      attr_reader :xml
+      # @return [String] the JSON key
+      attr_reader :json
+      # @return [Symbol] how XML writes a nil: +:omit+ (leave the element out) or
+      #   +:xsi+ (an empty element with xsi:nil="true")
+      attr_reader :nil_style
+      # @return [Integer] the position in the owning class's attributes, and in
+      #   the values given to +__wb_build+
+      attr_reader :index
+      # @return [Class] the class that declared this attribute
+      attr_reader :owner
+
+      class << self
+        # Checks a declaration and builds its attribute.
+        #
+        # @param owner [Class] the declaring class
+        # @param name [Symbol] a name {.check_name} has passed
+        # @param type [Symbol, Class, Array]
+        # @param options [Hash] +xml:+, +json:+, +nil:+
+        # @param index [Integer]
+        # @param json_keys [Symbol] the owner's {ClassMethods#json_keys} style
+        # @return [Attribute]
+        # @raise [SchemaError]
+        def declare(owner, name, type, options, index:, json_keys:)
+          where = declaration(owner, name)
+          unknown = options.keys - OPTIONS
+          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:)" unless unknown.empty?
+
+          item_type, list = resolve_type(where, type)
+          json = options[:json]
+          new(
+            owner: owner,
+            name: name,
+            type: item_type,
+            list: list,
+            xml: wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) }),
+            json: json.nil? ? default_json(name, json_keys) : wire_name(where, :json, json),
+            json_explicit: !json.nil?,
+            nil_style: nil_style(where, options.fetch(:nil, :omit)),
+            index: index
+          )
+        end
+
+        # @return [String] +name+ in lowerCamelCase: +release_date+ gives "releaseDate"
+        def lower_camel(name)
+          # An underscore after a letter or digit joins words; a leading one, or
+          # one of a pair, is kept as written.
+          name.name.gsub(WORD_BREAK) { Regexp.last_match(1).upcase }
+        end
+
+        # @return [String] the JSON key +name+ gets under the +json_keys+ style
+        def default_json(name, json_keys)
+          -(json_keys == :camel ? lower_camel(name) : name.name)
+        end
+
+        # @param owner [Class]
+        # @param name [Object] as declared
+        # @return [Symbol] the name, safe to write into generated source
+        # @raise [SchemaError] not a valid attribute name, or one every model needs
+        def check_name(owner, name)
+          unless name.is_a?(Symbol) || name.is_a?(String)
+            raise SchemaError, "#{Model.display_name(owner)}.attribute: the name must be a Symbol, not #{name.inspect}"
+          end
+
+          name = name.to_sym
+          where = declaration(owner, name)
+          unless NAME_PATTERN.match?(name)
+            raise SchemaError, "#{where}: a name starts with a lowercase letter or _ and has only letters, digits and _"
+          end
+          raise SchemaError, "#{where}: names starting with #{INTERNAL_PREFIX} are wirebind's own" if name.start_with?(INTERNAL_PREFIX)
+          if RESERVED_NAMES.include?(name)
+            raise SchemaError,
+                  "#{where}: every model needs its own ##{name}; name the attribute otherwise " \
+                  "and keep the wire name, e.g. attribute :#{name}_value, ..., xml: \"#{lower_camel(name)}\""
+          end
+
+          name
+        end
+
+        private
+
+        def declaration(owner, name)
+          "#{Model.display_name(owner)}.attribute #{name.inspect}"
+        end
+
+        def resolve_type(where, type)
+          return [type, false] if Types.scalar?(type) || model_class?(type)
+
+          if type.is_a?(Array)
+            if type.length == 1
+              item = type.first
+              return [item, true] if Types.scalar?(item) || model_class?(item)
+              raise SchemaError, "#{where}: lists of lists are not supported; wrap the inner list in a model" if item.is_a?(Array)
+
+              raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"
+            end
+            raise SchemaError, "#{where}: a list names exactly one item type, like [:string] or [Version], not #{type.inspect}"
+          end
+          raise SchemaError, "#{where}: #{describe_type(type)}; #{TYPE_HELP}"
+        end
+
+        def model_class?(type)
+          type.is_a?(Class) && type.include?(Model)
+        end
+
+        def describe_type(type)
+          case type
+          when Symbol then "unknown type #{type.inspect}"
+          when Class then "#{Model.display_name(type)} is not a model (it does not include Wirebind::Model)"
+          else "#{type.inspect} is not a type"
+          end
+        end
+
+        def wire_name(where, option, value)
+          return -value if value.is_a?(String) && !value.empty?
+
+          raise SchemaError, "#{where}: #{option}: must be a non-empty String, not #{value.inspect}"
+        end
+
+        def nil_style(where, value)
+          return value if NIL_STYLES.include?(value)
+
+          raise SchemaError, "#{where}: nil: must be :omit or :xsi, not #{value.inspect}"
+        end
+      end
+
+      # Use {.declare}: this trusts its arguments.
+      # @api private
+      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:)
+        @owner = owner
+        @name = name
+        @ivar = :"@#{name}"
+        @type = type
+        @list = list
+        @model = !type.is_a?(Symbol)
+        @xml = xml
+        @json = json
+        @json_explicit = json_explicit
+        @nil_style = nil_style
+        @index = index
+        freeze
+      end
+
+      # @return [Boolean] whether the attribute holds a list of {#type}
+      def list?
+        @list
+      end
+
+      # @return [Boolean] whether {#type} is a model class
+      def model?
+        @model
+      end
+
+      # @param json_keys [Symbol] +:snake+ or +:camel+
+      # @return [Attribute] self, or a copy whose default JSON key follows +json_keys+
+      def with_json_keys(json_keys)
+        return self if @json_explicit
+
+        json = self.class.default_json(@name, json_keys)
+        json == @json ? self : copy(json: json)
+      end
+
+      # @return [String]
+      def inspect
+        type = @list ? "[#{Model.display_name(@type)}]" : Model.display_name(@type)
+        "#<#{self.class.name} #{Model.display_name(@owner)}##{@name} #{type} xml=#{@xml.inspect} json=#{@json.inspect}>"
+      end
+
+      private
+
+      def copy(**changes)
+        self.class.new(
+          owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
+          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, **changes
+        )
+      end
+    end
+  end
+end

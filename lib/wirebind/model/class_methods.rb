@@ -1,0 +1,226 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module Model
+    # The schema DSL every model class gets, and what the codecs ask of it.
+    #
+    # A class's schema is its attribute list and its XML and JSON settings. A
+    # subclass starts with a copy of its parent's schema and may add to it,
+    # redeclare inherited attributes, and change settings; none of it reaches
+    # the parent. The copy is taken when the subclass is defined: what is added
+    # to the parent afterwards does not reach the subclass either (its readers
+    # and writers do, as Ruby methods, but not its place in the schema). Declare
+    # a parent completely before subclassing it.
+    module ClassMethods
+      # Instance variables that make up a schema, copied into each subclass.
+      # Every value they hold is frozen, so sharing them is copying them.
+      SCHEMA_IVARS = %i[
+        @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix
+        @__wb_xml_root @__wb_json_keys
+      ].freeze
+      # XML's NCName, approximated: a name without a colon.
+      XML_NAME = /\A[[:alpha:]_][[:alnum:]_.\-]*\z/.freeze
+      NO_PLANS = {}.freeze
+      private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS
+
+      # Declares an attribute: a reader, a writer, a keyword of +new+, and a
+      # place on the wire.
+      #
+      # @example
+      #   attribute :release_date, :time, xml: "releaseDate"
+      #   attribute :labels, [:string], xml: "label"
+      #   attribute :versions, [Version], xml: "affectsVersions/*"
+      #
+      # @param name [Symbol] matches +/\A[a-z_][a-zA-Z0-9_]*\z/+ and is none of
+      #   the methods every object needs (+hash+, +class+, +send+, ...)
+      # @param type [Symbol, Class, Array] a name from {Types::SCALARS}, a model
+      #   class, or a one-element Array of either for a list
+      # @param options [Hash]
+      # @option options [String] :xml the XML path; default: +name+ in lowerCamelCase
+      # @option options [String] :json the JSON key; default: +name+, or lowerCamelCase
+      #   under <tt>json_keys :camel</tt>
+      # @option options [Symbol] :nil how XML writes a nil: +:omit+ (the default)
+      #   leaves it out, +:xsi+ writes xsi:nil="true"
+      # @return [Attribute]
+      # @raise [SchemaError] a bad name, type or option, or a name declared twice
+      #   in this class (redeclaring an inherited one replaces it, in place)
+      def attribute(name, type, **options)
+        name = Attribute.check_name(self, name)
+        SCHEMA_LOCK.synchronize do
+          inherited = @__wb_attributes.find { |existing| existing.name == name }
+          if inherited&.owner.equal?(self)
+            raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect} is declared twice"
+          end
+
+          index = inherited ? inherited.index : @__wb_attributes.length
+          attribute = Attribute.declare(self, name, type, options, index: index, json_keys: @__wb_json_keys)
+          attributes = @__wb_attributes.dup
+          attributes[index] = attribute
+          @__wb_attributes = attributes.freeze
+          # attr_accessor methods run inside the VM, without a Ruby frame: the
+          # fastest readers and writers there are.
+          @__wb_generated_methods.attr_accessor(name) unless inherited
+          Generator.generate(@__wb_generated_methods, @__wb_attributes)
+          schema_changed
+          attribute
+        end
+      end
+
+      # @return [Array<Attribute>] frozen, in declaration order, inherited ones first
+      def attributes
+        @__wb_attributes
+      end
+
+      # Sets the XML namespace of the element a record of this class is written as.
+      #
+      # @param uri [String, nil] the namespace; nil for none (to undo a parent's)
+      # @param prefix [String, nil] the prefix to write it with; nil for none
+      # @return [void]
+      # @raise [SchemaError]
+      def xml_namespace(uri, prefix: nil)
+        unless uri.nil? || (uri.is_a?(String) && !uri.empty?)
+          raise SchemaError, "#{Model.display_name(self)}.xml_namespace: the URI must be a non-empty String or nil, not #{uri.inspect}"
+        end
+        unless prefix.nil? || (uri && prefix.is_a?(String) && XML_NAME.match?(prefix) && !%w[xml xmlns].include?(prefix))
+          raise SchemaError, "#{Model.display_name(self)}.xml_namespace: #{prefix.inspect} cannot be a prefix#{' without a URI' unless uri}"
+        end
+
+        SCHEMA_LOCK.synchronize do
+          @__wb_xml_namespace_uri = uri && -uri
+          @__wb_xml_namespace_prefix = prefix && -prefix
+          schema_changed
+        end
+        nil
+      end
+
+      # @return [String, nil] the namespace set by {#xml_namespace}
+      def xml_namespace_uri
+        @__wb_xml_namespace_uri
+      end
+
+      # @return [String, nil] the prefix set by {#xml_namespace}
+      def xml_namespace_prefix
+        @__wb_xml_namespace_prefix
+      end
+
+      # Reads, or with an argument sets, the name of the element a record of
+      # this class is written as.
+      #
+      # @param name [String, nil] the element name, without a prefix
+      # @return [String] the name set here or inherited; by default the class
+      #   name without its modules ("Issue" for +Tracker::Issue+), or "record"
+      #   for an anonymous class
+      # @raise [SchemaError]
+      def xml_root(name = nil)
+        unless name.nil?
+          unless name.is_a?(String) && XML_NAME.match?(name)
+            raise SchemaError, "#{Model.display_name(self)}.xml_root: #{name.inspect} is not an XML element name"
+          end
+
+          SCHEMA_LOCK.synchronize do
+            @__wb_xml_root = -name
+            schema_changed
+          end
+        end
+        # The default follows the class's name, which an anonymous class only
+        # gets when first assigned to a constant.
+        @__wb_xml_root || (self.name ? self.name[/[^:]+\z/] : "record")
+      end
+
+      # Reads, or with an argument sets, how default JSON keys are spelled.
+      #
+      # @param style [Symbol, nil] +:snake+ (the default: keys are the attribute
+      #   names) or +:camel+ (lowerCamelCase); explicit +json:+ keys never change
+      # @return [Symbol] the style in effect
+      # @raise [SchemaError]
+      def json_keys(style = nil)
+        unless style.nil?
+          unless Attribute::JSON_KEY_STYLES.include?(style)
+            raise SchemaError, "#{Model.display_name(self)}.json_keys: must be :snake or :camel, not #{style.inspect}"
+          end
+
+          SCHEMA_LOCK.synchronize do
+            @__wb_json_keys = style
+            @__wb_attributes = @__wb_attributes.map { |attribute| attribute.with_json_keys(style) }.freeze
+            schema_changed
+          end
+        end
+        @__wb_json_keys
+      end
+
+      # Decodes XML into records of this class.
+      #
+      # @param source [String, IO] the document
+      # @param options [Hash] as {Wirebind::XML.decode} takes them, e.g. +at:+
+      # @return [Object] what {Wirebind::XML.decode} returns
+      def from_xml(source, **options)
+        Wirebind::XML.decode(source, self, **options)
+      end
+
+      # Memoizes the block's result for this class and +format+ until the schema
+      # changes. Safe under threads: two may compute the same plan, and a plan
+      # computed while the schema changed is returned but never kept.
+      #
+      # Nested model classes have plans of their own; a plan that copies theirs
+      # is not told when they change.
+      #
+      # @api private
+      # @param format [Object] a Hash key, e.g. +:xml+
+      # @yieldreturn [Object] the plan, computed from the schema
+      # @return [Object] the memoized plan
+      def wirebind_plan(format)
+        @__wb_plans.fetch(format) do
+          generation = @__wb_schema_generation
+          plan = yield
+          SCHEMA_LOCK.synchronize do
+            @__wb_plans = @__wb_plans.merge(format => plan).freeze if generation == @__wb_schema_generation
+          end
+          plan
+        end
+      end
+
+      # Builds a record from decoded values, without +initialize+.
+      #
+      # @api private
+      # @param values [Array] aligned with {#attributes}: +values[attribute.index]+;
+      #   nil in a list's place gives an empty list
+      # @return [Wirebind::Model] a new record with every attribute set
+      def __wb_build(values)
+        allocate.__wb_load(values)
+      end
+
+      private
+
+      # Starts a subclass with a copy of this class's schema.
+      def inherited(subclass)
+        # Before super: another inherited hook may already declare attributes.
+        subclass.__send__(:__wb_start_schema, self)
+        super
+      end
+
+      # @param parent [Class, nil] the model class to copy the schema from
+      def __wb_start_schema(parent)
+        if parent
+          SCHEMA_IVARS.each { |ivar| instance_variable_set(ivar, parent.instance_variable_get(ivar)) }
+        else
+          @__wb_attributes = [].freeze
+          @__wb_xml_namespace_uri = nil
+          @__wb_xml_namespace_prefix = nil
+          @__wb_xml_root = nil
+          @__wb_json_keys = :snake
+        end
+        @__wb_plans = NO_PLANS
+        @__wb_schema_generation = 0
+        @__wb_generated_methods = GeneratedMethods.new(self)
+        include @__wb_generated_methods
+        Generator.generate(@__wb_generated_methods, @__wb_attributes)
+      end
+
+      # Call with SCHEMA_LOCK held, after the schema has changed.
+      def schema_changed
+        @__wb_schema_generation += 1
+        @__wb_plans = NO_PLANS
+      end
+    end
+  end
+end
