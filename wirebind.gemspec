@@ -17,5 +17,6 @@ Gem::Specification.new do |spec|
 
   spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,h,rb}", "README.md", "CHANGELOG.md", "ARCHITECTURE.md", "LICENSE"]
   spec.require_paths = ["lib"]
+  spec.extensions = ["ext/wirebind/extconf.rb"]
   spec.metadata["rubygems_mfa_required"] = "true"
 end

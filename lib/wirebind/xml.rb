@@ -4,6 +4,7 @@ require_relative "xml/plan"
 require_relative "xml/pure/tokenizer"
 require_relative "xml/pure/decoder"
 require_relative "xml/pure/encoder"
+require_relative "xml/native" if Wirebind.backend == :native
 
 module Wirebind
   # Reads and writes XML with the schema declared on {Wirebind::Model} classes.
@@ -106,9 +107,8 @@ module Wirebind
       # @param input [String, IO]
       # @return [true]
       # @raise [ParseError, LimitError]
-      def check(input, dtd: :reject, **limits)
-        Pure::Tokenizer.new(input, **tokenizer_options(limits, dtd)).run
-        true
+      def check(input, dtd: :reject, backend: Wirebind.backend, **limits)
+        backend_for(backend).check(input, tokenizer_options(limits, dtd))
       end
 
       private

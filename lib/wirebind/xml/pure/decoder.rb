@@ -15,6 +15,12 @@ module Wirebind
           decoder.result
         end
 
+        # @see Wirebind::XML.check
+        def check(input, options)
+          Tokenizer.new(input, **options).run
+          true
+        end
+
         # @see Wirebind::XML.each
         def each(input, item, path, strict, options, block)
           decoder = Decoder.new(input, item, path, strict, options, :each, block)
@@ -52,6 +58,7 @@ module Wirebind
         WANTS_TEXT = 7
 
         XSI_NS = Syntax::XSI_NS
+        BLANK = /\A[ \t\r\n]*\z/
 
         # @return [Integer] records decoded so far
         attr_reader :count
@@ -80,7 +87,7 @@ module Wirebind
         end
 
         def on_start(local, uri, attrs)
-          if @skip.positive?
+          if @skip > 0
             @skip += 1
             return
           end
@@ -114,12 +121,14 @@ module Wirebind
           end
         end
 
+        # The hottest hook: most elements of a payload are leaves, so the common
+        # case (a scalar slot, no xsi:nil) is written out here in full.
         def on_leaf(local, uri, attrs, text)
-          return if @skip.positive?
+          return if @skip > 0
 
           top = @top
           unless top
-            return unless @names.size + 1 == @path.size && @located == @names.size && matches?(@path.last, local, uri)
+            return unless @names.size + 1 == @path.size && @located == @names.size && @mode != :done && matches?(@path.last, local, uri)
 
             @record_depth = @names.size + 1
             leaf_value(@record_slot, nil, attrs, text, local)
@@ -135,8 +144,18 @@ module Wirebind
             unknown_element(local) if @strict
             return
           end
-          # An empty wrapper leaves its lists empty, which they are by default.
-          leaf_value(entry, top[VALUES], attrs, text, local) unless entry.kind == GROUP
+          kind = entry.kind
+          if kind == SCALAR && !(attrs && attrs.include?("nil") && nil_attribute?(attrs))
+            value = entry.type == :string ? text : convert(entry, text, local)
+            if entry.list
+              list = top[VALUES][entry.index]
+              list ? list << value : top[VALUES][entry.index] = [value]
+            else
+              top[VALUES][entry.index] = value
+            end
+          elsif kind != GROUP # an empty wrapper leaves its lists empty, as they are by default
+            leaf_value(entry, top[VALUES], attrs, text, local)
+          end
         end
 
         def on_text(text)
@@ -153,7 +172,7 @@ module Wirebind
         end
 
         def on_end
-          if @skip.positive?
+          if @skip > 0
             @skip -= 1
             @want_text = @top ? @top[WANTS_TEXT] : false if @skip.zero?
             return
@@ -303,12 +322,11 @@ module Wirebind
         def convert(slot, text, leaf)
           type = slot.type
           return text if type == :string
-          return nil if text.empty?
+          # Empty, or only white space (checked only when it starts with some): nil.
+          return nil if text.empty? || (text.getbyte(0) <= 32 && text.match?(BLANK))
 
           Types.from_xml_text(type, text)
         rescue Types::InvalidValue => e
-          return nil if text.strip.empty?
-
           decode_error(e.message, leaf)
         end
 

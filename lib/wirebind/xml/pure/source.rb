@@ -43,6 +43,9 @@ module Wirebind
           @first = true
           @bom_encoding = nil
           @declared_encoding = nil
+          @unread = nil
+          @lines = 0       # newlines handed out so far
+          @line_chars = 0  # characters handed out since the last of them
           if input.is_a?(String)
             @string = input
             @io = nil
@@ -59,6 +62,10 @@ module Wirebind
 
         # @return [String, nil] the next chunk of valid, LF-normalized UTF-8 text, or nil at the end
         def next_chunk
+          if (text = @unread)
+            @unread = nil
+            return text
+          end
           return nil if @eof
 
           raw = read_raw
@@ -74,6 +81,15 @@ module Wirebind
           raw = @pending + raw if @pending
           @pending = nil
           finish(raw, false)
+        end
+
+        # Gives back text already handed out (valid and normalized), to be handed
+        # out again before anything else: the native backend uses it to pass a
+        # document it has started reading to the pure one.
+        # @param text [String]
+        def unread(text)
+          @unread = @unread ? text + @unread : text
+          nil
         end
 
         private
@@ -164,7 +180,18 @@ module Wirebind
           validate(text)
           text = text.gsub(/\r\n?/, "\n") if text.include?("\r")
           @bytes_read += text.bytesize
+          count_lines(text)
           text
+        end
+
+        def count_lines(text)
+          newlines = text.count("\n")
+          if newlines.zero?
+            @line_chars += text.length
+          else
+            @lines += newlines
+            @line_chars = text.length - text.rindex("\n") - 1
+          end
         end
 
         # An IO read may end inside a multi-byte UTF-8 character: keep its first bytes
@@ -229,22 +256,8 @@ module Wirebind
         def raise_char_error(text, char_index, message)
           before = text[0, char_index]
           line_in_chunk = before.count("\n")
-          column = line_in_chunk.zero? ? char_index + 1 : char_index - before.rindex("\n")
-          raise CharError.new(message, before.bytesize, line_in_chunk, column)
-        end
-      end
-
-      # Raised by {Source} when a chunk holds a byte sequence that is not text; the
-      # tokenizer adds the line numbers of the chunks before it and raises a ParseError.
-      # @api private
-      class CharError < StandardError
-        attr_reader :offset_in_chunk, :lines_in_chunk, :column
-
-        def initialize(message, offset_in_chunk, lines_in_chunk, column)
-          super(message)
-          @offset_in_chunk = offset_in_chunk
-          @lines_in_chunk = lines_in_chunk
-          @column = column
+          column = line_in_chunk.zero? ? @line_chars + char_index + 1 : char_index - before.rindex("\n")
+          raise ParseError.new(message, line: @lines + line_in_chunk + 1, column: column, offset: @bytes_read + before.bytesize)
         end
       end
     end

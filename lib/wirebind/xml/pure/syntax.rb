@@ -31,6 +31,18 @@ module Wirebind
         # 1 the name, 2 the attributes, 3 "/" if empty-element tag, 4 the leaf's text.
         START_OR_LEAF = %r{<(#{QNAME_SRC})((?:#{FAST_ATTR_SRC})+)?[ \t\n]*(?:(/)>|>(?:(?>([^<&\]]*))</\1[ \t\n]*>)?)}
 
+        # Any tag with an ASCII name, taking the white space before it in the same
+        # match: between the elements of a record, where no text is wanted, one
+        # match per tag. 1 "/" of an end tag, 2 its name; 3 a start tag's name,
+        # 4 its attributes, 5 "/" if empty-element tag, 6 the leaf's text.
+        ASCII_NAME_SRC = "[A-Za-z_][A-Za-z0-9_.\\-]*"
+        ASCII_QNAME_SRC = "#{ASCII_NAME_SRC}(?::#{ASCII_NAME_SRC})?"
+        SPACED_TAG = %r{[ \t\n]*+<(?:(/)(#{ASCII_QNAME_SRC})[ \t\n]*>|(#{ASCII_QNAME_SRC})((?:[ \t\n]+#{ASCII_QNAME_SRC}[ \t\n]*=[ \t\n]*(?:"[^<&"\t\n]*"|'[^<&'\t\n]*'))+)?[ \t\n]*(?:(/)>|>(?:(?>([^<&\]]*))</\3[ \t\n]*>)?))}
+
+        # SPACED_TAG for a binary (ASCII-8BIT) view of the buffer. Its classes only
+        # exclude ASCII bytes, so multi-byte UTF-8 text passes through unharmed.
+        SPACED_TAG_BINARY = Regexp.new(SPACED_TAG.source, Regexp::NOENCODING)
+
         END_TAG = /<\/(#{NAME.source})[ \t\n]*>/
         TEXT = /[^<&\]]+/
         WS = /[ \t\n]+/

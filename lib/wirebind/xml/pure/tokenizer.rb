@@ -33,6 +33,10 @@ module Wirebind
         START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
         DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
         PI_TARGET = /<\?(#{NAME.source})/
+        # Up to the first "--" after "<!--" and the character after it, which must be ">".
+        COMMENT_EXTENT = /<!--(?:[^-]|-[^-])*--./m
+        ATTRIBUTE_CACHE_SIZE = 4096
+        QNAME_CACHE_SIZE = 4096
 
         # @return [Integer] the configured maximum element depth
         attr_reader :max_depth
@@ -45,7 +49,7 @@ module Wirebind
         # @param max_entity_depth [Integer] deepest nesting of entity references
         # @param dtd [Symbol] +:internal+ parses an internal subset, +:reject+ refuses any DOCTYPE
         def initialize(input, max_depth:, max_token_size:, max_entity_expansions:, max_entity_bytes:, max_entity_depth:, dtd:)
-          @source = Source.new(input)
+          @source = input.is_a?(Source) ? input : Source.new(input)
           @max_depth = max_depth
           @max_token_size = max_token_size
           @max_entity_expansions = max_entity_expansions
@@ -57,8 +61,10 @@ module Wirebind
           @eof = false
           @base_offset = 0
           @base_lines = 0
+          @base_column = 0 # characters of the current line already discarded from the buffer
           @names = []
           @ns = { "xml" => XML_NS }.freeze
+          @default_ns = nil # @ns[""], kept apart: it is looked up for every element
           @ns_saves = []
           @entity_stack = []
           @entity_expansions = 0
@@ -66,6 +72,9 @@ module Wirebind
           @want_text = false
           @standalone = false
           @dtd = nil
+          @fast = nil
+          @attribute_cache = {}
+          @qname_cache = {}
         end
 
         # Reads the whole document, calling the hooks; raises {ParseError} at the
@@ -99,10 +108,13 @@ module Wirebind
           unless @entity_stack.empty?
             buf, pos = @entity_stack.first.values_at(0, 4)
           end
+          # A token's position is that of its first character: the fast path's match
+          # starts with the white space before the tag.
+          pos += buf.byteslice(pos, buf.bytesize - pos)[/\A[ \t\n]*/].bytesize if pos < buf.bytesize
           prefix = buf.byteslice(0, pos)
           newline = prefix.rindex("\n")
           line = @base_lines + prefix.count("\n") + 1
-          column = newline ? prefix.length - newline : prefix.length + 1
+          column = newline ? prefix.length - newline : @base_column + prefix.length + 1
           [line, column, @base_offset + pos]
         end
 
@@ -145,12 +157,7 @@ module Wirebind
         def refill
           return false if @eof || !@entity_stack.empty?
 
-          chunk = begin
-            @source.next_chunk
-          rescue CharError => e
-            lines = @base_lines + @buf.count("\n") + e.lines_in_chunk + 1
-            raise ParseError.new(e.message, line: lines, column: e.column, offset: @base_offset + @buf.bytesize + e.offset_in_chunk)
-          end
+          chunk = @source.next_chunk
           unless chunk
             @eof = true
             return false
@@ -159,11 +166,17 @@ module Wirebind
           if pos.zero? && @buf.empty?
             @buf = chunk
           else
-            @base_lines += @buf.byteslice(0, pos).count("\n") if pos.positive?
+            if pos.positive?
+              consumed = @buf.byteslice(0, pos)
+              newline = consumed.rindex("\n")
+              @base_lines += consumed.count("\n")
+              @base_column = newline ? consumed.length - newline - 1 : @base_column + consumed.length
+            end
             @base_offset += pos
             @buf = @buf.byteslice(pos, @buf.bytesize - pos) << chunk
           end
           @s.string = @buf
+          @fast = StringScanner.new(@buf.dup.force_encoding(Encoding::BINARY))
           true
         end
 
@@ -257,7 +270,10 @@ module Wirebind
         def comment
           s = @s
           start = s.pos
-          error("unterminated comment") unless ensure_ahead(/--/)
+          until s.match?(COMMENT_EXTENT)
+            check_token_size
+            error("unterminated comment") unless refill
+          end
           s.pos += 4
           error("unterminated comment") unless s.skip_until(/--/)
           unless ensure_bytes(1) && s.skip(/>/)
@@ -298,19 +314,31 @@ module Wirebind
 
         def parse_content
           s = @s
-          buf_byte = nil
-          loop do
+          while true # rubocop:disable Style/InfiniteLoop -- faster than Kernel#loop on the hottest path
             @token_start = s.pos
+            # The fast path matches tags with ASCII names on a binary view of the
+            # buffer, where character classes test bytes instead of decoding UTF-8.
+            if !@want_text && (fast = @fast)
+              fast.pos = s.pos
+              if fast.skip(SPACED_TAG_BINARY)
+                s.pos = fast.pos
+                if fast[1]
+                  close_element(fast[2])
+                else
+                  attributes = fast[4]
+                  text = fast[6]
+                  open_element(fast[3], attributes&.force_encoding(Encoding::UTF_8),
+                               text ? text.force_encoding(Encoding::UTF_8) : (fast[5] ? "" : nil))
+                end
+                return if @names.empty? && @entity_stack.empty?
+
+                next
+              end
+            end
             buf_byte = @buf.getbyte(s.pos)
             if buf_byte == LT
               if s.scan(START_OR_LEAF)
-                if (text = s[4])
-                  open_element(s[1], s[2] && fast_attributes(s[2]), text)
-                elsif s[3]
-                  open_element(s[1], s[2] && fast_attributes(s[2]), "")
-                else
-                  open_element(s[1], s[2] && fast_attributes(s[2]), nil)
-                end
+                open_element(s[1], s[2], s[4] || (s[3] ? "" : nil))
               elsif s.scan(END_TAG)
                 close_element(s[1])
               else
@@ -340,6 +368,7 @@ module Wirebind
             @buf = entity[0]
             @s.string = @buf
             @s.pos = entity[1]
+            @fast = entity[5]
             return
           end
           error("the input ends inside element <#{@names.last}>")
@@ -488,47 +517,92 @@ module Wirebind
 
         # Applies DTD defaults, namespace declarations and checks, then reports the
         # element. +leaf_text+ nil means a start tag whose content follows.
-        def open_element(qname, raw, leaf_text)
-          if @dtd&.attributes_declared? && (raw = @dtd.apply_attribute_rules(qname, raw))
-            raw = nil if raw.empty?
-          end
+        # Applies DTD defaults, namespace declarations and checks, then reports the
+        # element. +attributes+ is the attribute source text from the fast expression
+        # (a String) or the parsed [qname, value, ...] pairs from the slow path (an
+        # Array). +leaf_text+ nil means a start tag whose content follows.
+        #
+        # Payloads repeat the same attribute text (+xsi:type="xsd:string"+) on most
+        # elements: the checked, resolved attributes are cached by that text for as
+        # long as the same namespace bindings are in force.
+        def open_element(qname, attributes, leaf_text)
           saved_ns = nil
           attrs = nil
-          if raw
-            check_duplicate_attributes(raw) if raw.size > 2
-            i = 0
-            while i < raw.size
-              name = raw[i]
-              if name.start_with?("xmlns") && (name.size == 5 || name.getbyte(5) == 58)
-                unless saved_ns
-                  saved_ns = @ns
-                  @ns = @ns.dup
+          if attributes
+            cacheable = attributes.is_a?(String) && @dtd.nil?
+            if cacheable && (hit = @attribute_cache[attributes]) && hit[0].equal?(@ns)
+              attrs = hit[1]
+            else
+              outer_ns = @ns
+              raw = attributes.is_a?(String) ? fast_attributes(attributes) : attributes
+              attrs = process_attributes(qname, raw)
+              if @ns.equal?(outer_ns)
+                if cacheable
+                  @attribute_cache.clear if @attribute_cache.size >= ATTRIBUTE_CACHE_SIZE
+                  @attribute_cache[attributes] = [outer_ns, attrs].freeze
                 end
-                declare_namespace(name, raw[i + 1])
+              else
+                saved_ns = outer_ns
               end
-              i += 2
             end
-            attrs = resolve_attributes(raw)
+          elsif @dtd&.attributes_declared?
+            attrs = process_attributes(qname, nil)
+            saved_ns = nil
           end
-          if (colon = prefix_end(qname))
-            prefix = qname[0, colon]
-            local = qname[colon + 1, qname.size]
+          if qname.include?(":") && (split = @qname_cache[qname] || split_qname(qname))[1]
+            local, prefix = split
             uri = @ns[prefix]
             error(prefix == "xmlns" ? "element names must not use the prefix 'xmlns'" : "namespace prefix '#{prefix}' of element <#{qname}> is not declared") unless uri && prefix != "xmlns"
           else
             local = qname
-            uri = @ns[""]
+            uri = @default_ns
           end
           if leaf_text
             error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size >= @max_depth
             on_leaf(local, uri, attrs, leaf_text)
-            @ns = saved_ns if saved_ns
+            bind(saved_ns) if saved_ns
           else
             @names << qname
             error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size > @max_depth
             @ns_saves << @names.size << saved_ns if saved_ns
             on_start(local, uri, attrs)
           end
+        end
+
+        # Checks and resolves [qname, value, ...]; namespace declarations among them
+        # replace @ns with a new, frozen Hash of bindings.
+        # @return [Array, nil] [local, uri, value, ...] without the declarations
+        def process_attributes(qname, raw)
+          raw = @dtd.apply_attribute_rules(qname, raw) if @dtd&.attributes_declared?
+          return nil if raw.nil? || raw.empty?
+
+          check_duplicate_attributes(raw) if raw.size > 2
+          declared = nil
+          i = 0
+          while i < raw.size
+            name = raw[i]
+            if name.start_with?("xmlns") && (name.size == 5 || name.getbyte(5) == 58)
+              declared ||= @ns.dup
+              declare_namespace(declared, name, raw[i + 1])
+            end
+            i += 2
+          end
+          bind(declared.freeze) if declared
+          attrs = resolve_attributes(raw)
+          attrs&.freeze
+        end
+
+        def bind(bindings)
+          @ns = bindings
+          @default_ns = bindings[""]
+        end
+
+        # [local, prefix] of an element name, cached: names repeat on every record.
+        def split_qname(qname)
+          @qname_cache.clear if @qname_cache.size >= QNAME_CACHE_SIZE
+          colon = prefix_end(qname)
+          pair = colon ? [qname[(colon + 1)..].freeze, qname[0, colon].freeze] : [qname.frozen? ? qname : qname.dup.freeze, nil]
+          @qname_cache[pair[0].equal?(qname) ? pair[0] : qname.dup.freeze] = pair.freeze
         end
 
         def close_element(qname)
@@ -539,7 +613,7 @@ module Wirebind
           end
           error(expected ? "expected </#{expected}>, found </#{qname}>" : "unexpected end tag </#{qname}>") unless qname == expected
           if @ns_saves[-2] == names.size
-            @ns = @ns_saves.pop
+            bind(@ns_saves.pop)
             @ns_saves.pop
           end
           names.pop
@@ -566,10 +640,10 @@ module Wirebind
           end
         end
 
-        def declare_namespace(name, uri)
+        def declare_namespace(bindings, name, uri)
           if name.size == 5
             error("the default namespace cannot be bound to #{uri}") if uri == XML_NS || uri == XMLNS_NS
-            uri.empty? ? @ns.delete("") : @ns[""] = uri
+            uri.empty? ? bindings.delete("") : bindings[""] = uri
             return
           end
           prefix = name[6, name.size]
@@ -580,7 +654,7 @@ module Wirebind
             error("#{uri} can only be bound to its reserved prefix")
           end
           error("namespace prefix '#{prefix}' cannot be undeclared (xmlns:#{prefix}=\"\") in XML 1.0") if uri.empty?
-          @ns[prefix] = uri
+          bindings[prefix] = uri
         end
 
         # Turns [qname, value, ...] into [local, uri, value, ...], dropping namespace
@@ -653,9 +727,10 @@ module Wirebind
             on_text(text) if @want_text
             return
           end
-          @entity_stack << [@buf, s.pos, @names.size, name, @token_start]
+          @entity_stack << [@buf, s.pos, @names.size, name, @token_start, @fast]
           @buf = text
           s.string = text
+          @fast = nil
         end
       end
     end

@@ -1,0 +1,20 @@
+# frozen_string_literal: true
+
+require "mkmf"
+
+# Only Init_wirebind_ext is exported (RUBY_FUNC_EXPORTED); everything else is hidden.
+append_cflags(%w[-std=c99 -O2 -fvisibility=hidden -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers])
+
+# WIREBIND_SANITIZE=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer
+# (rake test:asan); WIREBIND_DEBUG=1 keeps assertions and symbols for gdb/valgrind.
+if ENV["WIREBIND_SANITIZE"]
+  flags = %w[-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -O1 -g]
+  append_cflags(flags)
+  $LDFLAGS << " -fsanitize=address,undefined"
+elsif ENV["WIREBIND_DEBUG"]
+  append_cflags(%w[-O0 -g3])
+else
+  $defs << "-DNDEBUG"
+end
+
+create_makefile("wirebind/wirebind_ext")

@@ -1,0 +1,69 @@
+/* The extension's entry point: wires the bindings' Init functions together and
+ * looks up the error classes, which are defined in Ruby. */
+#include "wirebind.h"
+
+VALUE wb_eParseError;
+VALUE wb_eLimitError;
+VALUE wb_eDecodeError;
+VALUE wb_eEncodeError;
+
+static ID id_new;
+static VALUE sym_line, sym_column, sym_offset, sym_path;
+
+static VALUE lookup_error(const char *name)
+{
+    VALUE klass = rb_path2class(name);
+    rb_gc_register_mark_object(klass);
+    return klass;
+}
+
+void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset)
+{
+    VALUE options = rb_hash_new();
+    rb_hash_aset(options, sym_line, LONG2NUM(line));
+    rb_hash_aset(options, sym_column, LONG2NUM(column));
+    rb_hash_aset(options, sym_offset, LONG2NUM(offset));
+    VALUE args[2] = {message, options};
+    rb_exc_raise(rb_funcallv_kw(klass, id_new, 2, args, RB_PASS_KEYWORDS));
+}
+
+void wb_raise_decode_error(VALUE message, VALUE path, long line, long column)
+{
+    VALUE options = rb_hash_new();
+    rb_hash_aset(options, sym_path, path);
+    rb_hash_aset(options, sym_line, LONG2NUM(line));
+    rb_hash_aset(options, sym_column, LONG2NUM(column));
+    VALUE args[2] = {message, options};
+    rb_exc_raise(rb_funcallv_kw(wb_eDecodeError, id_new, 2, args, RB_PASS_KEYWORDS));
+}
+
+void wb_raise_encode_error(VALUE message, VALUE path)
+{
+    VALUE options = rb_hash_new();
+    rb_hash_aset(options, sym_path, path);
+    VALUE args[2] = {message, options};
+    rb_exc_raise(rb_funcallv_kw(wb_eEncodeError, id_new, 2, args, RB_PASS_KEYWORDS));
+}
+
+RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
+{
+#ifdef HAVE_RB_EXT_RACTOR_SAFE
+    rb_ext_ractor_safe(true);
+#endif
+    id_new = rb_intern("new");
+    sym_line = ID2SYM(rb_intern("line"));
+    sym_column = ID2SYM(rb_intern("column"));
+    sym_offset = ID2SYM(rb_intern("offset"));
+    sym_path = ID2SYM(rb_intern("path"));
+
+    wb_eParseError = lookup_error("Wirebind::ParseError");
+    wb_eLimitError = lookup_error("Wirebind::LimitError");
+    wb_eDecodeError = lookup_error("Wirebind::DecodeError");
+    wb_eEncodeError = lookup_error("Wirebind::EncodeError");
+
+    VALUE mWirebind = rb_define_module("Wirebind");
+    VALUE mXML = rb_define_module_under(mWirebind, "XML");
+    VALUE mNative = rb_define_module_under(mXML, "Native");
+    Init_wirebind_xml_decoder(mNative);
+    Init_wirebind_xml_encoder(mNative);
+}

@@ -1,0 +1,27 @@
+/* Shared by every file of the extension: Ruby's headers, the error classes
+ * (defined once, in Ruby, in lib/wirebind/errors.rb, and looked up here), and
+ * the Init functions of each binding. */
+#ifndef WIREBIND_H
+#define WIREBIND_H
+
+#include <ruby.h>
+#include <ruby/encoding.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern VALUE wb_eParseError;
+extern VALUE wb_eLimitError;
+extern VALUE wb_eDecodeError;
+extern VALUE wb_eEncodeError;
+
+/* Raises klass (ParseError or LimitError) with its position readers set. */
+NORETURN(void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset));
+/* Raises DecodeError with its path and position. */
+NORETURN(void wb_raise_decode_error(VALUE message, VALUE path, long line, long column));
+/* Raises EncodeError with its path. */
+NORETURN(void wb_raise_encode_error(VALUE message, VALUE path));
+
+void Init_wirebind_xml_decoder(VALUE mNative);
+void Init_wirebind_xml_encoder(VALUE mNative);
+
+#endif

@@ -1,0 +1,63 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module XML
+    # The native backend: the same contract as {Pure}, with the hot loops in C
+    # (ext/wirebind). This file is the thin Ruby side: it opens the input through
+    # {Pure::Source} (which detects and transcodes encodings, normalizes line ends
+    # and rejects bytes that are not XML text, one Ruby call per 64 KiB chunk), hands
+    # plans to C once per class, and passes documents with a DOCTYPE (only read with
+    # +dtd: :internal+) to the pure backend, which parses DTDs.
+    #
+    # The C methods it calls (defined in ext/wirebind/xml_decoder_class.c and
+    # xml_encoder_class.c):
+    # - +decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block)+,
+    #   mode one of :list, :first, :each, :check; returns the result, or :doctype after
+    #   giving back (Source#unread) what it read when it meets a DOCTYPE it may not refuse;
+    # - +compile_plan(plan)+, a Plan compiled for C (called through {plan_for});
+    # - +encode_value(value, root, item, xsi_all, declaration, io)+.
+    #
+    # @api private
+    module Native
+      class << self
+        # @see Wirebind::XML.decode
+        def decode(input, item, list, path, strict, options)
+          run(input, item, list ? :list : :first, path, strict, options, nil) do |source|
+            Pure.decode(source, item, list, path, strict, options)
+          end
+        end
+
+        # @see Wirebind::XML.each
+        def each(input, item, path, strict, options, block)
+          run(input, item, :each, path, strict, options, block) do |source|
+            Pure.each(source, item, path, strict, options, block)
+          end
+        end
+
+        # @see Wirebind::XML.check
+        def check(input, options)
+          run(input, nil, :check, nil, false, options, nil) { |source| Pure.check(source, options) }
+        end
+
+        # @see Wirebind::XML.encode
+        def encode(value, io, root, item, nil_style, declaration)
+          encode_value(value, root, item, nil_style == :xsi, declaration, io)
+        end
+
+        # @return [Object] the compiled plan of +klass+ (cached, frozen, shareable)
+        def plan_for(klass)
+          klass.wirebind_plan(:native_xml) { compile_plan(Plan.for(klass)) }
+        end
+
+        private
+
+        def run(input, item, mode, path, strict, options, block)
+          source = Pure::Source.new(input)
+          result = decode_source(source, item, mode, path, strict, options.fetch(:max_depth),
+                                 options.fetch(:max_token_size), options.fetch(:dtd) == :reject, block)
+          result == :doctype ? yield(source) : result
+        end
+      end
+    end
+  end
+end
