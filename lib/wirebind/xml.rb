@@ -146,7 +146,7 @@ module Wirebind
         end
         raise ArgumentError, "at: must be a String path like \"Envelope/Body/item\", not #{at.inspect}" unless at.is_a?(String)
 
-        at.split("/").map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze
+        Plan.split_path(at).map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze
       rescue SchemaError => e
         raise ArgumentError, e.message
       end

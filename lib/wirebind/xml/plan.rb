@@ -66,6 +66,23 @@ module Wirebind
           klass.wirebind_plan(:xml) { new(klass) }
         end
 
+        # Splits a path at the slashes that are not inside a "{uri}".
+        # @return [Array<String>]
+        def split_path(path)
+          segments = [+""]
+          in_uri = false
+          path.each_char do |char|
+            if char == "/" && !in_uri
+              segments << +""
+            else
+              in_uri = true if char == "{"
+              in_uri = false if char == "}"
+              segments.last << char
+            end
+          end
+          segments
+        end
+
         # Parses one step of a path: "local", "{uri}local" or "*".
         # @return [Array(String, String)] local name (nil for "*") and namespace (nil for any)
         def path_step(segment, context)
@@ -126,7 +143,7 @@ module Wirebind
 
           @attributes[local] = slot(attribute, kind, local, uri)
         else
-          steps = xml.split("/", -1).map { |segment| self.class.path_step(segment, context) }
+          steps = self.class.split_path(xml).map { |segment| self.class.path_step(segment, context) }
           raise SchemaError, "#{context}: '*' may only end a path" if steps[0...-1].any? { |local, _| local.nil? }
 
           add_path(attribute, kind, steps, context)

@@ -105,7 +105,7 @@ module Wirebind
           entry = entry.alt while entry&.uri && entry.uri != uri
           entry ||= node.any
           unless entry
-            unknown_element(local) if @strict
+            unknown_element(local, nil) if @strict
             @skip = 1
             @want_text = false
             return
@@ -141,7 +141,7 @@ module Wirebind
           entry = entry.alt while entry&.uri && entry.uri != uri
           entry ||= node.any
           unless entry
-            unknown_element(local) if @strict
+            unknown_element(local, local) if @strict
             return
           end
           kind = entry.kind
@@ -242,7 +242,7 @@ module Wirebind
           end
           plan = Plan.for(slot.type)
           values = Array.new(plan.size)
-          apply_attributes(plan, attrs, values) if attrs
+          apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
           push([MODEL, plan, values, slot, parent_values, nil, false, wants_text])
           @want_text = wants_text
@@ -260,7 +260,7 @@ module Wirebind
           elsif slot.kind == MODEL
             plan = slot.plan
             record = Array.new(plan.size)
-            apply_attributes(plan, attrs, record) if attrs
+            apply_attributes(plan, attrs, record, local) if attrs
             if (text_slot = plan.text)
               record[text_slot.index] = convert(text_slot, text, local)
             end
@@ -304,7 +304,8 @@ module Wirebind
           false
         end
 
-        def apply_attributes(plan, attrs, values)
+        # +leaf+: the element's name when it is a leaf (not on the name stack), for paths.
+        def apply_attributes(plan, attrs, values, leaf)
           table = plan.attributes
           return if table.empty?
 
@@ -312,7 +313,7 @@ module Wirebind
           while i < attrs.size
             slot = table[attrs[i]]
             slot = slot.alt while slot&.uri && slot.uri != attrs[i + 1]
-            values[slot.index] = convert(slot, attrs[i + 2], "@#{attrs[i]}") if slot
+            values[slot.index] = convert(slot, attrs[i + 2], leaf ? "#{leaf}/@#{attrs[i]}" : "@#{attrs[i]}") if slot
             i += 3
           end
         end
@@ -330,8 +331,9 @@ module Wirebind
           decode_error(e.message, leaf)
         end
 
-        def unknown_element(local)
-          decode_error("unknown element <#{local}> (strict: true)", local)
+        # +leaf+: the element's name when it is a leaf (not on the name stack).
+        def unknown_element(local, leaf)
+          decode_error("unknown element <#{local}> (strict: true)", leaf)
         end
 
         # Path from the record element down, by local names, e.g. "item/votes".

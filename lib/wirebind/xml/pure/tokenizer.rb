@@ -318,27 +318,46 @@ module Wirebind
             @token_start = s.pos
             # The fast path matches tags with ASCII names on a binary view of the
             # buffer, where character classes test bytes instead of decoding UTF-8.
+            # It is open_element's common case written out: attributes seen before
+            # under the same bindings come from the cache, names without a prefix
+            # take the default namespace.
             if !@want_text && (fast = @fast)
               fast.pos = s.pos
               if fast.skip(SPACED_TAG_BINARY)
                 s.pos = fast.pos
                 if fast[1]
-                  close_element(fast[2])
-                else
-                  attributes = fast[4]
-                  text = fast[6]
-                  open_element(fast[3], attributes&.force_encoding(Encoding::UTF_8),
-                               text ? text.force_encoding(Encoding::UTF_8) : (fast[5] ? "" : nil))
-                end
-                return if @names.empty? && @entity_stack.empty?
+                  close_element(fast[2].force_encoding(Encoding::UTF_8))
+                  return if @names.empty? && @entity_stack.empty?
 
+                  next
+                end
+                qname = fast[3].force_encoding(Encoding::UTF_8)
+                text = fast[6]
+                leaf_text = text ? text.force_encoding(Encoding::UTF_8) : (fast[5] ? +"" : nil)
+                attributes = fast[4]
+                if @dtd || (attributes && !((hit = @attribute_cache[attributes]) && hit[0].equal?(@ns))) || qname.include?(":")
+                  open_element(qname, attributes&.force_encoding(Encoding::UTF_8), leaf_text)
+                  return if @names.empty? && @entity_stack.empty?
+
+                  next
+                end
+                attrs = attributes ? hit[1] : nil
+                if leaf_text
+                  error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size >= @max_depth
+                  on_leaf(qname, @default_ns, attrs, leaf_text)
+                  return if @names.empty? && @entity_stack.empty?
+                else
+                  @names << qname
+                  error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size > @max_depth
+                  on_start(qname, @default_ns, attrs)
+                end
                 next
               end
             end
             buf_byte = @buf.getbyte(s.pos)
             if buf_byte == LT
               if s.scan(START_OR_LEAF)
-                open_element(s[1], s[2], s[4] || (s[3] ? "" : nil))
+                open_element(s[1], s[2], s[4] || (s[3] ? +"" : nil))
               elsif s.scan(END_TAG)
                 close_element(s[1])
               else
@@ -436,7 +455,7 @@ module Wirebind
           loop do
             had_space = s.skip(S)
             if s.skip(/\/>/)
-              return open_element(qname, raw, "")
+              return open_element(qname, raw, +"")
             elsif s.skip(/>/)
               return open_element(qname, raw, nil)
             end
