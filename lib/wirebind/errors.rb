@@ -15,7 +15,8 @@ module Wirebind
     attr_reader :line
     # @return [Integer, nil] 1-based column (in characters) of the offending input
     attr_reader :column
-    # @return [Integer, nil] 0-based byte offset of the offending input
+    # @return [Integer, nil] 0-based byte offset of the offending input, in the text as
+    #   parsed: UTF-8, after line ends were normalized to LF (XML 1.0 section 2.11)
     attr_reader :offset
 
     # @param message [String] what was wrong and what was expected

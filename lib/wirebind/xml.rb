@@ -26,7 +26,7 @@ module Wirebind
       max_entity_depth: 32
     }.freeze
 
-    ELEMENT_NAME = /\A#{Pure::Syntax::QNAME_SRC}\z/
+    ELEMENT_NAME = /\A#{Pure::Syntax::NCNAME_SRC}\z/
     DTD_POLICIES = %i[internal reject].freeze
     BACKENDS = %i[pure native].freeze
     private_constant :ELEMENT_NAME, :DTD_POLICIES, :BACKENDS
@@ -166,7 +166,7 @@ module Wirebind
       def check_element_name(name, option)
         return if name.is_a?(String) && name.match?(ELEMENT_NAME)
 
-        raise ArgumentError, "#{option}: must be an XML element name, not #{name.inspect}"
+        raise ArgumentError, "#{option}: must be an XML element name without a prefix, not #{name.inspect}"
       end
 
       def check_model_instance(value)

@@ -44,10 +44,11 @@ module Wirebind
         MODEL = Plan::MODEL
         GROUP = Plan::GROUP
 
-        # Frame layout: [kind, node, values, slot, parent_values, text, nil?, wants_text]
+        # Frame layout: [kind, node, values, slot, parent_values, text, nil?, wants_text, mark]
         # node: the Plan (MODEL), Group (GROUP) or Slot (SCALAR) in force;
         # values: the record's values the entries of this frame fill;
-        # slot/parent_values: where a finished MODEL goes.
+        # slot/parent_values: where a finished MODEL goes;
+        # mark: where the element started, for errors found at its end.
         KIND = 0
         NODE = 1
         VALUES = 2
@@ -56,6 +57,7 @@ module Wirebind
         TEXT = 5
         NIL = 6
         WANTS_TEXT = 7
+        MARK = 8
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -189,13 +191,13 @@ module Wirebind
           when SCALAR
             slot = top[NODE]
             text = top[TEXT] || ""
-            value = top[NIL] ? nil : convert(slot, text.frozen? && slot.type == :string ? text.dup : text, nil)
+            value = top[NIL] ? nil : convert(slot, text.frozen? && slot.type == :string ? text.dup : text, nil, top[MARK])
             deliver(slot, top[VALUES], value)
           when MODEL
             plan = top[NODE]
             values = top[VALUES]
             if (text_slot = plan.text)
-              values[text_slot.index] = convert(text_slot, top[TEXT] || "", nil)
+              values[text_slot.index] = convert(text_slot, top[TEXT] || "", nil, top[MARK])
             end
             deliver(top[SLOT], top[PARENT_VALUES], plan.klass.__wb_build(values))
           end
@@ -244,12 +246,12 @@ module Wirebind
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
-          push([MODEL, plan, values, slot, parent_values, nil, false, wants_text])
+          push([MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil])
           @want_text = wants_text
         end
 
         def start_scalar(slot, values, attrs)
-          push([SCALAR, slot, values, nil, nil, nil, attrs ? nil_attribute?(attrs) : false, true])
+          push([SCALAR, slot, values, nil, nil, nil, attrs ? nil_attribute?(attrs) : false, true, mark])
           @want_text = true
         end
 
@@ -320,7 +322,7 @@ module Wirebind
 
         # Text to value. Strings are kept as they are; other types see their
         # surrounding white space collapsed, and an empty element means nil.
-        def convert(slot, text, leaf)
+        def convert(slot, text, leaf, mark = nil)
           type = slot.type
           return text if type == :string
           # Empty, or only white space (checked only when it starts with some): nil.
@@ -328,7 +330,7 @@ module Wirebind
 
           Types.from_xml_text(type, text)
         rescue Types::InvalidValue => e
-          decode_error(e.message, leaf)
+          decode_error(e.message, leaf, mark)
         end
 
         # +leaf+: the element's name when it is a leaf (not on the name stack).
@@ -337,11 +339,11 @@ module Wirebind
         end
 
         # Path from the record element down, by local names, e.g. "item/votes".
-        def decode_error(message, leaf)
+        def decode_error(message, leaf, mark = nil)
           from = (@record_depth || 1) - 1
           names = (@names[from..] || []).map { |qname| (colon = prefix_end(qname)) ? qname[(colon + 1)..] : qname }
           names << leaf if leaf
-          line, column, = position
+          line, column, = mark ? position(mark) : position
           raise DecodeError.new(message, path: names.join("/"), line: line, column: column)
         end
       end

@@ -347,7 +347,7 @@ module Wirebind
           return if @declarations_ignored
 
           table = parameter ? @parameter : @general
-          table[name] ||= Entity.new(name, text, notation, false)
+          table[name] ||= Entity.new(name, text&.freeze, notation, false)
         end
 
         # EntityValue: character references are replaced now, general entity

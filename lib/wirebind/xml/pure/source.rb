@@ -15,6 +15,9 @@ module Wirebind
       # @api private
       class Source
         CHUNK_SIZE = 64 * 1024
+        HEAD_SIZE = 1024
+        UTF8_BOM = "\xEF\xBB\xBF".b.freeze
+        DECLARATION_START = "<?xml".b.freeze
 
         # Characters XML 1.0 forbids anywhere in a document (§2.2). Surrogates cannot
         # occur in valid UTF-8, so only the control characters and U+FFFE/U+FFFF remain.
@@ -44,6 +47,7 @@ module Wirebind
           @bom_encoding = nil
           @declared_encoding = nil
           @unread = nil
+          @carried_cr = false
           @lines = 0       # newlines handed out so far
           @line_chars = 0  # characters handed out since the last of them
           if input.is_a?(String)
@@ -71,12 +75,12 @@ module Wirebind
           raw = read_raw
           if @first
             @first = false
-            raw = detect_encoding(raw || "".b)
+            raw = read_head(raw)
           end
           if raw.nil?
             @eof = true
-            tail = flush_pending
-            return tail && finish(tail, true)
+            tail = finish(flush_pending || "".b, true)
+            return tail.empty? ? nil : tail
           end
           raw = @pending + raw if @pending
           @pending = nil
@@ -115,10 +119,36 @@ module Wirebind
           chunk.nil? || chunk.empty? ? nil : chunk
         end
 
+        # The encoding is decided on the first HEAD_SIZE bytes (or the whole input, if
+        # shorter), so a BOM or declaration split across small reads is still seen.
+        def read_head(raw)
+          if raw.nil? || raw.bytesize < HEAD_SIZE
+            head = raw ? raw.b : "".b
+            while !head_decides?(head) && (more = read_raw)
+              head << more.b
+            end
+            raw = head
+          end
+          raw = detect_encoding(raw)
+          raw.empty? ? nil : raw
+        end
+
+        # Enough bytes to tell the encoding: a BOM or four bytes of something else, and
+        # all of an XML declaration if the text starts with one. Reading no further
+        # keeps +each+ streaming from the first record.
+        def head_decides?(head)
+          return true if head.bytesize >= HEAD_SIZE
+          return false if head.bytesize < 4
+
+          text = head.start_with?(UTF8_BOM) ? head.byteslice(3, head.bytesize - 3) : head
+          return true if text.bytesize >= 4 && !DECLARATION_START.start_with?(text.byteslice(0, 5))
+
+          head.include?("?>")
+        end
+
         # Looks at the first bytes for a BOM or the XML declaration (XML 1.0 Appendix F)
         # and sets up transcoding. Returns the raw bytes with any BOM removed.
         def detect_encoding(raw)
-          raw = raw.b if raw.encoding != Encoding::BINARY && !raw.frozen? && raw.encoding != Encoding::UTF_8
           bytes = raw.byteslice(0, 4).b
           if bytes.start_with?("\xEF\xBB\xBF".b)
             @bom_encoding = "UTF-8"
@@ -171,11 +201,15 @@ module Wirebind
               utf8 = raw.encoding == Encoding::UTF_8 ? raw : raw.dup.force_encoding(Encoding::UTF_8)
               last ? utf8 : hold_back_partial_char(utf8)
             end
-          unless last
-            if text.end_with?("\r")
-              text = text.byteslice(0, text.bytesize - 1)
-              @pending = @pending ? "\r".b + @pending : "\r".b
-            end
+          # A CR at the end of a read may be the first half of a CRLF: carry it over,
+          # as text, to the next chunk.
+          if @carried_cr
+            text = "\r" + text
+            @carried_cr = false
+          end
+          if !last && text.end_with?("\r")
+            text = text.byteslice(0, text.bytesize - 1)
+            @carried_cr = true
           end
           validate(text)
           text = text.gsub(/\r\n?/, "\n") if text.include?("\r")
@@ -225,16 +259,22 @@ module Wirebind
             when :source_buffer_empty, :finished
               break
             when :invalid_byte_sequence, :incomplete_input
-              raise ParseError.new("the input is not valid #{@converter.source_encoding}", line: nil, offset: @bytes_read + out.bytesize)
+              raise_after(out, "the input is not valid #{@converter.source_encoding}")
             when :undefined_conversion
-              raise ParseError.new("a character in the input has no Unicode equivalent", offset: @bytes_read + out.bytesize)
+              raise_after(out, "a character in the input has no Unicode equivalent")
             end
           end
           if last
             result = @converter.primitive_convert(+"", out)
-            raise ParseError.new("the input ends inside a #{@converter.source_encoding} character") unless result == :finished
+            raise_after(out, "the input ends inside a #{@converter.source_encoding} character") unless result == :finished
           end
           out.force_encoding(Encoding::UTF_8)
+        end
+
+        # Raises at the end of the text transcoded so far from the current chunk.
+        def raise_after(out, message)
+          text = out.dup.force_encoding(Encoding::UTF_8).scrub
+          raise_char_error(text, text.length, message)
         end
 
         def flush_pending

@@ -102,21 +102,43 @@ module Wirebind
         # The current element ends.
         def on_end; end
 
-        # @return [Array(Integer, Integer)] line and column of the current token
+        # A mark of the current token's position, resolved by {#position} later (only
+        # if needed: it holds on to the buffer rather than counting lines now).
+        def mark
+          if @entity_stack.empty?
+            [@buf, @token_start, @base_lines, @base_column, @base_offset]
+          else
+            entity = @entity_stack.first
+            [entity[0], entity[4], @base_lines, @base_column, @base_offset]
+          end
+        end
+
+        # @return [Array(Integer, Integer, Integer)] line, column and offset of the
+        #   current token, or of +pos+, or of a {#mark}
         def position(pos = @token_start || @s.pos)
+          return resolve(*pos) if pos.is_a?(Array)
+
           buf = @buf
           unless @entity_stack.empty?
             buf, pos = @entity_stack.first.values_at(0, 4)
           end
+          resolve(buf, pos, @base_lines, @base_column, @base_offset)
+        end
+
+        private
+
+        def resolve(buf, pos, base_lines, base_column, base_offset)
           # A token's position is that of its first character: the fast path's match
           # starts with the white space before the tag.
           pos += buf.byteslice(pos, buf.bytesize - pos)[/\A[ \t\n]*/].bytesize if pos < buf.bytesize
           prefix = buf.byteslice(0, pos)
           newline = prefix.rindex("\n")
-          line = @base_lines + prefix.count("\n") + 1
-          column = newline ? prefix.length - newline : @base_column + prefix.length + 1
-          [line, column, @base_offset + pos]
+          line = base_lines + prefix.count("\n") + 1
+          column = newline ? prefix.length - newline : base_column + prefix.length + 1
+          [line, column, base_offset + pos]
         end
+
+        public
 
         # ---- services for the DTD parser ----------------------------------------
 
@@ -173,6 +195,7 @@ module Wirebind
               @base_column = newline ? consumed.length - newline - 1 : @base_column + consumed.length
             end
             @base_offset += pos
+            @token_start -= pos if @token_start
             @buf = @buf.byteslice(pos, @buf.bytesize - pos) << chunk
           end
           @s.string = @buf
@@ -197,12 +220,21 @@ module Wirebind
           true
         end
 
+        # After a token was read whole from the buffer (a String input is one buffer).
+        def check_token_end
+          return if @s.pos - @token_start <= @max_token_size || @entity_stack.any?
+
+          error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, @token_start)
+        end
+
         def check_token_size
           return if @buf.bytesize - @s.pos <= @max_token_size
 
           error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError)
         end
 
+        # Errors point where the scanner stopped, unless the caller knows better (the
+        # start of the token, for a wrong end tag or a bad reference).
         def error(message, klass = ParseError, pos = @s.pos)
           @token_start = pos
           line, column, offset = position(pos)
@@ -229,6 +261,7 @@ module Wirebind
 
               error("the document has no root element")
             end
+            ensure_bytes(9)
             if s.match?(/<!DOCTYPE/)
               error("only one DOCTYPE is allowed, before the root element") if seen_doctype
               seen_doctype = true
@@ -257,6 +290,7 @@ module Wirebind
         def misc
           s = @s
           ensure_bytes(4)
+          @token_start = s.pos
           if s.match?(/<!--/)
             comment
           elsif s.match?(/<\?/)
@@ -264,6 +298,7 @@ module Wirebind
           else
             return false
           end
+          check_token_end
           true
         end
 
@@ -323,8 +358,9 @@ module Wirebind
             # take the default namespace.
             if !@want_text && (fast = @fast)
               fast.pos = s.pos
-              if fast.skip(SPACED_TAG_BINARY)
+              if (size = fast.skip(SPACED_TAG_BINARY))
                 s.pos = fast.pos
+                error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError) if size > @max_token_size
                 if fast[1]
                   close_element(fast[2].force_encoding(Encoding::UTF_8))
                   return if @names.empty? && @entity_stack.empty?
@@ -363,6 +399,7 @@ module Wirebind
               else
                 markup
               end
+              check_token_end
               return if @names.empty? && @entity_stack.empty?
             elsif buf_byte == AMP
               reference_in_content
@@ -522,9 +559,9 @@ module Wirebind
           end
         end
 
-        def char_from_ref(decimal, hex)
+        def char_from_ref(decimal, hex, pos = @s.pos)
           code = decimal ? decimal.to_i : hex.to_i(16)
-          error(format("character reference &#%s; is not an XML character", decimal || "x#{hex}")) unless code <= 0x10FFFF && char?(code)
+          error(format("character reference &#%s; is not an XML character", decimal || "x#{hex}"), ParseError, pos) unless code <= 0x10FFFF && char?(code)
           code.chr(Encoding::UTF_8)
         end
 
@@ -628,15 +665,17 @@ module Wirebind
           names = @names
           expected = names.last
           if (entity = @entity_stack.last) && names.size <= entity[2]
-            error("end tag </#{qname}> closes an element opened outside entity '#{entity[3]}'")
+            error("end tag </#{qname}> closes an element opened outside entity '#{entity[3]}'", ParseError, @token_start)
           end
-          error(expected ? "expected </#{expected}>, found </#{qname}>" : "unexpected end tag </#{qname}>") unless qname == expected
+          unless qname == expected
+            error(expected ? "expected </#{expected}>, found </#{qname}>" : "unexpected end tag </#{qname}>", ParseError, @token_start)
+          end
           if @ns_saves[-2] == names.size
             bind(@ns_saves.pop)
             @ns_saves.pop
           end
-          names.pop
           on_end
+          names.pop
         end
 
         # The index of the colon that ends a name's prefix, or nil when the name is
@@ -717,7 +756,7 @@ module Wirebind
             error("'&' must start a character or entity reference") if s.exist?(/;/) || !refill
           end
           if ref.getbyte(1) == 35 # "#"
-            char = char_from_ref(s[1], s[2])
+            char = char_from_ref(s[1], s[2], @token_start)
             on_text(char) if @want_text
             return
           end

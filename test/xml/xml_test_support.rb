@@ -1,0 +1,294 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+require "bigdecimal"
+require "date"
+require "tempfile"
+
+# Models and helpers shared by the XML codec tests (test/xml/**). Not a test file
+# itself: every *_test.rb under test/xml requires it.
+module XMLTestModels
+  # The models of the contract, exactly as the issue declares them.
+  class Entity
+    include Wirebind::Model
+    attribute :id, :string
+  end
+
+  class Version < Entity
+    attribute :name, :string
+    attribute :release_date, :time, xml: "releaseDate"
+    attribute :sequence, :integer
+  end
+
+  class Issue < Entity
+    attribute :lang, :string, xml: "@lang"
+    attribute :key, :string
+    attribute :votes, :integer
+    attribute :watched, :boolean
+    attribute :updated, :time
+    attribute :affects_versions, [Version], xml: "affectsVersions/*"
+    attribute :labels, [:string], xml: "label"
+  end
+
+  # One attribute of every scalar type, as elements.
+  class AllTypes
+    include Wirebind::Model
+    attribute :s, :string
+    attribute :i, :integer
+    attribute :f, :float
+    attribute :d, :decimal
+    attribute :b, :boolean
+    attribute :t, :time
+    attribute :dt, :date
+    attribute :bin, :base64
+  end
+
+  # One attribute of every scalar type, as XML attributes.
+  class AllTypesAttrs
+    include Wirebind::Model
+    xml_root "attrs"
+    attribute :s, :string, xml: "@s"
+    attribute :i, :integer, xml: "@i"
+    attribute :f, :float, xml: "@f"
+    attribute :d, :decimal, xml: "@d"
+    attribute :b, :boolean, xml: "@b"
+    attribute :t, :time, xml: "@t"
+    attribute :dt, :date, xml: "@dt"
+    attribute :bin, :base64, xml: "@bin"
+  end
+
+  # A list of every scalar type.
+  class AllLists
+    include Wirebind::Model
+    attribute :s, [:string]
+    attribute :i, [:integer]
+    attribute :f, [:float]
+    attribute :d, [:decimal]
+    attribute :b, [:boolean]
+    attribute :t, [:time]
+    attribute :dt, [:date]
+    attribute :bin, [:base64]
+  end
+
+  # An element's own text next to XML attributes: <price currency="EUR">12.50</price>.
+  class Price
+    include Wirebind::Model
+    xml_root "price"
+    attribute :currency, :string, xml: "@currency"
+    attribute :amount, :decimal, xml: "."
+  end
+
+  class Note
+    include Wirebind::Model
+    xml_root "note"
+    attribute :lang, :string, xml: "@lang"
+    attribute :text, :string, xml: "."
+  end
+
+  # Wrappers shared between attributes, nested two deep.
+  class Wrapped
+    include Wirebind::Model
+    attribute :title, :string
+    attribute :author, :string, xml: "meta/info/author"
+    attribute :created, :date, xml: "meta/info/created"
+    attribute :count, :integer, xml: "meta/count"
+    attribute :tags, [:string], xml: "meta/tags/tag"
+    attribute :anything, [:string], xml: "extras/*"
+    attribute :price, Price, xml: "meta/price"
+  end
+
+  # A model that contains itself.
+  class Node
+    include Wirebind::Model
+    xml_root "node"
+    attribute :name, :string, xml: "@name"
+    attribute :value, :integer
+    attribute :children, [Node], xml: "child"
+  end
+
+  class Holder
+    include Wirebind::Model
+    attribute :label, :string
+    attribute :main, Version
+    attribute :others, [Version], xml: "other"
+    attribute :notes, [Note], xml: "notes/note"
+    attribute :prices, [Price], xml: "price"
+  end
+
+  # A model with an explicit root name and a namespace with a prefix.
+  class Order
+    include Wirebind::Model
+    xml_root "order"
+    xml_namespace "urn:example:orders", prefix: "o"
+    attribute :number, :string, xml: "@number"
+    attribute :customer, :string
+    attribute :total, :decimal
+    attribute :lines, [Price], xml: "lines/line"
+  end
+
+  # A model in a default namespace (no prefix).
+  class Widget
+    include Wirebind::Model
+    xml_root "widget"
+    xml_namespace "urn:example:widgets"
+    attribute :name, :string
+    attribute :size, :integer
+  end
+
+  # Names that only match in one namespace.
+  class Qualified
+    include Wirebind::Model
+    xml_root "q"
+    attribute :a_name, :string, xml: "{urn:a}name"
+    attribute :b_name, :string, xml: "{urn:b}name"
+    attribute :any_name, :string, xml: "name"
+    attribute :only_a, :string, xml: "{urn:a}only"
+    attribute :a_attr, :string, xml: "@{urn:a}code"
+    attribute :plain_attr, :string, xml: "@plain"
+  end
+
+  # nil: :xsi on one attribute.
+  class Nillable
+    include Wirebind::Model
+    attribute :always, :string, nil: :xsi
+    attribute :count, :integer, nil: :xsi
+    attribute :sometimes, :string
+    attribute :when, :time, nil: :xsi
+  end
+end
+
+module XMLTestHelpers
+  XML = Wirebind::XML
+
+  # An IO that hands out its bytes a few at a time (1 to 7 per call, in a pattern
+  # chosen by +seed+), so that every token, multi-byte character and CRLF of the
+  # input straddles some read. Answers readpartial (and read, unless told not to).
+  class TrickleIO
+    attr_reader :reads, :requested
+
+    def initialize(bytes, seed: 0, max: 7)
+      @bytes = bytes.b
+      @pos = 0
+      @random = Random.new(seed)
+      @max = max
+      @reads = 0
+      @requested = []
+    end
+
+    def readpartial(length, buffer = nil)
+      @requested << length
+      raise EOFError, "end of file reached" if @pos >= @bytes.bytesize
+
+      @reads += 1
+      n = [@random.rand(1..@max), length, @bytes.bytesize - @pos].min
+      chunk = @bytes.byteslice(@pos, n)
+      @pos += n
+      buffer ? buffer.replace(chunk) : chunk
+    end
+
+    # @return [Integer] bytes handed out so far
+    def pos
+      @pos
+    end
+
+    def eof?
+      @pos >= @bytes.bytesize
+    end
+
+    def size
+      @bytes.bytesize
+    end
+  end
+
+  # An IO that only answers read(n) (like a pipe wrapper or a Zlib reader), a few
+  # bytes at a time.
+  class ReadOnlyIO
+    attr_reader :requested
+
+    def initialize(bytes, seed: 0, max: 7)
+      @bytes = bytes.b
+      @pos = 0
+      @random = Random.new(seed)
+      @max = max
+      @requested = []
+    end
+
+    def read(length = nil, buffer = nil)
+      @requested << length
+      return (length ? nil : "".b) if @pos >= @bytes.bytesize
+
+      n = length ? [@random.rand(1..@max), length, @bytes.bytesize - @pos].min : @bytes.bytesize - @pos
+      chunk = @bytes.byteslice(@pos, n)
+      @pos += n
+      buffer ? buffer.replace(chunk) : chunk
+    end
+  end
+
+  # A write-only sink that records what an encoder wrote, and how.
+  class RecordingSink
+    attr_reader :writes
+
+    def initialize
+      @writes = []
+    end
+
+    def write(*strings)
+      strings.each { |s| @writes << s.dup }
+      strings.sum(&:bytesize)
+    end
+
+    def string
+      @writes.join.force_encoding(Encoding::UTF_8)
+    end
+  end
+
+  # Decodes +xml+ from a String and from trickling IOs (several read patterns,
+  # readpartial and read(n)); asserts they all agree and returns the String result.
+  def decode_everywhere(xml, type, **options)
+    expected = XML.decode(xml, type, **options)
+    [1, 2, 3].each do |seed|
+      from_io = XML.decode(TrickleIO.new(xml, seed: seed), type, **options)
+      assert_equal_decoded expected, from_io, "trickled input (seed #{seed}) decodes differently from a String"
+    end
+    from_read = XML.decode(ReadOnlyIO.new(xml, seed: 9), type, **options)
+    assert_equal_decoded expected, from_read, "input read with read(n) decodes differently from a String"
+    expected
+  end
+
+  # Equality that also holds time offsets and string encodings equal.
+  def assert_equal_decoded(expected, actual, message = nil)
+    if expected.nil?
+      assert_nil actual, message
+    else
+      assert_equal deep_shape(expected), deep_shape(actual), message
+    end
+  end
+
+  # What == does not see: a Time's offset and a String's encoding.
+  def deep_shape(value)
+    case value
+    when Array then value.map { |v| deep_shape(v) }
+    when Wirebind::Model then value.to_h.transform_values { |v| deep_shape(v) }.merge(__class: value.class)
+    when Hash then value.transform_values { |v| deep_shape(v) }
+    when Time then [value.to_r, value.utc_offset, value.utc?]
+    when String then [value, value.encoding]
+    when Float then value.nan? ? :nan : value.to_s
+    else value
+    end
+  end
+
+  # Asserts that +block+ raises +klass+ and returns the error; the message must
+  # match every pattern given.
+  def assert_error(klass, *patterns, &block)
+    error = assert_raises(klass, &block)
+    assert_instance_of klass, error, "expected exactly #{klass}, got #{error.class}: #{error.message}"
+    patterns.each { |pattern| assert_match pattern, error.message }
+    error
+  end
+
+  # A document whose root holds +children+ (markup), with an optional prolog.
+  def doc(root, children, attrs = "")
+    "<#{root}#{attrs}>#{children}</#{root}>"
+  end
+end
