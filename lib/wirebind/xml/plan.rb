@@ -45,6 +45,8 @@ module Wirebind
       attr_reader :table
       # @return [Slot, Group, nil] the entry for any other child element ("*")
       attr_reader :any
+      # @return [Array<Slot>] XML attributes in declaration order, for encoding
+      attr_reader :attribute_writes
       # @return [Hash{String => Slot}] XML attributes by local name
       attr_reader :attributes
       # @return [Slot, nil] the slot of the element's own text ("."), if declared
@@ -110,6 +112,7 @@ module Wirebind
         @table = {}
         @any = nil
         @attributes = {}
+        @attribute_writes = []
         @text = nil
         @writes = []
         @root_name = klass.xml_root
@@ -138,10 +141,11 @@ module Wirebind
 
           local, uri = self.class.path_step(xml[1..], context)
           raise SchemaError, "#{context}: an XML attribute needs a name" unless local
+          raise SchemaError, "#{context}: XML attribute '#{xml}' is already mapped" if find(@attributes, local, uri)
 
-          raise SchemaError, "#{context}: XML attribute '#{local}' is already mapped" if @attributes[local]
-
-          @attributes[local] = slot(attribute, kind, local, uri)
+          entry = slot(attribute, kind, local, uri)
+          chain(@attributes, local, entry)
+          @attribute_writes << entry
         else
           steps = self.class.split_path(xml).map { |segment| self.class.path_step(segment, context) }
           raise SchemaError, "#{context}: '*' may only end a path" if steps[0...-1].any? { |local, _| local.nil? }
@@ -188,18 +192,22 @@ module Wirebind
       # Adds an entry; entries of one local name keep namespaced ones first, so a
       # lookup tries the exact namespace before the any-namespace entry.
       def insert(holder, local, entry, _context)
-        head = holder.table[local]
+        chain(holder.table, local, entry)
+        holder.writes << entry
+      end
+
+      def chain(table, local, entry)
+        head = table[local]
         if head.nil?
-          holder.table[local] = entry
+          table[local] = entry
         elsif entry.uri.nil?
           tail = head
           tail = tail.alt while tail.alt
           tail.alt = entry
         else
           entry.alt = head
-          holder.table[local] = entry
+          table[local] = entry
         end
-        holder.writes << entry
       end
 
       def slot(attribute, kind, local, uri)
@@ -209,8 +217,11 @@ module Wirebind
 
       def freeze_tables
         freeze_group(self)
-        @attributes.each_value(&:freeze)
+        @attributes.each_value do |slot|
+          slot = slot.freeze.alt while slot
+        end
         @attributes.freeze
+        @attribute_writes.freeze
         @text&.freeze
       end
 

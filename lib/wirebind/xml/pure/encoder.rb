@@ -14,13 +14,13 @@ module Wirebind
             out << "<" << root << ">"
             value.each do |record|
               encoder = Encoder.for(record.class)
-              encoder.write(record, out, item || encoder.root_tag, xsi_all, nil, nil)
+              encoder.write(record, out, item || encoder.root_tag, "", xsi_all, nil, nil, false)
               written += flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
             end
             out << "</" << root << ">"
           else
             encoder = Encoder.for(value.class)
-            encoder.write(value, out, root || encoder.root_tag, xsi_all, nil, nil)
+            encoder.write(value, out, root || encoder.root_tag, "", xsi_all, nil, nil, false)
           end
           return out unless io
 
@@ -54,12 +54,22 @@ module Wirebind
         TEXT_SPECIAL = /[&<>\r]/
         ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/
         # What XML 1.0 cannot carry at all, even as a character reference.
+        AUTOMATIC_PREFIXES = {}
+        AUTOMATIC_PREFIXES_LOCK = Mutex.new
         UNWRITABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\u{FFFE}\u{FFFF}]/
 
         class << self
           # @return [Encoder] the (cached) encoder of +klass+
           def for(klass)
             klass.wirebind_plan(:pure_xml_encoder) { new(Plan.for(klass)) }
+          end
+
+          # @return [String] the prefix wirebind writes for +uri+ when the schema
+          #   names none: wb1, wb2... in order of first use, the same for the process
+          def automatic_prefix(uri)
+            AUTOMATIC_PREFIXES_LOCK.synchronize do
+              AUTOMATIC_PREFIXES[uri] ||= "wb#{AUTOMATIC_PREFIXES.size + 1}".freeze
+            end
           end
 
           # @return [String] +text+ escaped for element content
@@ -106,28 +116,40 @@ module Wirebind
           freeze
         end
 
-        # Generates the source of +write(record, out, tag, xsi_all, default_ns, parent_ns)+.
-        # +default_ns+ is the default namespace in scope, +parent_ns+ the namespace
-        # whose prefix the enclosing model declared.
+        # Generates the source of
+        # +write(record, out, tag, tag_decl, xsi_all, default_ns, parent_ns, nested)+:
+        # +tag+ and +tag_decl+ are the element's name and the declarations the caller
+        # needs on it, +default_ns+ the default namespace in scope, +parent_ns+ the
+        # namespace of the enclosing model (whose prefix is then in scope), +nested+
+        # false for the document's top element.
+        #
+        # Namespaces: a model's child elements are in its namespace, written with its
+        # prefix; a model with a namespace but no prefix uses it as the default
+        # namespace at the top, and an automatic prefix (wb1, wb2...) where nested
+        # under another default namespace; an element declared in another namespace
+        # ({uri}local) gets the automatic prefix of that namespace. A model without a
+        # namespace under a default namespace writes xmlns="" on its children. So a
+        # document always decodes back to what was encoded, whichever way it nests.
         # @api private
         class Generator
           def initialize(plan)
             @plan = plan
             @lines = []
             @temp = 0
+            @plain = plan.namespace.nil? && !foreign_namespaces?
           end
 
           def source
-            plan = @plan
-            emit "def write(record, out, tag, xsi_all, default_ns, parent_ns)"
+            emit "def write(record, out, tag, tag_decl, xsi_all, default_ns, parent_ns, nested)"
             emit "  field = nil"
-            emit "  out << '<' << tag"
-            namespace_declarations
-            plan.attributes.each_value { |slot| attribute(slot) }
+            emit "  out << '<' << tag << tag_decl"
+            scope
+            @plan.attribute_writes.each { |slot| attribute(slot) }
             emit "  out << '>'"
-            text_content(plan.text) if plan.text
-            plan.writes.each { |entry| entry.kind == Plan::GROUP ? group(entry, 1) : element(entry, 1) }
+            text_content(@plan.text) if @plan.text
+            @plan.writes.each { |entry| entry.kind == Plan::GROUP ? group(entry, 1, true) : element(entry, 1, true) }
             emit "  out << '</' << tag << '>'"
+            drop_unused_locals
             emit "rescue Types::InvalidValue => e"
             emit "  raise EncodeError.new(e.message, path: field ? \"\#{tag}/\#{field}\" : tag)"
             emit "rescue EncodeError => e"
@@ -146,44 +168,82 @@ module Wirebind
             string.inspect
           end
 
-          # Declares the model's namespace where the enclosing element did not, and
-          # works out the namespaces in scope for nested models (only if there are any).
-          def namespace_declarations
-            uri = @plan.namespace
-            nested = nested_models?
-            if uri && @plan.prefix
-              emit "  out << #{q(" xmlns:#{@plan.prefix}=\"#{Encoder.attribute(uri)}\"")} unless parent_ns == #{q(uri)}"
-              emit "  child_default = default_ns" if nested
-              emit "  child_parent = #{q(uri)}" if nested
-            elsif uri
-              emit "  out << #{q(" xmlns=\"#{Encoder.attribute(uri)}\"")} unless default_ns == #{q(uri)}"
-              emit "  child_default = #{q(uri)}" if nested
-              emit "  child_parent = parent_ns" if nested
-            else
-              emit "  out << ' xmlns=\"\"' if default_ns"
-              emit "  child_default = nil" if nested
-              emit "  child_parent = parent_ns" if nested
+          # The scope's locals are computed for every model; a model that names no
+          # child element or nests no model does not read some of them, and Ruby
+          # warns about a local assigned and never read.
+          def drop_unused_locals
+            body = @lines[(@lines_before_scope + 1)..].join("\n")
+            %w[pre reset child_default child_parent].each do |local|
+              next if body.match?(/\b#{local}\b(?! =)/)
+
+              @lines.reject! { |line| line.match?(/\A\s*#{local} = /) }
             end
           end
 
-          def nested_models?
-            pending = @plan.writes.dup
+          def foreign_namespaces?
+            pending = @plan.writes + @plan.attribute_writes
             until pending.empty?
               entry = pending.pop
-              return true if entry.kind == Plan::MODEL
+              return true if entry.uri
               pending.concat(entry.writes) if entry.kind == Plan::GROUP
             end
             false
           end
 
-          # The qualified name a child entry is written with, and the namespace
-          # declaration it needs when its namespace is not the model's.
-          def child_name(entry)
-            name = entry.name
-            if entry.uri.nil? || entry.uri == @plan.namespace
-              [@plan.prefix ? "#{@plan.prefix}:#{name}" : name, ""]
+          # Works out, at run time, the prefix of the model's own child elements
+          # (+pre+), whether unprefixed children must reset the default namespace
+          # (+reset+), and the scope nested models see. Plain models (no namespace
+          # anywhere) skip all this unless a default namespace is in scope.
+          def scope
+            uri = @plan.namespace
+            prefix = @plan.prefix
+            @lines_before_scope = @lines.size
+            if uri.nil?
+              emit "  pre = ''"
+              emit "  reset = default_ns ? ' xmlns=\"\"' : ''"
+              emit "  child_default = nil"
+              emit "  child_parent = parent_ns"
+            elsif prefix
+              emit "  out << #{q(declaration(prefix, uri))} unless parent_ns == #{q(uri)}"
+              emit "  pre = #{q("#{prefix}:")}"
+              emit "  reset = ''"
+              emit "  child_default = default_ns"
+              emit "  child_parent = #{q(uri)}"
             else
-              [name, %( xmlns="#{Encoder.attribute(entry.uri)}")]
+              auto = Encoder.automatic_prefix(uri)
+              emit "  reset = ''"
+              emit "  child_parent = parent_ns"
+              emit "  if default_ns == #{q(uri)}"
+              emit "    pre = ''"
+              emit "    child_default = default_ns"
+              emit "  elsif !nested"
+              emit "    out << #{q(%( xmlns="#{Encoder.attribute(uri)}"))}"
+              emit "    pre = ''"
+              emit "    child_default = #{q(uri)}"
+              emit "  else"
+              emit "    out << #{q(declaration(auto, uri))} unless parent_ns == #{q(uri)}"
+              emit "    pre = #{q("#{auto}:")}"
+              emit "    child_default = default_ns"
+              emit "    child_parent = #{q(uri)}"
+              emit "  end"
+            end
+          end
+
+          def declaration(prefix, uri)
+            %( xmlns:#{prefix}="#{Encoder.attribute(uri)}")
+          end
+
+          # Ruby expressions for an entry's start-tag opening ("<name" plus any
+          # declaration) and its name for the end tag.
+          def name_parts(entry, top)
+            name = entry.name || "item"
+            if entry.uri && entry.uri != @plan.namespace
+              prefix = entry.uri == @plan.namespace ? @plan.prefix : Encoder.automatic_prefix(entry.uri)
+              [q("<#{prefix}:#{name}#{declaration(prefix, entry.uri)}"), q("#{prefix}:#{name}"), true]
+            elsif top
+              ["'<' << pre << #{q(name)} << reset", "(pre + #{q(name)})", false]
+            else
+              ["'<' << pre << #{q(name)}", "(pre + #{q(name)})", false]
             end
           end
 
@@ -192,17 +252,20 @@ module Wirebind
           end
 
           def attribute(slot)
-            name = slot.uri ? attribute_name_for(slot) : slot.name
+            name =
+              if slot.uri.nil?
+                slot.name
+              elsif slot.uri == @plan.namespace && @plan.prefix
+                "#{@plan.prefix}:#{slot.name}"
+              else
+                prefix = Encoder.automatic_prefix(slot.uri)
+                emit "  out << #{q(declaration(prefix, slot.uri))}"
+                "#{prefix}:#{slot.name}"
+              end
             emit "  field = #{q("@#{slot.name}")}"
             emit "  unless (v = #{reader(slot)}).nil?"
             emit "    out << #{q(" #{name}=\"")} << Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
             emit "  end"
-          end
-
-          def attribute_name_for(slot)
-            raise SchemaError, "#{@plan.klass}: XML attribute '@{#{slot.uri}}#{slot.name}' needs the model's xml_namespace with a prefix" unless slot.uri == @plan.namespace && @plan.prefix
-
-            "#{@plan.prefix}:#{slot.name}"
           end
 
           def text_content(slot)
@@ -212,17 +275,19 @@ module Wirebind
             emit "  end"
           end
 
-          def group(group, depth)
+          def group(group, depth, top)
             pad = "  " * depth
-            name, declaration = child_name(group)
-            emit "#{pad}out << #{q("<#{name}#{declaration}>")}"
-            group.writes.each { |entry| entry.kind == Plan::GROUP ? group(entry, depth + 1) : element(entry, depth + 1) }
-            emit "#{pad}out << #{q("</#{name}>")}"
+            open, close, = name_parts(group, top)
+            emit "#{pad}out << #{open} << '>'"
+            # Inside an unprefixed wrapper that reset the default namespace, nothing
+            # needs resetting again.
+            group.writes.each { |entry| entry.kind == Plan::GROUP ? group(entry, depth + 1, false) : element(entry, depth + 1, false) }
+            emit "#{pad}out << '</' << #{close} << '>'"
           end
 
-          def element(slot, depth)
+          def element(slot, depth, top)
             pad = "  " * depth
-            emit "#{pad}field = #{q(slot.attribute.name.to_s)}"
+            emit "#{pad}field = #{q(slot.attribute.xml)}"
             value = "v#{@temp += 1}"
             emit "#{pad}#{value} = #{reader(slot)}"
             if slot.list
@@ -230,46 +295,44 @@ module Wirebind
               emit "#{pad}  raise Types::InvalidValue, \"expected an Array, got \#{Types.describe(#{value})}\" unless #{value}.is_a?(Array)"
               item = "i#{@temp}"
               emit "#{pad}  #{value}.each do |#{item}|"
-              one_value(slot, item, depth + 2)
+              one_value(slot, item, depth + 2, top)
               emit "#{pad}  end"
               emit "#{pad}end"
             else
-              one_value(slot, value, depth)
+              one_value(slot, value, depth, top)
             end
           end
 
-          def one_value(slot, value, depth)
+          def one_value(slot, value, depth, top)
             pad = "  " * depth
-            fixed_name = slot.name && child_name(slot)
+            open, close, = name_parts(slot, top)
             emit "#{pad}if #{value}.nil?"
-            nil_element(slot, fixed_name, depth + 1)
+            nil_markup = "#{open} << #{q(%( xsi:nil="true"#{XSI_DECLARATION}/>))}"
+            emit(slot.nil_xsi ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
             emit "#{pad}else"
             if slot.kind == Plan::MODEL
-              model_value(slot, value, fixed_name, depth + 1)
+              model_value(slot, value, depth + 1, top)
             else
-              name, declaration = fixed_name || ["item", ""]
-              emit "#{pad}  out << #{q("<#{name}#{declaration}>")} << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, #{value})) << #{q("</#{name}>")}"
+              emit "#{pad}  out << #{open} << '>' << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, #{value})) << '</' << #{close} << '>'"
             end
             emit "#{pad}end"
           end
 
-          def nil_element(slot, fixed_name, depth)
-            pad = "  " * depth
-            name, declaration = fixed_name || ["item", ""]
-            markup = q(%(<#{name}#{declaration} xsi:nil="true"#{XSI_DECLARATION}/>))
-            emit(slot.nil_xsi ? "#{pad}out << #{markup}" : "#{pad}out << #{markup} if xsi_all")
-          end
-
-          def model_value(slot, value, fixed_name, depth)
+          def model_value(slot, value, depth, top)
             pad = "  " * depth
             emit "#{pad}raise Types::InvalidValue, \"expected #{slot.type}, got \#{Types.describe(#{value})}\" unless #{value}.is_a?(@types[#{slot.index}])"
             emit "#{pad}encoder = Encoder.for(#{value}.class)"
-            if fixed_name
-              # A model's element is named in the enclosing model's namespace; its
-              # own namespace declarations are written by its encoder.
-              emit "#{pad}encoder.write(#{value}, out, #{q(fixed_name[0])}, xsi_all, child_default, child_parent)"
+            if slot.name.nil?
+              # A "*" item is named after its own class, in its own namespace.
+              emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, '', xsi_all, child_default, child_parent, true)"
+            elsif slot.uri && slot.uri != @plan.namespace
+              prefix = Encoder.automatic_prefix(slot.uri)
+              emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{q(declaration(prefix, slot.uri))}, xsi_all, child_default, child_parent, true)"
             else
-              emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, xsi_all, child_default, child_parent)"
+              # The element is named in this model's namespace; nested under a reset
+              # default namespace it carries the reset itself.
+              decl = top ? "reset" : "''"
+              emit "#{pad}encoder.write(#{value}, out, pre + #{q(slot.name)}, #{decl}, xsi_all, #{top ? 'child_default' : 'nil'}, child_parent, true)"
             end
           end
         end
