@@ -344,7 +344,7 @@ module Wirebind
           names = (@names[from..] || []).map { |qname| (colon = prefix_end(qname)) ? qname[(colon + 1)..] : qname }
           names << leaf if leaf
           line, column, = mark ? position(mark) : position
-          raise DecodeError.new(message, path: names.join("/"), line: line, column: column)
+          raise DecodeError.new(message, path: names.join("/").force_encoding(Encoding::UTF_8), line: line, column: column)
         end
       end
     end

@@ -350,46 +350,10 @@ module Wirebind
         def parse_content
           s = @s
           while true # rubocop:disable Style/InfiniteLoop -- faster than Kernel#loop on the hottest path
-            @token_start = s.pos
-            # The fast path matches tags with ASCII names on a binary view of the
-            # buffer, where character classes test bytes instead of decoding UTF-8.
-            # It is open_element's common case written out: attributes seen before
-            # under the same bindings come from the cache, names without a prefix
-            # take the default namespace.
-            if !@want_text && (fast = @fast)
-              fast.pos = s.pos
-              if (size = fast.skip(SPACED_TAG_BINARY))
-                s.pos = fast.pos
-                error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError) if size > @max_token_size
-                if fast[1]
-                  close_element(fast[2].force_encoding(Encoding::UTF_8))
-                  return if @names.empty? && @entity_stack.empty?
-
-                  next
-                end
-                qname = fast[3].force_encoding(Encoding::UTF_8)
-                text = fast[6]
-                leaf_text = text ? text.force_encoding(Encoding::UTF_8) : (fast[5] ? +"" : nil)
-                attributes = fast[4]
-                if @dtd || (attributes && !((hit = @attribute_cache[attributes]) && hit[0].equal?(@ns))) || qname.include?(":")
-                  open_element(qname, attributes&.force_encoding(Encoding::UTF_8), leaf_text)
-                  return if @names.empty? && @entity_stack.empty?
-
-                  next
-                end
-                attrs = attributes ? hit[1] : nil
-                if leaf_text
-                  error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size >= @max_depth
-                  on_leaf(qname, @default_ns, attrs, leaf_text)
-                  return if @names.empty? && @entity_stack.empty?
-                else
-                  @names << qname
-                  error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size > @max_depth
-                  on_start(qname, @default_ns, attrs)
-                end
-                next
-              end
+            if !@want_text && (fast = @fast) && fast_tags(fast)
+              return
             end
+            @token_start = s.pos
             buf_byte = @buf.getbyte(s.pos)
             if buf_byte == LT
               if s.scan(START_OR_LEAF)
@@ -413,6 +377,53 @@ module Wirebind
               s.skip(TEXT)
             end
           end
+        end
+
+        # The fast path: tags with ASCII names, matched on a binary view of the buffer
+        # (where character classes test bytes instead of decoding UTF-8), one after
+        # the other for as long as no text is wanted. It is open_element's common case
+        # written out: attributes seen before under the same bindings come from the
+        # cache, names without a prefix take the default namespace. Names stay binary:
+        # they are ASCII, equal to their UTF-8 twins.
+        # @return [Boolean] true when the root element has closed
+        def fast_tags(fast)
+          fast.pos = @s.pos
+          while !@want_text && (size = fast.skip(SPACED_TAG_BINARY))
+            @token_start = fast.pos - size
+            error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, @token_start) if size > @max_token_size
+            if fast[1]
+              close_element(fast[2])
+              next unless @names.empty?
+
+              @s.pos = fast.pos
+              return true
+            end
+            qname = fast[3]
+            text = fast[6]
+            leaf_text = text ? text.force_encoding(Encoding::UTF_8) : (fast[5] ? +"" : nil)
+            attributes = fast[4]
+            if @dtd || (attributes && !((hit = @attribute_cache[attributes]) && hit[0].equal?(@ns))) || qname.include?(":")
+              @s.pos = fast.pos
+              open_element(qname, attributes&.force_encoding(Encoding::UTF_8), leaf_text)
+            else
+              attrs = attributes ? hit[1] : nil
+              if leaf_text
+                error("elements are nested deeper than max_depth (#{@max_depth})", LimitError, @token_start) if @names.size >= @max_depth
+                on_leaf(qname, @default_ns, attrs, leaf_text)
+              else
+                @names << qname
+                error("elements are nested deeper than max_depth (#{@max_depth})", LimitError, @token_start) if @names.size > @max_depth
+                on_start(qname, @default_ns, attrs)
+                next
+              end
+            end
+            next unless @names.empty?
+
+            @s.pos = fast.pos
+            return true
+          end
+          @s.pos = fast.pos
+          false
         end
 
         def end_of_buffer
