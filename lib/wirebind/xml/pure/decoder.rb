@@ -102,11 +102,7 @@ module Wirebind
             @want_text = false
             return
           end
-          node = top[NODE]
-          entry = node.table[local]
-          entry = entry.alt while entry&.uri && entry.uri != uri
-          entry ||= node.any
-          unless entry
+          unless (entry = lookup(top[NODE], local, uri))
             unknown_element(local, nil) if @strict
             @skip = 1
             @want_text = false
@@ -138,11 +134,7 @@ module Wirebind
           end
           return if top[KIND] == SCALAR
 
-          node = top[NODE]
-          entry = node.table[local]
-          entry = entry.alt while entry&.uri && entry.uri != uri
-          entry ||= node.any
-          unless entry
+          unless (entry = lookup(top[NODE], local, uri))
             unknown_element(local, local) if @strict
             return
           end
@@ -205,6 +197,14 @@ module Wirebind
         end
 
         private
+
+        # The entry of a plan or wrapper group for a child element: by local name,
+        # then the namespace among entries of that name, else the "*" entry.
+        def lookup(node, local, uri)
+          entry = node.table[local]
+          entry = entry.alt while entry&.uri && entry.uri != uri
+          entry || node.any
+        end
 
         def push(frame)
           @stack << frame
