@@ -34,7 +34,7 @@ module Wirebind
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
-                  "a class that includes Wirebind::Model, or [type] for a list"
+                  "a class that includes Wirebind::Model, or [type] for a list".freeze
 
       # @return [Symbol] the Ruby name, e.g. +:release_date+
       attr_reader :name

@@ -65,7 +65,8 @@ module Wirebind
       class << self
         # @return [Plan] the (cached, frozen) plan of +klass+
         def for(klass)
-          klass.wirebind_plan(:xml) { new(klass) }
+          # Deeply frozen, so Ractors other than the main one may read it too.
+          klass.wirebind_plan(:xml) { Ractor.make_shareable(new(klass)) }
         end
 
         # Splits a path at the slashes that are not inside a "{uri}".

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "zlib"
+
 module Wirebind
   module XML
     module Pure
@@ -47,29 +49,26 @@ module Wirebind
       class Encoder
         DECLARATION = %(<?xml version="1.0" encoding="UTF-8"?>)
         FLUSH_SIZE = 64 * 1024
-        XSI_DECLARATION = %( xmlns:xsi="#{Syntax::XSI_NS}")
+        XSI_DECLARATION = %( xmlns:xsi="#{Syntax::XSI_NS}").freeze
 
         TEXT_ESCAPES = { "&" => "&amp;", "<" => "&lt;", ">" => "&gt;", "\r" => "&#13;" }.freeze
         ATTRIBUTE_ESCAPES = TEXT_ESCAPES.merge('"' => "&quot;", "\t" => "&#9;", "\n" => "&#10;").freeze
         TEXT_SPECIAL = /[&<>\r]/
         ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/
         # What XML 1.0 cannot carry at all, even as a character reference.
-        AUTOMATIC_PREFIXES = {}
-        AUTOMATIC_PREFIXES_LOCK = Mutex.new
         UNWRITABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\u{FFFE}\u{FFFF}]/
 
         class << self
           # @return [Encoder] the (cached) encoder of +klass+
           def for(klass)
-            klass.wirebind_plan(:pure_xml_encoder) { new(Plan.for(klass)) }
+            klass.wirebind_plan(:pure_xml_encoder) { Ractor.make_shareable(new(Plan.for(klass))) }
           end
 
           # @return [String] the prefix wirebind writes for +uri+ when the schema
-          #   names none: wb1, wb2... in order of first use, the same for the process
+          #   names none: "wb" and a checksum of the URI, the same in every process
+          #   and Ractor, with no registry to share
           def automatic_prefix(uri)
-            AUTOMATIC_PREFIXES_LOCK.synchronize do
-              AUTOMATIC_PREFIXES[uri] ||= "wb#{AUTOMATIC_PREFIXES.size + 1}".freeze
-            end
+            "wb#{Zlib.crc32(uri).to_s(36)}"
           end
 
           # @return [String] +text+ escaped for element content
@@ -125,7 +124,7 @@ module Wirebind
         #
         # Namespaces: a model's child elements are in its namespace, written with its
         # prefix; a model with a namespace but no prefix uses it as the default
-        # namespace at the top, and an automatic prefix (wb1, wb2...) where nested
+        # namespace at the top, and an automatic prefix ("wb" and a checksum) where nested
         # under another default namespace; an element declared in another namespace
         # ({uri}local) gets the automatic prefix of that namespace. A model without a
         # namespace under a default namespace writes xmlns="" on its children. So a
@@ -136,7 +135,7 @@ module Wirebind
             @plan = plan
             @lines = []
             @temp = 0
-            @plain = plan.namespace.nil? && !foreign_namespaces?
+            @attribute_declarations = attribute_declarations
           end
 
           def source
@@ -180,16 +179,6 @@ module Wirebind
             end
           end
 
-          def foreign_namespaces?
-            pending = @plan.writes + @plan.attribute_writes
-            until pending.empty?
-              entry = pending.pop
-              return true if entry.uri
-              pending.concat(entry.writes) if entry.kind == Plan::GROUP
-            end
-            false
-          end
-
           # Works out, at run time, the prefix of the model's own child elements
           # (+pre+), whether unprefixed children must reset the default namespace
           # (+reset+), and the scope nested models see. Plain models (no namespace
@@ -221,7 +210,10 @@ module Wirebind
               emit "    pre = ''"
               emit "    child_default = #{q(uri)}"
               emit "  else"
-              emit "    out << #{q(declaration(auto, uri))} unless parent_ns == #{q(uri)}"
+              # The model's attributes in its namespace may declare the prefix already.
+              unless @attribute_declarations.include?(declaration(auto, uri))
+                emit "    out << #{q(declaration(auto, uri))} unless parent_ns == #{q(uri)}"
+              end
               emit "    pre = #{q("#{auto}:")}"
               emit "    child_default = default_ns"
               emit "    child_parent = #{q(uri)}"
@@ -247,8 +239,20 @@ module Wirebind
             end
           end
 
+          # Encoding reads the values decoding set: the instance variables, not
+          # readers a model may have overridden (the native encoder does the same).
           def reader(slot)
-            "record.#{slot.attribute.name}"
+            "record.instance_variable_get(#{slot.attribute.ivar.inspect})"
+          end
+
+          # The declarations the model's namespaced XML attributes need on its
+          # element, each once (two attributes of one namespace share a prefix).
+          def attribute_declarations
+            @plan.attribute_writes.filter_map do |slot|
+              next if slot.uri.nil? || (slot.uri == @plan.namespace && @plan.prefix)
+
+              declaration(Encoder.automatic_prefix(slot.uri), slot.uri)
+            end.uniq
           end
 
           def attribute(slot)
@@ -259,7 +263,8 @@ module Wirebind
                 "#{@plan.prefix}:#{slot.name}"
               else
                 prefix = Encoder.automatic_prefix(slot.uri)
-                emit "  out << #{q(declaration(prefix, slot.uri))}"
+                declaration = declaration(prefix, slot.uri)
+                emit "  out << #{q(declaration)}" if @attribute_declarations.delete(declaration)
                 "#{prefix}:#{slot.name}"
               end
             emit "  field = #{q("@#{slot.name}")}"

@@ -9,13 +9,13 @@ module Wirebind
       module Syntax
         NC_START = "A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF" \
                    "\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}"
-        NC_CHAR = "#{NC_START}\\-.0-9\u00B7\u0300-\u036F\u203F-\u2040"
+        NC_CHAR = "#{NC_START}\\-.0-9\u00B7\u0300-\u036F\u203F-\u2040".freeze
 
         S = /[ \t\n\r]+/
         NAME = /[:#{NC_START}][:#{NC_CHAR}]*/
         NMTOKEN = /[:#{NC_CHAR}]+/
-        NCNAME_SRC = "[#{NC_START}][#{NC_CHAR}]*"
-        QNAME_SRC = "#{NCNAME_SRC}(?::#{NCNAME_SRC})?"
+        NCNAME_SRC = "[#{NC_START}][#{NC_CHAR}]*".freeze
+        QNAME_SRC = "#{NCNAME_SRC}(?::#{NCNAME_SRC})?".freeze
         NCNAME = /#{NCNAME_SRC}/
         QNAME = /#{QNAME_SRC}/
         NAME_ONLY = /\A#{NAME}\z/
@@ -23,7 +23,7 @@ module Wirebind
 
         # One attribute whose value needs no processing: no reference, no character
         # that attribute-value normalization would change.
-        FAST_ATTR_SRC = %{[ \\t\\n]+#{QNAME_SRC}[ \\t\\n]*=[ \\t\\n]*(?:"[^<&"\\t\\n]*"|'[^<&'\\t\\n]*')}
+        FAST_ATTR_SRC = %{[ \\t\\n]+#{QNAME_SRC}[ \\t\\n]*=[ \\t\\n]*(?:"[^<&"\\t\\n]*"|'[^<&'\\t\\n]*')}.freeze
         FAST_ATTR = /[ \t\n]+(#{QNAME_SRC})[ \t\n]*=[ \t\n]*(?:"([^<&"\t\n]*)"|'([^<&'\t\n]*)')/
 
         # A start tag, or a whole element whose content is plain text (the leaf of a
@@ -36,12 +36,12 @@ module Wirebind
         # match per tag. 1 "/" of an end tag, 2 its name; 3 a start tag's name,
         # 4 its attributes, 5 "/" if empty-element tag, 6 the leaf's text.
         ASCII_NAME_SRC = "[A-Za-z_][A-Za-z0-9_.\\-]*"
-        ASCII_QNAME_SRC = "#{ASCII_NAME_SRC}(?::#{ASCII_NAME_SRC})?"
+        ASCII_QNAME_SRC = "#{ASCII_NAME_SRC}(?::#{ASCII_NAME_SRC})?".freeze
         SPACED_TAG = %r{[ \t\n]*+<(?:(/)(#{ASCII_QNAME_SRC})[ \t\n]*>|(#{ASCII_QNAME_SRC})((?:[ \t\n]+#{ASCII_QNAME_SRC}[ \t\n]*=[ \t\n]*(?:"[^<&"\t\n]*"|'[^<&'\t\n]*'))+)?[ \t\n]*(?:(/)>|>(?:(?>([^<&\]]*))</\3[ \t\n]*>)?))}
 
         # SPACED_TAG for a binary (ASCII-8BIT) view of the buffer. Its classes only
         # exclude ASCII bytes, so multi-byte UTF-8 text passes through unharmed.
-        SPACED_TAG_BINARY = Regexp.new(SPACED_TAG.source, Regexp::NOENCODING)
+        SPACED_TAG_BINARY = Regexp.new(SPACED_TAG.source, Regexp::NOENCODING).freeze
 
         END_TAG = /<\/(#{NAME.source})[ \t\n]*>/
         TEXT = /[^<&\]]+/

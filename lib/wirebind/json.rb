@@ -1,0 +1,216 @@
+# frozen_string_literal: true
+
+require_relative "json/plan"
+require_relative "json/pure/decoder"
+require_relative "json/pure/encoder"
+
+module Wirebind
+  # Reads and writes JSON with the schema declared on {Wirebind::Model} classes.
+  #
+  # The front door: it validates options once, and hands them, with the type,
+  # to the backend. Only the pure-Ruby backend exists for JSON so far: a C one
+  # will define +Wirebind::JSON::Native+ (with the same +decode+, +each+ and
+  # +encode+ as {Pure}) and then becomes the default wherever
+  # {Wirebind.backend} is +:native+. Until then +backend: :native+ raises.
+  #
+  # == The mapping
+  #
+  # A model is a JSON object whose keys are the attributes' JSON keys (the
+  # attribute name by default; +json:+ renames one, <tt>json_keys :camel</tt> all).
+  # +[T]+ is a JSON array. Scalars:
+  #
+  # - +:string+: a JSON string.
+  # - +:integer+: a JSON number written as an integer (+-12+). +1.0+ and +1e2+
+  #   are refused rather than guessed at: the type says integer, the text does not.
+  # - +:float+: any JSON number, to the nearest Float (correctly rounded). A
+  #   number beyond a double's range is an error, never Infinity.
+  # - +:decimal+: any JSON number, read exactly from its text (never through a
+  #   Float) into a BigDecimal; written exactly, positional (+12.50+ is
+  #   written +12.5+) unless the exponent passes 100 (+0.1e400+).
+  # - +:boolean+: +true+ or +false+.
+  # - +:time+: a string in the xs:dateTime form with its offset kept
+  #   (+"2014-03-01T10:00:00.5+05:30"+; "Z" or no zone read as UTC).
+  # - +:date+: a string +"YYYY-MM-DD"+ (xs:date: a zone after it is checked, then dropped).
+  # - +:base64+: a string of strict base64 (RFC 4648, padded, no line breaks),
+  #   read into a binary String.
+  #
+  # +null+ is nil for any type; a list that is +null+ or absent is +[]+, and an
+  # absent key is nil. Unknown keys are checked for well-formedness and skipped
+  # (+strict: true+ makes them errors). A key given twice: the last one wins.
+  # Encoding writes every attribute, in declaration order, nil as +null+ (so
+  # decoding gives the same record back), and a nil list as +[]+.
+  #
+  # == Errors
+  #
+  # All are {Wirebind::Error}s. {ParseError} (not JSON; +line+, +column+ and byte
+  # +offset+): malformed syntax, invalid UTF-8, a lone surrogate escape
+  # (+"\ud800"+), truncated input. {LimitError} (a ParseError): a limit below
+  # was exceeded. {DecodeError} (JSON that does not fit the type; +path+ and
+  # +line+): e.g. a string where an integer is declared. The path names keys as
+  # they appear in the input and indexes in brackets:
+  # +"[3].affects_versions[0].sequence"+; a key that is not an identifier is
+  # quoted: +["a.b"]+.
+  #
+  # @example
+  #   issues = Wirebind::JSON.decode(io, [Issue])
+  #   Wirebind::JSON.each(io, Issue) { |issue| puts issue.key }
+  #   json = Wirebind::JSON.encode(issues)
+  #   Wirebind::JSON.decode('{"a":[1,2.5,null]}', :any) # => {"a"=>[1, 2.5, nil]}
+  module JSON
+    # Limits that are on unless a caller changes them.
+    DEFAULT_LIMITS = {
+      # Arrays and objects open at once.
+      max_depth: 1024,
+      # Bytes of input one string or number token may take.
+      max_size: 64 * 1024 * 1024,
+      # Characters a number may have: reading a 10 MB integer is quadratic work
+      # an attacker should not get for free.
+      max_number_length: 4096
+    }.freeze
+
+    BACKENDS = %i[pure native].freeze
+    ANY = :any
+    private_constant :BACKENDS, :ANY
+
+    class << self
+      # Decodes a JSON document into instances of +type+.
+      #
+      # @param input [String, IO] the document, UTF-8. A String is read in place;
+      #   an IO (+readpartial+ or +read+) in 64 KiB chunks.
+      # @param type [Class, Symbol, Array(Class), Array(Symbol)] a model class, a
+      #   scalar type, or +:any+ for plain Ruby values (Hash, Array, String,
+      #   Integer, Float, true, false, nil); a one-element Array of one for a
+      #   JSON array of them
+      # @param strict [Boolean] raise {DecodeError} on keys the schema does not know
+      # @param backend [Symbol] +:pure+ (the default, for now) or +:native+
+      # @param limits [Hash] overrides of {DEFAULT_LIMITS}
+      # @return [Object, Array, nil] the value; nil for +null+ (for a list type, +[]+)
+      # @raise [ParseError] not JSON, with line, column and offset
+      # @raise [LimitError] a limit was exceeded
+      # @raise [DecodeError] JSON that does not fit +type+, with path and line
+      def decode(input, type, strict: false, backend: default_backend, **limits)
+        list = type.is_a?(Array)
+        item = resolve_type(list ? unwrap_list(type) : type)
+        check_strict(strict)
+        backend_for(backend).decode(input, item, list, strict, check_limits(limits))
+      end
+
+      # Streams the items of a top-level JSON array: each is yielded as soon as
+      # it is complete and is not retained, so memory stays flat however long
+      # the array.
+      #
+      # @param (see .decode)
+      # @param type [Class, Symbol, Array] the item type; +Issue+ and +[Issue]+ mean the same
+      # @yieldparam item [Object]
+      # @return [Integer, Enumerator] the number of items yielded (0 for +null+),
+      #   or an Enumerator without a block
+      def each(input, type, strict: false, backend: default_backend, **limits, &block)
+        return enum_for(:each, input, type, strict: strict, backend: backend, **limits) unless block
+
+        item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
+        check_strict(strict)
+        backend_for(backend).each(input, item, strict, check_limits(limits), block)
+      end
+
+      # Encodes a model instance, a list of them, or plain values (nil, Hash
+      # with String or Symbol keys, Array, String, Symbol, Integer, Float,
+      # BigDecimal, true, false, Time, Date) as JSON, without whitespace.
+      #
+      # @param value [Wirebind::Model, Array, Hash, Object]
+      # @param io [IO, nil] write to this IO (in 64 KiB pieces for a list) instead
+      #   of returning a String
+      # @param max_depth [Integer] deepest nesting written: a cycle among the
+      #   objects is an error, not a stack overflow
+      # @param backend [Symbol] +:pure+ (the default, for now) or +:native+
+      # @return [String, Integer] the JSON text, or the bytes written to +io+
+      # @raise [EncodeError] a value does not fit its declared type or cannot be
+      #   written (NaN, invalid UTF-8...), with its path
+      def encode(value, io: nil, max_depth: DEFAULT_LIMITS[:max_depth], backend: default_backend)
+        raise ArgumentError, "max_depth must be a positive Integer, not #{max_depth.inspect}" unless positive_integer?(max_depth)
+        raise ArgumentError, "io: must answer write, not #{io.class}" unless io.nil? || io.respond_to?(:write)
+
+        backend_for(backend).encode(value, io, max_depth)
+      end
+
+      private
+
+      # The native backend becomes the default once it exists.
+      def default_backend
+        Wirebind.backend == :native && const_defined?(:Native, false) ? :native : :pure
+      end
+
+      def backend_for(name)
+        case name
+        when :pure then Pure
+        when :native
+          raise ArgumentError, "the native JSON backend is not available yet; use backend: :pure" unless const_defined?(:Native, false)
+
+          const_get(:Native, false)
+        else
+          raise ArgumentError, "backend: must be one of #{BACKENDS.inspect}, not #{name.inspect}"
+        end
+      end
+
+      def unwrap_list(type)
+        raise ArgumentError, "a list type is a one-element Array, like [Issue], not #{type.inspect}" unless type.size == 1
+
+        type.first
+      end
+
+      def resolve_type(type)
+        return type if type.is_a?(Class) && type.include?(Wirebind::Model)
+        return type if type == ANY || Types.scalar?(type)
+
+        raise ArgumentError,
+              "type must be a Wirebind::Model class, a scalar type (#{Types::SCALARS.join(', ')}), :any, " \
+              "or a one-element Array of one, not #{type.inspect}"
+      end
+
+      def check_strict(strict)
+        raise ArgumentError, "strict: must be true or false, not #{strict.inspect}" unless strict == true || strict == false
+      end
+
+      def check_limits(limits)
+        unknown = limits.keys - DEFAULT_LIMITS.keys
+        raise ArgumentError, "unknown option#{'s' if unknown.size > 1}: #{unknown.join(', ')}" unless unknown.empty?
+
+        limits.each do |key, value|
+          raise ArgumentError, "#{key} must be a positive Integer, not #{value.inspect}" unless positive_integer?(value)
+        end
+        DEFAULT_LIMITS.merge(limits)
+      end
+
+      def positive_integer?(value)
+        value.is_a?(Integer) && value.positive?
+      end
+    end
+  end
+
+  module Model
+    # Encodes this record as JSON.
+    #
+    # Also what the json library calls for a record nested in a value it
+    # generates (+JSON.generate(issues: [issue])+): it passes a JSON::State,
+    # which is accepted and ignored (the record is written compactly even
+    # inside pretty output).
+    #
+    # @param _state [Object] ignored: a JSON::State, or anything the json
+    #   library's +to_json(*args)+ convention passes
+    # @param options [Hash] as {Wirebind::JSON.encode} takes them
+    # @return [Object] what {Wirebind::JSON.encode} returns
+    def to_json(*_state, **options)
+      Wirebind::JSON.encode(self, **options)
+    end
+
+    module ClassMethods
+      # Decodes JSON into records of this class.
+      #
+      # @param source [String, IO] the document
+      # @param options [Hash] as {Wirebind::JSON.decode} takes them, e.g. +strict:+
+      # @return [Object] what {Wirebind::JSON.decode} returns
+      def from_json(source, **options)
+        Wirebind::JSON.decode(source, self, **options)
+      end
+    end
+  end
+end

@@ -1,0 +1,117 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module JSON
+    # The JSON plan of a model class: its schema compiled, once, into frozen
+    # tables the codecs walk. For decoding, a Hash from each JSON key to the
+    # {Slot} its value fills, looked up with the key's text exactly as the
+    # scanner finds it in the input; for encoding, the same slots in
+    # declaration order.
+    #
+    # A plan holds no procs and no per-call state: a backend in C reads the
+    # same tables (key, index, code, list flag, item class) that the pure one
+    # does.
+    #
+    # @api private
+    class Plan
+      # Where one member's value goes. +index+ is the attribute's position in the
+      # model's values (nil for the value a decode returns), +code+ the scalar
+      # type's Symbol or +:model+, +type+ the scalar Symbol or model Class, +list+
+      # whether the value is a JSON array of such items.
+      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, keyword_init: true) do
+        # @return [Plan] the plan of this slot's model type (compiled on first use:
+        #   models may refer to each other, or to themselves)
+        def plan
+          Plan.for(type)
+        end
+
+        # @param item [Boolean] describe one item of a list slot
+        # @return [String] what a value of this slot is, for messages: "an
+        #   integer", "an array (of Version objects)", "a Version object"...
+        def expected(item: false)
+          one = code == :model ? "#{Model.display_name(type)} object" : EXPECTED.fetch(code)
+          one = "#{one.match?(/\A[aeiou]/i) ? 'an' : 'a'} #{one}" if code == :model
+          list && !item ? "an array (of #{one.sub(/\Aan? /, '')} items)" : one
+        end
+      end
+
+      # How messages name what each scalar type reads.
+      EXPECTED = {
+        string: "a string",
+        integer: "an integer",
+        float: "a number",
+        decimal: "a number",
+        boolean: "true or false",
+        time: "a date-time string",
+        date: "a date string",
+        base64: "a base64 string",
+        any: "a JSON value"
+      }.freeze
+
+      # @return [Class] the model class
+      attr_reader :klass
+      # @return [Hash{String => Slot}] slots by JSON key
+      attr_reader :table
+      # @return [Array<Slot>] slots in declaration order, for encoding
+      attr_reader :slots
+      # @return [Integer] how many values a record of this class has
+      attr_reader :size
+
+      class << self
+        # @param klass [Class] a Wirebind::Model class
+        # @return [Plan] the (cached, frozen) plan of +klass+
+        def for(klass)
+          klass.wirebind_plan(:json) { new(klass) }
+        end
+
+        # The slot of the value a decode returns: a model, a scalar type or
+        # +:any+ (plain Ruby values), alone or as a list.
+        #
+        # @param item [Class, Symbol]
+        # @param list [Boolean]
+        # @return [Slot]
+        def root(item, list)
+          code = item.is_a?(Class) ? :model : item
+          Slot.new(key: nil, index: nil, code: code, type: item, list: list, attribute: nil).freeze
+        end
+      end
+
+      # @param klass [Class]
+      # @raise [SchemaError] two attributes share a JSON key
+      def initialize(klass)
+        @klass = klass
+        attributes = klass.attributes
+        @size = attributes.size
+        @table = {}
+        @slots = attributes.map do |attribute|
+          key = utf8_key(attribute)
+          if (other = @table[key])
+            raise SchemaError,
+                  "#{Model.display_name(klass)}: attributes #{other.attribute.name.inspect} and " \
+                  "#{attribute.name.inspect} both have the JSON key #{key.inspect}"
+          end
+          slot = Slot.new(
+            key: key, index: attribute.index, code: attribute.model? ? :model : attribute.type,
+            type: attribute.type, list: attribute.list?, attribute: attribute
+          ).freeze
+          @table[key] = slot
+        end.freeze
+        @table.freeze
+        freeze
+      end
+
+      private
+
+      # Input is scanned as UTF-8, and keys are looked up by their bytes: a key
+      # declared in another encoding is transcoded once, here.
+      def utf8_key(attribute)
+        key = attribute.json
+        return key if key.encoding == Encoding::UTF_8 && key.valid_encoding?
+
+        -key.encode(Encoding::UTF_8)
+      rescue EncodingError
+        raise SchemaError, "#{Model.display_name(@klass)}##{attribute.name}: the JSON key #{key.inspect} cannot be converted to UTF-8"
+      end
+    end
+  end
+end

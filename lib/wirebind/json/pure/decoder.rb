@@ -1,0 +1,521 @@
+# frozen_string_literal: true
+
+require_relative "parser"
+
+module Wirebind
+  module JSON
+    # The pure-Ruby backend: the reference implementation of the JSON contract.
+    # @api private
+    module Pure
+      class << self
+        # @see Wirebind::JSON.decode
+        def decode(input, item, list, strict, limits)
+          decoder = Decoder.new(input, Plan.root(item, list), strict, nil, **limits)
+          decoder.run
+          decoder.result
+        end
+
+        # @see Wirebind::JSON.each
+        def each(input, item, strict, limits, block)
+          decoder = Decoder.new(input, Plan.root(item, true), strict, block, **limits)
+          decoder.run
+          decoder.result
+        end
+      end
+
+      # Schema-directed decoding in one pass: while an object is scanned, each
+      # key is looked up in the plan's table as it is read, and its value is
+      # converted straight into the record's Array of values; a record becomes
+      # an object through its class's generated +__wb_build+. No Hash is built
+      # for a record, and nothing at all for members the schema does not name:
+      # they are checked and passed over.
+      #
+      # Open objects and arrays of models are frames on an explicit stack
+      # (Arrays, laid out below), so nesting costs heap, not Ruby stack. A list
+      # of scalars is read in one loop without a frame.
+      #
+      # @api private
+      class Decoder < Parser
+        OBJECT = 0
+        LIST = 1
+
+        # Frame layout. OBJECT: [OBJECT, plan, values, slot it fills, key of the
+        # member being read, started]. LIST: [LIST, slot, items (nil when each
+        # item is yielded), plan of the items (models) or nil, index of the item
+        # being read, started].
+        KIND = 0
+        NODE = 1
+        VALUES = 2
+        SLOT = 3
+        AT = 4
+        STARTED = 5
+        # The scalar types read from a JSON string.
+        STRING_CODES = %i[string time date base64].freeze
+        # What #slow_list returns when it pushed a frame.
+        PUSHED = Object.new.freeze
+        private_constant :PUSHED, :STRING_CODES
+
+        # @param parts [Array<String, Integer>] keys and indexes, outermost first
+        # @return [String, nil] e.g. +[3].affects_versions[0].sequence+; a key that is
+        #   not an identifier is written as a quoted JSON string: +["a.b"]+
+        def self.format_path(parts)
+          return nil if parts.empty?
+
+          path = +""
+          parts.each do |part|
+            if part.is_a?(Integer)
+              path << "[" << part.to_s << "]"
+            elsif IDENTIFIER.match?(part)
+              path << "." unless path.empty?
+              path << part
+            else
+              path << "[" << Writer.string(+"", part) << "]"
+            end
+          end
+          path
+        end
+
+        # @return [Object] the decoded value, or for +each+ the number of items yielded
+        attr_reader :result
+
+        # @param input [String, IO]
+        # @param root [Plan::Slot] what the document holds
+        # @param strict [Boolean] unknown keys are errors
+        # @param block [Proc, nil] for +each+: called with each item of the top-level array
+        # @param limits [Hash] +max_depth+, +max_size+, +max_number_length+
+        def initialize(input, root, strict, block, **limits)
+          super(input, **limits)
+          @root = root
+          @strict = strict
+          @block = block
+          @stack = []
+          @result = nil
+        end
+
+        # Reads the document.
+        def run
+          peek_byte || error("the input is empty (expected a JSON value)")
+          root_value(@root)
+          until (frame = @stack.last).nil?
+            frame[KIND] == OBJECT ? members(frame) : items(frame)
+          end
+          finish_input
+          nil
+        end
+
+        private
+
+        def root_value(slot)
+          s = @s
+          if slot.list
+            if s.skip(ARRAY_START)
+              @stack << [LIST, slot, @block ? nil : [], slot.code == :model ? slot.plan : nil, 0, false]
+            elsif s.skip(NULL)
+              @result = @block ? 0 : []
+            else
+              mismatch(slot.expected, nil)
+            end
+          elsif slot.code == :model
+            if s.skip(OBJECT_START)
+              @stack << [OBJECT, slot.plan, Array.new(slot.plan.size), slot, nil, false]
+            elsif s.skip(NULL)
+              @result = nil
+            else
+              mismatch(slot.expected, nil)
+            end
+          elsif slot.code == :any
+            @result = read_any(true, 0)
+          else
+            @result = scalar(slot.code, nil)
+          end
+        end
+
+        # Reads the members of the object on top of the stack, until it ends or
+        # a member's value opens an object or an array of models (pushed).
+        #
+        # One regular expression reads the separator, the key and, when it is a
+        # string without escapes (most values are), the value too.
+        def members(frame)
+          s = @s
+          table = frame[NODE].table
+          values = frame[VALUES]
+          first = !frame[STARTED]
+          frame[STARTED] = true
+          while true
+            if first ? s.skip(FIRST_MEMBER) : s.skip(NEXT_MEMBER)
+              key = s[1]
+              text = s[2]
+              # Too long for the limit, perhaps: the exact path says which token.
+              key = text = nil if !@small && s.matched_size > @max_size && (s.pos -= s.matched_size)
+            end
+            unless key
+              return finish_object(frame) if (first || !s.skip(OBJECT_END)) && (key = next_key(first)).nil?
+              return finish_object(frame) unless key
+
+              text = nil
+            end
+            first = false
+            frame[AT] = key
+            slot = table[key]
+            if text
+              if slot && slot.code == :string && !slot.list
+                values[slot.index] = text
+              elsif slot
+                values[slot.index] = string_member(slot, text)
+              elsif @strict
+                unknown_key(text.bytesize + 2)
+              end
+              next
+            end
+            unless slot
+              unknown_key(0) if @strict
+              read_any(false, @stack.size)
+              next
+            end
+            byte = @buf.getbyte(s.pos)
+            if byte == 0x6E && s.skip(NULL) # null, for any type
+              values[slot.index] = nil
+              next
+            end
+
+            if slot.list
+              if s.skip(ARRAY_START)
+                depth_error(s.pos - s.matched_size) if @stack.size >= @max_depth
+                if slot.code == :model
+                  @stack << [LIST, slot, [], slot.plan, 0, false]
+                  return
+                end
+                values[slot.index] = scalars(slot.code)
+              elsif s.skip(NULL)
+                values[slot.index] = nil
+              else
+                list = slow_list(slot)
+                return if list.equal?(PUSHED)
+
+                values[slot.index] = list
+              end
+              next
+            end
+
+            # The commonest other members are written out here in full; the
+            # rest, and every slow path, go through #scalar.
+            case slot.code
+            when :string
+              # Its regular expression saw no plain string: one with escapes.
+              values[slot.index] = byte == QUOTE ? read_string_exactly(true) : scalar(:string, nil)
+            when :integer
+              values[slot.index] = @fast_numbers && (number = s.scan(INTEGER)) ? number.to_i : scalar(:integer, nil)
+            when :boolean
+              values[slot.index] =
+                if s.skip(TRUE) then true
+                elsif s.skip(FALSE) then false
+                else scalar(:boolean, nil)
+                end
+            when :model
+              if s.skip(OBJECT_START)
+                depth_error(s.pos - 1) if @stack.size >= @max_depth
+                plan = slot.plan
+                @stack << [OBJECT, plan, Array.new(plan.size), slot, nil, false]
+                return
+              end
+              return if open_model(slot)
+
+              values[slot.index] = nil
+            else
+              values[slot.index] = scalar(slot.code, nil)
+            end
+          end
+        end
+
+        # A member whose value, a string without escapes, the member's regular
+        # expression has already read.
+        def string_member(slot, text)
+          if slot.list || slot.code == :model || !STRING_CODES.include?(slot.code)
+            pos = @s.pos - text.bytesize - 2
+            line, column, = position(pos)
+            raise DecodeError.new("expected #{slot.expected}, got the string #{Types.excerpt(text)}",
+                                  path: path(nil), line: line, column: column)
+          end
+          convert_text(slot.code, text)
+        rescue Types::InvalidValue => e
+          value_error(e.message, nil, @s.pos - text.bytesize - 2)
+        end
+
+        # A list member whose '[' the fast path did not find: whitespace cut by
+        # the buffer's end, null, or a value of the wrong kind.
+        # @return [Array, nil, Object] the scalars read, nil for null, or PUSHED
+        def slow_list(slot)
+          byte = peek_byte
+          if byte == LBRACKET
+            depth_error if @stack.size >= @max_depth
+            @s.skip(ARRAY_START)
+            return scalars(slot.code) unless slot.code == :model
+
+            @stack << [LIST, slot, [], slot.plan, 0, false]
+            return PUSHED
+          end
+          if byte == 0x6E # n
+            read_literal("null")
+            return nil
+          end
+          mismatch(slot.expected, nil)
+        end
+        # A model member whose '{' the fast path did not find.
+        # @return [Boolean] true when an object was opened (pushed), false for null
+        def open_model(slot)
+          byte = peek_byte
+          if byte == LBRACE
+            depth_error if @stack.size >= @max_depth
+            @s.pos += 1
+            plan = slot.plan
+            @stack << [OBJECT, plan, Array.new(plan.size), slot, nil, false]
+            return true
+          end
+          if byte == 0x6E # n
+            read_literal("null")
+            return false
+          end
+          mismatch(slot.expected(item: true), nil)
+        end
+
+        # Reads the items of the array of models (or, at the top level, of any
+        # items) on top of the stack, until it ends or an item opens an object.
+        def items(frame)
+          s = @s
+          slot = frame[NODE]
+          code = slot.code
+          first = !frame[STARTED]
+          frame[STARTED] = true
+          while true
+            if first
+              first = false
+              return finish_list(frame) if s.skip(ARRAY_END) || !next_item?(true)
+            elsif !s.skip(NEXT_ITEM) && (s.skip(ARRAY_END) || !next_item?(false))
+              return finish_list(frame)
+            end
+
+            case code
+            when :model
+              if s.skip(OBJECT_START)
+                depth_error(s.pos - 1) if @stack.size >= @max_depth
+                plan = frame[SLOT]
+                @stack << [OBJECT, plan, Array.new(plan.size), slot, nil, false]
+                return
+              end
+              return if open_model(slot)
+
+              deliver_item(frame, nil)
+            when :any
+              deliver_item(frame, read_any(true, @stack.size))
+            else
+              deliver_item(frame, scalar(code, nil))
+            end
+          end
+        end
+
+        # Reads the items of a list of scalars, after its '['.
+        # @return [Array]
+        def scalars(code)
+          s = @s
+          list = []
+          return list if s.skip(ARRAY_END) || !next_item?(true)
+
+          while true
+            list << (code == :string && s.skip(STRING) ? string_match : scalar(code, list.size))
+            next if s.skip(NEXT_ITEM)
+            return list if s.skip(ARRAY_END) || !next_item?(false)
+          end
+        end
+
+        def string_match
+          check_size(@s.pos - @s.matched_size) unless @small
+          @s[1]
+        end
+
+        def finish_object(frame)
+          @stack.pop
+          record = frame[NODE].klass.__wb_build(frame[VALUES])
+          parent = @stack.last
+          if parent.nil?
+            @result = record
+          elsif parent[KIND] == OBJECT
+            parent[VALUES][frame[SLOT].index] = record
+          else
+            deliver_item(parent, record)
+          end
+          nil
+        end
+
+        def finish_list(frame)
+          @stack.pop
+          parent = @stack.last
+          if parent
+            parent[VALUES][frame[NODE].index] = frame[VALUES]
+          else
+            @result = frame[VALUES] || frame[AT]
+          end
+          nil
+        end
+
+        def deliver_item(frame, value)
+          if (list = frame[VALUES])
+            list << value
+          else
+            @block.call(value)
+          end
+          frame[AT] += 1
+        end
+
+        # Reads a scalar of type +code+ at the scan position.
+        # @param index [Integer, nil] the item's index, when in a list of scalars
+        # @return [Object] the value, nil for null
+        def scalar(code, index)
+          s = @s
+          case code
+          when :string
+            return string_match if s.skip(STRING)
+          when :integer
+            number = @fast_numbers && s.scan(INTEGER)
+            return number.to_i if number
+          when :float
+            number = @fast_numbers && s.scan(NUMBER)
+            return Float(number) if number
+          when :decimal
+            number = @fast_numbers && s.scan(NUMBER)
+            return BigDecimal(number) if number
+          when :boolean
+            return true if s.skip(TRUE)
+            return false if s.skip(FALSE)
+          when :time, :date, :base64
+            if s.skip(STRING)
+              check_size(s.pos - s.matched_size) unless @small
+              text = s[1]
+              begin
+                return convert_text(code, text)
+              rescue Types::InvalidValue => e
+                value_error(e.message, index, s.pos - s.matched_size)
+              end
+            end
+          end
+          scalar_slow(code, index)
+        end
+
+        # The exact path of #scalar: whitespace or a token cut by the buffer's
+        # end, escapes, long numbers, null, and values of the wrong kind.
+        def scalar_slow(code, index)
+          byte = peek_byte
+          if byte == 0x6E # n
+            read_literal("null")
+            return nil
+          end
+          case code
+          when :string, :time, :date, :base64
+            # The fast path failed on this string, or on the whitespace before it.
+            return convert_string(code, read_string_exactly(true), index) if byte == QUOTE
+          when :integer, :float, :decimal
+            return convert_number(code, read_number, index) if byte == MINUS || (byte && byte >= DIGIT_0 && byte <= DIGIT_9)
+          when :boolean
+            if byte == 0x74 # t
+              read_literal("true")
+              return true
+            elsif byte == 0x66 # f
+              read_literal("false")
+              return false
+            end
+          end
+          mismatch(Plan::EXPECTED.fetch(code), index)
+        end
+
+        def convert_string(code, text, index)
+          code == :string ? text : convert_text(code, text)
+        rescue Types::InvalidValue => e
+          value_error(e.message, index, @token_start)
+        end
+
+        # Types' XML lexical forms, without XML's whitespace collapsing: a JSON
+        # string is the value exactly.
+        def convert_text(code, text)
+          case code
+          when :time then Types::TimeType.parse(text) || raise(Types.invalid_text(Types::TimeType::EXPECTED_TEXT, text))
+          when :date then Types::DateType.parse(text) || raise(Types.invalid_text(Types::DateType::EXPECTED_TEXT, text))
+          else
+            begin
+              text.unpack1("m0")
+            rescue ArgumentError
+              raise Types.invalid_text("base64 data (RFC 4648, with padding, no line breaks)", text)
+            end
+          end
+        end
+
+        def convert_number(code, text, index)
+          case code
+          when :integer
+            value_error("expected an integer, got #{number_excerpt(text)}", index, @token_start) if NOT_INTEGER.match?(text)
+            text.to_i
+          when :float
+            value = Types::FloatType.parse(text)
+            return value if value.finite?
+
+            value_error("the number #{number_excerpt(text)} is beyond the range of a double", index, @token_start)
+          else
+            decimal(text, index)
+          end
+        end
+
+        # BigDecimal reads any exponent, but one beyond its range gives
+        # Infinity or zero instead of the number written.
+        def decimal(text, index)
+          value = BigDecimal(text)
+          return value if value.finite? && !(value.zero? && text.match?(/\A-?0*[1-9]|\.0*[1-9]/))
+
+          value_error("the number #{number_excerpt(text)} is beyond the range of a decimal", index, @token_start)
+        end
+
+        # ---- errors ----------------------------------------------------------------
+
+        # The path of the value being read: the keys and indexes of the frames,
+        # then +index+ (an item of a list of scalars).
+        def path(index)
+          parts = @stack.map { |frame| frame[AT] }
+          parts.compact!
+          parts << index if index
+          Decoder.format_path(parts)
+        end
+
+        def value_error(message, index, pos)
+          line, column, = position(pos)
+          raise DecodeError.new(message, path: path(index), line: line, column: column)
+        end
+
+        # A well-formed value of the wrong kind is at the scan position.
+        def mismatch(expected, index)
+          byte = peek_byte
+          error("the input ends where a value was expected") if byte.nil?
+          line, column, = position
+          found = describe_value(byte)
+          raise DecodeError.new("expected #{expected}, got #{found}", path: path(index), line: line, column: column)
+        end
+
+        # Reads the value at the scan position to name it in a message.
+        def describe_value(byte)
+          case byte
+          when QUOTE then "the string #{Types.excerpt(read_string(true))}"
+          when LBRACE then "an object"
+          when LBRACKET then "an array"
+          when 0x74 then "true"
+          when 0x66 then "false"
+          when 0x6E then "null"
+          when MINUS, DIGIT_0..DIGIT_9 then "the number #{number_excerpt(read_number)}"
+          else error("expected a JSON value, got #{describe_byte(byte)}")
+          end
+        end
+
+        # +back+: bytes of the value already read, to point at its start.
+        def unknown_key(back)
+          line, column, = position(@s.pos - back)
+          raise DecodeError.new("unknown key (strict: true)", path: path(nil), line: line, column: column)
+        end
+      end
+    end
+  end
+end

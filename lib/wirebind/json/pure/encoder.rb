@@ -1,0 +1,189 @@
+# frozen_string_literal: true
+
+require_relative "writer"
+
+module Wirebind
+  module JSON
+    module Pure
+      class << self
+        # @see Wirebind::JSON.encode
+        def encode(value, io, max_depth)
+          out = String.new(capacity: Encoder::BUFFER_SIZE, encoding: Encoding::UTF_8)
+          written = 0
+          if value.is_a?(Array)
+            # The top-level list is written here, not by Writer.array, so that a
+            # long one goes to +io+ in pieces as it is written.
+            Writer.too_deep(max_depth) if max_depth < 1
+            out << "["
+            value.each_with_index do |item, index|
+              out << "," unless index.zero?
+              begin
+                Writer.value(out, item, 1, max_depth)
+              rescue EncodeError => e
+                raise Writer.nested(e, index)
+              end
+              written += flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
+            end
+            out << "]"
+          else
+            Writer.value(out, value, 0, max_depth)
+          end
+          return out unless io
+
+          written + flush(io, out)
+        end
+
+        private
+
+        def flush(io, out)
+          bytes = out.bytesize
+          io.write(out)
+          out.clear
+          bytes
+        end
+      end
+
+      # Writes models as JSON through a method generated, once per class, from
+      # the class's plan: straight-line code that reads each attribute and
+      # appends its member, the key and its punctuation already in one string
+      # literal (+,"release_date":+). The source is built only from the
+      # schema's keys, written as Ruby literals with String#inspect, and from
+      # type names; never from payload data.
+      #
+      # Every member is written, in declaration order: nil as +null+ (so a
+      # record's shape does not depend on its values, and decoding gives the
+      # same nil back), and a nil list as +[]+ (a list attribute is never nil
+      # after decoding).
+      #
+      # @api private
+      class Encoder
+        BUFFER_SIZE = 16 * 1024
+        FLUSH_SIZE = 64 * 1024
+
+        class << self
+          # @param klass [Class] a Wirebind::Model class
+          # @return [Encoder] the (cached) encoder of +klass+
+          def for(klass)
+            klass.wirebind_plan(:pure_json_encoder) { new(Plan.for(klass)) }
+          end
+        end
+
+        # @return [Plan]
+        attr_reader :plan
+
+        # @param plan [Plan]
+        def initialize(plan)
+          @plan = plan
+          # The declared model class of each slot, for the is_a? check of a nested record.
+          @types = plan.slots.map(&:type).freeze
+          source = Generator.new(plan).source
+          singleton_class.class_eval(source, __FILE__, 1)
+          freeze
+        end
+
+        # Generates the source of +write(record, out, depth, max_depth)+.
+        # @api private
+        class Generator
+          def initialize(plan)
+            @plan = plan
+            @lines = []
+          end
+
+          # @return [String]
+          def source
+            emit "# frozen_string_literal: true"
+            emit "def write(record, out, depth, max_depth)"
+            emit "  Writer.too_deep(max_depth) if depth >= max_depth"
+            emit "  key = index = nil"
+            if @plan.slots.empty?
+              emit "  out << '{}'"
+            else
+              @plan.slots.each_with_index { |slot, position| member(slot, position) }
+              emit "  out << '}'"
+            end
+            emit "rescue Types::InvalidValue, EncodeError => e"
+            emit "  e = EncodeError.new(e.message) unless e.is_a?(EncodeError)"
+            emit "  e = Writer.nested(e, index) if index"
+            emit "  raise key ? Writer.nested(e, key) : e"
+            emit "end"
+            @lines.join("\n")
+          end
+
+          private
+
+          def emit(line)
+            @lines << line
+          end
+
+          def q(string)
+            string.inspect
+          end
+
+          def member(slot, position)
+            opening = position.zero? ? +"{" : +","
+            emit "  key = #{q(slot.key)}"
+            emit "  out << #{q(Writer.key(opening, slot.key))}"
+            emit "  v = record.#{slot.attribute.name}"
+            if slot.list
+              list(slot)
+            else
+              emit "  if v.nil? then out << 'null'"
+              emit "  else"
+              value(slot, "v", "    ", "depth + 1")
+              emit "  end"
+            end
+          end
+
+          def list(slot)
+            emit "  out << '['"
+            emit "  unless v.nil?"
+            emit "    raise EncodeError, \"expected an Array, got \#{Types.describe(v)}\" unless v.is_a?(Array)"
+            emit "    index = 0"
+            emit "    while index < v.size"
+            emit "      out << ',' unless index.zero?"
+            emit "      item = v[index]"
+            emit "      if item.nil? then out << 'null'"
+            emit "      else"
+            value(slot, "item", "        ", "depth + 2")
+            emit "      end"
+            emit "      index += 1"
+            emit "    end"
+            emit "    index = nil"
+            emit "  end"
+            emit "  out << ']'"
+          end
+
+          # Appends the non-nil value in local +x+; +depth+ is the expression of
+          # the depth a nested record is written at (a list counts as a level).
+          def value(slot, x, pad, depth)
+            case slot.code
+            when :string
+              # The common case, checked inline: a valid UTF-8 String with
+              # nothing to escape goes into the buffer as it is.
+              emit "#{pad}if #{x}.is_a?(String) && #{x}.encoding == Encoding::UTF_8 && #{x}.valid_encoding? && !#{x}.match?(Writer::ESCAPE)"
+              emit "#{pad}  out << '\"' << #{x} << '\"'"
+              emit "#{pad}else"
+              emit "#{pad}  Writer.string(out, #{x})"
+              emit "#{pad}end"
+            when :integer
+              emit "#{pad}#{x}.is_a?(Integer) ? out << #{x}.to_s : Writer.integer(out, #{x})"
+            when :boolean
+              emit "#{pad}if true.equal?(#{x}) then out << 'true'"
+              emit "#{pad}elsif false.equal?(#{x}) then out << 'false'"
+              emit "#{pad}else Writer.boolean(out, #{x})"
+              emit "#{pad}end"
+            when :float, :decimal, :time, :date, :base64
+              emit "#{pad}Writer.#{slot.code}(out, #{x})"
+            else
+              index = @plan.slots.index(slot)
+              emit "#{pad}unless #{x}.is_a?(@types[#{index}])"
+              emit "#{pad}  raise EncodeError, #{q("expected #{slot.expected(item: true)}, got ")} + Types.describe(#{x})"
+              emit "#{pad}end"
+              emit "#{pad}Encoder.for(#{x}.class).write(#{x}, out, #{depth}, max_depth)"
+            end
+          end
+        end
+      end
+    end
+  end
+end
