@@ -1,0 +1,985 @@
+/* The decoder engine (see xml_decoder.h): compiled plans, and the port of
+ * lib/wirebind/xml/pure/decoder.rb. Functions carry the names of the Ruby
+ * methods they port; the frame stack, the values stack and every buffer are
+ * heap arrays owned by the decoder, so document depth costs heap, not C stack. */
+#include "xml_decoder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
+#define NONE ((size_t)-1)
+
+static VALUE mNative;
+static ID id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
+    id_ivar, id_list_p, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN;
+
+void wbd_init_ids(VALUE module)
+{
+    mNative = module;
+    rb_gc_register_mark_object(mNative);
+    id_klass = rb_intern("klass");
+    id_table = rb_intern("table");
+    id_any = rb_intern("any");
+    id_attributes = rb_intern("attributes");
+    id_text = rb_intern("text");
+    id_size = rb_intern("size");
+    id_kind = rb_intern("kind");
+    id_index = rb_intern("index");
+    id_type = rb_intern("type");
+    id_list = rb_intern("list");
+    id_name = rb_intern("name");
+    id_uri = rb_intern("uri");
+    id_alt = rb_intern("alt");
+    id_ivar = rb_intern("ivar");
+    id_list_p = rb_intern("list?");
+    id_next_chunk = rb_intern("next_chunk");
+    id_call = rb_intern("call");
+    id_plan_for = rb_intern("plan_for");
+    id_from_xml_text = rb_intern("from_xml_text");
+    id_message = rb_intern("message");
+    id_const_Date = rb_intern("Date");
+    id_const_GREGORIAN = rb_intern("GREGORIAN");
+    wbs_init();
+}
+
+static uint32_t hash_name(const char *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
+    return h;
+}
+
+/* ---- compiled plans ------------------------------------------------------------- */
+
+static void table_free(wbp_table *t)
+{
+    free(t->buckets);
+    t->buckets = NULL;
+}
+
+static void plan_free(void *ptr)
+{
+    wbp_plan *p = ptr;
+    for (size_t i = 0; i < p->entry_count; i++) {
+        wbp_entry *e = p->entries[i];
+        free(e->name);
+        free(e->uri);
+        table_free(&e->table);
+        free(e);
+    }
+    free(p->entries);
+    free(p->ivars);
+    free(p->lists);
+    table_free(&p->table);
+    table_free(&p->attributes);
+    xfree(p);
+}
+
+static void plan_mark(void *ptr)
+{
+    wbp_plan *p = ptr;
+    rb_gc_mark_movable(p->klass);
+    for (size_t i = 0; i < p->entry_count; i++) {
+        rb_gc_mark_movable(p->entries[i]->type_value);
+        if (p->entries[i]->plan) rb_gc_mark_movable(p->entries[i]->plan);
+    }
+}
+
+static void plan_compact(void *ptr)
+{
+    wbp_plan *p = ptr;
+    p->klass = rb_gc_location(p->klass);
+    for (size_t i = 0; i < p->entry_count; i++) {
+        wbp_entry *e = p->entries[i];
+        e->type_value = rb_gc_location(e->type_value);
+        if (e->plan) e->plan = rb_gc_location(e->plan);
+    }
+}
+
+static size_t table_size(const wbp_table *t)
+{
+    return t->buckets ? (t->mask + 1) * sizeof(wbp_bucket) : 0;
+}
+
+static size_t plan_memsize(const void *ptr)
+{
+    const wbp_plan *p = ptr;
+    size_t n = sizeof(*p) + (size_t)p->size * (sizeof(ID) + 1) + p->entries_cap * sizeof(wbp_entry *);
+    n += table_size(&p->table) + table_size(&p->attributes);
+    for (size_t i = 0; i < p->entry_count; i++) n += sizeof(wbp_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table);
+    return n;
+}
+
+const rb_data_type_t wbp_plan_type = {
+    "Wirebind::XML::Native::Plan",
+    {plan_mark, plan_free, plan_memsize, plan_compact},
+    0,
+    0,
+    /* Frozen and holding only shareable objects (a class, Symbols, other plans):
+     * Ractors may share it. */
+    RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
+};
+
+static void *xcalloc_or_raise(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) rb_memerror();
+    return p;
+}
+
+static char *copy_string(VALUE s, size_t *len)
+{
+    if (NIL_P(s)) {
+        *len = 0;
+        return NULL;
+    }
+    StringValue(s);
+    *len = (size_t)RSTRING_LEN(s);
+    char *p = xcalloc_or_raise(*len + 1, 1);
+    memcpy(p, RSTRING_PTR(s), *len);
+    return p;
+}
+
+static wbp_entry *new_entry(wbp_plan *p)
+{
+    if (p->entry_count == p->entries_cap) {
+        size_t cap = p->entries_cap ? p->entries_cap * 2 : 16;
+        wbp_entry **e = realloc(p->entries, cap * sizeof(*e));
+        if (!e) rb_memerror();
+        p->entries = e;
+        p->entries_cap = cap;
+    }
+    wbp_entry *e = xcalloc_or_raise(1, sizeof(wbp_entry));
+    e->type_value = Qnil;
+    e->index = -1;
+    p->entries[p->entry_count++] = e;
+    return e;
+}
+
+/* A table still to fill: its C side and the Ruby Hash it comes from. */
+typedef struct pending_table {
+    wbp_table *table;
+    VALUE hash;
+} pending_table;
+
+typedef struct compile_state {
+    wbp_plan *plan;
+    pending_table *pending;
+    size_t pending_count, pending_cap;
+    VALUE keep; /* the Hashes waiting in pending, reachable for the GC */
+} compile_state;
+
+static void schedule(compile_state *cs, wbp_table *table, VALUE hash)
+{
+    if (cs->pending_count == cs->pending_cap) {
+        size_t cap = cs->pending_cap ? cs->pending_cap * 2 : 8;
+        pending_table *p = realloc(cs->pending, cap * sizeof(*p));
+        if (!p) rb_memerror();
+        cs->pending = p;
+        cs->pending_cap = cap;
+    }
+    cs->pending[cs->pending_count].table = table;
+    cs->pending[cs->pending_count].hash = hash;
+    cs->pending_count++;
+    rb_ary_push(cs->keep, hash);
+}
+
+/* One Slot or Group (not its alt chain); a group's table is scheduled. */
+static wbp_entry *compile_entry(compile_state *cs, VALUE node)
+{
+    wbp_entry *e = new_entry(cs->plan);
+    e->kind = NUM2INT(rb_funcall(node, id_kind, 0));
+    e->name = copy_string(rb_funcall(node, id_name, 0), &e->name_len);
+    e->uri = copy_string(rb_funcall(node, id_uri, 0), &e->uri_len);
+    if (e->kind == WBP_GROUP) {
+        schedule(cs, &e->table, rb_funcall(node, id_table, 0));
+        VALUE any = rb_funcall(node, id_any, 0);
+        if (!NIL_P(any)) e->any = compile_entry(cs, any);
+        return e;
+    }
+    VALUE index = rb_funcall(node, id_index, 0);
+    e->index = NIL_P(index) ? -1 : NUM2LONG(index);
+    e->list = RTEST(rb_funcall(node, id_list, 0));
+    e->type_value = rb_funcall(node, id_type, 0);
+    if (e->kind == WBP_SCALAR) {
+        e->type = wbs_type_code(e->type_value);
+        if (e->type < 0) rb_raise(rb_eArgError, "unknown scalar type %" PRIsVALUE, rb_inspect(e->type_value));
+    }
+    return e;
+}
+
+/* Follows a head's alt chain. */
+static wbp_entry *compile_chain(compile_state *cs, VALUE node)
+{
+    wbp_entry *head = NULL, **link = &head;
+    while (!NIL_P(node)) {
+        wbp_entry *e = compile_entry(cs, node);
+        *link = e;
+        link = &e->alt;
+        node = rb_funcall(node, id_alt, 0);
+    }
+    return head;
+}
+
+typedef struct collect_state {
+    VALUE pairs;
+} collect_state;
+
+static int collect_pair(VALUE key, VALUE value, VALUE pairs)
+{
+    rb_ary_push(pairs, key);
+    rb_ary_push(pairs, value);
+    return ST_CONTINUE;
+}
+
+static void fill_table(compile_state *cs, wbp_table *table, VALUE hash)
+{
+    VALUE pairs = rb_ary_new();
+    rb_hash_foreach(hash, collect_pair, pairs);
+    long n = RARRAY_LEN(pairs) / 2;
+    if (n == 0) return;
+    size_t cap = 8;
+    while (cap < (size_t)n * 2) cap *= 2;
+    table->buckets = xcalloc_or_raise(cap, sizeof(wbp_bucket));
+    table->mask = cap - 1;
+    for (long i = 0; i < n; i++) {
+        VALUE key = RARRAY_AREF(pairs, i * 2);
+        wbp_entry *head = compile_chain(cs, RARRAY_AREF(pairs, i * 2 + 1));
+        StringValue(key);
+        /* The bucket's name is the head's own copy of it (the head's local name). */
+        const char *name = head->name;
+        size_t len = head->name_len;
+        if (!name || len != (size_t)RSTRING_LEN(key) || memcmp(name, RSTRING_PTR(key), len) != 0) {
+            /* Tables are keyed by their entries' names; anything else is a bug. */
+            rb_raise(rb_eArgError, "plan table key %" PRIsVALUE " does not name its entry", rb_inspect(key));
+        }
+        uint32_t h = hash_name(name, len);
+        size_t slot = h & table->mask;
+        while (table->buckets[slot].entry) slot = (slot + 1) & table->mask;
+        table->buckets[slot].name = name;
+        table->buckets[slot].len = len;
+        table->buckets[slot].hash = h;
+        table->buckets[slot].entry = head;
+    }
+    RB_GC_GUARD(pairs);
+}
+
+static inline wbp_entry *table_get(const wbp_table *t, const char *name, size_t len)
+{
+    if (!t->buckets) return NULL;
+    uint32_t h = hash_name(name, len);
+    for (size_t slot = h & t->mask;; slot = (slot + 1) & t->mask) {
+        const wbp_bucket *b = &t->buckets[slot];
+        if (!b->entry) return NULL;
+        if (b->hash == h && b->len == len && memcmp(b->name, name, len) == 0) return b->entry;
+    }
+}
+
+typedef struct compile_args {
+    VALUE plan;
+    VALUE self;
+    compile_state *cs;
+} compile_args;
+
+static VALUE compile_body(VALUE arg)
+{
+    compile_args *a = (compile_args *)arg;
+    compile_state *cs = a->cs;
+    wbp_plan *p = cs->plan;
+    VALUE ruby = a->plan;
+    p->klass = rb_funcall(ruby, id_klass, 0);
+    p->size = NUM2LONG(rb_funcall(ruby, id_size, 0));
+    VALUE attributes = rb_funcall(p->klass, id_attributes, 0);
+    Check_Type(attributes, T_ARRAY);
+    if (RARRAY_LEN(attributes) != p->size) rb_raise(rb_eArgError, "plan size does not match %" PRIsVALUE ".attributes", p->klass);
+    p->ivars = xcalloc_or_raise((size_t)p->size, sizeof(ID));
+    p->lists = xcalloc_or_raise((size_t)p->size, 1);
+    for (long i = 0; i < p->size; i++) {
+        VALUE attribute = RARRAY_AREF(attributes, i);
+        /* rb_sym2id pins a dynamic Symbol: the ID stays valid. */
+        p->ivars[i] = rb_sym2id(rb_funcall(attribute, id_ivar, 0));
+        p->lists[i] = (char)RTEST(rb_funcall(attribute, id_list_p, 0));
+    }
+    schedule(cs, &p->table, rb_funcall(ruby, id_table, 0));
+    VALUE any = rb_funcall(ruby, id_any, 0);
+    if (!NIL_P(any)) p->any = compile_entry(cs, any);
+    schedule(cs, &p->attributes, rb_funcall(ruby, id_attributes, 0));
+    VALUE text = rb_funcall(ruby, id_text, 0);
+    if (!NIL_P(text)) p->text = compile_entry(cs, text);
+    /* Wrappers may nest: a worklist, not recursion. */
+    while (cs->pending_count) {
+        pending_table job = cs->pending[--cs->pending_count];
+        fill_table(cs, job.table, job.hash);
+    }
+    return Qnil;
+}
+
+static VALUE compile_cleanup(VALUE arg)
+{
+    compile_args *a = (compile_args *)arg;
+    free(a->cs->pending);
+    a->cs->pending = NULL;
+    return Qnil;
+}
+
+VALUE wbp_compile(VALUE ruby_plan)
+{
+    wbp_plan *p;
+    VALUE self = TypedData_Make_Struct(rb_cObject, wbp_plan, &wbp_plan_type, p);
+    p->klass = Qnil;
+    compile_state cs = {p, NULL, 0, 0, rb_ary_new()};
+    compile_args args = {ruby_plan, self, &cs};
+    rb_ensure(compile_body, (VALUE)&args, compile_cleanup, (VALUE)&args);
+    RB_GC_GUARD(cs.keep);
+    rb_obj_freeze(self);
+    return self;
+}
+
+const wbp_plan *wbp_entry_plan(wbp_entry *e)
+{
+    if (!e->plan) {
+        /* Models may refer to each other (or themselves): resolved on first use. */
+        VALUE plan = rb_funcall(mNative, id_plan_for, 1, e->type_value);
+        (void)rb_check_typeddata(plan, &wbp_plan_type);
+        e->plan = plan;
+    }
+    return rb_check_typeddata(e->plan, &wbp_plan_type);
+}
+
+/* ---- the decoder ------------------------------------------------------------------- */
+
+static inline wbd_frame *top_frame(wbd_decoder *d)
+{
+    return d->frame_count ? &d->frames[d->frame_count - 1] : NULL;
+}
+
+static wbd_frame *push_frame(wbd_decoder *d, int kind)
+{
+    if (d->frame_count == d->frames_cap) {
+        size_t cap = d->frames_cap ? d->frames_cap * 2 : 16;
+        wbd_frame *f = realloc(d->frames, cap * sizeof(*f));
+        if (!f) rb_memerror();
+        memset(f + d->frames_cap, 0, (cap - d->frames_cap) * sizeof(*f));
+        d->frames = f;
+        d->frames_cap = cap;
+    }
+    wbd_frame *f = &d->frames[d->frame_count++];
+    f->kind = kind;
+    f->plan = NULL;
+    f->entry = NULL;
+    f->values = NONE;
+    f->parent = NONE;
+    f->nil = 0;
+    f->wants_text = 0;
+    f->mark = NONE;
+    f->text.len = 0;
+    f->has_text = 0;
+    return f;
+}
+
+static size_t push_values(wbd_decoder *d, long size)
+{
+    size_t need = d->value_count + (size_t)size;
+    if (need > d->values_cap) {
+        size_t cap = d->values_cap ? d->values_cap : 64;
+        while (cap < need) cap *= 2;
+        VALUE *v = realloc(d->values, cap * sizeof(VALUE));
+        if (!v) rb_memerror();
+        d->values = v;
+        d->values_cap = cap;
+    }
+    size_t base = d->value_count;
+    for (size_t i = base; i < need; i++) d->values[i] = Qnil;
+    d->value_count = need;
+    return base;
+}
+
+static inline int uri_is(const wbx_str uri, const char *p, size_t n)
+{
+    return uri.ptr && uri.len == n && memcmp(uri.ptr, p, n) == 0;
+}
+
+static inline int name_is(const wbx_str s, const char *p, size_t n)
+{
+    return s.len == n && memcmp(s.ptr, p, n) == 0;
+}
+
+/* node.table[local], down the alt chain to a matching namespace, else node.any. */
+static wbp_entry *find_entry(const wbp_table *table, wbp_entry *any, wbx_str local, wbx_str uri)
+{
+    wbp_entry *e = table_get(table, local.ptr, local.len);
+    while (e && e->uri && !uri_is(uri, e->uri, e->uri_len)) e = e->alt;
+    return e ? e : any;
+}
+
+static wbp_entry *lookup(wbd_frame *top, wbx_str local, wbx_str uri)
+{
+    if (top->kind == WBP_MODEL) return find_entry(&top->plan->table, top->plan->any, local, uri);
+    return find_entry(&top->entry->table, top->entry->any, local, uri);
+}
+
+/* What a decode error names below the open elements: a leaf element, an
+ * attribute, or both ("leaf/@attr"). */
+typedef struct leaf_path {
+    wbx_str element;
+    wbx_str attribute;
+} leaf_path;
+
+static const leaf_path NO_LEAF = {{NULL, 0}, {NULL, 0}};
+
+static void scratch_append(wbd_decoder *d, const char *p, size_t n)
+{
+    if (d->scratch.cap - d->scratch.len < n) {
+        size_t cap = d->scratch.cap ? d->scratch.cap : 64;
+        while (cap - d->scratch.len < n) cap *= 2;
+        char *s = realloc(d->scratch.ptr, cap);
+        if (!s) rb_memerror();
+        d->scratch.ptr = s;
+        d->scratch.cap = cap;
+    }
+    memcpy(d->scratch.ptr + d->scratch.len, p, n);
+    d->scratch.len += n;
+}
+
+/* decode_error: the path by local names from the record element down, plus the leaf. */
+static NORETURN(void decode_error(wbd_decoder *d, VALUE message, leaf_path leaf, size_t mark));
+static void decode_error(wbd_decoder *d, VALUE message, leaf_path leaf, size_t mark)
+{
+    size_t from = (d->record_depth ? d->record_depth : 1) - 1;
+    size_t depth = wbx_depth(&d->tok);
+    d->scratch.len = 0;
+    int first = 1;
+    for (size_t i = from; i < depth; i++) {
+        wbx_str q = wbx_name_at(&d->tok, i);
+        size_t colon = wbx_prefix_end(q.ptr, q.len);
+        if (!first) scratch_append(d, "/", 1);
+        scratch_append(d, q.ptr + colon, q.len - colon);
+        first = 0;
+    }
+    if (leaf.element.ptr || leaf.attribute.ptr) {
+        if (!first) scratch_append(d, "/", 1);
+        if (leaf.element.ptr) scratch_append(d, leaf.element.ptr, leaf.element.len);
+        if (leaf.element.ptr && leaf.attribute.ptr) scratch_append(d, "/", 1);
+        if (leaf.attribute.ptr) {
+            scratch_append(d, "@", 1);
+            scratch_append(d, leaf.attribute.ptr, leaf.attribute.len);
+        }
+    }
+    VALUE path = rb_utf8_str_new(d->scratch.ptr, (long)d->scratch.len);
+    long line, column;
+    if (mark != NONE)
+        wbx_mark_position(&d->tok, mark, &line, &column);
+    else
+        wbx_token_position(&d->tok, &line, &column);
+    wb_raise_decode_error(message, path, line, column);
+}
+
+static NORETURN(void unknown_element(wbd_decoder *d, wbx_str local, int leaf));
+static void unknown_element(wbd_decoder *d, wbx_str local, int leaf)
+{
+    VALUE message = rb_sprintf("unknown element <%.*s> (strict: true)", (int)local.len, local.ptr);
+    rb_enc_associate_index(message, rb_utf8_encindex());
+    leaf_path l = NO_LEAF;
+    if (leaf) l.element = local;
+    decode_error(d, message, l, NONE);
+}
+
+typedef struct ruby_convert_args {
+    wbd_decoder *d;
+    VALUE type;
+    VALUE text;
+    leaf_path leaf;
+    size_t mark;
+} ruby_convert_args;
+
+static VALUE call_from_xml_text(VALUE arg)
+{
+    ruby_convert_args *a = (ruby_convert_args *)arg;
+    return rb_funcall(a->d->mTypes, id_from_xml_text, 2, a->type, a->text);
+}
+
+static VALUE rescue_invalid(VALUE arg, VALUE error)
+{
+    ruby_convert_args *a = (ruby_convert_args *)arg;
+    decode_error(a->d, rb_funcall(error, id_message, 0), a->leaf, a->mark);
+    return Qnil;
+}
+
+static int blank(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return 0;
+    }
+    return 1;
+}
+
+/* convert: text to value. Strings as they are; otherwise empty or blank is nil,
+ * the C fast path, else Types.from_xml_text with InvalidValue made a DecodeError. */
+static VALUE convert(wbd_decoder *d, const wbp_entry *slot, const char *p, size_t n, leaf_path leaf, size_t mark)
+{
+    if (slot->type == WBS_STRING) return rb_utf8_str_new(p, (long)n);
+    if (n == 0 || ((unsigned char)p[0] <= 32 && blank(p, n))) return Qnil;
+    VALUE v = wbs_convert(&d->env, slot->type, p, n);
+    if (v != Qundef) return v;
+    ruby_convert_args a = {d, slot->type_value, rb_utf8_str_new(p, (long)n), leaf, mark};
+    return rb_rescue2(call_from_xml_text, (VALUE)&a, rescue_invalid, (VALUE)&a, d->eInvalidValue, (VALUE)0);
+}
+
+/* xsi:nil="true" or "1" on the first xsi:nil attribute. */
+static int nil_attribute(const wbx_attr *attrs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const wbx_attr *a = &attrs[i];
+        if (name_is(a->local, "nil", 3) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1))
+            return name_is(a->value, "true", 4) || name_is(a->value, "1", 1);
+    }
+    return 0;
+}
+
+/* apply_attributes: XML attributes the plan maps, converted into values[base..]. */
+static void apply_attributes(wbd_decoder *d, const wbp_plan *plan, const wbx_attr *attrs, size_t n, size_t base, wbx_str leaf)
+{
+    if (!plan->attributes.buckets) return;
+    for (size_t i = 0; i < n; i++) {
+        const wbx_attr *a = &attrs[i];
+        wbp_entry *slot = table_get(&plan->attributes, a->local.ptr, a->local.len);
+        while (slot && slot->uri && !uri_is(a->uri, slot->uri, slot->uri_len)) slot = slot->alt;
+        if (!slot) continue;
+        leaf_path l = {leaf, a->local};
+        VALUE v = convert(d, slot, a->value.ptr, a->value.len, l, NONE);
+        d->values[base + (size_t)slot->index] = v;
+    }
+}
+
+/* A record from its values: allocated without initialize, every attribute's
+ * instance variable set in klass.attributes order (what __wb_build does). */
+static VALUE build(wbd_decoder *d, const wbp_plan *plan, size_t base)
+{
+    VALUE object = rb_obj_alloc(plan->klass);
+    for (long i = 0; i < plan->size; i++) {
+        VALUE v = d->values[base + (size_t)i];
+        if (NIL_P(v) && plan->lists[i]) v = rb_ary_new();
+        rb_ivar_set(object, plan->ivars[i], v);
+    }
+    return object;
+}
+
+static void emit(wbd_decoder *d, VALUE record)
+{
+    d->count++;
+    switch (d->mode) {
+    case WBD_LIST: rb_ary_push(d->results, record); break;
+    case WBD_EACH: rb_funcallv(d->block, id_call, 1, &record); break;
+    default:
+        d->result = record;
+        d->mode = WBD_DONE;
+        break;
+    }
+}
+
+static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE value)
+{
+    if (slot->index < 0) {
+        emit(d, value);
+        return;
+    }
+    size_t at = values + (size_t)slot->index;
+    if (slot->list) {
+        VALUE list = d->values[at];
+        if (NIL_P(list)) {
+            list = rb_ary_new_capa(4);
+            d->values[at] = list;
+        }
+        rb_ary_push(list, value);
+    } else {
+        d->values[at] = value;
+    }
+}
+
+static void start_model(wbd_decoder *d, wbp_entry *slot, size_t parent, const wbx_attr *attrs, size_t n)
+{
+    if (n && nil_attribute(attrs, n)) {
+        deliver(d, slot, parent, Qnil);
+        d->skip = 1;
+        d->tok.want_text = 0;
+        return;
+    }
+    const wbp_plan *plan = wbp_entry_plan(slot);
+    size_t base = push_values(d, plan->size);
+    if (n) apply_attributes(d, plan, attrs, n, base, (wbx_str){NULL, 0});
+    int wants = plan->text != NULL;
+    wbd_frame *f = push_frame(d, WBP_MODEL);
+    f->plan = plan;
+    f->entry = slot;
+    f->values = base;
+    f->parent = parent;
+    f->wants_text = wants;
+    if (wants) f->mark = wbx_mark_push(&d->tok);
+    d->tok.want_text = wants;
+}
+
+static void start_scalar(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx_attr *attrs, size_t n)
+{
+    int nil = n ? nil_attribute(attrs, n) : 0;
+    wbd_frame *f = push_frame(d, WBP_SCALAR);
+    f->entry = slot;
+    f->values = values;
+    f->nil = nil;
+    f->wants_text = 1;
+    f->mark = wbx_mark_push(&d->tok);
+    d->tok.want_text = 1;
+}
+
+static int step_matches(const wbd_step *step, wbx_str local, wbx_str uri)
+{
+    return (!step->local || name_is(local, step->local, step->local_len)) && (!step->uri || uri_is(uri, step->uri, step->uri_len));
+}
+
+/* locate: outside any record, follow the at: path, passing over every subtree
+ * that cannot lead to a record. */
+static void locate_record(wbd_decoder *d, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n)
+{
+    size_t depth = wbx_depth(&d->tok);
+    if (d->located != depth - 1 || d->mode == WBD_DONE || depth - 1 >= d->step_count || !step_matches(&d->steps[depth - 1], local, uri)) {
+        d->skip = 1;
+        return;
+    }
+    d->located = depth;
+    if (depth < d->step_count) return;
+    d->record_depth = depth;
+    if (d->record.kind == WBP_MODEL)
+        start_model(d, &d->record, NONE, attrs, n);
+    else
+        start_scalar(d, &d->record, NONE, attrs, n);
+}
+
+static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n)
+{
+    wbd_decoder *d = ctx;
+    if (d->skip) {
+        d->skip++;
+        return;
+    }
+    wbd_frame *top = top_frame(d);
+    if (!top) {
+        locate_record(d, local, uri, attrs, n);
+        return;
+    }
+    if (top->kind == WBP_SCALAR) {
+        d->skip = 1; /* child elements of a value are not part of it */
+        d->tok.want_text = 0;
+        return;
+    }
+    wbp_entry *e = lookup(top, local, uri);
+    if (!e) {
+        if (d->strict) unknown_element(d, local, 0);
+        d->skip = 1;
+        d->tok.want_text = 0;
+        return;
+    }
+    size_t values = top->values;
+    switch (e->kind) {
+    case WBP_GROUP: {
+        /* want_text stays as it is, as in pure. */
+        wbd_frame *f = push_frame(d, WBP_GROUP);
+        f->entry = e;
+        f->values = values;
+        break;
+    }
+    case WBP_MODEL: start_model(d, e, values, attrs, n); break;
+    default: start_scalar(d, e, values, attrs, n); break;
+    }
+}
+
+/* leaf_value: a value element that holds only text, seen whole. */
+static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx_attr *attrs, size_t n, wbx_str text, wbx_str local)
+{
+    if (n && nil_attribute(attrs, n)) {
+        deliver(d, slot, values, Qnil);
+        return;
+    }
+    leaf_path l = {local, {NULL, 0}};
+    if (slot->kind == WBP_MODEL) {
+        const wbp_plan *plan = wbp_entry_plan(slot);
+        size_t base = push_values(d, plan->size);
+        if (n) apply_attributes(d, plan, attrs, n, base, local);
+        if (plan->text) {
+            VALUE v = convert(d, plan->text, text.ptr, text.len, l, NONE);
+            d->values[base + (size_t)plan->text->index] = v;
+        }
+        VALUE record = build(d, plan, base);
+        d->value_count = base;
+        deliver(d, slot, values, record);
+        return;
+    }
+    deliver(d, slot, values, convert(d, slot, text.ptr, text.len, l, NONE));
+}
+
+/* The hottest hook: most elements of a payload are leaves. */
+static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n, wbx_str text)
+{
+    wbd_decoder *d = ctx;
+    if (d->skip) return;
+    wbd_frame *top = top_frame(d);
+    if (!top) {
+        size_t depth = wbx_depth(&d->tok);
+        if (!(depth + 1 == d->step_count && d->located == depth && d->mode != WBD_DONE && step_matches(&d->steps[d->step_count - 1], local, uri)))
+            return;
+        d->record_depth = depth + 1;
+        leaf_value(d, &d->record, NONE, attrs, n, text, local);
+        return;
+    }
+    if (top->kind == WBP_SCALAR) return;
+    wbp_entry *e = lookup(top, local, uri);
+    if (!e) {
+        if (d->strict) unknown_element(d, local, 1);
+        return;
+    }
+    if (e->kind == WBP_SCALAR && !(n && nil_attribute(attrs, n))) {
+        leaf_path l = {local, {NULL, 0}};
+        size_t values = top->values;
+        deliver(d, e, values, convert(d, e, text.ptr, text.len, l, NONE));
+    } else if (e->kind != WBP_GROUP) {
+        /* (an empty wrapper leaves its lists empty, as they are by default) */
+        leaf_value(d, e, top->values, attrs, n, text, local);
+    }
+}
+
+static void on_text(void *ctx, const char *p, size_t n)
+{
+    wbd_decoder *d = ctx;
+    wbd_frame *top = top_frame(d);
+    if (!top) return;
+    top->has_text = 1;
+    wbx_bytes *b = &top->text;
+    if (b->cap - b->len < n) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap - b->len < n) {
+            if (cap > ((size_t)-1) / 2) rb_memerror();
+            cap *= 2;
+        }
+        char *s = realloc(b->ptr, cap);
+        if (!s) rb_memerror();
+        b->ptr = s;
+        b->cap = cap;
+    }
+    memcpy(b->ptr + b->len, p, n);
+    b->len += n;
+}
+
+static void on_end(void *ctx)
+{
+    wbd_decoder *d = ctx;
+    if (d->skip) {
+        d->skip--;
+        if (!d->skip) {
+            wbd_frame *top = top_frame(d);
+            d->tok.want_text = top ? top->wants_text : 0;
+        }
+        return;
+    }
+    if (!d->frame_count) {
+        d->located--;
+        return;
+    }
+    /* The frame leaves the stack, its memory (text) stays until the next push. */
+    wbd_frame *f = &d->frames[--d->frame_count];
+    wbd_frame *top = top_frame(d);
+    d->tok.want_text = top ? top->wants_text : 0;
+    const char *text = f->text.ptr ? f->text.ptr : "";
+    if (f->kind == WBP_SCALAR) {
+        VALUE v = f->nil ? Qnil : convert(d, f->entry, text, f->text.len, NO_LEAF, f->mark);
+        deliver(d, f->entry, f->values, v);
+    } else if (f->kind == WBP_MODEL) {
+        const wbp_plan *plan = f->plan;
+        if (plan->text) {
+            VALUE v = convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
+            d->values[f->values + (size_t)plan->text->index] = v;
+        }
+        VALUE record = build(d, plan, f->values);
+        d->value_count = f->values;
+        deliver(d, f->entry, f->parent, record);
+    }
+    if (f->mark != NONE) wbx_mark_pop(&d->tok);
+    if (!d->frame_count) d->located--;
+}
+
+/* ---- input and errors --------------------------------------------------------------- */
+
+static int read_chunk(void *ctx, const char **ptr, size_t *len)
+{
+    wbd_decoder *d = ctx;
+    d->chunk = Qnil;
+    VALUE chunk = rb_funcall(d->source, id_next_chunk, 0);
+    if (NIL_P(chunk)) return 0;
+    StringValue(chunk);
+    /* A frozen copy (shared, not copied, for a long String): the caller's String
+     * may be the chunk, and a block given to each could change it under us. */
+    chunk = rb_str_new_frozen(chunk);
+    d->chunk = chunk;
+    *ptr = RSTRING_PTR(chunk);
+    *len = (size_t)RSTRING_LEN(chunk);
+    return 1;
+}
+
+static void raise_error(void *ctx, int kind, const char *message, size_t length, long line, long column, long long offset)
+{
+    if (kind == WBX_NO_MEMORY) rb_memerror();
+    VALUE text = rb_utf8_str_new(message, (long)length);
+    wb_raise_parse_error(kind == WBX_LIMIT_ERROR ? wb_eLimitError : wb_eParseError, text, line, column, (long)offset);
+}
+
+static void check_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n) {}
+static void check_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n, wbx_str text) {}
+static void check_text(void *ctx, const char *p, size_t n) {}
+static void check_end(void *ctx) {}
+
+/* ---- lifecycle -------------------------------------------------------------------------- */
+
+static char *copy_bytes(VALUE s, size_t *len)
+{
+    if (NIL_P(s)) return NULL;
+    StringValue(s);
+    *len = (size_t)RSTRING_LEN(s);
+    char *p = malloc(*len + 1);
+    if (!p) rb_memerror();
+    memcpy(p, RSTRING_PTR(s), *len);
+    p[*len] = '\0';
+    return p;
+}
+
+void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, size_t max_depth, size_t max_token_size,
+              int reject_dtd, VALUE block)
+{
+    d->source = source;
+    d->block = block;
+    d->mode = mode;
+    d->strict = strict;
+    d->results = Qnil;
+    d->result = Qnil;
+    d->chunk = Qnil;
+    d->root_plan = Qnil;
+    d->mTypes = Qnil;
+    d->eInvalidValue = Qnil;
+    d->env.cDate = 0;
+    d->env.gregorian = Qnil;
+    d->env.decimal_text = 0;
+    d->record.type_value = Qnil;
+    d->record.index = -1;
+    if (mode == WBD_CHECK) {
+        d->handler = (wbx_handler){read_chunk, raise_error, check_start, check_leaf, check_text, check_end};
+    } else {
+        d->handler = (wbx_handler){read_chunk, raise_error, on_start, on_leaf, on_text, on_end};
+        if (mode == WBD_LIST) d->results = rb_ary_new();
+        d->record.type_value = item;
+        if (RB_TYPE_P(item, T_CLASS)) {
+            d->record.kind = WBP_MODEL;
+            d->root_plan = rb_funcall(mNative, id_plan_for, 1, item);
+            d->record.plan = d->root_plan;
+            (void)rb_check_typeddata(d->root_plan, &wbp_plan_type);
+        } else {
+            d->record.kind = WBP_SCALAR;
+            d->record.type = wbs_type_code(item);
+            if (d->record.type < 0) rb_raise(rb_eArgError, "not a scalar type: %" PRIsVALUE, rb_inspect(item));
+        }
+        Check_Type(path, T_ARRAY);
+        long n = RARRAY_LEN(path);
+        if (n < 1) rb_raise(rb_eArgError, "the path has no steps");
+        d->steps = calloc((size_t)n, sizeof(wbd_step));
+        if (!d->steps) rb_memerror();
+        d->step_count = (size_t)n;
+        for (long i = 0; i < n; i++) {
+            VALUE step = RARRAY_AREF(path, i);
+            Check_Type(step, T_ARRAY);
+            if (RARRAY_LEN(step) != 2) rb_raise(rb_eArgError, "a path step is [local, uri]");
+            d->steps[i].local = copy_bytes(RARRAY_AREF(step, 0), &d->steps[i].local_len);
+            d->steps[i].uri = copy_bytes(RARRAY_AREF(step, 1), &d->steps[i].uri_len);
+        }
+        /* Looked up per call: types.rb (and date, bigdecimal) load after the extension. */
+        d->mTypes = rb_path2class("Wirebind::Types");
+        d->eInvalidValue = rb_path2class("Wirebind::Types::InvalidValue");
+        if (rb_const_defined(rb_cObject, id_const_Date)) {
+            d->env.cDate = rb_const_get(rb_cObject, id_const_Date);
+            d->env.gregorian = rb_const_get(d->env.cDate, id_const_GREGORIAN);
+        }
+    }
+    wbx_init(&d->tok, &d->handler, d, max_depth, max_token_size, reject_dtd);
+}
+
+VALUE wbd_run(wbd_decoder *d)
+{
+    if (wbx_run(&d->tok) == WBX_DOCTYPE) return Qundef;
+    switch (d->mode) {
+    case WBD_CHECK: return Qtrue;
+    case WBD_LIST: return d->results;
+    case WBD_EACH: return LONG2NUM(d->count);
+    default: return d->result;
+    }
+}
+
+void wbd_free(wbd_decoder *d)
+{
+    wbx_free(&d->tok);
+    for (size_t i = 0; i < d->frames_cap; i++) free(d->frames[i].text.ptr);
+    free(d->frames);
+    d->frames = NULL;
+    d->frames_cap = d->frame_count = 0;
+    free(d->values);
+    d->values = NULL;
+    d->values_cap = d->value_count = 0;
+    for (size_t i = 0; i < d->step_count; i++) {
+        free(d->steps[i].local);
+        free(d->steps[i].uri);
+    }
+    free(d->steps);
+    d->steps = NULL;
+    d->step_count = 0;
+    free(d->scratch.ptr);
+    d->scratch.ptr = NULL;
+    d->scratch.cap = d->scratch.len = 0;
+}
+
+void wbd_mark(wbd_decoder *d)
+{
+    rb_gc_mark_movable(d->source);
+    rb_gc_mark_movable(d->block);
+    rb_gc_mark_movable(d->results);
+    rb_gc_mark_movable(d->result);
+    /* Pinned: the tokenizer holds pointers into its bytes (an embedded String's
+     * bytes live in the object itself). */
+    rb_gc_mark(d->chunk);
+    rb_gc_mark_movable(d->root_plan);
+    rb_gc_mark_movable(d->record.type_value);
+    rb_gc_mark_movable(d->mTypes);
+    rb_gc_mark_movable(d->eInvalidValue);
+    if (d->env.cDate) rb_gc_mark_movable(d->env.cDate);
+    rb_gc_mark_movable(d->env.gregorian);
+    if (d->env.decimal_text) rb_gc_mark_movable(d->env.decimal_text);
+    for (size_t i = 0; i < d->value_count; i++) rb_gc_mark_movable(d->values[i]);
+}
+
+void wbd_compact(wbd_decoder *d)
+{
+    d->source = rb_gc_location(d->source);
+    d->block = rb_gc_location(d->block);
+    d->results = rb_gc_location(d->results);
+    d->result = rb_gc_location(d->result);
+    d->root_plan = rb_gc_location(d->root_plan);
+    d->record.plan = d->root_plan;
+    d->record.type_value = rb_gc_location(d->record.type_value);
+    d->mTypes = rb_gc_location(d->mTypes);
+    d->eInvalidValue = rb_gc_location(d->eInvalidValue);
+    if (d->env.cDate) d->env.cDate = rb_gc_location(d->env.cDate);
+    d->env.gregorian = rb_gc_location(d->env.gregorian);
+    if (d->env.decimal_text) d->env.decimal_text = rb_gc_location(d->env.decimal_text);
+    for (size_t i = 0; i < d->value_count; i++) d->values[i] = rb_gc_location(d->values[i]);
+}
+
+size_t wbd_memsize(const wbd_decoder *d)
+{
+    size_t n = sizeof(*d) + wbx_memsize(&d->tok) + d->frames_cap * sizeof(wbd_frame) + d->values_cap * sizeof(VALUE) + d->scratch.cap;
+    for (size_t i = 0; i < d->frames_cap; i++) n += d->frames[i].text.cap;
+    return n;
+}

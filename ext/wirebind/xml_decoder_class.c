@@ -1,0 +1,110 @@
+/* The decoder's binding: Wirebind::XML::Native.decode_source and compile_plan
+ * (called by lib/wirebind/xml/native.rb). The engine is xml_decoder.c over
+ * xml_tokenizer.c; this file turns Ruby arguments into a decode state and back. */
+#include "xml_decoder.h"
+
+static VALUE sym_list, sym_first, sym_each, sym_check, sym_doctype;
+static ID id_unread;
+
+/* A decode in progress, as a Ruby object: a raise anywhere in the middle leaves
+ * it to the GC, which frees every buffer. */
+typedef struct decode_state {
+    wbd_decoder d;
+} decode_state;
+
+static void state_mark(void *ptr)
+{
+    wbd_mark(&((decode_state *)ptr)->d);
+}
+
+static void state_free(void *ptr)
+{
+    wbd_free(&((decode_state *)ptr)->d);
+    xfree(ptr);
+}
+
+static size_t state_memsize(const void *ptr)
+{
+    return wbd_memsize(&((const decode_state *)ptr)->d);
+}
+
+static void state_compact(void *ptr)
+{
+    wbd_compact(&((decode_state *)ptr)->d);
+}
+
+static const rb_data_type_t state_type = {
+    "Wirebind::XML::Native::DecodeState",
+    {state_mark, state_free, state_memsize, state_compact},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+static int mode_code(VALUE mode)
+{
+    if (mode == sym_list) return WBD_LIST;
+    if (mode == sym_first) return WBD_FIRST;
+    if (mode == sym_each) return WBD_EACH;
+    if (mode == sym_check) return WBD_CHECK;
+    rb_raise(rb_eArgError, "mode must be :list, :first, :each or :check, not %" PRIsVALUE, rb_inspect(mode));
+}
+
+/* A positive Integer limit; a Bignum means "no limit" in practice. */
+static size_t limit(VALUE n, const char *name)
+{
+    if (FIXNUM_P(n)) {
+        long v = FIX2LONG(n);
+        if (v <= 0) rb_raise(rb_eArgError, "%s must be positive", name);
+        return (size_t)v;
+    }
+    if (RB_TYPE_P(n, T_BIGNUM) && rb_big_cmp(n, INT2FIX(0)) == INT2FIX(1)) return (size_t)-1;
+    rb_raise(rb_eArgError, "%s must be a positive Integer", name);
+}
+
+/* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb). */
+static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE item, VALUE mode, VALUE path, VALUE strict, VALUE max_depth,
+                                      VALUE max_token_size, VALUE reject_dtd, VALUE block)
+{
+    int code = mode_code(mode);
+    if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
+    decode_state *s;
+    VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
+    wbd_decoder *d = &s->d;
+    wbd_init(d, source, item, code, path, RTEST(strict), limit(max_depth, "max_depth"), limit(max_token_size, "max_token_size"),
+             RTEST(reject_dtd), block);
+    VALUE result = wbd_run(d);
+    if (result == Qundef) {
+        /* A DOCTYPE: give back everything read, for the pure backend to start over. */
+        const char *text;
+        size_t len;
+        wbx_read_so_far(&d->tok, &text, &len);
+        VALUE back = rb_utf8_str_new(text, (long)len);
+        wbd_free(d);
+        rb_funcall(source, id_unread, 1, back);
+        result = sym_doctype;
+    } else {
+        wbd_free(d);
+    }
+    RB_GC_GUARD(state);
+    return result;
+}
+
+/* Compiles a Wirebind::XML::Plan into C tables (frozen, shareable). */
+static VALUE wb_native__compile_plan(VALUE self, VALUE plan)
+{
+    return wbp_compile(plan);
+}
+
+void Init_wirebind_xml_decoder(VALUE mNative)
+{
+    sym_list = ID2SYM(rb_intern("list"));
+    sym_first = ID2SYM(rb_intern("first"));
+    sym_each = ID2SYM(rb_intern("each"));
+    sym_check = ID2SYM(rb_intern("check"));
+    sym_doctype = ID2SYM(rb_intern("doctype"));
+    id_unread = rb_intern("unread");
+    wbd_init_ids(mNative);
+    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, 9);
+    rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
+}

@@ -1,0 +1,921 @@
+/* The XML encoder's engine (see xml_encoder.h). Two halves:
+ *
+ * - compiling: a model class's Plan (lib/wirebind/xml/plan.rb) becomes a
+ *   wb_xml_plan, a flat program whose markup is prebuilt, exactly as
+ *   Pure::Encoder::Generator (lib/wirebind/xml/pure/encoder.rb) builds its
+ *   Ruby source; one per class, cached by the class;
+ * - encoding: a loop over an explicit stack of frames, one per record being
+ *   written, that runs each record's program; a nested record pushes a frame
+ *   and its enclosing record resumes when it is popped. Nothing recurses on
+ *   the depth of the records.
+ *
+ * Every Ruby object the loop holds (records, lists, plans, the IO) is marked,
+ * pinned, by the encoding's TypedData, so neither the GC nor compaction can
+ * take or move it while C holds its address. */
+#include "xml_encoder.h"
+#include <ruby/st.h>
+
+/* Records nested deeper than this raise EncodeError: a record that contains
+ * itself (which the pure encoder meets as SystemStackError) must not eat all
+ * the memory there is. */
+#define MAX_DEPTH 100000
+
+static const char DECLARATION[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
+
+static VALUE cEncoderPlan;
+static VALUE sym_native_xml_encoder;
+static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes,
+    id_kind, id_type, id_list, id_name, id_uri, id_nil_xsi, id_attribute, id_ivar, id_message, id_describe,
+    id_automatic_prefix, id_attribute_writes, id_xml;
+
+/* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
+enum { PLAN_SCALAR = 0, PLAN_MODEL = 1, PLAN_GROUP = 2 };
+
+/* ==== compiled plans ========================================================= */
+
+/* Grows an array the GC marks: a new one is filled before the old one goes,
+ * so a collection that runs inside the allocation still sees a whole array. */
+static void *grow_marked(void *old, size_t count, size_t capacity, size_t size)
+{
+    void *grown = ruby_xmalloc2(capacity, size);
+    if (count) memcpy(grown, old, count * size);
+    return grown;
+}
+
+static void plan_mark(void *ptr)
+{
+    wb_xml_plan *plan = ptr;
+    rb_gc_mark_movable(plan->klass);
+    for (size_t i = 0; i < plan->attribute_count; i++) rb_gc_mark_movable(plan->attributes[i].type);
+    if (plan->has_text) rb_gc_mark_movable(plan->text.type);
+    for (size_t i = 0; i < plan->op_count; i++) rb_gc_mark_movable(plan->ops[i].type);
+}
+
+static void plan_compact(void *ptr)
+{
+    wb_xml_plan *plan = ptr;
+    plan->klass = rb_gc_location(plan->klass);
+    for (size_t i = 0; i < plan->attribute_count; i++) plan->attributes[i].type = rb_gc_location(plan->attributes[i].type);
+    if (plan->has_text) plan->text.type = rb_gc_location(plan->text.type);
+    for (size_t i = 0; i < plan->op_count; i++) plan->ops[i].type = rb_gc_location(plan->ops[i].type);
+}
+
+static void plan_free(void *ptr)
+{
+    wb_xml_plan *plan = ptr;
+    ruby_xfree(plan->attributes);
+    ruby_xfree(plan->ops);
+    wb_buffer_release(&plan->strings);
+    ruby_xfree(plan);
+}
+
+static size_t plan_memsize(const void *ptr)
+{
+    const wb_xml_plan *plan = ptr;
+    return sizeof(*plan) + plan->attribute_capacity * sizeof(wb_xml_attribute) + plan->op_capacity * sizeof(wb_xml_op) +
+           plan->strings.capa;
+}
+
+static const rb_data_type_t plan_type = {
+    "Wirebind::XML::Native::EncoderPlan",
+    {plan_mark, plan_free, plan_memsize, plan_compact},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
+};
+
+/* Adds a String's bytes to the plan's string table. */
+static wb_xml_bytes intern(wb_xml_plan *plan, VALUE str)
+{
+    wb_xml_bytes bytes;
+    bytes.offset = plan->strings.len;
+    wb_buffer_append_str(&plan->strings, str);
+    bytes.len = plan->strings.len - bytes.offset;
+    RB_GC_GUARD(str);
+    return bytes;
+}
+
+static VALUE utf8(const char *cstr)
+{
+    return rb_utf8_str_new_cstr(cstr);
+}
+
+/* Things the compiler asks of the pure encoder, so that both write the same. */
+typedef struct compiler {
+    wb_xml_plan *plan;
+    const wb_format_env *env;
+    VALUE namespace;
+    VALUE prefix;
+} compiler;
+
+/* Encoder.automatic_prefix(uri): wb1, wb2... shared with the pure encoder, so
+ * a namespace has the same prefix whichever backend wrote it. */
+static VALUE automatic_prefix(const compiler *c, VALUE uri)
+{
+    VALUE prefix = rb_funcall(c->env->cPureEncoder, id_automatic_prefix, 1, uri);
+    StringValue(prefix);
+    return prefix;
+}
+
+/* Generator#declaration: %( xmlns:#{prefix}="#{Encoder.attribute(uri)}") */
+static VALUE declaration_of(const compiler *c, VALUE prefix, VALUE uri)
+{
+    VALUE escaped = rb_funcall(c->env->cPureEncoder, id_attribute, 1, uri);
+    StringValue(escaped);
+    VALUE declaration = rb_str_plus(utf8(" xmlns:"), prefix);
+    rb_str_cat_cstr(declaration, "=\"");
+    rb_str_append(declaration, escaped);
+    rb_str_cat_cstr(declaration, "\"");
+    return declaration;
+}
+
+static VALUE qualified(VALUE prefix, VALUE local)
+{
+    VALUE name = rb_str_plus(prefix, utf8(":"));
+    rb_str_append(name, local);
+    return name;
+}
+
+/* Generator#name_parts, the part fixed at compile time: an entry in another
+ * namespace than the model's gets its automatic prefix and declaration. */
+static void name_parts(const compiler *c, wb_xml_op *op, VALUE entry, int top)
+{
+    VALUE local = rb_funcall(entry, id_name, 0);
+    VALUE uri = rb_funcall(entry, id_uri, 0);
+    if (NIL_P(local)) local = utf8("item");
+    op->top = (unsigned char)top;
+    if (!NIL_P(uri) && !rb_equal(uri, c->namespace)) {
+        VALUE prefix = automatic_prefix(c, uri);
+        op->foreign = 1;
+        op->name = intern(c->plan, qualified(prefix, local));
+        op->declaration = intern(c->plan, declaration_of(c, prefix, uri));
+    } else {
+        op->name = intern(c->plan, local);
+    }
+}
+
+static wb_xml_op *new_op(wb_xml_plan *plan)
+{
+    if (plan->op_count == plan->op_capacity) {
+        size_t capacity = plan->op_capacity ? plan->op_capacity * 2 : 16;
+        wb_xml_op *old = plan->ops;
+        plan->ops = grow_marked(old, plan->op_count, capacity, sizeof(wb_xml_op));
+        ruby_xfree(old);
+        plan->op_capacity = capacity;
+    }
+    /* Filled in by the caller before op_count counts it (the GC marks only
+     * counted ops). */
+    wb_xml_op *op = &plan->ops[plan->op_count];
+    memset(op, 0, sizeof(*op));
+    op->type = Qnil;
+    return op;
+}
+
+/* Generator#element, #one_value, #model_value for one slot. */
+static void add_element(const compiler *c, VALUE slot, int top)
+{
+    wb_xml_plan *plan = c->plan;
+    VALUE attribute = rb_funcall(slot, id_attribute, 0);
+    VALUE type = rb_funcall(slot, id_type, 0);
+    VALUE field = rb_funcall(attribute, id_xml, 0);
+    VALUE ivar = rb_funcall(attribute, id_ivar, 0);
+    int model = FIX2INT(rb_funcall(slot, id_kind, 0)) == PLAN_MODEL;
+    StringValue(field);
+
+    wb_xml_op *op = new_op(plan);
+    op->code = model ? WB_XML_OP_MODEL : WB_XML_OP_SCALAR;
+    op->format = (unsigned char)(model ? WB_FORMAT_OTHER : wb_format_kind_of(type));
+    op->list = RTEST(rb_funcall(slot, id_list, 0));
+    op->nil_xsi = RTEST(rb_funcall(slot, id_nil_xsi, 0));
+    op->named = !NIL_P(rb_funcall(slot, id_name, 0));
+    op->ivar = rb_sym2id(ivar);
+    op->type = type;
+    op->field = intern(plan, field);
+    name_parts(c, op, slot, top);
+    plan->op_count++;
+}
+
+/* Whether two interned strings of one plan hold the same bytes. */
+static int same_bytes(const wb_xml_plan *plan, wb_xml_bytes a, wb_xml_bytes b)
+{
+    return a.len == b.len && a.len > 0 && memcmp(WB_XML_PTR(plan, a), WB_XML_PTR(plan, b), a.len) == 0;
+}
+
+/* Generator#attribute. */
+static void add_attribute(const compiler *c, VALUE slot)
+{
+    wb_xml_plan *plan = c->plan;
+    VALUE local = rb_funcall(slot, id_name, 0);
+    VALUE uri = rb_funcall(slot, id_uri, 0);
+    VALUE name = local;
+    VALUE declaration = Qnil;
+    if (!NIL_P(uri)) {
+        if (rb_equal(uri, c->namespace) && !NIL_P(c->prefix)) {
+            name = qualified(c->prefix, local);
+        } else {
+            VALUE prefix = automatic_prefix(c, uri);
+            declaration = declaration_of(c, prefix, uri);
+            name = qualified(prefix, local);
+        }
+    }
+    VALUE attribute = rb_funcall(slot, id_attribute, 0);
+    VALUE type = rb_funcall(slot, id_type, 0);
+    VALUE ivar = rb_funcall(attribute, id_ivar, 0);
+    VALUE field = rb_str_plus(utf8("@"), local);
+    VALUE markup = rb_str_plus(utf8(" "), name);
+    rb_str_cat_cstr(markup, "=\"");
+
+    if (plan->attribute_count == plan->attribute_capacity) {
+        size_t capacity = plan->attribute_capacity ? plan->attribute_capacity * 2 : 4;
+        wb_xml_attribute *old = plan->attributes;
+        plan->attributes = grow_marked(old, plan->attribute_count, capacity, sizeof(wb_xml_attribute));
+        ruby_xfree(old);
+        plan->attribute_capacity = capacity;
+    }
+    wb_xml_attribute *entry = &plan->attributes[plan->attribute_count];
+    memset(entry, 0, sizeof(*entry));
+    entry->type = type;
+    entry->format = (unsigned char)wb_format_kind_of(type);
+    entry->ivar = rb_sym2id(ivar);
+    if (!NIL_P(declaration)) {
+        /* Generator#attribute_declarations: each prefix is declared once per element. */
+        wb_xml_bytes bytes = intern(plan, declaration);
+        int seen = 0;
+        for (size_t i = 0; i < plan->attribute_count && !seen; i++) {
+            seen = same_bytes(plan, plan->attributes[i].declaration, bytes);
+        }
+        if (!seen) entry->declaration = bytes;
+    }
+    entry->field = intern(plan, field);
+    entry->prefix = intern(plan, markup);
+    plan->attribute_count++;
+}
+
+/* Generator#text_content. */
+static void add_text(const compiler *c, VALUE slot)
+{
+    wb_xml_plan *plan = c->plan;
+    VALUE attribute = rb_funcall(slot, id_attribute, 0);
+    VALUE type = rb_funcall(slot, id_type, 0);
+    VALUE ivar = rb_funcall(attribute, id_ivar, 0);
+    wb_xml_attribute *entry = &plan->text;
+    memset(entry, 0, sizeof(*entry));
+    entry->type = type;
+    entry->format = (unsigned char)wb_format_kind_of(type);
+    entry->ivar = rb_sym2id(ivar);
+    entry->field = intern(plan, utf8("."));
+    plan->has_text = 1;
+}
+
+/* Generator#group and the writes loop of #source, without recursion: the
+ * wrappers being written sit on a Ruby Array of [writes, next index, index of
+ * the wrapper's start op]. Only the record's own children are "top". */
+static void add_writes(const compiler *c, VALUE writes)
+{
+    wb_xml_plan *plan = c->plan;
+    VALUE pending = rb_ary_new();
+    rb_ary_push(pending, rb_ary_new_from_args(3, writes, INT2FIX(0), Qnil));
+    while (RARRAY_LEN(pending) > 0) {
+        VALUE top = rb_ary_entry(pending, -1);
+        VALUE entries = rb_ary_entry(top, 0);
+        long index = FIX2LONG(rb_ary_entry(top, 1));
+        if (index >= RARRAY_LEN(entries)) {
+            VALUE open = rb_ary_entry(top, 2);
+            if (!NIL_P(open)) {
+                /* The wrapper's end tag: its start's name. */
+                wb_xml_op *op = new_op(plan);
+                *op = plan->ops[FIX2LONG(open)];
+                op->code = WB_XML_OP_CLOSE;
+                plan->op_count++;
+            }
+            rb_ary_pop(pending);
+            continue;
+        }
+        rb_ary_store(top, 1, LONG2FIX(index + 1));
+        int at_top = RARRAY_LEN(pending) == 1;
+        VALUE entry = rb_ary_entry(entries, index);
+        if (FIX2INT(rb_funcall(entry, id_kind, 0)) == PLAN_GROUP) {
+            wb_xml_op *op = new_op(plan);
+            op->code = WB_XML_OP_OPEN;
+            name_parts(c, op, entry, at_top);
+            VALUE open_index = LONG2FIX((long)plan->op_count);
+            plan->op_count++;
+            rb_ary_push(pending, rb_ary_new_from_args(3, rb_funcall(entry, id_writes, 0), INT2FIX(0), open_index));
+        } else {
+            add_element(c, entry, at_top);
+        }
+    }
+    RB_GC_GUARD(pending);
+}
+
+VALUE wb_xml_plan_compile(VALUE klass)
+{
+    const wb_format_env *env = wb_format_env_get();
+    wb_xml_plan *plan;
+    VALUE object = TypedData_Make_Struct(cEncoderPlan, wb_xml_plan, &plan_type, plan);
+    plan->klass = klass;
+    plan->text.type = Qnil;
+    wb_buffer_init(&plan->strings);
+
+    VALUE source = rb_funcall(rb_path2class("Wirebind::XML::Plan"), id_for, 1, klass);
+    VALUE root_name = rb_funcall(source, id_root_name, 0);
+    VALUE namespace = rb_funcall(source, id_namespace, 0);
+    VALUE prefix = rb_funcall(source, id_prefix, 0);
+    VALUE xsi_declaration = rb_const_get(env->cPureEncoder, rb_intern("XSI_DECLARATION"));
+    StringValue(root_name);
+    compiler c = {plan, env, namespace, prefix};
+
+    /* Encoder#initialize: the root tag. */
+    plan->root_tag = intern(plan, NIL_P(prefix) ? root_name : qualified(prefix, root_name));
+    VALUE nil_suffix = utf8(" xsi:nil=\"true\"");
+    rb_str_append(nil_suffix, xsi_declaration);
+    rb_str_cat_cstr(nil_suffix, "/>");
+    plan->nil_suffix = intern(plan, nil_suffix);
+
+    /* Generator#scope, the part fixed at compile time. */
+    if (NIL_P(namespace)) {
+        plan->namespace_mode = WB_XML_NS_NONE;
+    } else if (!NIL_P(prefix)) {
+        plan->namespace_mode = WB_XML_NS_PREFIXED;
+        plan->declaration = intern(plan, declaration_of(&c, prefix, namespace));
+        plan->prefix = intern(plan, rb_str_plus(prefix, utf8(":")));
+    } else {
+        plan->namespace_mode = WB_XML_NS_DEFAULT;
+        VALUE automatic = automatic_prefix(&c, namespace);
+        VALUE escaped = rb_funcall(env->cPureEncoder, id_attribute, 1, namespace);
+        StringValue(escaped);
+        VALUE default_declaration = utf8(" xmlns=\"");
+        rb_str_append(default_declaration, escaped);
+        rb_str_cat_cstr(default_declaration, "\"");
+        plan->default_declaration = intern(plan, default_declaration);
+        plan->declaration = intern(plan, declaration_of(&c, automatic, namespace));
+        plan->prefix = intern(plan, rb_str_plus(automatic, utf8(":")));
+    }
+    if (!NIL_P(namespace)) plan->uri = intern(plan, namespace);
+
+    VALUE attributes = rb_funcall(source, id_attribute_writes, 0);
+    for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i));
+    if (plan->namespace_mode == WB_XML_NS_DEFAULT) {
+        for (size_t i = 0; i < plan->attribute_count; i++) {
+            if (same_bytes(plan, plan->attributes[i].declaration, plan->declaration)) plan->attributes_declare_prefix = 1;
+        }
+    }
+    VALUE text = rb_funcall(source, id_text, 0);
+    if (!NIL_P(text)) add_text(&c, text);
+    add_writes(&c, rb_funcall(source, id_writes, 0));
+
+    RB_GC_GUARD(source);
+    RB_GC_GUARD(attributes);
+    return rb_obj_freeze(object);
+}
+
+static VALUE plan_block(RB_BLOCK_CALL_FUNC_ARGLIST(yielded, klass))
+{
+    return wb_xml_plan_compile(klass);
+}
+
+VALUE wb_xml_plan_for(VALUE klass)
+{
+    VALUE plan = rb_block_call(klass, id_wirebind_plan, 1, &sym_native_xml_encoder, plan_block, klass);
+    /* Whatever sits under the key must be one of ours before C trusts it. */
+    rb_check_typeddata(plan, &plan_type);
+    return plan;
+}
+
+/* ==== encoding ============================================================== */
+
+static const char RESET[] = " xmlns=\"\"";
+
+/* One record being written: the arguments of the generated write, and the
+ * locals its scope computed. */
+typedef struct frame {
+    const wb_xml_plan *plan;
+    VALUE record;
+    const char *tag_prefix;          /* tag = tag_prefix + tag_name: "pre + name" */
+    size_t tag_prefix_len;
+    const char *tag_name;
+    size_t tag_name_len;
+    const wb_xml_plan *default_ns;   /* the plan whose namespace is the default in scope (NULL: none) */
+    const wb_xml_plan *parent_ns;    /* the plan whose namespace the enclosing record's prefix stands for */
+    int nested;
+    /* Generator#scope */
+    const char *pre;                 /* the prefix of the record's own children: "", "p:" or "wbN:" */
+    size_t pre_len;
+    int reset;                       /* its unprefixed children reset the default namespace */
+    const wb_xml_plan *child_default;
+    const wb_xml_plan *child_parent;
+    /* where the program is */
+    size_t pc;                       /* the next op */
+    VALUE list;                      /* the list the op at pc is writing, or Qundef */
+    long index;                      /* its next item */
+    const char *field;               /* what is being written, for EncodeError#path (NULL: the element itself) */
+    size_t field_len;
+} frame;
+
+/* One call of encode_value. */
+typedef struct encoding {
+    wb_buffer buffer;
+    const wb_format_env *env;
+    VALUE value;
+    VALUE io;
+    int xsi_all;
+    int declaration;
+    size_t written;
+    char *root;
+    size_t root_len;
+    char *item;
+    size_t item_len;
+    frame *frames;
+    size_t depth;
+    size_t capacity;
+    st_table *plans;                 /* class => plan object, for this call */
+    VALUE last_class;
+    const wb_xml_plan *last_plan;
+} encoding;
+
+static int mark_plan_entry(st_data_t key, st_data_t value, st_data_t arg)
+{
+    rb_gc_mark((VALUE)key);
+    rb_gc_mark((VALUE)value);
+    return ST_CONTINUE;
+}
+
+/* Pins everything: C holds these objects' addresses. */
+static void encoding_mark(void *ptr)
+{
+    encoding *enc = ptr;
+    rb_gc_mark(enc->value);
+    rb_gc_mark(enc->io);
+    for (size_t i = 0; i < enc->depth; i++) {
+        rb_gc_mark(enc->frames[i].record);
+        if (enc->frames[i].list != Qundef) rb_gc_mark(enc->frames[i].list);
+    }
+    if (enc->plans) st_foreach(enc->plans, mark_plan_entry, 0);
+}
+
+static void encoding_release(encoding *enc)
+{
+    wb_buffer_release(&enc->buffer);
+    ruby_xfree(enc->frames);
+    enc->frames = NULL;
+    enc->depth = enc->capacity = 0;
+    ruby_xfree(enc->root);
+    enc->root = NULL;
+    ruby_xfree(enc->item);
+    enc->item = NULL;
+    if (enc->plans) st_free_table(enc->plans);
+    enc->plans = NULL;
+    enc->last_class = Qundef;
+    enc->last_plan = NULL;
+}
+
+static void encoding_free(void *ptr)
+{
+    encoding_release(ptr);
+    ruby_xfree(ptr);
+}
+
+static size_t encoding_memsize(const void *ptr)
+{
+    const encoding *enc = ptr;
+    return sizeof(*enc) + enc->buffer.capa + enc->capacity * sizeof(frame);
+}
+
+static const rb_data_type_t encoding_type = {
+    "wirebind/xml_encoding",
+    {encoding_mark, encoding_free, encoding_memsize, NULL},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+/* Pure::Encoder.for(klass), memoized for this call: a record's class is only
+ * asked for its plan once per document. */
+static const wb_xml_plan *plan_of(encoding *enc, VALUE klass)
+{
+    if (klass == enc->last_class) return enc->last_plan;
+    st_data_t found;
+    VALUE object;
+    if (enc->plans && st_lookup(enc->plans, (st_data_t)klass, &found)) {
+        object = (VALUE)found;
+    } else {
+        object = wb_xml_plan_for(klass);
+        if (!enc->plans) enc->plans = st_init_numtable();
+        st_insert(enc->plans, (st_data_t)klass, (st_data_t)object);
+    }
+    enc->last_class = klass;
+    enc->last_plan = RTYPEDDATA_DATA(object);
+    RB_GC_GUARD(object);
+    return enc->last_plan;
+}
+
+static void append_tag(VALUE path, const frame *f)
+{
+    rb_str_cat(path, f->tag_prefix, (long)f->tag_prefix_len);
+    rb_str_cat(path, f->tag_name, (long)f->tag_name_len);
+}
+
+/* EncodeError#path: the tags of the records being written, then the field. */
+static VALUE current_path(const encoding *enc)
+{
+    VALUE path = rb_utf8_str_new(NULL, 0);
+    for (size_t i = 0; i < enc->depth; i++) {
+        if (i > 0) rb_str_cat(path, "/", 1);
+        append_tag(path, &enc->frames[i]);
+    }
+    if (enc->depth > 0 && enc->frames[enc->depth - 1].field) {
+        rb_str_cat(path, "/", 1);
+        rb_str_cat(path, enc->frames[enc->depth - 1].field, (long)enc->frames[enc->depth - 1].field_len);
+    }
+    return path;
+}
+
+/* The rescue clauses of the generated write: raise EncodeError at the path of
+ * what is being written. */
+NORETURN(static void fail(const encoding *enc, VALUE message));
+static void fail(const encoding *enc, VALUE message)
+{
+    wb_raise_encode_error(message, current_path(enc));
+}
+
+/* "expected <what>, got <Types.describe(value)>" */
+NORETURN(static void fail_expected(const encoding *enc, VALUE what, VALUE value));
+static void fail_expected(const encoding *enc, VALUE what, VALUE value)
+{
+    VALUE message = utf8("expected ");
+    rb_str_append(message, what);
+    rb_str_cat_cstr(message, ", got ");
+    rb_str_append(message, rb_funcall(enc->env->mTypes, id_describe, 1, value));
+    fail(enc, message);
+}
+
+static inline void append_bytes(encoding *enc, const wb_xml_plan *plan, wb_xml_bytes bytes)
+{
+    wb_buffer_append(&enc->buffer, WB_XML_PTR(plan, bytes), bytes.len);
+}
+
+static inline void set_field(frame *f, const wb_xml_plan *plan, wb_xml_bytes field)
+{
+    f->field = WB_XML_PTR(plan, field);
+    f->field_len = field.len;
+}
+
+/* `ns == uri` in the generated code: is the namespace in scope the plan's? */
+static inline int same_namespace(const wb_xml_plan *ns, const wb_xml_plan *plan)
+{
+    return ns && ns->uri.len == plan->uri.len &&
+           memcmp(WB_XML_PTR(ns, ns->uri), WB_XML_PTR(plan, plan->uri), plan->uri.len) == 0;
+}
+
+/* The start of a record's element: the generated write up to its first child
+ * (start tag, Generator#scope, XML attributes, text). */
+static void open_record(encoding *enc, frame *f, const char *tag_declaration, size_t tag_declaration_len)
+{
+    const wb_xml_plan *plan = f->plan;
+    wb_buffer *buffer = &enc->buffer;
+    wb_buffer_append_char(buffer, '<');
+    wb_buffer_append(buffer, f->tag_prefix, f->tag_prefix_len);
+    wb_buffer_append(buffer, f->tag_name, f->tag_name_len);
+    wb_buffer_append(buffer, tag_declaration, tag_declaration_len);
+
+    f->pre = "";
+    f->pre_len = 0;
+    f->reset = 0;
+    f->child_default = f->default_ns;
+    f->child_parent = f->parent_ns;
+    switch (plan->namespace_mode) {
+    case WB_XML_NS_NONE:
+        f->reset = f->default_ns != NULL;
+        f->child_default = NULL;
+        break;
+    case WB_XML_NS_PREFIXED:
+        if (!same_namespace(f->parent_ns, plan)) append_bytes(enc, plan, plan->declaration);
+        f->pre = WB_XML_PTR(plan, plan->prefix);
+        f->pre_len = plan->prefix.len;
+        f->child_parent = plan;
+        break;
+    default: /* WB_XML_NS_DEFAULT */
+        if (same_namespace(f->default_ns, plan)) {
+            /* already the default namespace */
+        } else if (!f->nested) {
+            append_bytes(enc, plan, plan->default_declaration);
+            f->child_default = plan;
+        } else {
+            if (!plan->attributes_declare_prefix && !same_namespace(f->parent_ns, plan)) append_bytes(enc, plan, plan->declaration);
+            f->pre = WB_XML_PTR(plan, plan->prefix);
+            f->pre_len = plan->prefix.len;
+            f->child_parent = plan;
+        }
+        break;
+    }
+
+    for (size_t i = 0; i < plan->attribute_count; i++) {
+        const wb_xml_attribute *attribute = &plan->attributes[i];
+        append_bytes(enc, plan, attribute->declaration);
+        set_field(f, plan, attribute->field);
+        VALUE value = rb_ivar_get(f->record, attribute->ivar);
+        if (NIL_P(value)) continue;
+        append_bytes(enc, plan, attribute->prefix);
+        wb_format_write(buffer, enc->env, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
+        wb_buffer_append_char(buffer, '"');
+        RB_GC_GUARD(value);
+    }
+    wb_buffer_append_char(buffer, '>');
+
+    if (plan->has_text) {
+        set_field(f, plan, plan->text.field);
+        VALUE value = rb_ivar_get(f->record, plan->text.ivar);
+        if (!NIL_P(value)) {
+            wb_format_write(buffer, enc->env, (wb_format_kind)plan->text.format, plan->text.type, value, WB_ESCAPE_TEXT);
+        }
+        RB_GC_GUARD(value);
+    }
+}
+
+/* Starts writing a record: a new frame, and its start tag. */
+static void push_record(encoding *enc, const wb_xml_plan *plan, VALUE record, const char *tag_prefix, size_t tag_prefix_len,
+                        const char *tag_name, size_t tag_name_len, const char *tag_declaration, size_t tag_declaration_len,
+                        const wb_xml_plan *default_ns, const wb_xml_plan *parent_ns, int nested)
+{
+    if (enc->depth >= MAX_DEPTH) {
+        VALUE message = rb_sprintf("records nest more than %d deep (does a record contain itself?)", MAX_DEPTH);
+        VALUE path = rb_utf8_str_new(NULL, 0);
+        append_tag(path, &enc->frames[0]);
+        wb_raise_encode_error(message, path);
+    }
+    if (enc->depth == enc->capacity) {
+        size_t capacity = enc->capacity ? enc->capacity * 2 : 16;
+        frame *old = enc->frames;
+        enc->frames = grow_marked(old, enc->depth, capacity, sizeof(frame));
+        ruby_xfree(old);
+        enc->capacity = capacity;
+    }
+    frame *f = &enc->frames[enc->depth];
+    memset(f, 0, sizeof(*f));
+    f->plan = plan;
+    f->record = record;
+    f->tag_prefix = tag_prefix;
+    f->tag_prefix_len = tag_prefix_len;
+    f->tag_name = tag_name;
+    f->tag_name_len = tag_name_len;
+    f->default_ns = default_ns;
+    f->parent_ns = parent_ns;
+    f->nested = nested;
+    f->list = Qundef;
+    enc->depth++; /* only now does the GC see (and pin) the record */
+    open_record(enc, f, tag_declaration, tag_declaration_len);
+}
+
+/* Generator#name_parts: "<name" with what the name needs declared. */
+static void open_name(encoding *enc, const frame *f, const wb_xml_op *op)
+{
+    const wb_xml_plan *plan = f->plan;
+    wb_buffer_append_char(&enc->buffer, '<');
+    if (op->foreign) {
+        append_bytes(enc, plan, op->name);
+        append_bytes(enc, plan, op->declaration);
+    } else {
+        wb_buffer_append(&enc->buffer, f->pre, f->pre_len);
+        append_bytes(enc, plan, op->name);
+        if (op->top && f->reset) wb_buffer_append_literal(&enc->buffer, RESET);
+    }
+}
+
+static void close_name(encoding *enc, const frame *f, const wb_xml_op *op)
+{
+    wb_buffer_append_literal(&enc->buffer, "</");
+    if (!op->foreign) wb_buffer_append(&enc->buffer, f->pre, f->pre_len);
+    append_bytes(enc, f->plan, op->name);
+    wb_buffer_append_char(&enc->buffer, '>');
+}
+
+/* Generator#one_value and #model_value: one value of the op at the top
+ * frame's pc (nil, a scalar, or a record, which pushes a frame). */
+static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
+{
+    const frame *parent = &enc->frames[enc->depth - 1];
+    const wb_xml_plan *plan = parent->plan;
+    if (NIL_P(value)) {
+        if (op->nil_xsi || enc->xsi_all) {
+            open_name(enc, parent, op);
+            append_bytes(enc, plan, plan->nil_suffix);
+        }
+        return;
+    }
+    if (op->code == WB_XML_OP_SCALAR) {
+        open_name(enc, parent, op);
+        wb_buffer_append_char(&enc->buffer, '>');
+        wb_format_write(&enc->buffer, enc->env, (wb_format_kind)op->format, op->type, value, WB_ESCAPE_TEXT);
+        close_name(enc, parent, op);
+        return;
+    }
+    /* value.is_a?(type): exactly the declared class is the usual case. */
+    int exact = !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == op->type;
+    if (!exact && !RTEST(rb_obj_is_kind_of(value, op->type))) fail_expected(enc, rb_obj_as_string(op->type), value);
+    const wb_xml_plan *child = plan_of(enc, rb_obj_class(value));
+    /* push_record may move the frames: read the parent first. */
+    const wb_xml_plan *child_default = parent->child_default;
+    const wb_xml_plan *child_parent = parent->child_parent;
+    if (!op->named) {
+        /* A "*" item is named after its own class, in its own namespace. */
+        push_record(enc, child, value, "", 0, WB_XML_PTR(child, child->root_tag), child->root_tag.len, "", 0, child_default,
+                    child_parent, 1);
+    } else if (op->foreign) {
+        push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, WB_XML_PTR(plan, op->declaration),
+                    op->declaration.len, child_default, child_parent, 1);
+    } else {
+        /* Named in this model's namespace; a child of the record itself carries
+         * the reset, and sees the default namespace in scope. */
+        int reset = op->top && parent->reset;
+        push_record(enc, child, value, parent->pre, parent->pre_len, WB_XML_PTR(plan, op->name), op->name.len,
+                    reset ? RESET : "", reset ? sizeof(RESET) - 1 : 0, op->top ? child_default : NULL, child_parent, 1);
+    }
+}
+
+/* Runs the frames until the record at the bottom is written. */
+static void run(encoding *enc)
+{
+    while (enc->depth > 0) {
+        if (!NIL_P(enc->io) && enc->buffer.len >= WB_BUFFER_PIECE) {
+            enc->written += wb_buffer_flush_io(&enc->buffer, enc->io, 0);
+        }
+        frame *f = &enc->frames[enc->depth - 1];
+        const wb_xml_plan *plan = f->plan;
+
+        if (f->list != Qundef) {
+            /* Inside a list: its next item, or the next op. */
+            const wb_xml_op *op = &plan->ops[f->pc];
+            if (f->index < RARRAY_LEN(f->list)) {
+                VALUE item = RARRAY_AREF(f->list, f->index);
+                f->index++;
+                write_value(enc, op, item);
+                RB_GC_GUARD(item);
+            } else {
+                f->list = Qundef;
+                f->pc++;
+            }
+            continue;
+        }
+
+        if (f->pc >= plan->op_count) {
+            wb_buffer_append_literal(&enc->buffer, "</");
+            wb_buffer_append(&enc->buffer, f->tag_prefix, f->tag_prefix_len);
+            wb_buffer_append(&enc->buffer, f->tag_name, f->tag_name_len);
+            wb_buffer_append_char(&enc->buffer, '>');
+            enc->depth--;
+            continue;
+        }
+
+        const wb_xml_op *op = &plan->ops[f->pc];
+        switch (op->code) {
+        case WB_XML_OP_OPEN:
+            open_name(enc, f, op);
+            wb_buffer_append_char(&enc->buffer, '>');
+            f->pc++;
+            continue;
+        case WB_XML_OP_CLOSE:
+            close_name(enc, f, op);
+            f->pc++;
+            continue;
+        default:
+            break;
+        }
+        set_field(f, plan, op->field);
+        VALUE value = rb_ivar_get(f->record, op->ivar);
+        if (op->list) {
+            if (NIL_P(value)) {
+                f->pc++;
+            } else if (!RB_TYPE_P(value, T_ARRAY)) {
+                fail_expected(enc, utf8("an Array"), value);
+            } else {
+                f->list = value;
+                f->index = 0;
+            }
+            continue;
+        }
+        f->pc++;
+        write_value(enc, op, value);
+        RB_GC_GUARD(value);
+    }
+}
+
+static VALUE encode_body(VALUE arg)
+{
+    encoding *enc = (encoding *)arg;
+    VALUE value = enc->value;
+    if (enc->declaration) wb_buffer_append_literal(&enc->buffer, DECLARATION);
+
+    if (RB_TYPE_P(value, T_ARRAY)) {
+        wb_buffer_append_char(&enc->buffer, '<');
+        wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
+        wb_buffer_append_char(&enc->buffer, '>');
+        for (long i = 0; i < RARRAY_LEN(value); i++) {
+            VALUE record = RARRAY_AREF(value, i);
+            const wb_xml_plan *plan = plan_of(enc, rb_obj_class(record));
+            if (enc->item) {
+                push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, NULL, 0);
+            } else {
+                push_record(enc, plan, record, "", 0, WB_XML_PTR(plan, plan->root_tag), plan->root_tag.len, "", 0, NULL,
+                            NULL, 0);
+            }
+            run(enc);
+            RB_GC_GUARD(record);
+        }
+        wb_buffer_append_literal(&enc->buffer, "</");
+        wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
+        wb_buffer_append_char(&enc->buffer, '>');
+    } else {
+        const wb_xml_plan *plan = plan_of(enc, rb_obj_class(value));
+        if (enc->root) {
+            push_record(enc, plan, value, "", 0, enc->root, enc->root_len, "", 0, NULL, NULL, 0);
+        } else {
+            push_record(enc, plan, value, "", 0, WB_XML_PTR(plan, plan->root_tag), plan->root_tag.len, "", 0, NULL, NULL, 0);
+        }
+        run(enc);
+    }
+
+    if (NIL_P(enc->io)) return wb_buffer_to_str(&enc->buffer);
+    enc->written += wb_buffer_flush_io(&enc->buffer, enc->io, 1);
+    return SIZET2NUM(enc->written);
+}
+
+/* rescue Types::InvalidValue => e: an EncodeError at the path being written.
+ * Outside any record (a top-level record's plan being compiled) the pure
+ * encoder does not rescue, and neither does this. */
+static VALUE encode_rescue(VALUE arg, VALUE error)
+{
+    encoding *enc = (encoding *)arg;
+    if (enc->depth == 0) rb_exc_raise(error);
+    fail(enc, rb_funcall(error, id_message, 0));
+    return Qnil;
+}
+
+static VALUE encode_protected(VALUE arg)
+{
+    encoding *enc = (encoding *)arg;
+    return rb_rescue2(encode_body, arg, encode_rescue, arg, enc->env->eInvalidValue, (VALUE)0);
+}
+
+static VALUE encode_ensure(VALUE arg)
+{
+    encoding_release((encoding *)arg);
+    return Qnil;
+}
+
+static char *copy_name(VALUE name, size_t *len)
+{
+    *len = (size_t)RSTRING_LEN(name);
+    char *copy = ruby_xmalloc(*len ? *len : 1);
+    memcpy(copy, RSTRING_PTR(name), *len);
+    return copy;
+}
+
+VALUE wb_xml_encode(VALUE value, VALUE root, VALUE item, int xsi_all, int declaration, VALUE io)
+{
+    encoding *enc;
+    VALUE holder = TypedData_Make_Struct(0, encoding, &encoding_type, enc);
+    wb_buffer_init(&enc->buffer);
+    enc->env = wb_format_env_get();
+    enc->value = value;
+    enc->io = io;
+    enc->xsi_all = xsi_all;
+    enc->declaration = declaration;
+    enc->last_class = Qundef;
+    if (!NIL_P(root)) enc->root = copy_name(root, &enc->root_len);
+    if (!NIL_P(item)) enc->item = copy_name(item, &enc->item_len);
+    if (RB_TYPE_P(value, T_ARRAY) && !enc->root) rb_raise(rb_eArgError, "encoding a list needs root:");
+
+    VALUE result = rb_ensure(encode_protected, (VALUE)enc, encode_ensure, (VALUE)enc);
+    RB_GC_GUARD(holder);
+    return result;
+}
+
+void wb_xml_encoder_init(VALUE mNative)
+{
+    /* The class of compiled plans, so that one met from Ruby (in a class's
+     * plan cache) inspects as what it is. Only C makes them. */
+    cEncoderPlan = rb_define_class_under(mNative, "EncoderPlan", rb_cObject);
+    rb_undef_alloc_func(cEncoderPlan);
+
+    sym_native_xml_encoder = ID2SYM(rb_intern("native_xml_encoder"));
+    id_wirebind_plan = rb_intern("wirebind_plan");
+    id_for = rb_intern("for");
+    id_root_name = rb_intern("root_name");
+    id_namespace = rb_intern("namespace");
+    id_prefix = rb_intern("prefix");
+    id_text = rb_intern("text");
+    id_writes = rb_intern("writes");
+    id_kind = rb_intern("kind");
+    id_type = rb_intern("type");
+    id_list = rb_intern("list");
+    id_name = rb_intern("name");
+    id_uri = rb_intern("uri");
+    id_nil_xsi = rb_intern("nil_xsi");
+    id_attribute = rb_intern("attribute");
+    id_ivar = rb_intern("ivar");
+    id_message = rb_intern("message");
+    id_describe = rb_intern("describe");
+    id_automatic_prefix = rb_intern("automatic_prefix");
+    id_attribute_writes = rb_intern("attribute_writes");
+    id_xml = rb_intern("xml");
+}

@@ -1,0 +1,198 @@
+/* The XML tokenizer engine: XML 1.0 (fifth edition) + Namespaces in XML 1.0
+ * well-formedness over byte buffers, reporting what it reads through a small
+ * callback interface (wbx_handler). It holds no Ruby objects: input arrives
+ * through handler->read, errors leave through handler->error (which must not
+ * return), and everything it allocates hangs off the wbx_tokenizer, so a
+ * non-local exit out of a callback leaks nothing once wbx_tokenizer_free runs.
+ *
+ * It is a C port of lib/wirebind/xml/pure/tokenizer.rb, the reference: the same
+ * tokens in the same order, the same errors at the same positions, for a
+ * document without a DOCTYPE (meeting one, it stops and says so, see wbx_run).
+ *
+ * Buffers: the tokenizer reads straight from the current chunk (no copy); only
+ * the unread tail of a token that straddles two chunks is copied into its own
+ * growable buffer, followed by as much of the next chunk as the token needs.
+ * Element nesting is an explicit stack: no recursion on document depth. */
+#ifndef WIREBIND_XML_TOKENIZER_H
+#define WIREBIND_XML_TOKENIZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error kinds handed to handler->error. */
+enum {
+    WBX_PARSE_ERROR = 0,
+    WBX_LIMIT_ERROR = 1,
+    WBX_NO_MEMORY = 2
+};
+
+/* What wbx_run returns. */
+enum {
+    WBX_DONE = 0,   /* the whole document was read and is well-formed */
+    WBX_DOCTYPE = 1 /* a DOCTYPE was met in the prolog (and reject_dtd is off): see wbx_read_so_far */
+};
+
+typedef struct wbx_str {
+    const char *ptr; /* NULL only for "no namespace" */
+    size_t len;
+} wbx_str;
+
+/* An attribute as reported: namespace declarations left out, prefix resolved. */
+typedef struct wbx_attr {
+    wbx_str local;
+    wbx_str uri; /* ptr == NULL: no namespace */
+    wbx_str value;
+} wbx_attr;
+
+typedef struct wbx_handler {
+    /* Next chunk of valid, LF-normalized UTF-8 text; returns 0 at the end of the input.
+     * The bytes must stay valid until the next call. */
+    int (*read)(void *ctx, const char **ptr, size_t *len);
+    /* Raises; must not return. message is UTF-8, line/column 1-based (column in characters). */
+    void (*error)(void *ctx, int kind, const char *message, size_t length, long line, long column, long long offset);
+    /* An element that holds more than text starts. The pointers are valid during the call only. */
+    void (*on_start)(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t count);
+    /* An element holding only text (possibly empty), seen whole. */
+    void (*on_leaf)(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t count, wbx_str text);
+    /* Character data of the current element; only while want_text is set. */
+    void (*on_text)(void *ctx, const char *ptr, size_t len);
+    /* The current element ends (its name is still on the stack). */
+    void (*on_end)(void *ctx);
+} wbx_handler;
+
+typedef struct wbx_bytes {
+    char *ptr;
+    size_t len;
+    size_t cap;
+} wbx_bytes;
+
+/* A raw attribute of the start tag being read: offsets into the window, or
+ * (scratch) into the normalized-values buffer. */
+typedef struct wbx_raw {
+    size_t name, name_len;
+    size_t value, value_len;
+    int scratch;
+} wbx_raw;
+
+typedef struct wbx_ns {
+    size_t prefix, prefix_len; /* offsets into ns_bytes */
+    size_t uri, uri_len;
+    int none; /* xmlns="": no default namespace */
+} wbx_ns;
+
+typedef struct wbx_name {
+    size_t off, len;   /* the qualified name, in name_bytes */
+    size_t ns_count;   /* bindings in force before this element's own */
+    size_t ns_bytes;
+    uint64_t ns_set;   /* which set of bindings was in force before it (see wbx_seen) */
+} wbx_name;
+
+/* One attribute text pure's tokenizer has cached (see wbx_seen_*). */
+typedef struct wbx_seen_slot {
+    uint32_t hash;
+    size_t off, len; /* in seen_bytes */
+    uint64_t ns_set;
+    int used;
+} wbx_seen_slot;
+
+/* A remembered token position (decoders report errors found at an element's end
+ * at its start). Resolved to line/column before the text under it is let go. */
+typedef struct wbx_mark {
+    long long abs;
+    long line, column;
+    int resolved;
+} wbx_mark;
+
+typedef struct wbx_tokenizer {
+    const wbx_handler *h;
+    void *ctx;
+    size_t max_depth;
+    size_t max_token_size;
+    int reject_dtd;
+
+    /* Set by the handler: whether character data of the current element is wanted. */
+    int want_text;
+
+    /* The window: buf[0, len) is readable, pos the cursor. Either the current chunk
+     * (from chunk offset win_off) or own.ptr. */
+    const char *buf;
+    size_t len;
+    size_t pos;
+    int owned;
+    size_t win_off;  /* direct window: offset of buf[0] in the chunk */
+    wbx_bytes own;
+    const char *chunk; /* the current chunk, as handler->read gave it */
+    size_t chunk_len;
+    size_t chunk_used; /* owned window: bytes of the chunk already appended */
+    int eof;
+    int prolog; /* before the root element: nothing read is let go */
+
+    /* Position of buf[0] in the document. */
+    long long base_offset;
+    long base_line;   /* newlines before buf[0] */
+    long base_column; /* characters on the line before buf[0] */
+
+    long long tok; /* absolute offset of the current token's start */
+
+    /* Open elements. */
+    wbx_bytes name_bytes;
+    wbx_name *names;
+    size_t depth, names_cap;
+
+    /* Namespace bindings in force, innermost last. */
+    wbx_bytes ns_bytes;
+    wbx_ns *ns;
+    size_t ns_count, ns_cap;
+    wbx_str default_ns;
+
+    /* The start tag being read. */
+    wbx_raw *raw;
+    size_t raw_count, raw_cap;
+    wbx_attr *attrs;
+    size_t attrs_cap;
+    wbx_bytes values; /* normalized attribute values */
+    uint32_t *seen;   /* hash set for duplicate checks of long attribute lists */
+    size_t seen_cap;
+
+    wbx_mark *marks;
+    size_t mark_count, marks_cap;
+
+    /* Pure caches the resolved attributes of a tag by their source text, per set of
+     * namespace bindings (a new set for each element that declares some), and the
+     * cache decides where it reports a depth error. Mirrored here for that alone. */
+    uint64_t ns_set, ns_sets;
+    wbx_seen_slot *seen_slots;
+    size_t seen_count;
+    wbx_bytes seen_bytes;
+
+    wbx_bytes message;
+} wbx_tokenizer;
+
+/* Sets up a tokenizer; nothing is allocated until it runs. */
+void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, size_t max_depth, size_t max_token_size, int reject_dtd);
+/* Frees everything the tokenizer allocated; idempotent. */
+void wbx_free(wbx_tokenizer *t);
+/* Bytes held, for memsize. */
+size_t wbx_memsize(const wbx_tokenizer *t);
+
+/* Reads the whole document. Returns WBX_DONE, or WBX_DOCTYPE (see wbx_read_so_far). */
+int wbx_run(wbx_tokenizer *t);
+
+/* After WBX_DOCTYPE: every byte read since the start of the document. */
+void wbx_read_so_far(const wbx_tokenizer *t, const char **ptr, size_t *len);
+
+/* Open elements: how many, and the qualified name of the i-th (0 = the root). */
+size_t wbx_depth(const wbx_tokenizer *t);
+wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i);
+/* The index just past a name's prefix colon, or 0 when it has no proper prefix
+ * (XML 1.0 names such as ":", "a:" and "a:b:c" are taken whole). */
+size_t wbx_prefix_end(const char *name, size_t len);
+
+/* Line and column of the current token (its first non-blank character). */
+void wbx_token_position(wbx_tokenizer *t, long *line, long *column);
+/* Remembers the current token's position; returns its index (marks are a stack). */
+size_t wbx_mark_push(wbx_tokenizer *t);
+void wbx_mark_pop(wbx_tokenizer *t);
+void wbx_mark_position(wbx_tokenizer *t, size_t mark, long *line, long *column);
+
+#endif

@@ -1,0 +1,38 @@
+# frozen_string_literal: true
+
+# Writes a seed corpus for fuzz/xml_tokenizer_fuzz.c into the directory given
+# (default fuzz/corpus): every document of the W3C XML conformance suite
+# (../shared/conformance/xmlconf) and the SOAP and attack fixtures
+# (../shared/fixtures), each behind two configuration bytes (see the harness):
+# read whole with text wanted everywhere, and read in 7-byte chunks with marks,
+# a small max_depth and DTDs refused.
+#
+#   ruby fuzz/seed_corpus.rb [corpus_dir]
+require "digest"
+require "fileutils"
+
+root = File.expand_path("..", __dir__)
+shared = File.expand_path("../shared", root)
+corpus = File.expand_path(ARGV.fetch(0, File.join(root, "fuzz", "corpus")))
+FileUtils.mkdir_p(corpus)
+
+sources = Dir.glob(File.join(shared, "conformance", "xmlconf", "**", "*.{xml,ent,dtd,xsl}")) +
+          Dir.glob(File.join(shared, "fixtures", "{soap,xml_attacks,wsdl}", "**", "*")).select { |f| File.file?(f) }
+abort "seed_corpus: no documents under #{shared} (is ../shared there?)" if sources.empty?
+
+configs = ["\x08".b, "\xB4".b] # whole + all text; 7-byte chunks + reject DTD + max_depth 8 + marks
+written = 0
+sources.each do |path|
+  bytes = File.binread(path)
+  next if bytes.bytesize > 64 * 1024
+
+  configs.each do |config|
+    input = config + bytes
+    name = File.join(corpus, Digest::SHA1.hexdigest(input))
+    next if File.exist?(name)
+
+    File.binwrite(name, input)
+    written += 1
+  end
+end
+puts "seed_corpus: #{written} inputs from #{sources.size} files in #{corpus}"

@@ -1,0 +1,390 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require_relative "xml_test_support"
+require_relative "../../bench/generator"
+require_relative "../conformance/xmlconf_runner"
+
+# The native decoder against the reference: every document here is decoded by
+# both backends, which must agree on the result, or on the error (class, line,
+# column, and for a DecodeError its path; messages too). Documents are generated
+# (seeded: see random_seed), taken from the benchmark's generator, and broken on
+# purpose in every way a random edit can break them.
+class NativeDifferentialTest < Minitest::Test
+  include XMLTestHelpers
+
+  # A schema that touches every feature of the decoder: attributes (plain and
+  # namespaced), the element's text, every scalar type, lists with and without
+  # wrappers, nested wrappers, "*", namespaced alternatives, and recursion.
+  class Amount
+    include Wirebind::Model
+    xml_root "amount"
+    attribute :currency, :string, xml: "@currency"
+    attribute :value, :decimal, xml: "."
+  end
+
+  class Thing
+    include Wirebind::Model
+    xml_root "thing"
+    attribute :id, :integer, xml: "@id"
+    attribute :lang, :string, xml: "@lang"
+    attribute :code, :string, xml: "@{urn:a}code"
+    attribute :name, :string
+    attribute :count, :integer
+    attribute :ratio, :float
+    attribute :price, :decimal
+    attribute :ok, :boolean
+    attribute :at, :time
+    attribute :day, :date
+    attribute :blob, :base64
+    attribute :tags, [:string], xml: "tag"
+    attribute :nums, [:integer], xml: "nums/n"
+    attribute :author, :string, xml: "meta/info/author"
+    attribute :when, :date, xml: "meta/info/when"
+    attribute :amount, Amount
+    attribute :amounts, [Amount], xml: "amounts/amount"
+    attribute :children, [Thing], xml: "child"
+    attribute :extras, [:string], xml: "extras/*"
+    attribute :a_qn, :string, xml: "{urn:a}qn"
+    attribute :b_qn, :string, xml: "{urn:b}qn"
+    attribute :any_qn, :string, xml: "qn"
+  end
+
+  # Text, for when the element's own text is the value.
+  class Note
+    include Wirebind::Model
+    xml_root "note"
+    attribute :lang, :string, xml: "@lang"
+    attribute :text, :string, xml: "."
+  end
+
+  class Holder
+    include Wirebind::Model
+    attribute :notes, [Note], xml: "note"
+    attribute :rest, [:string], xml: "*"
+  end
+
+  # Texts each type reads, and texts it refuses (or reads only after Ruby's slow path).
+  VALID = {
+    string: ["", "plain", "a &amp; b", "x &lt; y", "tab\there", "naïve café", "日本語", "emoji 🚀", "  padded  ", "<![CDATA[raw <b>]]>",
+             "&#x30C9;&#12354;", "a]b", "line\nbreak", "&quot;q&quot;&apos;", "a &#13; b"],
+    integer: ["0", "42", "-7", "+13", "007", " 12 ", "12345678901234567890123", "-99999999999999999999", "", " "],
+    float: ["1.5", "-2E10", "INF", "-INF", "+INF", "NaN", "1.", ".5", "1e-400", "1e400", "0.1", "-0", "3.141592653589793238462643383279",
+            "2.2250738585072011e-308", "1.7976931348623157e308", "1.7976931348623159e308", " 2.5 ", "4.9e-324"],
+    decimal: ["12.50", "-0.5", "3", "12.", ".25", "+1.0", " 7.25 ", "-.5", "123456789012345678901234567890.123456789"],
+    boolean: %w[true false 1 0] + [" true ", ""],
+    time: ["2014-06-11T08:19:21+01:00", "2010-02-05T08:39:42.212099Z", "2013-04-01T03:59:11.939+09:00", "2011-11-11T13:14:53.526-05:00",
+           "2014-06-11T08:19:21", "2000-02-29T24:00:00Z", "2014-06-11T08:19:21.1234567891Z", "-0044-03-15T12:00:00Z",
+           "12345-01-01T00:00:00Z", "2014-06-11T08:19:21-00:00", "1582-10-10T00:00:00+05:30", "0000-01-01T00:00:00Z",
+           " 2014-06-11T08:19:21Z ", "2014-06-11T08:19:21+00:00", "1969-12-31T23:59:59.999999999-14:00"],
+    date: ["2011-09-17", "1582-10-10", "1000-01-01", "-0001-12-31", "2011-09-17Z", "2011-09-17+05:00", " 2011-09-17 ", "2000-02-29"],
+    base64: ["QUJD", "QUI=", "QQ==", "Q U J D", "QUJD\nRUZH", "QUJDRA==", "", "+/+/"]
+  }.freeze
+  INVALID = {
+    string: [],
+    integer: ["many", "1.5", "1_000", "٣", "0x10", "+"],
+    float: ["1e", "abc", "0x10", "1,5", "inf", "--1"],
+    decimal: ["1e5", "abc", "1.2.3", "."],
+    boolean: %w[yes TRUE t],
+    time: ["2001-02-29T10:00:00Z", "2014-13-01T00:00:00Z", "2014-06-11T08:19:21+14:01", "2014-06-11 08:19:21", "-0000-01-01T00:00:00Z",
+           "2014-06-11T08:60:00Z", "2014-06-11T24:00:01Z", "02014-06-11T08:19:21Z"],
+    date: ["2011-02-30", "2011-9-17", "10000-01-01x", "2011-09-17+15:00", "2011-13-01"],
+    base64: ["QR==", "QUJ", "!!!!", "QQ==QQ==", "Q===", "QUJD="]
+  }.freeze
+  VALUES = VALID.to_h { |type, texts| [type, texts + INVALID.fetch(type)] }.freeze
+
+  def setup
+    skip "the native backend is not in use (WIREBIND_BACKEND=native)" unless Wirebind.backend == :native
+  end
+
+  # ---- what both backends did ----------------------------------------------------------
+
+  def outcome(backend, input, &call)
+    value = call.call(input.respond_to?(:call) ? input.call : input, backend)
+    [:ok, deep_shape(value)]
+  rescue Wirebind::DecodeError => e
+    [:decode_error, e.path, e.line, e.column, e.message]
+  rescue Wirebind::ParseError => e
+    [e.class.name, e.line, e.column, e.offset, e.message]
+  rescue StandardError => e
+    [e.class.name, e.message]
+  end
+
+  def agree(input, label, &call)
+    pure = outcome(:pure, input, &call)
+    native = outcome(:native, input, &call)
+    assert(pure == native, lambda do
+      text = input.respond_to?(:call) ? "(an IO)" : input
+      shown = text.is_a?(String) && text.bytesize < 4000 ? text.inspect : "(#{text.is_a?(String) ? text.bytesize : '?'} bytes)"
+      "#{label}: the backends disagree\n  pure:   #{pure.inspect}\n  native: #{native.inspect}\n  document: #{shown}"
+    end)
+    pure
+  end
+
+  def agree_decode(xml, type, label, **options)
+    agree(xml, label) { |input, backend| XML.decode(input, type, backend: backend, **options) }
+  end
+
+  def agree_each(xml, type, label, **options)
+    agree(xml, label) do |input, backend|
+      seen = []
+      count = XML.each(input, type, backend: backend, **options) { |record| seen << record }
+      [count, seen]
+    end
+  end
+
+  # ---- random documents ---------------------------------------------------------------
+
+  class Writer
+    PREFIXES = %w[a b p ns0].freeze
+
+    def initialize(random)
+      @r = random
+    end
+
+    def pick(list) = list[@r.rand(list.size)]
+    def chance(p) = @r.rand < p
+
+    def blank
+      pick(["", "", " ", "\n  ", "\t", "\n"])
+    end
+
+    def junk
+      case @r.rand(8)
+      when 0 then "<!-- note #{@r.rand(100)} -->"
+      when 1 then "<?pi some data?>"
+      when 2 then "<unknown x=\"1\"><deep>#{pick(%w[a b])}</deep></unknown>"
+      when 3 then "<z:other xmlns:z=\"urn:z\">t</z:other>"
+      else ""
+      end
+    end
+
+    def value(type)
+      invalid = INVALID.fetch(type)
+      chance(0.03) && !invalid.empty? ? pick(invalid) : pick(VALID.fetch(type))
+    end
+
+    def leaf(name, text, attrs = "")
+      return "<#{name}#{attrs}/>" if text.empty? && chance(0.5)
+
+      "<#{name}#{attrs}>#{text}</#{name}>"
+    end
+
+    def nil_attr
+      chance(0.1) ? " xsi:nil=\"#{pick(%w[true 1 false])}\"" : ""
+    end
+
+    def thing(depth)
+      attrs = +""
+      attrs << " id=\"#{value(:integer).gsub('"', '')}\"" if chance(0.7)
+      attrs << " lang=\"#{pick(%w[en de ja])}\"" if chance(0.3)
+      attrs << " a:code=\"#{pick(%w[X Y &amp;])}\"" if chance(0.3)
+      attrs << " xml:lang=\"fr\"" if chance(0.1)
+      attrs << nil_attr
+      body = +""
+      fields = []
+      fields << leaf("name", value(:string)) if chance(0.8)
+      fields << leaf("count", value(:integer), nil_attr) if chance(0.6)
+      fields << leaf("ratio", value(:float)) if chance(0.4)
+      fields << leaf("price", value(:decimal)) if chance(0.4)
+      fields << leaf("ok", value(:boolean)) if chance(0.4)
+      fields << leaf("at", value(:time)) if chance(0.5)
+      fields << leaf("day", value(:date)) if chance(0.3)
+      fields << leaf("blob", value(:base64)) if chance(0.2)
+      @r.rand(3).times { fields << leaf("tag", value(:string)) }
+      fields << "<nums>#{Array.new(@r.rand(3)) { leaf('n', value(:integer)) }.join(blank)}</nums>" if chance(0.3)
+      fields << "<meta><info><author>#{value(:string)}</author><when>#{value(:date)}</when></info></meta>" if chance(0.3)
+      fields << "<amount currency=\"EUR\">#{value(:decimal)}</amount>" if chance(0.3)
+      fields << "<amounts>#{Array.new(@r.rand(3)) { "<amount currency=\"#{pick(%w[USD JPY])}\"#{nil_attr}>#{value(:decimal)}</amount>" }.join}</amounts>" if chance(0.2)
+      fields << "<extras>#{Array.new(@r.rand(3)) { |i| leaf("e#{i}", value(:string)) }.join}</extras>" if chance(0.3)
+      fields << "<a:qn>#{value(:string)}</a:qn>" if chance(0.2)
+      fields << "<b:qn>#{value(:string)}</b:qn>" if chance(0.2)
+      fields << "<qn>#{value(:string)}</qn>" if chance(0.2)
+      fields << "<name>mixed <!-- c --> text &amp; more<![CDATA[ cdata ]]></name>" if chance(0.1)
+      fields << "<count>4<b>2</b></count>" if chance(0.05)
+      @r.rand(2).times { fields << thing(depth + 1).sub("<thing", "<child").sub(%r{</thing>\z}, "</child>").sub(%r{<child([^>]*)/>\z}, '<child\1/>') } if depth < 3
+      fields << junk if chance(0.3)
+      fields.shuffle(random: @r).each { |f| body << blank << f }
+      body << blank
+      "<thing#{attrs}>#{body}</thing>"
+    end
+
+    def document(count)
+      items = Array.new(count) { thing(0) }
+      decl = chance(0.3) ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : ""
+      pre = chance(0.2) ? "<!-- head -->\n" : ""
+      root_attrs = ' xmlns:a="urn:a" xmlns:b="urn:b" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
+      "#{decl}#{pre}<list#{root_attrs}>#{items.map { |i| "#{blank}#{i}" }.join}#{blank}</list>#{chance(0.2) ? "\n<!-- tail -->" : ''}\n"
+    end
+  end
+
+  # Edits that break a document in the ways input breaks.
+  def mutate(xml, random)
+    bytes = xml.b
+    n = bytes.bytesize
+    return xml if n.zero?
+
+    at = random.rand(n)
+    case random.rand(12)
+    when 0 then bytes.byteslice(0, at)
+    when 1 then bytes.byteslice(0, at) + bytes.byteslice(at + 1 + random.rand(3), n) .to_s
+    when 2 then bytes.dup.insert(at, ["<", ">", "&", "]]>", "\"", "'", "/", "=", ":", "<!--", "-->", "?>", "&#0;", "&bogus;", "\x00", "\xFF", "é", " ", "\n", "<a>", "</a>"].sample(random: random).b)
+    when 3
+      b = random.rand(n)
+      s = bytes.dup
+      s.setbyte(at, bytes.getbyte(b))
+      s.setbyte(b, bytes.getbyte(at))
+      s
+    when 4 then bytes.sub(/ id="/n, ' id="1" id="')
+    when 5 then bytes.sub("<name>".b, "<zz:name>".b)
+    when 6 then bytes.sub(/<count>[^<]*</n, "<count>many<")
+    when 7 then bytes.sub(/<at>[^<]*</n, "<at>2014-02-30T00:00:00Z<")
+    when 8 then bytes.sub(/<thing/n, "<thing xmlns:a=\"\"")
+    when 9 then bytes.sub(%r{</thing>}n, "</thingx>")
+    when 10 then bytes.dup.insert(at, "<!DOCTYPE x>")
+    else bytes.sub(/ lang="/n, ' xml:lang="x" lang="1" a:lang="')
+    end.force_encoding(Encoding::UTF_8)
+  end
+
+  # ---- the tests -------------------------------------------------------------------------
+
+  def test_generated_documents_decode_alike
+    random = Random.new(random_seed)
+    writer = Writer.new(random)
+    120.times do |i|
+      xml = writer.document(random.rand(0..4))
+      agree_decode(xml, [Thing], "generated ##{i}", at: "list/thing")
+      agree_decode(xml, Thing, "generated ##{i} (first)", at: "list/thing")
+      agree_decode(xml, [Thing], "generated ##{i} strict", at: "list/thing", strict: true) if i % 3 == 0
+      agree_each(xml, Thing, "generated ##{i} (each, *)", at: "*/*") if i % 4 == 0
+      agree_decode(xml, [:string], "generated ##{i} (strings)", at: "list/thing/name") if i % 5 == 0
+      agree_decode(xml, [:integer], "generated ##{i} (integers)", at: "list/*/count") if i % 5 == 1
+    end
+  end
+
+  def test_broken_documents_fail_alike
+    random = Random.new(random_seed)
+    writer = Writer.new(random)
+    600.times do |i|
+      xml = mutate(writer.document(random.rand(1..2)), random)
+      agree_decode(xml, [Thing], "mutation ##{i}", at: "list/thing")
+      agree(xml, "mutation ##{i} (check)") { |input, backend| XML.check(input, backend: backend) } if i % 4 == 0
+    end
+  end
+
+  def test_scalar_values_convert_alike
+    VALUES.each do |type, texts|
+      texts.each do |text|
+        xml = "<r><v>#{text}</v><v> #{text}</v><w>#{text}<!-- split --></w></r>"
+        agree_decode(xml, [type], "#{type} #{text.inspect}", at: "r/*")
+        agree_decode("<r v=\"#{text.gsub(/[<"]/, '')}\"/>", Class.new { include Wirebind::Model; attribute :v, type, xml: "@v" },
+                     "#{type} attribute #{text.inspect}")
+      end
+    end
+  end
+
+  def test_random_floats_convert_alike
+    random = Random.new(random_seed)
+    texts = Array.new(400) do
+      digits = Array.new(random.rand(1..30)) { random.rand(10) }.join
+      point = random.rand(digits.size + 1)
+      mantissa = random.rand(3).zero? ? digits : "#{digits[0, point]}.#{digits[point..]}"
+      exponent = random.rand(2).zero? ? "" : "e#{%w[- + ].sample(random: random)}#{random.rand(330)}"
+      "#{%w[- +].sample(random: random)}#{mantissa}#{exponent}"
+    end
+    texts += Array.new(100) { [random.rand * 10**random.rand(-320..308)].pack("D").unpack1("D").to_s }
+    xml = "<r>#{texts.map { |t| "<v>#{t}</v>" }.join}</r>"
+    agree_decode(xml, [:float], "random floats", at: "r/v")
+  end
+
+  def test_benchmark_documents_decode_alike
+    [1, 3, 20].each do |count|
+      xml = Bench::Generator.issues_xml(count, seed: count)
+      agree_decode(xml, [Bench::Issue], "bench #{count}", at: Bench::ISSUES_PATH)
+      agree_each(xml, Bench::Issue, "bench #{count} (each)", at: Bench::STREAM_PATH)
+      agree_decode(xml, Bench::Issue, "bench #{count} (first)", at: Bench::STREAM_PATH)
+    end
+  end
+
+  def test_broken_benchmark_documents_fail_alike
+    random = Random.new(random_seed)
+    xml = Bench::Generator.issues_xml(2, seed: random.rand(1000))
+    400.times do |i|
+      broken = mutate(xml, random)
+      agree_decode(broken, [Bench::Issue], "bench mutation ##{i}", at: Bench::ISSUES_PATH)
+    end
+  end
+
+  def test_trickled_input_decodes_alike
+    random = Random.new(random_seed)
+    writer = Writer.new(random)
+    xml = Bench::Generator.issues_xml(3, seed: 7)
+    5.times do |i|
+      agree(-> { TrickleIO.new(xml, seed: i) }, "trickled bench ##{i}") do |input, backend|
+        XML.decode(input, [Bench::Issue], at: Bench::ISSUES_PATH, backend: backend)
+      end
+    end
+    40.times do |i|
+      doc = writer.document(2)
+      doc = mutate(doc, random) if i.odd?
+      agree(-> { TrickleIO.new(doc, seed: i) }, "trickled ##{i}") do |input, backend|
+        XML.decode(input, [Thing], at: "list/thing", backend: backend)
+      end
+    end
+  end
+
+  def test_limits_fail_alike
+    deep = "<a>\n#{'<b> ' * 30}<b>x</b>#{' </b>' * 30}</a>"
+    [1, 5, 9, 12, 40].each do |depth|
+      agree_decode(deep, :string, "max_depth #{depth}", at: "a", max_depth: depth)
+      agree(deep, "check, max_depth #{depth}") { |input, backend| XML.check(input, max_depth: depth, backend: backend) }
+    end
+    xml = Bench::Generator.issues_xml(2, seed: 3)
+    [8, 20, 40, 100, 400].each do |size|
+      agree_decode(xml, [Bench::Issue], "max_token_size #{size}", at: Bench::ISSUES_PATH, max_token_size: size)
+      agree(-> { TrickleIO.new(xml, seed: size, max: 300) }, "trickled max_token_size #{size}") do |input, backend|
+        XML.check(input, max_token_size: size, backend: backend)
+      end
+    end
+  end
+
+  # Where pure reports a depth error depends on the path its tokenizer took: at the
+  # tag's start on its inline fast path (no text wanted, unprefixed ASCII name,
+  # attributes it has cached for the bindings in force), past the tag otherwise.
+  def test_depth_errors_point_where_pure_points
+    xml = Bench::Generator.issues_xml(2, seed: 3)
+    (1..12).each do |depth|
+      agree_decode(xml, [Bench::Issue], "bench max_depth #{depth}", at: Bench::ISSUES_PATH, max_depth: depth)
+      agree(xml, "bench check max_depth #{depth}") { |input, backend| XML.check(input, max_depth: depth, backend: backend) }
+    end
+    attrs = "<r>#{'<b x="1">' * 6}#{'</b>' * 6}<c y='2'>#{'<b x="1">' * 6}#{'</b>' * 6}</c></r>"
+    [3, 5, 7, 8].each { |depth| agree(attrs, "cached attributes, max_depth #{depth}") { |input, backend| XML.check(input, max_depth: depth, backend: backend) } }
+  end
+
+  # The W3C selection, checked natively: documents without a DOCTYPE are decided
+  # by the C tokenizer, the others are handed to pure (which reads DTDs).
+  def test_w3c_selection_checks_alike
+    handed = 0
+    counter = Module.new do
+      define_method(:check) do |source, options|
+        handed += 1
+        super(source, options)
+      end
+    end
+    Wirebind::XML::Pure.singleton_class.prepend(counter)
+    cases = Wirebind::Conformance::XmlConf.cases
+    disagreements = []
+    native_calls = 0
+    cases.each do |c|
+      bytes = File.binread(c.path)
+      pure = outcome(:pure, -> { StringIO.new(bytes) }) { |io, backend| XML.check(io, dtd: :internal, backend: backend) }
+      before = handed
+      native = outcome(:native, -> { StringIO.new(bytes) }) { |io, backend| XML.check(io, dtd: :internal, backend: backend) }
+      native_calls += 1 if handed == before
+      disagreements << "#{c.id}: pure #{pure.inspect} native #{native.inspect}" unless pure == native
+    end
+    puts format("\nW3C selection through the native backend: %d cases, %d decided by the C tokenizer, %d handed to pure (DOCTYPE)",
+                cases.size, native_calls, cases.size - native_calls)
+    assert_empty disagreements, disagreements.first(20).join("\n")
+  end
+end
