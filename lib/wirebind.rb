@@ -6,8 +6,10 @@ require_relative "wirebind/backend"
 require_relative "wirebind/types"
 require_relative "wirebind/model"
 require_relative "wirebind/xml"
+require_relative "wirebind/json"
 
-# Declare a schema once on a class ({Wirebind::Model}); read and write XML from it
-# ({Wirebind::XML}), in one streaming pass, typed and safe.
+# Declare a schema once on a class ({Wirebind::Model}); read and write XML
+# ({Wirebind::XML}) and JSON ({Wirebind::JSON}) from it, in one streaming pass,
+# typed and safe.
 module Wirebind
 end

@@ -61,7 +61,8 @@ module Wirebind
         # @param klass [Class] a Wirebind::Model class
         # @return [Plan] the (cached, frozen) plan of +klass+
         def for(klass)
-          klass.wirebind_plan(:json) { new(klass) }
+          # Deeply frozen, so Ractors other than the main one may read it too.
+          klass.wirebind_plan(:json) { Ractor.make_shareable(new(klass)) }
         end
 
         # The slot of the value a decode returns: a model, a scalar type or
@@ -72,7 +73,7 @@ module Wirebind
         # @return [Slot]
         def root(item, list)
           code = item.is_a?(Class) ? :model : item
-          Slot.new(key: nil, index: nil, code: code, type: item, list: list, attribute: nil).freeze
+          Ractor.make_shareable(Slot.new(key: nil, index: nil, code: code, type: item, list: list, attribute: nil))
         end
       end
 

@@ -105,21 +105,26 @@ module Wirebind
 
         private
 
+        # The value the document is, its first byte at the scan position.
         def root_value(slot)
           s = @s
+          byte = @buf.getbyte(s.pos)
           if slot.list
-            if s.skip(ARRAY_START)
+            if byte == LBRACKET
+              s.skip(ARRAY_START)
               @stack << [LIST, slot, @block ? nil : [], slot.code == :model ? slot.plan : nil, 0, false]
-            elsif s.skip(NULL)
+            elsif byte == 0x6E # n
+              read_literal("null")
               @result = @block ? 0 : []
             else
               mismatch(slot.expected, nil)
             end
           elsif slot.code == :model
-            if s.skip(OBJECT_START)
+            if byte == LBRACE
+              s.pos += 1
               @stack << [OBJECT, slot.plan, Array.new(slot.plan.size), slot, nil, false]
-            elsif s.skip(NULL)
-              @result = nil
+            elsif byte == 0x6E # n
+              read_literal("null")
             else
               mismatch(slot.expected, nil)
             end
@@ -142,17 +147,19 @@ module Wirebind
           first = !frame[STARTED]
           frame[STARTED] = true
           while true
+            key = text = nil
             if first ? s.skip(FIRST_MEMBER) : s.skip(NEXT_MEMBER)
-              key = s[1]
-              text = s[2]
-              # Too long for the limit, perhaps: the exact path says which token.
-              key = text = nil if !@small && s.matched_size > @max_size && (s.pos -= s.matched_size)
+              # Longer than max_size, perhaps: then the exact path says which token.
+              if @small || s.matched_size <= @max_size
+                key = s[1]
+                text = s[2]
+              else
+                s.pos -= s.matched_size
+              end
             end
             unless key
-              return finish_object(frame) if (first || !s.skip(OBJECT_END)) && (key = next_key(first)).nil?
-              return finish_object(frame) unless key
-
-              text = nil
+              return finish_object(frame) if !first && s.skip(OBJECT_END)
+              return finish_object(frame) if (key = next_key(first)).nil?
             end
             first = false
             frame[AT] = key

@@ -64,7 +64,7 @@ module Wirebind
           # @param klass [Class] a Wirebind::Model class
           # @return [Encoder] the (cached) encoder of +klass+
           def for(klass)
-            klass.wirebind_plan(:pure_json_encoder) { new(Plan.for(klass)) }
+            klass.wirebind_plan(:pure_json_encoder) { Ractor.make_shareable(new(Plan.for(klass))) }
           end
         end
 
@@ -160,7 +160,7 @@ module Wirebind
             when :string
               # The common case, checked inline: a valid UTF-8 String with
               # nothing to escape goes into the buffer as it is.
-              emit "#{pad}if #{x}.is_a?(String) && #{x}.encoding == Encoding::UTF_8 && #{x}.valid_encoding? && !#{x}.match?(Writer::ESCAPE)"
+              emit "#{pad}if #{x}.is_a?(String) && #{x}.encoding == Encoding::UTF_8 && #{x}.valid_encoding? && !#{x}.b.match?(Writer::ESCAPE)"
               emit "#{pad}  out << '\"' << #{x} << '\"'"
               emit "#{pad}else"
               emit "#{pad}  Writer.string(out, #{x})"

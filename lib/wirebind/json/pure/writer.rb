@@ -22,12 +22,14 @@ module Wirebind
       module Writer
         # Escaped inside strings: the quote, the backslash, the C0 controls, and
         # U+2028/U+2029, which JSON allows raw but JavaScript source (JSONP, a
-        # <script> block) does not.
-        ESCAPE = /["\\\x00-\x1f\u2028\u2029]/
-        ESCAPES = (0x00..0x1F).to_h { |code| [code.chr, format("\\u%04x", code)] }.merge(
-          '"' => '\\"', "\\" => "\\\\", "\b" => "\\b", "\f" => "\\f", "\n" => "\\n", "\r" => "\\r",
-          "\t" => "\\t", "\u2028" => "\\u2028", "\u2029" => "\\u2029"
-        ).freeze
+        # <script> block) does not. Matched on the string's bytes (U+2028 is
+        # E2 80 A8 in UTF-8): a byte class is searched several times faster than
+        # a character class over multi-byte text.
+        ESCAPE = Ractor.make_shareable(Regexp.new('["\\\\\x00-\x1f]|\xE2\x80[\xA8\xA9]'.b, Regexp::NOENCODING))
+        ESCAPES = Ractor.make_shareable((0x00..0x1F).to_h { |code| [code.chr.b, format("\\u%04x", code)] }.merge(
+          '"'.b => '\\"', "\\".b => "\\\\", "\b".b => "\\b", "\f".b => "\\f", "\n".b => "\\n", "\r".b => "\\r",
+          "\t".b => "\\t", "\u2028".b => "\\u2028", "\u2029".b => "\\u2029"
+        ))
         # Beyond this exponent a BigDecimal is written in exponent notation
         # (0.12e345) rather than with hundreds of zeros; both read back exactly.
         DECIMAL_POSITIONAL_EXPONENT = 100
@@ -46,8 +48,9 @@ module Wirebind
           raise EncodeError, "expected a String, got #{Types.describe(value)}" unless value.is_a?(String)
 
           value = utf8(value) unless value.encoding == Encoding::UTF_8 && value.valid_encoding?
-          if value.match?(ESCAPE)
-            out << '"' << value.gsub(ESCAPE, ESCAPES) << '"'
+          bytes = value.b # a shared view, not a copy
+          if bytes.match?(ESCAPE)
+            out << '"' << bytes.gsub(ESCAPE, ESCAPES).force_encoding(Encoding::UTF_8) << '"'
           else
             out << '"' << value << '"'
           end

@@ -1,0 +1,214 @@
+# frozen_string_literal: true
+
+# `ruby bench/json.rb`: wirebind's pure JSON codec against the json library
+# (the C extension every Ruby ships), on the generator's 1000 issues written
+# as JSON by Wirebind::JSON.encode.
+#
+# Contenders, decode:
+#   wirebind (pure)          Wirebind::JSON.decode(json, [Bench::Issue])
+#   JSON.parse + mapping     JSON.parse, then a hand-written mapping into the
+#                            same models (Time.iso8601, Date.iso8601, exact
+#                            decimals through decimal_class: BigDecimal)
+#   JSON.parse alone         the baseline: Hashes, strings left unconverted
+# and, for reference, wirebind's each (from a StringIO) and its untyped :any.
+# and encode:
+#   wirebind (pure)          Wirebind::JSON.encode(issues)
+#   mapping + JSON.generate  a hand-written mapping to Hashes, then JSON.generate
+#   JSON.generate alone      the baseline: Hashes prepared beforehand
+#
+# Every output is first checked (decoders: equal to Generator.expected, offsets
+# and classes included; encoders: their text decodes back to it); one mismatch
+# aborts before anything is timed. Each contender then runs until
+# BENCH_SECONDS have passed (at least 5 runs) after a warm-up; the median is
+# reported, with its ratio to wirebind. Times are this process's CPU time
+# (garbage collection included), so that other work on a shared machine does
+# not skew the ratios; `ruby --yjit bench/json.rb` shows them under YJIT.
+#
+# Environment: BENCH_COUNT=1000, BENCH_SEED=1, BENCH_SECONDS=2.
+
+lib = File.expand_path("../lib", __dir__)
+$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+$stdout.sync = true
+
+require "json"
+require "time"
+require "date"
+require "bigdecimal"
+require "stringio"
+require "wirebind"
+require "wirebind/json"
+require_relative "generator"
+require_relative "check"
+
+module Bench
+  # The JSON benchmark.
+  module JSONRun
+    COUNT = Integer(ENV.fetch("BENCH_COUNT", "1000"))
+    SEED = Integer(ENV.fetch("BENCH_SEED", "1"))
+    SECONDS = Float(ENV.fetch("BENCH_SECONDS", "2"))
+    MIN_RUNS = 5
+
+    # JSON.generate quotes anything it does not know as its to_s; a decimal is
+    # a number, written raw (the json library has no fragment type before 2.10).
+    class RawNumber
+      def initialize(text)
+        @text = text
+      end
+
+      def to_json(*)
+        @text
+      end
+    end
+
+    # What a user of the json library writes to get the same models.
+    module Mapping
+      module_function
+
+      def issues(array)
+        array.map { |h| issue(h) }
+      end
+
+      def issue(h)
+        Issue.new(
+          id: h["id"], key: h["key"], summary: h["summary"], description: h["description"],
+          type: h["type"], status: h["status"], priority: h["priority"], resolution: h["resolution"],
+          assignee: h["assignee"], reporter: h["reporter"], project: h["project"],
+          environment: h["environment"], created: time(h["created"]), updated: time(h["updated"]),
+          duedate: (d = h["duedate"]) && Date.iso8601(d), votes: h["votes"], watched: h["watched"],
+          lang: h["lang"], time_spent: h["time_spent"],
+          affects_versions: (h["affects_versions"] || []).map { |v| version(v) },
+          fix_versions: (h["fix_versions"] || []).map { |v| version(v) },
+          components: (h["components"] || []).map { |c| Component.new(id: c["id"], name: c["name"]) },
+          labels: h["labels"] || [],
+          custom_field_values: (h["custom_field_values"] || []).map do |f|
+            CustomField.new(id: f["id"], key: f["key"], values: f["values"] || [])
+          end
+        )
+      end
+
+      def version(v)
+        Version.new(id: v["id"], name: v["name"], archived: v["archived"], released: v["released"],
+                    release_date: time(v["release_date"]), sequence: v["sequence"])
+      end
+
+      def time(text)
+        text && Time.iso8601(text)
+      end
+
+      # And back: the Hashes JSON.generate writes the same document from.
+      def hashes(issues)
+        issues.map do |i|
+          {
+            "id" => i.id, "key" => i.key, "summary" => i.summary, "description" => i.description,
+            "type" => i.type, "status" => i.status, "priority" => i.priority, "resolution" => i.resolution,
+            "assignee" => i.assignee, "reporter" => i.reporter, "project" => i.project,
+            "environment" => i.environment, "created" => time_text(i.created), "updated" => time_text(i.updated),
+            "duedate" => i.duedate&.iso8601, "votes" => i.votes, "watched" => i.watched, "lang" => i.lang,
+            # A raw number, written as it stands: JSON.generate would quote a BigDecimal's to_s.
+            "time_spent" => i.time_spent && RawNumber.new(i.time_spent.to_s("F")),
+            "affects_versions" => i.affects_versions.map { |v| version_hash(v) },
+            "fix_versions" => i.fix_versions.map { |v| version_hash(v) },
+            "components" => i.components.map { |c| { "id" => c.id, "name" => c.name } },
+            "labels" => i.labels,
+            "custom_field_values" => i.custom_field_values.map { |f| { "id" => f.id, "key" => f.key, "values" => f.values } }
+          }
+        end
+      end
+
+      def version_hash(v)
+        {
+          "id" => v.id, "name" => v.name, "archived" => v.archived, "released" => v.released,
+          "release_date" => time_text(v.release_date), "sequence" => v.sequence
+        }
+      end
+
+      def time_text(value)
+        value&.xmlschema(value.subsec.zero? ? 0 : 6)
+      end
+    end
+
+    module_function
+
+    def main
+      expected = Generator.expected(COUNT, seed: SEED)
+      json = Wirebind::JSON.encode(expected)
+      yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? " +YJIT" : ""
+      puts format("wirebind %s, Ruby %s%s, json %s; %d issues, %.2f MB of JSON (seed %d)",
+                  Wirebind::VERSION, RUBY_VERSION, yjit, ::JSON::VERSION, COUNT, json.bytesize / 1e6, SEED)
+
+      decoders = {
+        "wirebind (pure)" => -> { Wirebind::JSON.decode(json, [Issue], backend: :pure) },
+        "JSON.parse + mapping" => -> { Mapping.issues(::JSON.parse(json, decimal_class: BigDecimal)) },
+        "JSON.parse alone" => -> { ::JSON.parse(json) }
+      }
+      streamed = lambda do
+        list = []
+        Wirebind::JSON.each(StringIO.new(json), Issue, backend: :pure) { |issue| list << issue }
+        list
+      end
+      prepared = Mapping.hashes(expected)
+      encoders = {
+        "wirebind (pure)" => -> { Wirebind::JSON.encode(expected, backend: :pure) },
+        "mapping + JSON.generate" => -> { ::JSON.generate(Mapping.hashes(expected)) },
+        "JSON.generate alone" => -> { ::JSON.generate(prepared) }
+      }
+
+      check_decoders(decoders.first(2).to_h.merge("wirebind each (StringIO)" => streamed), expected)
+      check_decoder_baseline(decoders["JSON.parse alone"].call, json)
+      check_encoders(encoders, expected)
+
+      untyped = { "wirebind :any (Hashes)" => -> { Wirebind::JSON.decode(json, :any, backend: :pure) } }
+      report("decode", decoders.merge("wirebind each (StringIO)" => streamed).merge(untyped))
+      report("encode", encoders)
+    end
+
+    def check_decoders(decoders, expected)
+      decoders.each do |name, call|
+        difference = Check.difference(expected, call.call)
+        abort "#{name}: decodes differently from the reference:\n#{difference}" if difference
+      end
+    end
+
+    # JSON.parse alone builds Hashes: check it read the same document.
+    def check_decoder_baseline(hashes, json)
+      abort "JSON.parse: #{hashes.size} issues" unless hashes.size == COUNT
+      abort "JSON.parse: reads differently from Wirebind's :any" unless hashes == Wirebind::JSON.decode(json, :any)
+    end
+
+    def check_encoders(encoders, expected)
+      encoders.each do |name, call|
+        text = call.call
+        difference = Check.difference(expected, Wirebind::JSON.decode(text, [Issue]))
+        abort "#{name}: writes a document that decodes differently:\n#{difference}" if difference
+      end
+    end
+
+    def report(section, contenders)
+      puts "\n== #{section} (median of timed runs)"
+      times = contenders.transform_values { |call| median_seconds(call) }
+      base = times.values.first
+      times.each do |name, seconds|
+        puts format("  %-26s %8.2f ms  %6.0f issues/s  %5.2fx wirebind's time", name, seconds * 1000, COUNT / seconds, seconds / base)
+      end
+    end
+
+    def median_seconds(call)
+      call.call # warm-up
+      GC.start
+      samples = []
+      started = clock
+      while samples.size < MIN_RUNS || clock - started < SECONDS
+        t = clock
+        call.call
+        samples << clock - t
+      end
+      samples.sort[samples.size / 2]
+    end
+
+    def clock
+      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    end
+  end
+end
+
+Bench::JSONRun.main if $PROGRAM_NAME == __FILE__

@@ -1,0 +1,112 @@
+# frozen_string_literal: true
+
+require_relative "json_test_support"
+
+# The front door: options are checked once, before any input is read; the
+# backend choice; the type forms it accepts.
+class JSONOptionsTest < Minitest::Test
+  include JSONTestHelpers
+  include JSONTestModels
+
+  def test_backend_pure_works_and_native_is_not_available_yet
+    assert_equal [1], JSON.decode("[1]", [:integer], backend: :pure)
+    assert_equal "[1]", JSON.encode([1], backend: :pure)
+    assert_equal [1], JSON.each("[1]", :integer, backend: :pure).to_a
+    assert_raises(ArgumentError) { JSON.decode("[1]", [:integer], backend: :fast) }
+    skip "the native JSON backend exists now" if Wirebind::JSON.const_defined?(:Native, false)
+
+    error = assert_raises(ArgumentError) { JSON.decode("[1]", [:integer], backend: :native) }
+    assert_match(/not available yet/, error.message)
+    assert_raises(ArgumentError) { JSON.encode([1], backend: :native) }
+    assert_raises(ArgumentError) { JSON.each("[1]", :integer, backend: :native) { nil } }
+  end
+
+  def test_the_pure_backend_is_the_default_whatever_wirebind_backend_is
+    # The decode would raise if :native were chosen without a Native module.
+    assert_equal({ "a" => 1 }, JSON.decode('{"a":1}', :any))
+    assert_equal "{}", JSON.encode({})
+  end
+
+  def test_limits_are_checked
+    assert_raises(ArgumentError) { JSON.decode("[]", :any, max_depth: 0) }
+    assert_raises(ArgumentError) { JSON.decode("[]", :any, max_size: -1) }
+    assert_raises(ArgumentError) { JSON.decode("[]", :any, max_number_length: 1.5) }
+    error = assert_raises(ArgumentError) { JSON.decode("[]", :any, max_tokens: 3) }
+    assert_match(/unknown option: max_tokens/, error.message)
+    assert_raises(ArgumentError) { JSON.encode([], max_depth: nil) }
+    assert_equal 1024, JSON::DEFAULT_LIMITS[:max_depth]
+    assert_equal 64 * 1024 * 1024, JSON::DEFAULT_LIMITS[:max_size]
+    assert_equal 4096, JSON::DEFAULT_LIMITS[:max_number_length]
+    assert JSON::DEFAULT_LIMITS.frozen?
+  end
+
+  def test_strict_must_be_a_boolean
+    assert_raises(ArgumentError) { JSON.decode("{}", Issue, strict: 1) }
+    assert_raises(ArgumentError) { JSON.decode("{}", Issue, strict: nil) }
+  end
+
+  def test_types
+    assert_raises(ArgumentError) { JSON.decode("[]", String) }
+    assert_raises(ArgumentError) { JSON.decode("[]", :text) }
+    assert_raises(ArgumentError) { JSON.decode("[]", [Issue, Version]) }
+    assert_raises(ArgumentError) { JSON.decode("[]", [[Issue]]) }
+    assert_raises(ArgumentError) { JSON.decode("[]", nil) }
+    assert_equal [], JSON.decode("[]", [Issue])
+    assert_equal [], JSON.decode("[]", [:any])
+  end
+
+  def test_input_must_be_a_string_or_an_io
+    error = assert_raises(ArgumentError) { JSON.decode(12, :any) }
+    assert_match(/String or an IO/, error.message)
+    assert_raises(ArgumentError) { JSON.decode(nil, :any) }
+    assert_raises(ArgumentError) { JSON.encode([], io: 12) }
+  end
+
+  def test_the_model_methods
+    assert_equal Issue.new(id: "1"), Issue.from_json('{"id":"1","x":2}')
+    assert_raises(Wirebind::DecodeError) { Issue.from_json('{"id":"1","x":2}', strict: true) }
+    assert_equal [Issue.new(id: "1")], [Issue.new(id: "1")].map { |i| Issue.from_json(i.to_json) }
+    error = assert_raises(Wirebind::SchemaError) do
+      Class.new do
+        include Wirebind::Model
+        attribute :to_json, :string
+      end
+    end
+    assert_match(/to_json/, error.message)
+  end
+
+  def test_from_json_and_to_json_mirror_the_xml_methods
+    assert_equal Wirebind::Model.instance_method(:to_xml).owner, Wirebind::Model.instance_method(:to_json).owner
+    assert_equal Wirebind::Model::ClassMethods.instance_method(:from_xml).owner,
+                 Wirebind::Model::ClassMethods.instance_method(:from_json).owner
+  end
+end
+
+# Plans and encoders are deeply frozen: once a class's plan cache is shareable,
+# another Ractor decodes and encodes with them.
+class JSONRactorTest < Minitest::Test
+  include JSONTestHelpers
+  include JSONTestModels
+
+  def test_decodes_and_encodes_in_a_ractor
+    json = JSON.encode([Issue.new(id: "1", votes: 2, updated: Time.utc(2014), affects_versions: [Version.new(sequence: 1)], labels: ["é\n"])])
+    expected = JSON.decode(json, [Issue]).inspect
+    assert Ractor.shareable?(Wirebind::JSON::Plan.for(Issue))
+    assert Ractor.shareable?(Wirebind::JSON::Pure::Encoder.for(Issue))
+    [Issue, Version].each { |klass| Ractor.make_shareable(klass.instance_variable_get(:@__wb_plans)) }
+    experimental = Warning[:experimental]
+    Warning[:experimental] = false
+    begin
+      ractor = Ractor.new(json) do |doc|
+        issues = Wirebind::JSON.decode(doc, [JSONTestModels::Issue])
+        [issues.inspect, Wirebind::JSON.encode(issues), Wirebind::JSON.decode(doc, :any).size]
+      end
+      inspected, encoded, size = ractor.take
+    ensure
+      Warning[:experimental] = experimental
+    end
+    assert_equal expected, inspected
+    assert_equal json, encoded
+    assert_equal 1, size
+  end
+end
