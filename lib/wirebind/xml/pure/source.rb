@@ -23,6 +23,10 @@ module Wirebind
         # occur in valid UTF-8, so only the control characters and U+FFFE/U+FFFF remain.
         FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\u{FFFE}\u{FFFF}]/
 
+        FORBIDDEN_BYTES = "\x00-\x08\x0B\x0C\x0E-\x1F"
+        U_FFFE = "\u{FFFE}".b.freeze
+        U_FFFF = "\u{FFFF}".b.freeze
+
         ENCODING_DECL = /\A<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._\-]*)"|'([A-Za-z][A-Za-z0-9._\-]*)')/n
 
         # Names under which UTF-8 may be declared; anything else is transcoded.
@@ -285,9 +289,13 @@ module Wirebind
 
         def validate(text)
           unless text.valid_encoding?
-            bad = text.scrub("\u0000").index("\u0000") || 0
+            bad = text.each_char.find_index { |char| !char.valid_encoding? } || 0
             raise_char_error(text, bad, "invalid UTF-8 byte sequence")
           end
+          # A regexp search over UTF-8 decodes every character (about 25 ns each);
+          # counting bytes of a binary view of the same memory is a table lookup.
+          bytes = text.dup.force_encoding(Encoding::BINARY)
+          return if bytes.count(FORBIDDEN_BYTES).zero? && !bytes.include?(U_FFFE) && !bytes.include?(U_FFFF)
           return unless (bad = text.index(FORBIDDEN_CHAR))
 
           raise_char_error(text, bad, format("character U+%04X is not allowed in XML", text[bad].ord))
