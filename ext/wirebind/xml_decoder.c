@@ -54,7 +54,7 @@ static uint32_t hash_name(const char *p, size_t n)
 
 static void table_free(wbp_table *t)
 {
-    free(t->buckets);
+    ruby_xfree(t->buckets);
     t->buckets = NULL;
 }
 
@@ -63,14 +63,14 @@ static void plan_free(void *ptr)
     wbp_plan *p = ptr;
     for (size_t i = 0; i < p->entry_count; i++) {
         wbp_entry *e = p->entries[i];
-        free(e->name);
-        free(e->uri);
+        ruby_xfree(e->name);
+        ruby_xfree(e->uri);
         table_free(&e->table);
-        free(e);
+        ruby_xfree(e);
     }
-    free(p->entries);
-    free(p->ivars);
-    free(p->lists);
+    ruby_xfree(p->entries);
+    ruby_xfree(p->ivars);
+    ruby_xfree(p->lists);
     table_free(&p->table);
     table_free(&p->attributes);
     xfree(p);
@@ -123,9 +123,7 @@ const rb_data_type_t wbp_plan_type = {
 
 static void *xcalloc_or_raise(size_t n, size_t size)
 {
-    void *p = calloc(n ? n : 1, size);
-    if (!p) rb_memerror();
-    return p;
+    return ruby_xcalloc(n ? n : 1, size);
 }
 
 static char *copy_string(VALUE s, size_t *len)
@@ -145,8 +143,7 @@ static wbp_entry *new_entry(wbp_plan *p)
 {
     if (p->entry_count == p->entries_cap) {
         size_t cap = p->entries_cap ? p->entries_cap * 2 : 16;
-        wbp_entry **e = realloc(p->entries, cap * sizeof(*e));
-        if (!e) rb_memerror();
+        wbp_entry **e = ruby_xrealloc(p->entries, cap * sizeof(*e));
         p->entries = e;
         p->entries_cap = cap;
     }
@@ -174,8 +171,7 @@ static void schedule(compile_state *cs, wbp_table *table, VALUE hash)
 {
     if (cs->pending_count == cs->pending_cap) {
         size_t cap = cs->pending_cap ? cs->pending_cap * 2 : 8;
-        pending_table *p = realloc(cs->pending, cap * sizeof(*p));
-        if (!p) rb_memerror();
+        pending_table *p = ruby_xrealloc(cs->pending, cap * sizeof(*p));
         cs->pending = p;
         cs->pending_cap = cap;
     }
@@ -318,7 +314,7 @@ static VALUE compile_body(VALUE arg)
 static VALUE compile_cleanup(VALUE arg)
 {
     compile_args *a = (compile_args *)arg;
-    free(a->cs->pending);
+    ruby_xfree(a->cs->pending);
     a->cs->pending = NULL;
     return Qnil;
 }
@@ -358,8 +354,7 @@ static wbd_frame *push_frame(wbd_decoder *d, int kind)
 {
     if (d->frame_count == d->frames_cap) {
         size_t cap = d->frames_cap ? d->frames_cap * 2 : 16;
-        wbd_frame *f = realloc(d->frames, cap * sizeof(*f));
-        if (!f) rb_memerror();
+        wbd_frame *f = ruby_xrealloc(d->frames, cap * sizeof(*f));
         memset(f + d->frames_cap, 0, (cap - d->frames_cap) * sizeof(*f));
         d->frames = f;
         d->frames_cap = cap;
@@ -384,8 +379,7 @@ static size_t push_values(wbd_decoder *d, long size)
     if (need > d->values_cap) {
         size_t cap = d->values_cap ? d->values_cap : 64;
         while (cap < need) cap *= 2;
-        VALUE *v = realloc(d->values, cap * sizeof(VALUE));
-        if (!v) rb_memerror();
+        VALUE *v = ruby_xrealloc(d->values, cap * sizeof(VALUE));
         d->values = v;
         d->values_cap = cap;
     }
@@ -433,8 +427,7 @@ static void scratch_append(wbd_decoder *d, const char *p, size_t n)
     if (d->scratch.cap - d->scratch.len < n) {
         size_t cap = d->scratch.cap ? d->scratch.cap : 64;
         while (cap - d->scratch.len < n) cap *= 2;
-        char *s = realloc(d->scratch.ptr, cap);
-        if (!s) rb_memerror();
+        char *s = ruby_xrealloc(d->scratch.ptr, cap);
         d->scratch.ptr = s;
         d->scratch.cap = cap;
     }
@@ -760,8 +753,7 @@ static void on_text(void *ctx, const char *p, size_t n)
             if (cap > ((size_t)-1) / 2) rb_memerror();
             cap *= 2;
         }
-        char *s = realloc(b->ptr, cap);
-        if (!s) rb_memerror();
+        char *s = ruby_xrealloc(b->ptr, cap);
         b->ptr = s;
         b->cap = cap;
     }
@@ -843,8 +835,7 @@ static char *copy_bytes(VALUE s, size_t *len)
     if (NIL_P(s)) return NULL;
     StringValue(s);
     *len = (size_t)RSTRING_LEN(s);
-    char *p = malloc(*len + 1);
-    if (!p) rb_memerror();
+    char *p = ruby_xmalloc(*len + 1);
     memcpy(p, RSTRING_PTR(s), *len);
     p[*len] = '\0';
     return p;
@@ -887,8 +878,7 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
         Check_Type(path, T_ARRAY);
         long n = RARRAY_LEN(path);
         if (n < 1) rb_raise(rb_eArgError, "the path has no steps");
-        d->steps = calloc((size_t)n, sizeof(wbd_step));
-        if (!d->steps) rb_memerror();
+        d->steps = ruby_xcalloc((size_t)n, sizeof(wbd_step));
         d->step_count = (size_t)n;
         for (long i = 0; i < n; i++) {
             VALUE step = RARRAY_AREF(path, i);
@@ -922,21 +912,21 @@ VALUE wbd_run(wbd_decoder *d)
 void wbd_free(wbd_decoder *d)
 {
     wbx_free(&d->tok);
-    for (size_t i = 0; i < d->frames_cap; i++) free(d->frames[i].text.ptr);
-    free(d->frames);
+    for (size_t i = 0; i < d->frames_cap; i++) ruby_xfree(d->frames[i].text.ptr);
+    ruby_xfree(d->frames);
     d->frames = NULL;
     d->frames_cap = d->frame_count = 0;
-    free(d->values);
+    ruby_xfree(d->values);
     d->values = NULL;
     d->values_cap = d->value_count = 0;
     for (size_t i = 0; i < d->step_count; i++) {
-        free(d->steps[i].local);
-        free(d->steps[i].uri);
+        ruby_xfree(d->steps[i].local);
+        ruby_xfree(d->steps[i].uri);
     }
-    free(d->steps);
+    ruby_xfree(d->steps);
     d->steps = NULL;
     d->step_count = 0;
-    free(d->scratch.ptr);
+    ruby_xfree(d->scratch.ptr);
     d->scratch.ptr = NULL;
     d->scratch.cap = d->scratch.len = 0;
 }

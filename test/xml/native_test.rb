@@ -137,11 +137,14 @@ class NativeTest < Minitest::Test
     assert Ractor.shareable?(plan)
   end
 
-  # A Ractor can decode once the classes' plan caches (which the pure side keeps in
-  # class instance variables) are shareable: the C side holds nothing per process.
+  # Plans (pure and compiled) are shareable, so a Ractor reads the classes' plan
+  # caches; the C side holds no per-process state besides IDs and classes.
   def test_decodes_in_a_ractor
+    if ENV["LD_PRELOAD"].to_s.include?("libasan") && !ENV["ASAN_OPTIONS"].to_s.include?("use_sigaltstack=0")
+      skip "ASan unmaps the sigaltstack Ruby gave the Ractor's thread: run with ASAN_OPTIONS=use_sigaltstack=0"
+    end
     expected = XML.decode(DOC, [Order], at: "orders/order").inspect
-    [Order, Part].each { |klass| Ractor.make_shareable(klass.instance_variable_get(:@__wb_plans)) }
+    assert Ractor.shareable?(Order.instance_variable_get(:@__wb_plans)), "plans decoded once are shareable"
     experimental = Warning[:experimental]
     Warning[:experimental] = false
     begin

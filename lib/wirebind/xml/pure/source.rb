@@ -222,13 +222,17 @@ module Wirebind
           text
         end
 
+        # Lines and the characters since the last newline, for positions in errors.
+        # The newline is found on a binary view (String#rindex on UTF-8 counts
+        # characters from the start); only the last line's characters are counted.
         def count_lines(text)
           newlines = text.count("\n")
           if newlines.zero?
             @line_chars += text.length
           else
             @lines += newlines
-            @line_chars = text.length - text.rindex("\n") - 1
+            after = text.dup.force_encoding(Encoding::BINARY).rindex("\n") + 1
+            @line_chars = text.byteslice(after, text.bytesize - after).length
           end
         end
 
