@@ -24,8 +24,7 @@ module Wirebind
         FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\u{FFFE}\u{FFFF}]/
 
         FORBIDDEN_BYTES = "\x00-\x08\x0B\x0C\x0E-\x1F"
-        U_FFFE = "\u{FFFE}".b.freeze
-        U_FFFF = "\u{FFFF}".b.freeze
+        NONCHARACTERS = /\xEF\xBF[\xBE\xBF]/n # U+FFFE and U+FFFF in UTF-8
 
         ENCODING_DECL = /\A<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._\-]*)"|'([A-Za-z][A-Za-z0-9._\-]*)')/n
 
@@ -226,12 +225,13 @@ module Wirebind
         # The newline is found on a binary view (String#rindex on UTF-8 counts
         # characters from the start); only the last line's characters are counted.
         def count_lines(text)
-          newlines = text.count("\n")
+          bytes = text.dup.force_encoding(Encoding::BINARY)
+          newlines = bytes.count("\n")
           if newlines.zero?
             @line_chars += text.length
           else
             @lines += newlines
-            after = text.dup.force_encoding(Encoding::BINARY).rindex("\n") + 1
+            after = bytes.rindex("\n") + 1
             @line_chars = text.byteslice(after, text.bytesize - after).length
           end
         end
@@ -299,7 +299,7 @@ module Wirebind
           # A regexp search over UTF-8 decodes every character (about 25 ns each);
           # counting bytes of a binary view of the same memory is a table lookup.
           bytes = text.dup.force_encoding(Encoding::BINARY)
-          return if bytes.count(FORBIDDEN_BYTES).zero? && !bytes.include?(U_FFFE) && !bytes.include?(U_FFFF)
+          return if bytes.count(FORBIDDEN_BYTES).zero? && !bytes.match?(NONCHARACTERS)
           return unless (bad = text.index(FORBIDDEN_CHAR))
 
           raise_char_error(text, bad, format("character U+%04X is not allowed in XML", text[bad].ord))
