@@ -746,6 +746,9 @@ static void on_text(void *ctx, const char *p, size_t n)
     wbd_frame *top = top_frame(d);
     if (!top) return;
     top->has_text = 1;
+    /* An empty CDATA section: nothing to copy, and no buffer may exist yet
+     * (memcpy with a NULL destination is undefined even for 0 bytes). */
+    if (n == 0) return;
     wbx_bytes *b = &top->text;
     if (b->cap - b->len < n) {
         size_t cap = b->cap ? b->cap : 64;
