@@ -22,7 +22,7 @@ module Wirebind
               rescue EncodeError => e
                 raise Writer.nested(e, index)
               end
-              written += flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
+              written += Chunks.flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
             end
             out << "]"
           else
@@ -30,16 +30,7 @@ module Wirebind
           end
           return out unless io
 
-          written + flush(io, out)
-        end
-
-        private
-
-        def flush(io, out)
-          bytes = out.bytesize
-          io.write(out)
-          out.clear
-          bytes
+          written + Chunks.flush(io, out)
         end
       end
 

@@ -38,23 +38,14 @@ module Wirebind
         # @param input [String, #readpartial, #read]
         # @param chunk_size [Integer] bytes per read from an IO
         def initialize(input, chunk_size: CHUNK_SIZE)
-          @chunk_size = chunk_size
           @pending = nil # the start of a character cut by the last read
           @invalid = nil # the message to raise once the valid text is handed out
           @first = true
           @bom_size = 0
-          if input.is_a?(String)
-            @string = input
-            @io = nil
-          elsif input.respond_to?(:readpartial)
-            @io = input
-            @reader = :readpartial
-          elsif input.respond_to?(:read)
-            @io = input
-            @reader = :read
-          else
-            raise ArgumentError, "input must be a String or an IO-like object answering readpartial or read, not #{input.class}"
-          end
+          @reader = Chunks::Reader.new(input, chunk_size)
+          # A String is taken whole, here; the reader is left for IO input.
+          @string = @reader.string
+          @reader.close if @string
         end
 
         # @return [String, nil] the next chunk of valid UTF-8 (never empty), or nil at the end
@@ -99,7 +90,7 @@ module Wirebind
           loop do
             raw = read_raw
             if raw.nil?
-              @io = nil
+              @reader.close
               raw = @pending
               return nil unless raw
 
@@ -132,20 +123,7 @@ module Wirebind
         end
 
         def read_raw
-          return nil unless @io
-
-          chunk =
-            if @reader == :readpartial
-              begin
-                @io.readpartial(@chunk_size)
-              rescue EOFError
-                nil
-              end
-            else
-              @io.read(@chunk_size)
-            end
-          # A String an IO hands out may be its own buffer, reused on the next read.
-          chunk.nil? || chunk.empty? ? nil : chunk.dup
+          @reader.read
         end
 
         # Drops a UTF-8 byte order mark (RFC 8259 lets a parser ignore one) and
@@ -199,7 +177,7 @@ module Wirebind
             good += char.bytesize
           end
           @invalid = format("invalid UTF-8 (byte 0x%02X)", text.getbyte(good))
-          @io = nil
+          @reader.close
           @pending = nil
           text.byteslice(0, good)
         end

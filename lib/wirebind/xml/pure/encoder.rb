@@ -17,7 +17,7 @@ module Wirebind
             value.each do |record|
               encoder = Encoder.for(record.class)
               encoder.write(record, out, item || encoder.root_tag, "", xsi_all, nil, nil, false)
-              written += flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
+              written += Chunks.flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
             end
             out << "</" << root << ">"
           else
@@ -26,16 +26,7 @@ module Wirebind
           end
           return out unless io
 
-          written + flush(io, out)
-        end
-
-        private
-
-        def flush(io, out)
-          bytes = out.bytesize
-          io.write(out)
-          out.clear
-          bytes
+          written + Chunks.flush(io, out)
         end
       end
 

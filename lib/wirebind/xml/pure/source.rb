@@ -41,7 +41,6 @@ module Wirebind
         attr_reader :declared_encoding
 
         def initialize(input, chunk_size: CHUNK_SIZE)
-          @chunk_size = chunk_size
           @bytes_read = 0
           @pending = nil # raw bytes held back because a character or CRLF straddles a read
           @converter = nil
@@ -53,18 +52,7 @@ module Wirebind
           @carried_cr = false
           @lines = 0       # newlines handed out so far
           @line_chars = 0  # characters handed out since the last of them
-          if input.is_a?(String)
-            @string = input
-            @io = nil
-          elsif input.respond_to?(:readpartial)
-            @io = input
-            @reader = :readpartial
-          elsif input.respond_to?(:read)
-            @io = input
-            @reader = :read
-          else
-            raise ArgumentError, "input must be a String or an IO-like object answering readpartial or read, not #{input.class}"
-          end
+          @reader = Chunks::Reader.new(input, chunk_size)
         end
 
         # @return [String, nil] the next chunk of valid, LF-normalized UTF-8 text, or nil at the end
@@ -102,24 +90,7 @@ module Wirebind
         private
 
         def read_raw
-          if @string
-            s = @string
-            @string = nil
-            return s.empty? ? nil : s
-          end
-          return nil unless @io
-
-          chunk =
-            if @reader == :readpartial
-              begin
-                @io.readpartial(@chunk_size)
-              rescue EOFError
-                nil
-              end
-            else
-              @io.read(@chunk_size)
-            end
-          chunk.nil? || chunk.empty? ? nil : chunk
+          @reader.read
         end
 
         # The encoding is decided on the first HEAD_SIZE bytes (or the whole input, if
