@@ -1,10 +1,10 @@
 # frozen_string_literal: true
 
 require "test_helper"
-require "wirebind/json" # until lib/wirebind.rb requires it
 require "stringio"
 require "bigdecimal"
 require "date"
+require_relative "../support/codec_test_helpers"
 
 # Models and helpers shared by the JSON codec tests (test/json/**). Not a test
 # file itself: every *_test.rb under test/json requires it.
@@ -105,51 +105,9 @@ module JSONTestModels
 end
 
 module JSONTestHelpers
+  include Wirebind::CodecTestHelpers
+
   JSON = Wirebind::JSON
-
-  # An IO that hands out its bytes a few at a time (1 to +max+ per call, in a
-  # pattern chosen by +seed+), so that every token and multi-byte character of
-  # the input straddles some read. Answers readpartial.
-  class TrickleIO
-    attr_reader :reads
-
-    def initialize(bytes, seed: 0, max: 7)
-      @bytes = bytes.b
-      @pos = 0
-      @random = Random.new(seed)
-      @max = max
-      @reads = 0
-    end
-
-    def readpartial(length, buffer = nil)
-      raise EOFError, "end of file reached" if @pos >= @bytes.bytesize
-
-      @reads += 1
-      n = [@random.rand(1..@max), length, @bytes.bytesize - @pos].min
-      chunk = @bytes.byteslice(@pos, n)
-      @pos += n
-      buffer ? buffer.replace(chunk) : chunk
-    end
-  end
-
-  # An IO that only answers read(n), a few bytes at a time.
-  class ReadOnlyIO
-    def initialize(bytes, seed: 0, max: 7)
-      @bytes = bytes.b
-      @pos = 0
-      @random = Random.new(seed)
-      @max = max
-    end
-
-    def read(length = nil, buffer = nil)
-      return (length ? nil : "".b) if @pos >= @bytes.bytesize
-
-      n = length ? [@random.rand(1..@max), length, @bytes.bytesize - @pos].min : @bytes.bytesize - @pos
-      chunk = @bytes.byteslice(@pos, n)
-      @pos += n
-      buffer ? buffer.replace(chunk) : chunk
-    end
-  end
 
   # Decodes +json+ from a String, from trickling IOs and from a read(n) IO;
   # asserts they all agree and returns the String result.
@@ -173,41 +131,6 @@ module JSONTestHelpers
       other = assert_raises(klass, "trickled input (seed #{seed})") { block.call(TrickleIO.new(json, seed: seed)) }
       assert_equal error.message, other.message, "trickled input (seed #{seed}) reports the error differently"
     end
-    error
-  end
-
-  # Equality that also holds time offsets, string encodings, classes and
-  # Float signs equal.
-  def assert_equal_decoded(expected, actual, message = nil)
-    if expected.nil?
-      assert_nil actual, message
-    else
-      assert_equal deep_shape(expected), deep_shape(actual), message
-    end
-  end
-
-  # What == does not see: a Time's offset, a String's encoding, a number's class.
-  def deep_shape(value)
-    case value
-    when Array then value.map { |v| deep_shape(v) }
-    when Wirebind::Model then value.to_h.transform_values { |v| deep_shape(v) }.merge(__class: value.class)
-    when Hash then value.to_h { |k, v| [deep_shape(k), deep_shape(v)] }
-    when Time then [:time, value.to_r, value.utc_offset, value.utc?]
-    when String then [value, value.encoding]
-    when Float then [:float, value.nan? ? :nan : value.to_s]
-    when BigDecimal then [:decimal, value.to_s]
-    when Integer then [:integer, value]
-    when Date then [:date, value.jd, value.class]
-    else value
-    end
-  end
-
-  # Asserts that +block+ raises exactly +klass+ and returns the error; the
-  # message must match every pattern given.
-  def assert_error(klass, *patterns, &block)
-    error = assert_raises(klass, &block)
-    assert_instance_of klass, error, "expected exactly #{klass}, got #{error.class}: #{error.message}"
-    patterns.each { |pattern| assert_match pattern, error.message }
     error
   end
 end
