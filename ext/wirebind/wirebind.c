@@ -64,6 +64,7 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     VALUE mWirebind = rb_define_module("Wirebind");
     VALUE mXML = rb_define_module_under(mWirebind, "XML");
     VALUE mNative = rb_define_module_under(mXML, "Native");
+    Init_wirebind_xml_text(mNative);
     Init_wirebind_xml_decoder(mNative);
     Init_wirebind_xml_encoder(mNative);
 }

@@ -21,6 +21,7 @@ NORETURN(void wb_raise_decode_error(VALUE message, VALUE path, long line, long c
 /* Raises EncodeError with its path. */
 NORETURN(void wb_raise_encode_error(VALUE message, VALUE path));
 
+void Init_wirebind_xml_text(VALUE mNative);
 void Init_wirebind_xml_decoder(VALUE mNative);
 void Init_wirebind_xml_encoder(VALUE mNative);
 

@@ -185,6 +185,13 @@ module Wirebind
             text = text.byteslice(0, text.bytesize - 1)
             @carried_cr = true
           end
+          accept(text)
+        end
+
+        # Checks a chunk of UTF-8 text, normalizes its line ends, counts it for
+        # error positions and returns it (the native backend's Source overrides this
+        # with a one-pass C check for the common case).
+        def accept(text)
           validate(text)
           text = text.gsub(/\r\n?/, "\n") if text.include?("\r")
           @bytes_read += text.bytesize
