@@ -555,55 +555,6 @@ static uint32_t hash_bytes(const char *p, size_t n, uint32_t h)
     return h;
 }
 
-/* ---- pure's attribute cache (for the position of depth errors only) ---------------- */
-
-#define SEEN_LIMIT 4096 /* Tokenizer::ATTRIBUTE_CACHE_SIZE */
-#define SEEN_SLOTS 8192
-
-static wbx_seen_slot *seen_find(wbx_tokenizer *t, const char *text, size_t len, uint32_t h)
-{
-    if (!t->seen_slots) return NULL;
-    for (size_t i = h & (SEEN_SLOTS - 1);; i = (i + 1) & (SEEN_SLOTS - 1)) {
-        wbx_seen_slot *s = &t->seen_slots[i];
-        if (!s->used) return s;
-        if (s->hash == h && s->len == len && memcmp(t->seen_bytes.ptr + s->off, text, len) == 0) return s;
-    }
-}
-
-/* Whether pure's cache holds this attribute text for the bindings now in force. */
-static int seen_hit(wbx_tokenizer *t, const char *text, size_t len)
-{
-    wbx_seen_slot *s = seen_find(t, text, len, hash_bytes(text, len, 2166136261u));
-    return s && s->used && s->ns_set == t->ns_set;
-}
-
-/* open_element's cache store, after a miss: cleared when full, as pure's Hash. */
-static void seen_store(wbx_tokenizer *t, const char *text, size_t len)
-{
-    uint32_t h = hash_bytes(text, len, 2166136261u);
-    wbx_seen_slot *s = seen_find(t, text, len, h);
-    if (s && s->used && s->ns_set == t->ns_set) return;
-    if (!t->seen_slots) {
-        t->seen_slots = calloc(SEEN_SLOTS, sizeof(wbx_seen_slot));
-        if (!t->seen_slots) out_of_memory(t);
-    }
-    if (t->seen_count >= SEEN_LIMIT) {
-        memset(t->seen_slots, 0, SEEN_SLOTS * sizeof(wbx_seen_slot));
-        t->seen_count = 0;
-        t->seen_bytes.len = 0;
-    }
-    s = seen_find(t, text, len, h);
-    if (!s->used) {
-        s->used = 1;
-        s->hash = h;
-        s->off = t->seen_bytes.len;
-        s->len = len;
-        bytes_append(t, &t->seen_bytes, text, len);
-        t->seen_count++;
-    }
-    s->ns_set = t->ns_set;
-}
-
 /* The first attribute (in order) that repeats an earlier one; NONE if none.
  * A small hash set past a handful of attributes: a tag may hold thousands. */
 static size_t first_duplicate(wbx_tokenizer *t, size_t n, const char *(*name)(const wbx_tokenizer *, size_t, size_t *),
@@ -755,24 +706,14 @@ static size_t process_attributes(wbx_tokenizer *t)
 
 /* open_element: the tag is read (pos is past it, raw holds its attributes);
  * applies declarations and checks, then reports the element. */
-/* span/span_len: the attribute text of a fast-path tag (what pure caches), or
- * NONE for the slow path; inline: pure's fast path took it without open_element. */
-static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, int kind, size_t text, size_t text_len, size_t span, size_t span_len,
-                         int inline_path)
+/* A depth error points at the tag's start (t->tok), as pure's does. */
+static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, int kind, size_t text, size_t text_len)
 {
     size_t saved_count = t->ns_count, saved_bytes = t->ns_bytes.len;
-    uint64_t saved_set = t->ns_set;
     size_t nattrs = t->raw_count ? process_attributes(t) : 0;
-    if (t->ns_count != saved_count) {
-        t->ns_set = ++t->ns_sets; /* pure binds a new Hash */
-    } else if (t->raw_count && span != NONE && !inline_path && !seen_hit(t, t->buf + span, span_len)) {
-        seen_store(t, t->buf + span, span_len);
-    }
     const char *qname = t->buf + q;
     long long at = ABS(t, t->pos);
-    /* Where a depth error points: pure's inline fast path says the tag's start,
-     * its open_element where the scanner stopped (past the tag). */
-    long long deep_at = inline_path ? t->tok : at;
+    long long deep_at = t->tok;
     wbx_str local, uri;
     size_t colon = memchr(qname, ':', qlen) ? wbx_prefix_end(qname, qlen) : 0;
     if (colon) {
@@ -800,7 +741,6 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, int kind, size
         }
         t->h->on_leaf(t->ctx, local, uri, t->attrs, nattrs, s);
         ns_restore(t, saved_count, saved_bytes);
-        t->ns_set = saved_set;
         return;
     }
     t->names = grow(t, t->names, &t->names_cap, t->depth + 1, sizeof(wbx_name));
@@ -809,7 +749,6 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, int kind, size
     e->len = qlen;
     e->ns_count = saved_count;
     e->ns_bytes = saved_bytes;
-    e->ns_set = saved_set;
     bytes_append(t, &t->name_bytes, qname, qlen);
     t->depth++;
     if (t->depth > t->max_depth) fail(t, WBX_LIMIT_ERROR, deep_at, LIMIT_DEPTH, t->max_depth);
@@ -827,7 +766,6 @@ static void close_element(wbx_tokenizer *t, size_t n, size_t nlen)
     if (e->len != nlen || memcmp(expected, name, nlen) != 0)
         fail(t, WBX_PARSE_ERROR, t->tok, "expected </%.*s>, found </%.*s>", NAMEF(e->len), expected, NAMEF(nlen), name);
     ns_restore(t, e->ns_count, e->ns_bytes);
-    t->ns_set = e->ns_set;
     t->h->on_end(t->ctx);
     t->depth--;
     t->name_bytes.len = e->off;
@@ -992,7 +930,6 @@ static void normalize_value(wbx_tokenizer *t, wbx_raw *r, size_t v, size_t n)
 /* What the fast start-tag expression (START_OR_LEAF, SPACED_TAG) matched. */
 typedef struct fast_tag {
     size_t name_end;
-    size_t attrs_end; /* end of the attribute text (name_end when none) */
     int kind;
     size_t text, text_end;
     size_t end;
@@ -1045,7 +982,6 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
         r->scratch = 0;
         i = k + 1;
     }
-    m->attrs_end = t->raw_count ? i : e;
     m->wide = wide;
     if (b[j] == '/') {
         if (j + 1 == n) return need;
@@ -1150,10 +1086,7 @@ static int spaced_tag(wbx_tokenizer *t)
     if (closing) {
         close_element(t, lt + 2, name_end - (lt + 2));
     } else {
-        size_t qlen = m.name_end - (lt + 1);
-        size_t span_len = m.attrs_end - m.name_end;
-        int inline_path = !memchr(t->buf + lt + 1, ':', qlen) && (t->raw_count == 0 || seen_hit(t, t->buf + m.name_end, span_len));
-        open_element(t, lt + 1, qlen, m.kind, m.text, m.text_end - m.text, m.name_end, span_len, inline_path);
+        open_element(t, lt + 1, m.name_end - (lt + 1), m.kind, m.text, m.text_end - m.text);
     }
     return 1;
 }
@@ -1216,12 +1149,12 @@ static void start_tag_slow(wbx_tokenizer *t)
         int had_space = j > i;
         if (j + 1 < n && b[j] == '/' && b[j + 1] == '>') {
             t->pos = j + 2;
-            open_element(t, q, qlen, EL_EMPTY, 0, 0, NONE, 0, 0);
+            open_element(t, q, qlen, EL_EMPTY, 0, 0);
             return;
         }
         if (j < n && b[j] == '>') {
             t->pos = j + 1;
-            open_element(t, q, qlen, EL_START, 0, 0, NONE, 0, 0);
+            open_element(t, q, qlen, EL_START, 0, 0);
             return;
         }
         size_t ne = j;
@@ -1298,7 +1231,7 @@ static void tag(wbx_tokenizer *t)
     DECIDE(r, match_start(t, lt, final, &m));
     if (r == M_OK) {
         t->pos = m.end;
-        open_element(t, lt + 1, m.name_end - (lt + 1), m.kind, m.text, m.text_end - m.text, m.name_end, m.attrs_end - m.name_end, 0);
+        open_element(t, lt + 1, m.name_end - (lt + 1), m.kind, m.text, m.text_end - m.text);
         return;
     }
     size_t name_end = 0, end = 0;
@@ -1586,8 +1519,6 @@ void wbx_free(wbx_tokenizer *t)
     free(t->values.ptr);
     free(t->seen);
     free(t->marks);
-    free(t->seen_slots);
-    free(t->seen_bytes.ptr);
     free(t->message.ptr);
     const wbx_handler *h = t->h;
     void *ctx = t->ctx;
@@ -1601,5 +1532,5 @@ size_t wbx_memsize(const wbx_tokenizer *t)
 {
     return t->own.cap + t->name_bytes.cap + t->names_cap * sizeof(wbx_name) + t->ns_bytes.cap + t->ns_cap * sizeof(wbx_ns) +
            t->raw_cap * sizeof(wbx_raw) + t->attrs_cap * sizeof(wbx_attr) + t->values.cap + t->seen_cap * sizeof(uint32_t) +
-           t->marks_cap * sizeof(wbx_mark) + t->message.cap + t->seen_bytes.cap + (t->seen_slots ? SEEN_SLOTS * sizeof(wbx_seen_slot) : 0);
+           t->marks_cap * sizeof(wbx_mark) + t->message.cap;
 }

@@ -84,16 +84,7 @@ typedef struct wbx_name {
     size_t off, len;   /* the qualified name, in name_bytes */
     size_t ns_count;   /* bindings in force before this element's own */
     size_t ns_bytes;
-    uint64_t ns_set;   /* which set of bindings was in force before it (see wbx_seen) */
 } wbx_name;
-
-/* One attribute text pure's tokenizer has cached (see wbx_seen_*). */
-typedef struct wbx_seen_slot {
-    uint32_t hash;
-    size_t off, len; /* in seen_bytes */
-    uint64_t ns_set;
-    int used;
-} wbx_seen_slot;
 
 /* A remembered token position (decoders report errors found at an element's end
  * at its start). Resolved to line/column before the text under it is let go. */
@@ -156,14 +147,6 @@ typedef struct wbx_tokenizer {
 
     wbx_mark *marks;
     size_t mark_count, marks_cap;
-
-    /* Pure caches the resolved attributes of a tag by their source text, per set of
-     * namespace bindings (a new set for each element that declares some), and the
-     * cache decides where it reports a depth error. Mirrored here for that alone. */
-    uint64_t ns_set, ns_sets;
-    wbx_seen_slot *seen_slots;
-    size_t seen_count;
-    wbx_bytes seen_bytes;
 
     wbx_bytes message;
 } wbx_tokenizer;

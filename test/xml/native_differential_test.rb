@@ -348,9 +348,8 @@ class NativeDifferentialTest < Minitest::Test
     end
   end
 
-  # Where pure reports a depth error depends on the path its tokenizer took: at the
-  # tag's start on its inline fast path (no text wanted, unprefixed ASCII name,
-  # attributes it has cached for the bindings in force), past the tag otherwise.
+  # A depth error points at the tag's start whichever path each tokenizer took
+  # (pure's inline fast path, its attribute cache, prefixed names, the slow path).
   def test_depth_errors_point_where_pure_points
     xml = Bench::Generator.issues_xml(2, seed: 3)
     (1..12).each do |depth|

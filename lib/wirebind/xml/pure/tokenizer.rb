@@ -624,13 +624,14 @@ module Wirebind
             local = qname
             uri = @default_ns
           end
+          # A depth error points at the tag's start, wherever the tag was read.
           if leaf_text
-            error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size >= @max_depth
+            error("elements are nested deeper than max_depth (#{@max_depth})", LimitError, @token_start) if @names.size >= @max_depth
             on_leaf(local, uri, attrs, leaf_text)
             bind(saved_ns) if saved_ns
           else
             @names << qname
-            error("elements are nested deeper than max_depth (#{@max_depth})", LimitError) if @names.size > @max_depth
+            error("elements are nested deeper than max_depth (#{@max_depth})", LimitError, @token_start) if @names.size > @max_depth
             @ns_saves << @names.size << saved_ns if saved_ns
             on_start(local, uri, attrs)
           end
