@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Eight bytes of ASCII from 0x20 up: no high bit set, and adding 0x60 to each
  * byte sets its high bit (0x20 + 0x60 = 0x80; 0x7F + 0x60 carries into no other
@@ -45,7 +48,28 @@ int wbt_scan_clean(const unsigned char *p, size_t n, wbt_lines *lines)
     const unsigned char *end = p + n;
     size_t newlines = 0, tail = 0;
     while (p < end) {
-        /* Most of a document is ASCII text and markup: eight bytes at a time. */
+#ifdef __SSE2__
+        /* Most of a document is ASCII markup and text with a newline every few
+         * dozen bytes: sixteen bytes at a time when none is a control character
+         * other than LF or TAB, or above 0x7F (both compare below 0x20 as signed). */
+        if ((size_t)(end - p) >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+            unsigned low = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+            unsigned lf = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+            unsigned tab = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+            if ((low & ~(lf | tab)) == 0) {
+                if (lf) {
+                    newlines += (size_t)__builtin_popcount(lf);
+                    tail = (size_t)(15 - (31 - __builtin_clz(lf)));
+                } else {
+                    tail += 16;
+                }
+                p += 16;
+                continue;
+            }
+        }
+#endif
+        /* Eight bytes at a time without SSE2, or in a block the above declined. */
         if ((size_t)(end - p) >= 8) {
             uint64_t w;
             memcpy(&w, p, 8);

@@ -103,13 +103,41 @@ static WBX_NORETURN WBX_PRINTF(4, 5) void fail(wbx_tokenizer *t, int kind, long 
 
 /* ---- characters --------------------------------------------------------------- */
 
-static inline int is_ws(unsigned c) { return c == ' ' || c == '\t' || c == '\n'; }
+/* Byte classes, one table lookup per byte in the hot loops (a chain of
+ * comparisons per byte was a fifth of a decode). */
+enum {
+    C_NAME_START = 1, /* ASCII NameStartChar but ':' */
+    C_NAME = 2,       /* ASCII NameChar but ':' */
+    C_WS = 4,         /* space, tab, LF (CRs are gone: Source normalized them) */
+    C_TEXT_STOP = 8,  /* ends a run of plain character data: < & ] */
+    C_VALUE_STOP = 16 /* ends a plain attribute value on the fast path: < & tab LF */
+};
+static const unsigned char byte_class[256] = {
+     0,  0,  0,  0,  0,  0,  0,  0,  0, 20, 20,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     4,  0,  0,  0,  0,  0, 24,  0,  0,  0,  0,  0,  0,  2,  2,  0,
+     2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  0,  0, 24,  0,  0,  0,
+     0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
+     3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  0,  0,  8,  0,  3,
+     0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
+     3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+static inline int is_ws(unsigned c) { return byte_class[c & 0xFF] & C_WS; }
 static inline int is_s(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
 static inline int is_hex(unsigned c) { return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
-static inline int ascii_start(unsigned c) { return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_'; }
-static inline int ascii_char(unsigned c) { return ascii_start(c) || is_digit(c) || c == '-' || c == '.'; }
-static inline int text_stop(unsigned c) { return c == '<' || c == '&' || c == ']'; }
+static inline int ascii_start(unsigned c) { return byte_class[c & 0xFF] & C_NAME_START; }
+static inline int ascii_char(unsigned c) { return byte_class[c & 0xFF] & C_NAME; }
+static inline int text_stop(unsigned c) { return byte_class[c & 0xFF] & C_TEXT_STOP; }
 
 /* NameStartChar without ':' (Namespaces' NCName), above ASCII. */
 static int wide_start(uint32_t c)
@@ -173,6 +201,7 @@ static size_t scan_name(const unsigned char *b, size_t i, size_t n, int colons, 
         if (c < 0x80) {
             if (j == i ? !(ascii_start(c) || (colons && c == ':')) : !(ascii_char(c) || (colons && c == ':'))) return j;
             j++;
+            while (j < n && ascii_char(b[j])) j++; /* the common case: a run of ASCII name characters */
             continue;
         }
         uint32_t cp;
@@ -207,10 +236,12 @@ static size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, i
 
 size_t wbx_prefix_end(const char *name, size_t len)
 {
-    const char *colon = memchr(name, ':', len);
-    if (!colon) return 0;
-    size_t at = (size_t)(colon - name);
-    if (at == 0 || at == len - 1 || memchr(colon + 1, ':', len - at - 1)) return 0;
+    /* Names are short: a loop beats two calls to memchr. */
+    size_t at = 0;
+    while (at < len && name[at] != ':') at++;
+    if (at == 0 || at >= len - 1) return 0;
+    for (size_t i = at + 1; i < len; i++)
+        if (name[i] == ':') return 0;
     return at + 1;
 }
 
@@ -490,11 +521,20 @@ static void ns_push(wbx_tokenizer *t, const char *prefix, size_t plen, const cha
 }
 
 /* The binding of a prefix ("" for the default namespace), or NONE. */
+/* Prefixes are a few bytes long: compared inline, not through a call to memcmp
+ * (this lookup runs once per prefixed name, and once per element for the default). */
+static inline int same_prefix(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 static size_t ns_lookup(const wbx_tokenizer *t, const char *prefix, size_t plen)
 {
     for (size_t i = t->ns_count; i-- > 0;) {
         const wbx_ns *b = &t->ns[i];
-        if (b->prefix_len == plen && memcmp(t->ns_bytes.ptr + b->prefix, prefix, plen) == 0) return b->none ? NONE : i;
+        if (b->prefix_len == plen && same_prefix(t->ns_bytes.ptr + b->prefix, prefix, plen)) return b->none ? NONE : i;
     }
     return NONE;
 }
@@ -715,7 +755,7 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, int kind, size
     long long at = ABS(t, t->pos);
     long long deep_at = t->tok;
     wbx_str local, uri;
-    size_t colon = memchr(qname, ':', qlen) ? wbx_prefix_end(qname, qlen) : 0;
+    size_t colon = wbx_prefix_end(qname, qlen);
     if (colon) {
         size_t b = ns_lookup(t, qname, colon - 1);
         int xmlns = colon - 1 == 5 && memcmp(qname, "xmlns", 5) == 0;
@@ -971,7 +1011,7 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
         unsigned q = b[k];
         if (q != '"' && q != '\'') return M_FAIL;
         size_t v = ++k;
-        while (k < n && b[k] != q && b[k] != '<' && b[k] != '&' && b[k] != '\t' && b[k] != '\n') k++;
+        while (k < n && b[k] != q && !(byte_class[b[k]] & C_VALUE_STOP)) k++;
         if (k == n) return need;
         if (b[k] != q) return M_FAIL;
         wbx_raw *r = raw_push(t);
