@@ -6,6 +6,7 @@ VALUE wb_eParseError;
 VALUE wb_eLimitError;
 VALUE wb_eDecodeError;
 VALUE wb_eEncodeError;
+int wb_utf8_index;
 
 static ID id_new;
 static VALUE sym_line, sym_column, sym_offset, sym_path;
@@ -50,6 +51,7 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
 #ifdef HAVE_RB_EXT_RACTOR_SAFE
     rb_ext_ractor_safe(true);
 #endif
+    wb_utf8_index = rb_utf8_encindex();
     id_new = rb_intern("new");
     sym_line = ID2SYM(rb_intern("line"));
     sym_column = ID2SYM(rb_intern("column"));

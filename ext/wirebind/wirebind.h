@@ -14,6 +14,19 @@ extern VALUE wb_eLimitError;
 extern VALUE wb_eDecodeError;
 extern VALUE wb_eEncodeError;
 
+/* The index of UTF-8 among Ruby's encodings, set once by Init_wirebind_ext. */
+extern int wb_utf8_index;
+
+/* A new String of the n bytes at p, tagged UTF-8 without looking at them: for
+ * text the caller has validated. rb_utf8_str_new also looks the encoding up and
+ * checks the new String's state on every call (a few percent of a decode). */
+static inline VALUE wb_utf8_str(const char *p, size_t n)
+{
+    VALUE s = rb_str_new(p, (long)n);
+    RB_ENCODING_SET_INLINED(s, wb_utf8_index);
+    return s;
+}
+
 /* Raises klass (ParseError or LimitError) with its position readers set. */
 NORETURN(void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset));
 /* Raises DecodeError with its path and position. */

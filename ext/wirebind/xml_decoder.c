@@ -12,7 +12,7 @@
 
 static VALUE mNative;
 static ID id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
-    id_ivar, id_list_p, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN;
+    id_ivar, id_list_p, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_wb_fill;
 
 void wbd_init_ids(VALUE module)
 {
@@ -34,6 +34,7 @@ void wbd_init_ids(VALUE module)
     id_ivar = rb_intern("ivar");
     id_list_p = rb_intern("list?");
     id_next_chunk = rb_intern("next_chunk");
+    id_wb_fill = rb_intern("__wb_fill");
     id_call = rb_intern("call");
     id_plan_for = rb_intern("plan_for");
     id_from_xml_text = rb_intern("from_xml_text");
@@ -512,11 +513,11 @@ static int blank(const char *p, size_t n)
  * the C fast path, else Types.from_xml_text with InvalidValue made a DecodeError. */
 static VALUE convert(wbd_decoder *d, const wbp_entry *slot, const char *p, size_t n, leaf_path leaf, size_t mark)
 {
-    if (slot->type == WBS_STRING) return rb_utf8_str_new(p, (long)n);
+    if (slot->type == WBS_STRING) return wb_utf8_str(p, n);
     if (n == 0 || ((unsigned char)p[0] <= 32 && blank(p, n))) return Qnil;
     VALUE v = wbs_convert(&d->env, slot->type, p, n);
     if (v != Qundef) return v;
-    ruby_convert_args a = {d, slot->type_value, rb_utf8_str_new(p, (long)n), leaf, mark};
+    ruby_convert_args a = {d, slot->type_value, wb_utf8_str(p, n), leaf, mark};
     return rb_rescue2(call_from_xml_text, (VALUE)&a, rescue_invalid, (VALUE)&a, d->eInvalidValue, (VALUE)0);
 }
 
@@ -548,15 +549,12 @@ static void apply_attributes(wbd_decoder *d, const wbp_plan *plan, const wbx_att
 
 /* A record from its values: allocated without initialize, every attribute's
  * instance variable set in klass.attributes order (what __wb_build does). */
+/* Pure::Decoder's __wb_build: the values go to the model's generated __wb_fill as
+ * arguments, straight from the values stack (which nothing changes meanwhile). */
 static VALUE build(wbd_decoder *d, const wbp_plan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
-    for (long i = 0; i < plan->size; i++) {
-        VALUE v = d->values[base + (size_t)i];
-        if (NIL_P(v) && plan->lists[i]) v = rb_ary_new();
-        rb_ivar_set(object, plan->ivars[i], v);
-    }
-    return object;
+    return rb_funcallv(object, id_wb_fill, (int)plan->size, d->values + base);
 }
 
 static void emit(wbd_decoder *d, VALUE record)
