@@ -68,6 +68,10 @@ module Wirebind
       # The fraction digits of each whole number of milliseconds, fewest first: "5" for 500.
       MILLISECONDS = Ractor.make_shareable((0..999).map { |ms| ".#{format('%03d', ms).sub(/0+\z/, '')}" })
       TWO_DIGITS = Ractor.make_shareable((0..99).map { |n| format("%02d", n) })
+      # +hh:mm of every offset in whole minutes xs:dateTime can write, by seconds.
+      ZONES = Ractor.make_shareable((-MAX_OFFSET / 60..MAX_OFFSET / 60).to_h do |minutes|
+        [minutes * 60, format("%s%02d:%02d", minutes.negative? ? "-" : "+", minutes.abs / 60, minutes.abs % 60)]
+      end)
 
       # Appends a Time as an xs:dateTime string with its offset, exactly as
       # {JSON::Pure::Writer.time} does: the common case (a four-digit year, an
@@ -102,14 +106,9 @@ module Wirebind
                        "." + nanoseconds.to_s.rjust(places, "0")
                      end
         end
-        out << "\"#{year}-#{TWO_DIGITS[value.month]}-#{TWO_DIGITS[value.day]}T#{TWO_DIGITS[value.hour]}:" \
-               "#{TWO_DIGITS[value.min]}:#{TWO_DIGITS[value.sec]}#{fraction}#{value.utc? ? 'Z' : zone(offset)}\""
-      end
-
-      # @return [String] +offset+ (seconds, whole minutes) as +hh:mm
-      def self.zone(offset)
-        minutes = offset.abs / 60
-        "#{offset.negative? ? '-' : '+'}#{TWO_DIGITS[minutes / 60]}:#{TWO_DIGITS[minutes % 60]}"
+        second, minute, hour, day, month = value.to_a
+        out << "\"#{year}-#{TWO_DIGITS[month]}-#{TWO_DIGITS[day]}T#{TWO_DIGITS[hour]}:#{TWO_DIGITS[minute]}:" \
+               "#{TWO_DIGITS[second]}#{fraction}#{value.utc? ? 'Z' : ZONES[offset]}\""
       end
     end
   end
