@@ -8,9 +8,10 @@ require_relative "wirebind/types"
 require_relative "wirebind/model"
 require_relative "wirebind/xml"
 require_relative "wirebind/json"
+require_relative "wirebind/serializer"
 
 # Declare a schema once on a class ({Wirebind::Model}); read and write XML
 # ({Wirebind::XML}) and JSON ({Wirebind::JSON}) from it, in one streaming pass,
-# typed and safe.
+# typed and safe; write records as HAL, JSON:API or Siren ({Wirebind::Serializer}).
 module Wirebind
 end

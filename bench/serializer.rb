@@ -1,0 +1,381 @@
+# frozen_string_literal: true
+
+# `ruby bench/serializer.rb` (or `bundle exec rake bench:serializer`):
+# Wirebind::Serializer against the hypermedia and plain-JSON serializers
+# people use, on the generator's 1000 issues (as models, built once).
+#
+# HAL, the issues as a HAL collection ({"_embedded": {"item": [...]}}), each
+# issue with a self link and its versions, components and custom fields
+# embedded (versions with a self link of their own):
+#   wirebind                 IssueSerializer.new(issues, format: :hal).to_json
+#   oat                      Oat::Adapters::HAL serializers, then JSON.generate
+#   alba                     Alba resources shaped as HAL (_links and _embedded
+#                            members), then JSON.generate (Alba's default backend)
+# plain JSON, every attribute, nested records as objects:
+#   wirebind                 IssueSerializer.new(issues).to_json
+#   panko                    Panko::ArraySerializer (C, writing through Oj)
+#   alba                     Alba resources, then JSON.generate
+# and, for reference, Wirebind::JSON.encode(issues), which writes the same
+# plain document from the model alone.
+#
+# The peers format values the way wirebind does, so that the documents are
+# the same: times as xs:dateTime with their offsets and the fewest fraction
+# digits, dates as YYYY-MM-DD, decimals as numbers (exact through JSON.generate;
+# Panko writes through Oj, which gets a Float: the same number once parsed).
+# Every contender's output is first checked: JSON.parse of it must equal
+# JSON.parse of wirebind's, and one mismatch aborts before anything is timed.
+# Then each contender runs until BENCH_SECONDS have passed (at least 5 runs)
+# after a warm-up; the median CPU time of this process is reported (garbage
+# collection included), with ratios. `ruby --yjit bench/serializer.rb` shows
+# them under YJIT.
+#
+# Environment: BENCH_COUNT=1000, BENCH_SEED=1, BENCH_SECONDS=2.
+
+lib = File.expand_path("../lib", __dir__)
+$LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
+$stdout.sync = true
+
+require "json"
+require "bigdecimal"
+require "date"
+require "wirebind"
+require "oat"
+require "oat/adapters/hal"
+require "alba"
+require "active_support"
+require "panko_serializer"
+require_relative "generator"
+
+module Bench
+  # The serializer benchmark.
+  module SerializerRun
+    COUNT = Integer(ENV.fetch("BENCH_COUNT", "1000"))
+    SEED = Integer(ENV.fetch("BENCH_SEED", "1"))
+    SECONDS = Float(ENV.fetch("BENCH_SECONDS", "2"))
+    MIN_RUNS = 5
+
+    ISSUE_ATTRIBUTES = %i[
+      id key summary description type status priority resolution assignee reporter project
+      environment created updated duedate votes watched lang time_spent labels
+    ].freeze
+    VERSION_ATTRIBUTES = %i[id name archived released release_date sequence].freeze
+
+    # ---- wirebind -------------------------------------------------------------
+
+    class VersionSerializer < Wirebind::Serializer
+      type "version"
+      attributes(*VERSION_ATTRIBUTES)
+      link(:self) { |version| "/versions/#{version.id}" }
+    end
+
+    class ComponentSerializer < Wirebind::Serializer
+      type "component"
+      attributes :id, :name
+    end
+
+    class CustomFieldSerializer < Wirebind::Serializer
+      type "custom_field"
+      attributes :id, :key, :values
+    end
+
+    class IssueSerializer < Wirebind::Serializer
+      type "issue"
+      model Issue
+      attributes(*ISSUE_ATTRIBUTES)
+      link(:self) { |issue| "/issues/#{issue.key}" }
+      many :affects_versions, VersionSerializer
+      many :fix_versions, VersionSerializer
+      many :components, ComponentSerializer
+      many :custom_field_values, CustomFieldSerializer
+    end
+
+    # ---- what the peers need to write the same values -------------------------
+
+    module Format
+      module_function
+
+      # xs:dateTime, the offset kept, the fewest fraction digits.
+      def time(value)
+        return nil unless value
+
+        text = value.strftime("%Y-%m-%dT%H:%M:%S")
+        nanoseconds = value.nsec
+        text << "." << format("%09d", nanoseconds).sub(/0+\z/, "") unless nanoseconds.zero?
+        text << (value.utc? ? "Z" : value.strftime("%:z"))
+      end
+
+      def date(value)
+        value&.iso8601
+      end
+
+      # A number JSON.generate writes as it stands (it would quote a BigDecimal).
+      def decimal(value)
+        value && RawNumber.new(value.to_s("F"))
+      end
+    end
+
+    # What JSON.generate writes raw: the json library has no number fragment before 2.10.
+    class RawNumber
+      def initialize(text)
+        @text = text
+      end
+
+      def to_json(*)
+        @text
+      end
+    end
+
+    # ---- oat (HAL) --------------------------------------------------------------
+
+    class OatVersion < Oat::Serializer
+      adapter Oat::Adapters::HAL
+
+      schema do
+        link :self, href: "/versions/#{item.id}"
+        property :id, item.id
+        property :name, item.name
+        property :archived, item.archived
+        property :released, item.released
+        property :release_date, Format.time(item.release_date)
+        property :sequence, item.sequence
+      end
+    end
+
+    class OatComponent < Oat::Serializer
+      adapter Oat::Adapters::HAL
+
+      schema do
+        property :id, item.id
+        property :name, item.name
+      end
+    end
+
+    class OatCustomField < Oat::Serializer
+      adapter Oat::Adapters::HAL
+
+      schema do
+        property :id, item.id
+        property :key, item.key
+        property :values, item.values
+      end
+    end
+
+    class OatIssue < Oat::Serializer
+      adapter Oat::Adapters::HAL
+
+      schema do
+        link :self, href: "/issues/#{item.key}"
+        %i[id key summary description type status priority resolution assignee reporter project
+           environment votes watched lang labels].each { |name| property name, item.public_send(name) }
+        property :created, Format.time(item.created)
+        property :updated, Format.time(item.updated)
+        property :duedate, Format.date(item.duedate)
+        property :time_spent, Format.decimal(item.time_spent)
+        entities :affects_versions, item.affects_versions, OatVersion
+        entities :fix_versions, item.fix_versions, OatVersion
+        entities :components, item.components, OatComponent
+        entities :custom_field_values, item.custom_field_values, OatCustomField
+      end
+    end
+
+    class OatIssues < Oat::Serializer
+      adapter Oat::Adapters::HAL
+
+      schema do
+        entities :item, item, OatIssue
+      end
+    end
+
+    # ---- alba -------------------------------------------------------------------
+
+    class AlbaVersion
+      include Alba::Resource
+
+      attributes :id, :name, :archived, :released, :sequence
+      attribute(:release_date) { |version| Format.time(version.release_date) }
+    end
+
+    class AlbaVersionHal < AlbaVersion
+      attribute(:_links) { |version| { self: { href: "/versions/#{version.id}" } } }
+    end
+
+    class AlbaComponent
+      include Alba::Resource
+
+      attributes :id, :name
+    end
+
+    class AlbaCustomField
+      include Alba::Resource
+
+      attributes :id, :key, :values
+    end
+
+    class AlbaIssue
+      include Alba::Resource
+
+      attributes :id, :key, :summary, :description, :type, :status, :priority, :resolution, :assignee,
+                 :reporter, :project, :environment, :votes, :watched, :lang, :labels
+      attribute(:created) { |issue| Format.time(issue.created) }
+      attribute(:updated) { |issue| Format.time(issue.updated) }
+      attribute(:duedate) { |issue| Format.date(issue.duedate) }
+      attribute(:time_spent) { |issue| Format.decimal(issue.time_spent) }
+    end
+
+    class AlbaIssuePlain < AlbaIssue
+      many :affects_versions, resource: AlbaVersion
+      many :fix_versions, resource: AlbaVersion
+      many :components, resource: AlbaComponent
+      many :custom_field_values, resource: AlbaCustomField
+    end
+
+    class AlbaIssueHal < AlbaIssue
+      attribute(:_links) { |issue| { self: { href: "/issues/#{issue.key}" } } }
+      nested :_embedded do
+        many :affects_versions, resource: AlbaVersionHal
+        many :fix_versions, resource: AlbaVersionHal
+        many :components, resource: AlbaComponent
+        many :custom_field_values, resource: AlbaCustomField
+      end
+    end
+
+    # ---- panko --------------------------------------------------------------------
+
+    class PankoVersion < Panko::Serializer
+      attributes(*VERSION_ATTRIBUTES)
+
+      def release_date
+        Format.time(object.release_date)
+      end
+    end
+
+    class PankoComponent < Panko::Serializer
+      attributes :id, :name
+    end
+
+    class PankoCustomField < Panko::Serializer
+      attributes :id, :key, :values
+    end
+
+    class PankoIssue < Panko::Serializer
+      attributes(*ISSUE_ATTRIBUTES)
+      has_many :affects_versions, serializer: PankoVersion
+      has_many :fix_versions, serializer: PankoVersion
+      has_many :components, serializer: PankoComponent
+      has_many :custom_field_values, serializer: PankoCustomField
+
+      def created
+        Format.time(object.created)
+      end
+
+      def updated
+        Format.time(object.updated)
+      end
+
+      def duedate
+        Format.date(object.duedate)
+      end
+
+      # Oj (rails mode) writes a BigDecimal as a string: a Float is the number.
+      def time_spent
+        object.time_spent&.to_f
+      end
+    end
+
+    module_function
+
+    def main
+      issues = Generator.expected(COUNT, seed: SEED)
+      yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? " +YJIT" : ""
+      puts format("wirebind %s, Ruby %s%s, oat %s, alba %s, panko %s, oj %s; %d issues (seed %d)",
+                  Wirebind::VERSION, RUBY_VERSION, yjit, Oat::VERSION, Alba::VERSION, Panko::VERSION, Oj::VERSION, COUNT, SEED)
+
+      hal = {
+        "wirebind" => -> { IssueSerializer.new(issues, format: :hal).to_json },
+        "oat" => -> { ::JSON.generate(OatIssues.new(issues).to_hash) },
+        "alba" => -> { ::JSON.generate({ "_embedded" => { "item" => AlbaIssueHal.new(issues).serializable_hash } }) }
+      }
+      plain = {
+        "wirebind" => -> { IssueSerializer.new(issues).to_json },
+        "panko" => -> { Panko::ArraySerializer.new(issues, each_serializer: PankoIssue).to_json },
+        "alba" => -> { AlbaIssuePlain.new(issues).serialize },
+        "Wirebind::JSON.encode" => -> { Wirebind::JSON.encode(issues) }
+      }
+      check("HAL", hal)
+      check("plain", plain)
+      ratios = {}
+      ratios.merge!(report("HAL", hal).transform_keys { |name| "HAL vs #{name}" })
+      ratios.merge!(report("plain", plain).transform_keys { |name| "plain vs #{name}" })
+      puts "\n== goals"
+      goal(ratios, "HAL vs oat", 10)
+      goal(ratios, "HAL vs alba", 2)
+      goal(ratios, "plain vs panko", 1)
+    end
+
+    def check(section, contenders)
+      reference = nil
+      contenders.each do |name, call|
+        text = call.call
+        abort "#{section} #{name}: #{text.class}, not a String" unless text.is_a?(String)
+        parsed = ::JSON.parse(text)
+        reference ||= parsed
+        next if parsed == reference
+
+        abort "#{section} #{name}: parses to a different structure than wirebind's:\n#{first_difference(reference, parsed, '$')}"
+      end
+    end
+
+    def first_difference(expected, actual, path)
+      if expected.is_a?(Hash) && actual.is_a?(Hash)
+        (expected.keys | actual.keys).each do |key|
+          found = first_difference(expected[key], actual[key], "#{path}.#{key}")
+          return found if found
+        end
+        nil
+      elsif expected.is_a?(Array) && actual.is_a?(Array) && expected.size == actual.size
+        expected.each_with_index do |item, index|
+          found = first_difference(item, actual[index], "#{path}[#{index}]")
+          return found if found
+        end
+        nil
+      elsif expected != actual
+        "at #{path}: expected #{expected.inspect[0, 200]}, got #{actual.inspect[0, 200]}"
+      end
+    end
+
+    # @return [Hash{String => Float}] each peer's time over wirebind's
+    def report(section, contenders)
+      puts "\n== #{section} (median of timed runs)"
+      times = contenders.transform_values { |call| median_seconds(call) }
+      base = times.values.first
+      times.each do |name, seconds|
+        puts format("  %-24s %8.2f ms  %7.0f issues/s  %6.2fx wirebind's time", name, seconds * 1000, COUNT / seconds, seconds / base)
+      end
+      times.drop(1).to_h { |name, seconds| [name, seconds / base] }
+    end
+
+    def goal(ratios, name, target)
+      ratio = ratios.fetch(name)
+      puts format("  %-18s wirebind is %5.2fx faster (goal %dx): %s", name, ratio, target, ratio >= target ? "met" : "NOT met")
+    end
+
+    def median_seconds(call)
+      call.call # warm-up
+      GC.start
+      samples = []
+      started = clock
+      while samples.size < MIN_RUNS || clock - started < SECONDS
+        t = clock
+        call.call
+        samples << clock - t
+      end
+      samples.sort[samples.size / 2]
+    end
+
+    def clock
+      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    end
+  end
+end
+
+Bench::SerializerRun.main if $PROGRAM_NAME == __FILE__

@@ -1,0 +1,263 @@
+# frozen_string_literal: true
+
+require "monitor"
+require_relative "json"
+require_relative "serializer/declarations"
+require_relative "serializer/values"
+require_relative "serializer/compiler"
+require_relative "serializer/plain"
+require_relative "serializer/hal"
+require_relative "serializer/json_api"
+require_relative "serializer/siren"
+
+module Wirebind
+  # Writes records of {Wirebind::Model} classes as hypermedia JSON: plain JSON,
+  # HAL, JSON:API 1.1 or Siren, from one declaration per resource.
+  #
+  # @example
+  #   class VersionSerializer < Wirebind::Serializer
+  #     type "version"
+  #     attributes :name, :release_date
+  #   end
+  #
+  #   class IssueSerializer < Wirebind::Serializer
+  #     type "issue"
+  #     id :key                                  # JSON:API's id; default :id
+  #     attributes :key, :summary, :votes
+  #     link(:self) { |issue| "/issues/#{issue.key}" }
+  #     many :affects_versions, VersionSerializer
+  #     one  :reporter, UserSerializer
+  #   end
+  #
+  #   IssueSerializer.new(issue, format: :hal).to_json
+  #   IssueSerializer.new(issues, format: :json_api, fields: { "issue" => ["summary"] }).to_json
+  #   IssueSerializer.new(issues, format: :siren).to_json(io: $stdout)
+  #
+  # == Declarations
+  #
+  # See {Declarations}: +type+, +id+, +model+, +attributes+/+attribute+,
+  # +link+, +one+, +many+. Names are those of the model's attributes (checked
+  # against it); values are written with {Wirebind::JSON}'s mapping of types
+  # under the attributes' JSON keys (+attribute :x, key: "y"+ renames one).
+  # A subclass extends its parent's declarations.
+  #
+  # == Formats
+  #
+  # - +:plain+: attributes, with +one+/+many+ records nested; no links.
+  # - +:hal+: attributes, +_links+ (+{"href": ...}+), +_embedded+.
+  # - +:json_api+: +data+ (+type+, +id+, +attributes+, +relationships+,
+  #   +links+), +included+ without duplicates; sparse fieldsets with +fields:+.
+  # - +:siren+: +class+, +properties+, +entities+ (with +rel+), +links+
+  #   (+rel+ arrays and +href+), +actions+.
+  #
+  # Details, and how a list is written in each, in {Plain}, {HAL}, {JsonApi}, {Siren}.
+  #
+  # == How it runs
+  #
+  # A serializer is compiled, once per model class and format, into plain
+  # methods generated as Ruby source (no blocks on the way but the links',
+  # called once per record); the methods append to one String. A value that
+  # does not fit its declared type raises {EncodeError} with its path
+  # (+"[3].affects_versions[0].sequence"+); a declaration that does not fit
+  # the model or the format raises {SchemaError}, when it is made or when the
+  # serializer is first compiled.
+  class Serializer
+    extend Declarations
+
+    # @api private
+    FORMATS = { plain: Plain, hal: HAL, json_api: JsonApi, siren: Siren }.freeze
+    NO_CONTEXT = {}.freeze
+    NO_COMPILED = {}.freeze
+    # Compilation is rare and may recurse (serializers nest, even in a cycle):
+    # a reentrant lock, and the ones under way, kept until all are complete.
+    COMPILE_LOCK = Monitor.new
+    private_constant :NO_CONTEXT, :NO_COMPILED, :COMPILE_LOCK
+
+    @__wb_fields = [].freeze
+    @__wb_links = [].freeze
+    @__wb_link_blocks = [].freeze
+    @__wb_type = nil
+    @__wb_model = nil
+    @__wb_id = nil
+    @__wb_compiled = NO_COMPILED
+
+    class << self
+      # The compiled form of this serializer for +model+ and +format+,
+      # compiled on first use.
+      #
+      # @api private
+      # @param format [Symbol]
+      # @param model [Class]
+      # @return [Compiled]
+      # @raise [SchemaError]
+      def __wb_compiled(format, model)
+        compiled = @__wb_compiled[format]&.[](model)
+        return compiled if compiled&.plan.equal?(JSON::Plan.for(model))
+
+        COMPILE_LOCK.synchronize do
+          compiling = (Thread.current[:__wb_serializers_compiling] ||= {})
+          key = [self, format, model]
+          return compiling[key] if compiling.key?(key)
+
+          compiled = @__wb_compiled[format]&.[](model)
+          return compiled if compiled&.plan.equal?(JSON::Plan.for(model))
+
+          outermost = compiling.empty?
+          begin
+            definition = FORMATS.fetch(format)
+            klass = definition.const_defined?(:Compiled, false) ? definition::Compiled : Compiled
+            compiled = klass.new(self, model, format, definition::Generator)
+            compiling[key] = compiled
+            compiled.resolve_nested
+            # Published when every serializer it reaches is complete.
+            publish = compiling if outermost
+          ensure
+            Thread.current[:__wb_serializers_compiling] = nil if outermost
+          end
+          publish&.each_value { |done| done.serializer.__send__(:__wb_publish, done) }
+          compiled
+        end
+      end
+
+      private
+
+      def __wb_publish(compiled)
+        Model::SCHEMA_LOCK.synchronize do
+          by_model = (@__wb_compiled[compiled.format] || NO_COMPILED).merge(compiled.model => compiled).freeze
+          @__wb_compiled = @__wb_compiled.merge(compiled.format => by_model).freeze
+        end
+      end
+
+      # Call with Model::SCHEMA_LOCK held.
+      def __wb_reset_compiled
+        @__wb_compiled = NO_COMPILED
+      end
+    end
+
+    # @return [Wirebind::Model, Array, nil] what is written
+    attr_reader :resource
+    # @return [Symbol] +:plain+, +:hal+, +:json_api+ or +:siren+
+    attr_reader :format
+    # @return [Object] handed to every link block, as its second argument
+    attr_reader :context
+    # @return [Hash{String => Hash{String => true}}, nil] JSON:API fieldsets, normalized
+    attr_reader :fields
+    # @return [String] the relation of a list's records in HAL and Siren
+    attr_reader :rel
+
+    # @param resource [Wirebind::Model, Array<Wirebind::Model>, nil] a record,
+    #   a list of them, or nil
+    # @param format [Symbol] +:plain+ (the default), +:hal+, +:json_api+ or +:siren+
+    # @param context [Object] passed to the link blocks (e.g. +{ base: "https://..." }+)
+    # @param fields [Hash{String, Symbol => Array<String>, String}, nil] JSON:API
+    #   sparse fieldsets: for a type, the attributes and relationships to keep,
+    #   as an Array or as a comma-separated String (+{"issue" => "summary,votes"}+).
+    #   Types and names not declared are ignored. Only with +format: :json_api+.
+    # @param rel [String, Symbol] HAL and Siren: the relation under which a
+    #   list's records are embedded (default "item", RFC 6573's)
+    # @raise [ArgumentError] an unknown format or a bad option
+    def initialize(resource, format: :plain, context: NO_CONTEXT, fields: nil, rel: "item")
+      raise ArgumentError, "format: must be one of #{FORMATS.keys.map(&:inspect).join(', ')}, not #{format.inspect}" unless FORMATS.key?(format)
+      raise ArgumentError, "fields: are JSON:API's sparse fieldsets; they need format: :json_api" if fields && format != :json_api
+      unless (rel.is_a?(String) || rel.is_a?(Symbol)) && !rel.empty?
+        raise ArgumentError, "rel: must be a non-empty String or Symbol, not #{rel.inspect}"
+      end
+
+      @resource = resource
+      @format = format
+      @context = context
+      @fields = fields && normalize_fields(fields)
+      @rel = rel.to_s
+    end
+
+    # Writes the document.
+    #
+    # Also what the json library calls for a serializer inside a value it
+    # generates (+JSON.generate(page: serializer)+): the state it passes is
+    # accepted and ignored.
+    #
+    # @param _state [Object] ignored
+    # @param io [IO, nil] write to this IO, in pieces of about 64 KiB, instead
+    #   of returning a String
+    # @return [String, Integer] the JSON text (UTF-8), or the bytes written to +io+
+    # @raise [EncodeError] a value does not fit its declared type, or a record
+    #   is not of the serializer's model; with its path
+    # @raise [SchemaError] the serializer does not fit the model or the format
+    #   (raised when it is first compiled)
+    def to_json(*_state, io: nil)
+      raise ArgumentError, "io: must answer write, not #{io.class}" unless io.nil? || io.respond_to?(:write)
+
+      out = String.new(capacity: Document::BUFFER_SIZE, encoding: Encoding::UTF_8)
+      written = FORMATS[@format].write(self, out, io)
+      io ? written + Chunks.flush(io, out) : out
+    end
+
+    # @return [Object] the document as plain Ruby values: what {#to_json} writes,
+    #   read back (Hashes with String keys, Arrays, Strings, Integers, Floats,
+    #   true, false, nil; times, dates and base64 as the strings written)
+    def to_h
+      JSON.decode(to_json, :any)
+    end
+    alias as_json to_h
+
+    # @api private
+    # @return [Compiled] the compiled form for +record+: of the declared model,
+    #   or else of the record's class
+    # @raise [EncodeError] no model is declared and +record+ is not a model instance
+    def compiled_for(record)
+      model = self.class.model
+      unless model
+        raise EncodeError, "#{Model.display_name(self.class)} writes Wirebind::Model records, got #{Types.describe(record)}" unless record.is_a?(Model)
+
+        model = record.class
+      end
+      self.class.__wb_compiled(@format, model)
+    end
+
+    private
+
+    def normalize_fields(fields)
+      raise ArgumentError, "fields: must be a Hash of type => field names, not #{fields.class}" unless fields.is_a?(Hash)
+
+      fields.to_h do |type, names|
+        raise ArgumentError, "fields: a type is a String or Symbol, not #{type.inspect}" unless type.is_a?(String) || type.is_a?(Symbol)
+
+        names = names.split(",") if names.is_a?(String)
+        unless names.is_a?(Array) && names.all? { |name| name.is_a?(String) || name.is_a?(Symbol) }
+          raise ArgumentError, "fields: #{type}: the field names are an Array of Strings, or a comma-separated String"
+        end
+
+        [-type.to_s, names.to_h { |name| [-name.to_s.strip, true] }.freeze]
+      end.freeze
+    end
+
+    # Writing lists, and flushing to an IO between records.
+    # @api private
+    module Document
+      BUFFER_SIZE = 16 * 1024
+      FLUSH_SIZE = 64 * 1024
+
+      module_function
+
+      # Writes +opening+, then yields each item of +list+ with whether nothing
+      # was written yet and its index (the block returns false when it wrote
+      # nothing), then +closing+. Errors get the index in their path.
+      # @return [Integer] bytes flushed to +io+
+      def flush_each(out, io, list, opening, closing)
+        out << opening
+        written = 0
+        first = true
+        list.each_with_index do |item, index|
+          begin
+            first = false unless yield(item, first, index) == false
+          rescue EncodeError => e
+            raise JSON::Pure::Writer.nested(e, index)
+          end
+          written += Chunks.flush(io, out) if io && out.bytesize >= FLUSH_SIZE
+        end
+        out << closing
+        written
+      end
+    end
+  end
+end

@@ -1,0 +1,254 @@
+# frozen_string_literal: true
+
+module Wirebind
+  class Serializer
+    # +format: :json_api+ (JSON:API 1.1, https://jsonapi.org/format/1.1/): a
+    # top-level object with +data+ (a resource object, an array of them for a
+    # list, or null) and, when any were reached, +included+: every record
+    # reached through +one+ and +many+, recursively, once per type and id,
+    # and never one already in +data+ (a compound document).
+    #
+    # A resource object has +type+ (the serializer's {Declarations#type},
+    # required), +id+ (the {Declarations#id} attribute, by default +:id+,
+    # always a string), +attributes+, +relationships+ (+{"data": identifier}+,
+    # +{"data": null}+ or +{"data": [identifiers]}+ per +one+/+many+) and
+    # +links+ (+"rel": "href"+, strings, for each link whose block gave one).
+    # An attribute written under the key "id" that is the id attribute itself
+    # is not repeated in +attributes+; any other member named "id" or "type"
+    # is a {SchemaError} (the specification reserves them).
+    #
+    # Sparse fieldsets (+fields: {"issue" => ["summary"]}+) keep, for each
+    # type named, only the listed attributes and relationships; a
+    # relationship left out is not followed for +included+ either.
+    #
+    # @api private
+    module JsonApi
+      # The state of one document: the context, the fieldsets, and the
+      # included records, queued, with the type and ids already written.
+      class State
+        # @return [Object] the context given to the links
+        attr_reader :context
+        # @return [Hash{String => Hash{String => true}}, nil] the fieldsets
+        attr_reader :fields
+        # @return [Array] compiled, record, compiled, record... to include
+        attr_reader :queue
+
+        def initialize(context, fields)
+          @context = context
+          @fields = fields
+          @seen = {}
+          @queue = []
+        end
+
+        # Marks a resource as written. @return [Boolean] whether it was new
+        def see(type, id)
+          ids = (@seen[type] ||= {})
+          return false if ids.key?(id)
+
+          ids[id] = true
+        end
+
+        # Queues a related record for +included+, unless its type and id were seen.
+        def include(compiled, record, id)
+          @queue << compiled << record if see(compiled.type, id)
+        end
+      end
+
+      # A serializer compiled for JSON:API: what the generated methods need
+      # beyond writing a resource.
+      class Compiled < Serializer::Compiled
+        # @return [Model::Attribute] the attribute written as +id+
+        attr_reader :id_attribute
+
+        # Writes the resource identifier of +record+ and queues it for +included+.
+        # @return [String] +out+
+        def relate(record, out, state)
+          raise wrong_record(record) unless @model === record
+
+          id = id_of(record)
+          out << @identifier_head
+          Values.string(out, id)
+          out << "}"
+          state.include(self, record, id)
+          out
+        end
+
+        private
+
+        def prepare
+          where = Model.display_name(@serializer)
+          raise SchemaError, "#{where}: JSON:API resources have a type; declare one, e.g. type \"issue\"" unless @type
+
+          name = @serializer.id || (:id if @model.attributes.any? { |a| a.name == :id })
+          unless name
+            raise SchemaError, "#{where}: JSON:API resources have an id, and #{Model.display_name(@model)} has no :id attribute; " \
+                               "declare which attribute is the id, e.g. id :key"
+          end
+          @id_attribute = @serializer.__send__(:check_id_against_model, name, @model)
+          @fields.each do |resolved|
+            next unless %w[id type].include?(resolved.key)
+            next if resolved.key == "id" && resolved.attribute.equal?(@id_attribute)
+
+            raise SchemaError, "#{where}: JSON:API reserves the member name #{resolved.key.inspect}; write " \
+                               "#{resolved.field.name.inspect} under another, e.g. attribute #{resolved.field.name.inspect}, key: \"#{@type}_#{resolved.key}\""
+          end
+          @identifier_head = (+'{"type":' << JSON::Pure::Writer.string(+"", @type) << ',"id":').freeze
+        end
+      end
+
+      # Generates +id_of(r)+, +write(r, out, st, d)+ and +write_sparse(r, out, st, d, m)+.
+      class Generator < Serializer::Generator
+        private
+
+        def write_methods
+          id_method
+          resource_method(sparse: false)
+          resource_method(sparse: true)
+        end
+
+        def id_method
+          name = @compiled.id_attribute.name
+          line "def id_of(r)"
+          line "  v = r.#{name}"
+          line "  return v if String === v"
+          line "  return v.to_s if Integer === v"
+          line "  raise EncodeError.new(#{"a JSON:API resource needs an id: #{name} is ".inspect} + Types.describe(v), path: #{name.name.inspect})"
+          line "end"
+        end
+
+        def resource_method(sparse:)
+          record_method(sparse ? "write_sparse" : "write", sparse ? "st, d, m" : "st, d") do
+            line "if (f = st.fields) && (m = f[#{@compiled.type.inspect}]) then return write_sparse(r, out, st, d, m) end" unless sparse
+            line "ctx = st.context" unless links.empty?
+            call_links
+            open
+            member("type")
+            lit(JSON::Pure::Writer.string(+"", @compiled.type))
+            member("id")
+            flush
+            line "id = id_of(r)"
+            string_value("id")
+            attributes = fields([:attribute]).reject { |resolved| resolved.key == "id" }
+            group("attributes", attributes, sparse) { |resolved| attribute_value(resolved) }
+            group("relationships", fields(%i[one many]), sparse) { |resolved| relationship(resolved) }
+            unless links.empty?
+              conditional(any_link) do
+                member("links")
+                open
+                link_members do |link|
+                  line "at = #{@compiled.fields.size + link.index}"
+                  string_value("h#{link.index}")
+                end
+                close
+              end
+            end
+            close
+          end
+        end
+
+        # An object of members (attributes, relationships), each one kept
+        # by the fieldset +m+ when +sparse+.
+        def group(name, members, sparse, &each)
+          return if members.empty?
+
+          body = lambda do
+            member(name)
+            open
+            members.each do |resolved|
+              if sparse
+                conditional("m.key?(#{resolved.key.inspect})") do
+                  member(resolved.key)
+                  each.call(resolved)
+                end
+              else
+                member(resolved.key)
+                each.call(resolved)
+              end
+            end
+            close
+          end
+          sparse ? conditional(members.map { |resolved| "m.key?(#{resolved.key.inspect})" }.join(" || "), &body) : body.call
+        end
+
+        def relationship(resolved)
+          lit('{"data":')
+          line "at = #{resolved.at}"
+          line "v = r.#{resolved.attribute.name}"
+          if resolved.field.kind == :one
+            pre = take
+            line "if v.nil? then out << #{(pre + 'null').inspect}"
+            line "else out << #{pre.inspect}; @n#{resolved.at}.relate(v, out, st)"
+            line "end"
+          else
+            each_record(resolved, "s.relate(%s, out, st)")
+          end
+          lit("}")
+        end
+      end
+
+      module_function
+
+      # @return [Integer] bytes flushed to +io+ so far
+      def write(document, out, io)
+        resource = document.resource
+        state = State.new(document.context, document.fields)
+        written =
+          if resource.is_a?(Array)
+            # Primary data is never repeated in included.
+            compiled = resource.each_with_index.map do |item, index|
+              item && primary(document, item, state)
+            rescue EncodeError => e
+              raise JSON::Pure::Writer.nested(e, index)
+            end
+            Document.flush_each(out, io, resource, '{"data":[', "]") do |item, first, index|
+              next false if item.nil?
+
+              out << "," unless first
+              compiled[index].write(item, out, state, 1)
+            end
+          elsif resource.nil?
+            out << '{"data":null'
+            0
+          else
+            compiled = primary(document, resource, state)
+            out << '{"data":'
+            compiled.write(resource, out, state, 1)
+            0
+          end
+        written += included(state, out, io)
+        out << "}"
+        written
+      end
+
+      def primary(document, record, state)
+        compiled = document.compiled_for(record)
+        raise compiled.wrong_record(record) unless compiled.model === record
+
+        state.see(compiled.type, compiled.id_of(record))
+        compiled
+      end
+
+      def included(state, out, io)
+        queue = state.queue
+        return 0 if queue.empty?
+
+        written = 0
+        out << ',"included":['
+        position = 0
+        # The queue grows while it is written: included records relate to more.
+        while position < queue.size
+          out << "," unless position.zero?
+          begin
+            queue[position].write(queue[position + 1], out, state, 1)
+          rescue EncodeError => e
+            raise JSON::Pure::Writer.nested(JSON::Pure::Writer.nested(e, position / 2), "included")
+          end
+          position += 2
+          written += Chunks.flush(io, out) if io && out.bytesize >= Document::FLUSH_SIZE
+        end
+        out << "]"
+        written
+      end
+    end
+  end
+end

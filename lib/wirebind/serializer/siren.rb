@@ -1,0 +1,123 @@
+# frozen_string_literal: true
+
+module Wirebind
+  class Serializer
+    # +format: :siren+ (https://github.com/kevinswiber/siren): a record is an
+    # entity with +class+ (the serializer's type, when it has one),
+    # +properties+ (its attributes), +entities+ (each +one+ and +many+ record
+    # as an embedded representation whose +rel+ is the field's name; nil
+    # records are left out), +links+ (+{"rel": [rel], "href": ...}+ for each
+    # link whose block gave an href) and +actions+ (always empty: serializers
+    # declare none). A list is an entity whose +entities+ are its records,
+    # each with the +rel+ given as +rel:+ (default "item").
+    #
+    # @api private
+    module Siren
+      # Generates +write(r, out, ctx, d, head)+, +head+ being the text that
+      # opens the entity: "{" or +{"rel":["name"],+.
+      class Generator < Serializer::Generator
+        private
+
+        def write_methods
+          record_method("write", "ctx, d, head") do
+            call_links
+            line "out << head"
+            open(nil)
+            if (type = @compiled.type)
+              member("class")
+              lit("[#{JSON::Pure::Writer.string(+'', type)}]")
+            end
+            unless fields([:attribute]).empty?
+              member("properties")
+              open
+              fields([:attribute]).each do |resolved|
+                member(resolved.key)
+                attribute_value(resolved)
+              end
+              close
+            end
+            member("entities")
+            entities
+            member("links")
+            links_array
+            member("actions")
+            lit("[]")
+            close
+          end
+        end
+
+        # Sub-entities of several fields and lists share one array: a run-time
+        # flag says whether one was written.
+        def entities
+          lit("[")
+          records = fields(%i[one many])
+          flush
+          line "ce = false" unless records.empty?
+          records.each do |resolved|
+            head = +'{"rel":[' << JSON::Pure::Writer.string(+"", resolved.key) << "],"
+            call = "@n#{resolved.at}.write(x, out, ctx, d + 1, #{head.inspect})"
+            line "at = #{resolved.at}"
+            line "v = r.#{resolved.attribute.name}"
+            if resolved.field.kind == :one
+              line "unless v.nil?"
+              line "  x = v"
+              line "  if ce then out << ',' else ce = true end"
+              line "  #{call}"
+              line "end"
+            else
+              line "unless v.nil?"
+              indent do
+                line "raise not_a_list(v) unless Array === v"
+                line "i = 0"
+                line "while i < v.size"
+                line "  x = v[i]"
+                line "  unless x.nil?"
+                line "    if ce then out << ',' else ce = true end"
+                line "    #{call}"
+                line "  end"
+                line "  i += 1"
+                line "end"
+                line "i = nil"
+              end
+              line "end"
+            end
+          end
+          lit("]")
+        end
+
+        def links_array
+          open("[", "]")
+          links.each do |link|
+            conditional("!h#{link.index}.nil?") do
+              member
+              line "at = #{@compiled.fields.size + link.index}"
+              lit('{"rel":[' + JSON::Pure::Writer.string(+"", link.rel) + '],"href":')
+              string_value("h#{link.index}")
+              lit("}")
+            end
+          end
+          close
+        end
+      end
+
+      module_function
+
+      # @return [Integer] bytes flushed to +io+ so far
+      def write(document, out, io)
+        resource = document.resource
+        context = document.context
+        if resource.is_a?(Array)
+          head = +'{"rel":[' << JSON::Pure::Writer.string(+"", document.rel) << "],"
+          return Document.flush_each(out, io, resource, '{"entities":[', '],"links":[],"actions":[]}') do |item, first|
+            next false if item.nil?
+
+            out << "," unless first
+            document.compiled_for(item).write(item, out, context, 1, head)
+          end
+        end
+        resource.nil? ? out << "null" : document.compiled_for(resource).write(resource, out, context, 1, "{")
+        0
+      end
+    end
+  end
+end

@@ -1,0 +1,115 @@
+# frozen_string_literal: true
+
+require "json"
+
+module Wirebind
+  class Serializer
+    # How serializers write scalar values: the same JSON mapping as
+    # {Wirebind::JSON.encode} (it delegates to {JSON::Pure::Writer} for
+    # everything but two fast paths), and the one place string escaping is
+    # decided, so that a C escaper can replace {.string} and {STRING_FAST} later.
+    #
+    # @api private
+    module Values
+      Writer = JSON::Pure::Writer
+
+      # What JSON escapes in ASCII text: the quote, the backslash, the C0
+      # controls. (A UTF-8 regexp: matching an ASCII-only String needs no
+      # conversion of either.)
+      ESCAPE_ASCII = Ractor.make_shareable(Regexp.new('["\\\\\x00-\x1f]'.encode(Encoding::UTF_8)))
+      # A byte that may need escaping, on a UTF-8 string's binary view: those,
+      # and 0xE2, which starts U+2028 and U+2029 (and other characters, which
+      # the writer then leaves as they are). A single byte class is searched
+      # far faster than the exact pattern.
+      MAYBE_ESCAPE = Ractor.make_shareable(Regexp.new('["\\\\\x00-\x1f\xE2]'.b, Regexp::NOENCODING))
+      UTF_8 = Encoding::UTF_8
+
+      # The generated test, in Ruby source, that the value in local +x+ is an
+      # ASCII-only String with nothing to escape, to be written between quotes
+      # as it is. Anything else goes through {.string}. (ASCII-only: in an
+      # ASCII-compatible encoding, which UTF-8 text then is too.)
+      #
+      # @param x [String] the name of a local variable
+      # @return [String] a Ruby expression
+      def self.string_fast(x)
+        "String === #{x} && #{x}.ascii_only? && !Values::ESCAPE_ASCII.match?(#{x})"
+      end
+
+      # U+2028 and U+2029 in UTF-8, which the json library leaves unescaped.
+      LINE_SEPARATORS = Ractor.make_shareable(Regexp.new("\xE2\x80[\xA8\xA9]".b, Regexp::NOENCODING))
+      # The json library's C generator escapes a long string several times
+      # faster than a gsub: it is used for valid UTF-8 without U+2028/U+2029,
+      # and only if it writes exactly what the writer writes (checked below).
+      JSON_STATE = ::JSON::State.new
+      PROBE = ((0..127).map(&:chr).join + "é/\u00ff\u{1F680}").freeze
+
+      # Appends +value+ as a JSON string, escaped as {JSON::Pure::Writer.string} does.
+      # @return [String] +out+
+      # @raise [EncodeError] not a String or Symbol, or not valid in its encoding
+      def self.string(out, value)
+        if String === value && value.encoding == UTF_8 && value.valid_encoding?
+          bytes = value.b
+          return out << '"' << value << '"' unless MAYBE_ESCAPE.match?(bytes)
+          return out << JSON_STATE.generate(value) if JSON_ESCAPES && !LINE_SEPARATORS.match?(bytes)
+        end
+        Writer.string(out, value)
+      end
+
+      # Whether the json library escapes as the writer does (json 2.x does).
+      JSON_ESCAPES = begin
+        JSON_STATE.generate(PROBE) == Writer.string(+"", PROBE)
+      rescue StandardError
+        false
+      end
+
+      # Greatest offset from UTC xs:dateTime can write.
+      MAX_OFFSET = 14 * 3600
+      NANOSECONDS = 1_000_000_000
+      # The fraction digits of each whole number of milliseconds, fewest first: "5" for 500.
+      MILLISECONDS = Ractor.make_shareable((0..999).map { |ms| ".#{format('%03d', ms).sub(/0+\z/, '')}" })
+      TWO_DIGITS = Ractor.make_shareable((0..99).map { |n| format("%02d", n) })
+      # +hh:mm of every offset in whole minutes xs:dateTime can write, by seconds.
+      ZONES = Ractor.make_shareable((-MAX_OFFSET / 60..MAX_OFFSET / 60).to_h do |minutes|
+        [minutes * 60, format("%s%02d:%02d", minutes.negative? ? "-" : "+", minutes.abs / 60, minutes.abs % 60)]
+      end)
+
+      # Appends a Time as an xs:dateTime string with its offset, exactly as
+      # {JSON::Pure::Writer.time} does: the common case (a four-digit year, an
+      # offset in whole minutes, a fraction in whole nanoseconds) from tables in one
+      # pass, anything else through the writer.
+      # @return [String] +out+
+      # @raise [EncodeError] not a Time, or not writable
+      def self.time(out, value)
+        return Writer.time(out, value) unless Time === value
+
+        year = value.year
+        offset = value.utc_offset
+        return Writer.time(out, value) unless year >= 1000 && year <= 9999 && (offset % 60).zero? && offset.abs <= MAX_OFFSET
+
+        nanoseconds = value.nsec
+        if nanoseconds.zero?
+          return Writer.time(out, value) unless value.subsec.zero?
+
+          fraction = ""
+        else
+          # A fraction finer than a nanosecond (Time.at(Rational(1, 3))) is the writer's.
+          return Writer.time(out, value) unless (NANOSECONDS % value.subsec.denominator).zero?
+
+          fraction = if (nanoseconds % 1_000_000).zero?
+                       MILLISECONDS[nanoseconds / 1_000_000]
+                     else
+                       places = 9
+                       while (nanoseconds % 10).zero?
+                         nanoseconds /= 10
+                         places -= 1
+                       end
+                       "." + nanoseconds.to_s.rjust(places, "0")
+                     end
+        end
+        second, minute, hour, day, month = value.to_a
+        out << "\"#{year}-#{TWO_DIGITS[month]}-#{TWO_DIGITS[day]}T#{TWO_DIGITS[hour]}:#{TWO_DIGITS[minute]}:" \
+               "#{TWO_DIGITS[second]}#{fraction}#{value.utc? ? 'Z' : ZONES[offset]}\""
+      end
+    end
+  end
+end
