@@ -215,6 +215,8 @@ module Wirebind
             byte = @buf.getbyte(s.pos)
             if byte == QUOTE
               s.pos += 1
+              # Counted as the fast path counts it: both quotes included.
+              check_size(@token_start) unless @small
               @pin = false
               return text
             elsif byte == BACKSLASH
@@ -267,7 +269,9 @@ module Wirebind
         def hex_escape(ahead)
           ensure_bytes(ahead + 6) || error("the input ends inside a string", ParseError, @token_start)
           at = @s.pos + ahead
-          hex = @buf.byteslice(at + 2, 4)
+          # On the bytes: four bytes may end inside a character, and a regexp
+          # refuses to look at a String cut that way.
+          hex = @buf.byteslice(at + 2, 4).b
           error("\\u must be followed by four hexadecimal digits", ParseError, at) unless HEX4.match?(hex)
 
           hex.to_i(16)
