@@ -66,4 +66,8 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     VALUE mNative = rb_define_module_under(mXML, "Native");
     Init_wirebind_xml_decoder(mNative);
     Init_wirebind_xml_encoder(mNative);
+
+    VALUE mJSON = rb_define_module_under(mWirebind, "JSON");
+    VALUE mJSONNative = rb_define_module_under(mJSON, "Native");
+    Init_wirebind_json_decoder(mJSONNative);
 }
