@@ -70,4 +70,5 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     VALUE mJSON = rb_define_module_under(mWirebind, "JSON");
     VALUE mJSONNative = rb_define_module_under(mJSON, "Native");
     Init_wirebind_json_decoder(mJSONNative);
+    Init_wirebind_json_encoder(mJSONNative);
 }

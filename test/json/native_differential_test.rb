@@ -360,6 +360,43 @@ class JSONNativeDifferentialTest < Minitest::Test
     end
   end
 
+  # Values of every class, right and wrong, in every place: plain, in a
+  # record's slot of each type, in lists; and nesting near max_depth.
+  def test_values_of_every_kind_encode_alike
+    cycle = []
+    cycle << cycle
+    strings = ["", "plain", "q\"b\\s/", "ctl \u0000\u0001\u001f\b\f\n\r\t", "js \u2028\u2029 ok", "\u00e9\u65e5 🚀", :sym, :"é",
+               "ascii".encode("US-ASCII"), "caf\xE9".dup.force_encoding("ISO-8859-1"), "bin\xFF".b, "ok bin".b, "bad \xC3".dup.force_encoding("UTF-8"),
+               "x" * 70_000, "\u00e9" * 40_000]
+    numbers = [0, -1, 2**64, -(2**70), 1.5, -0.0, 1e20, 1.0e-5, 123456789.123, Float::NAN, Float::INFINITY, -Float::INFINITY,
+               BigDecimal("12.50"), BigDecimal("-0.001"), BigDecimal("1e200"), BigDecimal("1e-200"), BigDecimal("NaN"), BigDecimal("Infinity"),
+               Rational(1, 8), Rational(1, 3), 2**1100]
+    others = [nil, true, false, Time.utc(2014, 6, 11, 8, 19, 21), Time.at(1.5, in: "+05:30"), Time.at(0, in: 3601), Time.at(Rational(1, 3)),
+              Date.new(2011, 9, 17), Date.new(1500), DateTime.new(2011), Object.new, 1..2, Class, [1, [2, [3]]], { "a" => { b: [nil] } },
+              { 1 => 2 }, { nil => 1 }, cycle, Thing.new(name: "n"), Part.new(qty: "x"), JSONTestModels::Empty.new]
+    (strings + numbers + others).each_with_index do |value, i|
+      agree_encode(value, "plain ##{i} #{value.class}")
+      agree_encode([1, { "k" => [value] }], "nested ##{i} #{value.class}")
+      %i[name count ratio price ok at day blob part].each do |attribute|
+        agree_encode(Thing.new(attribute => value), "Thing##{attribute} = ##{i} #{value.class}")
+      end
+      %i[tags nums ratios prices flags times days blobs parts].each do |attribute|
+        agree_encode(Thing.new(attribute => [value, nil]), "Thing##{attribute} = [##{i} #{value.class}]")
+      end
+    end
+    agree_encode(Thing.new(tags: "x"), "a list that is not an Array")
+    agree_encode(Thing.new(part: Thing.new), "a record of the wrong class")
+    deep = Thing.new(name: "leaf")
+    12.times { |i| deep = Thing.new(name: "n#{i}", children: [deep], part: i.even? ? Part.new : nil) }
+    plain = "leaf"
+    12.times { |i| plain = i.even? ? [plain] : { "k#{i}" => plain } }
+    (1..30).each do |depth|
+      agree_encode(deep, "records, max_depth #{depth}", max_depth: depth)
+      agree_encode([deep], "a list of records, max_depth #{depth}", max_depth: depth)
+      agree_encode(plain, "plain values, max_depth #{depth}", max_depth: depth)
+    end
+  end
+
   def test_decoded_documents_encode_alike
     random = Random.new(random_seed)
     writer = Writer.new(random)

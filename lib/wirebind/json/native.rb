@@ -13,7 +13,9 @@ module Wirebind
     # - +decode_source(source, code, type, list, slot, strict, max_depth, max_size, max_number_length, block)+,
     #   where +code+, +type+ and +list+ describe the document's value ({Plan.root});
     #   +slot+ is that Plan::Slot, asked for messages only;
-    # - +compile_plan(klass, slots)+, a class's Plan compiled for C (through {plan_for}).
+    # - +compile_plan(klass, slots)+, a class's Plan compiled for C (through {plan_for});
+    #   the decoder and the encoder share it;
+    # - +encode_value(value, io, max_depth)+.
     #
     # @api private
     module Native
@@ -34,7 +36,7 @@ module Wirebind
 
         # @see Wirebind::JSON.encode
         def encode(value, io, max_depth)
-          Pure.encode(value, io, max_depth)
+          encode_value(value, io, max_depth)
         end
 
         # @return [Object] the compiled plan of +klass+ (cached with the class, frozen, shareable)
