@@ -982,7 +982,7 @@ static VALUE convert_text(wbj_decoder *d, int code, const char *p, size_t n, int
 static VALUE decimal_value(wbj_decoder *d, const unsigned char *p, size_t n, long index, size_t start)
 {
     VALUE text = d->decimal_text;
-    if (!text) {
+    if (!text || OBJ_FROZEN(text)) {
         text = rb_utf8_str_new((const char *)p, (long)n);
         d->decimal_text = text;
     } else {

@@ -234,21 +234,31 @@ static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
     size_t i = 0;
     while (i < n) {
         size_t run = i;
-        while (n - i >= 8) {
-            uint64_t x;
-            memcpy(&x, p + i, 8);
-            uint64_t q = x ^ (ONES * '"');
-            uint64_t b = x ^ (ONES * '\\');
-            uint64_t e = x ^ (ONES * 0xE2);
-            uint64_t stop = (((q - ONES) & ~q) | ((b - ONES) & ~b) | ((e - ONES) & ~e) | ((x - ONES * 0x20) & ~x)) & HIGHS;
-            if (stop) break;
-            i += 8;
-        }
-        while (i < n) {
-            unsigned char c = p[i];
-            if (c == '"' || c == '\\' || c < 0x20) break;
-            if (c == 0xE2 && n - i >= 3 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) break;
-            i++;
+        for (;;) {
+            /* Eight bytes at a time while none needs a look... */
+            while (n - i >= 8) {
+                uint64_t x;
+                memcpy(&x, p + i, 8);
+                uint64_t q = x ^ (ONES * '"');
+                uint64_t b = x ^ (ONES * '\\');
+                uint64_t e = x ^ (ONES * 0xE2);
+                uint64_t stop = (((q - ONES) & ~q) | ((b - ONES) & ~b) | ((e - ONES) & ~e) | ((x - ONES * 0x20) & ~x)) & HIGHS;
+                if (stop) break;
+                i += 8;
+            }
+            /* ...then those eight one by one (an E2 is mostly another character). */
+            size_t limit = n - i > 8 ? i + 8 : n;
+            int found = 0;
+            while (i < limit) {
+                unsigned char c = p[i];
+                if (c == '"' || c == '\\' || c < 0x20 ||
+                    (c == 0xE2 && n - i >= 3 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))) {
+                    found = 1;
+                    break;
+                }
+                i++;
+            }
+            if (found || i >= n) break;
         }
         memcpy(out, p + run, i - run);
         out += i - run;

@@ -8,6 +8,11 @@ module Wirebind
     # KiB chunks, and finds where the text stops being UTF-8, one Ruby call per
     # chunk) and hands plans to C once per class.
     #
+    # One difference from {Pure}, as in the native XML encoder: the encoder
+    # reads a record's values from its instance variables, not through its
+    # readers, so a model that overrides a reader is written from the
+    # instance variable by this backend.
+    #
     # The C methods it calls (defined in ext/wirebind/json_decoder_class.c and
     # json_encoder_class.c):
     # - +decode_source(source, code, type, list, slot, strict, max_depth, max_size, max_number_length, block)+,
