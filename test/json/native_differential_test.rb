@@ -78,19 +78,28 @@ class JSONNativeDifferentialTest < Minitest::Test
     %i[decode_source encode_value compile_plan].each do |name|
       assert_nil Wirebind::JSON::Native.method(name).source_location, "Native.#{name} is defined in C"
     end
-    calls = []
-    spy = Module.new do
-      # (prepended for good: it records only while this test runs)
-      define_method(:decode_source) { |*args| calls&.push(:decode_source); super(*args) }
-      define_method(:encode_value) { |*args| calls&.push(:encode_value); super(*args) }
-    end
-    Wirebind::JSON::Native.singleton_class.prepend(spy)
+    calls = Thread.current[:wirebind_native_calls] = []
+    Wirebind::JSON::Native.singleton_class.prepend(NativeSpy)
     JSON.decode('{"name": "x"}', Thing)
     JSON.encode(Thing.new(name: "x"))
     JSON.each("[1]", :integer) { nil }
     assert_equal %i[decode_source encode_value decode_source], calls
   ensure
-    calls = nil
+    Thread.current[:wirebind_native_calls] = nil
+  end
+
+  # Counts calls into C while a test asks it to (prepended for good; plain
+  # methods, not closures, so that other Ractors may still call through it).
+  module NativeSpy
+    def decode_source(*args)
+      Thread.current[:wirebind_native_calls]&.push(:decode_source)
+      super
+    end
+
+    def encode_value(*args)
+      Thread.current[:wirebind_native_calls]&.push(:encode_value)
+      super
+    end
   end
 
   # ---- what both backends did ----------------------------------------------------------
