@@ -1,28 +1,35 @@
 # frozen_string_literal: true
 
-# `ruby bench/json.rb`: wirebind's pure JSON codec against the json library
-# (the C extension every Ruby ships), on the generator's 1000 issues written
+# `ruby bench/json.rb`: wirebind's JSON codecs (the native one, when the
+# extension is built, and the pure one) against the json library (the C
+# extension every Ruby ships) and Oj, on the generator's 1000 issues written
 # as JSON by Wirebind::JSON.encode.
 #
 # Contenders, decode:
-#   wirebind (pure)          Wirebind::JSON.decode(json, [Bench::Issue])
+#   wirebind (native)        Wirebind::JSON.decode(json, [Bench::Issue], backend: :native)
+#   wirebind (pure)          the same, backend: :pure
 #   JSON.parse + mapping     JSON.parse, then a hand-written mapping into the
 #                            same models (Time.iso8601, Date.iso8601, exact
 #                            decimals through decimal_class: BigDecimal)
 #   JSON.parse alone         the baseline: Hashes, strings left unconverted
 # and, for reference, wirebind's each (from a StringIO) and its untyped :any.
 # and encode:
-#   wirebind (pure)          Wirebind::JSON.encode(issues)
-#   mapping + JSON.generate  a hand-written mapping to Hashes, then JSON.generate
+#   wirebind (native)        Wirebind::JSON.encode(issues, backend: :native)
+#   wirebind (pure)          the same, backend: :pure
+#   to_h + Oj.dump (compat)  a hand-written to_h (the mapping below) to Hashes,
+#                            then Oj.dump(mode: :compat)
+#   mapping + JSON.generate  the same Hashes, then JSON.generate
 #   JSON.generate alone      the baseline: Hashes prepared beforehand
 #
 # Every output is first checked (decoders: equal to Generator.expected, offsets
 # and classes included; encoders: their text decodes back to it); one mismatch
 # aborts before anything is timed. Each contender then runs until
 # BENCH_SECONDS have passed (at least 5 runs) after a warm-up; the median is
-# reported, with its ratio to wirebind. Times are this process's CPU time
-# (garbage collection included), so that other work on a shared machine does
-# not skew the ratios; `ruby --yjit bench/json.rb` shows them under YJIT.
+# reported, with its ratio to the first contender. Times are this process's CPU
+# time (garbage collection included), so that other work on a shared machine
+# does not skew the ratios; `ruby --yjit bench/json.rb` shows them under YJIT.
+# The native backend's goals (issue 4) are printed at the end with the ratios
+# measured.
 #
 # Environment: BENCH_COUNT=1000, BENCH_SEED=1, BENCH_SECONDS=2.
 
@@ -37,6 +44,11 @@ require "bigdecimal"
 require "stringio"
 require "wirebind"
 require "wirebind/json"
+begin
+  require "oj"
+rescue LoadError
+  nil # Oj is in the bundle's bench group; without it its row is left out
+end
 require_relative "generator"
 require_relative "check"
 
@@ -132,34 +144,65 @@ module Bench
     def main
       expected = Generator.expected(COUNT, seed: SEED)
       json = Wirebind::JSON.encode(expected)
+      native = Wirebind::JSON.const_defined?(:Native, false)
       yjit = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? " +YJIT" : ""
-      puts format("wirebind %s, Ruby %s%s, json %s; %d issues, %.2f MB of JSON (seed %d)",
-                  Wirebind::VERSION, RUBY_VERSION, yjit, ::JSON::VERSION, COUNT, json.bytesize / 1e6, SEED)
+      puts format("wirebind %s, Ruby %s%s, json %s, oj %s; %d issues, %.2f MB of JSON (seed %d)",
+                  Wirebind::VERSION, RUBY_VERSION, yjit, ::JSON::VERSION, defined?(::Oj) ? ::Oj::VERSION : "-", COUNT,
+                  json.bytesize / 1e6, SEED)
 
-      decoders = {
-        "wirebind (pure)" => -> { Wirebind::JSON.decode(json, [Issue], backend: :pure) },
-        "JSON.parse + mapping" => -> { Mapping.issues(::JSON.parse(json, decimal_class: BigDecimal)) },
-        "JSON.parse alone" => -> { ::JSON.parse(json) }
-      }
-      streamed = lambda do
-        list = []
-        Wirebind::JSON.each(StringIO.new(json), Issue, backend: :pure) { |issue| list << issue }
-        list
+      typed = {}
+      typed["wirebind (native)"] = -> { Wirebind::JSON.decode(json, [Issue], backend: :native) } if native
+      typed["wirebind (pure)"] = -> { Wirebind::JSON.decode(json, [Issue], backend: :pure) }
+      typed["JSON.parse + mapping"] = -> { Mapping.issues(::JSON.parse(json, decimal_class: BigDecimal)) }
+      streamed = {}
+      %i[native pure].each do |backend|
+        next if backend == :native && !native
+
+        streamed["wirebind each (#{backend}, StringIO)"] = lambda do
+          list = []
+          Wirebind::JSON.each(StringIO.new(json), Issue, backend: backend) { |issue| list << issue }
+          list
+        end
       end
+      baseline = { "JSON.parse alone" => -> { ::JSON.parse(json) } }
+      untyped = {}
+      untyped["wirebind :any (native)"] = -> { Wirebind::JSON.decode(json, :any, backend: :native) } if native
+      untyped["wirebind :any (pure)"] = -> { Wirebind::JSON.decode(json, :any, backend: :pure) }
+
       prepared = Mapping.hashes(expected)
-      encoders = {
-        "wirebind (pure)" => -> { Wirebind::JSON.encode(expected, backend: :pure) },
-        "mapping + JSON.generate" => -> { ::JSON.generate(Mapping.hashes(expected)) },
-        "JSON.generate alone" => -> { ::JSON.generate(prepared) }
-      }
+      encoders = {}
+      encoders["wirebind (native)"] = -> { Wirebind::JSON.encode(expected, backend: :native) } if native
+      encoders["wirebind (pure)"] = -> { Wirebind::JSON.encode(expected, backend: :pure) }
+      # use_to_json: Oj writes a RawNumber (a decimal) through its to_json, as JSON.generate does.
+      encoders["to_h + Oj.dump (compat)"] = -> { ::Oj.dump(Mapping.hashes(expected), mode: :compat, use_to_json: true) } if defined?(::Oj)
+      encoders["mapping + JSON.generate"] = -> { ::JSON.generate(Mapping.hashes(expected)) }
+      encoders["JSON.generate alone"] = -> { ::JSON.generate(prepared) }
 
-      check_decoders(decoders.first(2).to_h.merge("wirebind each (StringIO)" => streamed), expected)
-      check_decoder_baseline(decoders["JSON.parse alone"].call, json)
+      check_decoders(typed.merge(streamed), expected)
+      check_decoder_baseline(baseline["JSON.parse alone"].call, json)
+      untyped.each { |name, call| abort "#{name}: reads differently from JSON.parse" unless call.call == baseline["JSON.parse alone"].call }
       check_encoders(encoders, expected)
+      if native && Wirebind::JSON.encode(expected, backend: :native) != Wirebind::JSON.encode(expected, backend: :pure)
+        abort "wirebind (native): writes other bytes than wirebind (pure)"
+      end
 
-      untyped = { "wirebind :any (Hashes)" => -> { Wirebind::JSON.decode(json, :any, backend: :pure) } }
-      report("decode", decoders.merge("wirebind each (StringIO)" => streamed).merge(untyped))
-      report("encode", encoders)
+      decode_times = report("decode", typed.merge(baseline).merge(streamed).merge(untyped))
+      encode_times = report("encode", encoders)
+      goals(decode_times, encode_times) if native
+    end
+
+    # Issue 4's goals for the native backend, with the ratios just measured.
+    def goals(decode, encode)
+      puts "\n== goals (native backend)"
+      native = decode.fetch("wirebind (native)")
+      goal("typed decode vs JSON.parse alone (Hashes)", decode.fetch("JSON.parse alone") / native, 1.0)
+      goal("typed decode vs JSON.parse + mapping", decode.fetch("JSON.parse + mapping") / native, 3.0)
+      oj = encode["to_h + Oj.dump (compat)"]
+      goal("encode vs to_h + Oj.dump (compat)", oj / encode.fetch("wirebind (native)"), 1.5) if oj
+    end
+
+    def goal(name, ratio, wanted)
+      puts format("  %-44s %5.2fx faster (goal %.1fx): %s", name, ratio, wanted, ratio >= wanted ? "met" : "NOT met")
     end
 
     def check_decoders(decoders, expected)
@@ -186,10 +229,11 @@ module Bench
     def report(section, contenders)
       puts "\n== #{section} (median of timed runs)"
       times = contenders.transform_values { |call| median_seconds(call) }
-      base = times.values.first
+      base_name, base = times.first
       times.each do |name, seconds|
-        puts format("  %-26s %8.2f ms  %6.0f issues/s  %5.2fx wirebind's time", name, seconds * 1000, COUNT / seconds, seconds / base)
+        puts format("  %-34s %8.2f ms  %6.0f issues/s  %5.2fx the time of %s", name, seconds * 1000, COUNT / seconds, seconds / base, base_name)
       end
+      times
     end
 
     def median_seconds(call)

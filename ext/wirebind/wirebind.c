@@ -69,4 +69,9 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     Init_wirebind_xml_text(mNative);
     Init_wirebind_xml_decoder(mNative);
     Init_wirebind_xml_encoder(mNative);
+
+    VALUE mJSON = rb_define_module_under(mWirebind, "JSON");
+    VALUE mJSONNative = rb_define_module_under(mJSON, "Native");
+    Init_wirebind_json_decoder(mJSONNative);
+    Init_wirebind_json_encoder(mJSONNative);
 }

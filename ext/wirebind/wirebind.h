@@ -37,5 +37,7 @@ NORETURN(void wb_raise_encode_error(VALUE message, VALUE path));
 void Init_wirebind_xml_text(VALUE mNative);
 void Init_wirebind_xml_decoder(VALUE mNative);
 void Init_wirebind_xml_encoder(VALUE mNative);
+void Init_wirebind_json_decoder(VALUE mNative);
+void Init_wirebind_json_encoder(VALUE mNative);
 
 #endif

@@ -3,15 +3,17 @@
 require_relative "json/plan"
 require_relative "json/pure/decoder"
 require_relative "json/pure/encoder"
+require_relative "json/native" if Wirebind.backend == :native
 
 module Wirebind
   # Reads and writes JSON with the schema declared on {Wirebind::Model} classes.
   #
   # The front door: it validates options once, and hands them, with the type,
-  # to the backend. Only the pure-Ruby backend exists for JSON so far: a C one
-  # will define +Wirebind::JSON::Native+ (with the same +decode+, +each+ and
-  # +encode+ as {Pure}) and then becomes the default wherever
-  # {Wirebind.backend} is +:native+. Until then +backend: :native+ raises.
+  # to the backend: +Wirebind::JSON::Native+ (C, ext/wirebind/json_*.c; the
+  # default wherever {Wirebind.backend} is +:native+) or {Pure} (Ruby, the
+  # reference). Both have the same +decode+, +each+ and +encode+ and give the
+  # same values, bytes and errors. Where the extension is not loaded,
+  # +backend: :native+ raises.
   #
   # == The mapping
   #
@@ -82,7 +84,8 @@ module Wirebind
       #   Integer, Float, true, false, nil); a one-element Array of one for a
       #   JSON array of them
       # @param strict [Boolean] raise {DecodeError} on keys the schema does not know
-      # @param backend [Symbol] +:pure+ (the default, for now) or +:native+
+      # @param backend [Symbol] +:native+ (the default where the extension is
+      #   loaded) or +:pure+
       # @param limits [Hash] overrides of {DEFAULT_LIMITS}
       # @return [Object, Array, nil] the value; nil for +null+ (for a list type, +[]+)
       # @raise [ParseError] not JSON, with line, column and offset
@@ -121,7 +124,8 @@ module Wirebind
       #   of returning a String
       # @param max_depth [Integer] deepest nesting written: a cycle among the
       #   objects is an error, not a stack overflow
-      # @param backend [Symbol] +:pure+ (the default, for now) or +:native+
+      # @param backend [Symbol] +:native+ (the default where the extension is
+      #   loaded) or +:pure+
       # @return [String, Integer] the JSON text, or the bytes written to +io+
       # @raise [EncodeError] a value does not fit its declared type or cannot be
       #   written (NaN, invalid UTF-8...), with its path
@@ -134,7 +138,7 @@ module Wirebind
 
       private
 
-      # The native backend becomes the default once it exists.
+      # The native backend wherever the extension is in use.
       def default_backend
         Wirebind.backend == :native && const_defined?(:Native, false) ? :native : :pure
       end

@@ -62,7 +62,8 @@ class JSONTestSuiteTest < Minitest::Test
       "#{File.basename(path)}: #{e.class}: #{e.message}" if e && !e.is_a?(Wirebind::Error)
     end
     y, n, i = cases("y").size, cases("n").size, cases("i").size
-    puts format("\nJSONTestSuite (pure backend): y_ accepted %d/%d, n_ rejected %d/%d, i_ handled %d/%d (%d accepted, %d rejected)",
+    backend = Wirebind::JSON.send(:default_backend)
+    puts format("\nJSONTestSuite (#{backend} backend): y_ accepted %d/%d, n_ rejected %d/%d, i_ handled %d/%d (%d accepted, %d rejected)",
                 y - y_failures.size, y, n - n_failures.size, n, i - i_failures.size, i, i_accepted, i - i_accepted)
 
     assert_equal 95, y

@@ -137,6 +137,23 @@ class JSONErrorsTest < Minitest::Test
     assert_raises_everywhere(Wirebind::LimitError, "[12345678]") { |input| JSON.decode(input, [:integer], max_size: 6) }
   end
 
+  # A string counts both quotes whichever path reads it: the same token is
+  # refused with or without an escape in it, from a String or from an IO.
+  def test_token_size_counts_both_quotes_on_every_path
+    assert_equal ["abcd"], JSON.decode('["abcd"]', [:string], max_size: 6)
+    assert_equal ["a\nd"], JSON.decode('["a\\nd"]', [:string], max_size: 7)
+    ['["abcde"]', '["a\\nde"]', '["abc\\n"]'].each do |json|
+      error = assert_raises_everywhere(Wirebind::LimitError, json) { |input| JSON.decode(input, [:string], max_size: json.bytesize - 3) }
+      assert_position(error, 1, 2, 1)
+    end
+  end
+
+  # Four bytes after \u may end inside a multi-byte character: still a ParseError.
+  def test_a_unicode_escape_cut_inside_a_character
+    error = parse_error("[\"\\u123\u00e9\"]", /four hexadecimal digits/)
+    assert_position(error, 1, 3, 2)
+  end
+
   def test_number_length_limit
     long = "1#{'0' * 4095}"
     assert_equal 10**4095, JSON.decode("[#{long}]", [:integer]).first

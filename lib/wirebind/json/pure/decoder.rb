@@ -439,9 +439,17 @@ module Wirebind
           value_error(e.message, index, @token_start)
         end
 
-        # Types' XML lexical forms, without XML's whitespace collapsing: a JSON
-        # string is the value exactly.
         def convert_text(code, text)
+          Decoder.convert_text(code, text)
+        end
+
+        # Types' XML lexical forms, without XML's whitespace collapsing: a JSON
+        # string is the value exactly. (The native backend calls this for the
+        # texts its C twins do not take, so that both raise the same message.)
+        # @param code [Symbol] :time, :date or :base64
+        # @param text [String]
+        # @raise [Types::InvalidValue]
+        def self.convert_text(code, text)
           case code
           when :time then Types::TimeType.parse(text) || raise(Types.invalid_text(Types::TimeType::EXPECTED_TEXT, text))
           when :date then Types::DateType.parse(text) || raise(Types.invalid_text(Types::DateType::EXPECTED_TEXT, text))

@@ -215,6 +215,8 @@ module Wirebind
             byte = @buf.getbyte(s.pos)
             if byte == QUOTE
               s.pos += 1
+              # Counted as the fast path counts it: both quotes included.
+              check_size(@token_start) unless @small
               @pin = false
               return text
             elsif byte == BACKSLASH
@@ -267,7 +269,9 @@ module Wirebind
         def hex_escape(ahead)
           ensure_bytes(ahead + 6) || error("the input ends inside a string", ParseError, @token_start)
           at = @s.pos + ahead
-          hex = @buf.byteslice(at + 2, 4)
+          # On the bytes: four bytes may end inside a character, and a regexp
+          # refuses to look at a String cut that way.
+          hex = @buf.byteslice(at + 2, 4).b
           error("\\u must be followed by four hexadecimal digits", ParseError, at) unless HEX4.match?(hex)
 
           hex.to_i(16)
@@ -350,15 +354,19 @@ module Wirebind
         end
 
         # After '[' (+first+) or after an item: true when another item follows (the
-        # scan position then at its first byte), false at ']'.
+        # scan position then at its first byte, or at the end of the input), false
+        # at ']'.
+        #
+        # After a ',' the value's reader reports what is there instead of a
+        # value (']', or the end of the input), exactly as it does when the
+        # NEXT_ITEM fast path read the ',': so the message is the same however
+        # the input's reads were cut.
         def next_item?(first)
           byte = peek_byte
           if !first && byte == COMMA
             @s.pos += 1
-            byte = peek_byte
-            return true if byte && byte != RBRACKET
-
-            error(byte ? "expected a value after ','" : "the input ends inside an array (expected a value)")
+            peek_byte
+            return true
           end
           if byte == RBRACKET
             @s.pos += 1
@@ -389,7 +397,12 @@ module Wirebind
         def describe_byte(byte)
           return "the end of the input" if byte.nil?
 
-          char = @buf.byteslice(@s.pos, 4).scrub[0]
+          Scanner.describe_char(@buf.byteslice(@s.pos, 4).scrub[0])
+        end
+
+        # @param char [String] one character
+        # @return [String] how a message names it: quoted when printable, else U+XXXX
+        def self.describe_char(char)
           char.match?(/[[:print:]]/) ? "'#{char}'" : format("U+%04X", char.ord)
         end
 

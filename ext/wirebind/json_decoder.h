@@ -1,0 +1,85 @@
+/* The schema-directed JSON decoder engine: a port of
+ * lib/wirebind/json/pure/{scanner,parser,decoder}.rb (the reference), which
+ * reads JSON text straight into records driven by compiled plans
+ * (json_plan.h), with the open records and lists on an explicit stack of
+ * frames, and the open containers of untyped (:any) or skipped values on a
+ * second one: nesting costs heap, never C stack.
+ *
+ * Input comes from a Wirebind::JSON::Pure::Source (which hands out valid UTF-8
+ * in 64 KiB chunks, and raises Source::Invalid where the text stops being
+ * UTF-8). A chunk is read in place; only when a token straddles two chunks is
+ * its start copied, with the next chunk after it, into the decoder's own
+ * buffer. Positions are absolute byte offsets; lines and columns are worked out
+ * only for errors, from counts kept for the text let go. */
+#ifndef WIREBIND_JSON_DECODER_H
+#define WIREBIND_JSON_DECODER_H
+
+#include "wirebind.h"
+#include "scalar.h"
+#include "json_plan.h"
+
+/* A growable byte buffer (unescaped strings and keys). */
+typedef struct wbj_bytes {
+    char *ptr;
+    size_t len, cap;
+} wbj_bytes;
+
+/* An open record (OBJECT) or an open array of records, or the top-level array
+ * (LIST). Pure::Decoder's frames. */
+typedef struct wbj_frame {
+    unsigned char kind;
+    unsigned char started;
+    const wbj_plan *plan; /* OBJECT: the record's plan; LIST of models: the items' plan */
+    wbj_slot *slot;       /* OBJECT: the slot the record fills; LIST: the list's slot */
+    const wbj_slot *at;   /* OBJECT: the member being read (paths); NULL before the first */
+    size_t values;        /* OBJECT: base of its values; LIST: where its items Array is (NONE: yielded) */
+    long index;           /* LIST: items delivered so far */
+    long hint;            /* OBJECT: the slot the next key is expected to be */
+} wbj_frame;
+
+typedef struct wbj_decoder {
+    /* ---- input */
+    VALUE source;
+    VALUE chunk;              /* the chunk read in place (pinned: the window points into it) */
+    const unsigned char *buf; /* the window: the chunk, or own */
+    size_t len;
+    size_t pos;
+    size_t pin;               /* start of the token being read, kept by a refill (NONE: none) */
+    int eof;
+    char *own;
+    size_t own_cap;
+    long long base_offset;    /* bytes let go before buf[0], the BOM included */
+    long base_lines;          /* newlines let go */
+    long base_column;         /* characters let go since the last newline */
+    /* ---- options */
+    size_t max_depth, max_size, max_number_length;
+    int strict;
+    VALUE block;              /* each: the block; Qnil otherwise */
+    /* ---- what is being built */
+    wbj_slot root;            /* the slot of the document's value (index -1) */
+    VALUE result;
+    wbj_frame *frames;
+    size_t nframes, frames_cap;
+    VALUE *values;            /* records' values, lists' items, :any containers and keys (marked) */
+    size_t nvalues, values_cap;
+    unsigned char *any_kinds; /* read_any's stack: 1 object, 0 array */
+    size_t nany, any_cap;
+    wbj_bytes str;            /* an unescaped string */
+    wbj_bytes key;            /* an unescaped key */
+    wbs_env env;
+    VALUE decimal_text;       /* reused for BigDecimal() (0 until needed) */
+} wbj_decoder;
+
+/* Sets up a decode of `source` (a Pure::Source) into values of the root slot
+ * (code, type, list; `slot` its Plan::Slot for messages). `block` non-nil: each. */
+void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
+              size_t max_size, size_t max_number_length, VALUE block);
+/* Reads the document: its value, or for each the number of items yielded. */
+VALUE wbj_run(wbj_decoder *d);
+void wbj_free(wbj_decoder *d);
+void wbj_mark(wbj_decoder *d);
+size_t wbj_memsize(const wbj_decoder *d);
+
+void wbj_decoder_init(void);
+
+#endif

@@ -1,0 +1,96 @@
+/* The JSON decoder's binding: Wirebind::JSON::Native.decode_source and
+ * compile_plan (called by lib/wirebind/json/native.rb). The engine is
+ * json_decoder.c over json_plan.c; this file turns Ruby arguments into a
+ * decode state and back. */
+#include "json_decoder.h"
+
+static VALUE sym_model, sym_any;
+
+/* A decode in progress, as a Ruby object: a raise anywhere in the middle (a
+ * DecodeError, the each block) leaves it to the GC, which frees every buffer. */
+typedef struct decode_state {
+    wbj_decoder d;
+} decode_state;
+
+static void state_mark(void *ptr)
+{
+    wbj_mark(&((decode_state *)ptr)->d);
+}
+
+static void state_free(void *ptr)
+{
+    wbj_free(&((decode_state *)ptr)->d);
+    ruby_xfree(ptr);
+}
+
+static size_t state_memsize(const void *ptr)
+{
+    return wbj_memsize(&((const decode_state *)ptr)->d);
+}
+
+static const rb_data_type_t state_type = {
+    "Wirebind::JSON::Native::DecodeState",
+    {state_mark, state_free, state_memsize, NULL},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+/* A positive Integer limit; a Bignum means "no limit" in practice. */
+static size_t limit(VALUE n, const char *name)
+{
+    if (FIXNUM_P(n)) {
+        long v = FIX2LONG(n);
+        if (v <= 0) rb_raise(rb_eArgError, "%s must be positive", name);
+        return (size_t)v;
+    }
+    if (RB_TYPE_P(n, T_BIGNUM) && rb_big_cmp(n, INT2FIX(0)) == INT2FIX(1)) return (size_t)-1 / 2;
+    rb_raise(rb_eArgError, "%s must be a positive Integer", name);
+}
+
+static int root_code(VALUE code)
+{
+    if (code == sym_model) return WBJ_MODEL;
+    if (code == sym_any) return WBJ_ANY;
+    int c = wbs_type_code(code);
+    if (c < 0) rb_raise(rb_eArgError, "unknown root code %" PRIsVALUE, rb_inspect(code));
+    return c;
+}
+
+/* Native.decode_source(source, code, type, list, slot, strict, max_depth, max_size, max_number_length, block) -> Object:
+ * decodes one document from a Pure::Source into the root slot's values (the
+ * block non-nil: yields each top-level item, returns their number). */
+static VALUE wb_json_native__decode_source(int argc, VALUE *argv, VALUE self)
+{
+    rb_check_arity(argc, 10, 10);
+    VALUE source = argv[0], type = argv[2], slot = argv[4], block = argv[9];
+    int code = root_code(argv[1]);
+    int list = RTEST(argv[3]);
+    if (!NIL_P(block) && !list) rb_raise(rb_eArgError, "each reads a list");
+    if (code == WBJ_MODEL && !RB_TYPE_P(type, T_CLASS)) rb_raise(rb_eArgError, "a model root needs its class");
+    decode_state *s;
+    VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
+    wbj_decoder *d = &s->d;
+    wbj_init(d, source, code, type, list, slot, RTEST(argv[5]), limit(argv[6], "max_depth"), limit(argv[7], "max_size"),
+             limit(argv[8], "max_number_length"), block);
+    VALUE result = wbj_run(d);
+    wbj_free(d);
+    RB_GC_GUARD(state);
+    return result;
+}
+
+/* Native.compile_plan(klass, slots) -> plan: a Plan's slots compiled into C tables (frozen, shareable). */
+static VALUE wb_json_native__compile_plan(VALUE self, VALUE klass, VALUE slots)
+{
+    return wbj_plan_compile(klass, slots);
+}
+
+void Init_wirebind_json_decoder(VALUE mNative)
+{
+    sym_model = ID2SYM(rb_intern("model"));
+    sym_any = ID2SYM(rb_intern("any"));
+    wbj_decoder_init();
+    wbj_plan_init(mNative);
+    rb_define_singleton_method(mNative, "decode_source", wb_json_native__decode_source, -1);
+    rb_define_singleton_method(mNative, "compile_plan", wb_json_native__compile_plan, 2);
+}

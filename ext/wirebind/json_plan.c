@@ -1,0 +1,156 @@
+/* Compiled JSON plans (see json_plan.h): Wirebind::JSON::Plan's slots copied
+ * into C once per model class. */
+#include "json_plan.h"
+
+static VALUE mNative;
+static ID id_plan_for;
+
+void wbj_plan_init(VALUE module)
+{
+    mNative = module;
+    rb_gc_register_mark_object(mNative);
+    id_plan_for = rb_intern("plan_for");
+}
+
+static void plan_mark(void *ptr)
+{
+    wbj_plan *p = ptr;
+    rb_gc_mark_movable(p->klass);
+    if (!p->slots) return;
+    for (long i = 0; i < p->size; i++) {
+        wbj_slot *s = &p->slots[i];
+        rb_gc_mark_movable(s->type);
+        rb_gc_mark_movable(s->slot);
+        rb_gc_mark_movable(s->key_str);
+        if (s->plan) rb_gc_mark_movable(s->plan);
+    }
+}
+
+static void plan_compact(void *ptr)
+{
+    wbj_plan *p = ptr;
+    p->klass = rb_gc_location(p->klass);
+    if (!p->slots) return;
+    for (long i = 0; i < p->size; i++) {
+        wbj_slot *s = &p->slots[i];
+        s->type = rb_gc_location(s->type);
+        s->slot = rb_gc_location(s->slot);
+        s->key_str = rb_gc_location(s->key_str);
+        if (s->plan) s->plan = rb_gc_location(s->plan);
+    }
+}
+
+static void plan_free(void *ptr)
+{
+    wbj_plan *p = ptr;
+    if (p->slots) {
+        for (long i = 0; i < p->size; i++) {
+            ruby_xfree(p->slots[i].key);
+            ruby_xfree(p->slots[i].member);
+        }
+    }
+    ruby_xfree(p->slots);
+    ruby_xfree(p->table);
+    ruby_xfree(p);
+}
+
+static size_t plan_memsize(const void *ptr)
+{
+    const wbj_plan *p = ptr;
+    size_t n = sizeof(*p) + (p->table ? (p->mask + 1) * sizeof(uint32_t) : 0);
+    if (p->slots) {
+        for (long i = 0; i < p->size; i++) n += sizeof(wbj_slot) + p->slots[i].key_len + p->slots[i].member_len + 2;
+    }
+    return n;
+}
+
+const rb_data_type_t wbj_plan_type = {
+    "Wirebind::JSON::Native::Plan",
+    {plan_mark, plan_free, plan_memsize, plan_compact},
+    0,
+    0,
+    /* Frozen, and holding only shareable objects: Ractors may share it. */
+    RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
+};
+
+static char *copy_bytes(VALUE str, size_t *len)
+{
+    StringValue(str);
+    *len = (size_t)RSTRING_LEN(str);
+    char *p = ruby_xmalloc(*len + 1);
+    memcpy(p, RSTRING_PTR(str), *len);
+    p[*len] = '\0';
+    RB_GC_GUARD(str);
+    return p;
+}
+
+static int code_of(VALUE symbol)
+{
+    int code = wbs_type_code(symbol);
+    if (code >= 0) return code;
+    if (symbol == ID2SYM(rb_intern("model"))) return WBJ_MODEL;
+    if (symbol == ID2SYM(rb_intern("any"))) return WBJ_ANY;
+    rb_raise(rb_eArgError, "unknown value code %" PRIsVALUE, rb_inspect(symbol));
+}
+
+VALUE wbj_plan_compile(VALUE klass, VALUE slots)
+{
+    Check_Type(slots, T_ARRAY);
+    wbj_plan *p;
+    VALUE self = TypedData_Make_Struct(rb_cObject, wbj_plan, &wbj_plan_type, p);
+    p->klass = klass;
+    long n = RARRAY_LEN(slots);
+    /* Filled in before size counts them: the GC marks only counted slots. */
+    wbj_slot *s = ruby_xcalloc(n ? (size_t)n : 1, sizeof(wbj_slot));
+    p->slots = s;
+    for (long i = 0; i < n; i++) {
+        s[i].type = s[i].slot = s[i].key_str = Qnil;
+        s[i].plan = 0;
+    }
+    p->size = n;
+    for (long i = 0; i < n; i++) {
+        VALUE row = RARRAY_AREF(slots, i);
+        Check_Type(row, T_ARRAY);
+        if (RARRAY_LEN(row) != 8) rb_raise(rb_eArgError, "a plan slot is [key, index, code, type, list, ivar, slot, member]");
+        wbj_slot *slot = &s[i];
+        VALUE key = RARRAY_AREF(row, 0);
+        slot->key = copy_bytes(key, &slot->key_len);
+        slot->hash = wbj_hash(slot->key, slot->key_len);
+        slot->key_str = rb_str_new_frozen(key);
+        slot->index = NUM2LONG(RARRAY_AREF(row, 1));
+        if (slot->index != i) rb_raise(rb_eArgError, "plan slots must come in index order");
+        slot->code = code_of(RARRAY_AREF(row, 2));
+        slot->type = RARRAY_AREF(row, 3);
+        slot->list = RTEST(RARRAY_AREF(row, 4));
+        slot->ivar = rb_sym2id(RARRAY_AREF(row, 5)); /* pins a dynamic Symbol: the ID stays valid */
+        slot->slot = RARRAY_AREF(row, 6);
+        slot->member = copy_bytes(RARRAY_AREF(row, 7), &slot->member_len);
+    }
+    if (n) {
+        size_t cap = 8;
+        while (cap < (size_t)n * 2) cap *= 2;
+        p->table = ruby_xcalloc(cap, sizeof(uint32_t));
+        p->mask = cap - 1;
+        for (long i = 0; i < n; i++) {
+            size_t b = s[i].hash & p->mask;
+            while (p->table[b]) b = (b + 1) & p->mask;
+            p->table[b] = (uint32_t)(i + 1);
+        }
+    }
+    RB_GC_GUARD(slots);
+    rb_obj_freeze(self);
+    return self;
+}
+
+VALUE wbj_plan_for(VALUE klass)
+{
+    VALUE plan = rb_funcall(mNative, id_plan_for, 1, klass);
+    (void)wbj_plan_get(plan);
+    return plan;
+}
+
+const wbj_plan *wbj_slot_plan(wbj_slot *slot)
+{
+    if (!slot->plan) slot->plan = wbj_plan_for(slot->type);
+    return wbj_plan_get(slot->plan);
+}

@@ -1,0 +1,59 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module JSON
+    # The native backend: the same contract as {Pure}, with the loops in C
+    # (ext/wirebind/json_*.c). This file is the thin Ruby side: it opens the
+    # input through {Pure::Source} (which reads Strings in place and IOs in 64
+    # KiB chunks, and finds where the text stops being UTF-8, one Ruby call per
+    # chunk) and hands plans to C once per class.
+    #
+    # One difference from {Pure}, as in the native XML encoder: the encoder
+    # reads a record's values from its instance variables, not through its
+    # readers, so a model that overrides a reader is written from the
+    # instance variable by this backend.
+    #
+    # The C methods it calls (defined in ext/wirebind/json_decoder_class.c and
+    # json_encoder_class.c):
+    # - +decode_source(source, code, type, list, slot, strict, max_depth, max_size, max_number_length, block)+,
+    #   where +code+, +type+ and +list+ describe the document's value ({Plan.root});
+    #   +slot+ is that Plan::Slot, asked for messages only;
+    # - +compile_plan(klass, slots)+, a class's Plan compiled for C (through {plan_for});
+    #   the decoder and the encoder share it;
+    # - +encode_value(value, io, max_depth)+.
+    #
+    # @api private
+    module Native
+      class << self
+        # @see Wirebind::JSON.decode
+        def decode(input, item, list, strict, limits)
+          root = Plan.root(item, list)
+          decode_source(Pure::Source.new(input), root.code, item, list, root, strict,
+                        limits.fetch(:max_depth), limits.fetch(:max_size), limits.fetch(:max_number_length), nil)
+        end
+
+        # @see Wirebind::JSON.each
+        def each(input, item, strict, limits, block)
+          root = Plan.root(item, true)
+          decode_source(Pure::Source.new(input), root.code, item, true, root, strict,
+                        limits.fetch(:max_depth), limits.fetch(:max_size), limits.fetch(:max_number_length), block)
+        end
+
+        # @see Wirebind::JSON.encode
+        def encode(value, io, max_depth)
+          encode_value(value, io, max_depth)
+        end
+
+        # @return [Object] the compiled plan of +klass+ (cached with the class, frozen, shareable)
+        def plan_for(klass)
+          klass.wirebind_plan(:native_json) do
+            slots = Plan.for(klass).slots.map do |slot|
+              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, Pure::Writer.key(+"", slot.key).freeze]
+            end
+            compile_plan(klass, slots)
+          end
+        end
+      end
+    end
+  end
+end
