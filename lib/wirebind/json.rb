@@ -147,7 +147,7 @@ module Wirebind
         case name
         when :pure then Pure
         when :native
-          raise ArgumentError, "the native JSON backend is not available yet; use backend: :pure" unless const_defined?(:Native, false)
+          raise ArgumentError, "the native backend is not available (pure is in use)" unless const_defined?(:Native, false)
 
           const_get(:Native, false)
         else
