@@ -59,7 +59,7 @@ int wbt_scan_clean(const unsigned char *p, size_t n, wbt_lines *lines)
             unsigned tab = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
             if ((low & ~(lf | tab)) == 0) {
                 if (lf) {
-                    newlines += (size_t)__builtin_popcount(lf);
+                    for (unsigned rest = lf; rest; rest &= rest - 1) newlines++; /* no popcnt in baseline x86-64 */
                     tail = (size_t)(15 - (31 - __builtin_clz(lf)));
                 } else {
                     tail += 16;

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define XML_NS "http://www.w3.org/XML/1998/namespace"
 #define XMLNS_NS "http://www.w3.org/2000/xmlns/"
@@ -139,6 +142,63 @@ static inline int ascii_start(unsigned c) { return byte_class[c & 0xFF] & C_NAME
 static inline int ascii_char(unsigned c) { return byte_class[c & 0xFF] & C_NAME; }
 static inline int text_stop(unsigned c) { return byte_class[c & 0xFF] & C_TEXT_STOP; }
 
+/* The three runs the tokenizer spends most of its time in (indentation, text,
+ * attribute values) are searched sixteen bytes at a time where SSE2 is there
+ * (every x86-64): a compare per byte value that ends the run, one mask, one
+ * bit scan. The byte loops after them finish the last few bytes, and are the
+ * whole search elsewhere. */
+#ifdef __SSE2__
+#define ANY_OF(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8((char)(c)))
+static inline unsigned block_mask(__m128i hits)
+{
+    return (unsigned)_mm_movemask_epi8(hits);
+}
+#endif
+
+/* The end of the run of space, tab and LF at b[i, n). */
+static inline size_t ws_end(const unsigned char *b, size_t i, size_t n)
+{
+#ifdef __SSE2__
+    for (; n - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        unsigned ws = block_mask(_mm_or_si128(_mm_or_si128(ANY_OF(v, ' '), ANY_OF(v, '\t')), ANY_OF(v, '\n')));
+        if (ws != 0xFFFF) return i + (size_t)__builtin_ctz(~ws);
+    }
+#endif
+    while (i < n && is_ws(b[i])) i++;
+    return i;
+}
+
+/* The end of the run of character data (no < & ]) at b[i, n). */
+static inline size_t text_end(const unsigned char *b, size_t i, size_t n)
+{
+#ifdef __SSE2__
+    for (; n - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        unsigned stop = block_mask(_mm_or_si128(_mm_or_si128(ANY_OF(v, '<'), ANY_OF(v, '&')), ANY_OF(v, ']')));
+        if (stop) return i + (size_t)__builtin_ctz(stop);
+    }
+#endif
+    while (i < n && !text_stop(b[i])) i++;
+    return i;
+}
+
+/* The end of a plain attribute value quoted by q at b[i, n): q, or the first
+ * byte the fast path leaves to the slow one (< & tab LF). */
+static inline size_t value_end(const unsigned char *b, size_t i, size_t n, unsigned q)
+{
+#ifdef __SSE2__
+    for (; n - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        __m128i stop = _mm_or_si128(_mm_or_si128(ANY_OF(v, q), ANY_OF(v, '<')), ANY_OF(v, '&'));
+        unsigned mask = block_mask(_mm_or_si128(stop, _mm_or_si128(ANY_OF(v, '\t'), ANY_OF(v, '\n'))));
+        if (mask) return i + (size_t)__builtin_ctz(mask);
+    }
+#endif
+    while (i < n && b[i] != q && !(byte_class[b[i]] & C_VALUE_STOP)) i++;
+    return i;
+}
+
 /* NameStartChar without ':' (Namespaces' NCName), above ASCII. */
 static int wide_start(uint32_t c)
 {
@@ -215,9 +275,11 @@ static size_t scan_name(const unsigned char *b, size_t i, size_t n, int colons, 
     return j;
 }
 
-/* A QName: NCName (':' NCName)?, as Syntax::QNAME_SRC. */
-static size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, int *wide)
+/* A QName: NCName (':' NCName)?, as Syntax::QNAME_SRC. *prefix_end is what
+ * wbx_prefix_end would say of it: the colon's index from i, plus one, or 0. */
+static size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, int *wide, size_t *prefix_end)
 {
+    *prefix_end = 0;
     size_t e = scan_name(b, i, n, 0, cut, wide);
     if (e == i || *cut || b[e] != ':') return e;
     if (e + 1 >= n) {
@@ -231,6 +293,7 @@ static size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, i
         return e;
     }
     *cut = cut2;
+    *prefix_end = e - i + 1;
     return e2;
 }
 
@@ -717,7 +780,7 @@ static size_t process_attributes(wbx_tokenizer *t)
         wbx_attr *a = &t->attrs[k++];
         a->value.ptr = raw_value(t, r);
         a->value.len = r->value_len;
-        size_t colon = wbx_prefix_end(name, r->name_len);
+        size_t colon = r->prefix_end != NONE ? r->prefix_end : wbx_prefix_end(name, r->name_len);
         if (colon) {
             size_t b = ns_lookup(t, name, colon - 1);
             if (b == NONE)
@@ -746,8 +809,9 @@ static size_t process_attributes(wbx_tokenizer *t)
 
 /* open_element: the tag is read (pos is past it, raw holds its attributes);
  * applies declarations and checks, then reports the element. */
-/* A depth error points at the tag's start (t->tok), as pure's does. */
-static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, int kind, size_t text, size_t text_len)
+/* A depth error points at the tag's start (t->tok), as pure's does. prefix_end:
+ * wbx_prefix_end of the name when the fast path found it, NONE otherwise. */
+static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_end, int kind, size_t text, size_t text_len)
 {
     size_t saved_count = t->ns_count, saved_bytes = t->ns_bytes.len;
     size_t nattrs = t->raw_count ? process_attributes(t) : 0;
@@ -755,7 +819,7 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, int kind, size
     long long at = ABS(t, t->pos);
     long long deep_at = t->tok;
     wbx_str local, uri;
-    size_t colon = wbx_prefix_end(qname, qlen);
+    size_t colon = prefix_end != NONE ? prefix_end : wbx_prefix_end(qname, qlen);
     if (colon) {
         size_t b = ns_lookup(t, qname, colon - 1);
         int xmlns = colon - 1 == 5 && memcmp(qname, "xmlns", 5) == 0;
@@ -970,6 +1034,7 @@ static void normalize_value(wbx_tokenizer *t, wbx_raw *r, size_t v, size_t n)
 /* What the fast start-tag expression (START_OR_LEAF, SPACED_TAG) matched. */
 typedef struct fast_tag {
     size_t name_end;
+    size_t prefix_end; /* wbx_prefix_end of the name, found while scanning it */
     int kind;
     size_t text, text_end;
     size_t end;
@@ -986,7 +1051,7 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
     int need = final ? M_FAIL : M_NEED;
     int cut, wide = 0;
     size_t i = lt + 1;
-    size_t e = scan_qname(b, i, n, &cut, &wide);
+    size_t e = scan_qname(b, i, n, &cut, &wide, &m->prefix_end);
     if (cut) return need;
     if (e == i) return M_FAIL;
     m->name_end = e;
@@ -998,7 +1063,8 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
         while (j < n && is_ws(b[j])) j++;
         if (j == n) return need;
         if (j == i) break;
-        size_t k = scan_qname(b, j, n, &cut, &wide);
+        size_t prefix_end;
+        size_t k = scan_qname(b, j, n, &cut, &wide, &prefix_end);
         if (cut) return need;
         if (k == j) break;
         size_t ne = k;
@@ -1011,7 +1077,7 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
         unsigned q = b[k];
         if (q != '"' && q != '\'') return M_FAIL;
         size_t v = ++k;
-        while (k < n && b[k] != q && !(byte_class[b[k]] & C_VALUE_STOP)) k++;
+        k = value_end(b, k, n, q);
         if (k == n) return need;
         if (b[k] != q) return M_FAIL;
         wbx_raw *r = raw_push(t);
@@ -1020,6 +1086,7 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
         r->value = v;
         r->value_len = k - v;
         r->scratch = 0;
+        r->prefix_end = prefix_end;
         i = k + 1;
     }
     m->wide = wide;
@@ -1035,7 +1102,7 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
     m->end = j + 1;
     /* The optional leaf: text without < & ], then the same name's end tag. */
     size_t k = j + 1;
-    while (k < n && !text_stop(b[k])) k++;
+    k = text_end(b, k, n);
     if (k == n) return final ? M_OK : M_NEED;
     if (b[k] != '<') return M_OK;
     size_t qlen = m->name_end - (lt + 1);
@@ -1067,7 +1134,8 @@ static int match_end(wbx_tokenizer *t, size_t lt, int final, int qname, size_t *
     if (b[lt] != '<' || b[lt + 1] != '/') return M_FAIL;
     int cut, wide = 0;
     size_t i = lt + 2;
-    size_t e = qname ? scan_qname(b, i, n, &cut, &wide) : scan_name(b, i, n, 1, &cut, &wide);
+    size_t prefix_end;
+    size_t e = qname ? scan_qname(b, i, n, &cut, &wide, &prefix_end) : scan_name(b, i, n, 1, &cut, &wide);
     if (cut) return need;
     if (e == i || (qname && wide)) return M_FAIL;
     size_t k = e;
@@ -1103,7 +1171,7 @@ static int spaced_tag(wbx_tokenizer *t)
         const unsigned char *b = UB(t);
         size_t n = t->len;
         lt = p;
-        while (lt < n && is_ws(b[lt])) lt++;
+        lt = ws_end(b, lt, n);
         if (lt + 1 >= n) {
             if (!final && extend(t)) continue;
             return 0;
@@ -1126,7 +1194,7 @@ static int spaced_tag(wbx_tokenizer *t)
     if (closing) {
         close_element(t, lt + 2, name_end - (lt + 2));
     } else {
-        open_element(t, lt + 1, m.name_end - (lt + 1), m.kind, m.text, m.text_end - m.text);
+        open_element(t, lt + 1, m.name_end - (lt + 1), m.prefix_end, m.kind, m.text, m.text_end - m.text);
     }
     return 1;
 }
@@ -1189,12 +1257,12 @@ static void start_tag_slow(wbx_tokenizer *t)
         int had_space = j > i;
         if (j + 1 < n && b[j] == '/' && b[j + 1] == '>') {
             t->pos = j + 2;
-            open_element(t, q, qlen, EL_EMPTY, 0, 0);
+            open_element(t, q, qlen, NONE, EL_EMPTY, 0, 0);
             return;
         }
         if (j < n && b[j] == '>') {
             t->pos = j + 1;
-            open_element(t, q, qlen, EL_START, 0, 0);
+            open_element(t, q, qlen, NONE, EL_START, 0, 0);
             return;
         }
         size_t ne = j;
@@ -1219,6 +1287,7 @@ static void start_tag_slow(wbx_tokenizer *t)
         wbx_raw *r = raw_push(t);
         r->name = j;
         r->name_len = ne - j;
+        r->prefix_end = NONE;
         /* Errors in the value point past its closing quote, where Ruby's scanner is. */
         size_t saved = t->pos;
         t->pos = i;
@@ -1271,7 +1340,7 @@ static void tag(wbx_tokenizer *t)
     DECIDE(r, match_start(t, lt, final, &m));
     if (r == M_OK) {
         t->pos = m.end;
-        open_element(t, lt + 1, m.name_end - (lt + 1), m.kind, m.text, m.text_end - m.text);
+        open_element(t, lt + 1, m.name_end - (lt + 1), m.prefix_end, m.kind, m.text, m.text_end - m.text);
         return;
     }
     size_t name_end = 0, end = 0;
@@ -1464,7 +1533,7 @@ static void text_run(wbx_tokenizer *t)
 {
     const unsigned char *b = UB(t);
     size_t p = t->pos, n = t->len, e = p;
-    while (e < n && !text_stop(b[e])) e++;
+    e = text_end(b, e, n);
     t->pos = e;
     if (t->want_text) t->h->on_text(t->ctx, t->buf + p, e - p);
 }

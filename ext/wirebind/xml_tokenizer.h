@@ -72,6 +72,7 @@ typedef struct wbx_raw {
     size_t name, name_len;
     size_t value, value_len;
     int scratch;
+    size_t prefix_end; /* wbx_prefix_end of the name if the fast path found it, else (size_t)-1 */
 } wbx_raw;
 
 typedef struct wbx_ns {
