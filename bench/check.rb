@@ -11,6 +11,23 @@ module Bench
   module Check
     module_function
 
+    # Heap objects +value+ is made of: itself (unless an immediate: nil, true,
+    # false, a Symbol, a Fixnum, a flonum) and, for a model or an Array, what it
+    # holds. What the allocation goal (objects per record + 1) is measured against.
+    # @return [Integer]
+    def objects_in(value)
+      case value
+      when nil, true, false, Symbol then 0
+      when Integer then value.between?(-(2**62), 2**62 - 1) ? 0 : 1
+      when Float then 0 # a flonum for every value the generator draws
+      when Array then 1 + value.sum { |item| objects_in(item) }
+      else
+        return 1 unless model?(value)
+
+        1 + value.instance_variables.sum { |ivar| objects_in(value.instance_variable_get(ivar)) }
+      end
+    end
+
     # @return [nil] when equal, else a String naming the first difference
     def difference(expected, actual)
       unless expected.size == actual.size

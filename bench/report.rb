@@ -48,6 +48,52 @@ module Bench
 
     # ---- collecting --------------------------------------------------------
 
+    # Heap objects per reference record (Check.objects_in), for the allocation goal.
+    attr_accessor :objects_per_record
+
+    # Issue 3's goals for the native backend: [what, measured, goal, met?] rows, from
+    # this run's medians. Rows whose contenders did not run are left out.
+    def goals
+      native = ->(rows) { rows.find { |r| r[:name] == "wirebind native" } }
+      peer = ->(rows, name) { rows.find { |r| r[:name] == name } }
+      out = []
+      if (w = native.(@decode))
+        [["decode vs a bare Nokogiri::XML parse", "nokogiri parse only", 1.0],
+         ["decode vs the jiraSOAP 0.9 technique", "nokogiri children", 10.0],
+         ["decode vs Nori with Savon's options", "nori (savon)", 50.0]].each do |what, name, wanted|
+          next unless (other = peer.(@decode, name))
+
+          ratio = other[:median] / w[:median]
+          out << [what, format("%.1fx", ratio), format(">= %.1fx", wanted), ratio >= wanted]
+        end
+        if objects_per_record
+          limit = objects_per_record + 1
+          out << ["allocations per decoded record", format("%.1f", w[:allocations_per_record]),
+                  format("<= %.1f (%.1f objects + 1)", limit, objects_per_record), w[:allocations_per_record] <= limit]
+        end
+      end
+      if (w = native.(@encode))
+        [["encode vs Builder", "builder", 10.0], ["encode vs hand-written Ox::Builder", "ox builder", 2.0]].each do |what, name, wanted|
+          next unless (other = peer.(@encode, name))
+
+          ratio = other[:median] / w[:median]
+          out << [what, format("%.1fx", ratio), format(">= %.1fx", wanted), ratio >= wanted]
+        end
+      end
+      if (w = native.(@stream))
+        growth = w[:hwm_growth] / 1024.0 / 1024
+        out << ["streaming #{mb(stream_document[:bytes])} MB: peak RSS growth", format("%.1f MiB", growth), "<= 64 MiB", growth <= 64]
+        if w[:vs_in_memory]
+          out << ["streaming MB/s vs in-memory", format("%.2fx", w[:vs_in_memory]), ">= 0.80x", w[:vs_in_memory] >= 0.8]
+        end
+      end
+      out
+    end
+
+    def goals_text
+      goals.map { |what, measured, wanted, met| format("  %-44s %-12s goal %-26s %s", what, measured, wanted, met ? "met" : "NOT met") }.join("\n")
+    end
+
     def add_decode(contender, measured)
       @decode << row(contender, measured, document_bytes)
     end
@@ -206,6 +252,14 @@ module Bench
           lines << "| #{bold_if_wirebind(r)} | #{two(r[:mb_per_s])} | #{int(r[:records_per_s])} | " \
                    "#{format('%.1f', r[:hwm_growth] / 1e6)} MB | #{vs} |"
         end
+      end
+      unless goals.empty?
+        lines << ""
+        lines << "## Goals (issue 3, native backend)"
+        lines << ""
+        lines << "| goal | measured | wanted | |"
+        lines << "|---|---:|---|---|"
+        goals.each { |what, measured, wanted, met| lines << "| #{what} | #{measured} | #{wanted} | #{met ? 'met' : '**NOT met**'} |" }
       end
       lines << ""
       lines << "## Peers"
