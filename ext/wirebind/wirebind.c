@@ -69,4 +69,5 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     Init_wirebind_xml_text(mNative);
     Init_wirebind_xml_decoder(mNative);
     Init_wirebind_xml_encoder(mNative);
+    Init_wirebind_serializer(mWirebind);
 }

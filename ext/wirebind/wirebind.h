@@ -37,5 +37,6 @@ NORETURN(void wb_raise_encode_error(VALUE message, VALUE path));
 void Init_wirebind_xml_text(VALUE mNative);
 void Init_wirebind_xml_decoder(VALUE mNative);
 void Init_wirebind_xml_encoder(VALUE mNative);
+void Init_wirebind_serializer(VALUE mWirebind);
 
 #endif

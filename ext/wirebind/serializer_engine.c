@@ -1,0 +1,872 @@
+/* The serializer engine (see serializer_engine.h). Two halves:
+ *
+ * - compiling: Program#ops (Arrays of Program::FIELDS) become a wb_ser_program,
+ *   a flat array of ops with the literal text in one string table;
+ * - writing: write_record runs a record's program; a nested record
+ *   (ONE, MANY) runs its program by a call of write_record. That recursion is
+ *   on the depth of the records, and capped: a record deeper than the
+ *   serializer's MAX_DEPTH (1024) raises EncodeError before its program runs,
+ *   as the generated methods do, so the C stack holds at most 1025 small
+ *   write_record frames (a few hundred KiB at worst).
+ *
+ * Per call, one TypedData (`state`) holds what the GC must see: the
+ * document's objects, the slots (link hrefs, prefetched records, comma flags)
+ * of every record being written, and the frames (which Compiled is writing
+ * which field at which list index), from which an error's path is built. */
+#include "serializer_engine.h"
+#include <math.h>
+
+static VALUE cProgram;
+static VALUE mValues, mWriter, eInvalidValue;
+static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
+    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_to_s, id_href;
+
+/* ==== compiled programs ===================================================== */
+
+static void program_mark(void *ptr)
+{
+    wb_ser_program *program = ptr;
+    rb_gc_mark_movable(program->compiled);
+    rb_gc_mark_movable(program->model);
+    rb_gc_mark_movable(program->links);
+    for (size_t i = 0; i < program->op_count; i++) {
+        rb_gc_mark_movable(program->ops[i].type);
+        rb_gc_mark_movable(program->ops[i].nested);
+        rb_gc_mark_movable(program->ops[i].nested_program);
+    }
+}
+
+static void program_compact(void *ptr)
+{
+    wb_ser_program *program = ptr;
+    program->compiled = rb_gc_location(program->compiled);
+    program->model = rb_gc_location(program->model);
+    program->links = rb_gc_location(program->links);
+    for (size_t i = 0; i < program->op_count; i++) {
+        program->ops[i].type = rb_gc_location(program->ops[i].type);
+        program->ops[i].nested = rb_gc_location(program->ops[i].nested);
+        program->ops[i].nested_program = rb_gc_location(program->ops[i].nested_program);
+    }
+}
+
+static void program_free(void *ptr)
+{
+    wb_ser_program *program = ptr;
+    ruby_xfree(program->ops);
+    ruby_xfree(program->cond);
+    wb_buffer_release(&program->strings);
+    ruby_xfree(program);
+}
+
+static size_t program_memsize(const void *ptr)
+{
+    const wb_ser_program *program = ptr;
+    return sizeof(*program) + program->op_count * sizeof(wb_ser_op) + program->cond_count * sizeof(int) +
+           program->strings.capa;
+}
+
+/* Not WB_PROTECTED: an op's nested program is stored on first use, without a
+ * write barrier, so the GC always marks programs in full. */
+static const rb_data_type_t program_type = {
+    "Wirebind::Serializer::Native::Program",
+    {program_mark, program_free, program_memsize, program_compact},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+enum { F_CODE = 0, F_AT, F_SLOT, F_TARGET, F_TEXT, F_IVAR, F_READER, F_DIRECT, F_TYPE, F_LIST, F_SKIP_NIL, F_NESTED, F_HEAD,
+       F_SLOTS, F_FROM, F_FLAG, F_COUNT };
+
+static wb_ser_bytes intern(wb_ser_program *program, VALUE str)
+{
+    wb_ser_bytes bytes;
+    StringValue(str);
+    bytes.offset = program->strings.len;
+    wb_buffer_append_str(&program->strings, str);
+    bytes.len = program->strings.len - bytes.offset;
+    RB_GC_GUARD(str);
+    return bytes;
+}
+
+/* An int field; -1 for nil. */
+static int int_field(VALUE op, int index, int limit)
+{
+    VALUE value = rb_ary_entry(op, index);
+    if (NIL_P(value)) return -1;
+    long n = NUM2LONG(value);
+    if (n < -1 || n >= limit) rb_raise(rb_eArgError, "serializer program: field %d out of range (%ld)", index, n);
+    return (int)n;
+}
+
+static ID id_field(VALUE op, int index)
+{
+    VALUE value = rb_ary_entry(op, index);
+    return NIL_P(value) ? 0 : rb_sym2id(value);
+}
+
+VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE slot_count, VALUE max_depth)
+{
+    Check_Type(ops, T_ARRAY);
+    Check_Type(links, T_ARRAY);
+    const wb_format_env *env = wb_format_env_get();
+    (void)env;
+    wb_ser_program *program;
+    VALUE object = TypedData_Make_Struct(cProgram, wb_ser_program, &program_type, program);
+    program->compiled = compiled;
+    program->model = model;
+    program->links = links;
+    program->slot_count = NUM2INT(slot_count);
+    program->max_depth = NUM2LONG(max_depth);
+    if (program->slot_count < 0) rb_raise(rb_eArgError, "serializer program: negative slot count");
+    wb_buffer_init(&program->strings);
+
+    long count = RARRAY_LEN(ops);
+    size_t conds = 0;
+    for (long i = 0; i < count; i++) {
+        VALUE op = rb_ary_entry(ops, i);
+        Check_Type(op, T_ARRAY);
+        if (RARRAY_LEN(op) != F_COUNT) rb_raise(rb_eArgError, "serializer program: an op has %d fields", F_COUNT);
+        VALUE slots = rb_ary_entry(op, F_SLOTS);
+        if (!NIL_P(slots)) {
+            Check_Type(slots, T_ARRAY);
+            conds += (size_t)RARRAY_LEN(slots);
+        }
+    }
+    /* Filled before op_count counts them: the GC marks counted ops only. */
+    wb_ser_op *filled = ruby_xcalloc(count > 0 ? (size_t)count : 1, sizeof(wb_ser_op));
+    program->ops = filled;
+    program->cond = ruby_xcalloc(conds ? conds : 1, sizeof(int));
+    int limit_slot = program->slot_count;
+    int limit_target = (int)count + 1;
+    for (long i = 0; i < count; i++) {
+        VALUE op = rb_ary_entry(ops, i);
+        wb_ser_op *o = &filled[i];
+        o->type = Qnil;
+        o->nested = Qnil;
+        o->nested_program = Qnil;
+        long code = NUM2LONG(rb_ary_entry(op, F_CODE));
+        if (code < 0 || code >= WB_SER_OP_LIMIT) rb_raise(rb_eArgError, "serializer program: unknown op %ld", code);
+        o->code = (unsigned char)code;
+        o->at = int_field(op, F_AT, INT_MAX);
+        o->slot = int_field(op, F_SLOT, limit_slot);
+        o->from = int_field(op, F_FROM, limit_slot);
+        o->flag = int_field(op, F_FLAG, limit_slot);
+        o->ivar = id_field(op, F_IVAR);
+        o->reader = id_field(op, F_READER);
+        o->direct = RTEST(rb_ary_entry(op, F_DIRECT)) && o->ivar != 0;
+        o->list = RTEST(rb_ary_entry(op, F_LIST));
+        o->skip_nil = RTEST(rb_ary_entry(op, F_SKIP_NIL));
+        switch (o->code) {
+        case WB_SER_UNLESS_ANY: o->target = int_field(op, F_TARGET, limit_target); break;
+        case WB_SER_LINK: o->target = int_field(op, F_TARGET, (int)RARRAY_LEN(links)); break;
+        default: o->target = -1; break;
+        }
+        VALUE text = rb_ary_entry(op, F_TEXT);
+        if (!NIL_P(text)) o->text = intern(program, text);
+        VALUE head = rb_ary_entry(op, F_HEAD);
+        if (!NIL_P(head)) {
+            o->head = intern(program, head);
+            o->has_head = 1;
+        }
+        VALUE type = rb_ary_entry(op, F_TYPE);
+        if (o->code == WB_SER_ATTR) {
+            o->type = type;
+            o->format = (SYMBOL_P(type) && SYM2ID(type) == rb_intern("model")) ? WB_SER_FORMAT_MODEL
+                                                                                : (unsigned char)wb_format_kind_of(type);
+        }
+        o->nested = rb_ary_entry(op, F_NESTED);
+        VALUE slots = rb_ary_entry(op, F_SLOTS);
+        if (!NIL_P(slots)) {
+            o->slots_offset = program->cond_count;
+            o->slots_count = (size_t)RARRAY_LEN(slots);
+            for (long k = 0; k < RARRAY_LEN(slots) && program->cond_count < conds; k++) {
+                int s = int_field(slots, (int)k, limit_slot);
+                if (s < 0) rb_raise(rb_eArgError, "serializer program: a nil slot");
+                program->cond[program->cond_count++] = s;
+            }
+            o->slots_count = program->cond_count - o->slots_offset;
+        }
+        /* Ops that need their slots or readers have them. */
+        if ((o->code == WB_SER_LINK || o->code == WB_SER_LOAD || o->code == WB_SER_HREF || o->code == WB_SER_FLAG_CLEAR ||
+             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF) && o->slot < 0) {
+            rb_raise(rb_eArgError, "serializer program: op %ld needs a slot", i);
+        }
+        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY ||
+             (o->code == WB_SER_ONE && o->from < 0)) && o->reader == 0) {
+            rb_raise(rb_eArgError, "serializer program: op %ld needs a reader", i);
+        }
+        if ((o->code == WB_SER_ONE || o->code == WB_SER_MANY) && NIL_P(o->nested)) {
+            rb_raise(rb_eArgError, "serializer program: op %ld needs a nested serializer", i);
+        }
+        if (o->code == WB_SER_LINK && o->target < 0) rb_raise(rb_eArgError, "serializer program: a link without an index");
+        if (o->code == WB_SER_UNLESS_ANY && o->target < 0) rb_raise(rb_eArgError, "serializer program: a jump without a target");
+        program->op_count = (size_t)i + 1;
+    }
+    RB_GC_GUARD(ops);
+    return rb_obj_freeze(object);
+}
+
+static const wb_ser_program *program_of(VALUE object)
+{
+    return rb_check_typeddata(object, &program_type);
+}
+
+/* ==== writing ================================================================ */
+
+/* Which field of which Compiled a record being written is at: the locals
+ * +at+ and +i+ of a generated method, for Compiled#nested_error. */
+typedef struct frame {
+    VALUE compiled;
+    int at;
+    long index;
+} frame;
+
+typedef struct state {
+    wb_buffer buffer;
+    const wb_ser_document *document;
+    size_t written;
+    frame *frames;
+    size_t depth;
+    size_t frame_capacity;
+    VALUE *slots;
+    size_t slot_len;
+    size_t slot_capacity;
+    int in_list;
+    long list_index;
+    VALUE last_class;
+    VALUE last_program;
+    /* The heads, copied: Ruby code runs while they are in use. */
+    char *list_head;
+    size_t list_head_len;
+    char *single_head;
+    size_t single_head_len;
+} state;
+
+static void state_mark(void *ptr)
+{
+    state *st = ptr;
+    if (st->document) {
+        rb_gc_mark(st->document->serializer);
+        rb_gc_mark(st->document->resource);
+        rb_gc_mark(st->document->context);
+        rb_gc_mark(st->document->io);
+        rb_gc_mark(st->document->list_opening);
+        rb_gc_mark(st->document->list_closing);
+        rb_gc_mark(st->document->list_head);
+        rb_gc_mark(st->document->single_head);
+    }
+    for (size_t i = 0; i < st->depth; i++) rb_gc_mark(st->frames[i].compiled);
+    for (size_t i = 0; i < st->slot_len; i++) rb_gc_mark(st->slots[i]);
+    rb_gc_mark(st->last_class);
+    rb_gc_mark(st->last_program);
+}
+
+static void state_release(state *st)
+{
+    wb_buffer_release(&st->buffer);
+    ruby_xfree(st->frames);
+    st->frames = NULL;
+    st->depth = st->frame_capacity = 0;
+    ruby_xfree(st->slots);
+    st->slots = NULL;
+    st->slot_len = st->slot_capacity = 0;
+    st->document = NULL;
+    ruby_xfree(st->list_head);
+    st->list_head = NULL;
+    ruby_xfree(st->single_head);
+    st->single_head = NULL;
+    st->last_class = Qnil;
+    st->last_program = Qnil;
+}
+
+static void state_free(void *ptr)
+{
+    state_release(ptr);
+    ruby_xfree(ptr);
+}
+
+static size_t state_memsize(const void *ptr)
+{
+    const state *st = ptr;
+    return sizeof(*st) + st->buffer.capa + st->frame_capacity * sizeof(frame) + st->slot_capacity * sizeof(VALUE);
+}
+
+static const rb_data_type_t state_type = {
+    "wirebind/serializer_state",
+    {state_mark, state_free, state_memsize, NULL},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+/* ---- strings (JSON::Pure::Writer.string) ---------------------------------------- */
+
+/* 0: copy; 1: escape; 2: a multi-byte lead (only 0xE2 matters: U+2028, U+2029). */
+static unsigned char JSON_CLASS[256];
+static const char HEX[] = "0123456789abcdef";
+
+static void init_json_class(void)
+{
+    for (int c = 0; c < 0x20; c++) JSON_CLASS[c] = 1;
+    JSON_CLASS['"'] = 1;
+    JSON_CLASS['\\'] = 1;
+    JSON_CLASS[0xE2] = 2;
+}
+
+static void append_escape(wb_buffer *buffer, unsigned char c)
+{
+    char seq[6];
+    switch (c) {
+    case '"': wb_buffer_append_literal(buffer, "\\\""); return;
+    case '\\': wb_buffer_append_literal(buffer, "\\\\"); return;
+    case '\b': wb_buffer_append_literal(buffer, "\\b"); return;
+    case '\f': wb_buffer_append_literal(buffer, "\\f"); return;
+    case '\n': wb_buffer_append_literal(buffer, "\\n"); return;
+    case '\r': wb_buffer_append_literal(buffer, "\\r"); return;
+    case '\t': wb_buffer_append_literal(buffer, "\\t"); return;
+    default:
+        seq[0] = '\\';
+        seq[1] = 'u';
+        seq[2] = '0';
+        seq[3] = '0';
+        seq[4] = HEX[c >> 4];
+        seq[5] = HEX[c & 15];
+        wb_buffer_append(buffer, seq, 6);
+    }
+}
+
+/* Writer.string for a String C can read: UTF-8 and valid, or ASCII-only in an
+ * ASCII-compatible encoding. Returns 0 (the buffer untouched) for anything
+ * else, which Ruby then writes (transcoding) or refuses (with its message). */
+static int write_json_string(wb_buffer *buffer, VALUE str)
+{
+    int index = ENCODING_GET(str);
+    int cr = rb_enc_str_coderange(str);
+    if (cr == ENC_CODERANGE_BROKEN) return 0;
+    if (cr != ENC_CODERANGE_7BIT && index != wb_utf8_index) return 0;
+    if (cr == ENC_CODERANGE_7BIT && index != wb_utf8_index && !rb_enc_asciicompat(rb_enc_from_index(index))) return 0;
+
+    size_t n = (size_t)RSTRING_LEN(str);
+    /* Room first: growing may run the GC. str stays on this stack (pinned),
+     * so its bytes do not move while they are read. */
+    wb_buffer_reserve(buffer, n + 2);
+    const unsigned char *p = (const unsigned char *)RSTRING_PTR(str);
+    const unsigned char *end = p + n;
+    const unsigned char *run = p;
+    buffer->ptr[buffer->len++] = '"';
+    while (p < end) {
+        unsigned char kind = JSON_CLASS[*p];
+        if (kind == 0) {
+            p++;
+            continue;
+        }
+        if (kind == 2) {
+            /* E2 80 A8 / E2 80 A9; the string is valid, so the bytes are there. */
+            if (end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+                wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+                if (p[2] == 0xA8) {
+                    wb_buffer_append_literal(buffer, "\\u2028");
+                } else {
+                    wb_buffer_append_literal(buffer, "\\u2029");
+                }
+                p += 3;
+                run = p;
+            } else {
+                p++;
+            }
+            continue;
+        }
+        wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+        append_escape(buffer, *p);
+        run = ++p;
+    }
+    wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+    wb_buffer_append_char(buffer, '"');
+    RB_GC_GUARD(str);
+    return 1;
+}
+
+/* ---- values --------------------------------------------------------------------- */
+
+/* Values.native_text(type, value): Ruby writes it, or raises. */
+static void write_ruby(state *st, VALUE type, VALUE value)
+{
+    VALUE text = rb_funcall(mValues, id_native_text, 2, type, value);
+    StringValue(text);
+    wb_buffer_append_str(&st->buffer, text);
+    RB_GC_GUARD(text);
+}
+
+/* A value in quotes by a scalar_format.c twin (time, date, base64: nothing
+ * in their text needs escaping). */
+static int write_quoted(wb_buffer *buffer, const wb_format_env *env, wb_format_kind kind, VALUE value)
+{
+    size_t mark = buffer->len;
+    wb_buffer_append_char(buffer, '"');
+    if (!wb_format_write_c(buffer, env, kind, value, WB_ESCAPE_TEXT)) {
+        wb_buffer_truncate(buffer, mark);
+        return 0;
+    }
+    wb_buffer_append_char(buffer, '"');
+    return 1;
+}
+
+/* Generator#scalar: a value that is not nil. */
+static int write_scalar_c(state *st, const wb_ser_op *op, VALUE value)
+{
+    wb_buffer *buffer = &st->buffer;
+    switch (op->format) {
+    case WB_FORMAT_STRING:
+        if (RB_TYPE_P(value, T_STRING)) return write_json_string(buffer, value);
+        if (RB_TYPE_P(value, T_SYMBOL)) return write_json_string(buffer, rb_sym2str(value));
+        return 0;
+    case WB_FORMAT_INTEGER:
+        if (FIXNUM_P(value)) {
+            wb_buffer_append_long(buffer, FIX2LONG(value));
+            return 1;
+        }
+        if (RB_TYPE_P(value, T_BIGNUM)) {
+            VALUE digits = rb_big2str(value, 10);
+            wb_buffer_append_str(buffer, digits);
+            RB_GC_GUARD(digits);
+            return 1;
+        }
+        return 0;
+    case WB_FORMAT_BOOLEAN:
+        if (value == Qtrue) {
+            wb_buffer_append_literal(buffer, "true");
+            return 1;
+        }
+        if (value == Qfalse) {
+            wb_buffer_append_literal(buffer, "false");
+            return 1;
+        }
+        return 0;
+    case WB_FORMAT_FLOAT:
+        if (RB_FLOAT_TYPE_P(value) && isfinite(RFLOAT_VALUE(value))) {
+            /* Float#to_s: the shortest text that reads back to the same double. */
+            VALUE text = rb_funcall(value, id_to_s, 0);
+            if (!RB_TYPE_P(text, T_STRING)) return 0;
+            wb_buffer_append_str(buffer, text);
+            RB_GC_GUARD(text);
+            return 1;
+        }
+        return 0;
+    case WB_FORMAT_DECIMAL:
+        if (FIXNUM_P(value)) {
+            wb_buffer_append_long(buffer, FIX2LONG(value));
+            return 1;
+        }
+        return 0; /* BigDecimal's exponent decides its form: Writer.decimal */
+    case WB_FORMAT_TIME:
+    case WB_FORMAT_DATE:
+    case WB_FORMAT_BASE64:
+        return write_quoted(buffer, wb_format_env_get(), (wb_format_kind)op->format, value);
+    default:
+        return 0;
+    }
+}
+
+static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth)
+{
+    if (NIL_P(value)) {
+        wb_buffer_append_literal(&st->buffer, "null");
+        return;
+    }
+    if (op->format == WB_SER_FORMAT_MODEL) {
+        VALUE compiled = st->frames[st->depth - 1].compiled;
+        VALUE text = rb_funcall(compiled, id_native_model_value, 3, INT2FIX(op->at), value, LONG2NUM(depth));
+        StringValue(text);
+        wb_buffer_append_str(&st->buffer, text);
+        RB_GC_GUARD(text);
+        return;
+    }
+    if (!write_scalar_c(st, op, value)) write_ruby(st, op->type, value);
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+
+/* r.name: the ivar when the reader is Model's attr_accessor and the record is
+ * exactly of the model class (no subclass or singleton may override it). */
+static inline VALUE read_field(VALUE record, const wb_ser_op *op, int exact)
+{
+    if (exact && op->direct) return rb_ivar_get(record, op->ivar);
+    return rb_funcallv_public(record, op->reader, 0, NULL);
+}
+
+NORETURN(static void raise_from(VALUE compiled, ID method, VALUE argument));
+static void raise_from(VALUE compiled, ID method, VALUE argument)
+{
+    rb_exc_raise(NIL_P(argument) ? rb_funcall(compiled, method, 0) : rb_funcall(compiled, method, 1, argument));
+}
+
+static const wb_ser_program *nested_program(wb_ser_op *op)
+{
+    if (NIL_P(op->nested_program)) {
+        VALUE object = rb_funcall(op->nested, id_native_program, 0);
+        program_of(object);
+        op->nested_program = object;
+    }
+    return RTYPEDDATA_DATA(op->nested_program);
+}
+
+static inline VALUE *slot_at(state *st, size_t base, int slot)
+{
+    return &st->slots[base + (size_t)slot];
+}
+
+static void grow_slots(state *st, size_t extra)
+{
+    if (st->slot_capacity - st->slot_len >= extra) return;
+    size_t capacity = st->slot_capacity ? st->slot_capacity : 64;
+    while (capacity - st->slot_len < extra) capacity *= 2;
+    /* A new array filled before the old one goes: a GC in the allocation
+     * still marks the old. */
+    VALUE *grown = ruby_xmalloc2(capacity, sizeof(VALUE));
+    if (st->slot_len) memcpy(grown, st->slots, st->slot_len * sizeof(VALUE));
+    VALUE *old = st->slots;
+    st->slots = grown;
+    st->slot_capacity = capacity;
+    ruby_xfree(old);
+}
+
+static void push_frame(state *st, VALUE compiled)
+{
+    if (st->depth == st->frame_capacity) {
+        size_t capacity = st->frame_capacity ? st->frame_capacity * 2 : 16;
+        frame *grown = ruby_xmalloc2(capacity, sizeof(frame));
+        if (st->depth) memcpy(grown, st->frames, st->depth * sizeof(frame));
+        frame *old = st->frames;
+        st->frames = grown;
+        st->frame_capacity = capacity;
+        ruby_xfree(old);
+    }
+    frame *f = &st->frames[st->depth];
+    f->compiled = compiled;
+    f->at = -1;
+    f->index = -1;
+    st->depth++;
+}
+
+static inline void comma_flag(state *st, size_t base, int flag)
+{
+    if (flag < 0) return;
+    VALUE *slot = slot_at(st, base, flag);
+    if (*slot == Qtrue) {
+        wb_buffer_append_char(&st->buffer, ',');
+    } else {
+        *slot = Qtrue;
+    }
+}
+
+static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
+                         long depth);
+
+/* A nested record (ONE, MANY) and its head. */
+static void write_nested(state *st, const wb_ser_program *program, wb_ser_op *op, VALUE record, long depth)
+{
+    const wb_ser_program *nested = nested_program(op);
+    const char *head = op->has_head ? program->strings.ptr + op->head.offset : NULL;
+    write_record(st, nested, record, head, op->head.len, depth + 1);
+}
+
+/* The generated write: one record, by its program. */
+static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
+                         long depth)
+{
+    size_t fi = st->depth;
+    push_frame(st, program->compiled);
+    int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == program->model;
+    if (!exact && !RTEST(rb_obj_is_kind_of(record, program->model))) raise_from(program->compiled, id_wrong_record, record);
+    if (depth > program->max_depth) raise_from(program->compiled, id_too_deep, Qnil);
+
+    size_t base = st->slot_len;
+    grow_slots(st, (size_t)program->slot_count);
+    for (int i = 0; i < program->slot_count; i++) st->slots[base + (size_t)i] = Qnil;
+    st->slot_len = base + (size_t)program->slot_count;
+
+    wb_buffer *buffer = &st->buffer;
+    size_t pc = 0;
+    while (pc < program->op_count) {
+        wb_ser_op *op = &program->ops[pc++];
+        switch ((wb_ser_op_code)op->code) {
+        case WB_SER_LIT:
+            wb_buffer_append(buffer, program->strings.ptr + op->text.offset, op->text.len);
+            break;
+        case WB_SER_ATTR: {
+            st->frames[fi].at = op->at;
+            VALUE value = read_field(record, op, exact);
+            if (!op->list) {
+                write_scalar(st, op, value, depth);
+            } else {
+                wb_buffer_append_char(buffer, '[');
+                if (!NIL_P(value)) {
+                    if (!RB_TYPE_P(value, T_ARRAY)) raise_from(program->compiled, id_not_a_list, value);
+                    for (long i = 0; i < RARRAY_LEN(value); i++) {
+                        st->frames[fi].index = i;
+                        if (i > 0) wb_buffer_append_char(buffer, ',');
+                        write_scalar(st, op, RARRAY_AREF(value, i), depth);
+                    }
+                    st->frames[fi].index = -1;
+                }
+                wb_buffer_append_char(buffer, ']');
+            }
+            RB_GC_GUARD(value);
+            break;
+        }
+        case WB_SER_LINK: {
+            st->frames[fi].at = op->at;
+            VALUE args[2] = {record, st->document->context};
+            VALUE block = rb_ary_entry(program->links, op->target);
+            VALUE href = rb_proc_call_with_block(block, 2, args, Qnil);
+            *slot_at(st, base, op->slot) = href;
+            break;
+        }
+        case WB_SER_LOAD: {
+            st->frames[fi].at = op->at;
+            VALUE value = read_field(record, op, exact);
+            *slot_at(st, base, op->slot) = value;
+            break;
+        }
+        case WB_SER_HREF: {
+            st->frames[fi].at = op->at;
+            VALUE href = *slot_at(st, base, op->slot);
+            int done = 0;
+            if (RB_TYPE_P(href, T_STRING)) {
+                done = write_json_string(buffer, href);
+            } else if (RB_TYPE_P(href, T_SYMBOL)) {
+                done = write_json_string(buffer, rb_sym2str(href));
+            }
+            if (!done) write_ruby(st, ID2SYM(id_href), href);
+            RB_GC_GUARD(href);
+            break;
+        }
+        case WB_SER_UNLESS_ANY: {
+            int any = 0;
+            for (size_t k = 0; k < op->slots_count && !any; k++) {
+                any = !NIL_P(*slot_at(st, base, program->cond[op->slots_offset + k]));
+            }
+            if (!any) pc = (size_t)op->target;
+            break;
+        }
+        case WB_SER_FLAG_CLEAR:
+            *slot_at(st, base, op->slot) = Qfalse;
+            break;
+        case WB_SER_FLAG_SET:
+            *slot_at(st, base, op->slot) = Qtrue;
+            break;
+        case WB_SER_COMMA_IF:
+            if (*slot_at(st, base, op->slot) == Qtrue) wb_buffer_append_char(buffer, ',');
+            break;
+        case WB_SER_ONE: {
+            st->frames[fi].at = op->at;
+            VALUE value = op->from >= 0 ? *slot_at(st, base, op->from) : read_field(record, op, exact);
+            if (NIL_P(value)) {
+                if (!op->skip_nil) wb_buffer_append_literal(buffer, "null");
+            } else {
+                comma_flag(st, base, op->flag);
+                write_nested(st, program, op, value, depth);
+            }
+            RB_GC_GUARD(value);
+            break;
+        }
+        case WB_SER_MANY: {
+            st->frames[fi].at = op->at;
+            VALUE list = read_field(record, op, exact);
+            if (NIL_P(list)) break;
+            if (!RB_TYPE_P(list, T_ARRAY)) raise_from(program->compiled, id_not_a_list, list);
+            for (long i = 0; i < RARRAY_LEN(list); i++) {
+                st->frames[fi].index = i;
+                VALUE item = RARRAY_AREF(list, i);
+                if (NIL_P(item)) {
+                    if (op->skip_nil) continue;
+                    comma_flag(st, base, op->flag);
+                    wb_buffer_append_literal(buffer, "null");
+                } else {
+                    comma_flag(st, base, op->flag);
+                    write_nested(st, program, op, item, depth);
+                }
+                RB_GC_GUARD(item);
+            }
+            st->frames[fi].index = -1;
+            RB_GC_GUARD(list);
+            break;
+        }
+        case WB_SER_HEAD:
+            if (head) {
+                wb_buffer_append(buffer, head, head_len);
+            } else {
+                wb_buffer_append_char(buffer, '{');
+            }
+            break;
+        default:
+            rb_raise(rb_eRuntimeError, "wirebind: serializer op %d unknown", op->code);
+        }
+    }
+    st->slot_len = base;
+    st->depth = fi;
+    RB_GC_GUARD(record);
+}
+
+/* ---- documents ---------------------------------------------------------------------- */
+
+/* compiled_for(record).native_program, memoized by the record's class for
+ * this call (compiled_for depends on nothing else). */
+static const wb_ser_program *program_for(state *st, VALUE record)
+{
+    VALUE klass = rb_obj_class(record);
+    if (klass != st->last_class || NIL_P(st->last_program)) {
+        VALUE compiled = rb_funcall(st->document->serializer, id_compiled_for, 1, record);
+        VALUE object = rb_funcall(compiled, id_native_program, 0);
+        program_of(object);
+        st->last_program = object;
+        st->last_class = klass;
+    }
+    return RTYPEDDATA_DATA(st->last_program);
+}
+
+static void append_value_str(wb_buffer *buffer, VALUE str)
+{
+    if (!NIL_P(str)) wb_buffer_append_str(buffer, str);
+}
+
+static void write_top(state *st, VALUE record, const char *head, size_t head_len)
+{
+    write_record(st, program_for(st, record), record, head, head_len, 1);
+}
+
+/* Constants defined after the extension loads, looked up on first use. */
+static void lookup_constants(void)
+{
+    static int ready;
+    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return;
+    VALUE values = rb_path2class("Wirebind::Serializer::Values");
+    VALUE writer = rb_path2class("Wirebind::JSON::Pure::Writer");
+    VALUE invalid = rb_path2class("Wirebind::Types::InvalidValue");
+    rb_gc_register_mark_object(values);
+    rb_gc_register_mark_object(writer);
+    rb_gc_register_mark_object(invalid);
+    mValues = values;
+    mWriter = writer;
+    eInvalidValue = invalid;
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+}
+
+static VALUE write_body(VALUE arg)
+{
+    state *st = (state *)arg;
+    const wb_ser_document *document = st->document;
+    VALUE resource = document->resource;
+    wb_buffer *buffer = &st->buffer;
+    if (RB_TYPE_P(resource, T_ARRAY)) {
+        append_value_str(buffer, document->list_opening);
+        int first = 1;
+        st->in_list = 1;
+        for (long i = 0; i < RARRAY_LEN(resource); i++) {
+            st->list_index = i;
+            VALUE item = RARRAY_AREF(resource, i);
+            if (NIL_P(item)) {
+                if (document->skip_nil) continue;
+                if (!first) wb_buffer_append_char(buffer, ',');
+                wb_buffer_append_literal(buffer, "null");
+            } else {
+                if (!first) wb_buffer_append_char(buffer, ',');
+                write_top(st, item, st->list_head, st->list_head_len);
+            }
+            first = 0;
+            if (!NIL_P(document->io) && buffer->len >= WB_BUFFER_PIECE) {
+                st->written += wb_buffer_flush_io(buffer, document->io, 1);
+            }
+            RB_GC_GUARD(item);
+        }
+        st->in_list = 0;
+        append_value_str(buffer, document->list_closing);
+    } else if (NIL_P(resource)) {
+        wb_buffer_append_literal(buffer, "null");
+    } else {
+        write_top(st, resource, st->single_head, st->single_head_len);
+    }
+    if (NIL_P(document->io)) return wb_buffer_to_str(buffer);
+    st->written += wb_buffer_flush_io(buffer, document->io, 1);
+    return SIZET2NUM(st->written);
+}
+
+/* The generated methods' rescue clauses, innermost first
+ * (Compiled#nested_error), then Document.flush_each's (the list index). */
+static VALUE write_rescue(VALUE arg, VALUE error)
+{
+    state *st = (state *)arg;
+    for (size_t k = st->depth; k-- > 0;) {
+        const frame *f = &st->frames[k];
+        error = rb_funcall(f->compiled, id_nested_error, 3, error, f->at < 0 ? Qnil : INT2FIX(f->at),
+                           f->index < 0 ? Qnil : LONG2NUM(f->index));
+    }
+    st->depth = 0;
+    if (st->in_list && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
+        error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->list_index));
+    }
+    rb_exc_raise(error);
+    return Qnil;
+}
+
+static VALUE write_protected(VALUE arg)
+{
+    return rb_rescue2(write_body, arg, write_rescue, arg, wb_eEncodeError, eInvalidValue, (VALUE)0);
+}
+
+static VALUE write_ensure(VALUE arg)
+{
+    state_release((state *)arg);
+    return Qnil;
+}
+
+static char *copy_head(VALUE head, size_t *len)
+{
+    *len = 0;
+    if (NIL_P(head)) return NULL;
+    StringValue(head);
+    *len = (size_t)RSTRING_LEN(head);
+    char *copy = ruby_xmalloc(*len ? *len : 1);
+    memcpy(copy, RSTRING_PTR(head), *len);
+    return copy;
+}
+
+VALUE wb_ser_write(const wb_ser_document *document)
+{
+    lookup_constants();
+    state *st;
+    VALUE holder = TypedData_Make_Struct(0, state, &state_type, st);
+    wb_buffer_init(&st->buffer);
+    st->last_class = Qnil;
+    st->last_program = Qnil;
+    st->document = document;
+    st->list_head = copy_head(document->list_head, &st->list_head_len);
+    st->single_head = copy_head(document->single_head, &st->single_head_len);
+    VALUE result = rb_ensure(write_protected, (VALUE)st, write_ensure, (VALUE)st);
+    RB_GC_GUARD(holder);
+    return result;
+}
+
+void wb_ser_init(VALUE mNative)
+{
+    cProgram = rb_define_class_under(mNative, "Program", rb_cObject);
+    rb_undef_alloc_func(cProgram);
+    init_json_class();
+    id_call = rb_intern("call");
+    id_compiled_for = rb_intern("compiled_for");
+    id_native_program = rb_intern("native_program");
+    id_native_text = rb_intern("native_text");
+    id_native_model_value = rb_intern("native_model_value");
+    id_wrong_record = rb_intern("wrong_record");
+    id_not_a_list = rb_intern("not_a_list");
+    id_too_deep = rb_intern("too_deep");
+    id_nested_error = rb_intern("nested_error");
+    id_nested = rb_intern("nested");
+    id_to_s = rb_intern("to_s");
+    id_href = rb_intern("href");
+    mValues = Qnil;
+    mWriter = Qnil;
+    eInvalidValue = Qnil;
+}
+
