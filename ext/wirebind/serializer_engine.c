@@ -17,7 +17,11 @@
 #include <math.h>
 
 static VALUE cProgram;
-static VALUE mValues, mWriter, eInvalidValue;
+static VALUE mValues, mWriter, eInvalidValue, cBigDecimal, str_F;
+static int posix_time;
+static ID id_finite_p, id_exponent, id_utc_p, id_subsec;
+/* JSON::Pure::Writer::DECIMAL_POSITIONAL_EXPONENT */
+#define DECIMAL_POSITIONAL_EXPONENT 100
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
     id_not_a_list, id_too_deep, id_nested_error, id_nested, id_to_s, id_href;
 
@@ -336,6 +340,23 @@ static void append_escape(wb_buffer *buffer, unsigned char c)
     }
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether a byte of w is zero (the classic bit trick: exact as a whole). */
+static inline uint64_t has_zero(uint64_t w)
+{
+    return (w - ONES) & ~w & HIGHS;
+}
+
+static inline int has_special(uint64_t w)
+{
+    /* A byte below 0x20: (b - 0x20) borrows into its high bit, unless b >= 0xA0
+     * already had it; ~w & HIGHS keeps bytes below 0x80 only. */
+    uint64_t below = (w - ONES * 0x20) & ~w & HIGHS;
+    return (below | has_zero(w ^ (ONES * '"')) | has_zero(w ^ (ONES * '\\')) | has_zero(w ^ (ONES * 0xE2))) != 0;
+}
+
 /* Writer.string for a String C can read: UTF-8 and valid, or ASCII-only in an
  * ASCII-compatible encoding. Returns 0 (the buffer untouched) for anything
  * else, which Ruby then writes (transcoding) or refuses (with its message). */
@@ -356,6 +377,15 @@ static int write_json_string(wb_buffer *buffer, VALUE str)
     const unsigned char *run = p;
     buffer->ptr[buffer->len++] = '"';
     while (p < end) {
+        /* Eight bytes at a time while none of them is a C0 control, '"', '\\'
+         * or 0xE2 (the lead of U+2028 and U+2029). */
+        while (end - p >= 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            if (has_special(w)) break;
+            p += 8;
+        }
+        if (p >= end) break;
         unsigned char kind = JSON_CLASS[*p];
         if (kind == 0) {
             p++;
@@ -389,6 +419,16 @@ static int write_json_string(wb_buffer *buffer, VALUE str)
 
 /* ---- values --------------------------------------------------------------------- */
 
+/* Writes n in exactly `width` digits (n < 10**width) at t; returns the end. */
+static inline char *digits(char *t, unsigned long n, int width)
+{
+    for (int i = width - 1; i >= 0; i--) {
+        t[i] = (char)('0' + n % 10);
+        n /= 10;
+    }
+    return t + width;
+}
+
 /* Values.native_text(type, value): Ruby writes it, or raises. */
 static void write_ruby(state *st, VALUE type, VALUE value)
 {
@@ -409,6 +449,106 @@ static int write_quoted(wb_buffer *buffer, const wb_format_env *env, wb_format_k
         return 0;
     }
     wb_buffer_append_char(buffer, '"');
+    return 1;
+}
+
+/* Writer.decimal for a BigDecimal: positional ("F") unless its exponent is
+ * past DECIMAL_POSITIONAL_EXPONENT (then Ruby writes it, in "E" form), and
+ * not for NaN or an infinity (Ruby raises). */
+static int write_decimal(wb_buffer *buffer, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != cBigDecimal) return 0;
+    if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;
+    VALUE exponent = rb_funcall(value, id_exponent, 0);
+    if (!FIXNUM_P(exponent) || FIX2LONG(exponent) > DECIMAL_POSITIONAL_EXPONENT ||
+        FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
+        return 0;
+    }
+    VALUE text = rb_funcall(value, id_to_s, 1, str_F);
+    if (!RB_TYPE_P(text, T_STRING)) return 0;
+    wb_buffer_append_str(buffer, text);
+    RB_GC_GUARD(text);
+    return 1;
+}
+
+/* Values.time's common case, with one call fewer than scalar_format.c's
+ * (the seconds from rb_time_timespec): a Time (exactly) at a four-digit year,
+ * at UTC or a whole-minute offset within 14 hours, whose fraction is whole
+ * nanoseconds. Anything else: scalar_format.c, then Ruby. */
+static int write_time(wb_buffer *buffer, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !posix_time) return 0;
+    int utc = RTEST(rb_funcall(value, id_utc_p, 0));
+    long offset = 0;
+    if (!utc) {
+        VALUE utc_offset = rb_time_utc_offset(value);
+        if (!FIXNUM_P(utc_offset)) return 0;
+        offset = FIX2LONG(utc_offset);
+        if (offset % 60 != 0 || offset > 14 * 3600 || offset < -14 * 3600) return 0;
+    }
+    VALUE subsec = rb_funcall(value, id_subsec, 0);
+    long nsec = 0;
+    if (subsec != INT2FIX(0)) {
+        if (!RB_TYPE_P(subsec, T_RATIONAL)) return 0;
+        VALUE num = rb_rational_num(subsec);
+        VALUE den = rb_rational_den(subsec);
+        if (!FIXNUM_P(num) || !FIXNUM_P(den)) return 0;
+        long d = FIX2LONG(den);
+        if (d <= 0 || 1000000000L % d != 0) return 0;
+        nsec = FIX2LONG(num) * (1000000000L / d);
+        if (nsec <= 0 || nsec >= 1000000000L) return 0;
+    }
+    struct timespec ts = rb_time_timespec(value);
+    if (ts.tv_sec < -62135596800LL || ts.tv_sec > 253402300799LL + 86400) return 0; /* years 1..10000: civil below */
+    long long local = (long long)ts.tv_sec + offset;
+    long long days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400);
+    long long second_of_day = local - days * 86400;
+    /* Howard Hinnant's civil_from_days. */
+    long long z = days + 719468;
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153;
+    int day = (int)(doy - (153 * mp + 2) / 5 + 1);
+    int month = (int)(mp < 10 ? mp + 3 : mp - 9);
+    long long year = yoe + era * 400 + (month <= 2);
+    if (year < 1000 || year > 9999) return 0;
+
+    char text[48];
+    char *t = text;
+    *t++ = '"';
+    t = digits(t, (unsigned long)year, 4);
+    *t++ = '-';
+    t = digits(t, (unsigned long)month, 2);
+    *t++ = '-';
+    t = digits(t, (unsigned long)day, 2);
+    *t++ = 'T';
+    t = digits(t, (unsigned long)(second_of_day / 3600), 2);
+    *t++ = ':';
+    t = digits(t, (unsigned long)(second_of_day / 60 % 60), 2);
+    *t++ = ':';
+    t = digits(t, (unsigned long)(second_of_day % 60), 2);
+    if (nsec > 0) {
+        int places = 9;
+        while (nsec % 10 == 0) {
+            nsec /= 10;
+            places--;
+        }
+        *t++ = '.';
+        t = digits(t, (unsigned long)nsec, places);
+    }
+    if (utc) {
+        *t++ = 'Z';
+    } else {
+        long minutes = (offset < 0 ? -offset : offset) / 60;
+        *t++ = offset < 0 ? '-' : '+';
+        t = digits(t, (unsigned long)(minutes / 60), 2);
+        *t++ = ':';
+        t = digits(t, (unsigned long)(minutes % 60), 2);
+    }
+    *t++ = '"';
+    wb_buffer_append(buffer, text, (size_t)(t - text));
     return 1;
 }
 
@@ -458,8 +598,10 @@ static int write_scalar_c(state *st, const wb_ser_op *op, VALUE value)
             wb_buffer_append_long(buffer, FIX2LONG(value));
             return 1;
         }
-        return 0; /* BigDecimal's exponent decides its form: Writer.decimal */
+        return write_decimal(buffer, value);
     case WB_FORMAT_TIME:
+        if (write_time(buffer, value)) return 1;
+        return write_quoted(buffer, wb_format_env_get(), WB_FORMAT_TIME, value);
     case WB_FORMAT_DATE:
     case WB_FORMAT_BASE64:
         return write_quoted(buffer, wb_format_env_get(), (wb_format_kind)op->format, value);
@@ -747,6 +889,10 @@ static void lookup_constants(void)
     rb_gc_register_mark_object(values);
     rb_gc_register_mark_object(writer);
     rb_gc_register_mark_object(invalid);
+    const wb_format_env *env = wb_format_env_get();
+    cBigDecimal = env->cBigDecimal;
+    str_F = env->str_F;
+    posix_time = env->posix_time;
     mValues = values;
     mWriter = writer;
     eInvalidValue = invalid;
@@ -865,6 +1011,10 @@ void wb_ser_init(VALUE mNative)
     id_nested = rb_intern("nested");
     id_to_s = rb_intern("to_s");
     id_href = rb_intern("href");
+    id_finite_p = rb_intern("finite?");
+    id_exponent = rb_intern("exponent");
+    id_utc_p = rb_intern("utc?");
+    id_subsec = rb_intern("subsec");
     mValues = Qnil;
     mWriter = Qnil;
     eInvalidValue = Qnil;
