@@ -14,6 +14,7 @@
  * of every record being written, and the frames (which Compiled is writing
  * which field at which list index), from which an error's path is built. */
 #include "serializer_engine.h"
+#include <ruby/version.h>
 #include <math.h>
 
 static VALUE cProgram;
@@ -108,6 +109,39 @@ static ID id_field(VALUE op, int index)
     VALUE value = rb_ary_entry(op, index);
     return NIL_P(value) ? 0 : rb_sym2id(value);
 }
+
+#if RUBY_API_VERSION_CODE < 30200
+/* Ruby 3.1 keeps an object's ivars in an array indexed by a table of its
+ * class (every instance of exactly that class shares it, and an index never
+ * changes once given). The index of each ivar the program reads is found on
+ * a fresh instance (allocated, not initialized), each ivar set to a value of
+ * its own and looked for in the array. Ruby 3.2's object shapes are another
+ * story: there, rb_ivar_get it is. */
+static VALUE probe_ivars(VALUE arg)
+{
+    wb_ser_program *program = (wb_ser_program *)arg;
+    VALUE probe = rb_obj_alloc(program->model);
+    if (!RB_TYPE_P(probe, T_OBJECT) || RBASIC_CLASS(probe) != program->model) return Qnil;
+    for (size_t i = 0; i < program->op_count; i++) {
+        if (program->ops[i].direct) rb_ivar_set(probe, program->ops[i].ivar, LONG2FIX((long)i));
+    }
+    uint32_t count = ROBJECT_NUMIV(probe);
+    const VALUE *ivars = ROBJECT_IVPTR(probe);
+    for (size_t i = 0; i < program->op_count; i++) {
+        wb_ser_op *op = &program->ops[i];
+        if (!op->direct) continue;
+        VALUE marker = rb_ivar_get(probe, op->ivar);
+        for (uint32_t k = 0; k < count; k++) {
+            if (ivars[k] == marker) {
+                op->ivar_index = k + 1;
+                break;
+            }
+        }
+    }
+    RB_GC_GUARD(probe);
+    return Qnil;
+}
+#endif
 
 VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE slot_count, VALUE max_depth)
 {
@@ -207,6 +241,15 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         if (o->code == WB_SER_UNLESS_ANY && o->target < 0) rb_raise(rb_eArgError, "serializer program: a jump without a target");
         program->op_count = (size_t)i + 1;
     }
+#if RUBY_API_VERSION_CODE < 30200
+    /* A model that cannot be allocated (or raises doing it) is read by name. */
+    int failed = 0;
+    rb_protect(probe_ivars, (VALUE)program, &failed);
+    if (failed) {
+        rb_set_errinfo(Qnil);
+        for (size_t i = 0; i < program->op_count; i++) program->ops[i].ivar_index = 0;
+    }
+#endif
     RB_GC_GUARD(ops);
     return rb_obj_freeze(object);
 }
@@ -478,14 +521,12 @@ static int write_decimal(wb_buffer *buffer, VALUE value)
 static int write_time(wb_buffer *buffer, VALUE value)
 {
     if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !posix_time) return 0;
-    int utc = RTEST(rb_funcall(value, id_utc_p, 0));
-    long offset = 0;
-    if (!utc) {
-        VALUE utc_offset = rb_time_utc_offset(value);
-        if (!FIXNUM_P(utc_offset)) return 0;
-        offset = FIX2LONG(utc_offset);
-        if (offset % 60 != 0 || offset > 14 * 3600 || offset < -14 * 3600) return 0;
-    }
+    VALUE utc_offset = rb_time_utc_offset(value);
+    if (!FIXNUM_P(utc_offset)) return 0;
+    long offset = FIX2LONG(utc_offset);
+    if (offset % 60 != 0 || offset > 14 * 3600 || offset < -14 * 3600) return 0;
+    /* A time in UTC has the offset 0; only then is it asked which it is. */
+    int utc = offset == 0 && RTEST(rb_funcall(value, id_utc_p, 0));
     VALUE subsec = rb_funcall(value, id_subsec, 0);
     long nsec = 0;
     if (subsec != INT2FIX(0)) {
@@ -633,7 +674,17 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
  * exactly of the model class (no subclass or singleton may override it). */
 static inline VALUE read_field(VALUE record, const wb_ser_op *op, int exact)
 {
-    if (exact && op->direct) return rb_ivar_get(record, op->ivar);
+    if (exact && op->direct) {
+#if RUBY_API_VERSION_CODE < 30200
+        /* rb_ivar_get looks the name up in the class's index table each time;
+         * the index found once (probe_ivars) reads the same slot. */
+        if (op->ivar_index && RB_TYPE_P(record, T_OBJECT) && op->ivar_index <= ROBJECT_NUMIV(record)) {
+            VALUE value = ROBJECT_IVPTR(record)[op->ivar_index - 1];
+            return value == Qundef ? Qnil : value;
+        }
+#endif
+        return rb_ivar_get(record, op->ivar);
+    }
     return rb_funcallv_public(record, op->reader, 0, NULL);
 }
 
@@ -873,9 +924,19 @@ static void append_value_str(wb_buffer *buffer, VALUE str)
     if (!NIL_P(str)) wb_buffer_append_str(buffer, str);
 }
 
-static void write_top(state *st, VALUE record, const char *head, size_t head_len)
+/* A list's buffer is sized once, from the bytes per record its program wrote
+ * last time (a hint, kept in the program: a stale one costs a regrowth). */
+#define MAX_PRESIZE (64L * 1024 * 1024)
+
+static void write_top(state *st, VALUE record, const char *head, size_t head_len, long count)
 {
-    write_record(st, program_for(st, record), record, head, head_len, 1);
+    const wb_ser_program *program = program_for(st, record);
+    if (count > 0 && program->record_size_hint > 0 && (size_t)count <= MAX_PRESIZE / program->record_size_hint) {
+        wb_buffer_reserve(&st->buffer, (size_t)count * program->record_size_hint);
+    }
+    size_t before = st->buffer.len;
+    write_record(st, program, record, head, head_len, 1);
+    if (count > 0) ((wb_ser_program *)program)->record_size_hint = st->buffer.len - before + 1;
 }
 
 /* Constants defined after the extension loads, looked up on first use. */
@@ -918,7 +979,7 @@ static VALUE write_body(VALUE arg)
                 wb_buffer_append_literal(buffer, "null");
             } else {
                 if (!first) wb_buffer_append_char(buffer, ',');
-                write_top(st, item, st->list_head, st->list_head_len);
+                write_top(st, item, st->list_head, st->list_head_len, i == 0 ? RARRAY_LEN(resource) : 0);
             }
             first = 0;
             if (!NIL_P(document->io) && buffer->len >= WB_BUFFER_PIECE) {
@@ -931,7 +992,7 @@ static VALUE write_body(VALUE arg)
     } else if (NIL_P(resource)) {
         wb_buffer_append_literal(buffer, "null");
     } else {
-        write_top(st, resource, st->single_head, st->single_head_len);
+        write_top(st, resource, st->single_head, st->single_head_len, 0);
     }
     if (NIL_P(document->io)) return wb_buffer_to_str(buffer);
     st->written += wb_buffer_flush_io(buffer, document->io, 1);

@@ -58,6 +58,7 @@ typedef struct wb_ser_op {
     int flag;               /* ONE, MANY: the comma flag's slot, -1: none */
     ID ivar;
     ID reader;
+    unsigned int ivar_index; /* Ruby 3.1: 1 + the ivar's index in the model's instances, 0: unknown */
     VALUE type;             /* ATTR: the type Symbol (for Values.native_text) */
     VALUE nested;           /* ONE, MANY: the nested Compiled */
     VALUE nested_program;   /* its program object, looked up on first use */
@@ -76,6 +77,7 @@ typedef struct wb_ser_program {
     VALUE links;            /* the frozen Array of link blocks */
     int slot_count;
     long max_depth;         /* Compiled::MAX_DEPTH */
+    size_t record_size_hint; /* bytes the first record of the last list took, plus one */
     size_t op_count;
     wb_ser_op *ops;
     size_t cond_count;
