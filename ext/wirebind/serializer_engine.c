@@ -114,23 +114,28 @@ static ID id_field(VALUE op, int index)
 /* Ruby 3.1 keeps an object's ivars in an array indexed by a table of its
  * class (every instance of exactly that class shares it, and an index never
  * changes once given). The index of each ivar the program reads is found on
- * a fresh instance (allocated, not initialized), each ivar set to a value of
- * its own and looked for in the array. Ruby 3.2's object shapes are another
+ * a fresh instance (allocated, filled by __wb_load with distinct markers),
+ * each marker looked for in the array. Ruby 3.2's object shapes are another
  * story: there, rb_ivar_get it is. */
 static VALUE probe_ivars(VALUE arg)
 {
     wb_ser_program *program = (wb_ser_program *)arg;
     VALUE probe = rb_obj_alloc(program->model);
     if (!RB_TYPE_P(probe, T_OBJECT) || RBASIC_CLASS(probe) != program->model) return Qnil;
-    for (size_t i = 0; i < program->op_count; i++) {
-        if (program->ops[i].direct) rb_ivar_set(probe, program->ops[i].ivar, LONG2FIX((long)i));
-    }
+    /* Every attribute set, in the model's order, as __wb_load sets them when
+     * records are built (so the class's table grows as it would anyway):
+     * attribute i holds i. */
+    long count_attributes = RARRAY_LEN(rb_funcall(program->model, rb_intern("attributes"), 0));
+    VALUE markers = rb_ary_new_capa(count_attributes);
+    for (long i = 0; i < count_attributes; i++) rb_ary_push(markers, LONG2FIX(i));
+    rb_funcall(probe, rb_intern("__wb_load"), 1, markers);
     uint32_t count = ROBJECT_NUMIV(probe);
     const VALUE *ivars = ROBJECT_IVPTR(probe);
     for (size_t i = 0; i < program->op_count; i++) {
         wb_ser_op *op = &program->ops[i];
         if (!op->direct) continue;
         VALUE marker = rb_ivar_get(probe, op->ivar);
+        if (!FIXNUM_P(marker)) continue; /* not one __wb_load sets: by name */
         for (uint32_t k = 0; k < count; k++) {
             if (ivars[k] == marker) {
                 op->ivar_index = k + 1;
