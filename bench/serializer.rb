@@ -7,7 +7,9 @@
 # HAL, the issues as a HAL collection ({"_embedded": {"item": [...]}}), each
 # issue with a self link and its versions, components and custom fields
 # embedded (versions with a self link of their own):
-#   wirebind                 IssueSerializer.new(issues, format: :hal).to_json
+#   wirebind                 IssueSerializer.new(issues, format: :hal).to_json (the
+#                            native engine when the extension is loaded; the pure
+#                            backend's time is shown too, backend: :pure)
 #   oat                      Oat::Adapters::HAL serializers, then JSON.generate
 #   alba                     Alba resources shaped as HAL (_links and _embedded
 #                            members), then JSON.generate (Alba's default backend)
@@ -290,13 +292,16 @@ module Bench
       puts format("wirebind %s, Ruby %s%s, oat %s, alba %s, panko %s, oj %s; %d issues (seed %d)",
                   Wirebind::VERSION, RUBY_VERSION, yjit, Oat::VERSION, Alba::VERSION, Panko::VERSION, Oj::VERSION, COUNT, SEED)
 
+      native = Wirebind.backend == :native
       hal = {
         "wirebind" => -> { IssueSerializer.new(issues, format: :hal).to_json },
+        **(native ? { "wirebind (pure backend)" => -> { IssueSerializer.new(issues, format: :hal, backend: :pure).to_json } } : {}),
         "oat" => -> { ::JSON.generate(OatIssues.new(issues).to_hash) },
         "alba" => -> { ::JSON.generate({ "_embedded" => { "item" => AlbaIssueHal.new(issues).serializable_hash } }) }
       }
       plain = {
         "wirebind" => -> { IssueSerializer.new(issues).to_json },
+        **(native ? { "wirebind (pure backend)" => -> { IssueSerializer.new(issues, backend: :pure).to_json } } : {}),
         "panko" => -> { Panko::ArraySerializer.new(issues, each_serializer: PankoIssue).to_json },
         "alba" => -> { AlbaIssuePlain.new(issues).serialize },
         "Wirebind::JSON.encode" => -> { Wirebind::JSON.encode(issues) }
@@ -306,10 +311,19 @@ module Bench
       ratios = {}
       ratios.merge!(report("HAL", hal).transform_keys { |name| "HAL vs #{name}" })
       ratios.merge!(report("plain", plain).transform_keys { |name| "plain vs #{name}" })
-      puts "\n== goals"
+      puts "\n== goals (wirebind on the #{Wirebind.backend} backend)"
       goal(ratios, "HAL vs oat", 10)
       goal(ratios, "HAL vs alba", 2)
       goal(ratios, "plain vs panko", 1)
+      return unless native
+
+      puts "\n== the pure backend, for reference"
+      { "HAL" => %w[oat alba], "plain" => %w[panko alba] }.each do |section, peers|
+        pure = ratios.fetch("#{section} vs wirebind (pure backend)")
+        peers.each do |peer|
+          puts format("  %-18s pure wirebind is %5.2fx faster", "#{section} vs #{peer}", ratios.fetch("#{section} vs #{peer}") / pure)
+        end
+      end
     end
 
     def check(section, contenders)

@@ -74,4 +74,6 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     VALUE mJSONNative = rb_define_module_under(mJSON, "Native");
     Init_wirebind_json_decoder(mJSONNative);
     Init_wirebind_json_encoder(mJSONNative);
+
+    Init_wirebind_serializer(mWirebind);
 }

@@ -39,5 +39,6 @@ void Init_wirebind_xml_decoder(VALUE mNative);
 void Init_wirebind_xml_encoder(VALUE mNative);
 void Init_wirebind_json_decoder(VALUE mNative);
 void Init_wirebind_json_encoder(VALUE mNative);
+void Init_wirebind_serializer(VALUE mWirebind);
 
 #endif

@@ -5,6 +5,7 @@ require_relative "json"
 require_relative "serializer/declarations"
 require_relative "serializer/values"
 require_relative "serializer/compiler"
+require_relative "serializer/program"
 require_relative "serializer/plain"
 require_relative "serializer/hal"
 require_relative "serializer/json_api"
@@ -144,6 +145,8 @@ module Wirebind
     attr_reader :fields
     # @return [String] the relation of a list's records in HAL and Siren
     attr_reader :rel
+    # @return [Symbol] +:native+ or +:pure+
+    attr_reader :backend
 
     # @param resource [Wirebind::Model, Array<Wirebind::Model>, nil] a record,
     #   a list of them, or nil
@@ -155,9 +158,15 @@ module Wirebind
     #   Types and names not declared are ignored. Only with +format: :json_api+.
     # @param rel [String, Symbol] HAL and Siren: the relation under which a
     #   list's records are embedded (default "item", RFC 6573's)
+    # @param backend [Symbol] +:native+ (the C engine, for +:plain+, +:hal+ and
+    #   +:siren+; +:json_api+ is written by Ruby in any case) or +:pure+; the
+    #   default is {Wirebind.backend}. Both write the same bytes.
     # @raise [ArgumentError] an unknown format or a bad option
-    def initialize(resource, format: :plain, context: NO_CONTEXT, fields: nil, rel: "item")
+    def initialize(resource, format: :plain, context: NO_CONTEXT, fields: nil, rel: "item", backend: Wirebind.backend)
       raise ArgumentError, "format: must be one of #{FORMATS.keys.map(&:inspect).join(', ')}, not #{format.inspect}" unless FORMATS.key?(format)
+      unless backend == :pure || (backend == :native && Wirebind.backend == :native)
+        raise ArgumentError, "backend: must be :pure#{' or :native' if Wirebind.backend == :native}, not #{backend.inspect}"
+      end
       raise ArgumentError, "fields: are JSON:API's sparse fieldsets; they need format: :json_api" if fields && format != :json_api
       unless (rel.is_a?(String) || rel.is_a?(Symbol)) && !rel.empty?
         raise ArgumentError, "rel: must be a non-empty String or Symbol, not #{rel.inspect}"
@@ -168,6 +177,7 @@ module Wirebind
       @context = context
       @fields = fields && normalize_fields(fields)
       @rel = rel.to_s
+      @backend = backend
     end
 
     # Writes the document.
@@ -186,6 +196,11 @@ module Wirebind
     #   (raised when it is first compiled)
     def to_json(*_state, io: nil)
       raise ArgumentError, "io: must answer write, not #{io.class}" unless io.nil? || io.respond_to?(:write)
+
+      definition = FORMATS[@format]
+      if @backend == :native && definition.respond_to?(:program)
+        return Native.write(self, @resource, @context, io, *definition.native_document(self))
+      end
 
       out = String.new(capacity: Document::BUFFER_SIZE, encoding: Encoding::UTF_8)
       written = FORMATS[@format].write(self, out, io)

@@ -51,6 +51,7 @@ module Wirebind
         @paths = (@fields.map(&:key) + serializer.__wb_links.map(&:rel)).freeze
         @types = @fields.map { |resolved| resolved.attribute.type }.freeze
         @fields.each { |resolved| instance_variable_set(:"@n#{resolved.at}", nil) if resolved.serializer }
+        @native_program = nil
         prepare
         @source = generator.new(self).source
         singleton_class.class_eval(@source, "(#{Model.display_name(serializer)} #{format} for #{Model.display_name(model)})", 1)
@@ -69,6 +70,24 @@ module Wirebind
 
           instance_variable_set(:"@n#{resolved.at}", resolved.serializer.__wb_compiled(@format, resolved.model))
         end
+      end
+
+      # @return [Object] the native engine's compiled program (a
+      #   Serializer::Native::Program), made on first use
+      def native_program
+        @native_program ||= begin
+          program = FORMATS.fetch(@format).program(self)
+          Native.compile(self, @model, @links, program.ops, program.slot_count, MAX_DEPTH)
+        end
+      end
+
+      # The native engine's way out for a model-typed attribute's value: the
+      # generated source's, as a String.
+      # @return [String]
+      def native_model_value(at, value, depth)
+        raise wrong_value(at, value) unless @types[at] === value
+
+        JSON::Pure::Encoder.for(value.class).write(value, +"", depth + 1, MAX_DEPTH)
       end
 
       # @return [String]

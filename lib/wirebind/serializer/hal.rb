@@ -80,6 +80,88 @@ module Wirebind
 
       module_function
 
+      # The native engine's program for +compiled+ (the Generator's +write+).
+      # @return [Program]
+      def program(compiled)
+        links = compiled.serializer.__wb_links
+        fields = compiled.fields
+        Program.new(compiled) do |p|
+          hrefs = links.map do |link|
+            slot = p.slot
+            p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
+            slot
+          end
+          ones = {}
+          fields.each do |resolved|
+            next unless resolved.field.kind == :one
+
+            ones[resolved.at] = p.slot
+            p.emit(code: Program::LOAD, at: resolved.at, slot: ones[resolved.at], **p.read(resolved))
+          end
+          p.open
+          fields.each do |resolved|
+            next unless resolved.field.kind == :attribute
+
+            p.member(resolved.key)
+            p.attribute(resolved)
+          end
+          links_object(p, compiled, links, hrefs) unless links.empty?
+          embedded_object(p, fields, ones) if fields.any? { |resolved| resolved.field.kind != :attribute }
+          p.close
+        end
+      end
+
+      def links_object(p, compiled, links, hrefs)
+        p.conditional(hrefs) do
+          p.member("_links")
+          p.open
+          links.each do |link|
+            body = lambda do
+              p.member(link.rel)
+              p.lit('{"href":')
+              p.emit(code: Program::HREF, at: compiled.fields.size + link.index, slot: hrefs[link.index])
+              p.lit("}")
+            end
+            links.size == 1 ? body.call : p.conditional([hrefs[link.index]], &body)
+          end
+          p.close
+        end
+      end
+
+      def embedded_object(p, fields, ones)
+        body = lambda do
+          p.member("_embedded")
+          p.open
+          fields.each do |resolved|
+            case resolved.field.kind
+            when :one
+              p.conditional([ones[resolved.at]]) do
+                p.member(resolved.key)
+                p.emit(code: Program::ONE, at: resolved.at, from: ones[resolved.at], nested: p.nested(resolved), skip_nil: true)
+              end
+            when :many
+              p.member(resolved.key)
+              p.lit("[")
+              flag = p.slot
+              p.emit(code: Program::FLAG_CLEAR, slot: flag)
+              p.emit(code: Program::MANY, at: resolved.at, nested: p.nested(resolved), skip_nil: true, flag: flag, **p.read(resolved))
+              p.lit("]")
+            end
+          end
+          p.close
+        end
+        if fields.none? { |resolved| resolved.field.kind == :many }
+          p.conditional(ones.values, &body)
+        else
+          body.call
+        end
+      end
+
+      # How the native engine writes the document (see Plain.native_document).
+      def native_document(document)
+        [+'{"_embedded":{' << JSON::Pure::Writer.key(+"", document.rel) << "[", "]}}", nil, nil, true]
+      end
+
       # @return [Integer] bytes flushed to +io+ so far
       def write(document, out, io)
         resource = document.resource

@@ -43,6 +43,35 @@ module Wirebind
 
       module_function
 
+      # The native engine's program for +compiled+ (the Generator's +write+).
+      # @return [Program]
+      def program(compiled)
+        Program.new(compiled) do |p|
+          p.open
+          compiled.fields.each do |resolved|
+            p.member(resolved.key)
+            case resolved.field.kind
+            when :attribute then p.attribute(resolved)
+            when :one
+              p.emit(code: Program::ONE, at: resolved.at, nested: p.nested(resolved), skip_nil: false, **p.read(resolved))
+            when :many
+              p.lit("[")
+              flag = p.slot
+              p.emit(code: Program::FLAG_CLEAR, slot: flag)
+              p.emit(code: Program::MANY, at: resolved.at, nested: p.nested(resolved), skip_nil: false, flag: flag, **p.read(resolved))
+              p.lit("]")
+            end
+          end
+          p.close
+        end
+      end
+
+      # How the native engine writes the document: [list opening, list
+      # closing, a listed record's head, a lone record's head, skip nil items].
+      def native_document(_document)
+        ["[", "]", nil, nil, false]
+      end
+
       # @return [Integer] bytes flushed to +io+ so far
       def write(document, out, io)
         resource = document.resource

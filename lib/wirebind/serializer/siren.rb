@@ -102,6 +102,68 @@ module Wirebind
 
       module_function
 
+      # The native engine's program for +compiled+ (the Generator's +write+).
+      # @return [Program]
+      def program(compiled)
+        links = compiled.serializer.__wb_links
+        fields = compiled.fields
+        Program.new(compiled) do |p|
+          hrefs = links.map do |link|
+            slot = p.slot
+            p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
+            slot
+          end
+          p.emit(code: Program::HEAD)
+          p.open(nil)
+          if (type = compiled.type)
+            p.member("class")
+            p.lit("[#{p.string_text(type)}]")
+          end
+          attributes = fields.select { |resolved| resolved.field.kind == :attribute }
+          unless attributes.empty?
+            p.member("properties")
+            p.open
+            attributes.each do |resolved|
+              p.member(resolved.key)
+              p.attribute(resolved)
+            end
+            p.close
+          end
+          p.member("entities")
+          p.lit("[")
+          records = fields.reject { |resolved| resolved.field.kind == :attribute }
+          unless records.empty?
+            flag = p.slot
+            p.emit(code: Program::FLAG_CLEAR, slot: flag)
+            records.each do |resolved|
+              head = (+'{"rel":[' << p.string_text(resolved.key) << "],").freeze
+              code = resolved.field.kind == :one ? Program::ONE : Program::MANY
+              p.emit(code: code, at: resolved.at, nested: p.nested(resolved), skip_nil: true, flag: flag, head: head, **p.read(resolved))
+            end
+          end
+          p.lit("]")
+          p.member("links")
+          p.open("[", "]")
+          links.each do |link|
+            p.conditional([hrefs[link.index]]) do
+              p.member
+              p.lit('{"rel":[' + p.string_text(link.rel) + '],"href":')
+              p.emit(code: Program::HREF, at: fields.size + link.index, slot: hrefs[link.index])
+              p.lit("}")
+            end
+          end
+          p.close
+          p.member("actions")
+          p.lit("[]")
+          p.close
+        end
+      end
+
+      # How the native engine writes the document (see Plain.native_document).
+      def native_document(document)
+        ['{"entities":[', '],"links":[],"actions":[]}', +'{"rel":[' << JSON::Pure::Writer.string(+"", document.rel) << "],", "{", true]
+      end
+
       # @return [Integer] bytes flushed to +io+ so far
       def write(document, out, io)
         resource = document.resource

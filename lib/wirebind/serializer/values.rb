@@ -55,6 +55,20 @@ module Wirebind
         Writer.string(out, value)
       end
 
+      # The native engine's way out: +value+ written as the generated source
+      # writes a +type+ value that is not nil, as a new String. C calls it for
+      # what it declines (and so for every value that raises).
+      # @param type [Symbol] a scalar type, or +:href+ for a link's href or an id
+      # @return [String]
+      # @raise [EncodeError]
+      def self.native_text(type, value)
+        case type
+        when :string, :href then string(+"", value)
+        when :time then time(+"", value)
+        else Writer.public_send(type, +"", value)
+        end
+      end
+
       # Whether the json library escapes as the writer does (json 2.x does).
       JSON_ESCAPES = begin
         JSON_STATE.generate(PROBE) == Writer.string(+"", PROBE)

@@ -1,0 +1,1088 @@
+/* The serializer engine (see serializer_engine.h). Two halves:
+ *
+ * - compiling: Program#ops (Arrays of Program::FIELDS) become a wb_ser_program,
+ *   a flat array of ops with the literal text in one string table;
+ * - writing: write_record runs a record's program; a nested record
+ *   (ONE, MANY) runs its program by a call of write_record. That recursion is
+ *   on the depth of the records, and capped: a record deeper than the
+ *   serializer's MAX_DEPTH (1024) raises EncodeError before its program runs,
+ *   as the generated methods do, so the C stack holds at most 1025 small
+ *   write_record frames (a few hundred KiB at worst).
+ *
+ * Per call, one TypedData (`state`) holds what the GC must see: the
+ * document's objects, the slots (link hrefs, prefetched records, comma flags)
+ * of every record being written, and the frames (which Compiled is writing
+ * which field at which list index), from which an error's path is built. */
+#include "serializer_engine.h"
+#include <ruby/version.h>
+#include <math.h>
+
+static VALUE cProgram;
+static VALUE mValues, mWriter, eInvalidValue, cBigDecimal, str_F;
+static int posix_time;
+static ID id_finite_p, id_exponent, id_utc_p, id_subsec;
+/* JSON::Pure::Writer::DECIMAL_POSITIONAL_EXPONENT */
+#define DECIMAL_POSITIONAL_EXPONENT 100
+static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
+    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_to_s, id_href;
+
+/* ==== compiled programs ===================================================== */
+
+static void program_mark(void *ptr)
+{
+    wb_ser_program *program = ptr;
+    rb_gc_mark_movable(program->compiled);
+    rb_gc_mark_movable(program->model);
+    rb_gc_mark_movable(program->links);
+    for (size_t i = 0; i < program->op_count; i++) {
+        rb_gc_mark_movable(program->ops[i].type);
+        rb_gc_mark_movable(program->ops[i].nested);
+        rb_gc_mark_movable(program->ops[i].nested_program);
+    }
+}
+
+static void program_compact(void *ptr)
+{
+    wb_ser_program *program = ptr;
+    program->compiled = rb_gc_location(program->compiled);
+    program->model = rb_gc_location(program->model);
+    program->links = rb_gc_location(program->links);
+    for (size_t i = 0; i < program->op_count; i++) {
+        program->ops[i].type = rb_gc_location(program->ops[i].type);
+        program->ops[i].nested = rb_gc_location(program->ops[i].nested);
+        program->ops[i].nested_program = rb_gc_location(program->ops[i].nested_program);
+    }
+}
+
+static void program_free(void *ptr)
+{
+    wb_ser_program *program = ptr;
+    ruby_xfree(program->ops);
+    ruby_xfree(program->cond);
+    wb_buffer_release(&program->strings);
+    ruby_xfree(program);
+}
+
+static size_t program_memsize(const void *ptr)
+{
+    const wb_ser_program *program = ptr;
+    return sizeof(*program) + program->op_count * sizeof(wb_ser_op) + program->cond_count * sizeof(int) +
+           program->strings.capa;
+}
+
+/* Not WB_PROTECTED: an op's nested program is stored on first use, without a
+ * write barrier, so the GC always marks programs in full. */
+static const rb_data_type_t program_type = {
+    "Wirebind::Serializer::Native::Program",
+    {program_mark, program_free, program_memsize, program_compact},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+enum { F_CODE = 0, F_AT, F_SLOT, F_TARGET, F_TEXT, F_IVAR, F_READER, F_DIRECT, F_TYPE, F_LIST, F_SKIP_NIL, F_NESTED, F_HEAD,
+       F_SLOTS, F_FROM, F_FLAG, F_COUNT };
+
+static wb_ser_bytes intern(wb_ser_program *program, VALUE str)
+{
+    wb_ser_bytes bytes;
+    StringValue(str);
+    bytes.offset = program->strings.len;
+    wb_buffer_append_str(&program->strings, str);
+    bytes.len = program->strings.len - bytes.offset;
+    RB_GC_GUARD(str);
+    return bytes;
+}
+
+/* An int field; -1 for nil. */
+static int int_field(VALUE op, int index, int limit)
+{
+    VALUE value = rb_ary_entry(op, index);
+    if (NIL_P(value)) return -1;
+    long n = NUM2LONG(value);
+    if (n < -1 || n >= limit) rb_raise(rb_eArgError, "serializer program: field %d out of range (%ld)", index, n);
+    return (int)n;
+}
+
+static ID id_field(VALUE op, int index)
+{
+    VALUE value = rb_ary_entry(op, index);
+    return NIL_P(value) ? 0 : rb_sym2id(value);
+}
+
+#if RUBY_API_VERSION_CODE < 30200
+/* Ruby 3.1 keeps an object's ivars in an array indexed by a table of its
+ * class (every instance of exactly that class shares it, and an index never
+ * changes once given). The index of each ivar the program reads is found on
+ * a fresh instance (allocated, filled by __wb_load with distinct markers),
+ * each marker looked for in the array. Ruby 3.2's object shapes are another
+ * story: there, rb_ivar_get it is. */
+static VALUE probe_ivars(VALUE arg)
+{
+    wb_ser_program *program = (wb_ser_program *)arg;
+    VALUE probe = rb_obj_alloc(program->model);
+    if (!RB_TYPE_P(probe, T_OBJECT) || RBASIC_CLASS(probe) != program->model) return Qnil;
+    /* Every attribute set, in the model's order, as __wb_load sets them when
+     * records are built (so the class's table grows as it would anyway):
+     * attribute i holds i. */
+    long count_attributes = RARRAY_LEN(rb_funcall(program->model, rb_intern("attributes"), 0));
+    VALUE markers = rb_ary_new_capa(count_attributes);
+    for (long i = 0; i < count_attributes; i++) rb_ary_push(markers, LONG2FIX(i));
+    rb_funcall(probe, rb_intern("__wb_load"), 1, markers);
+    uint32_t count = ROBJECT_NUMIV(probe);
+    const VALUE *ivars = ROBJECT_IVPTR(probe);
+    for (size_t i = 0; i < program->op_count; i++) {
+        wb_ser_op *op = &program->ops[i];
+        if (!op->direct) continue;
+        VALUE marker = rb_ivar_get(probe, op->ivar);
+        if (!FIXNUM_P(marker)) continue; /* not one __wb_load sets: by name */
+        for (uint32_t k = 0; k < count; k++) {
+            if (ivars[k] == marker) {
+                op->ivar_index = k + 1;
+                break;
+            }
+        }
+    }
+    RB_GC_GUARD(probe);
+    return Qnil;
+}
+#endif
+
+VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE slot_count, VALUE max_depth)
+{
+    Check_Type(ops, T_ARRAY);
+    Check_Type(links, T_ARRAY);
+    const wb_format_env *env = wb_format_env_get();
+    (void)env;
+    wb_ser_program *program;
+    VALUE object = TypedData_Make_Struct(cProgram, wb_ser_program, &program_type, program);
+    program->compiled = compiled;
+    program->model = model;
+    program->links = links;
+    program->slot_count = NUM2INT(slot_count);
+    program->max_depth = NUM2LONG(max_depth);
+    if (program->slot_count < 0) rb_raise(rb_eArgError, "serializer program: negative slot count");
+    wb_buffer_init(&program->strings);
+
+    long count = RARRAY_LEN(ops);
+    size_t conds = 0;
+    for (long i = 0; i < count; i++) {
+        VALUE op = rb_ary_entry(ops, i);
+        Check_Type(op, T_ARRAY);
+        if (RARRAY_LEN(op) != F_COUNT) rb_raise(rb_eArgError, "serializer program: an op has %d fields", F_COUNT);
+        VALUE slots = rb_ary_entry(op, F_SLOTS);
+        if (!NIL_P(slots)) {
+            Check_Type(slots, T_ARRAY);
+            conds += (size_t)RARRAY_LEN(slots);
+        }
+    }
+    /* Filled before op_count counts them: the GC marks counted ops only. */
+    wb_ser_op *filled = ruby_xcalloc(count > 0 ? (size_t)count : 1, sizeof(wb_ser_op));
+    program->ops = filled;
+    program->cond = ruby_xcalloc(conds ? conds : 1, sizeof(int));
+    int limit_slot = program->slot_count;
+    int limit_target = (int)count + 1;
+    for (long i = 0; i < count; i++) {
+        VALUE op = rb_ary_entry(ops, i);
+        wb_ser_op *o = &filled[i];
+        o->type = Qnil;
+        o->nested = Qnil;
+        o->nested_program = Qnil;
+        long code = NUM2LONG(rb_ary_entry(op, F_CODE));
+        if (code < 0 || code >= WB_SER_OP_LIMIT) rb_raise(rb_eArgError, "serializer program: unknown op %ld", code);
+        o->code = (unsigned char)code;
+        o->at = int_field(op, F_AT, INT_MAX);
+        o->slot = int_field(op, F_SLOT, limit_slot);
+        o->from = int_field(op, F_FROM, limit_slot);
+        o->flag = int_field(op, F_FLAG, limit_slot);
+        o->ivar = id_field(op, F_IVAR);
+        o->reader = id_field(op, F_READER);
+        o->direct = RTEST(rb_ary_entry(op, F_DIRECT)) && o->ivar != 0;
+        o->list = RTEST(rb_ary_entry(op, F_LIST));
+        o->skip_nil = RTEST(rb_ary_entry(op, F_SKIP_NIL));
+        switch (o->code) {
+        case WB_SER_UNLESS_ANY: o->target = int_field(op, F_TARGET, limit_target); break;
+        case WB_SER_LINK: o->target = int_field(op, F_TARGET, (int)RARRAY_LEN(links)); break;
+        default: o->target = -1; break;
+        }
+        VALUE text = rb_ary_entry(op, F_TEXT);
+        if (!NIL_P(text)) o->text = intern(program, text);
+        VALUE head = rb_ary_entry(op, F_HEAD);
+        if (!NIL_P(head)) {
+            o->head = intern(program, head);
+            o->has_head = 1;
+        }
+        VALUE type = rb_ary_entry(op, F_TYPE);
+        if (o->code == WB_SER_ATTR) {
+            o->type = type;
+            o->format = (SYMBOL_P(type) && SYM2ID(type) == rb_intern("model")) ? WB_SER_FORMAT_MODEL
+                                                                                : (unsigned char)wb_format_kind_of(type);
+        }
+        o->nested = rb_ary_entry(op, F_NESTED);
+        VALUE slots = rb_ary_entry(op, F_SLOTS);
+        if (!NIL_P(slots)) {
+            o->slots_offset = program->cond_count;
+            o->slots_count = (size_t)RARRAY_LEN(slots);
+            for (long k = 0; k < RARRAY_LEN(slots) && program->cond_count < conds; k++) {
+                int s = int_field(slots, (int)k, limit_slot);
+                if (s < 0) rb_raise(rb_eArgError, "serializer program: a nil slot");
+                program->cond[program->cond_count++] = s;
+            }
+            o->slots_count = program->cond_count - o->slots_offset;
+        }
+        /* Ops that need their slots or readers have them. */
+        if ((o->code == WB_SER_LINK || o->code == WB_SER_LOAD || o->code == WB_SER_HREF || o->code == WB_SER_FLAG_CLEAR ||
+             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF) && o->slot < 0) {
+            rb_raise(rb_eArgError, "serializer program: op %ld needs a slot", i);
+        }
+        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY ||
+             (o->code == WB_SER_ONE && o->from < 0)) && o->reader == 0) {
+            rb_raise(rb_eArgError, "serializer program: op %ld needs a reader", i);
+        }
+        if ((o->code == WB_SER_ONE || o->code == WB_SER_MANY) && NIL_P(o->nested)) {
+            rb_raise(rb_eArgError, "serializer program: op %ld needs a nested serializer", i);
+        }
+        if (o->code == WB_SER_LINK && o->target < 0) rb_raise(rb_eArgError, "serializer program: a link without an index");
+        if (o->code == WB_SER_UNLESS_ANY && o->target < 0) rb_raise(rb_eArgError, "serializer program: a jump without a target");
+        program->op_count = (size_t)i + 1;
+    }
+#if RUBY_API_VERSION_CODE < 30200
+    /* A model that cannot be allocated (or raises doing it) is read by name. */
+    int failed = 0;
+    rb_protect(probe_ivars, (VALUE)program, &failed);
+    if (failed) {
+        rb_set_errinfo(Qnil);
+        for (size_t i = 0; i < program->op_count; i++) program->ops[i].ivar_index = 0;
+    }
+#endif
+    RB_GC_GUARD(ops);
+    return rb_obj_freeze(object);
+}
+
+static const wb_ser_program *program_of(VALUE object)
+{
+    return rb_check_typeddata(object, &program_type);
+}
+
+/* ==== writing ================================================================ */
+
+/* Which field of which Compiled a record being written is at: the locals
+ * +at+ and +i+ of a generated method, for Compiled#nested_error. */
+typedef struct frame {
+    VALUE compiled;
+    int at;
+    long index;
+} frame;
+
+typedef struct state {
+    wb_buffer buffer;
+    const wb_ser_document *document;
+    size_t written;
+    frame *frames;
+    size_t depth;
+    size_t frame_capacity;
+    VALUE *slots;
+    size_t slot_len;
+    size_t slot_capacity;
+    int in_list;
+    long list_index;
+    VALUE last_class;
+    VALUE last_program;
+    /* The heads, copied: Ruby code runs while they are in use. */
+    char *list_head;
+    size_t list_head_len;
+    char *single_head;
+    size_t single_head_len;
+} state;
+
+static void state_mark(void *ptr)
+{
+    state *st = ptr;
+    if (st->document) {
+        rb_gc_mark(st->document->serializer);
+        rb_gc_mark(st->document->resource);
+        rb_gc_mark(st->document->context);
+        rb_gc_mark(st->document->io);
+        rb_gc_mark(st->document->list_opening);
+        rb_gc_mark(st->document->list_closing);
+        rb_gc_mark(st->document->list_head);
+        rb_gc_mark(st->document->single_head);
+    }
+    for (size_t i = 0; i < st->depth; i++) rb_gc_mark(st->frames[i].compiled);
+    for (size_t i = 0; i < st->slot_len; i++) rb_gc_mark(st->slots[i]);
+    rb_gc_mark(st->last_class);
+    rb_gc_mark(st->last_program);
+}
+
+static void state_release(state *st)
+{
+    wb_buffer_release(&st->buffer);
+    ruby_xfree(st->frames);
+    st->frames = NULL;
+    st->depth = st->frame_capacity = 0;
+    ruby_xfree(st->slots);
+    st->slots = NULL;
+    st->slot_len = st->slot_capacity = 0;
+    st->document = NULL;
+    ruby_xfree(st->list_head);
+    st->list_head = NULL;
+    ruby_xfree(st->single_head);
+    st->single_head = NULL;
+    st->last_class = Qnil;
+    st->last_program = Qnil;
+}
+
+static void state_free(void *ptr)
+{
+    state_release(ptr);
+    ruby_xfree(ptr);
+}
+
+static size_t state_memsize(const void *ptr)
+{
+    const state *st = ptr;
+    return sizeof(*st) + st->buffer.capa + st->frame_capacity * sizeof(frame) + st->slot_capacity * sizeof(VALUE);
+}
+
+static const rb_data_type_t state_type = {
+    "wirebind/serializer_state",
+    {state_mark, state_free, state_memsize, NULL},
+    0,
+    0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+/* ---- strings (JSON::Pure::Writer.string) ---------------------------------------- */
+
+/* 0: copy; 1: escape; 2: a multi-byte lead (only 0xE2 matters: U+2028, U+2029). */
+static unsigned char JSON_CLASS[256];
+static const char HEX[] = "0123456789abcdef";
+
+static void init_json_class(void)
+{
+    for (int c = 0; c < 0x20; c++) JSON_CLASS[c] = 1;
+    JSON_CLASS['"'] = 1;
+    JSON_CLASS['\\'] = 1;
+    JSON_CLASS[0xE2] = 2;
+}
+
+static void append_escape(wb_buffer *buffer, unsigned char c)
+{
+    char seq[6];
+    switch (c) {
+    case '"': wb_buffer_append_literal(buffer, "\\\""); return;
+    case '\\': wb_buffer_append_literal(buffer, "\\\\"); return;
+    case '\b': wb_buffer_append_literal(buffer, "\\b"); return;
+    case '\f': wb_buffer_append_literal(buffer, "\\f"); return;
+    case '\n': wb_buffer_append_literal(buffer, "\\n"); return;
+    case '\r': wb_buffer_append_literal(buffer, "\\r"); return;
+    case '\t': wb_buffer_append_literal(buffer, "\\t"); return;
+    default:
+        seq[0] = '\\';
+        seq[1] = 'u';
+        seq[2] = '0';
+        seq[3] = '0';
+        seq[4] = HEX[c >> 4];
+        seq[5] = HEX[c & 15];
+        wb_buffer_append(buffer, seq, 6);
+    }
+}
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether a byte of w is zero (the classic bit trick: exact as a whole). */
+static inline uint64_t has_zero(uint64_t w)
+{
+    return (w - ONES) & ~w & HIGHS;
+}
+
+static inline int has_special(uint64_t w)
+{
+    /* A byte below 0x20: (b - 0x20) borrows into its high bit, unless b >= 0xA0
+     * already had it; ~w & HIGHS keeps bytes below 0x80 only. */
+    uint64_t below = (w - ONES * 0x20) & ~w & HIGHS;
+    return (below | has_zero(w ^ (ONES * '"')) | has_zero(w ^ (ONES * '\\')) | has_zero(w ^ (ONES * 0xE2))) != 0;
+}
+
+/* Writer.string for a String C can read: UTF-8 and valid, or ASCII-only in an
+ * ASCII-compatible encoding. Returns 0 (the buffer untouched) for anything
+ * else, which Ruby then writes (transcoding) or refuses (with its message). */
+static int write_json_string(wb_buffer *buffer, VALUE str)
+{
+    int index = ENCODING_GET(str);
+    int cr = rb_enc_str_coderange(str);
+    if (cr == ENC_CODERANGE_BROKEN) return 0;
+    if (cr != ENC_CODERANGE_7BIT && index != wb_utf8_index) return 0;
+    if (cr == ENC_CODERANGE_7BIT && index != wb_utf8_index && !rb_enc_asciicompat(rb_enc_from_index(index))) return 0;
+
+    size_t n = (size_t)RSTRING_LEN(str);
+    /* Room first: growing may run the GC. str stays on this stack (pinned),
+     * so its bytes do not move while they are read. */
+    wb_buffer_reserve(buffer, n + 2);
+    const unsigned char *p = (const unsigned char *)RSTRING_PTR(str);
+    const unsigned char *end = p + n;
+    const unsigned char *run = p;
+    buffer->ptr[buffer->len++] = '"';
+    while (p < end) {
+        /* Eight bytes at a time while none of them is a C0 control, '"', '\\'
+         * or 0xE2 (the lead of U+2028 and U+2029). */
+        while (end - p >= 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            if (has_special(w)) break;
+            p += 8;
+        }
+        if (p >= end) break;
+        unsigned char kind = JSON_CLASS[*p];
+        if (kind == 0) {
+            p++;
+            continue;
+        }
+        if (kind == 2) {
+            /* E2 80 A8 / E2 80 A9; the string is valid, so the bytes are there. */
+            if (end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+                wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+                if (p[2] == 0xA8) {
+                    wb_buffer_append_literal(buffer, "\\u2028");
+                } else {
+                    wb_buffer_append_literal(buffer, "\\u2029");
+                }
+                p += 3;
+                run = p;
+            } else {
+                p++;
+            }
+            continue;
+        }
+        wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+        append_escape(buffer, *p);
+        run = ++p;
+    }
+    wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+    wb_buffer_append_char(buffer, '"');
+    RB_GC_GUARD(str);
+    return 1;
+}
+
+/* ---- values --------------------------------------------------------------------- */
+
+/* Writes n in exactly `width` digits (n < 10**width) at t; returns the end. */
+static inline char *digits(char *t, unsigned long n, int width)
+{
+    for (int i = width - 1; i >= 0; i--) {
+        t[i] = (char)('0' + n % 10);
+        n /= 10;
+    }
+    return t + width;
+}
+
+/* Values.native_text(type, value): Ruby writes it, or raises. */
+static void write_ruby(state *st, VALUE type, VALUE value)
+{
+    VALUE text = rb_funcall(mValues, id_native_text, 2, type, value);
+    StringValue(text);
+    wb_buffer_append_str(&st->buffer, text);
+    RB_GC_GUARD(text);
+}
+
+/* A value in quotes by a scalar_format.c twin (time, date, base64: nothing
+ * in their text needs escaping). */
+static int write_quoted(wb_buffer *buffer, const wb_format_env *env, wb_format_kind kind, VALUE value)
+{
+    size_t mark = buffer->len;
+    wb_buffer_append_char(buffer, '"');
+    if (!wb_format_write_c(buffer, env, kind, value, WB_ESCAPE_TEXT)) {
+        wb_buffer_truncate(buffer, mark);
+        return 0;
+    }
+    wb_buffer_append_char(buffer, '"');
+    return 1;
+}
+
+/* Writer.decimal for a BigDecimal: positional ("F") unless its exponent is
+ * past DECIMAL_POSITIONAL_EXPONENT (then Ruby writes it, in "E" form), and
+ * not for NaN or an infinity (Ruby raises). */
+static int write_decimal(wb_buffer *buffer, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != cBigDecimal) return 0;
+    if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;
+    VALUE exponent = rb_funcall(value, id_exponent, 0);
+    if (!FIXNUM_P(exponent) || FIX2LONG(exponent) > DECIMAL_POSITIONAL_EXPONENT ||
+        FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
+        return 0;
+    }
+    VALUE text = rb_funcall(value, id_to_s, 1, str_F);
+    if (!RB_TYPE_P(text, T_STRING)) return 0;
+    wb_buffer_append_str(buffer, text);
+    RB_GC_GUARD(text);
+    return 1;
+}
+
+/* Values.time's common case, with one call fewer than scalar_format.c's
+ * (the seconds from rb_time_timespec): a Time (exactly) at a four-digit year,
+ * at UTC or a whole-minute offset within 14 hours, whose fraction is whole
+ * nanoseconds. Anything else: scalar_format.c, then Ruby. */
+static int write_time(wb_buffer *buffer, VALUE value)
+{
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !posix_time) return 0;
+    VALUE utc_offset = rb_time_utc_offset(value);
+    if (!FIXNUM_P(utc_offset)) return 0;
+    long offset = FIX2LONG(utc_offset);
+    if (offset % 60 != 0 || offset > 14 * 3600 || offset < -14 * 3600) return 0;
+    /* A time in UTC has the offset 0; only then is it asked which it is. */
+    int utc = offset == 0 && RTEST(rb_funcall(value, id_utc_p, 0));
+    VALUE subsec = rb_funcall(value, id_subsec, 0);
+    long nsec = 0;
+    if (subsec != INT2FIX(0)) {
+        if (!RB_TYPE_P(subsec, T_RATIONAL)) return 0;
+        VALUE num = rb_rational_num(subsec);
+        VALUE den = rb_rational_den(subsec);
+        if (!FIXNUM_P(num) || !FIXNUM_P(den)) return 0;
+        long d = FIX2LONG(den);
+        if (d <= 0 || 1000000000L % d != 0) return 0;
+        nsec = FIX2LONG(num) * (1000000000L / d);
+        if (nsec <= 0 || nsec >= 1000000000L) return 0;
+    }
+    struct timespec ts = rb_time_timespec(value);
+    if (ts.tv_sec < -62135596800LL || ts.tv_sec > 253402300799LL + 86400) return 0; /* years 1..10000: civil below */
+    long long local = (long long)ts.tv_sec + offset;
+    long long days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400);
+    long long second_of_day = local - days * 86400;
+    /* Howard Hinnant's civil_from_days. */
+    long long z = days + 719468;
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153;
+    int day = (int)(doy - (153 * mp + 2) / 5 + 1);
+    int month = (int)(mp < 10 ? mp + 3 : mp - 9);
+    long long year = yoe + era * 400 + (month <= 2);
+    if (year < 1000 || year > 9999) return 0;
+
+    char text[48];
+    char *t = text;
+    *t++ = '"';
+    t = digits(t, (unsigned long)year, 4);
+    *t++ = '-';
+    t = digits(t, (unsigned long)month, 2);
+    *t++ = '-';
+    t = digits(t, (unsigned long)day, 2);
+    *t++ = 'T';
+    t = digits(t, (unsigned long)(second_of_day / 3600), 2);
+    *t++ = ':';
+    t = digits(t, (unsigned long)(second_of_day / 60 % 60), 2);
+    *t++ = ':';
+    t = digits(t, (unsigned long)(second_of_day % 60), 2);
+    if (nsec > 0) {
+        int places = 9;
+        while (nsec % 10 == 0) {
+            nsec /= 10;
+            places--;
+        }
+        *t++ = '.';
+        t = digits(t, (unsigned long)nsec, places);
+    }
+    if (utc) {
+        *t++ = 'Z';
+    } else {
+        long minutes = (offset < 0 ? -offset : offset) / 60;
+        *t++ = offset < 0 ? '-' : '+';
+        t = digits(t, (unsigned long)(minutes / 60), 2);
+        *t++ = ':';
+        t = digits(t, (unsigned long)(minutes % 60), 2);
+    }
+    *t++ = '"';
+    wb_buffer_append(buffer, text, (size_t)(t - text));
+    return 1;
+}
+
+/* Generator#scalar: a value that is not nil. */
+static int write_scalar_c(state *st, const wb_ser_op *op, VALUE value)
+{
+    wb_buffer *buffer = &st->buffer;
+    switch (op->format) {
+    case WB_FORMAT_STRING:
+        if (RB_TYPE_P(value, T_STRING)) return write_json_string(buffer, value);
+        if (RB_TYPE_P(value, T_SYMBOL)) return write_json_string(buffer, rb_sym2str(value));
+        return 0;
+    case WB_FORMAT_INTEGER:
+        if (FIXNUM_P(value)) {
+            wb_buffer_append_long(buffer, FIX2LONG(value));
+            return 1;
+        }
+        if (RB_TYPE_P(value, T_BIGNUM)) {
+            VALUE digits = rb_big2str(value, 10);
+            wb_buffer_append_str(buffer, digits);
+            RB_GC_GUARD(digits);
+            return 1;
+        }
+        return 0;
+    case WB_FORMAT_BOOLEAN:
+        if (value == Qtrue) {
+            wb_buffer_append_literal(buffer, "true");
+            return 1;
+        }
+        if (value == Qfalse) {
+            wb_buffer_append_literal(buffer, "false");
+            return 1;
+        }
+        return 0;
+    case WB_FORMAT_FLOAT:
+        if (RB_FLOAT_TYPE_P(value) && isfinite(RFLOAT_VALUE(value))) {
+            /* Float#to_s: the shortest text that reads back to the same double. */
+            VALUE text = rb_funcall(value, id_to_s, 0);
+            if (!RB_TYPE_P(text, T_STRING)) return 0;
+            wb_buffer_append_str(buffer, text);
+            RB_GC_GUARD(text);
+            return 1;
+        }
+        return 0;
+    case WB_FORMAT_DECIMAL:
+        if (FIXNUM_P(value)) {
+            wb_buffer_append_long(buffer, FIX2LONG(value));
+            return 1;
+        }
+        return write_decimal(buffer, value);
+    case WB_FORMAT_TIME:
+        if (write_time(buffer, value)) return 1;
+        return write_quoted(buffer, wb_format_env_get(), WB_FORMAT_TIME, value);
+    case WB_FORMAT_DATE:
+    case WB_FORMAT_BASE64:
+        return write_quoted(buffer, wb_format_env_get(), (wb_format_kind)op->format, value);
+    default:
+        return 0;
+    }
+}
+
+static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth)
+{
+    if (NIL_P(value)) {
+        wb_buffer_append_literal(&st->buffer, "null");
+        return;
+    }
+    if (op->format == WB_SER_FORMAT_MODEL) {
+        VALUE compiled = st->frames[st->depth - 1].compiled;
+        VALUE text = rb_funcall(compiled, id_native_model_value, 3, INT2FIX(op->at), value, LONG2NUM(depth));
+        StringValue(text);
+        wb_buffer_append_str(&st->buffer, text);
+        RB_GC_GUARD(text);
+        return;
+    }
+    if (!write_scalar_c(st, op, value)) write_ruby(st, op->type, value);
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+
+/* r.name: the ivar when the reader is Model's attr_accessor and the record is
+ * exactly of the model class (no subclass or singleton may override it). */
+static inline VALUE read_field(VALUE record, const wb_ser_op *op, int exact)
+{
+    if (exact && op->direct) {
+#if RUBY_API_VERSION_CODE < 30200
+        /* rb_ivar_get looks the name up in the class's index table each time;
+         * the index found once (probe_ivars) reads the same slot. */
+        if (op->ivar_index && RB_TYPE_P(record, T_OBJECT) && op->ivar_index <= ROBJECT_NUMIV(record)) {
+            VALUE value = ROBJECT_IVPTR(record)[op->ivar_index - 1];
+            return value == Qundef ? Qnil : value;
+        }
+#endif
+        return rb_ivar_get(record, op->ivar);
+    }
+    return rb_funcallv_public(record, op->reader, 0, NULL);
+}
+
+NORETURN(static void raise_from(VALUE compiled, ID method, VALUE argument));
+static void raise_from(VALUE compiled, ID method, VALUE argument)
+{
+    rb_exc_raise(NIL_P(argument) ? rb_funcall(compiled, method, 0) : rb_funcall(compiled, method, 1, argument));
+}
+
+static const wb_ser_program *nested_program(wb_ser_op *op)
+{
+    if (NIL_P(op->nested_program)) {
+        VALUE object = rb_funcall(op->nested, id_native_program, 0);
+        program_of(object);
+        op->nested_program = object;
+    }
+    return RTYPEDDATA_DATA(op->nested_program);
+}
+
+static inline VALUE *slot_at(state *st, size_t base, int slot)
+{
+    return &st->slots[base + (size_t)slot];
+}
+
+static void grow_slots(state *st, size_t extra)
+{
+    if (st->slot_capacity - st->slot_len >= extra) return;
+    size_t capacity = st->slot_capacity ? st->slot_capacity : 64;
+    while (capacity - st->slot_len < extra) capacity *= 2;
+    /* A new array filled before the old one goes: a GC in the allocation
+     * still marks the old. */
+    VALUE *grown = ruby_xmalloc2(capacity, sizeof(VALUE));
+    if (st->slot_len) memcpy(grown, st->slots, st->slot_len * sizeof(VALUE));
+    VALUE *old = st->slots;
+    st->slots = grown;
+    st->slot_capacity = capacity;
+    ruby_xfree(old);
+}
+
+static void push_frame(state *st, VALUE compiled)
+{
+    if (st->depth == st->frame_capacity) {
+        size_t capacity = st->frame_capacity ? st->frame_capacity * 2 : 16;
+        frame *grown = ruby_xmalloc2(capacity, sizeof(frame));
+        if (st->depth) memcpy(grown, st->frames, st->depth * sizeof(frame));
+        frame *old = st->frames;
+        st->frames = grown;
+        st->frame_capacity = capacity;
+        ruby_xfree(old);
+    }
+    frame *f = &st->frames[st->depth];
+    f->compiled = compiled;
+    f->at = -1;
+    f->index = -1;
+    st->depth++;
+}
+
+static inline void comma_flag(state *st, size_t base, int flag)
+{
+    if (flag < 0) return;
+    VALUE *slot = slot_at(st, base, flag);
+    if (*slot == Qtrue) {
+        wb_buffer_append_char(&st->buffer, ',');
+    } else {
+        *slot = Qtrue;
+    }
+}
+
+static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
+                         long depth);
+
+/* A nested record (ONE, MANY) and its head. */
+static void write_nested(state *st, const wb_ser_program *program, wb_ser_op *op, VALUE record, long depth)
+{
+    const wb_ser_program *nested = nested_program(op);
+    const char *head = op->has_head ? program->strings.ptr + op->head.offset : NULL;
+    write_record(st, nested, record, head, op->head.len, depth + 1);
+}
+
+/* The generated write: one record, by its program. */
+static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
+                         long depth)
+{
+    size_t fi = st->depth;
+    push_frame(st, program->compiled);
+    int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == program->model;
+    if (!exact && !RTEST(rb_obj_is_kind_of(record, program->model))) raise_from(program->compiled, id_wrong_record, record);
+    if (depth > program->max_depth) raise_from(program->compiled, id_too_deep, Qnil);
+
+    size_t base = st->slot_len;
+    grow_slots(st, (size_t)program->slot_count);
+    for (int i = 0; i < program->slot_count; i++) st->slots[base + (size_t)i] = Qnil;
+    st->slot_len = base + (size_t)program->slot_count;
+
+    wb_buffer *buffer = &st->buffer;
+    size_t pc = 0;
+    while (pc < program->op_count) {
+        wb_ser_op *op = &program->ops[pc++];
+        switch ((wb_ser_op_code)op->code) {
+        case WB_SER_LIT:
+            wb_buffer_append(buffer, program->strings.ptr + op->text.offset, op->text.len);
+            break;
+        case WB_SER_ATTR: {
+            st->frames[fi].at = op->at;
+            VALUE value = read_field(record, op, exact);
+            if (!op->list) {
+                write_scalar(st, op, value, depth);
+            } else {
+                wb_buffer_append_char(buffer, '[');
+                if (!NIL_P(value)) {
+                    if (!RB_TYPE_P(value, T_ARRAY)) raise_from(program->compiled, id_not_a_list, value);
+                    for (long i = 0; i < RARRAY_LEN(value); i++) {
+                        st->frames[fi].index = i;
+                        if (i > 0) wb_buffer_append_char(buffer, ',');
+                        write_scalar(st, op, RARRAY_AREF(value, i), depth);
+                    }
+                    st->frames[fi].index = -1;
+                }
+                wb_buffer_append_char(buffer, ']');
+            }
+            RB_GC_GUARD(value);
+            break;
+        }
+        case WB_SER_LINK: {
+            st->frames[fi].at = op->at;
+            VALUE args[2] = {record, st->document->context};
+            VALUE block = rb_ary_entry(program->links, op->target);
+            VALUE href = rb_proc_call_with_block(block, 2, args, Qnil);
+            *slot_at(st, base, op->slot) = href;
+            break;
+        }
+        case WB_SER_LOAD: {
+            st->frames[fi].at = op->at;
+            VALUE value = read_field(record, op, exact);
+            *slot_at(st, base, op->slot) = value;
+            break;
+        }
+        case WB_SER_HREF: {
+            st->frames[fi].at = op->at;
+            VALUE href = *slot_at(st, base, op->slot);
+            int done = 0;
+            if (RB_TYPE_P(href, T_STRING)) {
+                done = write_json_string(buffer, href);
+            } else if (RB_TYPE_P(href, T_SYMBOL)) {
+                done = write_json_string(buffer, rb_sym2str(href));
+            }
+            if (!done) write_ruby(st, ID2SYM(id_href), href);
+            RB_GC_GUARD(href);
+            break;
+        }
+        case WB_SER_UNLESS_ANY: {
+            int any = 0;
+            for (size_t k = 0; k < op->slots_count && !any; k++) {
+                any = !NIL_P(*slot_at(st, base, program->cond[op->slots_offset + k]));
+            }
+            if (!any) pc = (size_t)op->target;
+            break;
+        }
+        case WB_SER_FLAG_CLEAR:
+            *slot_at(st, base, op->slot) = Qfalse;
+            break;
+        case WB_SER_FLAG_SET:
+            *slot_at(st, base, op->slot) = Qtrue;
+            break;
+        case WB_SER_COMMA_IF:
+            if (*slot_at(st, base, op->slot) == Qtrue) wb_buffer_append_char(buffer, ',');
+            break;
+        case WB_SER_ONE: {
+            st->frames[fi].at = op->at;
+            VALUE value = op->from >= 0 ? *slot_at(st, base, op->from) : read_field(record, op, exact);
+            if (NIL_P(value)) {
+                if (!op->skip_nil) wb_buffer_append_literal(buffer, "null");
+            } else {
+                comma_flag(st, base, op->flag);
+                write_nested(st, program, op, value, depth);
+            }
+            RB_GC_GUARD(value);
+            break;
+        }
+        case WB_SER_MANY: {
+            st->frames[fi].at = op->at;
+            VALUE list = read_field(record, op, exact);
+            if (NIL_P(list)) break;
+            if (!RB_TYPE_P(list, T_ARRAY)) raise_from(program->compiled, id_not_a_list, list);
+            for (long i = 0; i < RARRAY_LEN(list); i++) {
+                st->frames[fi].index = i;
+                VALUE item = RARRAY_AREF(list, i);
+                if (NIL_P(item)) {
+                    if (op->skip_nil) continue;
+                    comma_flag(st, base, op->flag);
+                    wb_buffer_append_literal(buffer, "null");
+                } else {
+                    comma_flag(st, base, op->flag);
+                    write_nested(st, program, op, item, depth);
+                }
+                RB_GC_GUARD(item);
+            }
+            st->frames[fi].index = -1;
+            RB_GC_GUARD(list);
+            break;
+        }
+        case WB_SER_HEAD:
+            if (head) {
+                wb_buffer_append(buffer, head, head_len);
+            } else {
+                wb_buffer_append_char(buffer, '{');
+            }
+            break;
+        default:
+            rb_raise(rb_eRuntimeError, "wirebind: serializer op %d unknown", op->code);
+        }
+    }
+    st->slot_len = base;
+    st->depth = fi;
+    RB_GC_GUARD(record);
+}
+
+/* ---- documents ---------------------------------------------------------------------- */
+
+/* compiled_for(record).native_program, memoized by the record's class for
+ * this call (compiled_for depends on nothing else). */
+static const wb_ser_program *program_for(state *st, VALUE record)
+{
+    VALUE klass = rb_obj_class(record);
+    if (klass != st->last_class || NIL_P(st->last_program)) {
+        VALUE compiled = rb_funcall(st->document->serializer, id_compiled_for, 1, record);
+        VALUE object = rb_funcall(compiled, id_native_program, 0);
+        program_of(object);
+        st->last_program = object;
+        st->last_class = klass;
+    }
+    return RTYPEDDATA_DATA(st->last_program);
+}
+
+static void append_value_str(wb_buffer *buffer, VALUE str)
+{
+    if (!NIL_P(str)) wb_buffer_append_str(buffer, str);
+}
+
+/* A list's buffer is sized once, from the bytes per record its program wrote
+ * last time (a hint, kept in the program: a stale one costs a regrowth). */
+#define MAX_PRESIZE (64L * 1024 * 1024)
+
+static void write_top(state *st, VALUE record, const char *head, size_t head_len, long count)
+{
+    const wb_ser_program *program = program_for(st, record);
+    if (count > 0 && program->record_size_hint > 0 && (size_t)count <= MAX_PRESIZE / program->record_size_hint) {
+        wb_buffer_reserve(&st->buffer, (size_t)count * program->record_size_hint);
+    }
+    size_t before = st->buffer.len;
+    write_record(st, program, record, head, head_len, 1);
+    if (count > 0) ((wb_ser_program *)program)->record_size_hint = st->buffer.len - before + 1;
+}
+
+/* Constants defined after the extension loads, looked up on first use. */
+static void lookup_constants(void)
+{
+    static int ready;
+    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return;
+    VALUE values = rb_path2class("Wirebind::Serializer::Values");
+    VALUE writer = rb_path2class("Wirebind::JSON::Pure::Writer");
+    VALUE invalid = rb_path2class("Wirebind::Types::InvalidValue");
+    rb_gc_register_mark_object(values);
+    rb_gc_register_mark_object(writer);
+    rb_gc_register_mark_object(invalid);
+    const wb_format_env *env = wb_format_env_get();
+    cBigDecimal = env->cBigDecimal;
+    str_F = env->str_F;
+    posix_time = env->posix_time;
+    mValues = values;
+    mWriter = writer;
+    eInvalidValue = invalid;
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+}
+
+static VALUE write_body(VALUE arg)
+{
+    state *st = (state *)arg;
+    const wb_ser_document *document = st->document;
+    VALUE resource = document->resource;
+    wb_buffer *buffer = &st->buffer;
+    if (RB_TYPE_P(resource, T_ARRAY)) {
+        append_value_str(buffer, document->list_opening);
+        int first = 1;
+        st->in_list = 1;
+        for (long i = 0; i < RARRAY_LEN(resource); i++) {
+            st->list_index = i;
+            VALUE item = RARRAY_AREF(resource, i);
+            if (NIL_P(item)) {
+                if (document->skip_nil) continue;
+                if (!first) wb_buffer_append_char(buffer, ',');
+                wb_buffer_append_literal(buffer, "null");
+            } else {
+                if (!first) wb_buffer_append_char(buffer, ',');
+                write_top(st, item, st->list_head, st->list_head_len, i == 0 ? RARRAY_LEN(resource) : 0);
+            }
+            first = 0;
+            if (!NIL_P(document->io) && buffer->len >= WB_BUFFER_PIECE) {
+                st->written += wb_buffer_flush_io(buffer, document->io, 1);
+            }
+            RB_GC_GUARD(item);
+        }
+        st->in_list = 0;
+        append_value_str(buffer, document->list_closing);
+    } else if (NIL_P(resource)) {
+        wb_buffer_append_literal(buffer, "null");
+    } else {
+        write_top(st, resource, st->single_head, st->single_head_len, 0);
+    }
+    if (NIL_P(document->io)) return wb_buffer_to_str(buffer);
+    st->written += wb_buffer_flush_io(buffer, document->io, 1);
+    return SIZET2NUM(st->written);
+}
+
+/* The generated methods' rescue clauses, innermost first
+ * (Compiled#nested_error), then Document.flush_each's (the list index). */
+static VALUE write_rescue(VALUE arg, VALUE error)
+{
+    state *st = (state *)arg;
+    for (size_t k = st->depth; k-- > 0;) {
+        const frame *f = &st->frames[k];
+        error = rb_funcall(f->compiled, id_nested_error, 3, error, f->at < 0 ? Qnil : INT2FIX(f->at),
+                           f->index < 0 ? Qnil : LONG2NUM(f->index));
+    }
+    st->depth = 0;
+    if (st->in_list && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
+        error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->list_index));
+    }
+    rb_exc_raise(error);
+    return Qnil;
+}
+
+static VALUE write_protected(VALUE arg)
+{
+    return rb_rescue2(write_body, arg, write_rescue, arg, wb_eEncodeError, eInvalidValue, (VALUE)0);
+}
+
+static VALUE write_ensure(VALUE arg)
+{
+    state_release((state *)arg);
+    return Qnil;
+}
+
+static char *copy_head(VALUE head, size_t *len)
+{
+    *len = 0;
+    if (NIL_P(head)) return NULL;
+    StringValue(head);
+    *len = (size_t)RSTRING_LEN(head);
+    char *copy = ruby_xmalloc(*len ? *len : 1);
+    memcpy(copy, RSTRING_PTR(head), *len);
+    return copy;
+}
+
+VALUE wb_ser_write(const wb_ser_document *document)
+{
+    lookup_constants();
+    state *st;
+    VALUE holder = TypedData_Make_Struct(0, state, &state_type, st);
+    wb_buffer_init(&st->buffer);
+    st->last_class = Qnil;
+    st->last_program = Qnil;
+    st->document = document;
+    st->list_head = copy_head(document->list_head, &st->list_head_len);
+    st->single_head = copy_head(document->single_head, &st->single_head_len);
+    VALUE result = rb_ensure(write_protected, (VALUE)st, write_ensure, (VALUE)st);
+    RB_GC_GUARD(holder);
+    return result;
+}
+
+void wb_ser_init(VALUE mNative)
+{
+    cProgram = rb_define_class_under(mNative, "Program", rb_cObject);
+    rb_undef_alloc_func(cProgram);
+    init_json_class();
+    id_call = rb_intern("call");
+    id_compiled_for = rb_intern("compiled_for");
+    id_native_program = rb_intern("native_program");
+    id_native_text = rb_intern("native_text");
+    id_native_model_value = rb_intern("native_model_value");
+    id_wrong_record = rb_intern("wrong_record");
+    id_not_a_list = rb_intern("not_a_list");
+    id_too_deep = rb_intern("too_deep");
+    id_nested_error = rb_intern("nested_error");
+    id_nested = rb_intern("nested");
+    id_to_s = rb_intern("to_s");
+    id_href = rb_intern("href");
+    id_finite_p = rb_intern("finite?");
+    id_exponent = rb_intern("exponent");
+    id_utc_p = rb_intern("utc?");
+    id_subsec = rb_intern("subsec");
+    mValues = Qnil;
+    mWriter = Qnil;
+    eInvalidValue = Qnil;
+}
+

@@ -1,0 +1,164 @@
+# frozen_string_literal: true
+
+module Wirebind
+  class Serializer
+    # The compact program the native engine (ext/wirebind/serializer_engine.c)
+    # runs for a {Compiled}: what the format's {Generator} writes as Ruby
+    # source, as a flat list of operations over one record. Literal text is
+    # merged into runs (keys pre-escaped, punctuation included); members that
+    # may be left out at run time jump over their operations and keep the
+    # comma flag of their object in a slot, exactly where the generated
+    # source keeps a local (+c1+, +w+, +ce+). Link hrefs and the records HAL
+    # reads before writing (+h0+..., +e3+...) live in slots too.
+    #
+    # Every operation is an Array of {FIELDS}, in that order, for C to read
+    # by index (+nil+ where it does not apply).
+    #
+    # @api private
+    class Program
+      # Operation codes (serializer_engine.h's wb_ser_op_code).
+      LIT = 0         # text: append it
+      ATTR = 1        # at, ivar/reader/direct, type, list: write an attribute's value
+      LINK = 2        # at, slot, index: slot = links[index].call(r, ctx)
+      LOAD = 3        # at, ivar/reader/direct, slot: slot = the attribute's value
+      HREF = 4        # at, slot: write the String in slot
+      UNLESS_ANY = 5  # slots, target: jump to target unless some slot is not nil
+      FLAG_CLEAR = 6  # slot = false
+      FLAG_SET = 7    # slot = true
+      COMMA_IF = 8    # "," if slot
+      ONE = 9         # at, ivar/reader/direct or slot (from), nested, skip_nil, flag, head
+      MANY = 10       # at, ivar/reader/direct, nested, skip_nil, flag, head
+      HEAD = 11       # append the head the record was written with
+      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil nested head slots from flag].freeze
+
+      Container = Struct.new(:close, :state, :flag)
+
+      # @return [Array<Array>] the operations
+      attr_reader :ops
+      # @return [Integer] slots a record needs
+      attr_reader :slot_count
+
+      # @param compiled [Compiled]
+      def initialize(compiled)
+        @compiled = compiled
+        @ops = []
+        @pending = +""
+        @containers = []
+        @slot_count = 0
+        yield self
+        flush
+        @ops.freeze
+      end
+
+      # ---- building ---------------------------------------------------------
+
+      def lit(text)
+        @pending << text
+      end
+
+      def flush
+        emit_now(code: LIT, text: @pending.dup.freeze) unless @pending.empty?
+        @pending = +""
+      end
+
+      # Appends an operation, after the pending text.
+      # @return [Array] the operation (its target may be set later)
+      def emit(**fields)
+        flush
+        emit_now(**fields)
+      end
+
+      # @return [Integer] a new slot
+      def slot
+        (@slot_count += 1) - 1
+      end
+
+      def open(opening = "{", close = "}")
+        lit(opening) if opening
+        @containers << Container.new(close, :empty, nil)
+      end
+
+      def close
+        lit(@containers.pop.close)
+      end
+
+      # Generator#member
+      def member(key = nil)
+        container = @containers.last
+        case container.state
+        when :nonempty then lit(",")
+        when :unknown then emit(code: COMMA_IF, slot: container.flag)
+        end
+        lit(key_text(key)) if key
+        container.state = :nonempty
+      end
+
+      # Generator#conditional: the block's members are written only when
+      # some slot of +slots+ is not nil.
+      def conditional(slots)
+        container = @containers.last
+        before = container.state
+        if before == :empty
+          container.flag = slot
+          emit(code: FLAG_CLEAR, slot: container.flag)
+        end
+        jump = emit(code: UNLESS_ANY, slots: slots.freeze)
+        yield
+        if before == :nonempty
+          flush
+        else
+          emit(code: FLAG_SET, slot: container.flag)
+        end
+        jump[FIELDS.index(:target)] = @ops.size
+        container.state = before == :nonempty ? :nonempty : :unknown
+      end
+
+      # The attribute's value (or list of values), +null+ for nil.
+      def attribute(resolved)
+        emit(code: ATTR, at: resolved.at, type: resolved.attribute.model? ? :model : resolved.attribute.type,
+             list: resolved.attribute.list?, **read(resolved))
+      end
+
+      # @return [Hash] how the engine reads the attribute of +resolved+
+      def read(resolved)
+        name = resolved.attribute.name
+        { ivar: resolved.attribute.ivar, reader: name, direct: direct?(name) }
+      end
+
+      # @return [Compiled] the nested serializer's compiled form for +resolved+
+      def nested(resolved)
+        @compiled.instance_variable_get(:"@n#{resolved.at}")
+      end
+
+      # @return [String] +"key":+, escaped
+      def key_text(key)
+        JSON::Pure::Writer.key(+"", key)
+      end
+
+      # @return [String] +key+ as a JSON string
+      def string_text(text)
+        JSON::Pure::Writer.string(+"", text)
+      end
+
+      private
+
+      def emit_now(**fields)
+        op = FIELDS.map { |name| fields[name] }
+        op[FIELDS.index(:from)] ||= -1
+        op[FIELDS.index(:flag)] ||= -1
+        @ops << op
+        op
+      end
+
+      # Whether the record's reader is the attr_accessor Model defined for
+      # the attribute, so that reading the instance variable (for a record of
+      # exactly the model class: C checks) is reading it through the reader.
+      def direct?(name)
+        owner = @compiled.model.instance_method(name).owner
+        owner.is_a?(Model::GeneratedMethods) && !Model::Generator::METHOD_NAMES.include?(name)
+      rescue NameError
+        false
+      end
+    end
+  end
+end
