@@ -84,7 +84,7 @@ module Bench
         growth = w[:hwm_growth] / 1024.0 / 1024
         out << ["streaming #{mb(stream_document[:bytes])} MB: peak RSS growth", format("%.1f MiB", growth), "<= 64 MiB", growth <= 64]
         if w[:vs_in_memory]
-          out << ["streaming MB/s vs in-memory", format("%.2fx", w[:vs_in_memory]), ">= 0.80x", w[:vs_in_memory] >= 0.8]
+          out << ["streaming MB/s vs the same document in memory", format("%.2fx", w[:vs_in_memory]), ">= 0.80x", w[:vs_in_memory] >= 0.8]
         end
       end
       out
@@ -108,7 +108,8 @@ module Bench
         name: name, group: group, issues: result[:issues], bytes: result[:bytes], seconds: result[:seconds],
         mb_per_s: result[:mb_per_s], records_per_s: result[:records_per_s],
         hwm_growth: result[:hwm_growth], hwm_before: result[:hwm_before], hwm_after: result[:hwm_after],
-        vs_in_memory: in_memory && result[:mb_per_s] / in_memory[:mb_per_s]
+        vs_in_memory: result[:in_memory_mb_per_s] && result[:mb_per_s] / result[:in_memory_mb_per_s],
+        vs_small_decode: in_memory && result[:mb_per_s] / in_memory[:mb_per_s]
       }
     end
 
@@ -146,7 +147,7 @@ module Bench
 
     def stream_line(name)
       r = @stream.find { |x| x[:name] == name }
-      vs = r[:vs_in_memory] ? format(", %.2fx the in-memory decode's MB/s", r[:vs_in_memory]) : ""
+      vs = r[:vs_in_memory] ? format(", %.2fx the MB/s of the same document from a String", r[:vs_in_memory]) : ""
       format("  %-22s %d issues %8.2f MB/s %10.0f records/s  peak RSS +%.1f MB%s",
              r[:name], r[:issues], r[:mb_per_s], r[:records_per_s], r[:hwm_growth] / 1e6, vs)
     end
@@ -243,14 +244,17 @@ module Bench
         lines << ""
         lines << "Each run is a new process reading the file through an IO, one record at a time; peak RSS growth is " \
                  "VmHWM after the run minus VmHWM before it. Sampled records (every 2%, and the last) were checked " \
-                 "against the reference after the run."
+                 "against the reference after the run. The in-memory case is the same document read into a " \
+                 "String first (not timed) and decoded by the same `each` in another process: it does the same " \
+                 "garbage collection work, which the #{@count}-issue decode above, timed after `GC.start`, does not."
         lines << ""
-        lines << "| contender | MB/s | records/s | peak RSS growth | MB/s vs in-memory decode |"
-        lines << "|---|---:|---:|---:|---:|"
+        lines << "| contender | MB/s | records/s | peak RSS growth | MB/s vs the same document in memory | MB/s vs the #{@count}-issue decode |"
+        lines << "|---|---:|---:|---:|---:|---:|"
         @stream.each do |r|
           vs = r[:vs_in_memory] ? format("%.2fx", r[:vs_in_memory]) : "–"
+          small = r[:vs_small_decode] ? format("%.2fx", r[:vs_small_decode]) : "–"
           lines << "| #{bold_if_wirebind(r)} | #{two(r[:mb_per_s])} | #{int(r[:records_per_s])} | " \
-                   "#{format('%.1f', r[:hwm_growth] / 1e6)} MB | #{vs} |"
+                   "#{format('%.1f', r[:hwm_growth] / 1e6)} MB | #{vs} | #{small} |"
         end
       end
       unless goals.empty?

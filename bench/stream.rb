@@ -31,14 +31,16 @@ module Bench
         seen += 1
       end
 
+      # "wirebind:<backend>:string" reads the file into a String first (not timed).
+      string = File.binread(path) if what.end_with?(":string")
       GC.start
       rss_before = status("VmRSS")
       hwm_before = status("VmHWM")
       t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       File.open(path, "rb") do |io|
         case what
-        when /\Awirebind:(pure|native)\z/
-          Wirebind::XML.each(io, Issue, at: STREAM_PATH, backend: Regexp.last_match(1).to_sym, &on_issue)
+        when /\Awirebind:(pure|native)(:string)?\z/
+          Wirebind::XML.each(string || io, Issue, at: STREAM_PATH, backend: Regexp.last_match(1).to_sym, &on_issue)
         when "ox" then Peers::OxSax.new.each(io, &on_issue)
         else raise ArgumentError, "unknown contender #{what.inspect}"
         end
