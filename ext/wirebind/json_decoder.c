@@ -31,25 +31,19 @@ typedef struct ruby_env {
 static ruby_env env_cache;
 static int env_ready;
 
-static VALUE pinned(VALUE object)
-{
-    rb_gc_register_mark_object(object);
-    return object;
-}
-
 static const ruby_env *env_get(void)
 {
     if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
     ruby_env e;
-    e.mTypes = pinned(rb_path2class("Wirebind::Types"));
-    e.eInvalidValue = pinned(rb_path2class("Wirebind::Types::InvalidValue"));
-    e.cDecoder = pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
-    e.cScanner = pinned(rb_path2class("Wirebind::JSON::Pure::Scanner"));
-    e.eSourceInvalid = pinned(rb_path2class("Wirebind::JSON::Pure::Source::Invalid"));
-    e.expected = pinned(rb_const_get(rb_path2class("Wirebind::JSON::Plan"), rb_intern("EXPECTED")));
+    e.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
+    e.eInvalidValue = wb_pinned(rb_path2class("Wirebind::Types::InvalidValue"));
+    e.cDecoder = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
+    e.cScanner = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Scanner"));
+    e.eSourceInvalid = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Source::Invalid"));
+    e.expected = wb_pinned(rb_const_get(rb_path2class("Wirebind::JSON::Plan"), rb_intern("EXPECTED")));
     VALUE options = rb_hash_new();
     rb_hash_aset(options, ID2SYM(id_item), Qtrue);
-    e.item_true = pinned(rb_obj_freeze(options));
+    e.item_true = wb_pinned(rb_obj_freeze(options));
     env_cache = e;
     __atomic_store_n(&env_ready, 1, __ATOMIC_RELEASE);
     return &env_cache;

@@ -35,27 +35,21 @@ typedef struct ruby_env {
 static ruby_env env_cache;
 static int env_ready;
 
-static VALUE pinned(VALUE object)
-{
-    rb_gc_register_mark_object(object);
-    return object;
-}
-
 static const ruby_env *env_get(void)
 {
     if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
     ruby_env e;
-    e.mTypes = pinned(rb_path2class("Wirebind::Types"));
-    e.mWriter = pinned(rb_path2class("Wirebind::JSON::Pure::Writer"));
-    e.cDecoder = pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
-    e.mModel = pinned(rb_path2class("Wirebind::Model"));
-    e.cBigDecimal = pinned(rb_path2class("BigDecimal"));
-    e.cDate = pinned(rb_path2class("Date"));
-    e.cDateTime = pinned(rb_path2class("DateTime"));
-    e.str_F = pinned(rb_obj_freeze(rb_str_new_cstr("F")));
+    e.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
+    e.mWriter = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Writer"));
+    e.cDecoder = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
+    e.mModel = wb_pinned(rb_path2class("Wirebind::Model"));
+    e.cBigDecimal = wb_pinned(rb_path2class("BigDecimal"));
+    e.cDate = wb_pinned(rb_path2class("Date"));
+    e.cDateTime = wb_pinned(rb_path2class("DateTime"));
+    e.str_F = wb_pinned(rb_obj_freeze(rb_str_new_cstr("F")));
     VALUE options = rb_hash_new();
     rb_hash_aset(options, ID2SYM(id_item), Qtrue);
-    e.item_true = pinned(rb_obj_freeze(options));
+    e.item_true = wb_pinned(rb_obj_freeze(options));
     e.format = wb_format_env_get();
     env_cache = e;
     __atomic_store_n(&env_ready, 1, __ATOMIC_RELEASE);

@@ -41,25 +41,19 @@ void wb_format_init(void)
     id_base64 = rb_intern("base64");
 }
 
-static VALUE pinned(VALUE object)
-{
-    rb_gc_register_mark_object(object);
-    return object;
-}
-
 const wb_format_env *wb_format_env_get(void)
 {
     if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
 
     /* Every Ractor that gets here first writes the same values. */
     wb_format_env env;
-    env.mTypes = pinned(rb_path2class("Wirebind::Types"));
-    env.eInvalidValue = pinned(rb_path2class("Wirebind::Types::InvalidValue"));
-    env.cPureEncoder = pinned(rb_path2class("Wirebind::XML::Pure::Encoder"));
-    env.cDate = pinned(rb_path2class("Date"));
-    env.cDateTime = pinned(rb_path2class("DateTime"));
-    env.cBigDecimal = pinned(rb_path2class("BigDecimal"));
-    env.str_F = pinned(rb_obj_freeze(rb_str_new_cstr("F")));
+    env.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
+    env.eInvalidValue = wb_pinned(rb_path2class("Wirebind::Types::InvalidValue"));
+    env.cPureEncoder = wb_pinned(rb_path2class("Wirebind::XML::Pure::Encoder"));
+    env.cDate = wb_pinned(rb_path2class("Date"));
+    env.cDateTime = wb_pinned(rb_path2class("DateTime"));
+    env.cBigDecimal = wb_pinned(rb_path2class("BigDecimal"));
+    env.str_F = wb_pinned(rb_obj_freeze(rb_str_new_cstr("F")));
     /* Under a time zone with leap seconds ("right/UTC"), Time#to_i counts them,
      * and the civil date cannot be worked out from it: Ruby writes every time. */
     VALUE y2k = rb_funcall(rb_cTime, rb_intern("utc"), 1, INT2FIX(2000));

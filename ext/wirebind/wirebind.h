@@ -27,6 +27,14 @@ static inline VALUE wb_utf8_str(const char *p, size_t n)
     return s;
 }
 
+/* object, registered as a mark object for the life of the process: for the
+ * classes and frozen constants an engine looks up once and keeps in a static. */
+static inline VALUE wb_pinned(VALUE object)
+{
+    rb_gc_register_mark_object(object);
+    return object;
+}
+
 /* Raises klass (ParseError or LimitError) with its position readers set. */
 NORETURN(void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset));
 /* Raises DecodeError with its path and position. */
