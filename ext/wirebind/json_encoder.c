@@ -211,99 +211,100 @@ static void write_ruby(encoding *enc, ID method, VALUE value)
     RB_GC_GUARD(out);
 }
 
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
 
-/* Writer::ESCAPE: the quote, the backslash, C0 controls, and U+2028/U+2029
- * (E2 80 A8/A9), which JavaScript source cannot hold raw. */
 static const char HEX[] = "0123456789abcdef";
 
-static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
+/* Whether a byte of w may need a look: a C0 control, '"', '\\', or 0xE2 (the
+ * lead of U+2028 and U+2029). (b - 0x20) borrows into the high bit of a byte
+ * below 0x20; ~w keeps bytes below 0x80; a zero byte of w ^ c is a c. */
+static inline int word_needs_look(uint64_t w)
 {
-    /* At most six bytes out per byte in. */
-    if (n > ((size_t)LONG_MAX - 2) / 6) rb_raise(rb_eNoMemError, "wirebind: a string of %zu bytes is too long to write", n);
-    wb_buffer_reserve(buffer, n * 6 + 2);
-    char *out = buffer->ptr + buffer->len;
-    *out++ = '"';
-    size_t i = 0;
-    while (i < n) {
-        size_t run = i;
-        for (;;) {
-            /* Eight bytes at a time while none needs a look... */
-            while (n - i >= 8) {
-                uint64_t x;
-                memcpy(&x, p + i, 8);
-                uint64_t q = x ^ (ONES * '"');
-                uint64_t b = x ^ (ONES * '\\');
-                uint64_t e = x ^ (ONES * 0xE2);
-                uint64_t stop = (((q - ONES) & ~q) | ((b - ONES) & ~b) | ((e - ONES) & ~e) | ((x - ONES * 0x20) & ~x)) & HIGHS;
-                if (stop) break;
-                i += 8;
-            }
-            /* ...then those eight one by one (an E2 is mostly another character). */
-            size_t limit = n - i > 8 ? i + 8 : n;
-            int found = 0;
-            while (i < limit) {
-                unsigned char c = p[i];
-                if (c == '"' || c == '\\' || c < 0x20 ||
-                    (c == 0xE2 && n - i >= 3 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))) {
-                    found = 1;
-                    break;
-                }
-                i++;
-            }
-            if (found || i >= n) break;
-        }
-        memcpy(out, p + run, i - run);
-        out += i - run;
-        if (i >= n) break;
-        unsigned char c = p[i];
-        *out++ = '\\';
-        switch (c) {
-        case '"': *out++ = '"'; i++; break;
-        case '\\': *out++ = '\\'; i++; break;
-        case '\b': *out++ = 'b'; i++; break;
-        case '\f': *out++ = 'f'; i++; break;
-        case '\n': *out++ = 'n'; i++; break;
-        case '\r': *out++ = 'r'; i++; break;
-        case '\t': *out++ = 't'; i++; break;
-        case 0xE2:
-            memcpy(out, p[i + 2] == 0xA8 ? "u2028" : "u2029", 5);
-            out += 5;
-            i += 3;
-            break;
-        default:
-            *out++ = 'u';
-            *out++ = '0';
-            *out++ = '0';
-            *out++ = HEX[c >> 4];
-            *out++ = HEX[c & 15];
-            i++;
-            break;
-        }
-    }
-    *out++ = '"';
-    buffer->len = (size_t)(out - buffer->ptr);
+    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\'), e = w ^ (ONES * 0xE2);
+    return ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | ((e - ONES) & ~e)) & HIGHS) != 0;
 }
 
-/* Writer.string: a String or Symbol as a JSON string. C writes valid UTF-8
- * (or ASCII-only text in US-ASCII); Ruby the rest (transcoding, or raising). */
+/* Writer::ESCAPES for one byte that needs it (not U+2028/U+2029). */
+static void append_escape(wb_buffer *buffer, unsigned char c)
+{
+    switch (c) {
+    case '"': wb_buffer_append_literal(buffer, "\\\""); return;
+    case '\\': wb_buffer_append_literal(buffer, "\\\\"); return;
+    case '\b': wb_buffer_append_literal(buffer, "\\b"); return;
+    case '\f': wb_buffer_append_literal(buffer, "\\f"); return;
+    case '\n': wb_buffer_append_literal(buffer, "\\n"); return;
+    case '\r': wb_buffer_append_literal(buffer, "\\r"); return;
+    case '\t': wb_buffer_append_literal(buffer, "\\t"); return;
+    default: {
+        char seq[6] = {'\\', 'u', '0', '0', HEX[c >> 4], HEX[c & 15]};
+        wb_buffer_append(buffer, seq, 6);
+    }
+    }
+}
+
+/* Writer::ESCAPE over p[0, n), quoted: runs that need nothing are copied whole.
+ * Room for the common case (nothing to escape) is reserved up front; escapes
+ * reserve their own. Reads only p[0, n). */
+static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
+{
+    const unsigned char *end = p + n;
+    const unsigned char *run = p;
+    wb_buffer_reserve(buffer, n + 2);
+    buffer->ptr[buffer->len++] = '"';
+    while (p < end) {
+        while (end - p >= 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            if (word_needs_look(w)) break;
+            p += 8;
+        }
+        if (p >= end) break;
+        unsigned char c = *p;
+        if (c == 0xE2) {
+            /* E2 80 A8 / E2 80 A9; any other character starting E2 stays as it is. */
+            if (end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+                wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+                wb_buffer_append(buffer, p[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+                p += 3;
+                run = p;
+            } else {
+                p++;
+            }
+        } else if (c < 0x20 || c == '"' || c == '\\') {
+            wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+            append_escape(buffer, c);
+            run = ++p;
+        } else {
+            p++;
+        }
+    }
+    wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
+    wb_buffer_append_char(buffer, '"');
+}
+
+int wbj_write_string(wb_buffer *buffer, VALUE str)
+{
+    int index = ENCODING_GET(str);
+    int cr = rb_enc_str_coderange(str);
+    if (cr == ENC_CODERANGE_BROKEN) return 0;
+    /* ASCII-only text reads the same in any ASCII-compatible encoding as the
+     * UTF-8 Writer.string would transcode it to. */
+    if (index != wb_utf8_index && (cr != ENC_CODERANGE_7BIT || !rb_enc_asciicompat(rb_enc_from_index(index)))) return 0;
+    /* Growing the buffer may run the GC while the bytes are read: str stays on
+     * this stack (pinned) meanwhile. */
+    append_escaped(buffer, (const unsigned char *)RSTRING_PTR(str), (size_t)RSTRING_LEN(str));
+    RB_GC_GUARD(str);
+    return 1;
+}
+
+/* Writer.string: a String or Symbol as a JSON string; Ruby writes what C
+ * declines (transcoding, or raising). */
 static void write_string(encoding *enc, VALUE value)
 {
     VALUE str = value;
     if (RB_TYPE_P(str, T_SYMBOL)) str = rb_sym2str(str);
-    if (RB_TYPE_P(str, T_STRING)) {
-        int index = ENCODING_GET_INLINED(str);
-        int cr = rb_enc_str_coderange(str);
-        if ((index == rb_utf8_encindex() && cr != ENC_CODERANGE_BROKEN) || (index == rb_usascii_encindex() && cr == ENC_CODERANGE_7BIT)) {
-            /* Room first: growing may run the GC, and the bytes are read after it. */
-            size_t n = (size_t)RSTRING_LEN(str);
-            if (n <= ((size_t)LONG_MAX - 2) / 6) wb_buffer_reserve(&enc->buffer, n * 6 + 2);
-            append_escaped(&enc->buffer, (const unsigned char *)RSTRING_PTR(str), n);
-            RB_GC_GUARD(str);
-            return;
-        }
-    }
+    if (RB_TYPE_P(str, T_STRING) && wbj_write_string(&enc->buffer, str)) return;
     write_ruby(enc, id_string, value);
 }
 

@@ -26,4 +26,10 @@ void wbj_encoder_init(void);
  * writes it in pieces of at most 64 KiB and returns the bytes written. */
 VALUE wbj_encode(VALUE value, VALUE io, long max_depth);
 
+/* Writer.string for a String C can read (valid UTF-8, or ASCII-only in an
+ * ASCII-compatible encoding): appends it quoted and escaped as the writer
+ * does (", \\, C0 controls, U+2028/U+2029) and returns 1. Returns 0, the
+ * buffer untouched, for anything else, which Ruby then writes or refuses. */
+int wbj_write_string(wb_buffer *buffer, VALUE str);
+
 #endif

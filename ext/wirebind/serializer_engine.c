@@ -14,6 +14,7 @@
  * of every record being written, and the frames (which Compiled is writing
  * which field at which list index), from which an error's path is built. */
 #include "serializer_engine.h"
+#include "json_encoder.h"
 #include <ruby/version.h>
 #include <math.h>
 
@@ -352,119 +353,6 @@ static const rb_data_type_t state_type = {
     RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
-/* ---- strings (JSON::Pure::Writer.string) ---------------------------------------- */
-
-/* 0: copy; 1: escape; 2: a multi-byte lead (only 0xE2 matters: U+2028, U+2029). */
-static unsigned char JSON_CLASS[256];
-static const char HEX[] = "0123456789abcdef";
-
-static void init_json_class(void)
-{
-    for (int c = 0; c < 0x20; c++) JSON_CLASS[c] = 1;
-    JSON_CLASS['"'] = 1;
-    JSON_CLASS['\\'] = 1;
-    JSON_CLASS[0xE2] = 2;
-}
-
-static void append_escape(wb_buffer *buffer, unsigned char c)
-{
-    char seq[6];
-    switch (c) {
-    case '"': wb_buffer_append_literal(buffer, "\\\""); return;
-    case '\\': wb_buffer_append_literal(buffer, "\\\\"); return;
-    case '\b': wb_buffer_append_literal(buffer, "\\b"); return;
-    case '\f': wb_buffer_append_literal(buffer, "\\f"); return;
-    case '\n': wb_buffer_append_literal(buffer, "\\n"); return;
-    case '\r': wb_buffer_append_literal(buffer, "\\r"); return;
-    case '\t': wb_buffer_append_literal(buffer, "\\t"); return;
-    default:
-        seq[0] = '\\';
-        seq[1] = 'u';
-        seq[2] = '0';
-        seq[3] = '0';
-        seq[4] = HEX[c >> 4];
-        seq[5] = HEX[c & 15];
-        wb_buffer_append(buffer, seq, 6);
-    }
-}
-
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* Whether a byte of w is zero (the classic bit trick: exact as a whole). */
-static inline uint64_t has_zero(uint64_t w)
-{
-    return (w - ONES) & ~w & HIGHS;
-}
-
-static inline int has_special(uint64_t w)
-{
-    /* A byte below 0x20: (b - 0x20) borrows into its high bit, unless b >= 0xA0
-     * already had it; ~w & HIGHS keeps bytes below 0x80 only. */
-    uint64_t below = (w - ONES * 0x20) & ~w & HIGHS;
-    return (below | has_zero(w ^ (ONES * '"')) | has_zero(w ^ (ONES * '\\')) | has_zero(w ^ (ONES * 0xE2))) != 0;
-}
-
-/* Writer.string for a String C can read: UTF-8 and valid, or ASCII-only in an
- * ASCII-compatible encoding. Returns 0 (the buffer untouched) for anything
- * else, which Ruby then writes (transcoding) or refuses (with its message). */
-static int write_json_string(wb_buffer *buffer, VALUE str)
-{
-    int index = ENCODING_GET(str);
-    int cr = rb_enc_str_coderange(str);
-    if (cr == ENC_CODERANGE_BROKEN) return 0;
-    if (cr != ENC_CODERANGE_7BIT && index != wb_utf8_index) return 0;
-    if (cr == ENC_CODERANGE_7BIT && index != wb_utf8_index && !rb_enc_asciicompat(rb_enc_from_index(index))) return 0;
-
-    size_t n = (size_t)RSTRING_LEN(str);
-    /* Room first: growing may run the GC. str stays on this stack (pinned),
-     * so its bytes do not move while they are read. */
-    wb_buffer_reserve(buffer, n + 2);
-    const unsigned char *p = (const unsigned char *)RSTRING_PTR(str);
-    const unsigned char *end = p + n;
-    const unsigned char *run = p;
-    buffer->ptr[buffer->len++] = '"';
-    while (p < end) {
-        /* Eight bytes at a time while none of them is a C0 control, '"', '\\'
-         * or 0xE2 (the lead of U+2028 and U+2029). */
-        while (end - p >= 8) {
-            uint64_t w;
-            memcpy(&w, p, 8);
-            if (has_special(w)) break;
-            p += 8;
-        }
-        if (p >= end) break;
-        unsigned char kind = JSON_CLASS[*p];
-        if (kind == 0) {
-            p++;
-            continue;
-        }
-        if (kind == 2) {
-            /* E2 80 A8 / E2 80 A9; the string is valid, so the bytes are there. */
-            if (end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
-                wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
-                if (p[2] == 0xA8) {
-                    wb_buffer_append_literal(buffer, "\\u2028");
-                } else {
-                    wb_buffer_append_literal(buffer, "\\u2029");
-                }
-                p += 3;
-                run = p;
-            } else {
-                p++;
-            }
-            continue;
-        }
-        wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
-        append_escape(buffer, *p);
-        run = ++p;
-    }
-    wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
-    wb_buffer_append_char(buffer, '"');
-    RB_GC_GUARD(str);
-    return 1;
-}
-
 /* ---- values --------------------------------------------------------------------- */
 
 /* Writes n in exactly `width` digits (n < 10**width) at t; returns the end. */
@@ -604,8 +492,8 @@ static int write_scalar_c(state *st, const wb_ser_op *op, VALUE value)
     wb_buffer *buffer = &st->buffer;
     switch (op->format) {
     case WB_FORMAT_STRING:
-        if (RB_TYPE_P(value, T_STRING)) return write_json_string(buffer, value);
-        if (RB_TYPE_P(value, T_SYMBOL)) return write_json_string(buffer, rb_sym2str(value));
+        if (RB_TYPE_P(value, T_STRING)) return wbj_write_string(buffer, value);
+        if (RB_TYPE_P(value, T_SYMBOL)) return wbj_write_string(buffer, rb_sym2str(value));
         return 0;
     case WB_FORMAT_INTEGER:
         if (FIXNUM_P(value)) {
@@ -832,9 +720,9 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
             VALUE href = *slot_at(st, base, op->slot);
             int done = 0;
             if (RB_TYPE_P(href, T_STRING)) {
-                done = write_json_string(buffer, href);
+                done = wbj_write_string(buffer, href);
             } else if (RB_TYPE_P(href, T_SYMBOL)) {
-                done = write_json_string(buffer, rb_sym2str(href));
+                done = wbj_write_string(buffer, rb_sym2str(href));
             }
             if (!done) write_ruby(st, ID2SYM(id_href), href);
             RB_GC_GUARD(href);
@@ -1064,7 +952,6 @@ void wb_ser_init(VALUE mNative)
 {
     cProgram = rb_define_class_under(mNative, "Program", rb_cObject);
     rb_undef_alloc_func(cProgram);
-    init_json_class();
     id_call = rb_intern("call");
     id_compiled_for = rb_intern("compiled_for");
     id_native_program = rb_intern("native_program");
