@@ -73,12 +73,7 @@ module Wirebind
           return super unless newlines
 
           @bytes_read += text.bytesize
-          if newlines.zero?
-            @line_chars += tail_chars
-          else
-            @lines += newlines
-            @line_chars = tail_chars
-          end
+          advance(newlines, tail_chars)
           text
         end
       end

@@ -205,12 +205,24 @@ module Wirebind
         def count_lines(text)
           bytes = text.dup.force_encoding(Encoding::BINARY)
           newlines = bytes.count("\n")
+          tail_chars =
+            if newlines.zero?
+              text.length
+            else
+              after = bytes.rindex("\n") + 1
+              text.byteslice(after, text.bytesize - after).length
+            end
+          advance(newlines, tail_chars)
+        end
+
+        # Moves the position past a chunk of +newlines+ line ends whose last line
+        # (all of it, without one) has +tail_chars+ characters.
+        def advance(newlines, tail_chars)
           if newlines.zero?
-            @line_chars += text.length
+            @line_chars += tail_chars
           else
             @lines += newlines
-            after = bytes.rindex("\n") + 1
-            @line_chars = text.byteslice(after, text.bytesize - after).length
+            @line_chars = tail_chars
           end
         end
 
