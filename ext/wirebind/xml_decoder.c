@@ -12,7 +12,7 @@
 
 static VALUE mNative;
 static ID id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
-    id_ivar, id_list_p, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_wb_fill;
+    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_wb_fill;
 
 void wbd_init_ids(VALUE module)
 {
@@ -31,8 +31,6 @@ void wbd_init_ids(VALUE module)
     id_name = rb_intern("name");
     id_uri = rb_intern("uri");
     id_alt = rb_intern("alt");
-    id_ivar = rb_intern("ivar");
-    id_list_p = rb_intern("list?");
     id_next_chunk = rb_intern("next_chunk");
     id_wb_fill = rb_intern("__wb_fill");
     id_call = rb_intern("call");
@@ -70,8 +68,6 @@ static void plan_free(void *ptr)
         ruby_xfree(e);
     }
     ruby_xfree(p->entries);
-    ruby_xfree(p->ivars);
-    ruby_xfree(p->lists);
     table_free(&p->table);
     table_free(&p->attributes);
     xfree(p);
@@ -106,7 +102,7 @@ static size_t table_size(const wbp_table *t)
 static size_t plan_memsize(const void *ptr)
 {
     const wbp_plan *p = ptr;
-    size_t n = sizeof(*p) + (size_t)p->size * (sizeof(ID) + 1) + p->entries_cap * sizeof(wbp_entry *);
+    size_t n = sizeof(*p) + p->entries_cap * sizeof(wbp_entry *);
     n += table_size(&p->table) + table_size(&p->attributes);
     for (size_t i = 0; i < p->entry_count; i++) n += sizeof(wbp_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table);
     return n;
@@ -289,15 +285,8 @@ static VALUE compile_body(VALUE arg)
     p->size = NUM2LONG(rb_funcall(ruby, id_size, 0));
     VALUE attributes = rb_funcall(p->klass, id_attributes, 0);
     Check_Type(attributes, T_ARRAY);
+    /* Records are built by the generated __wb_fill, one argument per attribute. */
     if (RARRAY_LEN(attributes) != p->size) rb_raise(rb_eArgError, "plan size does not match %" PRIsVALUE ".attributes", p->klass);
-    p->ivars = xcalloc_or_raise((size_t)p->size, sizeof(ID));
-    p->lists = xcalloc_or_raise((size_t)p->size, 1);
-    for (long i = 0; i < p->size; i++) {
-        VALUE attribute = RARRAY_AREF(attributes, i);
-        /* rb_sym2id pins a dynamic Symbol: the ID stays valid. */
-        p->ivars[i] = rb_sym2id(rb_funcall(attribute, id_ivar, 0));
-        p->lists[i] = (char)RTEST(rb_funcall(attribute, id_list_p, 0));
-    }
     schedule(cs, &p->table, rb_funcall(ruby, id_table, 0));
     VALUE any = rb_funcall(ruby, id_any, 0);
     if (!NIL_P(any)) p->any = compile_entry(cs, any);

@@ -48,8 +48,6 @@ struct wbp_entry {
 typedef struct wbp_plan {
     VALUE klass;
     long size;
-    ID *ivars;   /* in klass.attributes order */
-    char *lists; /* whether attribute i is a list (an absent one becomes []) */
     wbp_table table;
     wbp_entry *any;
     wbp_table attributes;
