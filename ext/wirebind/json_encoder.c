@@ -83,6 +83,7 @@ void wbj_encoder_init(void)
 typedef struct frame {
     unsigned char kind;
     const wbj_plan *plan; /* E_MODEL */
+    VALUE plan_object;    /* E_MODEL: the plan's Ruby object, marked while the frame is open */
     wbj_slot *slot;       /* E_LIST: the list attribute's slot */
     VALUE object;         /* the record, the Array, or the Hash's pairs ([k0, v0, k1, v1...]) */
     long next;            /* the next slot, item or pair */
@@ -111,7 +112,10 @@ static void encoding_mark(void *ptr)
     rb_gc_mark(enc->value);
     rb_gc_mark(enc->last_class);
     rb_gc_mark(enc->last_plan);
-    for (size_t i = 0; i < enc->depth; i++) rb_gc_mark(enc->frames[i].object);
+    for (size_t i = 0; i < enc->depth; i++) {
+        rb_gc_mark(enc->frames[i].object);
+        if (enc->frames[i].kind == E_MODEL) rb_gc_mark(enc->frames[i].plan_object);
+    }
 }
 
 static void encoding_release(encoding *enc)
@@ -435,22 +439,25 @@ static frame *push(encoding *enc, int kind, VALUE object, long depth)
     return f;
 }
 
-/* Encoder.for(klass): the compiled plan of a record's class. */
-static const wbj_plan *plan_of(encoding *enc, VALUE klass)
+/* Encoder.for(klass): the compiled plan (object) of a record's class. */
+static VALUE plan_of(encoding *enc, VALUE klass)
 {
     if (klass != enc->last_class) {
         enc->last_plan = wbj_plan_for(klass);
         enc->last_class = klass;
     }
-    return wbj_plan_get(enc->last_plan);
+    return enc->last_plan;
 }
 
-/* Encoder#write's first lines: a record opens at `depth`. */
-static void push_record(encoding *enc, const wbj_plan *plan, VALUE record, long depth)
+/* Encoder#write's first lines: a record opens at `depth`. The frame keeps the
+ * plan object marked: the class's cache may let go of it meanwhile. */
+static void push_record(encoding *enc, VALUE plan_object, VALUE record, long depth)
 {
     if (depth >= enc->max_depth) too_deep(enc);
+    const wbj_plan *plan = wbj_plan_get(plan_object);
     frame *f = push(enc, E_MODEL, record, depth);
     f->plan = plan;
+    f->plan_object = plan_object;
 }
 
 static int collect_pair(VALUE key, VALUE value, VALUE pairs)
@@ -536,9 +543,10 @@ static void write_slot_value(encoding *enc, wbj_slot *slot, VALUE value, long de
         return;
     }
     VALUE klass = RB_SPECIAL_CONST_P(value) ? Qnil : RBASIC_CLASS(value);
-    const wbj_plan *plan;
+    VALUE plan;
     if (klass == slot->type) {
-        plan = wbj_slot_plan(slot);
+        (void)wbj_slot_plan(slot); /* compiles it on first use */
+        plan = slot->plan;
     } else {
         if (!RTEST(rb_obj_is_kind_of(value, slot->type))) {
             VALUE options = enc->env->item_true;
