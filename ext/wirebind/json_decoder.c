@@ -321,7 +321,7 @@ static int refill(wbj_decoder *d)
         d->len = n;
     } else {
         if (d->buf == (const unsigned char *)d->own) {
-            memmove(d->own, d->own + keep, rest);
+            if (keep) memmove(d->own, d->own + keep, rest); /* else the bytes are in place already */
         } else {
             /* The window is the old chunk, still held (d->chunk) while this copies. */
             own_reserve(d, rest);
@@ -623,6 +623,18 @@ static void read_literal(wbj_decoder *d, const char *word, size_t n)
     PARSE_ERROR(d, message, d->pos);
 }
 
+/* Whether whitespace, ':' and whitespace then a byte of something else all lie
+ * in the window from the scan position: read_key then refills nothing. */
+static int separator_in_window(const wbj_decoder *d)
+{
+    size_t i = d->pos;
+    while (i < d->len && is_ws(d->buf[i])) i++;
+    if (i >= d->len || d->buf[i] != ':') return 0;
+    i++;
+    while (i < d->len && is_ws(d->buf[i])) i++;
+    return i < d->len;
+}
+
 /* Scanner#read_key: the key whose quote is at the scan position, the ':' and
  * the whitespace after it. The key's bytes stay valid until the next refill. */
 static void read_key(wbj_decoder *d, const char **key, size_t *key_len)
@@ -631,8 +643,16 @@ static void read_key(wbj_decoder *d, const char **key, size_t *key_len)
     int high;
     const char *k = read_string(d, &d->key, &len, &high, &start);
     int in_window = k != d->key.ptr;
+    if (in_window && !separator_in_window(d)) {
+        /* The ':' and the whitespace around it reach past the window: copy the
+         * key rather than pin it, so that whitespace is never buffered whole. */
+        d->key.len = 0;
+        bytes_append(&d->key, k, len);
+        k = d->key.ptr;
+        in_window = 0;
+    }
     /* Keep the key's bytes in the window through the refills below. */
-    d->pin = start;
+    d->pin = in_window ? start : NONE;
     int byte = peek_byte(d);
     if (in_window) k = (const char *)d->buf + d->pin + 1;
     if (byte != ':') {
