@@ -4,6 +4,7 @@
  * buffer are heap arrays owned by the decoder: document depth costs heap, not
  * C stack. */
 #include "json_decoder.h"
+#include <ruby/util.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -154,7 +155,7 @@ static VALUE utf8(const char *cstr)
  * that nothing scans it again. */
 static inline VALUE new_string(const char *p, size_t n, int high)
 {
-    VALUE s = rb_utf8_str_new(p, (long)n);
+    VALUE s = wb_utf8_str(p, n);
     ENC_CODERANGE_SET(s, high ? ENC_CODERANGE_VALID : ENC_CODERANGE_7BIT);
     return s;
 }
@@ -756,7 +757,7 @@ static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1
 
 /* FloatType.parse of a JSON number: the nearest double. Exact arithmetic when
  * the digits and the power of ten are both exact doubles (Clinger's fast
- * path), else the C library's strtod, which rounds correctly (glibc). */
+ * path), else Ruby's own strtod (Float()'s), which rounds correctly in any locale. */
 static double float_value(const unsigned char *p, size_t n)
 {
     size_t i = 0;
@@ -808,7 +809,7 @@ static double float_value(const unsigned char *p, size_t n)
     char *s = n < sizeof(small) ? small : ALLOCV(holder, n + 1);
     memcpy(s, p, n);
     s[n] = '\0';
-    double v = strtod(s, NULL);
+    double v = ruby_strtod(s, NULL); /* as Float(): correctly rounded, whatever LC_NUMERIC says */
     if (holder) ALLOCV_END(holder);
     return v;
 }
