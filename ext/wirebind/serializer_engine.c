@@ -244,7 +244,7 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
             rb_raise(rb_eArgError, "serializer program: op %ld needs a nested serializer", i);
         }
         if (o->code == WB_SER_LINK && o->target < 0) rb_raise(rb_eArgError, "serializer program: a link without an index");
-        if (o->code == WB_SER_UNLESS_ANY && o->target < 0) rb_raise(rb_eArgError, "serializer program: a jump without a target");
+        if (o->code == WB_SER_UNLESS_ANY && o->target <= i) rb_raise(rb_eArgError, "serializer program: a jump that is not forward");
         program->op_count = (size_t)i + 1;
     }
 #if RUBY_API_VERSION_CODE < 30200
@@ -252,6 +252,8 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
     int failed = 0;
     rb_protect(probe_ivars, (VALUE)program, &failed);
     if (failed) {
+        /* Only an error gives up the shortcut; an Interrupt, a kill or a throw goes on. */
+        if (!RTEST(rb_obj_is_kind_of(rb_errinfo(), rb_eStandardError))) rb_jump_tag(failed);
         rb_set_errinfo(Qnil);
         for (size_t i = 0; i < program->op_count; i++) program->ops[i].ivar_index = 0;
     }
@@ -824,7 +826,9 @@ static void append_value_str(wb_buffer *buffer, VALUE str)
 static void write_top(state *st, VALUE record, const char *head, size_t head_len, long count)
 {
     const wb_ser_program *program = program_for(st, record);
-    if (count > 0 && program->record_size_hint > 0 && (size_t)count <= MAX_PRESIZE / program->record_size_hint) {
+    /* Not for an IO: the output goes out in 64 KiB pieces, and stays that small. */
+    if (count > 0 && NIL_P(st->document->io) && program->record_size_hint > 0 &&
+        (size_t)count <= MAX_PRESIZE / program->record_size_hint) {
         wb_buffer_reserve(&st->buffer, (size_t)count * program->record_size_hint);
     }
     size_t before = st->buffer.len;
@@ -940,9 +944,11 @@ VALUE wb_ser_write(const wb_ser_document *document)
     wb_buffer_init(&st->buffer);
     st->last_class = Qnil;
     st->last_program = Qnil;
-    st->document = document;
+    /* The heads are copied before the state points at the caller's document: a
+     * raise in between leaves nothing for the GC to follow into a dead frame. */
     st->list_head = copy_head(document->list_head, &st->list_head_len);
     st->single_head = copy_head(document->single_head, &st->single_head_len);
+    st->document = document;
     VALUE result = rb_ensure(write_protected, (VALUE)st, write_ensure, (VALUE)st);
     RB_GC_GUARD(holder);
     return result;
