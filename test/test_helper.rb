@@ -37,3 +37,4 @@ module Wirebind
 end
 
 Minitest::Test.include(Wirebind::TestSupport)
+require_relative "support/fixture_gems"

@@ -1,0 +1,27 @@
+# frozen_string_literal: true
+
+# Real documents that other projects publish in their gems' test suites (MIT
+# licensed), used by the tests as input nobody here wrote. They are unpacked from
+# the gems on RubyGems into tmp/fixtures/ (not committed); `.ci/run` runs this
+# task, and a test whose gem is absent skips with the reason printed
+# (test/support/fixture_gems.rb).
+FIXTURE_GEMS = {
+  # WSDLs: e-conomic, Marketo, TradeTracker, GeoTrust, SOAP 1.2, imports, two bindings...
+  "wasabi" => "3.5.0"
+}.freeze
+
+FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)
+
+desc "Unpack the gems whose test fixtures the suite reads into tmp/fixtures/"
+task :fixtures do
+  mkdir_p FIXTURES_DIR
+  FIXTURE_GEMS.each do |name, version|
+    next if File.directory?(File.join(FIXTURES_DIR, "#{name}-#{version}"))
+
+    Dir.chdir(FIXTURES_DIR) do
+      sh "gem", "fetch", name, "-v", version, "--silent"
+      sh "gem", "unpack", "#{name}-#{version}.gem", "--silent"
+      rm_f "#{name}-#{version}.gem"
+    end
+  end
+end
