@@ -83,3 +83,8 @@ task :fuzz, [:seconds] do |_, args|
      binary, "-max_total_time=#{seconds}", "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
      "-dict=#{File.join(FUZZ_DIR, 'xml.dict')}", "-artifact_prefix=#{crashes}/", corpus)
 end
+
+desc "Validate the public API's signatures in sig/ (RBS)"
+task :rbs do
+  sh "rbs", "-I", "sig", "validate"
+end
