@@ -263,6 +263,23 @@ class XMLEncodeTest < Minitest::Test
     assert_equal Holder.new(label: "l"), XML.decode(xml, Holder)
   end
 
+  # A nil item is written even with nil: :omit: leaving it out would lose it
+  # and shift the items after it.
+  def test_nil_items_of_lists_are_written_as_xsi_nil
+    issue = Issue.new(key: "K", labels: ["a", nil, "b"],
+                      affects_versions: [Version.new(name: "1"), nil, Version.new(name: "2")])
+    xml = XML.encode(issue)
+
+    assert_equal 3, xml.scan("<label").size
+    assert_match(%r{<label xsi:nil="true" xmlns:xsi="#{XSI}"/>}, xml)
+    assert_equal 2, xml.scan(/ xsi:nil="true"/).size
+    assert_equal issue, XML.decode(xml, Issue)
+    list = AllLists.new(i: [nil, 1], dt: [Date.new(2024, 1, 2), nil], bin: [nil])
+
+    assert_equal list, XML.decode(XML.encode(list), AllLists)
+    assert_equal list, XML.decode(XML.encode(list, nil: :xsi), AllLists)
+  end
+
   def test_empty_strings_are_not_nil
     xml = XML.encode(Issue.new(key: "", lang: ""))
     decoded = XML.decode(xml, Issue)
