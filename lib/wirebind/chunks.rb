@@ -62,11 +62,13 @@ module Wirebind
 
     module_function
 
-    # Writes what +out+ holds to +io+ and empties it.
+    # Writes what +out+ holds to +io+ and empties it. The IO gets a String of
+    # its own, never touched again: a sink may keep what it is given (a Rack
+    # body, a queue), and +out+ is refilled after this.
     # @return [Integer] the bytes written
     def flush(io, out)
       bytes = out.bytesize
-      io.write(out)
+      io.write(out.dup)
       out.clear
       bytes
     end
