@@ -45,6 +45,30 @@ class ChunksTest < Minitest::Test
     end
   end
 
+  # An IO whose reads answer something other than a String or nil.
+  class OddIO
+    def initialize(answer, method)
+      @answer = answer
+      define_singleton_method(method) { |_length| @answer }
+    end
+  end
+
+  def test_a_read_that_is_not_a_string_is_an_argument_error_naming_the_io
+    [[5, :readpartial, "Integer"], [:sym, :read, "Symbol"], [[1], :read, "Array"]].each do |answer, method, answer_class|
+      BACKENDS.each do |backend|
+        message = /\AChunksTest::OddIO##{method} returned #{answer_class}, not a String or nil\z/
+        error = assert_raises(ArgumentError) { Wirebind::XML.decode(OddIO.new(answer, method), Row, backend: backend) }
+        assert_match message, error.message
+        error = assert_raises(ArgumentError) { Wirebind::XML.each(OddIO.new(answer, method), Row, backend: backend) { nil } }
+        assert_match message, error.message
+        error = assert_raises(ArgumentError) { Wirebind::JSON.decode(OddIO.new(answer, method), Row, backend: backend) }
+        assert_match message, error.message
+        error = assert_raises(ArgumentError) { Wirebind::JSON.each(OddIO.new(answer, method), Row, backend: backend) { nil } }
+        assert_match message, error.message
+      end
+    end
+  end
+
   def rows(count = 3_000)
     Array.new(count) { |i| Row.new(id: i, title: "row #{i} #{'x' * (i % 50)}", labels: %w[a b], tag: Tag.new(name: "t#{i}", weight: i)) }
   end

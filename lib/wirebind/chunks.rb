@@ -49,8 +49,13 @@ module Wirebind
           else
             @io.read(@chunk_size)
           end
+        return nil if chunk.nil?
+        unless chunk.is_a?(String)
+          raise ArgumentError, "#{@io.class}##{@method} returned #{chunk.class}, not a String or nil"
+        end
+
         # A String an IO hands out may be its own buffer, reused on the next read.
-        chunk.nil? || chunk.empty? ? nil : chunk.dup
+        chunk.empty? ? nil : chunk.dup
       end
 
       # Reads nothing more.

@@ -82,7 +82,7 @@ module Wirebind
         # @param root [Plan::Slot] what the document holds
         # @param strict [Boolean] unknown keys are errors
         # @param block [Proc, nil] for +each+: called with each item of the top-level array
-        # @param limits [Hash] +max_depth+, +max_size+, +max_number_length+
+        # @param limits [Hash] +max_depth+, +max_token_size+, +max_number_length+
         def initialize(input, root, strict, block, **limits)
           super(input, **limits)
           @root = root
@@ -149,8 +149,8 @@ module Wirebind
           while true
             key = text = nil
             if first ? s.skip(FIRST_MEMBER) : s.skip(NEXT_MEMBER)
-              # Longer than max_size, perhaps: then the exact path says which token.
-              if @small || s.matched_size <= @max_size
+              # Longer than max_token_size, perhaps: then the exact path says which token.
+              if @small || s.matched_size <= @max_token_size
                 key = s[1]
                 text = s[2]
               else
