@@ -210,6 +210,15 @@ class XMLEncodeTest < Minitest::Test
     assert_raises(Wirebind::EncodeError) { XML.encode(Issue.new(key: "caf\xE9".b)) }
   end
 
+  # The same rule as JSON: a binary-tagged String holding valid UTF-8 is
+  # written as text; anything else is refused (binary data belongs in :base64).
+  def test_binary_strings_holding_utf8_are_text
+    assert_includes XML.encode(Issue.new(key: "café".b)), "<key>café</key>"
+    assert_includes XML.encode(Issue.new(lang: "é".b)), %(<Issue lang="é">)
+    error = assert_raises(Wirebind::EncodeError) { XML.encode(Issue.new(key: "caf\xE9".b)) }
+    assert_match(/invalid UTF-8 in "caf\\xE9" \(binary data belongs in a :base64 attribute\)/, error.message)
+  end
+
   # ---- nil ----------------------------------------------------------------------------
 
   def test_nil_values_are_omitted

@@ -77,7 +77,14 @@ module Wirebind
           private
 
           def utf8(text)
-            unless text.encoding == Encoding::UTF_8
+            if text.encoding == Encoding::BINARY
+              # Bytes taken for UTF-8, as JSON takes them: valid UTF-8 is written,
+              # anything else refused (binary data belongs in :base64).
+              copy = text.dup.force_encoding(Encoding::UTF_8)
+              raise Types::InvalidValue, "invalid UTF-8 in #{Types.excerpt(text)} (binary data belongs in a :base64 attribute)" unless copy.valid_encoding?
+
+              text = copy
+            elsif text.encoding != Encoding::UTF_8
               begin
                 text = text.encode(Encoding::UTF_8)
               rescue EncodingError
