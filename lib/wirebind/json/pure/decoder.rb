@@ -26,7 +26,7 @@ module Wirebind
       # Schema-directed decoding in one pass: while an object is scanned, each
       # key is looked up in the plan's table as it is read, and its value is
       # converted straight into the record's Array of values; a record becomes
-      # an object through its class's generated +__wb_build+. No Hash is built
+      # an object through its plan's +build+ (the builder of the schema the plan was made from). No Hash is built
       # for a record, and nothing at all for members the schema does not name:
       # they are checked and passed over.
       #
@@ -341,7 +341,7 @@ module Wirebind
 
         def finish_object(frame)
           @stack.pop
-          record = frame[NODE].klass.__wb_build(frame[VALUES])
+          record = frame[NODE].build(frame[VALUES])
           parent = @stack.last
           if parent.nil?
             @result = record
