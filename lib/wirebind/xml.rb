@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "xml/plan"
+require_relative "xml/references"
 require_relative "xml/pure/tokenizer"
 require_relative "xml/pure/decoder"
 require_relative "xml/pure/encoder"
@@ -26,6 +27,9 @@ module Wirebind
       max_entity_depth: 32
     }.freeze
 
+    # How many SOAP encoding references may wait for their element at once (+max_references:+).
+    DEFAULT_MAX_REFERENCES = 1_000_000
+
     ELEMENT_NAME = /\A#{Pure::Syntax::NCNAME_SRC}\z/
     DTD_POLICIES = %i[internal reject].freeze
     BACKENDS = %i[pure native].freeze
@@ -45,17 +49,26 @@ module Wirebind
       #   and every entity attack needs one. +:internal+ reads an internal DTD subset and
       #   expands its internal entities within the limits. External DTDs and entities are
       #   never read; referencing an external or undeclared entity is an error.
+      # @param references [Boolean] resolve SOAP 1.1 encoding references (rpc/encoded,
+      #   Axis's +multiRef+s): a value element with +href="#x"+ takes the value of the
+      #   element with +id="x"+ outside the records (before or after it; the same object
+      #   for every reference to it; scalars too). Such elements are never records
+      #   themselves. A dangling reference, a cycle between referents, or more than
+      #   +max_references+ pending at once is a {DecodeError}.
+      # @param max_references [Integer] most references waiting for their element at once
       # @param limits [Hash] overrides of {DEFAULT_LIMITS}
       # @param backend [Symbol] +:pure+ or +:native+; the default is {Wirebind.backend}
       # @return [Object, Array, nil] the record, nil if +at:+ matched nothing, or the list
       # @raise [ParseError] not well-formed, with line and column
       # @raise [LimitError] a limit was exceeded
       # @raise [DecodeError] well-formed but does not fit the schema, with path and line
-      def decode(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend, **limits)
+      def decode(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend,
+                 references: false, max_references: DEFAULT_MAX_REFERENCES, **limits)
         list = type.is_a?(Array)
         item = resolve_type(list ? unwrap_list(type) : type)
         path = compile_path(at, list)
         options = tokenizer_options(limits, dtd)
+        options[:references] = references_for(references, max_references, nil) if references
         backend_for(backend).decode(input, item, list, path, strict, options)
       end
 
@@ -65,12 +78,17 @@ module Wirebind
       # @param (see .decode)
       # @yieldparam record [Object]
       # @return [Integer, Enumerator] the number of records yielded, or an Enumerator without a block
-      def each(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend, **limits, &block)
-        return enum_for(:each, input, type, at: at, strict: strict, dtd: dtd, backend: backend, **limits) unless block
+      def each(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend,
+               references: false, max_references: DEFAULT_MAX_REFERENCES, **limits, &block)
+        unless block
+          return enum_for(:each, input, type, at: at, strict: strict, dtd: dtd, backend: backend, references: references,
+                                                 max_references: max_references, **limits)
+        end
 
         item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
         path = compile_path(at, true)
         options = tokenizer_options(limits, dtd)
+        options[:references] = references_for(references, max_references, block) if references
         backend_for(backend).each(input, item, path, strict, options, block)
       end
 
@@ -123,6 +141,13 @@ module Wirebind
         else
           raise ArgumentError, "backend: must be one of #{BACKENDS.inspect}, not #{name.inspect}"
         end
+      end
+
+      def references_for(references, max, block)
+        raise ArgumentError, "references: must be true or false, not #{references.inspect}" unless references == true
+        raise ArgumentError, "max_references must be a positive Integer, not #{max.inspect}" unless max.is_a?(Integer) && max.positive?
+
+        References.new(max, block)
       end
 
       def unwrap_list(type)

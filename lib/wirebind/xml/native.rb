@@ -52,6 +52,9 @@ module Wirebind
         private
 
         def run(input, item, mode, path, strict, options, block)
+          # References and xsi:type subclasses are read by the pure decoder for now.
+          return yield(input) if options[:references] || Model.xml_types?
+
           source = Source.new(input)
           result = decode_source(source, item, mode, path, strict, options.fetch(:max_depth),
                                  options.fetch(:max_token_size), options.fetch(:dtd) == :reject, block)
