@@ -32,6 +32,10 @@ class XMLXsiTypeTest < Minitest::Test
     attribute :others, [Record], xml: "others/*"
   end
 
+  def backends
+    Wirebind.backend == :native ? %i[native pure] : %i[pure]
+  end
+
   def test_list_and_single_values_of_subclasses
     xml = <<~XML
       <list #{XSI} xmlns:rel="urn:rel_2020" xmlns:other="urn:rel_2011">
@@ -44,6 +48,7 @@ class XMLXsiTypeTest < Minitest::Test
       </list>
     XML
     records = XML.decode(xml, [Record])
+    assert_equal records, XML.decode(xml, [Record], backend: :pure)
     assert_equal [Customer, Vendor, Record, Record, Record, Record], records.map(&:class)
     assert_equal "a@x", records[0].email
     assert_equal "net 30", records[1].terms
@@ -71,6 +76,7 @@ class XMLXsiTypeTest < Minitest::Test
       </holder>
     XML
     holder = XML.decode(xml, Holder)
+    assert_equal holder, XML.decode(xml, Holder, backend: :pure)
     assert_instance_of Customer, holder.main
     assert_equal "9", holder.main.internal_id
     assert_equal [Customer, Vendor], holder.others.map(&:class)
@@ -79,8 +85,11 @@ class XMLXsiTypeTest < Minitest::Test
   def test_strict_refuses_unknown_types
     xml = %(<r #{XSI}><record xsi:type="Nope"><name>x</name></record></r>)
     assert_equal [Record], XML.decode(xml, [Record]).map(&:class)
-    error = assert_raises(Wirebind::DecodeError) { XML.decode(xml, [Record], strict: true) }
-    assert_match(/xsi:type "Nope"/, error.message)
+    messages = backends.map do |backend|
+      assert_raises(Wirebind::DecodeError) { XML.decode(xml, [Record], strict: true, backend: backend) }.message
+    end
+    assert_match(/xsi:type "Nope"/, messages.first)
+    assert_equal 1, messages.uniq.size, messages.inspect
   end
 
   def test_a_subclass_type_does_not_apply_where_an_unrelated_class_is_declared

@@ -62,6 +62,11 @@ module Wirebind
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
 
+        # @return [String] the message of a strict decode's DecodeError for an unknown xsi:type
+        def self.unknown_type_message(declared, local, uri)
+          "xsi:type #{local.inspect}#{" (#{uri})" if uri} names no subclass of #{declared} that declared xml_type (strict: true)"
+        end
+
         # @return [Integer] records decoded so far (with references, yielded so far)
         def count
           @refs && @mode == :each ? @refs.count : @count
@@ -451,7 +456,7 @@ module Wirebind
           return Plan.for(klass) if klass && !klass.equal?(declared)
           return plan if klass || !@strict || local == declared.xml_root
 
-          decode_error("xsi:type #{local.inspect}#{" (#{uri})" if uri} names no subclass of #{declared} that declared xml_type (strict: true)", leaf)
+          decode_error(Decoder.unknown_type_message(declared, local, uri), leaf)
         end
 
         # +leaf+: the element's name when it is a leaf (not on the name stack), for paths.
