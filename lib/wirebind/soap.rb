@@ -30,4 +30,4 @@ end
 require_relative "soap/errors"
 require_relative "soap/fault"
 require_relative "soap/envelope"
-
+require_relative "soap/client"
