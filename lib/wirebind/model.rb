@@ -50,12 +50,14 @@ module Wirebind
       def register_xml_type(klass)
         name = klass.xml_type[0]
         others = (@xml_types[name] || []).reject { |other| other.equal?(klass) }
-        @xml_types = @xml_types.merge(name => (others << klass).freeze).freeze
+        # The latest declaration first: it wins over an older one of the same name.
+        @xml_types = @xml_types.merge(name => [klass, *others].freeze).freeze
       end
 
       # The class an +xsi:type+ names where +declared+ is expected: +declared+
       # itself or a subclass of it that declared that type, the one declared in
-      # exactly +uri+ first, then one declared without a namespace.
+      # exactly +uri+ first, then one declared without a namespace (when two
+      # classes declared the same, the later one).
       #
       # @api private
       # @param declared [Class] the model class the schema expects
