@@ -5,6 +5,7 @@ require_relative "loopback_server"
 require "logger"
 require "stringio"
 require "digest/sha1"
+require "tmpdir"
 
 # The client against loopback servers: results, faults, transport errors,
 # connection reuse, threads, encodings and authentication headers.
@@ -292,6 +293,41 @@ class SOAPClientTest < Minitest::Test
     assert_match(/SOAP x: HTTP 200, \d+ bytes, [\d.]+ ms/, log.string)
     refute_includes log.string, "s3cret"
     refute_includes log.string, "pa55"
+  end
+
+  def self_signed
+    key = OpenSSL::PKey::RSA.new(2048)
+    cert = OpenSSL::X509::Certificate.new
+    cert.version = 2
+    cert.serial = 1
+    cert.subject = cert.issuer = OpenSSL::X509::Name.parse("/CN=127.0.0.1")
+    cert.public_key = key.public_key
+    cert.not_before = Time.now - 60
+    cert.not_after = Time.now + 3600
+    factory = OpenSSL::X509::ExtensionFactory.new(cert, cert)
+    cert.add_extension(factory.create_extension("subjectAltName", "IP:127.0.0.1"))
+    cert.add_extension(factory.create_extension("basicConstraints", "CA:TRUE", true))
+    cert.sign(key, OpenSSL::Digest.new("SHA256"))
+    [key, cert]
+  end
+
+  def test_tls_verifies_by_default
+    key, cert = self_signed
+    context = OpenSSL::SSL::SSLContext.new
+    context.key = key
+    context.cert = cert
+    body = response_xml({ r: "secure" }, operation: "xResponse", multi_ref: false)
+    Dir.mktmpdir do |dir|
+      ca_file = File.join(dir, "ca.pem")
+      File.write(ca_file, cert.to_pem)
+      LoopbackServer.open(proc { ok(body) }, ssl: context) do |server|
+        assert server.url.start_with?("https://")
+        error = assert_raises(Wirebind::SOAP::ConnectionError) { Client.new(endpoint: server.url).call(:x, {}, returns: :string) }
+        assert_match(/certificate verify failed/, error.message)
+        assert_equal "secure", Client.new(endpoint: server.url, ssl: { ca_file: ca_file }).call(:x, {}, returns: :string)
+        assert_equal "secure", Client.new(endpoint: server.url, ssl: { verify: false }).call(:x, {}, returns: :string)
+      end
+    end
   end
 
   def test_bad_options

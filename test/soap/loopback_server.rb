@@ -2,6 +2,7 @@
 
 require "socket"
 require "zlib"
+require "openssl"
 
 # A small HTTP/1.1 server on 127.0.0.1, port 0, for the client's tests: keep-alive,
 # counts connections and requests, and lets a handler answer normally
@@ -12,10 +13,12 @@ class LoopbackServer
 
   attr_reader :port, :requests
 
-  def initialize(handler)
+  def initialize(handler, ssl: nil)
     @handler = handler
-    @server = TCPServer.new("127.0.0.1", 0)
-    @port = @server.addr[1]
+    @tcp = TCPServer.new("127.0.0.1", 0)
+    @port = @tcp.addr[1]
+    @server = ssl ? OpenSSL::SSL::SSLServer.new(@tcp, ssl).tap { |s| s.start_immediately = false } : @tcp
+    @ssl = ssl
     @threads = []
     @sockets = []
     @requests = Queue.new
@@ -25,7 +28,7 @@ class LoopbackServer
   end
 
   def url(path = "/soap")
-    "http://127.0.0.1:#{@port}#{path}"
+    "#{@ssl ? 'https' : 'http'}://127.0.0.1:#{@port}#{path}"
   end
 
   def connections
@@ -33,15 +36,15 @@ class LoopbackServer
   end
 
   def stop
-    @server.close unless @server.closed?
+    @tcp.close unless @tcp.closed?
     @acceptor.kill
     @acceptor.join(2)
     @lock.synchronize { @sockets.dup }.each { |s| s.close unless s.closed? }
     @threads.each { |t| t.kill.join(2) }
   end
 
-  def self.open(handler)
-    server = new(handler)
+  def self.open(handler, **options)
+    server = new(handler, **options)
     yield server
   ensure
     server&.stop
@@ -56,7 +59,12 @@ class LoopbackServer
         @connections += 1
         @sockets << socket
       end
-      @threads << Thread.new(socket) { |s| serve(s) }
+      @threads << Thread.new(socket) do |s|
+        s.accept if @ssl # the handshake, in the connection's thread
+        serve(s)
+      rescue OpenSSL::SSL::SSLError, IOError, SystemCallError
+        s.close
+      end
     end
   rescue IOError, SystemCallError
     nil
