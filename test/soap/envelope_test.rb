@@ -101,6 +101,27 @@ class SOAPEnvelopeTest < Minitest::Test
     end
   end
 
+  # The start of most responses is matched at once; anything unusual goes
+  # through the tokenizer. Both must agree.
+  def test_quick_and_full_starts_agree
+    docs = %w[authentication.xml f5.xml list.xml multi_ref.xml taxcloud.xml].map { |f| fixture(f) }
+    docs << Envelope.write(+"", operation: "op", namespace: "urn:x", parts: { a: 1 }, style: :rpc)
+    docs << Envelope.write(+"", operation: "op", namespace: "urn:x", parts: { a: 1 }, style: :document, version: "1.2")
+    docs << %(<s:Envelope xmlns:s="#{Wirebind::SOAP::NS_11}" xmlns:p="urn:outer"><s:Body><p:op/></s:Body></s:Envelope>)
+    docs << %(<Envelope xmlns="#{Wirebind::SOAP::NS_11}"><Body><op xmlns="urn:d"/></Body></Envelope>)
+    docs.each do |xml|
+      slow = xml.sub(/(<(?:\w+:)?Envelope[^>]*>)/) { "#{Regexp.last_match(1)}<!-- through the tokenizer -->" }
+      refute_equal xml, slow
+      [xml, StringIO.new(xml), TrickleIO.new(xml, seed: 1)].each do |input|
+        quick = Reader.new(input)
+        full = Reader.new(slow)
+        assert_equal [full.version, full.operation], [quick.version, quick.operation], xml[0, 120]
+      end
+    end
+    undeclared = %(<s:Envelope xmlns:s="#{Wirebind::SOAP::NS_11}"><s:Body><q:op/></s:Body></s:Envelope>)
+    assert_raises(Wirebind::ParseError) { Reader.new(undeclared) }
+  end
+
   class LogCase
     include Wirebind::Model
     attribute :log_time, :time

@@ -55,6 +55,7 @@ class LoopbackServer
   def accept_loop
     loop do
       socket = @server.accept
+      (socket.respond_to?(:to_io) ? socket.to_io : socket).setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
       @lock.synchronize do
         @connections += 1
         @sockets << socket

@@ -276,13 +276,14 @@ module Wirebind
           @ended = false
         end
 
-        def readpartial(size)
-          chunk = @reader.readpartial(size)
-          @bytes += chunk.bytesize
+        def read(size)
+          chunk = @reader.read(size)
+          if chunk
+            @bytes += chunk.bytesize
+          else
+            @ended = true
+          end
           chunk
-        rescue EOFError
-          @ended = true
-          raise
         end
 
         # A parse error at the very end of a body that ended: the body was cut
@@ -302,22 +303,17 @@ module Wirebind
           @reader = reader
           @peeked = +""
           @pending = []
-          while @peeked.bytesize < limit
-            chunk = begin
-              reader.readpartial(limit)
-            rescue EOFError
-              break
-            end
+          while @peeked.bytesize < limit && (chunk = reader.read(limit))
             @peeked << chunk
             @pending << chunk
           end
           @peeked = @peeked.byteslice(0, limit).force_encoding(Encoding::UTF_8)
         end
 
-        def readpartial(size)
+        def read(size)
           return @pending.shift unless @pending.empty?
 
-          @reader.readpartial(size)
+          @reader.read(size)
         end
 
         def truncated?(error)

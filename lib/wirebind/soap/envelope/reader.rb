@@ -30,18 +30,15 @@ module Wirebind
         def initialize(input, http_status: nil, **limits)
           @limits = limits
           @http_status = http_status
-          if input.is_a?(String)
-            @input = input
-            prelude = Prelude.new(input, tokenizer_options)
-          else
-            recorder = Recorder.new(input)
-            prelude = Prelude.new(recorder, tokenizer_options)
-          end
+          recorder = Recorder.new(input) unless input.is_a?(String)
+          return if quick_start(input.is_a?(String) ? input : recorder.first, input, recorder)
+
+          prelude = Prelude.new(recorder || input, tokenizer_options)
           prelude.read
           @version = prelude.version
           @operation = prelude.operation
           @fault = prelude.fault&.with_http_status(http_status)
-          @input ||= Replay.new(recorder.stop, input) if recorder
+          @input = recorder ? Replay.new(recorder.stop, input) : input
         end
 
         # @return [Array(String, String), nil] the local name and namespace of Body's
@@ -102,6 +99,48 @@ module Wirebind
 
         private
 
+        # The start tags of a plain response (an XML declaration, Envelope, no
+        # Header, Body, Body's first element, attributes without entity
+        # references) matched at once, without the tokenizer: most responses
+        # look like this. Anything else (comments, a Header, a fault, another
+        # encoding) goes the tokenizer's way. What this accepts is then read
+        # whole, and checked, by the decode.
+        QUICK_ATTRIBUTES = %q{((?:\s+[A-Za-z_][\w.:\-]*\s*=\s*(?:"[^"<&]*"|'[^'<&]*'))*)\s*}
+        QUICK_START = Regexp.new(
+          %q{\A(?:<\?xml\s[^<>]*\?>)?\s*<(?:([A-Za-z_][\w.\-]*):)?Envelope} + QUICK_ATTRIBUTES + %q{>\s*} +
+          %q{<(?:([A-Za-z_][\w.\-]*):)?Body} + QUICK_ATTRIBUTES + %q{>\s*} +
+          %q{<(?:([A-Za-z_][\w.\-]*):)?([A-Za-z_][\w.\-]*)} + QUICK_ATTRIBUTES + %q{/?>},
+          Regexp::MULTILINE
+        )
+        QUICK_DECLARATION = /\s(xmlns(?::[\w.\-]+)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/.freeze
+        private_constant :QUICK_ATTRIBUTES, :QUICK_START, :QUICK_DECLARATION
+
+        # @return [Boolean] whether the start of +text+ settled version and operation
+        def quick_start(text, input, recorder)
+          return false unless text
+
+          text = text.b unless text.encoding == Encoding::BINARY || text.ascii_only?
+          match = QUICK_START.match(text) or return false
+          return false unless match[0].ascii_only?
+
+          scope = {}
+          [match[2], match[4], match[7]].each do |attributes|
+            attributes.scan(QUICK_DECLARATION) { |name, double, single| scope[name] = double || single }
+          end
+          env = scope[match[1] ? "xmlns:#{match[1]}" : "xmlns"]
+          version = VERSIONS.key(env) or return false
+          return false unless scope[match[3] ? "xmlns:#{match[3]}" : "xmlns"] == env
+
+          uri = scope[match[5] ? "xmlns:#{match[5]}" : "xmlns"]
+          return false if uri == env || (match[5] && uri.nil?) # a fault, or a prefix declared further out
+
+          @version = version
+          @operation = [match[6].force_encoding(Encoding::UTF_8), uri&.force_encoding(Encoding::UTF_8)].freeze
+          @fault = nil
+          @input = recorder ? Replay.new(recorder.stop, input) : input
+          true
+        end
+
         def tokenizer_options
           XML::DEFAULT_LIMITS.merge(@limits.slice(*XML::DEFAULT_LIMITS.keys), dtd: :reject)
         end
@@ -127,17 +166,30 @@ module Wirebind
 
         # Records what the prelude reads from an IO, to be replayed.
         # @api private
+        # (+read+, never +readpartial+: the end of a body is a nil, not an EOFError
+        # raised through the decoder's frames, which costs more than a small body's decode.)
         class Recorder
           def initialize(io)
             @io = io
             @chunks = []
+            @cursor = 0
           end
 
-          def readpartial(size)
-            chunk = @io.respond_to?(:readpartial) ? @io.readpartial(size) : (@io.read(size) or raise EOFError)
-            chunk = chunk.dup
-            @chunks << chunk
+          # @return [String, nil] the first chunk, read and kept; the next read
+          #   starts from the beginning again
+          def first
+            chunk = read(CHUNK_SIZE)
+            @cursor = 0
             chunk
+          end
+
+          def read(size)
+            unless @cursor < @chunks.size
+              chunk = Recorder.read_from(@io, size) or return nil
+              @chunks << chunk
+            end
+            @cursor += 1
+            @chunks[@cursor - 1]
           end
 
           # @return [Array<String>] what was read, in order
@@ -145,6 +197,21 @@ module Wirebind
             chunks = @chunks
             @chunks = nil
             chunks
+          end
+
+          # @return [String, nil] the next chunk of +io+, a copy; nil at its end
+          def self.read_from(io, size)
+            chunk =
+              if io.respond_to?(:readpartial) # a socket's read(n) would wait for all n bytes
+                begin
+                  io.readpartial(size)
+                rescue EOFError
+                  nil
+                end
+              else
+                io.read(size)
+              end
+            chunk.nil? || chunk.empty? ? nil : chunk.dup
           end
         end
 
@@ -156,12 +223,13 @@ module Wirebind
             @io = io
           end
 
-          def readpartial(size)
+          def read(size)
             return @chunks.shift unless @chunks.empty?
 
-            @io.respond_to?(:readpartial) ? @io.readpartial(size) : (@io.read(size) or raise EOFError)
+            Recorder.read_from(@io, size)
           end
         end
+        CHUNK_SIZE = 64 * 1024
 
         # Reads the start of an envelope: its version, Body's first element, and a
         # fault whole (its detail re-written as XML, with the namespace
@@ -380,7 +448,7 @@ module Wirebind
             xml
           end
         end
-        private_constant :Recorder, :Replay, :Prelude
+        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE
       end
     end
   end

@@ -11,8 +11,9 @@ module Wirebind
     # - +request(path, headers, body) { |status, headers, reader| ... }+: sends one
     #   POST and yields the status (Integer), the response headers (a Hash of
     #   lowercase names to Strings) and the body as +reader+, an object answering
-    #   +readpartial(size)+ (raising EOFError at its end) that hands out the body as
-    #   it arrives, already inflated when it came gzip- or deflate-encoded. Returns
+    #   +read(size)+ (a String of at most about +size+ bytes, nil at the end) that hands
+    #   out the body as it arrives, already inflated when it came gzip- or
+    #   deflate-encoded. Returns
     #   the block's value. A body the block left unread is drained (or the
     #   connection dropped) by the adapter.
     # - +close+: closes every connection it holds.
@@ -193,14 +194,11 @@ module Wirebind
             @done = false
           end
 
-          def readpartial(_size)
-            raise EOFError, "end of body" if @done
+          def read(_size)
+            return nil if @done
 
             chunk = Transport.transport_errors(nil) { @fiber.resume }
-            if chunk.nil?
-              @done = true
-              raise EOFError, "end of body"
-            end
+            @done = true if chunk.nil?
             chunk
           end
 
@@ -208,13 +206,10 @@ module Wirebind
           # @return [Boolean] whether the body ended, so the connection may be reused
           def drain
             left = DRAIN_LIMIT
-            until @done
-              chunk = readpartial(65_536)
+            while (chunk = read(65_536))
               left -= chunk.bytesize
               return false if left.negative?
             end
-            true
-          rescue EOFError
             true
           rescue Error
             false
