@@ -79,6 +79,7 @@ module Bench
       t_savon = median(5) { savon_body.call }
       t_mapped = median(5) { savon_mapped.call }
       allocations = allocated { call.call }
+      largest, string_bytes = string_allocations { call.call }
       puts
       puts "| getIssuesFromJqlSearch, #{COUNT} issues (rpc/encoded, multiRef) | median | vs wirebind |"
       puts "|---|---:|---:|"
@@ -86,49 +87,87 @@ module Bench
       row("wirebind client (pure)", t_pure, t_wirebind)
       row("Savon 2.17 `response.body` (a Hash)", t_savon, t_wirebind)
       row("Savon 2.17 + mapping into the same models", t_mapped, t_wirebind)
-      puts "allocations per call: #{allocations} objects for #{issues.size} records of #{jira_objects(issues)} objects " \
-           "(body #{server.size('/jira')} bytes, never held as one String)"
-      goal("1000 issues: wirebind vs Savon response.body", t_savon / t_wirebind, 10)
-      goal("1000 issues: wirebind vs Savon + mapping", t_mapped / t_wirebind, 10)
+      puts "allocations per call: #{allocations} objects for #{issues.size} records of #{jira_objects(issues)} objects; " \
+           "Strings: #{string_bytes} bytes in all (#{(string_bytes.to_f / server.size('/jira')).round(2)}x the body's " \
+           "#{server.size('/jira')} bytes, the values included), the largest #{largest} bytes (no String holds the body)"
+      goal("#{COUNT} issues: wirebind vs Savon response.body", t_savon / t_wirebind, 10)
+      goal("#{COUNT} issues: wirebind vs Savon + mapping", t_mapped / t_wirebind, 10)
       wirebind.close
     end
 
     # ---- many small calls -----------------------------------------------------------
 
     def small_calls(server)
-      client = wirebind_client(server, "/small")
-      login = -> { client.call(:login, { in0: "bot", in1: "secret" }, returns: :string) }
       savon = savon_client(server, "/small")
       savon_login = -> { SavonMapping.login(savon.call(:login, message: { in0: "bot", in1: "secret" }).body) }
-      raise "wirebind login returned #{login.call.inspect}" unless login.call == "token-abc"
       raise "Savon login returned #{savon_login.call.inspect}" unless savon_login.call == "token-abc"
 
-      before = server.connections
-      t_one = timed { SMALL_CALLS.times { login.call } }
-      opened = server.connections - before
-      before = server.connections
-      t_threads = timed { threads(THREADS) { |n| (SMALL_CALLS / THREADS + (n < SMALL_CALLS % THREADS ? 1 : 0)).times { login.call } } }
-      opened_threads = server.connections - before
+      rows = []
+      goals = []
       t_savon = timed { SAVON_SMALL_CALLS.times { savon_login.call } }
       savon_clients = Array.new(THREADS) { savon_client(server, "/small") }
+      savon_per_thread = SAVON_SMALL_CALLS / THREADS
       t_savon_threads = timed do
-        threads(THREADS) { |n| (SAVON_SMALL_CALLS / THREADS).times { SavonMapping.login(savon_clients[n].call(:login, message: { in0: "b" }).body) } }
+        threads(THREADS) { |n| savon_per_thread.times { SavonMapping.login(savon_clients[n].call(:login, message: { in0: "b" }).body) } }
       end
-      rate = SMALL_CALLS / t_one
-      rate_threads = SMALL_CALLS / t_threads
       savon_rate = SAVON_SMALL_CALLS / t_savon
-      savon_rate_threads = (SAVON_SMALL_CALLS / THREADS * THREADS) / t_savon_threads
+      savon_rate_threads = (savon_per_thread * THREADS) / t_savon_threads
+      %i[net_http socket].each do |adapter|
+        client = wirebind_client(server, "/small", adapter: adapter)
+        login = -> { client.call(:login, { in0: "bot", in1: "secret" }, returns: :string) }
+        raise "wirebind login returned #{login.call.inspect}" unless login.call == "token-abc"
+
+        server_before = server.connections
+        t_one = timed { SMALL_CALLS.times { login.call } }
+        opened = client.transport.connections_opened
+        t_threads = timed { threads(THREADS) { |n| (SMALL_CALLS / THREADS + (n < SMALL_CALLS % THREADS ? 1 : 0)).times { login.call } } }
+        opened_threads = client.transport.connections_opened
+        server_saw = server.connections - server_before - 1 # less the /stats request before
+        rate = SMALL_CALLS / t_one
+        rate_threads = SMALL_CALLS / t_threads
+        rows << "| wirebind `adapter: :#{adapter}`, one client, one thread | #{SMALL_CALLS} | #{rate.round} | #{opened} |"
+        rows << "| wirebind `adapter: :#{adapter}`, the same client, #{THREADS} threads | #{SMALL_CALLS} | #{rate_threads.round} | " \
+                "#{opened_threads} in all (pool_size 5; the server accepted #{server_saw}) |"
+        goals << ["small calls, one thread, :#{adapter}: wirebind vs Savon calls/s", rate / savon_rate]
+        goals << ["small calls, #{THREADS} threads, :#{adapter}: wirebind vs Savon calls/s", rate_threads / savon_rate_threads]
+        goals << [:connections, adapter, opened_threads]
+        client.close
+      end
+      floor = raw_exchange_rate(server)
       puts
       puts "| small calls (login) | calls | calls/s | connections opened |"
       puts "|---|---:|---:|---:|"
-      puts "| wirebind, one client, one thread | #{SMALL_CALLS} | #{rate.round} | #{opened} (pool_size 5) |"
-      puts "| wirebind, one client, #{THREADS} threads | #{SMALL_CALLS} | #{rate_threads.round} | #{opened_threads} (pool_size 5; the pool was warm) |"
+      rows.each { |row| puts row }
       puts "| Savon 2.17, one thread | #{SAVON_SMALL_CALLS} | #{savon_rate.round} | one per call |"
-      puts "| Savon 2.17, #{THREADS} threads (a client each) | #{SAVON_SMALL_CALLS / THREADS * THREADS} | #{savon_rate_threads.round} | one per call |"
-      goal("small calls, one thread: wirebind vs Savon calls/s", rate / savon_rate, 5)
-      goal("small calls, #{THREADS} threads: wirebind vs Savon calls/s", rate_threads / savon_rate_threads, 5)
-      puts "connections opened by #{SMALL_CALLS} calls from one client: #{opened} (goal: at most the pool size, 5) #{opened <= 5 ? 'met' : 'NOT MET'}"
-      client.close
+      puts "| Savon 2.17, #{THREADS} threads (a client each) | #{savon_per_thread * THREADS} | #{savon_rate_threads.round} | one per call |"
+      puts "| *floor: the same request written and its response read on one socket by hand (no HTTP library, no XML)* | #{SMALL_CALLS} | *#{floor.round}* | 1 |"
+      goals.each do |what, ratio, opened|
+        if what == :connections
+          puts "connections opened by the :#{ratio} client over #{2 * SMALL_CALLS + 1} calls (1 and #{THREADS} threads): #{opened} " \
+               "(goal: at most the pool size, 5) #{opened <= 5 ? 'met' : 'NOT MET'}"
+        else
+          goal(what, ratio, 5)
+        end
+      end
+      puts "(the floor is #{(floor / savon_rate).round(1)}x Savon: no client can be more than that much faster against this server)"
+    end
+
+    # A keep-alive exchange written by hand: what this server and the loopback cost.
+    def raw_exchange_rate(server)
+      request = Wirebind::SOAP::Envelope.write(+"", operation: "login", namespace: NS, parts: { in0: "bot", in1: "secret" }, style: :rpc_encoded)
+      message = "POST /small HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/xml\r\nContent-Length: #{request.bytesize}\r\n\r\n#{request}"
+      socket = TCPSocket.new("127.0.0.1", server.port)
+      socket.setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
+      tail = "</soapenv:Envelope>"
+      elapsed = timed do
+        SMALL_CALLS.times do
+          socket.write(message)
+          buffer = socket.readpartial(65_536)
+          buffer << socket.readpartial(65_536) until buffer.end_with?(tail)
+        end
+      end
+      socket.close
+      SMALL_CALLS / elapsed
     end
 
     # ---- an 80 MB response through each -----------------------------------------------
@@ -213,9 +252,9 @@ module Bench
 
     # ---- helpers ----------------------------------------------------------------------
 
-    def wirebind_client(server, path)
+    def wirebind_client(server, path, adapter: :net_http)
       Wirebind::SOAP::Client.new(endpoint: "http://127.0.0.1:#{server.port}#{path}", namespace: NS, style: :rpc_encoded,
-                                 read_timeout: 120)
+                                 read_timeout: 120, adapter: adapter)
     end
 
     def savon_client(server, path)
@@ -263,6 +302,29 @@ module Bench
       before = GC.stat(:total_allocated_objects)
       yield
       GC.stat(:total_allocated_objects) - before
+    end
+
+    # [largest, total] bytes of the Strings a call allocates (GC off while it runs, so each is still there to measure).
+    def string_allocations
+      require "objspace"
+      GC.start
+      GC.disable
+      ObjectSpace.trace_object_allocations_start
+      generation = GC.count
+      yield
+      largest = 0
+      total = 0
+      ObjectSpace.each_object(String) do |string|
+        next unless ObjectSpace.allocation_generation(string) == generation
+
+        size = ObjectSpace.memsize_of(string)
+        total += size
+        largest = size if size > largest
+      end
+      [largest, total]
+    ensure
+      ObjectSpace.trace_object_allocations_stop
+      GC.enable
     end
 
     def threads(count, &block)

@@ -30,10 +30,15 @@ module Wirebind
     # How many SOAP encoding references may wait for their element at once (+max_references:+).
     DEFAULT_MAX_REFERENCES = 1_000_000
 
+    # Compiled at: paths (frozen), by their text; cleared when it holds PATHS_KEPT.
+    PATHS = {}
+    PATHS_LOCK = Mutex.new
+    PATHS_KEPT = 256
+
     ELEMENT_NAME = /\A#{Pure::Syntax::NCNAME_SRC}\z/
     DTD_POLICIES = %i[internal reject].freeze
     BACKENDS = %i[pure native].freeze
-    private_constant :ELEMENT_NAME, :DTD_POLICIES, :BACKENDS
+    private_constant :ELEMENT_NAME, :DTD_POLICIES, :BACKENDS, :PATHS, :PATHS_LOCK, :PATHS_KEPT
 
     class << self
       # Decodes an XML document into instances of +type+.
@@ -171,9 +176,21 @@ module Wirebind
         end
         raise ArgumentError, "at: must be a String path like \"Envelope/Body/item\", not #{at.inspect}" unless at.is_a?(String)
 
-        Plan.split_path(at).map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze
+        # Clients decode the same few paths call after call: compiled once each
+        # (in the main Ractor; another may not touch the cache).
+        main = Ractor.current.equal?(Ractor.main)
+        (main && PATHS[at]) || remember_path(at, Plan.split_path(at).map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze, main)
       rescue SchemaError => e
         raise ArgumentError, e.message
+      end
+
+      def remember_path(at, steps, main)
+        return steps unless main
+
+        PATHS_LOCK.synchronize do
+          PATHS.clear if PATHS.size >= PATHS_KEPT
+          PATHS[at.frozen? ? at : at.dup.freeze] = steps
+        end
       end
 
       def tokenizer_options(limits, dtd)

@@ -25,8 +25,14 @@ class SOAPClientTest < Minitest::Test
     [200, headers, body]
   end
 
+  ADAPTER = :net_http
+
+  def new_client(**options)
+    Client.new(**{ adapter: self.class::ADAPTER }.merge(options))
+  end
+
   def client_for(server, **options)
-    Client.new(endpoint: server.url, namespace: NS, style: :rpc_encoded, read_timeout: 5, open_timeout: 2, **options)
+    new_client(endpoint: server.url, namespace: NS, style: :rpc_encoded, read_timeout: 5, open_timeout: 2, **options)
   end
 
   def fixture(name)
@@ -66,7 +72,7 @@ class SOAPClientTest < Minitest::Test
   def test_document_style_soap12
     body = response_xml({ result: ISSUES.first(3) }, style: :document, version: "1.2")
     LoopbackServer.open(proc { ok(body, "Content-Type" => "application/soap+xml") }) do |server|
-      client = Client.new(endpoint: server.url, namespace: "urn:docs", version: "1.2", soap_action: ->(op) { "urn:act:#{op}" })
+      client = new_client(endpoint: server.url, namespace: "urn:docs", version: "1.2", soap_action: ->(op) { "urn:act:#{op}" })
       assert_equal ISSUES.first(3), client.call(:find, { query: "x", limit: 3 }, returns: [RemoteIssue], at: "*/result")
       request = server.requests.pop
       assert_equal %(application/soap+xml; charset=utf-8; action="urn:act:find"), request.headers["content-type"]
@@ -87,12 +93,12 @@ class SOAPClientTest < Minitest::Test
     [500, 200].each do |status|
       LoopbackServer.open(proc { |request| [status, {}, fixture(request.path.delete_prefix("/"))] }) do |server|
         FAULTS.each do |file, (code, reason)|
-          client = Client.new(endpoint: server.url("/#{file}"))
+          client = new_client(endpoint: server.url("/#{file}"))
           fault = assert_raises(Wirebind::SOAP::Fault) { client.call(:op, {}, returns: :string) }
           assert_equal [code, reason, status], [fault.code, fault.reason, fault.http_status], file
           client.close
         end
-        client = Client.new(endpoint: server.url("/soap_fault_invalid_encoding.xml"))
+        client = new_client(endpoint: server.url("/soap_fault_invalid_encoding.xml"))
         error = assert_raises(Wirebind::Error) { client.call(:op, {}, returns: :string) }
         assert_kind_of(status == 200 ? Wirebind::ParseError : Wirebind::SOAP::HTTPError, error)
       end
@@ -103,7 +109,7 @@ class SOAPClientTest < Minitest::Test
     fault = Wirebind::SOAP::Fault.new(code: "Client", reason: "no such issue", subcodes: ["app:NotFound"], detail: ErrorDetail.new(errno: "E1"))
     body = Envelope.write_fault(+"", fault, version: "1.2")
     LoopbackServer.open(proc { [500, { "Content-Type" => "application/soap+xml" }, body] }) do |server|
-      error = assert_raises(Wirebind::SOAP::Fault) { Client.new(endpoint: server.url, version: "1.2").call(:x, {}, returns: :string) }
+      error = assert_raises(Wirebind::SOAP::Fault) { new_client(endpoint: server.url, version: "1.2").call(:x, {}, returns: :string) }
       assert_equal "soapenv:Sender", error.code
       assert_equal ["app:NotFound"], error.subcodes
       assert_equal "E1", error.detail_as(ErrorDetail).errno
@@ -113,13 +119,13 @@ class SOAPClientTest < Minitest::Test
   def test_html_error_page
     page = "<!DOCTYPE html><html><body>#{'Service Unavailable ' * 600}</body></html>"
     LoopbackServer.open(proc { [503, { "Content-Type" => "text/html" }, page] }) do |server|
-      error = assert_raises(Wirebind::SOAP::HTTPError) { Client.new(endpoint: server.url).call(:x, {}, returns: :string) }
+      error = assert_raises(Wirebind::SOAP::HTTPError) { new_client(endpoint: server.url).call(:x, {}, returns: :string) }
       assert_equal 503, error.status
       assert_equal 4096, error.body.bytesize
       assert error.body.start_with?("<!DOCTYPE html>")
     end
     LoopbackServer.open(proc { [404, { "Content-Type" => "text/xml" }, "<error>not here</error>"] }) do |server|
-      error = assert_raises(Wirebind::SOAP::HTTPError) { Client.new(endpoint: server.url).call(:x, {}, returns: :string) }
+      error = assert_raises(Wirebind::SOAP::HTTPError) { new_client(endpoint: server.url).call(:x, {}, returns: :string) }
       assert_equal 404, error.status
       assert_equal "<error>not here</error>", error.body
     end
@@ -127,7 +133,7 @@ class SOAPClientTest < Minitest::Test
 
   def test_a_200_html_page_is_a_decode_error
     LoopbackServer.open(proc { ok("<html><body>hi</body></html>", "Content-Type" => "text/html") }) do |server|
-      assert_raises(Wirebind::DecodeError) { Client.new(endpoint: server.url).call(:x, {}, returns: :string) }
+      assert_raises(Wirebind::DecodeError) { new_client(endpoint: server.url).call(:x, {}, returns: :string) }
     end
   end
 
@@ -167,7 +173,7 @@ class SOAPClientTest < Minitest::Test
     server = TCPServer.new("127.0.0.1", 0)
     port = server.addr[1]
     server.close
-    client = Client.new(endpoint: "http://127.0.0.1:#{port}/soap", open_timeout: 2)
+    client = new_client(endpoint: "http://127.0.0.1:#{port}/soap", open_timeout: 2)
     error = assert_raises(Wirebind::SOAP::ConnectionError) { client.call(:x, {}, returns: :string) }
     assert_match(/refused/, error.message)
   end
@@ -250,7 +256,7 @@ class SOAPClientTest < Minitest::Test
     body = %(<e:Envelope xmlns:e="#{Wirebind::SOAP::NS_11}" xmlns:xsi="#{Wirebind::SOAP::XSI_NS}" xmlns:s="urn:special"><e:Body>) +
            %(<r><list><item><key>A</key></item><item xsi:type="s:SpecialIssue"><key>B</key></item></list></r></e:Body></e:Envelope>)
     LoopbackServer.open(proc { ok(body) }) do |server|
-      issues = Client.new(endpoint: server.url).call(:get, {}, returns: [RemoteIssue])
+      issues = new_client(endpoint: server.url).call(:get, {}, returns: [RemoteIssue])
       assert_equal [RemoteIssue, special], issues.map(&:class)
     end
   end
@@ -322,20 +328,29 @@ class SOAPClientTest < Minitest::Test
       File.write(ca_file, cert.to_pem)
       LoopbackServer.open(proc { ok(body) }, ssl: context) do |server|
         assert server.url.start_with?("https://")
-        error = assert_raises(Wirebind::SOAP::ConnectionError) { Client.new(endpoint: server.url).call(:x, {}, returns: :string) }
+        error = assert_raises(Wirebind::SOAP::ConnectionError) { new_client(endpoint: server.url).call(:x, {}, returns: :string) }
         assert_match(/certificate verify failed/, error.message)
-        assert_equal "secure", Client.new(endpoint: server.url, ssl: { ca_file: ca_file }).call(:x, {}, returns: :string)
-        assert_equal "secure", Client.new(endpoint: server.url, ssl: { verify: false }).call(:x, {}, returns: :string)
+        assert_equal "secure", new_client(endpoint: server.url, ssl: { ca_file: ca_file }).call(:x, {}, returns: :string)
+        assert_equal "secure", new_client(endpoint: server.url, ssl: { verify: false }).call(:x, {}, returns: :string)
       end
     end
   end
 
   def test_bad_options
-    assert_raises(ArgumentError) { Client.new(endpoint: "ftp://x/y") }
-    assert_raises(ArgumentError) { Client.new(endpoint: "http://x/y", style: :literal) }
-    assert_raises(ArgumentError) { Client.new(endpoint: "http://x/y", version: "2.0") }
-    assert_raises(ArgumentError) { Client.new(endpoint: "http://x/y", adapter: :curl) }
-    assert_raises(ArgumentError) { Client.new(endpoint: "http://x/y", pool_size: 0) }
-    assert_raises(ArgumentError) { Client.new(endpoint: "http://x/y", wsse: { username: "a" }) }
+    assert_raises(ArgumentError) { new_client(endpoint: "ftp://x/y") }
+    assert_raises(ArgumentError) { new_client(endpoint: "http://x/y", style: :literal) }
+    assert_raises(ArgumentError) { new_client(endpoint: "http://x/y", version: "2.0") }
+    assert_raises(ArgumentError) { new_client(endpoint: "http://x/y", adapter: :curl) }
+    assert_raises(ArgumentError) { new_client(endpoint: "http://x/y", pool_size: 0) }
+    assert_raises(ArgumentError) { new_client(endpoint: "http://x/y", wsse: { username: "a" }) }
+  end
+end
+
+# The same tests through the lean socket adapter.
+class SOAPClientSocketTest < SOAPClientTest
+  ADAPTER = :socket
+
+  def test_it_is_the_socket_adapter
+    assert_instance_of Wirebind::SOAP::Transport::Socket, new_client(endpoint: "http://127.0.0.1:1/x").transport
   end
 end

@@ -30,7 +30,7 @@ module Wirebind
       WSSE_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
       WSU_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
       WSS_PROFILE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
-      ADAPTERS = %i[net_http httpx].freeze
+      ADAPTERS = %i[net_http socket httpx].freeze
       private_constant :WSSE_NS, :WSU_NS, :WSS_PROFILE, :ADAPTERS
 
       # @return [String] the endpoint URL
@@ -54,8 +54,10 @@ module Wirebind
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
-      # @param adapter [Symbol, Object] +:net_http+ (default), +:httpx+ (needs the httpx gem),
-      #   or an object answering the {Transport} interface
+      # @param adapter [Symbol, Object] +:net_http+ (default), +:socket+ (a lean HTTP/1.1
+      #   client on the standard library's sockets, {Transport::Socket}: the fastest for
+      #   many small calls), +:httpx+ (needs the httpx gem), or an object answering the
+      #   {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
@@ -245,6 +247,9 @@ module Wirebind
         options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl, pool_size: pool_size }
         case adapter
         when :net_http then Transport::NetHTTP.new(@uri, **options)
+        when :socket
+          require_relative "transport/socket"
+          Transport::Socket.new(@uri, **options)
         when :httpx
           require_relative "transport/httpx"
           Transport::HTTPX.new(@uri, **options)
