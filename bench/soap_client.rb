@@ -25,6 +25,7 @@ $stdout.sync = true
 require "socket"
 require "wirebind"
 require "savon"
+require_relative "clock"
 require_relative "generator"
 require_relative "models"
 require_relative "peers/nori"
@@ -224,9 +225,9 @@ module Bench
         reader.close
         GC.start
         base = status_kib("VmRSS")
-        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        started = Clock.now
         value = yield
-        elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+        elapsed = Clock.now - started
         writer.write(Marshal.dump({ ok: true, value: value, time: elapsed, rss: status_kib("VmHWM") - base }))
       rescue StandardError => e
         writer.write(Marshal.dump({ ok: false, error: "#{e.class}: #{e.message[0, 200]}" }))
@@ -292,9 +293,9 @@ module Bench
     end
 
     def timed
-      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      started = Clock.now
       yield
-      Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+      Clock.now - started
     end
 
     def allocated

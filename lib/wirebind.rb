@@ -3,6 +3,7 @@
 require_relative "wirebind/version"
 require_relative "wirebind/errors"
 require_relative "wirebind/backend"
+require_relative "wirebind/shareable"
 require_relative "wirebind/chunks"
 require_relative "wirebind/types"
 require_relative "wirebind/model"

@@ -178,7 +178,7 @@ module Wirebind
 
         # Clients decode the same few paths call after call: compiled once each
         # (in the main Ractor; another may not touch the cache).
-        main = Ractor.current.equal?(Ractor.main)
+        main = !defined?(Ractor) || Ractor.current.equal?(Ractor.main)
         (main && PATHS[at]) || remember_path(at, Plan.split_path(at).map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze, main)
       rescue SchemaError => e
         raise ArgumentError, e.message
