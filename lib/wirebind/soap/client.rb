@@ -167,7 +167,7 @@ module Wirebind
 
         envelope = Envelope::Reader.new(reader, http_status: status, **limits)
         return envelope.fault if envelope.fault
-        return HTTPError.new(status, "") unless (200..299).cover?(status)
+        return HTTPError.new(status, reader.peeked) unless (200..299).cover?(status)
 
         yield envelope
       rescue ParseError, DecodeError => e

@@ -3,6 +3,7 @@
 require "net/http"
 require "openssl"
 require "zlib"
+require_relative "pool"
 
 module Wirebind
   module SOAP
@@ -52,40 +53,31 @@ module Wirebind
         #   (OpenSSL objects or paths of PEM files)
         # @param pool_size [Integer] most connections open at once
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          raise ArgumentError, "pool_size must be a positive Integer, not #{pool_size.inspect}" unless pool_size.is_a?(Integer) && pool_size.positive?
-
           @uri = uri
           @timeouts = [open_timeout, read_timeout, write_timeout]
           @ssl = ssl
-          @pool_size = pool_size
-          @idle = []
-          @open = 0
+          # net/http itself checks, before each request, that an idle connection is still open.
+          @pool = Pool.new(pool_size, open: -> { connect }, usable: ->(_http) { true }, close: ->(http) { finish(http) })
           @connections_opened = 0
           @lock = Mutex.new
-          @available = ConditionVariable.new
         end
 
         # @see Transport
         def request(path, headers, body)
-          http = checkout
+          http = @pool.checkout
           keep = false
           begin
             result, keep = exchange(http, path, headers, body) { |*response| yield(*response) }
             result
           ensure
-            checkin(http, keep)
+            @pool.checkin(http, keep)
           end
         end
 
         # Closes every idle connection; connections in use close when returned.
         # @return [void]
         def close
-          idle = @lock.synchronize do
-            @closed = true
-            @idle.dup.tap { @idle.clear }
-          end
-          idle.each { |http| finish(http) }
-          nil
+          @pool.close
         end
 
         private
@@ -114,43 +106,6 @@ module Wirebind
           headers = {}
           response.each_header { |name, value| headers[name] = value }
           headers
-        end
-
-        def checkout
-          @lock.synchronize do
-            loop do
-              raise ConnectionError, "the client is closed" if @closed
-              return @idle.pop unless @idle.empty?
-
-              if @open < @pool_size
-                @open += 1
-                break
-              end
-              @available.wait(@lock)
-            end
-          end
-          begin
-            connect
-          rescue Exception # rubocop:disable Lint/RescueException
-            @lock.synchronize do
-              @open -= 1
-              @available.signal
-            end
-            raise
-          end
-        end
-
-        def checkin(http, keep)
-          closed = @lock.synchronize do
-            if keep && !@closed
-              @idle.push(http)
-            else
-              @open -= 1
-            end
-            @available.signal
-            !keep || @closed
-          end
-          finish(http) if closed
         end
 
         def connect

@@ -20,7 +20,7 @@ module Wirebind
       # a write that fails on a reused connection (the server closed it as the
       # request went out, so it read nothing) is retried once on a new one.
       class Socket
-        READ_SIZE = 64 * 1024
+        READ_SIZE = 16 * 1024
         HEAD_LIMIT = 64 * 1024
         USER_AGENT = "wirebind/#{Wirebind::VERSION}".freeze
         STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}.freeze
@@ -30,8 +30,6 @@ module Wirebind
 
         # @param (see NetHTTP#initialize)
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          raise ArgumentError, "pool_size must be a positive Integer, not #{pool_size.inspect}" unless pool_size.is_a?(Integer) && pool_size.positive?
-
           @host = uri.host
           @port = uri.port
           @tls = uri.scheme == "https"
@@ -40,18 +38,15 @@ module Wirebind
           @read_timeout = read_timeout
           @write_timeout = write_timeout
           @ssl = ssl
-          @pool_size = pool_size
-          @idle = []
-          @open = 0
+          @pool = Pool.new(pool_size, open: -> { Connection.new(open_socket) }, usable: :usable?.to_proc, close: :close.to_proc)
           @connections_opened = 0
           @lock = Mutex.new
-          @available = ConditionVariable.new
           @context = tls_context if @tls
         end
 
         # @see Transport
         def request(path, headers, body)
-          connection = checkout
+          connection = @pool.checkout
           keep = false
           begin
             connection = send_request(connection, path, headers, body)
@@ -60,18 +55,13 @@ module Wirebind
             keep = response.finish
             result
           ensure
-            checkin(connection, keep)
+            @pool.checkin(connection, keep)
           end
         end
 
         # @see NetHTTP#close
         def close
-          idle = @lock.synchronize do
-            @closed = true
-            @idle.dup.tap { @idle.clear }
-          end
-          idle.each(&:close)
-          nil
+          @pool.close
         end
 
         private
@@ -98,49 +88,6 @@ module Wirebind
           end
           connection.used!
           connection
-        end
-
-        def checkout
-          @lock.synchronize do
-            loop do
-              raise ConnectionError, "the client is closed" if @closed
-
-              until @idle.empty?
-                connection = @idle.pop
-                return connection if connection.usable?
-
-                connection.close
-                @open -= 1
-              end
-              if @open < @pool_size
-                @open += 1
-                break
-              end
-              @available.wait(@lock)
-            end
-          end
-          begin
-            Connection.new(open_socket)
-          rescue Exception # rubocop:disable Lint/RescueException
-            @lock.synchronize do
-              @open -= 1
-              @available.signal
-            end
-            raise
-          end
-        end
-
-        def checkin(connection, keep)
-          closing = @lock.synchronize do
-            if keep && !@closed
-              @idle.push(connection)
-            else
-              @open -= 1
-            end
-            @available.signal
-            !keep || @closed
-          end
-          connection.close if closing
         end
 
         def open_socket
@@ -198,6 +145,7 @@ module Wirebind
           def initialize(socket)
             @socket = socket
             @buffer = +"".b
+            @read_buffer = String.new(capacity: READ_SIZE, encoding: Encoding::BINARY)
             @used = false
           end
 
@@ -242,11 +190,14 @@ module Wirebind
             deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
             Transport.transport_errors(nil) do
               loop do
-                data = @socket.read_nonblock(READ_SIZE, exception: false)
+                # Into one buffer per connection (a fresh 64 KiB String per read costs
+                # a large malloc each time), handed out as a copy of what was read.
+                data = @socket.read_nonblock(READ_SIZE, @read_buffer, exception: false)
                 case data
                 when :wait_readable then Connection.wait(@socket, :read, deadline, "reading the response")
                 when :wait_writable then Connection.wait(@socket, :write, deadline, "reading the response")
-                else return data
+                when nil then return nil
+                else return data.dup
                 end
               end
             end
