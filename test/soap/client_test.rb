@@ -169,6 +169,20 @@ class SOAPClientTest < Minitest::Test
     end
   end
 
+  def test_a_server_that_does_not_read_times_the_write_out
+    server = TCPServer.new("127.0.0.1", 0)
+    accepted = []
+    acceptor = Thread.new { loop { accepted << server.accept } }
+    client = new_client(endpoint: "http://127.0.0.1:#{server.addr[1]}/soap", write_timeout: 0.5, read_timeout: 5)
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    assert_raises(Wirebind::SOAP::TimeoutError) { client.call(:upload, { data: "x" * 32_000_000 }, returns: :string) }
+    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 1.5 + 1 # building the 32 MB request included
+  ensure
+    acceptor&.kill&.join(2)
+    accepted&.each(&:close)
+    server&.close
+  end
+
   def test_connection_refused
     server = TCPServer.new("127.0.0.1", 0)
     port = server.addr[1]
