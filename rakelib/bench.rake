@@ -14,7 +14,8 @@ BENCH_RECORDED_RESULTS = File.join(BENCH_ROOT, "bench/results")
 BENCH_SECTIONS = {
   xml: "bench/run.rb",
   json: "bench/json.rb",
-  serializer: "bench/serializer.rb"
+  serializer: "bench/serializer.rb",
+  soap: "bench/soap_client.rb" # the SOAP client against Savon over loopback
 }.freeze
 
 # Runs a benchmark script, echoing what it prints, and keeps that report in
