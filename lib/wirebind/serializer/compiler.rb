@@ -48,7 +48,12 @@ module Wirebind
         @links = serializer.__wb_link_blocks
         @fields = resolve_fields.freeze
         # Path parts of errors, by the +at+ index the generated code sets.
-        @paths = (@fields.map(&:key) + serializer.__wb_links.map(&:rel)).freeze
+        # Error paths by +at+: the fields, then each link block (a resource
+        # link by its relation, a relationship link by the relationship's key).
+        link_paths = Array.new(@links.size)
+        serializer.__wb_links.each { |link| link_paths[link.index] = link.rel }
+        @fields.each { |resolved| resolved.field.links&.each { |link| link_paths[link.index] = resolved.key } }
+        @paths = (@fields.map(&:key) + link_paths).freeze
         @types = @fields.map { |resolved| resolved.attribute.type }.freeze
         @fields.each { |resolved| instance_variable_set(:"@n#{resolved.at}", nil) if resolved.serializer }
         @native_program = nil
