@@ -19,6 +19,11 @@
 #   alba                     Alba resources, then JSON.generate
 # and, for reference, Wirebind::JSON.encode(issues), which writes the same
 # plain document from the model alone.
+# plain JSON from plain objects (the same issues as Structs, no models): the
+# serializers read them through their readers:
+#   wirebind                 IssueSerializer.new(structs).to_json (generated Ruby,
+#                            values written by their class, on both backends)
+#   panko, alba              the same serializers as above, on the Structs
 #
 # The peers format values the way wirebind does, so that the documents are
 # the same: times as xs:dateTime with their offsets and the fewest fraction
@@ -285,6 +290,25 @@ module Bench
       end
     end
 
+    # The issues as plain objects: one Struct class per model class, with the
+    # same readers, nested records and lists converted too.
+    module PlainObjects
+      STRUCTS = {}
+
+      module_function
+
+      def of(value)
+        case value
+        when Array then value.map { |item| of(item) }
+        when Wirebind::Model
+          names = value.class.attributes.map(&:name)
+          struct = (STRUCTS[value.class] ||= Struct.new(*names, keyword_init: true))
+          struct.new(**names.to_h { |name| [name, of(value.public_send(name))] })
+        else value
+        end
+      end
+    end
+
     module_function
 
     def main
@@ -307,15 +331,26 @@ module Bench
         "alba" => -> { AlbaIssuePlain.new(issues).serialize },
         "Wirebind::JSON.encode" => -> { Wirebind::JSON.encode(issues) }
       }
+      structs = PlainObjects.of(issues)
+      objects = {
+        "wirebind" => -> { IssueSerializer.new(structs).to_json },
+        "panko" => -> { Panko::ArraySerializer.new(structs, each_serializer: PankoIssue).to_json },
+        "alba" => -> { AlbaIssuePlain.new(structs).serialize }
+      }
       check("HAL", hal)
       check("plain", plain)
+      check("plain objects", objects)
+      abort "plain objects: wirebind's output differs from its output for the models" unless objects["wirebind"].call == plain["wirebind"].call
       ratios = {}
       ratios.merge!(report("HAL", hal).transform_keys { |name| "HAL vs #{name}" })
       ratios.merge!(report("plain", plain).transform_keys { |name| "plain vs #{name}" })
+      ratios.merge!(report("plain objects, through readers", objects).transform_keys { |name| "objects vs #{name}" })
       puts "\n== goals (wirebind on the #{Wirebind.backend} backend)"
       goal(ratios, "HAL vs oat", 10)
       goal(ratios, "HAL vs alba", 2)
       goal(ratios, "plain vs panko", 1)
+      goal(ratios, "objects vs alba", 2)
+      puts format("  %-18s wirebind is %5.2fx faster", "objects vs panko", ratios.fetch("objects vs panko"))
       return unless native
 
       puts "\n== the pure backend, for reference"

@@ -93,7 +93,7 @@ module Wirebind
       # @raise [SchemaError]
       def __wb_compiled(format, model)
         compiled = @__wb_compiled[format]&.[](model)
-        return compiled if compiled&.plan.equal?(JSON::Plan.for(model))
+        return compiled if compiled && __wb_current?(compiled, model)
 
         COMPILE_LOCK.synchronize do
           compiling = (Thread.current[:__wb_serializers_compiling] ||= {})
@@ -101,7 +101,7 @@ module Wirebind
           return compiling[key] if compiling.key?(key)
 
           compiled = @__wb_compiled[format]&.[](model)
-          return compiled if compiled&.plan.equal?(JSON::Plan.for(model))
+          return compiled if compiled && __wb_current?(compiled, model)
 
           outermost = compiling.empty?
           begin
@@ -121,6 +121,13 @@ module Wirebind
       end
 
       private
+
+      # Whether +compiled+ still fits +model+'s schema (a class that is not a
+      # model has none: its compiled form lasts until the serializer changes).
+      def __wb_current?(compiled, model)
+        plan = compiled.plan
+        plan.nil? || plan.equal?(JSON::Plan.for(model))
+      end
 
       def __wb_publish(compiled)
         Model::SCHEMA_LOCK.synchronize do
@@ -213,7 +220,7 @@ module Wirebind
       Options.io(io)
 
       definition = FORMATS[@format]
-      if @backend == :native && definition.respond_to?(:program)
+      if @backend == :native && definition.respond_to?(:program) && models?(@resource)
         return Native.write(self, @resource, @context, io, *definition.native_document(self))
       end
 
@@ -242,18 +249,22 @@ module Wirebind
     # @api private
     # @return [Compiled] the compiled form for +record+: of the declared model,
     #   or else of the record's class
-    # @raise [EncodeError] no model is declared and +record+ is not a model instance
+    #   or else of the record's class (a model, or any class whose readers
+    #   the serializer reads)
+    # @raise [EncodeError] the record's class lacks a reader the serializer reads
     def compiled_for(record)
       model = self.class.model
-      unless model
-        raise EncodeError, "#{Model.display_name(self.class)} writes Wirebind::Model records, got #{Types.describe(record)}" unless record.is_a?(Model)
-
-        model = record.class
-      end
+      model = record.class unless model && (model === record || record.is_a?(Model))
       self.class.__wb_compiled(@format, model)
     end
 
     private
+
+    # Whether the native engine can write +resource+: model records (records
+    # of other classes are written by the generated Ruby, through their readers).
+    def models?(resource)
+      resource.is_a?(Array) ? resource.all? { |item| item.nil? || item.is_a?(Model) } : resource.nil? || resource.is_a?(Model)
+    end
 
     def normalize_include(paths)
       paths = paths.split(",") if paths.is_a?(String)

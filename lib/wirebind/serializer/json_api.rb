@@ -94,12 +94,18 @@ module Wirebind
           where = Model.display_name(@serializer)
           raise SchemaError, "#{where}: JSON:API resources have a type; declare one, e.g. type \"issue\"" unless @type
 
-          name = @serializer.id || (:id if @model.attributes.any? { |a| a.name == :id })
-          unless name
-            raise SchemaError, "#{where}: JSON:API resources have an id, and #{Model.display_name(@model)} has no :id attribute; " \
-                               "declare which attribute is the id, e.g. id :key"
+          if @plan
+            name = @serializer.id || (:id if @model.attributes.any? { |a| a.name == :id })
+            unless name
+              raise SchemaError, "#{where}: JSON:API resources have an id, and #{Model.display_name(@model)} has no :id attribute; " \
+                                 "declare which attribute is the id, e.g. id :key"
+            end
+            @id_attribute = @serializer.__send__(:check_id_against_model, name, @model)
+          else
+            # Read through a reader: the one a field reads, if any, is the same attribute.
+            name = @serializer.id || :id
+            @id_attribute = @fields.find { |resolved| resolved.field.name == name }&.attribute || reader(name)
           end
-          @id_attribute = @serializer.__send__(:check_id_against_model, name, @model)
           @fields.each do |resolved|
             next unless %w[id type].include?(resolved.key)
             next if resolved.key == "id" && resolved.attribute.equal?(@id_attribute)
