@@ -1580,6 +1580,7 @@ void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALU
     d->root.slot = slot;
     d->root.key_str = Qnil;
     d->root.plan = 0;
+    d->root.string_as = -1; /* the document's value has no JSON unions */
     d->env.cDate = 0;
     d->env.gregorian = Qnil;
     d->env.decimal_text = 0;

@@ -133,6 +133,13 @@ class JSONUnionsTest < Minitest::Test
     end
   end
 
+  def test_top_level_values_take_no_unions
+    error = assert_raises(Wirebind::DecodeError) { JSON.decode('[{"href": "/a"}, "/b"]', [Link]) }
+    assert_match(/expected a JSONUnionsTest::Link object, got the string "\/b"/, error.message)
+    assert_raises(Wirebind::DecodeError) { JSON.decode('"/b"', Link) }
+    assert_raises(Wirebind::DecodeError) { JSON.decode('{"href": "/b"}', [Link]) }
+  end
+
   def test_a_number_string_longer_than_max_number_length_is_a_limit_error
     error = assert_raises(Wirebind::LimitError) { JSON.decode(%({"amount": "#{'1' * 50}"}), Money, max_number_length: 40) }
     assert_match(/longer than max_number_length \(40 characters\)/, error.message)
