@@ -113,6 +113,7 @@ class JSONRactorTest < Minitest::Test
   include JSONTestModels
 
   def test_decodes_and_encodes_in_a_ractor
+    require_ractors
     json = JSON.encode([Issue.new(id: "1", votes: 2, updated: Time.utc(2014), affects_versions: [Version.new(sequence: 1)], labels: ["é\n"])])
     expected = JSON.decode(json, [Issue]).inspect
     assert Ractor.shareable?(Wirebind::JSON::Plan.for(Issue))

@@ -127,6 +127,40 @@ module Wirebind
         @__wb_xml_root || (self.name ? self.name[/[^:]+\z/] : "record")
       end
 
+      # Names this class's XML Schema type, as +xsi:type+ writes it: SOAP
+      # rpc/encoded writes it on every record, and wherever a record's declared
+      # type is a model class, an +xsi:type+ naming a subclass that declared
+      # +xml_type+ decodes into that subclass. Not inherited: a subclass is
+      # another type and declares its own.
+      #
+      # @example
+      #   class RemoteIssue < AbstractRemoteEntity
+      #     xml_type "RemoteIssue", namespace: "http://beans.soap.rpc.jira.atlassian.com"
+      #   end
+      #
+      # @param name [String, nil] the type's local name; nil reads the setting
+      # @param namespace [String, nil] the type's namespace; nil matches any
+      #   namespace when decoding (services that rebind one prefix to several
+      #   versions of a namespace, such as NetSuite's, need that)
+      # @return [Array(String, String), nil] the type's name and namespace, if declared
+      # @raise [SchemaError]
+      def xml_type(name = nil, namespace: nil)
+        unless name.nil?
+          unless name.is_a?(String) && XML_NAME.match?(name)
+            raise SchemaError, "#{Model.display_name(self)}.xml_type: #{name.inspect} is not an XML type name"
+          end
+          unless namespace.nil? || (namespace.is_a?(String) && !namespace.empty?)
+            raise SchemaError, "#{Model.display_name(self)}.xml_type: the namespace must be a non-empty String or nil, not #{namespace.inspect}"
+          end
+
+          SCHEMA_LOCK.synchronize do
+            @__wb_xml_type = [-name, namespace && -namespace].freeze
+            Model.register_xml_type(self)
+          end
+        end
+        @__wb_xml_type
+      end
+
       # Reads, or with an argument sets, how default JSON keys are spelled.
       #
       # @param style [Symbol, nil] +:snake+ (the default: keys are the attribute
@@ -234,6 +268,7 @@ module Wirebind
           @__wb_xml_root = nil
           @__wb_json_keys = :snake
         end
+        @__wb_xml_type = nil
         @__wb_plans = NO_PLANS
         @__wb_schema_generation = 0
         @__wb_builders = nil

@@ -70,7 +70,7 @@ module Wirebind
         # @return [Plan] the (cached, frozen) plan of +klass+
         def for(klass)
           # Deeply frozen, so Ractors other than the main one may read it too.
-          klass.wirebind_plan(:xml) { Ractor.make_shareable(new(klass)) }
+          klass.wirebind_plan(:xml) { Shareable.make(new(klass)) }
         end
 
         # Splits a path at the slashes that are not inside a "{uri}".

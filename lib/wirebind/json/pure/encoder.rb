@@ -55,7 +55,7 @@ module Wirebind
           # @param klass [Class] a Wirebind::Model class
           # @return [Encoder] the (cached) encoder of +klass+
           def for(klass)
-            klass.wirebind_plan(:pure_json_encoder) { Ractor.make_shareable(new(Plan.for(klass))) }
+            klass.wirebind_plan(:pure_json_encoder) { Shareable.make(new(Plan.for(klass))) }
           end
         end
 

@@ -25,8 +25,8 @@ module Wirebind
         # <script> block) does not. Matched on the string's bytes (U+2028 is
         # E2 80 A8 in UTF-8): a byte class is searched several times faster than
         # a character class over multi-byte text.
-        ESCAPE = Ractor.make_shareable(Regexp.new('["\\\\\x00-\x1f]|\xE2\x80[\xA8\xA9]'.b, Regexp::NOENCODING))
-        ESCAPES = Ractor.make_shareable((0x00..0x1F).to_h { |code| [code.chr.b, format("\\u%04x", code)] }.merge(
+        ESCAPE = Shareable.make(Regexp.new('["\\\\\x00-\x1f]|\xE2\x80[\xA8\xA9]'.b, Regexp::NOENCODING))
+        ESCAPES = Shareable.make((0x00..0x1F).to_h { |code| [code.chr.b, format("\\u%04x", code)] }.merge(
           '"'.b => '\\"', "\\".b => "\\\\", "\b".b => "\\b", "\f".b => "\\f", "\n".b => "\\n", "\r".b => "\\r",
           "\t".b => "\\t", "\u2028".b => "\\u2028", "\u2029".b => "\\u2029"
         ))

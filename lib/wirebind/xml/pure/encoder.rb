@@ -52,7 +52,7 @@ module Wirebind
         class << self
           # @return [Encoder] the (cached) encoder of +klass+
           def for(klass)
-            klass.wirebind_plan(:pure_xml_encoder) { Ractor.make_shareable(new(Plan.for(klass))) }
+            klass.wirebind_plan(:pure_xml_encoder) { Shareable.make(new(Plan.for(klass))) }
           end
 
           # @return [String] the prefix wirebind writes for +uri+ when the schema
