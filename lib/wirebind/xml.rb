@@ -154,8 +154,8 @@ module Wirebind
       end
 
       def references_for(references, max, block)
-        raise ArgumentError, "references: must be true or false, not #{references.inspect}" unless references == true
-        raise ArgumentError, "max_references must be a positive Integer, not #{max.inspect}" unless max.is_a?(Integer) && max.positive?
+        Options.boolean(:references, references)
+        Options.positive_integer(:max_references, max)
 
         References.new(max, block)
       end
