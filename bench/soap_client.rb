@@ -113,7 +113,7 @@ module Bench
       end
       savon_rate = SAVON_SMALL_CALLS / t_savon
       savon_rate_threads = (savon_per_thread * THREADS) / t_savon_threads
-      %i[net_http socket].each do |adapter|
+      %i[net_http socket httpx].each do |adapter|
         client = wirebind_client(server, "/small", adapter: adapter)
         login = -> { client.call(:login, { in0: "bot", in1: "secret" }, returns: :string) }
         raise "wirebind login returned #{login.call.inspect}" unless login.call == "token-abc"

@@ -24,8 +24,9 @@ module Wirebind
     # closed before the body ended; the block's own exceptions pass through.
     #
     # {Transport::NetHTTP} is the default; {Transport::Socket} (+adapter: :socket+,
-    # the standard library's sockets, loaded only when asked for) does the same
-    # with less work per call. Both take their connections from a {Pool}.
+    # the standard library's sockets) does the same with less work per call, and
+    # Transport::HTTPX (+adapter: :httpx+) uses the httpx gem; both are loaded only
+    # when asked for. All take their connections from a {Pool}.
     module Transport
       # Errors of the socket layer, as {ConnectionError}s.
       CONNECTION_ERRORS = [
