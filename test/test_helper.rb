@@ -23,8 +23,14 @@ module Wirebind
   module TestSupport
     SHARED = File.expand_path("../../shared", __dir__)
 
+    # @return [String] the path of a file or folder in ../shared; skips the calling
+    #   test, saying why, where ../shared (the project's shared test data) is absent,
+    #   e.g. in an unpacked gem
     def shared_path(*parts)
-      File.join(SHARED, *parts)
+      path = File.join(SHARED, *parts)
+      skip "#{File.join('../shared', *parts)} is absent (the shared test data sits beside the checkout)" unless File.exist?(path)
+
+      path
     end
 
     # Each randomized test gets its own seed, printed so a failure can be replayed

@@ -214,7 +214,7 @@ static NORETURN(void size_error(const wbj_decoder *d, const char *what, size_t p
 static void size_error(const wbj_decoder *d, const char *what, size_t p)
 {
     char text[96];
-    snprintf(text, sizeof(text), "a %s is larger than max_size (%zu bytes)", what, d->max_size);
+    snprintf(text, sizeof(text), "a %s is larger than max_token_size (%zu bytes)", what, d->max_token_size);
     LIMIT_ERROR(d, utf8(text), p);
 }
 
@@ -479,7 +479,7 @@ static void escape(wbj_decoder *d, wbj_bytes *out, int *high)
 
 /* Scanner#read_string and #read_string_exactly in one: reads the string whose
  * opening quote is at the scan position, checking it whole (escapes, controls,
- * max_size, counted with both quotes). Returns its unescaped bytes: in the
+ * max_token_size, counted with both quotes). Returns its unescaped bytes: in the
  * window when it has no escape (valid until the next refill), else in out's
  * buffer; NULL when out is NULL (checked only). *start: where it began. */
 static const char *read_string(wbj_decoder *d, wbj_bytes *out, size_t *len, int *high, size_t *start)
@@ -492,7 +492,7 @@ static const char *read_string(wbj_decoder *d, wbj_bytes *out, size_t *len, int 
         size_t run = p;
         p = scan_run(d->buf, p, d->len, high);
         if (out && escaped) bytes_append(out, d->buf + run, p - run);
-        if (p - d->pin > d->max_size) size_error(d, "string", d->pin);
+        if (p - d->pin > d->max_token_size) size_error(d, "string", d->pin);
         if (p == d->len) {
             d->pos = p;
             if (!refill(d)) PARSE_ERROR(d, utf8("the input ends inside a string"), d->pin);
@@ -502,7 +502,7 @@ static const char *read_string(wbj_decoder *d, wbj_bytes *out, size_t *len, int 
         int c = d->buf[p];
         if (c == '"') {
             p++;
-            if (p - d->pin > d->max_size) size_error(d, "string", d->pin);
+            if (p - d->pin > d->max_token_size) size_error(d, "string", d->pin);
             size_t s = d->pin;
             d->pos = p;
             d->pin = NONE;
@@ -593,7 +593,7 @@ static size_t read_number(wbj_decoder *d, size_t *length)
         snprintf(text, sizeof(text), "a number is longer than max_number_length (%zu characters)", d->max_number_length);
         LIMIT_ERROR(d, utf8(text), start);
     }
-    if (n > d->max_size) size_error(d, "number", start);
+    if (n > d->max_token_size) size_error(d, "number", start);
     if (!number_grammar(d->buf + start, n)) {
         PARSE_ERROR(d, join3("invalid number ", number_excerpt((const char *)d->buf + start, n), NULL), start);
     }
@@ -1468,7 +1468,7 @@ static void root_value(wbj_decoder *d)
 /* ==== lifecycle ===================================================================== */
 
 void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
-              size_t max_size, size_t max_number_length, VALUE block)
+              size_t max_token_size, size_t max_number_length, VALUE block)
 {
     (void)env_get();
     d->source = source;
@@ -1477,7 +1477,7 @@ void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALU
     d->len = d->pos = 0;
     d->pin = NONE;
     d->max_depth = max_depth;
-    d->max_size = max_size;
+    d->max_token_size = max_token_size;
     d->max_number_length = max_number_length;
     d->strict = strict;
     d->block = block;

@@ -52,7 +52,7 @@ typedef struct wbj_decoder {
     long base_lines;          /* newlines let go */
     long base_column;         /* characters let go since the last newline */
     /* ---- options */
-    size_t max_depth, max_size, max_number_length;
+    size_t max_depth, max_token_size, max_number_length;
     int strict;
     VALUE block;              /* each: the block; Qnil otherwise */
     /* ---- what is being built */
@@ -73,7 +73,7 @@ typedef struct wbj_decoder {
 /* Sets up a decode of `source` (a Pure::Source) into values of the root slot
  * (code, type, list; `slot` its Plan::Slot for messages). `block` non-nil: each. */
 void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
-              size_t max_size, size_t max_number_length, VALUE block);
+              size_t max_token_size, size_t max_number_length, VALUE block);
 /* Reads the document: its value, or for each the number of items yielded. */
 VALUE wbj_run(wbj_decoder *d);
 void wbj_free(wbj_decoder *d);

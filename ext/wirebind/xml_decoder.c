@@ -12,7 +12,7 @@
 
 static VALUE mNative;
 static ID id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
-    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_wb_fill, id_lookup, id_into_array,
+    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_filler, id_lookup, id_into_array,
     id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan;
 static VALUE refs_pending; /* XML::References::PENDING */
 
@@ -34,7 +34,7 @@ void wbd_init_ids(VALUE module)
     id_uri = rb_intern("uri");
     id_alt = rb_intern("alt");
     id_next_chunk = rb_intern("next_chunk");
-    id_wb_fill = rb_intern("__wb_fill");
+    id_filler = rb_intern("filler");
     id_call = rb_intern("call");
     id_plan_for = rb_intern("plan_for");
     id_from_xml_text = rb_intern("from_xml_text");
@@ -300,8 +300,10 @@ static VALUE compile_body(VALUE arg)
     p->size = NUM2LONG(rb_funcall(ruby, id_size, 0));
     VALUE attributes = rb_funcall(p->klass, id_attributes, 0);
     Check_Type(attributes, T_ARRAY);
-    /* Records are built by the generated __wb_fill, one argument per attribute. */
+    /* Records are built by the __wb_fill_vN generated for the plan's schema, one
+     * argument per attribute: a schema changed since has a method of its own. */
     if (RARRAY_LEN(attributes) != p->size) rb_raise(rb_eArgError, "plan size does not match %" PRIsVALUE ".attributes", p->klass);
+    p->filler = rb_sym2id(rb_funcall(ruby, id_filler, 0));
     schedule(cs, &p->table, rb_funcall(ruby, id_table, 0));
     VALUE any = rb_funcall(ruby, id_any, 0);
     if (!NIL_P(any)) p->any = compile_entry(cs, any);
@@ -552,14 +554,13 @@ static void apply_attributes(wbd_decoder *d, const wbp_plan *plan, const wbx_att
     }
 }
 
-/* A record from its values: allocated without initialize, every attribute's
- * instance variable set in klass.attributes order (what __wb_build does). */
-/* Pure::Decoder's __wb_build: the values go to the model's generated __wb_fill as
- * arguments, straight from the values stack (which nothing changes meanwhile). */
+/* Plan#build: allocated without initialize, the values go to the plan's
+ * __wb_fill_vN as arguments, straight from the values stack (which nothing
+ * changes meanwhile). */
 static VALUE build(wbd_decoder *d, const wbp_plan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
-    return rb_funcallv(object, id_wb_fill, (int)plan->size, d->values + base);
+    return rb_funcallv(object, plan->filler, (int)plan->size, d->values + base);
 }
 
 static void emit(wbd_decoder *d, VALUE record)

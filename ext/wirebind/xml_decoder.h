@@ -48,6 +48,7 @@ struct wbp_entry {
 typedef struct wbp_plan {
     VALUE klass;
     long size;
+    ID filler; /* Plan#filler: the __wb_fill_vN of the plan's schema (rb_sym2id pins the Symbol) */
     wbp_table table;
     wbp_entry *any;
     wbp_table attributes;

@@ -697,7 +697,8 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
     const frame *parent = &enc->frames[enc->depth - 1];
     const wb_xml_plan *plan = parent->plan;
     if (NIL_P(value)) {
-        if (op->nil_xsi || enc->xsi_all) {
+        /* A nil item of a list is always written: leaving it out would lose it. */
+        if (op->nil_xsi || enc->xsi_all || parent->list != Qundef) {
             open_name(enc, parent, op);
             append_bytes(enc, plan, plan->nil_suffix);
         }

@@ -37,8 +37,9 @@ module Wirebind
 
     ELEMENT_NAME = /\A#{Pure::Syntax::NCNAME_SRC}\z/
     DTD_POLICIES = %i[internal reject].freeze
+    NIL_STYLES = %i[omit xsi].freeze
     BACKENDS = %i[pure native].freeze
-    private_constant :ELEMENT_NAME, :DTD_POLICIES, :BACKENDS, :PATHS, :PATHS_LOCK, :PATHS_KEPT
+    private_constant :ELEMENT_NAME, :DTD_POLICIES, :NIL_STYLES, :BACKENDS, :PATHS, :PATHS_LOCK, :PATHS_KEPT
 
     class << self
       # Decodes an XML document into instances of +type+.
@@ -72,6 +73,7 @@ module Wirebind
         list = type.is_a?(Array)
         item = resolve_type(list ? unwrap_list(type) : type)
         path = compile_path(at, list)
+        Options.boolean(:strict, strict)
         options = tokenizer_options(limits, dtd)
         options[:references] = references_for(references, max_references, nil) if references
         backend_for(backend).decode(input, item, list, path, strict, options)
@@ -92,6 +94,7 @@ module Wirebind
 
         item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
         path = compile_path(at, true)
+        Options.boolean(:strict, strict)
         options = tokenizer_options(limits, dtd)
         options[:references] = references_for(references, max_references, block) if references
         backend_for(backend).each(input, item, path, strict, options, block)
@@ -111,7 +114,9 @@ module Wirebind
       # @raise [EncodeError] a value does not fit its declared type
       def encode(value, io: nil, root: nil, item: nil, nil: :omit, declaration: false, backend: Wirebind.backend)
         nil_style = binding.local_variable_get(:nil)
-        raise ArgumentError, "nil: must be :omit or :xsi, not #{nil_style.inspect}" unless %i[omit xsi].include?(nil_style)
+        Options.one_of(:nil, nil_style, NIL_STYLES)
+        Options.boolean(:declaration, declaration)
+        Options.io(io)
 
         check_element_name(root, :root) if root
         check_element_name(item, :item) if item
@@ -165,7 +170,7 @@ module Wirebind
 
           Native
         else
-          raise ArgumentError, "backend: must be one of #{BACKENDS.inspect}, not #{name.inspect}"
+          Options.one_of(:backend, name, BACKENDS)
         end
       end
 
@@ -215,15 +220,10 @@ module Wirebind
       end
 
       def tokenizer_options(limits, dtd)
-        unknown = limits.keys - DEFAULT_LIMITS.keys
-        raise ArgumentError, "unknown option#{'s' if unknown.size > 1}: #{unknown.join(', ')}" unless unknown.empty?
-
-        limits.each do |key, value|
-          raise ArgumentError, "#{key} must be a positive Integer, not #{value.inspect}" unless value.is_a?(Integer) && value.positive?
-        end
-        raise ArgumentError, "dtd: must be one of #{DTD_POLICIES.inspect}, not #{dtd.inspect}" unless DTD_POLICIES.include?(dtd)
-
-        DEFAULT_LIMITS.merge(limits, dtd: dtd)
+        options = Options.limits(limits, DEFAULT_LIMITS)
+        Options.one_of(:dtd, dtd, DTD_POLICIES)
+        options[:dtd] = dtd
+        options
       end
 
       def check_element_name(name, option)

@@ -83,6 +83,7 @@ module Wirebind
         @klass = klass
         attributes = klass.attributes
         @size = attributes.size
+        @loader = klass.__wb_builders.first
         @table = {}
         @slots = attributes.map do |attribute|
           key = utf8_key(attribute)
@@ -99,6 +100,14 @@ module Wirebind
         end.freeze
         @table.freeze
         freeze
+      end
+
+      # A record from its values, by the builder of the schema this plan was
+      # made from: a schema that changed since cannot mix into it.
+      # @param values [Array] aligned with the plan's slots
+      # @return [Wirebind::Model]
+      def build(values)
+        @klass.allocate.__send__(@loader, values)
       end
 
       private

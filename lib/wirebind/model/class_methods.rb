@@ -194,7 +194,9 @@ module Wirebind
 
       # Memoizes the block's result for this class and +format+ until the schema
       # changes. Safe under threads: two may compute the same plan, and a plan
-      # computed while the schema changed is returned but never kept.
+      # computed while the schema changed is neither kept nor returned: the
+      # block runs again, so that what a caller gets was computed from one
+      # schema throughout (and names that schema's builders, {#__wb_builders}).
       #
       # Nested model classes have plans of their own; a plan that copies theirs
       # is not told when they change.
@@ -205,12 +207,35 @@ module Wirebind
       # @return [Object] the memoized plan
       def wirebind_plan(format)
         @__wb_plans.fetch(format) do
-          generation = @__wb_schema_generation
-          plan = yield
-          SCHEMA_LOCK.synchronize do
-            @__wb_plans = @__wb_plans.merge(format => plan).freeze if generation == @__wb_schema_generation
+          loop do
+            generation = @__wb_schema_generation
+            plan = yield
+            # A change holds the lock from start to end: once we hold it, a
+            # change that began while the block ran has moved the generation on.
+            SCHEMA_LOCK.synchronize do
+              if generation == @__wb_schema_generation
+                @__wb_plans = @__wb_plans.merge(format => plan).freeze
+                return plan
+              end
+            end
           end
-          plan
+        end
+      end
+
+      # The record builders of the schema as it is now: a +__wb_load_vN(values)+
+      # and a +__wb_fill_vN(v0, v1, ...)+ generated for it (on first request)
+      # and never redefined, so that a plan made from this schema keeps
+      # building the records it was made for after the schema changes. Plans
+      # ask for them inside {#wirebind_plan}'s block.
+      #
+      # @api private
+      # @return [Array(Symbol, Symbol)] the names of the load and fill methods
+      def __wb_builders
+        SCHEMA_LOCK.synchronize do
+          @__wb_builders ||= begin
+            @__wb_builder_version += 1
+            Generator.generate_builders(@__wb_generated_methods, @__wb_attributes, @__wb_builder_version)
+          end
         end
       end
 
@@ -247,6 +272,8 @@ module Wirebind
         @__wb_xml_type = nil
         @__wb_plans = NO_PLANS
         @__wb_schema_generation = 0
+        @__wb_builders = nil
+        @__wb_builder_version = 0
         @__wb_generated_methods = GeneratedMethods.new(self)
         include @__wb_generated_methods
         Generator.generate(@__wb_generated_methods, @__wb_attributes)
@@ -256,6 +283,7 @@ module Wirebind
       def schema_changed
         @__wb_schema_generation += 1
         @__wb_plans = NO_PLANS
+        @__wb_builders = nil
       end
     end
   end

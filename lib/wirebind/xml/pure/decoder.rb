@@ -32,7 +32,7 @@ module Wirebind
       # Schema-directed decoding in one pass over the tokens: each element's local
       # name is looked up once in the plan's table of the frame it appears in, values
       # are converted as their element ends and collected in an Array per record, and
-      # a record becomes an object through its class's generated +__wb_build+.
+      # a record becomes an object through its plan's +build+ (the builder of the schema the plan was made from).
       #
       # Nothing is built for what the schema does not name: an unknown subtree only
       # moves a counter. Frames are an explicit stack (Arrays, laid out below), so
@@ -229,7 +229,7 @@ module Wirebind
             if (text_slot = plan.text)
               values[text_slot.index] = convert(text_slot, top[TEXT] || "", nil, top[MARK])
             end
-            record = plan.klass.__wb_build(values)
+            record = plan.build(values)
             @refs.built(record, values) if @refs&.holding?
             deliver(top[SLOT], top[PARENT_VALUES], record)
           end
@@ -310,7 +310,7 @@ module Wirebind
             if (text_slot = plan.text)
               record[text_slot.index] = convert(text_slot, text, local)
             end
-            deliver(slot, values, plan.klass.__wb_build(record))
+            deliver(slot, values, plan.build(record))
           else
             deliver(slot, values, convert(slot, text, local))
           end

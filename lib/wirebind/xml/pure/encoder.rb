@@ -77,7 +77,14 @@ module Wirebind
           private
 
           def utf8(text)
-            unless text.encoding == Encoding::UTF_8
+            if text.encoding == Encoding::BINARY
+              # Bytes taken for UTF-8, as JSON takes them: valid UTF-8 is written,
+              # anything else refused (binary data belongs in :base64).
+              copy = text.dup.force_encoding(Encoding::UTF_8)
+              raise Types::InvalidValue, "invalid UTF-8 in #{Types.excerpt(text)} (binary data belongs in a :base64 attribute)" unless copy.valid_encoding?
+
+              text = copy
+            elsif text.encoding != Encoding::UTF_8
               begin
                 text = text.encode(Encoding::UTF_8)
               rescue EncodingError
@@ -291,7 +298,7 @@ module Wirebind
               emit "#{pad}  raise Types::InvalidValue, \"expected an Array, got \#{Types.describe(#{value})}\" unless #{value}.is_a?(Array)"
               item = "i#{@temp}"
               emit "#{pad}  #{value}.each do |#{item}|"
-              one_value(slot, item, depth + 2, top)
+              one_value(slot, item, depth + 2, top, true)
               emit "#{pad}  end"
               emit "#{pad}end"
             else
@@ -299,12 +306,14 @@ module Wirebind
             end
           end
 
-          def one_value(slot, value, depth, top)
+          # A nil item of a list is always written (as xsi:nil): leaving it out
+          # would shift the items after it and lose data.
+          def one_value(slot, value, depth, top, in_list = false)
             pad = "  " * depth
             open, close, = name_parts(slot, top)
             emit "#{pad}if #{value}.nil?"
             nil_markup = "#{open} << #{q(%( xsi:nil="true"#{XSI_DECLARATION}/>))}"
-            emit(slot.nil_xsi ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
+            emit(slot.nil_xsi || in_list ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
             emit "#{pad}else"
             if slot.kind == Plan::MODEL
               model_value(slot, value, depth + 1, top)
