@@ -75,7 +75,7 @@ module Wirebind
         path = compile_path(at, list)
         Options.boolean(:strict, strict)
         options = tokenizer_options(limits, dtd)
-        options[:references] = references_for(references, max_references, nil) if references
+        options[:references] = references_for(references, max_references, nil) unless references == false
         backend_for(backend).decode(input, item, list, path, strict, options)
       end
 
@@ -96,7 +96,7 @@ module Wirebind
         path = compile_path(at, true)
         Options.boolean(:strict, strict)
         options = tokenizer_options(limits, dtd)
-        options[:references] = references_for(references, max_references, block) if references
+        options[:references] = references_for(references, max_references, block) unless references == false
         backend_for(backend).each(input, item, path, strict, options, block)
       end
 
@@ -175,9 +175,8 @@ module Wirebind
       end
 
       def references_for(references, max, block)
-        raise ArgumentError, "references: must be true or false, not #{references.inspect}" unless references == true
-        raise ArgumentError, "max_references must be a positive Integer, not #{max.inspect}" unless max.is_a?(Integer) && max.positive?
-
+        Options.boolean(:references, references)
+        Options.positive_integer(:max_references, max)
         References.new(max, block)
       end
 
