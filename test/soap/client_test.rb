@@ -142,7 +142,9 @@ class SOAPClientTest < Minitest::Test
     cut = body.byteslice(0, body.bytesize / 2)
     shapes = {
       "content-length" => ->(socket) { socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: #{body.bytesize}\r\n\r\n#{cut}") },
-      "chunked" => ->(socket) { socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n#{cut.bytesize.to_s(16)}\r\n#{cut}\r\n") },
+      "chunked" => lambda { |socket|
+        socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n#{cut.bytesize.to_s(16)}\r\n#{cut}\r\n")
+      },
       "until close" => ->(socket) { socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nConnection: close\r\n\r\n#{cut}") }
     }
     shapes.each do |name, writer|

@@ -34,6 +34,24 @@ module Wirebind
           @pool = Pool.new(pool_size, open: -> { open_session }, usable: ->(_session) { true }, close: ->(session) { close_session(session) })
         end
 
+        # httpx's errors as {TimeoutError} and {ConnectionError}.
+        # @api private
+        def self.errors
+          yield
+        rescue ::HTTPX::HTTPError
+          raise
+        rescue ::HTTPX::TimeoutError => e
+          what =
+            case e
+            when ::HTTPX::ConnectTimeoutError then "opening a connection took longer than the open_timeout"
+            when ::HTTPX::WriteTimeoutError then "writing the request took longer than the timeout"
+            else "reading the response took longer than the timeout"
+            end
+          raise TimeoutError, "#{what} (#{e.class.name.split('::').last}: #{e.message})"
+        rescue ::HTTPX::Error, IOError, SystemCallError, OpenSSL::SSL::SSLError, Zlib::Error => e
+          raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
+        end
+
         # @see Transport
         def request(path, headers, body)
           session = @pool.checkout
@@ -84,24 +102,6 @@ module Wirebind
 
         def errors(&block)
           HTTPX.errors(&block)
-        end
-
-        # httpx's errors as {TimeoutError} and {ConnectionError}.
-        # @api private
-        def self.errors
-          yield
-        rescue ::HTTPX::HTTPError
-          raise
-        rescue ::HTTPX::TimeoutError => e
-          what =
-            case e
-            when ::HTTPX::ConnectTimeoutError then "opening a connection took longer than the open_timeout"
-            when ::HTTPX::WriteTimeoutError then "writing the request took longer than the timeout"
-            else "reading the response took longer than the timeout"
-            end
-          raise TimeoutError, "#{what} (#{e.class.name.split('::').last}: #{e.message})"
-        rescue ::HTTPX::Error, EOFError, IOError, SystemCallError, OpenSSL::SSL::SSLError, Zlib::Error => e
-          raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
         end
 
         # The body, pulled from the stream's enumerator (a Fiber inside).
