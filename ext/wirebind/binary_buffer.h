@@ -72,6 +72,10 @@ uint8_t *wb_bbuf_bytes(wb_bbuf *buf);
 uint8_t *wb_bbuf_reserve(VALUE obj, wb_bbuf *buf, size_t n);
 /* Raises Wirebind::Buffer::RangeError with a message. */
 NORETURN(void wb_bbuf_range_error(const char *fmt, ...));
+/* Whether obj is a Buffer. */
+int wb_bbuf_p(VALUE obj);
+/* A view of n bytes at off of buf (checked). */
+VALUE wb_bbuf_slice(VALUE buf, size_t off, size_t n);
 /* A read_only Buffer over string (frozen, shared: no copy). */
 VALUE wb_bbuf_view_of_string(VALUE string, size_t offset, size_t len, int big);
 extern VALUE wb_cBuffer;

@@ -54,6 +54,11 @@ wb_bbuf *wb_bbuf_get(VALUE obj)
     return rb_check_typeddata(obj, &bbuf_type);
 }
 
+int wb_bbuf_p(VALUE obj)
+{
+    return rb_typeddata_is_kind_of(obj, &bbuf_type);
+}
+
 static VALUE bbuf_alloc(VALUE klass)
 {
     wb_bbuf *b;
@@ -354,12 +359,9 @@ static VALUE wb_buffer_s__read_only(int argc, VALUE *argv, VALUE klass)
     return wb_bbuf_view_of_string(string, 0, (size_t)RSTRING_LEN(string), big);
 }
 
-/* Buffer#slice(offset, length) -> a Buffer over those bytes (a view: not copied) */
-static VALUE wb_buffer__slice(VALUE self, VALUE offset, VALUE length)
+VALUE wb_bbuf_slice(VALUE self, size_t off, size_t n)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
-    size_t n = to_index(length, "length");
-    size_t off = to_index(offset, "offset");
     if (off > b->len || b->len - off < n)
         wb_bbuf_range_error("%lu bytes at offset %lu are out of range (length %lu)", (unsigned long)n, (unsigned long)off, (unsigned long)b->len);
     VALUE obj = bbuf_alloc(rb_obj_class(self));
@@ -375,8 +377,15 @@ static VALUE wb_buffer__slice(VALUE self, VALUE offset, VALUE length)
         v->str_ptr = b->str_ptr;
         v->offset = b->offset + off;
     }
-    RB_OBJ_WRITTEN(obj, Qundef, v->backing);
     return obj;
+}
+
+/* Buffer#slice(offset, length) -> a Buffer over those bytes (a view: not copied) */
+static VALUE wb_buffer__slice(VALUE self, VALUE offset, VALUE length)
+{
+    size_t n = to_index(length, "length");
+    size_t off = to_index(offset, "offset");
+    return wb_bbuf_slice(self, off, n);
 }
 
 /* Buffer#to_s -> a binary String of the bytes (a copy; for a view of a String, a shared substring) */
@@ -463,6 +472,28 @@ static VALUE wb_buffer__clear(VALUE self)
     return self;
 }
 
+/* Buffer#==(other) -> true if other is a Buffer with the same bytes */
+static VALUE wb_buffer__eq(VALUE self, VALUE other)
+{
+    if (!rb_typeddata_is_kind_of(other, &bbuf_type)) return Qfalse;
+    wb_bbuf *a = RTYPEDDATA_DATA(self), *b = RTYPEDDATA_DATA(other);
+    return a->len == b->len && memcmp(wb_bbuf_bytes(a), wb_bbuf_bytes(b), a->len) == 0 ? Qtrue : Qfalse;
+}
+
+/* Buffer#hash -> Integer, as to_s.hash */
+static VALUE wb_buffer__hash(VALUE self)
+{
+    wb_bbuf *b = RTYPEDDATA_DATA(self);
+    return ST2FIX(rb_memhash(wb_bbuf_bytes(b), (long)b->len));
+}
+
+/* Buffer#inspect -> String */
+static VALUE wb_buffer__inspect(VALUE self)
+{
+    wb_bbuf *b = RTYPEDDATA_DATA(self);
+    return rb_sprintf("#<%"PRIsVALUE" length=%lu%s>", rb_obj_class(self), (unsigned long)b->len, b->read_only ? " read_only" : "");
+}
+
 void Init_wirebind_binary_buffer(VALUE mNative)
 {
     id_big = rb_intern("big");
@@ -496,4 +527,8 @@ void Init_wirebind_binary_buffer(VALUE mNative)
     rb_define_method(c, "view?", wb_buffer__view_p, 0);
     rb_define_method(c, "endian", wb_buffer__endian, 0);
     rb_define_method(c, "clear", wb_buffer__clear, 0);
+    rb_define_method(c, "==", wb_buffer__eq, 1);
+    rb_define_method(c, "eql?", wb_buffer__eq, 1);
+    rb_define_method(c, "hash", wb_buffer__hash, 0);
+    rb_define_method(c, "inspect", wb_buffer__inspect, 0);
 }

@@ -80,4 +80,5 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     VALUE mBinary = rb_define_module_under(mWirebind, "Binary");
     VALUE mBinaryNative = rb_define_module_under(mBinary, "Native");
     Init_wirebind_binary_buffer(mBinaryNative);
+    Init_wirebind_binary_record(mBinaryNative);
 }

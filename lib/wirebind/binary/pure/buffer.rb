@@ -202,7 +202,7 @@ module Wirebind
         # @return [self]
         def append(data)
           writable!
-          data = data.to_s if data.is_a?(Buffer)
+          data = data.to_s if data.is_a?(Buffer) || data.is_a?(Wirebind::Buffer)
           raise TypeError, "no implicit conversion of #{data.class} into String" unless data.is_a?(String)
 
           raise ReadOnlyError, "a view cannot grow (append to the Buffer it is a view of)" if view?
@@ -241,6 +241,17 @@ module Wirebind
           @string.clear
           @length = 0
           self
+        end
+
+        # @return [Boolean] whether other is a Buffer with the same bytes
+        def ==(other)
+          other.is_a?(Buffer) && other.to_s == to_s
+        end
+        alias eql? ==
+
+        # @return [Integer]
+        def hash
+          to_s.hash
         end
 
         # @return [String]
