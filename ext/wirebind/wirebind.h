@@ -50,5 +50,6 @@ void Init_wirebind_json_encoder(VALUE mNative);
 void Init_wirebind_serializer(VALUE mWirebind);
 void Init_wirebind_binary_buffer(VALUE mNative);
 void Init_wirebind_binary_record(VALUE mNative);
+void Init_wirebind_hpack(VALUE mHPACK);
 
 #endif
