@@ -2,6 +2,11 @@
 
 require_relative "http2/errors"
 require_relative "http2/hpack"
+require_relative "http2/frame"
+require_relative "http2/reader"
+require_relative "http2/writer"
+require_relative "http2/stream"
+require_relative "http2/connection"
 
 module Wirebind
   # HTTP/2 (RFC 9113) on {Wirebind::Buffer}: frames ({HTTP2::Frame}), an
