@@ -130,6 +130,27 @@ module Wirebind
         backend_for(backend).encode(value, io, root, item, nil_style, declaration)
       end
 
+      # The attributes an encoder adds to the start tag of a record whose class is
+      # a subclass of the declared one: +xsi:type+ naming its {Model::ClassMethods#xml_type}
+      # (with the declarations it needs), or "" when it declared none. Cached per class.
+      #
+      # @api private
+      # @param klass [Class]
+      # @return [String] frozen
+      def subtype_attributes(klass)
+        klass.wirebind_plan(:xsi_type) do
+          local, uri = klass.xml_type
+          if local.nil?
+            ""
+          elsif uri.nil?
+            %( xsi:type="#{local}"#{Pure::Encoder::XSI_DECLARATION})
+          else
+            prefix = Pure::Encoder.automatic_prefix(uri)
+            %( xsi:type="#{prefix}:#{local}" xmlns:#{prefix}="#{Pure::Encoder.attribute(uri)}"#{Pure::Encoder::XSI_DECLARATION})
+          end.freeze
+        end
+      end
+
       # Checks that a document is well-formed XML 1.0 with namespaces, within the limits.
       #
       # @param input [String, IO]

@@ -156,6 +156,7 @@ module Wirebind
           SCHEMA_LOCK.synchronize do
             @__wb_xml_type = [-name, namespace && -namespace].freeze
             Model.register_xml_type(self)
+            schema_changed
           end
         end
         @__wb_xml_type

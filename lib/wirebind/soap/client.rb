@@ -30,7 +30,7 @@ module Wirebind
       WSSE_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
       WSU_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
       WSS_PROFILE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
-      ADAPTERS = %i[net_http socket httpx].freeze
+      ADAPTERS = %i[net_http socket].freeze
       private_constant :WSSE_NS, :WSU_NS, :WSS_PROFILE, :ADAPTERS
 
       # @return [String] the endpoint URL
@@ -56,8 +56,7 @@ module Wirebind
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
       # @param adapter [Symbol, Object] +:net_http+ (default), +:socket+ (a lean HTTP/1.1
       #   client on the standard library's sockets, {Transport::Socket}: the fastest for
-      #   many small calls), +:httpx+ (needs the httpx gem), or an object answering the
-      #   {Transport} interface
+      #   many small calls), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
@@ -250,9 +249,6 @@ module Wirebind
         when :socket
           require_relative "transport/socket"
           Transport::Socket.new(@uri, **options)
-        when :httpx
-          require_relative "transport/httpx"
-          Transport::HTTPX.new(@uri, **options)
         when Symbol then raise ArgumentError, "adapter: must be one of #{ADAPTERS.inspect} or an adapter object, not #{adapter.inspect}"
         else
           raise ArgumentError, "an adapter answers request(path, headers, body) { |status, headers, reader| }" unless adapter.respond_to?(:request)
