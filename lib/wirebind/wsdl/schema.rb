@@ -94,6 +94,7 @@ module Wirebind
         "float" => :float, "double" => :float, "decimal" => :decimal, "boolean" => :boolean,
         "dateTime" => :time, "timeInstant" => :time, "date" => :date, "base64Binary" => :base64, "base64" => :base64
       }.freeze
+      NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/.freeze
       # Longest chain of simple type restrictions, group or attribute group references followed.
       MAX_CHAIN = 256
 
@@ -363,6 +364,10 @@ module Wirebind
         end
       end
 
+      def check_name(node, local)
+        raise InvalidError, "#{node.where}: #{local.inspect} is not an XML name" unless local.match?(NAME)
+      end
+
       def repeats?(node)
         max = node["maxOccurs"] or return false
         max = max.strip
@@ -384,6 +389,7 @@ module Wirebind
           type, list, enum = declared_type(node, context, local)
           nillable = node["nillable"] == "true"
         end
+        check_name(node, local)
         Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable)
       end
 
@@ -410,6 +416,7 @@ module Wirebind
           else [:string, false, nil]
           end
         type = :string unless type.is_a?(Symbol)
+        check_name(node, local)
         Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false)
       end
     end
