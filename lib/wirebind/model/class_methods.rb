@@ -41,6 +41,9 @@ module Wirebind
       #   under <tt>json_keys :camel</tt>
       # @option options [Symbol] :nil how XML writes a nil: +:omit+ (the default)
       #   leaves it out, +:xsi+ writes xsi:nil="true"
+      # @option options [Array<String>] :enum the only values a +:string+ attribute
+      #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
+      #   {EncodeError} (XML and JSON, both backends); nil is always allowed
       # @return [Attribute]
       # @raise [SchemaError] a bad name, type or option, or a name declared twice
       #   in this class (redeclaring an inherited one replaces it, in place)
@@ -54,6 +57,7 @@ module Wirebind
 
           index = inherited ? inherited.index : @__wb_attributes.length
           attribute = Attribute.declare(self, name, type, options, index: index, json_keys: @__wb_json_keys)
+          Model.enums_declared! if attribute.enum
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze
