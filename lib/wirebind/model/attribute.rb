@@ -30,7 +30,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil one_or_many string_as lenient_numbers].freeze
+      OPTIONS = %i[xml json nil enum one_or_many string_as lenient_numbers].freeze
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
       # An underscore between words: after a letter or digit, before one.
@@ -56,6 +56,9 @@ module Wirebind
       attr_reader :index
       # @return [Class] the class that declared this attribute
       attr_reader :owner
+      # @return [Hash{String => true}, nil] the values allowed by +enum:+ (nil: any);
+      #   a decoded value outside is a {DecodeError}, an encoded one an {EncodeError}
+      attr_reader :enum
 
       class << self
         # Checks a declaration and builds its attribute.
@@ -86,6 +89,7 @@ module Wirebind
             json: json.nil? ? default_json(name, json_keys) : wire_name(where, :json, json),
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
+            enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
             index: index,
             json_union: json_union(where, item_type, list, options)
           )
@@ -213,6 +217,17 @@ module Wirebind
           name
         end
 
+        # An enumeration: a frozen Hash of the allowed strings (for lookups in
+        # constant time), only on +:string+ attributes and lists of them.
+        def enum(where, item_type, values)
+          raise SchemaError, "#{where}: enum: applies to :string attributes, not #{describe_type(item_type)}" unless item_type == :string
+          unless values.is_a?(Array) && !values.empty? && values.all?(String)
+            raise SchemaError, "#{where}: enum: must be a non-empty Array of Strings, not #{values.inspect}"
+          end
+
+          values.to_h { |value| [-value, true] }.freeze
+        end
+
         def nil_style(where, value)
           return value if NIL_STYLES.include?(value)
 
@@ -222,7 +237,8 @@ module Wirebind
 
       # Use {.declare}: this trusts its arguments.
       # @api private
-      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, json_union: {}.freeze)
+      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil,
+                     json_union: {}.freeze)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -234,6 +250,7 @@ module Wirebind
         @json_explicit = json_explicit
         @nil_style = nil_style
         @index = index
+        @enum = enum
         @json_union = json_union
         freeze
       end
@@ -272,6 +289,26 @@ module Wirebind
         json == @json ? self : copy(json: json)
       end
 
+      # The value outside {#enum}, if any (each item of a list is looked at).
+      # @return [String, nil]
+      def enum_violation(value)
+        return nil if value.nil?
+
+        if @list
+          value.each { |item| return item unless item.nil? || @enum.key?(item) } if value.is_a?(Array)
+          nil
+        else
+          @enum.key?(value) ? nil : value
+        end
+      end
+
+      # Raises when a decoded value is outside {#enum}: the record builders call it.
+      # @raise [DecodeError]
+      def check_decoded(value)
+        bad = enum_violation(value)
+        raise DecodeError.new("#{bad.inspect} is not one of #{@enum.keys.inspect}", path: @xml) unless bad.nil?
+      end
+
       # @return [String]
       def inspect
         type = @list ? "[#{Model.display_name(@type)}]" : Model.display_name(@type)
@@ -283,7 +320,8 @@ module Wirebind
       def copy(**changes)
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
-          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, json_union: @json_union, **changes
+          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, json_union: @json_union,
+          **changes
         )
       end
     end
