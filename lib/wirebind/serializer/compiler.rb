@@ -199,17 +199,21 @@ module Wirebind
     #
     # @api private
     class Dispatch
+      NO_HEAD = Object.new.freeze
+      NOTHING = [nil, nil].freeze
+
       def initialize(serializer, format)
         @serializer = serializer
         @format = format
-        freeze
+        # The (non-model) class last seen and its compiled form, in one frozen
+        # pair: one write, so that threads sharing this object never see a
+        # mismatched pair.
+        @last = NOTHING
       end
-
-      NO_HEAD = Object.new.freeze
 
       # Compiled#write (Siren's takes a head too).
       def write(record, out, context, depth, head = NO_HEAD)
-        compiled = @serializer.__wb_compiled(@format, record.class)
+        compiled = compiled_for(record)
         return compiled.write(record, out, context, depth) if NO_HEAD.equal?(head)
 
         compiled.write(record, out, context, depth, head)
@@ -217,7 +221,20 @@ module Wirebind
 
       # JsonApi::Compiled#relate
       def relate(record, out, state, key)
-        @serializer.__wb_compiled(@format, record.class).relate(record, out, state, key)
+        compiled_for(record).relate(record, out, state, key)
+      end
+
+      private
+
+      def compiled_for(record)
+        klass = record.class
+        last = @last
+        return last[1] if last[0].equal?(klass)
+
+        compiled = @serializer.__wb_compiled(@format, klass)
+        # A model's compiled form follows its schema: asked for each time.
+        @last = [klass, compiled].freeze if compiled.plan.nil?
+        compiled
       end
     end
 
