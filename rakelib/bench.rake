@@ -16,6 +16,7 @@ BENCH_SECTIONS = {
   json: "bench/json.rb",
   serializer: "bench/serializer.rb",
   parallel: "bench/parallel.rb",
+  convert: "bench/convert.rb", # wirebind convert on ~1 GB
   soap: "bench/soap_client.rb" # the SOAP client against Savon over loopback
 }.freeze
 
