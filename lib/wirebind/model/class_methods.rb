@@ -16,7 +16,7 @@ module Wirebind
       # Every value they hold is frozen, so sharing them is copying them.
       SCHEMA_IVARS = %i[
         @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix
-        @__wb_xml_root @__wb_json_keys @__wb_binary
+        @__wb_xml_root @__wb_json_keys @__wb_json_numbers @__wb_binary
       ].freeze
       # XML's NCName, approximated: a name without a colon.
       XML_NAME = /\A[[:alpha:]_][[:alnum:]_.\-]*\z/.freeze
@@ -41,6 +41,14 @@ module Wirebind
       #   under <tt>json_keys :camel</tt>
       # @option options [Symbol] :nil how XML writes a nil: +:omit+ (the default)
       #   leaves it out, +:xsi+ writes xsi:nil="true"
+      # @option options [Boolean] :one_or_many JSON: a list attribute also reads a
+      #   single item (a HAL rel: one link object or an array of them)
+      # @option options [Symbol] :string_as JSON: a model attribute also reads a
+      #   string, into the model's +:string+ attribute of this name (a JSON:API
+      #   link: +"/a"+ or +{"href": "/a"}+)
+      # @option options [Boolean] :lenient_numbers JSON: an +:integer+,
+      #   +:float+ or +:decimal+ also reads a string holding a number (+"-58.17"+);
+      #   {json_numbers} sets it for a whole model
       # @option options [Array<String>] :enum the only values a +:string+ attribute
       #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
       #   {EncodeError} (XML and JSON, both backends); nil is always allowed
@@ -219,6 +227,30 @@ module Wirebind
         @__wb_json_keys
       end
 
+      # Reads, or with an argument sets, how this class's +:integer+, +:float+
+      # and +:decimal+ attributes read JSON.
+      #
+      # @example Prices written as strings ("-58.17")
+      #   json_numbers :lenient
+      # @param style [Symbol, nil] +:strict+ (the default: a number must be a
+      #   JSON number) or +:lenient+ (a JSON string holding one is read too, as
+      #   +lenient_numbers: true+ on each of them); encoding writes numbers
+      # @return [Symbol] the style in effect
+      # @raise [SchemaError]
+      def json_numbers(style = nil)
+        unless style.nil?
+          unless %i[strict lenient].include?(style)
+            raise SchemaError, "#{Model.display_name(self)}.json_numbers: must be :strict or :lenient, not #{style.inspect}"
+          end
+
+          SCHEMA_LOCK.synchronize do
+            @__wb_json_numbers = style
+            schema_changed
+          end
+        end
+        @__wb_json_numbers
+      end
+
       # Decodes XML into records of this class.
       #
       # @param source [String, IO] the document
@@ -304,6 +336,7 @@ module Wirebind
           @__wb_xml_namespace_prefix = nil
           @__wb_xml_root = nil
           @__wb_json_keys = :snake
+          @__wb_json_numbers = :strict
           @__wb_binary = nil
         end
         @__wb_xml_type = nil
