@@ -78,6 +78,27 @@ module Wirebind
         loose
       end
 
+      # Declares many models at once: inside the block, each class's generated
+      # methods (+initialize+, +==+, +to_h+...) are written once, when the block
+      # ends, rather than again for every attribute declared (which costs time
+      # quadratic in a class's attributes). Generated code (+wirebind generate+)
+      # uses it; the classes must not be used before the block ends. Per thread;
+      # nested blocks join the outermost.
+      #
+      # @yield declares classes and attributes
+      # @return [Object] the block's value
+      def batch
+        return yield if Thread.current[:__wb_model_batch]
+
+        pending = Thread.current[:__wb_model_batch] = {}.compare_by_identity
+        begin
+          yield
+        ensure
+          Thread.current[:__wb_model_batch] = nil
+          SCHEMA_LOCK.synchronize { pending.each_key { |klass| klass.__send__(:__wb_generate_pending) } }
+        end
+      end
+
       # @api private
       # Records that some class declared an +enum:+ attribute: from then on the
       # encoders check enumerations ({check_enums}).
