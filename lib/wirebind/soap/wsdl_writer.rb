@@ -13,7 +13,8 @@ module Wirebind
     #   namespace, elements qualified; an element per operation (+op+) and per
     #   response (+opResponse+, holding +opReturn+); a repeated element is
     #   +maxOccurs="unbounded"+, a list result or a wrapped list (+versions/*+) an
-    #   +ArrayOfX+ type of +item+ elements.
+    #   +ArrayOfX+ type of +item+ elements; a wrapped list in a model (+versions/*+)
+    #   holds the elements the encoder writes (a record's +xml_root+, a scalar +item+).
     # - +:rpc+ / +:rpc_encoded+: one part per argument, typed; children
     #   unqualified; types in their +xml_type+ namespace (+:rpc_encoded+) with the
     #   lists as +soapenc:Array+ restrictions (+ArrayOfX+, +wsdl:arrayType="X[]"+).
@@ -208,8 +209,8 @@ module Wirebind
       def entry(out, entry)
         if entry.kind == XML::Plan::GROUP
           only = entry.writes.size == 1 && entry.writes.first
-          if only && only.kind != XML::Plan::GROUP && only.list && only.name.nil?
-            # a wrapped list, "versions/*"
+          if @encoded && only && only.kind != XML::Plan::GROUP && only.list && only.name.nil?
+            # a wrapped list, "versions/*": a soapenc:Array
             out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(only.type)}" minOccurs="0" nillable="true"/>)
           else
             out << %(<xsd:element name="#{a(entry.name)}" minOccurs="0"><xsd:complexType><xsd:sequence>)
@@ -217,6 +218,7 @@ module Wirebind
             out << "</xsd:sequence></xsd:complexType></xsd:element>"
           end
         else
+          # "*": the literal encoder names a record by its xml_root, a scalar (and any rpc/encoded item) "item"
           name = entry.name || (entry.type.is_a?(Class) && !@encoded ? entry.type.xml_root : "item")
           occurs = entry.list ? %( minOccurs="0" maxOccurs="unbounded") : %( minOccurs="0")
           out << %(<xsd:element name="#{a(name)}" type="#{ref(entry.type)}"#{occurs} nillable="true"/>)
