@@ -201,7 +201,7 @@ module Bench
       succeeded = output[/requests: .*?(\d+) succeeded/, 1].to_i
       abort "h2load against #{server.url}: #{succeeded}/#{done} succeeded\n#{output}" unless succeeded == done && done.positive?
 
-      Float(output[/finished in [\d.]+m?s, ([\d.]+) req\/s/, 1])
+      Float(output[%r{finished in [\d.]+m?s, ([\d.]+) req/s}, 1])
     end
   end
 end

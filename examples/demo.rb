@@ -25,7 +25,7 @@ require_relative "jira/service"
 CALL_COUNT = Integer(ENV.fetch("DEMO_CALL", "1000"))
 STREAM_COUNT = Integer(ENV.fetch("DEMO_STREAM", "100000"))
 JQL = "project = OPS ORDER BY created"
-MiB = 1024.0 * 1024
+MIB = 1024.0 * 1024
 
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
@@ -35,7 +35,7 @@ rescue Errno::ENOENT
   nil
 end
 
-def mib(value) = value ? format("%.0f MiB", value) : "n/a (no /proc)"
+def mib(value) = value ? format("%.0f MIB", value) : "n/a (no /proc)"
 
 # Starts the peak-RSS counter again (Linux: "5" to clear_refs), so a peak belongs to one step.
 def reset_peak
@@ -88,8 +88,6 @@ begin
   puts "    the same multiRef twice is the same object: #{shared ? 'yes' : 'NO'}"
 
   # ---- streaming -----------------------------------------------------------------------------
-  issues = nil
-  expected = nil
   GC.start
   base = rss_mib
   peak_reset = reset_peak
@@ -109,8 +107,8 @@ begin
        "the server writing them as they are generated), all #{count} received, votes summed #{votes}"
   if peak_reset && peak && base
     growth = peak - base
-    puts "  peak RSS while streaming #{mib(peak)}, #{format('%.0f MiB', growth)} above where it started " \
-         "(#{format('%.2f', growth * MiB / count / 1024)} KiB a record): the records are yielded one at a time, but an " \
+    puts "  peak RSS while streaming #{mib(peak)}, #{format('%.0f MIB', growth)} above where it started " \
+         "(#{format('%.2f', growth * MIB / count / 1024)} KiB a record): the records are yielded one at a time, but an " \
          "Axis multiRef body is read keeping each record by its id, as a later one may refer to it"
   else
     puts "  peak RSS of the process #{mib(peak)}"

@@ -24,10 +24,10 @@ class ExamplesTest < Minitest::Test
     output, status = Open3.capture2e(env, RbConfig.ruby, "-W0", File.join(EXAMPLES, "demo.rb"))
 
     assert status.success?, output
-    assert_match(/getIssuesFromJqlSearch, 100 issues: \d+ records\/s/, output)
+    assert_match(%r{getIssuesFromJqlSearch, 100 issues: \d+ records/s}, output)
     assert_includes output, "equal to what the service generated: yes"
     assert_includes output, "the same multiRef twice is the same object: yes"
-    assert_match(/each, 1000 issues: \d+ records\/s .* all 1000 received/, output)
+    assert_match(%r{each, 1000 issues: \d+ records/s .* all 1000 received}, output)
     assert_match(/peak RSS/, output)
     assert_match(/The same 100-issue call with Savon .* \d+\.\dx Savon's speed/m, output)
     assert_includes output, "server stopped"

@@ -13,7 +13,10 @@ module Jira
     multi_ref true
 
     operation :login, args: { in0: :string, in1: :string }, returns: :string do |user, password|
-      raise Wirebind::SOAP::Fault.new(code: "Client", reason: "com.atlassian.jira.rpc.exception.RemoteAuthenticationException: Invalid username or password.") unless password == "secret"
+      unless password == "secret"
+        raise Wirebind::SOAP::Fault.new(code: "Client",
+                                        reason: "com.atlassian.jira.rpc.exception.RemoteAuthenticationException: Invalid username or password.")
+      end
 
       "token-#{user}"
     end
@@ -42,7 +45,7 @@ module Jira
       summary: "Disk usage alert on node-#{n % 100} <prod> & friends", description: "Step #{n}: check é, ü and “quotes”.\nLine two.",
       environment: nil, created: CREATED + n * 60, updated: CREATED + n * 120, duedate: nil, votes: n % 11,
       affects_versions: [VERSIONS[n % 4]], fix_versions: [VERSIONS[(n + 1) % 4], VERSIONS[(n + 2) % 4]],
-      components: [COMPONENTS[n % 2]], attachment_names: n % 3 == 0 ? ["log-#{n}.txt"] : [],
+      components: [COMPONENTS[n % 2]], attachment_names: (n % 3).zero? ? ["log-#{n}.txt"] : [],
       custom_field_values: [RemoteCustomFieldValue.new(customfield_id: "customfield_10010", key: nil, values: ["team-#{n % 4}"])]
     )
   end

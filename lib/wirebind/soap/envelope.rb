@@ -34,7 +34,7 @@ module Wirebind
         boolean: "xsd:boolean", time: "xsd:dateTime", date: "xsd:date", base64: "xsd:base64Binary"
       }.freeze
       # Integers in this range are written as xsd:int (what most rpc services declare), others as xsd:long.
-      INT_RANGE = (-2**31...2**31).freeze
+      INT_RANGE = (-2**31...2**31)
       # Nesting of models deeper than this (a cycle of objects, in practice) is an {EncodeError}.
       MAX_DEPTH = 1024
 
@@ -77,7 +77,7 @@ module Wirebind
           out << ">"
           write_header(out, headers, header_xml)
           out << "<#{ENV_PREFIX}:Body>"
-          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style, wrap_lists)
+          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
           writer.operation(operation.to_s, namespace, parts, types)
           out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
         end
@@ -200,7 +200,7 @@ module Wirebind
                      "VersionMismatch" => "VersionMismatch", "MustUnderstand" => "MustUnderstand",
                      "DataEncodingUnknown" => "DataEncodingUnknown" }
         }.freeze
-        DETAIL_WHOLE = %r{\A\s*<(?:[A-Za-z_][\w.\-]*:)?[dD]etail(\s[^>]*)?>(.*)</(?:[A-Za-z_][\w.\-]*:)?[dD]etail\s*>\s*\z}m.freeze
+        DETAIL_WHOLE = %r{\A\s*<(?:[A-Za-z_][\w.-]*:)?[dD]etail(\s[^>]*)?>(.*)</(?:[A-Za-z_][\w.-]*:)?[dD]etail\s*>\s*\z}m
         private_constant :FAULT_CODES, :DETAIL_WHOLE
 
         # The standard codes are written with the envelope's prefix; any other as given.
@@ -215,7 +215,7 @@ module Wirebind
           when String
             if (whole = DETAIL_WHOLE.match(detail))
               # A whole <detail> element, as Fault#detail gives it: renamed, its declarations kept.
-              declarations = whole[1].scan(/\sxmlns(?::[\w.\-]+)?\s*=\s*(?:"[^"]*"|'[^']*')/).join
+              declarations = whole[1].scan(/\sxmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')/).join
               out << "<#{name}#{declarations}>" << whole[2] << "</#{name}>"
             else
               out << "<#{name}>" << detail << "</#{name}>"

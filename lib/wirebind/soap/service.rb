@@ -57,7 +57,7 @@ module Wirebind
       #   @return [String] the SOAPAction it is called with
       Operation = Struct.new(:name, :args, :returns, :soap_action, keyword_init: true)
 
-      OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/.freeze
+      OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
       # Settings copied into each subclass (each value frozen: sharing is copying).
       SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers].freeze
       LOCK = Mutex.new
@@ -112,7 +112,7 @@ module Wirebind
         # @return [Boolean]
         def multi_ref(value = nil)
           unless value.nil?
-            raise ArgumentError, "multi_ref must be true or false, not #{value.inspect}" unless value == true || value == false
+            raise ArgumentError, "multi_ref must be true or false, not #{value.inspect}" unless [true, false].include?(value)
 
             change { @__wbs_multi_ref = value }
           end
@@ -139,7 +139,7 @@ module Wirebind
 
           args = args.to_h { |arg, type| [check_arg(name, arg), check_type(name, type)] }.freeze
           returns = check_type(name, returns) unless returns.nil?
-          operation = Operation.new(name: -name, args: args, returns: returns, soap_action: soap_action&.then { |s| -s }).freeze
+          operation = Operation.new(name: -name, args: args, returns: returns, soap_action: soap_action && -soap_action).freeze
           change do
             raise ArgumentError, "operation #{name} is declared twice" if @__wbs_operations.any? { |op| op.name == name }
 

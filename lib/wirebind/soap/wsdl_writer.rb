@@ -266,7 +266,8 @@ module Wirebind
         @service.operations.each do |operation|
           if @document
             out << %(<wsdl:message name="#{a(operation.name)}Request"><wsdl:part name="parameters" element="tns:#{a(operation.name)}"/></wsdl:message>\n)
-            out << %(<wsdl:message name="#{a(operation.name)}Response"><wsdl:part name="parameters" element="tns:#{a(operation.name)}Response"/></wsdl:message>\n)
+            out << %(<wsdl:message name="#{a(operation.name)}Response">)
+            out << %(<wsdl:part name="parameters" element="tns:#{a(operation.name)}Response"/></wsdl:message>\n)
           else
             out << %(<wsdl:message name="#{a(operation.name)}Request">)
             operation.args.each { |name, type| out << %(<wsdl:part name="#{a(name)}" type="#{part_type(type)}"/>) }

@@ -33,11 +33,11 @@ class SavonInteropTest < Minitest::Test
 
       issues = client.call(:get_issues, message: { token: "token-ann", jql: "project = OPS", max: 2 })
       items = issues.body.dig(:get_issues_response, :get_issues_return, :item)
-      assert_equal %w[OPS-1 OPS-2], items.map { |item| item[:key] }
+      assert_equal(%w[OPS-1 OPS-2], items.map { |item| item[:key] })
       assert_equal "Issue 2 <&> é", items[1][:summary]
       assert_equal "6", items[1][:votes]
       assert_equal Interop::CREATED, Time.parse(items[1][:created].to_s)
-      assert_equal %w[1.2 2.0], items[1][:versions][:version].map { |v| v[:name] }
+      assert_equal(%w[1.2 2.0], items[1][:versions][:version].map { |v| v[:name] })
 
       created = client.call(:create_issue, message: { token: "t", issue: { summary: "From Savon", votes: 4,
                                                                            versions: { version: [{ name: "9.1", sequence: 91 }] } } })
@@ -67,8 +67,8 @@ class SavonInteropTest < Minitest::Test
 
       issues = client.call(:get_issues, message: { token: "t", jql: "x", max: 3 })
       items = issues.body.dig(:get_issues_response, :get_issues_return, :item)
-      assert_equal %w[OPS-1 OPS-2 OPS-3], items.map { |item| item[:key] }
-      assert_equal %w[1.3 2.0], items[2][:versions][:item].map { |v| v[:name] }
+      assert_equal(%w[OPS-1 OPS-2 OPS-3], items.map { |item| item[:key] })
+      assert_equal(%w[1.3 2.0], items[2][:versions][:item].map { |v| v[:name] })
 
       assert_equal [[:login, "ann", "secret"], [:getIssues, "t", "x", 3]], Interop.received
     end

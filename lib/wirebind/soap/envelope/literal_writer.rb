@@ -12,7 +12,7 @@ module Wirebind
       #
       # @api private
       class LiteralWriter
-        def initialize(out, style, wrap_lists = false)
+        def initialize(out, style, wrap_lists: false)
           @out = out
           @document = style == :document
           @repeat_lists = @document && !wrap_lists
@@ -77,7 +77,7 @@ module Wirebind
       # Helpers both writers share.
       # @api private
       module Writing
-        NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/.freeze
+        NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
 
         module_function
 
