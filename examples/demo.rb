@@ -35,7 +35,7 @@ rescue Errno::ENOENT
   nil
 end
 
-def mib(value) = value ? format("%.0f MIB", value) : "n/a (no /proc)"
+def mib(value) = value ? format("%.0f MiB", value) : "n/a (no /proc)"
 
 # Starts the peak-RSS counter again (Linux: "5" to clear_refs), so a peak belongs to one step.
 def reset_peak
@@ -107,7 +107,7 @@ begin
        "the server writing them as they are generated), all #{count} received, votes summed #{votes}"
   if peak_reset && peak && base
     growth = peak - base
-    puts "  peak RSS while streaming #{mib(peak)}, #{format('%.0f MIB', growth)} above where it started " \
+    puts "  peak RSS while streaming #{mib(peak)}, #{format('%.0f MiB', growth)} above where it started " \
          "(#{format('%.2f', growth * MIB / count / 1024)} KiB a record): the records are yielded one at a time, but an " \
          "Axis multiRef body is read keeping each record by its id, as a later one may refer to it"
   else
