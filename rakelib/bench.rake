@@ -15,7 +15,9 @@ BENCH_SECTIONS = {
   xml: "bench/run.rb",
   json: "bench/json.rb",
   serializer: "bench/serializer.rb",
-  soap: "bench/soap_client.rb" # the SOAP client against Savon over loopback
+  parallel: "bench/parallel.rb",
+  soap: "bench/soap_client.rb", # the SOAP client against Savon over loopback
+  soap_service: "bench/soap_service.rb" # SOAP::Service against a Builder handler, under Puma
 }.freeze
 
 # Runs a benchmark script, echoing what it prints, and keeps that report in

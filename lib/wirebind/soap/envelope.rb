@@ -34,7 +34,7 @@ module Wirebind
         boolean: "xsd:boolean", time: "xsd:dateTime", date: "xsd:date", base64: "xsd:base64Binary"
       }.freeze
       # Integers in this range are written as xsd:int (what most rpc services declare), others as xsd:long.
-      INT_RANGE = (-2**31...2**31).freeze
+      INT_RANGE = (-2**31...2**31)
       # Nesting of models deeper than this (a cycle of objects, in practice) is an {EncodeError}.
       MAX_DEPTH = 1024
 
@@ -61,10 +61,13 @@ module Wirebind
         # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
         # @param multi_ref [Boolean] in +:rpc_encoded+, write each model value as
         #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style)
+        # @param wrap_lists [Boolean] in +:document+, write a list part as one element
+        #   holding an +item+ element per value (as a service's list result, which
+        #   +returns: [T]+ reads), instead of one element per value
         # @return [#<<] +out+
         # @raise [EncodeError] a value does not fit its declared type, or cannot be written
         def write(out, operation:, namespace: nil, parts: {}, types: {}, version: "1.1", style: :document,
-                  headers: [], header_xml: nil, multi_ref: false)
+                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false)
           env_ns = envelope_namespace(version)
           check_style(style)
           encoded = style == :rpc_encoded
@@ -74,7 +77,7 @@ module Wirebind
           out << ">"
           write_header(out, headers, header_xml)
           out << "<#{ENV_PREFIX}:Body>"
-          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style)
+          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
           writer.operation(operation.to_s, namespace, parts, types)
           out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
         end
@@ -197,7 +200,7 @@ module Wirebind
                      "VersionMismatch" => "VersionMismatch", "MustUnderstand" => "MustUnderstand",
                      "DataEncodingUnknown" => "DataEncodingUnknown" }
         }.freeze
-        DETAIL_WHOLE = %r{\A\s*<(?:[A-Za-z_][\w.\-]*:)?[dD]etail(\s[^>]*)?>(.*)</(?:[A-Za-z_][\w.\-]*:)?[dD]etail\s*>\s*\z}m.freeze
+        DETAIL_WHOLE = %r{\A\s*<(?:[A-Za-z_][\w.-]*:)?[dD]etail(\s[^>]*)?>(.*)</(?:[A-Za-z_][\w.-]*:)?[dD]etail\s*>\s*\z}m
         private_constant :FAULT_CODES, :DETAIL_WHOLE
 
         # The standard codes are written with the envelope's prefix; any other as given.
@@ -212,7 +215,7 @@ module Wirebind
           when String
             if (whole = DETAIL_WHOLE.match(detail))
               # A whole <detail> element, as Fault#detail gives it: renamed, its declarations kept.
-              declarations = whole[1].scan(/\sxmlns(?::[\w.\-]+)?\s*=\s*(?:"[^"]*"|'[^']*')/).join
+              declarations = whole[1].scan(/\sxmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')/).join
               out << "<#{name}#{declarations}>" << whole[2] << "</#{name}>"
             else
               out << "<#{name}>" << detail << "</#{name}>"
