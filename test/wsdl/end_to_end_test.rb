@@ -20,6 +20,7 @@ module Wirebind
       assert_equal "token-bot", client.login(in0: "bot", in1: "secret")
       fault = assert_raises(SOAP::Fault) { client.login(in0: "bot", in1: "wrong") }
       assert_match(/RemoteAuthenticationException/, fault.reason)
+      assert_includes generated::Client::FAULT_TYPES, generated::RemoteAuthenticationException
 
       issues = client.get_issues_from_jql_search(in0: "token-bot", in1: "project = OPS", in2: 25)
       assert_equal 25, issues.size

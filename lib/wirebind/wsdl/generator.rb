@@ -202,7 +202,12 @@ module Wirebind
                "binding #{comment(binding.name)}, SOAP #{binding.version}, #{operations.size} operations.\n"
         out << "  class #{client[:const]} < ::Wirebind::SOAP::Client\n"
         out << "    ENDPOINT = #{port.endpoint.inspect}\n"
-        out << "    NAMESPACE = #{namespace.inspect}\n\n"
+        out << "    NAMESPACE = #{namespace.inspect}\n"
+        faults = fault_types(binding)
+        out << "    # The models of the faults the operations declare (Wirebind::SOAP::Fault#detail_object).\n"
+        out << "    FAULT_TYPES = [#{faults.join(', ')}].freeze\n"
+        out << "    include ::Wirebind::WSDL::FaultDetails\n\n" unless faults.empty?
+        out << "\n" if faults.empty?
         out << "    # @param endpoint [String] default: the WSDL's address\n"
         out << "    # @param options [Hash] any other option of Wirebind::SOAP::Client.new\n"
         out << "    def initialize(endpoint: ENDPOINT, **options)\n"
@@ -212,6 +217,18 @@ module Wirebind
         CLIENT_METHODS.each { |name| methods[name] = true }
         operations.each { |plan| out << operation_source(plan, methods) }
         out << "  end\n"
+      end
+
+      # The model classes of the fault messages' parts, each once, in order.
+      def fault_types(binding)
+        schema = @description.schema
+        types = binding.operations.flat_map(&:faults).flat_map(&:parts).filter_map do |part|
+          type, list, = part_type(part, schema)
+          type.const if type.is_a?(TypeSpec) && !list
+        rescue InvalidError
+          nil
+        end
+        types.uniq
       end
 
       # What an operation's method needs: arguments (name, wire name, type), the
