@@ -151,6 +151,8 @@ module Wirebind
           name = attribute_name(field.local, names)
           options = +"xml: #{path(field, class_ns).inspect}"
           options << ", enum: #{field.enum.inspect}" if field.enum
+          # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
+          options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
           out << "    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"
           out << " # default #{comment(field.default)}" if field.default
           out << "\n"
