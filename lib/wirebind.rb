@@ -18,4 +18,5 @@ require_relative "wirebind/serializer"
 module Wirebind
   # SOAP envelopes, faults and the client: loaded on first use (net/http, zlib, openssl).
   autoload :SOAP, File.expand_path("wirebind/soap", __dir__)
+  autoload :WSDL, File.expand_path("wirebind/wsdl", __dir__)
 end
