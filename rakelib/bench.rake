@@ -17,7 +17,8 @@ BENCH_SECTIONS = {
   serializer: "bench/serializer.rb",
   parallel: "bench/parallel.rb",
   convert: "bench/convert.rb", # wirebind convert on ~1 GB
-  soap: "bench/soap_client.rb" # the SOAP client against Savon over loopback
+  soap: "bench/soap_client.rb", # the SOAP client against Savon over loopback
+  soap_service: "bench/soap_service.rb" # SOAP::Service against a Builder handler, under Puma
 }.freeze
 
 # Runs a benchmark script, echoing what it prints, and keeps that report in
