@@ -41,7 +41,7 @@ class WirebindClientInteropTest < Minitest::Test
     end
   end
 
-  def test_soap_12
+  def test_soap12
     Interop.received
     Interop::Server.open(BothVersions.new) do |server|
       fault = check(client(server, "/", version: "1.2"))
