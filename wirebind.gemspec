@@ -23,8 +23,10 @@ Gem::Specification.new do |spec|
   spec.required_ruby_version = ">= 3.1"
 
   spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,h,rb}", "ext/wirebind/README.md", "examples/**/*.rb",
-                   "README.md", "CHANGELOG.md", "ARCHITECTURE.md", "LICENSE"]
+                   "exe/*", "README.md", "CHANGELOG.md", "ARCHITECTURE.md", "LICENSE"]
   spec.require_paths = ["lib"]
+  spec.bindir = "exe"
+  spec.executables = ["wirebind"]
   spec.extensions = ["ext/wirebind/extconf.rb"]
   spec.metadata["rubygems_mfa_required"] = "true"
 

@@ -11,6 +11,7 @@ require_relative "wirebind/model"
 require_relative "wirebind/xml"
 require_relative "wirebind/json"
 require_relative "wirebind/serializer"
+require_relative "wirebind/binary"
 
 # Declare a schema once on a class ({Wirebind::Model}); read and write XML
 # ({Wirebind::XML}) and JSON ({Wirebind::JSON}) from it, in one streaming pass,

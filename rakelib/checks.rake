@@ -55,7 +55,7 @@ namespace :test do
 
   desc "Run the GC stress tests (GC.stress, GC.compact) of the XML and JSON codecs and the serializer on the native backend; slow"
   task gc_stress: :compile do
-    files = %w[test/xml/gc_stress_test.rb test/json/gc_stress_test.rb test/serializer/gc_stress_test.rb]
+    files = %w[test/xml/gc_stress_test.rb test/xml/references_gc_stress_test.rb test/json/gc_stress_test.rb test/serializer/gc_stress_test.rb]
     sh({ "WIREBIND_GC_STRESS" => "1", "WIREBIND_BACKEND" => "native" },
        RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", "ARGV.each { |f| require File.expand_path(f) }", *files)
   end
@@ -82,6 +82,29 @@ task :fuzz, [:seconds] do |_, args|
   sh({ "ASAN_OPTIONS" => "detect_leaks=1", "UBSAN_OPTIONS" => "print_stacktrace=1" },
      binary, "-max_total_time=#{seconds}", "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
      "-dict=#{File.join(FUZZ_DIR, 'xml.dict')}", "-artifact_prefix=#{crashes}/", corpus)
+end
+
+namespace :fuzz do
+  desc "Fuzz the C JSON scanner with libFuzzer (clang; ASan+UBSan) for [seconds] (default 60), seeded from JSONTestSuite"
+  task :json, [:seconds] do |_, args|
+    seconds = Integer(args[:seconds] || ENV.fetch("FUZZ_SECONDS", "60"))
+    clang = ENV.fetch("CLANG", "clang")
+    abort "fuzz: #{clang} not found (apt-get install -y clang libclang-rt-14-dev)" unless system("#{clang} --version > /dev/null 2>&1")
+
+    build = File.join(FUZZ_DIR, "build")
+    corpus = File.join(FUZZ_DIR, "json_corpus")
+    crashes = File.join(FUZZ_DIR, "crashes")
+    mkdir_p [build, corpus, crashes]
+    binary = File.join(build, "json_scanner_fuzz")
+    # The scanner engine is plain C: the harness links it alone, without Ruby.
+    sh clang, "-g", "-O1", "-fno-omit-frame-pointer", "-fsanitize=fuzzer,address,undefined",
+       "-fno-sanitize-recover=undefined", "-Iext/wirebind", "-o", binary,
+       File.join(FUZZ_DIR, "json_scanner_fuzz.c"), "ext/wirebind/json_scanner.c"
+    ruby File.join(FUZZ_DIR, "seed_corpus.rb"), "json", corpus if Dir.empty?(corpus)
+    sh({ "ASAN_OPTIONS" => "detect_leaks=1", "UBSAN_OPTIONS" => "print_stacktrace=1" },
+       binary, "-max_total_time=#{seconds}", "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
+       "-dict=#{File.join(FUZZ_DIR, 'json.dict')}", "-artifact_prefix=#{crashes}/json-", corpus)
+  end
 end
 
 desc "Validate the public API's signatures in sig/ (RBS)"

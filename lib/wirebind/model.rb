@@ -31,6 +31,7 @@ module Wirebind
     # @api private
     SCHEMA_LOCK = Mutex.new
     @xml_types = {}.freeze
+    @enums = false
 
     class << self
       # @api private
@@ -75,6 +76,49 @@ module Wirebind
           loose ||= klass if namespace.nil?
         end
         loose
+      end
+
+      # @api private
+      # Records that some class declared an +enum:+ attribute: from then on the
+      # encoders check enumerations ({check_enums}).
+      def enums_declared!
+        @enums = true
+      end
+
+      # @api private
+      # @return [Boolean] whether any class declared an +enum:+ attribute
+      def enums?
+        @enums
+      end
+
+      # Checks every +enum:+ attribute of +value+ and of the records it holds
+      # (an explicit stack, each record once). The encoders call it before
+      # writing, once any class declared an enumeration, so no partial output
+      # is written.
+      #
+      # @api private
+      # @param value [Wirebind::Model, Array]
+      # @return [void]
+      # @raise [EncodeError] a value outside its enumeration, with its path
+      def check_enums(value)
+        stack = [[value, nil]]
+        seen = {}.compare_by_identity
+        until stack.empty?
+          object, path = stack.pop
+          if object.is_a?(Array)
+            object.each_with_index { |item, index| stack << [item, "#{path}[#{index}]"] }
+          elsif object.is_a?(Model) && !seen[object]
+            seen[object] = true
+            object.class.attributes.each do |attribute|
+              current = object.instance_variable_get(attribute.ivar)
+              where = path ? "#{path}/#{attribute.xml}" : attribute.xml
+              if attribute.enum && !(bad = attribute.enum_violation(current)).nil?
+                raise EncodeError.new("#{bad.inspect} is not one of #{attribute.enum.keys.inspect}", path: where)
+              end
+              stack << [current, where] if attribute.model? && current
+            end
+          end
+        end
       end
 
       # @api private

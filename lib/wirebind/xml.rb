@@ -75,7 +75,7 @@ module Wirebind
         path = compile_path(at, list)
         Options.boolean(:strict, strict)
         options = tokenizer_options(limits, dtd)
-        options[:references] = references_for(references, max_references, nil) if references
+        options[:references] = references_for(references, max_references, nil) unless references == false
         backend_for(backend).decode(input, item, list, path, strict, options)
       end
 
@@ -96,7 +96,7 @@ module Wirebind
         path = compile_path(at, true)
         Options.boolean(:strict, strict)
         options = tokenizer_options(limits, dtd)
-        options[:references] = references_for(references, max_references, block) if references
+        options[:references] = references_for(references, max_references, block) unless references == false
         backend_for(backend).each(input, item, path, strict, options, block)
       end
 
@@ -127,7 +127,29 @@ module Wirebind
         else
           check_model_instance(value)
         end
+        Model.check_enums(value) if Model.enums?
         backend_for(backend).encode(value, io, root, item, nil_style, declaration)
+      end
+
+      # The attributes an encoder adds to the start tag of a record whose class is
+      # a subclass of the declared one: +xsi:type+ naming its {Model::ClassMethods#xml_type}
+      # (with the declarations it needs), or "" when it declared none. Cached per class.
+      #
+      # @api private
+      # @param klass [Class]
+      # @return [String] frozen
+      def subtype_attributes(klass)
+        klass.wirebind_plan(:xsi_type) do
+          local, uri = klass.xml_type
+          if local.nil?
+            ""
+          elsif uri.nil?
+            %( xsi:type="#{local}"#{Pure::Encoder::XSI_DECLARATION})
+          else
+            prefix = Pure::Encoder.automatic_prefix(uri)
+            %( xsi:type="#{prefix}:#{local}" xmlns:#{prefix}="#{Pure::Encoder.attribute(uri)}"#{Pure::Encoder::XSI_DECLARATION})
+          end.freeze
+        end
       end
 
       # Checks that a document is well-formed XML 1.0 with namespaces, within the limits.
@@ -154,9 +176,8 @@ module Wirebind
       end
 
       def references_for(references, max, block)
-        raise ArgumentError, "references: must be true or false, not #{references.inspect}" unless references == true
-        raise ArgumentError, "max_references must be a positive Integer, not #{max.inspect}" unless max.is_a?(Integer) && max.positive?
-
+        Options.boolean(:references, references)
+        Options.positive_integer(:max_references, max)
         References.new(max, block)
       end
 

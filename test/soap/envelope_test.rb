@@ -148,9 +148,9 @@ class SOAPEnvelopeTest < Minitest::Test
     end
     readers(fixture("list.xml")).each do |reader|
       cases = reader.decode([LogCase])
-      assert_equal %w[test another], cases.map { |c| c.log_text.split.first }
+      assert_equal(%w[test another], cases.map { |c| c.log_text.split.first })
     end
-    readers(fixture("list.xml")).each do |reader|
+    readers(fixture("list.xml")).each do |reader| # rubocop:disable Style/CombinableLoops -- a reader decodes once: new ones
       seen = []
       assert_equal 2, reader.each(LogCase) { |c| seen << c.log_time }
       assert_equal [Time.new(2010, 9, 21, 18, 22, 1.558r, "+10:00"), Time.new(2010, 9, 21, 18, 22, 7.038r, "+10:00")], seen
@@ -237,8 +237,10 @@ class SOAPEnvelopeTest < Minitest::Test
     xml = Envelope.write(+"", operation: "getIssuesResponse", namespace: "urn:ops", parts: { getIssuesReturn: issues },
                               style: :rpc_encoded, multi_ref: true)
     Wirebind::XML.check(xml)
-    body = xml[/<soapenv:Body>(.*)<\/soapenv:Body>/, 1]
-    assert_match %r{\A<ns1:getIssuesResponse [^>]*><getIssuesReturn [^>]*><item href="#id0"/><item href="#id1"/><item href="#id0"/></getIssuesReturn></ns1:getIssuesResponse><multiRef id="id0" soapenc:root="0"}, body
+    body = xml[%r{<soapenv:Body>(.*)</soapenv:Body>}, 1]
+    expected = %r{\A<ns1:getIssuesResponse [^>]*><getIssuesReturn [^>]*><item href="#id0"/><item href="#id1"/><item href="#id0"/>}.source +
+               %r{</getIssuesReturn></ns1:getIssuesResponse><multiRef id="id0" soapenc:root="0"}.source
+    assert_match Regexp.new(expected), body
     # two issues, and the one version object each shares between its two references
     assert_equal 4, body.scan("<multiRef ").size
     assert_equal %w[id0 id1 id2 id3], body.scan(/<multiRef id="(id\d+)"/).flatten
@@ -269,7 +271,9 @@ class SOAPEnvelopeTest < Minitest::Test
   def test_subclass_parts_get_an_xsi_type
     sub = Class.new(RemoteIssue) { xml_type "SpecialIssue", namespace: "urn:special" }
     xml = Envelope.write(+"", operation: "op", parts: { in0: sub.new(key: "K") }, types: { in0: RemoteIssue }, style: :document)
-    assert_includes xml, %(<in0 xsi:type="t:SpecialIssue" xmlns:t="urn:special">)
+    prefix = Wirebind::XML::Pure::Encoder.automatic_prefix("urn:special")
+    assert_includes xml, %(<in0 xsi:type="#{prefix}:SpecialIssue" xmlns:#{prefix}="urn:special")
+    assert_equal sub, Reader.new(xml).arguments(Envelope.arguments_model({ in0: RemoteIssue }, :document)).a0.class
     plain = Envelope.write(+"", operation: "op", parts: { in0: RemoteIssue.new(key: "K") }, types: { in0: RemoteIssue })
     refute_includes plain, "xsi:type"
   end

@@ -9,7 +9,7 @@ require "openssl"
 # ([status, headers, body]) or write raw bytes for fault injection (a Proc given
 # the socket). Everything it starts stops in #stop.
 class LoopbackServer
-  Request = Struct.new(:method, :path, :headers, :body, keyword_init: true)
+  Request = Struct.new(:verb, :path, :headers, :body, keyword_init: true)
 
   attr_reader :port, :requests
 
@@ -98,7 +98,7 @@ class LoopbackServer
       headers[name.downcase] = value.strip
     end
     body = socket.read(Integer(headers.fetch("content-length", "0")))
-    Request.new(method: method, path: path, headers: headers, body: body)
+    Request.new(verb: method, path: path, headers: headers, body: body)
   end
 
   def write_response(socket, status, headers, body)

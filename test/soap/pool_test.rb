@@ -12,7 +12,7 @@ class SOAPPoolTest < Minitest::Test
     lock = Mutex.new
     Pool.new(size,
              open: -> { lock.synchronize { Conn.new(opened.size, true, false).tap { |c| opened << c } } },
-             usable: ->(c) { c.usable },
+             usable: lambda(&:usable),
              close: ->(c) { lock.synchronize { c.closed = true; closed << c } })
   end
 

@@ -78,7 +78,7 @@ class XMLReferencesTest < Minitest::Test
     backends.each do |backend|
       seen = []
       count = Wirebind::XML.each(Wirebind::CodecTestHelpers::TrickleIO.new(xml, seed: 5), History, at: "Envelope/Body/listResponse/listReturn/*",
-                                 references: true, backend: backend) { |h| seen << h }
+                                                                                                   references: true, backend: backend) { |h| seen << h }
       assert_equal 3, count
       assert_equal entries, seen
     end
@@ -200,7 +200,6 @@ class XMLReferencesTest < Minitest::Test
       assert_operator t_large, :<, t_small * 4 * 3, "#{backend}: 4x the chain took #{(t_large / t_small).round(1)}x the time"
     end
   end
-
 
   def timed
     best = Float::INFINITY

@@ -101,6 +101,27 @@ class XMLXsiTypeTest < Minitest::Test
     assert_equal [other], XML.decode(xml, [other]).map(&:class)
   end
 
+  class Plain < Record
+    attribute :x, :string
+  end
+
+  def test_the_encoder_writes_xsi_type_for_subclasses_that_declared_one
+    holder = Holder.new(main: Customer.new(name: "a", email: "e"), others: [Record.new(name: "r"), Vendor.new(terms: "t"), Plain.new(x: "p")])
+    outputs = backends.map { |backend| XML.encode(holder, backend: backend) }
+    assert_equal 1, outputs.uniq.size, "both backends write the same bytes"
+    xml = outputs.first
+    assert_includes xml, %(<main xsi:type="#{Wirebind::XML::Pure::Encoder.automatic_prefix('urn:rel_2020')}:Customer")
+    assert_includes xml, %(<Vendor xsi:type="Vendor" xmlns:xsi=)
+    refute_match(/<Record[^>]*xsi:type/, xml) # the declared class itself: nothing to say
+    refute_match(/<Plain[^>]*xsi:type/, xml)  # a subclass without xml_type: nothing it could say
+    backends.each do |backend|
+      back = XML.decode(xml, Holder, backend: backend)
+      assert_equal [Customer, Record, Vendor, Record], [back.main.class, *back.others.map(&:class)]
+      assert_equal holder.main, back.main
+      assert_equal "t", back.others[1].terms
+    end
+  end
+
   def test_xml_type_declarations
     assert_equal ["Customer", "urn:rel_2020"], Customer.xml_type
     assert_equal ["Vendor", nil], Vendor.xml_type

@@ -16,7 +16,7 @@ module Wirebind
       # Every value they hold is frozen, so sharing them is copying them.
       SCHEMA_IVARS = %i[
         @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix
-        @__wb_xml_root @__wb_json_keys
+        @__wb_xml_root @__wb_json_keys @__wb_binary
       ].freeze
       # XML's NCName, approximated: a name without a colon.
       XML_NAME = /\A[[:alpha:]_][[:alnum:]_.\-]*\z/.freeze
@@ -41,6 +41,9 @@ module Wirebind
       #   under <tt>json_keys :camel</tt>
       # @option options [Symbol] :nil how XML writes a nil: +:omit+ (the default)
       #   leaves it out, +:xsi+ writes xsi:nil="true"
+      # @option options [Array<String>] :enum the only values a +:string+ attribute
+      #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
+      #   {EncodeError} (XML and JSON, both backends); nil is always allowed
       # @return [Attribute]
       # @raise [SchemaError] a bad name, type or option, or a name declared twice
       #   in this class (redeclaring an inherited one replaces it, in place)
@@ -54,6 +57,7 @@ module Wirebind
 
           index = inherited ? inherited.index : @__wb_attributes.length
           attribute = Attribute.declare(self, name, type, options, index: index, json_keys: @__wb_json_keys)
+          Model.enums_declared! if attribute.enum
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze
@@ -64,6 +68,38 @@ module Wirebind
           schema_changed
           attribute
         end
+      end
+
+      # Declares the model's binary layout: its fields, in wire order. Each
+      # field is an attribute: declared here (+:integer+, +:float+ for f32/f64,
+      # +:base64+ for a payload) unless the class already has an attribute of
+      # that name and a fitting type, which it then maps. See {Wirebind::Binary}.
+      #
+      # @example An HTTP/2 frame
+      #   binary do
+      #     field :length, :u24
+      #     field :type, :u8
+      #     field :flags, :u8
+      #     bits :reserved, 1
+      #     bits :stream_id, 31
+      #     payload :data, length: :length
+      #   end
+      #
+      # @param endian [Symbol] +:big+ (the default) or +:little+, for every field
+      # @return [Wirebind::Binary::Layout]
+      # @raise [SchemaError]
+      def binary(endian: :big, &block)
+        layout = Wirebind::Binary::Layout.build(self, endian, &block)
+        SCHEMA_LOCK.synchronize do
+          @__wb_binary = layout
+          schema_changed
+        end
+        layout
+      end
+
+      # @return [Wirebind::Binary::Layout, nil] the layout {#binary} declared
+      def binary_layout
+        @__wb_binary
       end
 
       # @return [Array<Attribute>] frozen, in declaration order, inherited ones first
@@ -156,6 +192,7 @@ module Wirebind
           SCHEMA_LOCK.synchronize do
             @__wb_xml_type = [-name, namespace && -namespace].freeze
             Model.register_xml_type(self)
+            schema_changed
           end
         end
         @__wb_xml_type
@@ -267,6 +304,7 @@ module Wirebind
           @__wb_xml_namespace_prefix = nil
           @__wb_xml_root = nil
           @__wb_json_keys = :snake
+          @__wb_binary = nil
         end
         @__wb_xml_type = nil
         @__wb_plans = NO_PLANS

@@ -82,12 +82,25 @@ module Wirebind
         load = :"__wb_load_v#{version}"
         fill = :"__wb_fill_v#{version}"
         line = __LINE__ + 2
+        checks = enum_checks(methods_module, attributes, version)
         source = <<~RUBY
-          def #{load}(values); #{assign_values(attributes)}; self; end
-          def #{fill}(#{attributes.map { |a| "v#{a.index}" }.join(', ')}); #{assign_arguments(attributes)}; self; end
+          def #{load}(values); #{assign_values(attributes)}#{checks}; self; end
+          def #{fill}(#{attributes.map { |a| "v#{a.index}" }.join(', ')}); #{assign_arguments(attributes)}#{checks}; self; end
         RUBY
         methods_module.module_eval(source, __FILE__, line)
         [load, fill].freeze
+      end
+
+      # Decoded values of +enum:+ attributes are checked as the record is built
+      # (both backends build through these builders). The attributes are kept in
+      # a constant of the methods module, one per schema version.
+      def enum_checks(methods_module, attributes, version)
+        checked = attributes.select(&:enum)
+        return "" if checked.empty?
+
+        constant = :"WB_ENUM_ATTRIBUTES_V#{version}"
+        methods_module.const_set(constant, attributes) unless methods_module.const_defined?(constant, false)
+        checked.map { |attribute| "; #{constant}[#{attribute.index}].check_decoded(#{attribute.ivar})" }.join
       end
 
       # +@id = id; @labels = labels || []+: a list is never nil after +new+.
@@ -141,7 +154,7 @@ module Wirebind
         end.join("; ")
       end
 
-      private_class_method :assign_keywords, :assign_values, :compare, :hash_value, :inspect_parts
+      private_class_method :enum_checks, :assign_keywords, :assign_values, :compare, :hash_value, :inspect_parts
     end
   end
 end

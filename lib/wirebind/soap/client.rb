@@ -56,8 +56,8 @@ module Wirebind
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
       # @param adapter [Symbol, Object] +:net_http+ (default), +:socket+ (a lean HTTP/1.1
       #   client on the standard library's sockets, {Transport::Socket}: the fastest for
-      #   many small calls), +:httpx+ (needs the httpx gem), or an object answering the
-      #   {Transport} interface
+      #   many small calls), +:httpx+ (the httpx gem, an optional dependency loaded only
+      #   then), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
@@ -136,7 +136,7 @@ module Wirebind
         options
       end
 
-      def exchange(operation, args, types, call_headers, call_action)
+      def exchange(operation, args, types, call_headers, call_action, &block)
         operation = operation.to_s
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: args, types: types, version: @version,
@@ -147,7 +147,7 @@ module Wirebind
         outcome = @transport.request(@path, headers, body) do |code, response_headers, reader|
           status = code
           counter = CountingReader.new(reader)
-          respond(code, response_headers, counter) { |envelope| yield envelope }
+          respond(code, response_headers, counter, &block)
         end
         raise outcome if outcome.is_a?(Error)
 
@@ -163,7 +163,7 @@ module Wirebind
           reader = PeekReader.new(reader, HTTPError::BODY_LIMIT)
           return HTTPError.new(status, reader.peeked) unless soap_body?(headers, reader)
         end
-        return nil if status == 202 || status == 204
+        return nil if [202, 204].include?(status)
 
         envelope = Envelope::Reader.new(reader, http_status: status, **limits)
         return envelope.fault if envelope.fault

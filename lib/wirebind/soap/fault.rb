@@ -81,9 +81,7 @@ module Wirebind
 
       # @api private
       # @return [String, Wirebind::Model, nil] what {#initialize} was given
-      def detail_value
-        @detail_value
-      end
+      attr_reader :detail_value
 
       # @api private
       # @return [Fault] this fault, told the HTTP status that carried it
@@ -92,7 +90,7 @@ module Wirebind
         self
       end
 
-      DETAIL_ELEMENT = /\A\s*<(?:[A-Za-z_][\w.\-]*:)?[dD]etail[\s>\/]/.freeze
+      DETAIL_ELEMENT = %r{\A\s*<(?:[A-Za-z_][\w.-]*:)?[dD]etail[\s>/]}
       private_constant :DETAIL_ELEMENT
     end
   end

@@ -7,8 +7,8 @@ module Wirebind
       # its namespace as the default namespace (so the parts and the models'
       # unprefixed children are qualified, as document/literal wrapped services
       # expect), +:rpc+ gives it a prefix and leaves the parts unqualified.
-      # Models go through {Wirebind::XML.encode}; a model whose class differs from
-      # the declared one gets an +xsi:type+.
+      # Models go through {Wirebind::XML.encode}; a model whose class is a
+      # subclass of the declared one that declared +xml_type+ gets an +xsi:type+.
       #
       # @api private
       class LiteralWriter
@@ -61,9 +61,8 @@ module Wirebind
             out << "<" << name << ' xsi:nil="true"/>'
           elsif value.class.include?(Wirebind::Model)
             xml = XML.encode(value, root: name)
-            if type.is_a?(Class) && !value.instance_of?(type)
-              xml.insert(name.bytesize + 1, Writing.xsi_type_attribute(value.class, "t"))
-            end
+            # As the encoder does for nested values: a subclass that declared xml_type says so.
+            xml.insert(name.bytesize + 1, XML.subtype_attributes(value.class)) if type.is_a?(Class) && !value.instance_of?(type)
             out << xml
           else
             scalar = Writing.scalar(name, value, type)

@@ -107,12 +107,12 @@ module Wirebind
         # whole, and checked, by the decode.
         QUICK_ATTRIBUTES = %q{((?:\s+[A-Za-z_][\w.:\-]*\s*=\s*(?:"[^"<&]*"|'[^'<&]*'))*)\s*}
         QUICK_START = Regexp.new(
-          %q{\A(?:<\?xml\s[^<>]*\?>)?\s*<(?:([A-Za-z_][\w.\-]*):)?Envelope} + QUICK_ATTRIBUTES + %q{>\s*} +
-          %q{<(?:([A-Za-z_][\w.\-]*):)?Body} + QUICK_ATTRIBUTES + %q{>\s*} +
-          %q{<(?:([A-Za-z_][\w.\-]*):)?([A-Za-z_][\w.\-]*)} + QUICK_ATTRIBUTES + %q{/?>},
+          %q{\A(?:<\?xml\s[^<>]*\?>)?\s*<(?:([A-Za-z_][\w.\-]*):)?Envelope} + QUICK_ATTRIBUTES + %q(>\s*) +
+          %q{<(?:([A-Za-z_][\w.\-]*):)?Body} + QUICK_ATTRIBUTES + %q(>\s*) +
+          %q{<(?:([A-Za-z_][\w.\-]*):)?([A-Za-z_][\w.\-]*)} + QUICK_ATTRIBUTES + "/?>",
           Regexp::MULTILINE
         )
-        QUICK_DECLARATION = /\s(xmlns(?::[\w.\-]+)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/.freeze
+        QUICK_DECLARATION = /\s(xmlns(?::[\w.-]+)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/
         private_constant :QUICK_ATTRIBUTES, :QUICK_START, :QUICK_DECLARATION
 
         # @return [Boolean] whether the start of +text+ settled version and operation
@@ -277,10 +277,10 @@ module Wirebind
 
           def on_end
             closed(@names.size) if @fault_depth
-            if @in_body && @names.size == 2
-              # Body ends holding nothing.
-              throw FOUND, true
-            end
+            return unless @in_body && @names.size == 2
+
+            # Body ends holding nothing.
+            throw FOUND, true
           end
 
           private
@@ -333,7 +333,7 @@ module Wirebind
               return
             end
             @path << local
-            if depth == @fault_depth + 1 && (local == "detail" || local == "Detail")
+            if depth == @fault_depth + 1 && %w[detail Detail].include?(local)
               @detail_depth = depth
               @detail = +""
               @detail_ns = [@ns]
@@ -354,13 +354,12 @@ module Wirebind
               throw FOUND, true
             end
             if @detail_depth
+              @detail << "</" << @detail_names.pop << ">"
               if depth == @detail_depth
-                @detail << "</" << @detail_names.pop << ">"
                 @detail_depth = nil
                 @fields[:detail] = @detail
                 @path.pop
               else
-                @detail << "</" << @detail_names.pop << ">"
                 @detail_ns.pop
               end
               return

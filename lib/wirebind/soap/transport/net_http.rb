@@ -23,8 +23,10 @@ module Wirebind
     # its timeout, and {ConnectionError} when the connection is refused, reset, or
     # closed before the body ended; the block's own exceptions pass through.
     #
-    # {Transport::NetHTTP} is the default; {Transport::HTTPX} (the httpx gem) is
-    # loaded only when asked for, with +adapter: :httpx+.
+    # {Transport::NetHTTP} is the default; {Transport::Socket} (+adapter: :socket+,
+    # the standard library's sockets) does the same with less work per call, and
+    # Transport::HTTPX (+adapter: :httpx+) uses the httpx gem; both are loaded only
+    # when asked for. All take their connections from a {Pool}.
     module Transport
       # Errors of the socket layer, as {ConnectionError}s.
       CONNECTION_ERRORS = [

@@ -23,7 +23,7 @@ module Wirebind
         READ_SIZE = 16 * 1024
         HEAD_LIMIT = 64 * 1024
         USER_AGENT = "wirebind/#{Wirebind::VERSION}".freeze
-        STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}.freeze
+        STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}
 
         # @return [Integer] connections opened so far
         attr_reader :connections_opened
@@ -274,7 +274,8 @@ module Wirebind
 
               data = @connection.read(@timeout)
               if data.nil?
-                raise ConnectionError, buffer.empty? ? "the server closed the connection without answering" : "the server closed the connection in the response's head"
+                raise ConnectionError,
+                      buffer.empty? ? "the server closed the connection without answering" : "the server closed the connection in the response's head"
               end
 
               buffer << data
@@ -328,7 +329,7 @@ module Wirebind
               size = line[/\A[0-9a-fA-F]+/] or raise ConnectionError, "a bad chunk size line: #{line.inspect[0, 80]}"
               @chunk_left = size.to_i(16)
               if @chunk_left.zero?
-                nil while !read_line.empty? # trailers, up to the empty line
+                nil until read_line.empty? # trailers, up to the empty line
                 return nil
               end
             end
@@ -371,7 +372,7 @@ module Wirebind
           def inflate(data)
             if @inflater == :deflate
               # A zlib header's first byte is 0x?8 with (b0 * 256 + b1) % 31 == 0.
-              zlib = data.bytesize >= 2 && (data.getbyte(0) & 0x0f) == 8 && ((data.getbyte(0) << 8) | data.getbyte(1)) % 31 == 0
+              zlib = data.bytesize >= 2 && (data.getbyte(0) & 0x0f) == 8 && (((data.getbyte(0) << 8) | data.getbyte(1)) % 31).zero?
               @inflater = Zlib::Inflate.new(zlib ? Zlib::MAX_WBITS : -Zlib::MAX_WBITS)
             end
             Transport.transport_errors(nil) { @inflater.inflate(data) }

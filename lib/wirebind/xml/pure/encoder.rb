@@ -329,16 +329,24 @@ module Wirebind
             emit "#{pad}encoder = Encoder.for(#{value}.class)"
             if slot.name.nil?
               # A "*" item is named after its own class, in its own namespace.
-              emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, '', xsi_all, child_default, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, #{subtype(slot, value, "''")}, xsi_all, child_default, child_parent, true)"
             elsif slot.uri && slot.uri != @plan.namespace
               prefix = Encoder.automatic_prefix(slot.uri)
-              emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{q(declaration(prefix, slot.uri))}, xsi_all, child_default, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{subtype(slot, value, q(declaration(prefix, slot.uri)))}, " \
+                   "xsi_all, child_default, child_parent, true)"
             else
               # The element is named in this model's namespace; nested under a reset
               # default namespace it carries the reset itself.
               decl = top ? "reset" : "''"
-              emit "#{pad}encoder.write(#{value}, out, pre + #{q(slot.name)}, #{decl}, xsi_all, #{top ? 'child_default' : 'nil'}, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, pre + #{q(slot.name)}, #{subtype(slot, value, decl)}, xsi_all, " \
+                   "#{top ? 'child_default' : 'nil'}, child_parent, true)"
             end
+          end
+
+          # The start tag's declarations, plus an xsi:type when the value is of a
+          # subclass that declared xml_type (XML.subtype_attributes).
+          def subtype(slot, value, declaration)
+            "(#{value}.instance_of?(@types[#{slot.index}]) ? #{declaration} : #{declaration} + XML.subtype_attributes(#{value}.class))"
           end
         end
       end
