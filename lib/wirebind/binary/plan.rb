@@ -17,11 +17,11 @@ module Wirebind
 
       # @return [Plan] klass's plan, compiled on first use
       def self.for(klass)
-        unless klass.is_a?(Class) && klass.respond_to?(:binary_layout) && klass.binary_layout
+        if Model::ClassMethods === klass && klass.binary_layout # rubocop:disable Style/CaseEquality
+          klass.wirebind_plan(:binary) { new(klass) }
+        else
           raise ArgumentError, "#{Model.display_name(klass)} has no binary layout (declare one with `binary do ... end`)"
         end
-
-        klass.wirebind_plan(:binary) { new(klass) }
       end
 
       def initialize(model)
@@ -63,13 +63,13 @@ module Wirebind
         @segments.freeze
         @steps.freeze
         @codec = Pure::Codec.generate(self)
-        @native = nil
+        @native = Wirebind.backend == :native ? Native.compile_plan(self) : nil
+        freeze
       end
 
-      # @return [Object] the C plan (Wirebind::Binary::Native::Plan), compiled once
-      def native
-        @native ||= Native.compile_plan(self)
-      end
+      # @return [Object] the C plan (Wirebind::Binary::Native::Plan), compiled
+      #   with the Ruby one, on the native backend
+      attr_reader :native
 
       # The attribute index of the step named name.
       def index_of(name)
