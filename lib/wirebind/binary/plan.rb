@@ -17,16 +17,19 @@ module Wirebind
 
       # @return [Plan] klass's plan, compiled on first use
       def self.for(klass)
-        if Model::ClassMethods === klass && klass.binary_layout # rubocop:disable Style/CaseEquality
-          klass.wirebind_plan(:binary) { new(klass) }
-        else
-          raise ArgumentError, "#{Model.display_name(klass)} has no binary layout (declare one with `binary do ... end`)"
-        end
+        # the checks run once, when the plan is compiled (this is on every decode's path)
+        klass.wirebind_plan(:binary) { new(klass) }
+      rescue NoMethodError => e
+        raise unless e.name == :wirebind_plan && e.receiver.equal?(klass)
+
+        raise ArgumentError, "#{Model.display_name(klass)} has no binary layout (declare one with `binary do ... end`)"
       end
 
       def initialize(model)
         @model = model
         layout = model.binary_layout
+        raise ArgumentError, "#{Model.display_name(model)} has no binary layout (declare one with `binary do ... end`)" unless layout
+
         @big = layout.big
         indexes = model.attributes.to_h { |attribute| [attribute.name, attribute.index] }
         @segments = [] # each: [:fixed, size, [steps]] or [:payload, step]
