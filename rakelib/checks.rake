@@ -55,7 +55,7 @@ namespace :test do
 
   desc "Run the GC stress tests (GC.stress, GC.compact) of the XML and JSON codecs and the serializer on the native backend; slow"
   task gc_stress: :compile do
-    files = %w[test/xml/gc_stress_test.rb test/xml/references_gc_stress_test.rb test/json/gc_stress_test.rb test/serializer/gc_stress_test.rb]
+    files = %w[test/xml/gc_stress_test.rb test/xml/references_gc_stress_test.rb test/json/gc_stress_test.rb test/serializer/gc_stress_test.rb test/binary/gc_stress_test.rb]
     sh({ "WIREBIND_GC_STRESS" => "1", "WIREBIND_BACKEND" => "native" },
        RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", "ARGV.each { |f| require File.expand_path(f) }", *files)
   end

@@ -34,7 +34,7 @@ static VALUE load_step(const wbr_step *step, const uint8_t *seg, int big)
 }
 
 /* Codec#decode */
-VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t pos)
+VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t pos, VALUE into)
 {
     VALUE tmp;
     VALUE *values = ALLOCV_N(VALUE, tmp, plan->nattrs);
@@ -73,6 +73,12 @@ VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t pos)
             }
             pos += n;
         }
+    }
+    if (!NIL_P(into)) { /* only the layout's attributes change */
+        for (i = 0; i < plan->nsteps; i++) rb_ivar_set(into, plan->steps[i].ivar, values[plan->steps[i].index]);
+        ALLOCV_END(tmp);
+        RB_GC_GUARD(view);
+        return into;
     }
     VALUE record = rb_obj_alloc(plan->model);
     for (i = 0; i < plan->nattrs; i++) {

@@ -40,9 +40,9 @@ typedef struct wbr_plan {
     int big;
 } wbr_plan;
 
-/* A new record of plan->model from the bytes of source (a String or a
- * Buffer) at offset, or Qundef if the input is too short. */
-VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t offset);
+/* A new record of plan->model (or into, filled, if not nil) from the bytes
+ * of source (a String or a Buffer) at offset, or Qundef if the input is too short. */
+VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t offset, VALUE into);
 /* Appends record to the Buffer into; Qundef (nothing appended) if a value
  * does not fit. */
 VALUE wbr_encode(const wbr_plan *plan, VALUE record, VALUE into);

@@ -130,17 +130,17 @@ static record_plan *get_plan(VALUE obj)
     return rb_check_typeddata(obj, &plan_type);
 }
 
-/* Native.decode(native_plan, source, offset) -> record (source: a String or a Buffer) */
-static VALUE wb_binary_native__decode(VALUE mod, VALUE plan, VALUE source, VALUE offset)
+/* Native.decode(native_plan, source, offset, into) -> record (source: a String or a Buffer; into: nil or a record to fill) */
+static VALUE wb_binary_native__decode(VALUE mod, VALUE plan, VALUE source, VALUE offset, VALUE into)
 {
     record_plan *rp = get_plan(plan);
     if (!RB_TYPE_P(source, T_STRING) && !wb_bbuf_p(source))
         rb_raise(rb_eTypeError, "source must be a String or a Wirebind::Buffer, not %"PRIsVALUE, rb_obj_class(source));
-    VALUE record = wbr_decode(&rp->plan, source, NUM2SIZET(offset));
+    VALUE record = wbr_decode(&rp->plan, source, NUM2SIZET(offset), into);
     if (record != Qundef) return record;
     /* declined: the pure codec raises the ParseError */
     VALUE view = RB_TYPE_P(source, T_STRING) ? wb_bbuf_view_of_string(source, 0, (size_t)RSTRING_LEN(source), rp->plan.big) : source;
-    return rb_funcall(get(rp->ruby_plan, id_codec), id_decode, 2, view, offset);
+    return rb_funcall(get(rp->ruby_plan, id_codec), id_decode, 3, view, offset, into);
 }
 
 /* Native.encode(native_plan, record, buffer) -> buffer */
@@ -164,6 +164,6 @@ void Init_wirebind_binary_record(VALUE mNative)
     id_list_p = rb_intern("list?");
     id_signed = rb_intern("signed");
     rb_define_module_function(mNative, "compile_plan", wb_binary_native__compile_plan, 1);
-    rb_define_module_function(mNative, "decode", wb_binary_native__decode, 3);
+    rb_define_module_function(mNative, "decode", wb_binary_native__decode, 4);
     rb_define_module_function(mNative, "encode", wb_binary_native__encode, 3);
 }

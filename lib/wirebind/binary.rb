@@ -60,21 +60,25 @@ module Wirebind
       # @param source [String, Wirebind::Buffer] the input (not copied)
       # @param type [Class] a model with a binary layout
       # @param offset [Integer] where the record starts
-      # @return [Wirebind::Model]
-      # @raise [ParseError] the input ends inside the record (+#offset+ says where)
-      def decode(source, type, offset: 0)
+      # @param into [Wirebind::Model, nil] a record of type to fill instead of
+      #   a new one: with no payload in the layout, decoding then allocates nothing
+      # @return [Wirebind::Model] the record (into, if given)
+      # @raise [ParseError] the input ends inside the record (+#offset+ says where);
+      #   into is left as it was
+      def decode(source, type, offset: 0, into: nil)
         plan = Plan.for(type)
         raise ArgumentError, "offset must be a non-negative Integer, not #{offset.inspect}" unless offset.is_a?(Integer) && offset >= 0
+        raise TypeError, "into: must be a #{type}, not #{into.class}" unless into.nil? || into.instance_of?(type)
 
         unless source.is_a?(String) || source.is_a?(Buffer)
           raise TypeError, "source must be a String or a Wirebind::Buffer, not #{source.class}"
         end
 
         if BACKEND_NATIVE
-          Native.decode(plan.native, source, offset)
+          Native.decode(plan.native, source, offset, into)
         else
           buffer = source.is_a?(String) ? Buffer.read_only(source) : source
-          plan.codec.decode(buffer, offset)
+          plan.codec.decode(buffer, offset, into)
         end
       end
 

@@ -107,6 +107,17 @@ class BufferTest < Minitest::Test
     assert_equal 0, buf.length
   end
 
+  def test_views_survive_compaction
+    strings = Array.new(50) { |i| "#{i}-".b * 20 } # embedded and heap Strings
+    views = strings.map { |string| Buffer.read_only(string.dup) }
+    owner = Buffer.new
+    owner.append("0123456789")
+    slices = Array.new(20) { owner.slice(2, 4) }
+    GC.compact if GC.respond_to?(:compact)
+    views.each_with_index { |view, i| assert_equal strings[i], view.to_s }
+    slices.each { |slice| assert_equal "2345", slice.to_s }
+  end
+
   def test_bad_arguments
     buf = Buffer.new
     assert_raises(ArgumentError) { Buffer.new(endian: :middle) }

@@ -115,6 +115,27 @@ class BinaryRecordTest < Minitest::Test
     assert_raises(ArgumentError) { Wirebind::Binary.decode(FRAME, String) }
   end
 
+  def test_decode_into_an_existing_record_allocates_nothing_without_a_payload
+    header = Class.new do
+      include Wirebind::Model
+      attribute :note, :string
+      binary { field :length, :u24; field :type, :u8 }
+    end
+    record = header.new(note: "kept")
+    bytes = Wirebind::Buffer.read_only("\x00\x01\x00\x07".b)
+    assert_same record, Wirebind::Binary.decode(bytes, header, into: record)
+    assert_equal [256, 7, "kept"], [record.length, record.type, record.note]
+    if Wirebind.backend == :native
+      Wirebind::Binary.decode(bytes, header, into: record)
+      before = GC.stat(:total_allocated_objects)
+      1000.times { Wirebind::Binary.decode(bytes, header, into: record) }
+      assert_operator GC.stat(:total_allocated_objects) - before, :<, 10, "allocations per decode, not per run"
+    end
+    assert_raises(Wirebind::ParseError) { Wirebind::Binary.decode("\x00".b, header, into: record) }
+    assert_equal 256, record.length
+    assert_raises(TypeError) { Wirebind::Binary.decode(bytes, header, into: "x") }
+  end
+
   def test_subclasses_inherit_the_layout
     sub = Class.new(Frame) { attribute :extra, :string }
     record = Wirebind::Binary.decode(FRAME, sub)

@@ -17,16 +17,19 @@ module Wirebind
 
       # @return [Plan] klass's plan, compiled on first use
       def self.for(klass)
-        unless klass.is_a?(Class) && klass.respond_to?(:binary_layout) && klass.binary_layout
-          raise ArgumentError, "#{Model.display_name(klass)} has no binary layout (declare one with `binary do ... end`)"
-        end
-
+        # the checks run once, when the plan is compiled (this is on every decode's path)
         klass.wirebind_plan(:binary) { new(klass) }
+      rescue NoMethodError => e
+        raise unless e.name == :wirebind_plan && e.receiver.equal?(klass)
+
+        raise ArgumentError, "#{Model.display_name(klass)} has no binary layout (declare one with `binary do ... end`)"
       end
 
       def initialize(model)
         @model = model
         layout = model.binary_layout
+        raise ArgumentError, "#{Model.display_name(model)} has no binary layout (declare one with `binary do ... end`)" unless layout
+
         @big = layout.big
         indexes = model.attributes.to_h { |attribute| [attribute.name, attribute.index] }
         @segments = [] # each: [:fixed, size, [steps]] or [:payload, step]
@@ -63,13 +66,13 @@ module Wirebind
         @segments.freeze
         @steps.freeze
         @codec = Pure::Codec.generate(self)
-        @native = nil
+        @native = Wirebind.backend == :native ? Native.compile_plan(self) : nil
+        freeze
       end
 
-      # @return [Object] the C plan (Wirebind::Binary::Native::Plan), compiled once
-      def native
-        @native ||= Native.compile_plan(self)
-      end
+      # @return [Object] the C plan (Wirebind::Binary::Native::Plan), compiled
+      #   with the Ruby one, on the native backend
+      attr_reader :native
 
       # The attribute index of the step named name.
       def index_of(name)

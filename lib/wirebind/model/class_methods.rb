@@ -72,7 +72,7 @@ module Wirebind
           # attr_accessor methods run inside the VM, without a Ruby frame: the
           # fastest readers and writers there are.
           @__wb_generated_methods.attr_accessor(name) unless inherited
-          Generator.generate(@__wb_generated_methods, @__wb_attributes)
+          __wb_generate_methods
           schema_changed
           attribute
         end
@@ -346,6 +346,21 @@ module Wirebind
         @__wb_builder_version = 0
         @__wb_generated_methods = GeneratedMethods.new(self)
         include @__wb_generated_methods
+        __wb_generate_methods
+      end
+
+      # Writes the generated methods for the attributes as they are now, or, inside
+      # {Model.batch}, once at its end.
+      def __wb_generate_methods
+        if (pending = Thread.current[:__wb_model_batch])
+          pending[self] = true
+        else
+          Generator.generate(@__wb_generated_methods, @__wb_attributes)
+        end
+      end
+
+      # @api private
+      def __wb_generate_pending
         Generator.generate(@__wb_generated_methods, @__wb_attributes)
       end
 

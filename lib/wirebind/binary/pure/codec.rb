@@ -33,7 +33,7 @@ module Wirebind
 
           def decode_source(plan)
             size = plan.model.attributes.length
-            lines = ["def decode(buf, pos)", "len = buf.length", "v = Array.new(#{size})"]
+            lines = ["def decode(buf, pos, into = nil)", "len = buf.length", "v = Array.new(#{size})"]
             plan.segments.each do |segment|
               if segment[0] == :fixed
                 _, bytes, steps = segment
@@ -58,7 +58,7 @@ module Wirebind
                 lines << "pos += n"
               end
             end
-            lines << "@model.__wb_build(v)" << "end"
+            lines << "into ? fill(into, v) : @model.__wb_build(v)" << "end"
             lines.join("\n")
           end
 
@@ -132,6 +132,15 @@ module Wirebind
         end
 
         private
+
+        # Sets the layout's attributes of an existing record (the others stay).
+        def fill(record, values)
+          @model.binary_layout.entries.each do |entry|
+            attribute = @model.attributes.find { |a| a.name == entry.name }
+            record.instance_variable_set(attribute.ivar, values[attribute.index])
+          end
+          record
+        end
 
         def truncated(pos, need, len)
           have = pos > len ? 0 : len - pos
