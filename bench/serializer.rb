@@ -19,6 +19,21 @@
 #   alba                     Alba resources, then JSON.generate
 # and, for reference, Wirebind::JSON.encode(issues), which writes the same
 # plain document from the model alone.
+# plain JSON from plain objects (the same issues as Structs, no models): the
+# serializers read them through their readers:
+#   wirebind                 IssueSerializer.new(structs).to_json (generated Ruby,
+#                            values written by their class, on both backends)
+#   panko, alba              the same serializers as above, on the Structs
+# JSON:API, a compound document (every issue's versions, components and custom
+# fields in "included", once each):
+#   wirebind                 ApiIssueSerializer.new(issues, format: :json_api).to_json
+#                            (generated Ruby on both backends: no C engine for it yet)
+#   jsonapi-serializer       JSONAPI::Serializer classes, include: every relation,
+#                            serializable_hash, then JSON.generate
+#   alba                     Alba resources shaped as JSON:API (type, id, nested
+#                            attributes, relationships, links) and included records
+#                            gathered once each by hand, then JSON.generate
+# The peers order "included" differently: the check compares it sorted by type and id.
 #
 # The peers format values the way wirebind does, so that the documents are
 # the same: times as xs:dateTime with their offsets and the fewest fraction
@@ -46,6 +61,9 @@ require "oat/adapters/hal"
 require "alba"
 require "active_support"
 require "panko_serializer"
+require "active_support/core_ext/object/blank"
+require "active_support/core_ext/string/inflections"
+require "jsonapi/serializer"
 require_relative "clock"
 require_relative "generator"
 
@@ -85,6 +103,19 @@ module Bench
       type "issue"
       model Issue
       attributes(*ISSUE_ATTRIBUTES)
+      link(:self) { |issue| "/issues/#{issue.key}" }
+      many :affects_versions, VersionSerializer
+      many :fix_versions, VersionSerializer
+      many :components, ComponentSerializer
+      many :custom_field_values, CustomFieldSerializer
+    end
+
+    # JSON:API reserves "type" for the resource's type: the issue's is issue_type.
+    class ApiIssueSerializer < Wirebind::Serializer
+      type "issue"
+      model Issue
+      attributes(*(ISSUE_ATTRIBUTES - %i[type]))
+      attribute :type, key: "issue_type"
       link(:self) { |issue| "/issues/#{issue.key}" }
       many :affects_versions, VersionSerializer
       many :fix_versions, VersionSerializer
@@ -242,6 +273,122 @@ module Bench
       end
     end
 
+    # ---- JSON:API ----------------------------------------------------------------
+
+    class JsonapiVersion
+      include JSONAPI::Serializer
+
+      set_type :version
+      attributes :name, :archived, :released, :sequence
+      attribute(:release_date) { |version| Format.time(version.release_date) }
+      link(:self) { |version| "/versions/#{version.id}" }
+    end
+
+    class JsonapiComponent
+      include JSONAPI::Serializer
+
+      set_type :component
+      attributes :name
+    end
+
+    class JsonapiCustomField
+      include JSONAPI::Serializer
+
+      set_type :custom_field
+      attributes :key, :values
+    end
+
+    class JsonapiIssue
+      include JSONAPI::Serializer
+
+      set_type :issue
+      attributes :key, :summary, :description, :status, :priority, :resolution, :assignee,
+                 :reporter, :project, :environment, :votes, :watched, :lang, :labels
+      attribute(:issue_type, &:type)
+      attribute(:created) { |issue| Format.time(issue.created) }
+      attribute(:updated) { |issue| Format.time(issue.updated) }
+      attribute(:duedate) { |issue| Format.date(issue.duedate) }
+      attribute(:time_spent) { |issue| Format.decimal(issue.time_spent) }
+      has_many(:affects_versions, serializer: JsonapiVersion, id_method_name: :id, &:affects_versions)
+      has_many(:fix_versions, serializer: JsonapiVersion, id_method_name: :id, &:fix_versions)
+      has_many(:components, serializer: JsonapiComponent, id_method_name: :id, &:components)
+      has_many(:custom_field_values, serializer: JsonapiCustomField, id_method_name: :id, &:custom_field_values)
+      link(:self) { |issue| "/issues/#{issue.key}" }
+    end
+
+    JSONAPI_INCLUDE = %i[affects_versions fix_versions components custom_field_values].freeze
+
+    class AlbaVersionApi
+      include Alba::Resource
+
+      attribute(:type) { "version" }
+      attributes :id
+      nested :attributes do
+        attributes :name, :archived, :released, :sequence
+        attribute(:release_date) { |version| Format.time(version.release_date) }
+      end
+      attribute(:links) { |version| { self: "/versions/#{version.id}" } }
+    end
+
+    class AlbaComponentApi
+      include Alba::Resource
+
+      attribute(:type) { "component" }
+      attributes :id
+      nested(:attributes) { attributes :name }
+    end
+
+    class AlbaCustomFieldApi
+      include Alba::Resource
+
+      attribute(:type) { "custom_field" }
+      attributes :id
+      nested(:attributes) { attributes :key, :values }
+    end
+
+    class AlbaIssueApi
+      include Alba::Resource
+
+      RELATIONS = { affects_versions: "version", fix_versions: "version", components: "component",
+                    custom_field_values: "custom_field" }.freeze
+
+      attribute(:type) { "issue" }
+      attributes :id
+      nested :attributes do
+        attributes :key, :summary, :description, :status, :priority, :resolution, :assignee,
+                   :reporter, :project, :environment, :votes, :watched, :lang, :labels
+        attribute(:issue_type, &:type)
+        attribute(:created) { |issue| Format.time(issue.created) }
+        attribute(:updated) { |issue| Format.time(issue.updated) }
+        attribute(:duedate) { |issue| Format.date(issue.duedate) }
+        attribute(:time_spent) { |issue| Format.decimal(issue.time_spent) }
+      end
+      attribute(:relationships) do |issue|
+        RELATIONS.to_h do |name, type|
+          [name, { data: issue.public_send(name).map { |record| { type: type, id: record.id } } }]
+        end
+      end
+      attribute(:links) { |issue| { self: "/issues/#{issue.key}" } }
+    end
+
+    # The compound document, its included records gathered once each.
+    def self.alba_json_api(issues)
+      seen = {}
+      included = []
+      resources = { "version" => AlbaVersionApi, "component" => AlbaComponentApi, "custom_field" => AlbaCustomFieldApi }
+      issues.each do |issue|
+        AlbaIssueApi::RELATIONS.each do |name, type|
+          issue.public_send(name).each do |record|
+            next if seen[[type, record.id]]
+
+            seen[[type, record.id]] = true
+            included << resources.fetch(type).new(record).serializable_hash
+          end
+        end
+      end
+      ::JSON.generate({ "data" => AlbaIssueApi.new(issues).serializable_hash, "included" => included })
+    end
+
     # ---- panko --------------------------------------------------------------------
 
     class PankoVersion < Panko::Serializer
@@ -285,6 +432,25 @@ module Bench
       end
     end
 
+    # The issues as plain objects: one Struct class per model class, with the
+    # same readers, nested records and lists converted too.
+    module PlainObjects
+      STRUCTS = {}
+
+      module_function
+
+      def of(value)
+        case value
+        when Array then value.map { |item| of(item) }
+        when Wirebind::Model
+          names = value.class.attributes.map(&:name)
+          struct = (STRUCTS[value.class] ||= Struct.new(*names, keyword_init: true))
+          struct.new(**names.to_h { |name| [name, of(value.public_send(name))] })
+        else value
+        end
+      end
+    end
+
     module_function
 
     def main
@@ -307,15 +473,35 @@ module Bench
         "alba" => -> { AlbaIssuePlain.new(issues).serialize },
         "Wirebind::JSON.encode" => -> { Wirebind::JSON.encode(issues) }
       }
+      structs = PlainObjects.of(issues)
+      objects = {
+        "wirebind" => -> { IssueSerializer.new(structs).to_json },
+        "panko" => -> { Panko::ArraySerializer.new(structs, each_serializer: PankoIssue).to_json },
+        "alba" => -> { AlbaIssuePlain.new(structs).serialize }
+      }
       check("HAL", hal)
       check("plain", plain)
+      check("plain objects", objects)
+      json_api = {
+        "wirebind" => -> { ApiIssueSerializer.new(issues, format: :json_api).to_json },
+        "jsonapi-serializer" => -> { ::JSON.generate(JsonapiIssue.new(issues, include: JSONAPI_INCLUDE).serializable_hash) },
+        "alba" => -> { SerializerRun.alba_json_api(issues) }
+      }
+      check("JSON:API", json_api) { |document| document.merge("included" => document["included"].sort_by { |r| [r["type"], r["id"]] }) }
+      abort "plain objects: wirebind's output differs from its output for the models" unless objects["wirebind"].call == plain["wirebind"].call
       ratios = {}
       ratios.merge!(report("HAL", hal).transform_keys { |name| "HAL vs #{name}" })
       ratios.merge!(report("plain", plain).transform_keys { |name| "plain vs #{name}" })
+      ratios.merge!(report("plain objects, through readers", objects).transform_keys { |name| "objects vs #{name}" })
+      ratios.merge!(report("JSON:API", json_api).transform_keys { |name| "JSON:API vs #{name}" })
       puts "\n== goals (wirebind on the #{Wirebind.backend} backend)"
       goal(ratios, "HAL vs oat", 10)
       goal(ratios, "HAL vs alba", 2)
       goal(ratios, "plain vs panko", 1)
+      goal(ratios, "objects vs alba", 2)
+      %w[objects\ vs\ panko JSON:API\ vs\ jsonapi-serializer JSON:API\ vs\ alba].each do |name|
+        puts format("  %-18s wirebind is %5.2fx faster", name, ratios.fetch(name))
+      end
       return unless native
 
       puts "\n== the pure backend, for reference"
@@ -327,12 +513,14 @@ module Bench
       end
     end
 
-    def check(section, contenders)
+    # +normalize+: what the comparison disregards (a block over the parsed document).
+    def check(section, contenders, &normalize)
       reference = nil
       contenders.each do |name, call|
         text = call.call
         abort "#{section} #{name}: #{text.class}, not a String" unless text.is_a?(String)
         parsed = ::JSON.parse(text)
+        parsed = normalize.call(parsed) if normalize
         reference ||= parsed
         next if parsed == reference
 

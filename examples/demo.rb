@@ -1,83 +1,158 @@
 # frozen_string_literal: true
 
-# bundle install && bundle exec ruby examples/demo.rb
+# bundle install && bundle exec rake demo
 #
-# Makes a JIRA-style SOAP response with 1,000 issues, decodes it into typed
-# objects with each wirebind backend this machine has, writes the objects back
-# out as XML, reads that again, and times it all against Nokogiri.
+# The job wirebind exists for, end to end: a JIRA-like SOAP service
+# (examples/jira/service.rb: rpc/encoded, every record an Axis-style multiRef,
+# the beans of JIRA's WSDL in examples/jira/models.rb) runs under Puma on
+# 127.0.0.1 in a child process; this process calls it with the wirebind client:
 #
-# The schema is bench/models.rb, declared once like this:
+#   client = Wirebind::SOAP::Client.new(endpoint: url, namespace: "http://soap.rpc.jira.atlassian.com",
+#                                       style: :rpc_encoded)
+#   token  = client.call(:login, { in0: "demo", in1: "secret" }, returns: :string)
+#   issues = client.call(:getIssuesFromJqlSearch, { in0: token, in1: jql, in2: 1000 }, returns: [Jira::RemoteIssue])
+#   client.each(:getIssuesFromJqlSearch, { in0: token, in1: jql, in2: 100_000 }, returns: Jira::RemoteIssue) { |issue| ... }
 #
-#   class Issue < Entity                     # Entity: attribute :id, :string
-#     attribute :lang, :string, xml: "@lang"
-#     attribute :created, :time
-#     attribute :votes, :integer
-#     attribute :affects_versions, [Version], xml: "affectsVersions/*"
-#     attribute :labels, [:string], xml: "label"
-#     ...
-#   end
-#
-# The full comparison, with five more libraries, is `bundle exec rake bench`.
+# then makes the same 1000-issue call with Savon and prints the ratio. The
+# server is stopped at the end. DEMO_CALL=1000 and DEMO_STREAM=100000 set how
+# many issues are called for and streamed.
 
 $LOAD_PATH.unshift File.expand_path("../lib", __dir__)
+$stdout.sync = true
+require "net/http"
 require "wirebind"
-require_relative "../bench/generator"
-require_relative "../bench/peers/nokogiri_children"
+require_relative "jira/service"
 
-def best_of(runs = 3)
-  result = nil
-  best = Float::INFINITY
-  runs.times do
+CALL_COUNT = Integer(ENV.fetch("DEMO_CALL", "1000"))
+STREAM_COUNT = Integer(ENV.fetch("DEMO_STREAM", "100000"))
+JQL = "project = OPS ORDER BY created"
+MIB = 1024.0 * 1024
+
+def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+def rss_mib(field = "VmRSS")
+  File.read("/proc/self/status")[/^#{field}:\s+(\d+)/, 1].to_i / 1024.0
+rescue Errno::ENOENT
+  nil
+end
+
+def mib(value) = value ? format("%.0f MiB", value) : "n/a (no /proc)"
+
+# Starts the peak-RSS counter again (Linux: "5" to clear_refs), so a peak belongs to one step.
+def reset_peak
+  File.write("/proc/self/clear_refs", "5")
+  true
+rescue SystemCallError
+  false
+end
+
+def best_of(runs)
+  times = Array.new(runs) do
     GC.start
-    t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-    result = yield
-    best = [best, Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0].min
+    t0 = now
+    @result = yield
+    now - t0
   end
-  [result, best]
+  [@result, times.min]
 end
 
-def ms(seconds) = format("%7.1f ms", seconds * 1000)
+server = Jira::ForkedServer.new(Jira::Service.new)
+begin
+  puts "wirebind #{Wirebind::VERSION} (#{Wirebind.backend} backend) on Ruby #{RUBY_VERSION}"
+  puts "A JIRA-like SOAP service (rpc/encoded, Axis-style multiRefs) under Puma at #{server.url}"
+  puts "  its WSDL: #{server.url}?wsdl"
 
-backends = Wirebind.backend == :native ? %i[native pure] : %i[pure]
-puts "wirebind #{Wirebind::VERSION} on #{RUBY_ENGINE} #{RUBY_VERSION}; backends here: #{backends.join(', ')}" \
-     "#{' (the C one is not built yet)' unless backends.include?(:native)}"
+  client = Wirebind::SOAP::Client.new(endpoint: server.url, namespace: Jira::Service.namespace, style: :rpc_encoded,
+                                      read_timeout: 600)
+  token = client.call(:login, { in0: "demo", in1: "secret" }, returns: :string)
+  puts "\nlogin -> #{token.inspect}"
 
-xml = Bench::Generator.issues_xml(1000)
-puts format("\nA JIRA-style getIssues SOAP response: 1,000 issues, %.1f MB.", xml.bytesize / 1e6)
+  # ---- 1000 issues -------------------------------------------------------------------------
+  call = -> { client.call(:getIssuesFromJqlSearch, { in0: token, in1: JQL, in2: CALL_COUNT }, returns: [Jira::RemoteIssue]) }
+  issues = call.call
+  expected = Array.new(CALL_COUNT) { |n| Jira.issue(n) }
+  raise "the issues received differ from those the service generated" unless issues == expected
 
-timings = {}
-issues = nil
-backends.each do |backend|
-  issues, timings["wirebind #{backend}"] = best_of do
-    Wirebind::XML.decode(xml, [Bench::Issue], at: "Envelope/Body/getIssuesResponse/return/item", backend: backend)
+  GC.start
+  before = GC.stat(:total_allocated_objects)
+  issues, seconds = best_of(3) { call.call }
+  allocated = (GC.stat(:total_allocated_objects) - before) / 3 / CALL_COUNT
+  first = issues.first
+  puts "\ngetIssuesFromJqlSearch, #{CALL_COUNT} issues: #{format('%.0f', CALL_COUNT / seconds)} records/s (#{format('%.1f', seconds * 1000)} ms a call, " \
+       "best of 3, server time included), #{allocated} objects allocated per record, process RSS #{mib(rss_mib)}"
+  puts "  equal to what the service generated: yes"
+  puts "  #{first.key}: #{first.summary}"
+  puts "    a #{first.class}; created #{first.created} (a #{first.created.class}), votes #{first.votes.inspect}"
+  puts "    affects #{first.affects_versions.map { |v| "#{v.name} (#{v.class.name.split('::').last}, released #{v.released})" }.join(', ')}"
+  puts "    components #{first.components.map(&:name).inspect}, custom fields #{first.custom_field_values.map(&:values).inspect}"
+  shared = issues[0].fix_versions[1].equal?(issues[4].fix_versions[1])
+  puts "    the same multiRef twice is the same object: #{shared ? 'yes' : 'NO'}"
+
+  # ---- streaming -----------------------------------------------------------------------------
+  GC.start
+  base = rss_mib
+  peak_reset = reset_peak
+  count = 0
+  votes = 0
+  t0 = now
+  client.each(:getIssuesFromJqlSearch, { in0: token, in1: JQL, in2: STREAM_COUNT }, returns: Jira::RemoteIssue) do |issue|
+    count += 1
+    votes += issue.votes
   end
-  puts "decoded with the #{backend} backend: #{issues.size} Issue objects in#{ms(timings["wirebind #{backend}"])}"
+  seconds = now - t0
+  expected_votes = Array.new(STREAM_COUNT) { |n| n % 11 }.sum
+  raise "streamed #{count} issues (#{votes} votes), expected #{STREAM_COUNT} (#{expected_votes})" unless count == STREAM_COUNT && votes == expected_votes
+
+  peak = rss_mib("VmHWM")
+  puts "\neach, #{STREAM_COUNT} issues: #{format('%.0f', count / seconds)} records/s (#{format('%.1f', seconds)} s, " \
+       "the server writing them as they are generated), all #{count} received, votes summed #{votes}"
+  if peak_reset && peak && base
+    growth = peak - base
+    puts "  peak RSS while streaming #{mib(peak)}, #{format('%.0f MiB', growth)} above where it started " \
+         "(#{format('%.2f', growth * MIB / count / 1024)} KiB a record): the records are yielded one at a time, but an " \
+         "Axis multiRef body is read keeping each record by its id, as a later one may refer to it"
+  else
+    puts "  peak RSS of the process #{mib(peak)}"
+  end
+
+  # ---- Savon -------------------------------------------------------------------------------
+  begin
+    verbose = $VERBOSE
+    $VERBOSE = nil # Savon's dependencies warn while loading
+    require "savon"
+  rescue LoadError
+    puts "\nSavon is not installed: no comparison (bundle install)"
+  else
+    $VERBOSE = verbose
+    savon = Savon.client(endpoint: server.url, namespace: Jira::Service.namespace, log: false, read_timeout: 600,
+                         env_namespace: :soapenv, namespace_identifier: :ns1, convert_request_keys_to: :none)
+    savon_call = -> { savon.call(:getIssuesFromJqlSearch, message: { in0: token, in1: JQL, in2: CALL_COUNT }).body }
+    body = savon_call.call
+    items = body.dig(:get_issues_from_jql_search_response, :get_issues_from_jql_search_return, :item)
+    raise "Savon got #{items&.size.inspect} items" unless items.is_a?(Array) && items.size == CALL_COUNT
+
+    _, savon_seconds = best_of(3) { savon_call.call }
+    _, seconds = best_of(3) { call.call }
+    puts "\nThe same #{CALL_COUNT}-issue call with Savon #{Savon::VERSION}: #{format('%.1f', savon_seconds * 1000)} ms a call " \
+         "(best of 3), an untyped Hash with #{Array(body[:multi_ref]).size} multiRefs left for you to resolve"
+    puts "  wirebind: #{format('%.1f', seconds * 1000)} ms with typed, resolved records: " \
+         "#{format('%.1fx', savon_seconds / seconds)} Savon's speed (both times include the server writing the response)"
+    # The server's share: the same request's bytes fetched and not parsed.
+    uri = URI(server.url)
+    request = Wirebind::SOAP::Envelope.write(+"", operation: "getIssuesFromJqlSearch", namespace: Jira::Service.namespace,
+                                                  style: :rpc_encoded, parts: { in0: token, in1: JQL, in2: CALL_COUNT })
+    raw = Net::HTTP.start(uri.host, uri.port, read_timeout: 600) do |http|
+      best_of(3) { http.post(uri.path, request, "content-type" => "text/xml; charset=utf-8").body.bytesize }
+    end
+    fetch = raw[1]
+    if fetch < seconds
+      puts "  the server's share (the same response fetched as bytes, not parsed): #{format('%.1f', fetch * 1000)} ms; " \
+           "beyond it, wirebind's client takes #{format('%.1f', (seconds - fetch) * 1000)} ms and Savon " \
+           "#{format('%.1f', (savon_seconds - fetch) * 1000)} ms: #{format('%.1fx', (savon_seconds - fetch) / (seconds - fetch))}"
+    end
+  end
+  puts "\nThe client alone against Savon, and the service against a Builder handler: bundle exec rake bench:soap bench:soap_service"
+ensure
+  server.stop
+  puts "server stopped"
 end
-
-first = issues.first
-puts "\nThe first one:"
-puts "  #{first.key}: #{first.summary}"
-puts "  reporter #{first.reporter.inspect}, assignee #{first.assignee.inspect}, lang #{first.lang.inspect}"
-puts "  created #{first.created} (a #{first.created.class}), votes #{first.votes.inspect}, " \
-     "time spent #{first.time_spent&.to_s('F').inspect}"
-puts "  affects #{first.affects_versions.map(&:name).inspect}, labels #{first.labels.inspect}"
-puts "  matches the generator's reference: #{first == Bench::Generator.expected_issue(0) ? 'yes' : 'NO'}"
-
-encoded, encode_time = best_of { Wirebind::XML.encode(issues, root: "return", item: "item") }
-again = Wirebind::XML.decode(encoded, [Bench::Issue], at: "return/item")
-puts format("\nEncoded back to XML: %.1f MB in%s; decoded again, equal to the originals: %s",
-            encoded.bytesize / 1e6, ms(encode_time), again == issues ? "yes" : "NO")
-
-_, timings["Nokogiri::XML(xml), a DOM only"] = best_of { Nokogiri::XML(xml) }
-children = Bench::Peers::NokogiriChildren.new
-peer_issues, timings["Nokogiri DOM + children walk"] = best_of { children.decode(xml) }
-abort "the Nokogiri peer disagrees with wirebind" unless peer_issues == issues
-
-puts "\nDecoding the same document (best of 3):"
-timings.sort_by { |_, t| t }.each { |name, t| puts "  #{name.ljust(34)}#{ms(t)}" }
-backends.each do |backend|
-  ratio = timings["Nokogiri DOM + children walk"] / timings["wirebind #{backend}"]
-  verdict = ratio >= 1 ? format("%.1fx faster than", ratio) : format("%.1fx slower than", 1 / ratio)
-  puts "wirebind #{backend} is #{verdict} Nokogiri walking its DOM into the same objects."
-end
-puts "\nEvery contender, checked equal first, then timed: bundle exec rake bench"

@@ -19,4 +19,7 @@ require_relative "wirebind/binary"
 module Wirebind
   # SOAP envelopes, faults and the client: loaded on first use (net/http, zlib, openssl).
   autoload :SOAP, File.expand_path("wirebind/soap", __dir__)
+  # Rack response bodies that stream documents: loaded on first use (needs no rack gem).
+  autoload :Rack, File.expand_path("wirebind/rack", __dir__)
+  autoload :WSDL, File.expand_path("wirebind/wsdl", __dir__)
 end

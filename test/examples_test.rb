@@ -17,4 +17,19 @@ class ExamplesTest < Minitest::Test
     assert_includes output, '"included":[{"type":"version","id":"10"'
     assert_includes output, "round trip equal: true"
   end
+
+  # `rake demo`, smaller: the service under Puma, the client, Savon; the server stopped.
+  def test_demo_serves_calls_streams_and_compares_with_savon
+    env = { "DEMO_CALL" => "100", "DEMO_STREAM" => "1000" }
+    output, status = Open3.capture2e(env, RbConfig.ruby, "-W0", File.join(EXAMPLES, "demo.rb"))
+
+    assert status.success?, output
+    assert_match(%r{getIssuesFromJqlSearch, 100 issues: \d+ records/s}, output)
+    assert_includes output, "equal to what the service generated: yes"
+    assert_includes output, "the same multiRef twice is the same object: yes"
+    assert_match(%r{each, 1000 issues: \d+ records/s .* all 1000 received}, output)
+    assert_match(/peak RSS/, output)
+    assert_match(/The same 100-issue call with Savon .* \d+\.\dx Savon's speed/m, output)
+    assert_includes output, "server stopped"
+  end
 end

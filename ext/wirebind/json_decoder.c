@@ -388,7 +388,7 @@ static VALUE decode_path(wbj_decoder *d, long index, const char *key, size_t key
             } else if (f->at) {
                 rb_ary_push(parts, f->at->key_str);
             }
-        } else {
+        } else if (!f->single) {
             rb_ary_push(parts, LONG2NUM(f->index));
         }
     }
@@ -535,10 +535,9 @@ static VALUE decimal_value(wbj_decoder *d, const unsigned char *p, size_t n, lon
     return value;
 }
 
-/* Decoder#convert_number */
-static VALUE number_value(wbj_decoder *d, int code, size_t start, size_t n, long index)
+/* Decoder#convert_number: the number `p` (n bytes, read at `start`). */
+static VALUE number_value(wbj_decoder *d, int code, const unsigned char *p, size_t n, size_t start, long index)
 {
-    const unsigned char *p = d->s.buf + start;
     switch (code) {
     case WBS_INTEGER:
         if (has_fraction_or_exponent(p, n)) {
@@ -556,8 +555,39 @@ static VALUE number_value(wbj_decoder *d, int code, size_t start, size_t n, long
     }
 }
 
-/* Decoder#scalar and #scalar_slow: a value of type `code` at the scan position. */
-static VALUE scalar(wbj_decoder *d, int code, long index)
+/* Plan::EXPECTED.fetch(code), and " or a string holding one" for a lenient number. */
+static VALUE scalar_expected(int code, int lenient)
+{
+    VALUE expected = code_expected(code);
+    if (!lenient) return expected;
+    expected = rb_str_dup(expected);
+    rb_str_cat_cstr(expected, " or a string holding one");
+    return expected;
+}
+
+/* Decoder#number_text: a lenient_numbers string (its quote at the scan
+ * position) read as the number it holds. */
+static VALUE number_string(wbj_decoder *d, int code, long index)
+{
+    size_t len, start;
+    int high;
+    const char *p = wbjs_read_string(&d->s, &d->s.str, &len, &high, &start);
+    if (len > d->s.max_number_length) {
+        char text[96];
+        snprintf(text, sizeof(text), "a number is longer than max_number_length (%zu characters)", d->s.max_number_length);
+        LIMIT_ERROR(d, utf8(text), start);
+    }
+    if (!wbjs_number_grammar((const unsigned char *)p, len)) {
+        VALUE message = join3("expected ", scalar_expected(code, 1), ", got the string ");
+        rb_str_append(message, excerpt(new_string(p, len, high)));
+        value_error(d, message, index, start);
+    }
+    return number_value(d, code, (const unsigned char *)p, len, start, index);
+}
+
+/* Decoder#scalar and #scalar_slow: a value of type `code` at the scan
+ * position; `lenient`: a string holding a number is read as one. */
+static VALUE scalar(wbj_decoder *d, int code, long index, int lenient)
 {
     int byte = wbjs_peek_byte(&d->s);
     if (byte == 'n') {
@@ -584,8 +614,9 @@ static VALUE scalar(wbj_decoder *d, int code, long index)
         if (byte == '-' || is_digit(byte)) {
             size_t n;
             size_t start = wbjs_read_number(&d->s, &n);
-            return number_value(d, code, start, n, index);
+            return number_value(d, code, d->s.buf + start, n, start, index);
         }
+        if (byte == '"' && lenient) return number_string(d, code, index);
         break;
     case WBS_BOOLEAN:
         if (byte == 't') {
@@ -599,7 +630,7 @@ static VALUE scalar(wbj_decoder *d, int code, long index)
         break;
     default: break;
     }
-    mismatch(d, code_expected(code), index);
+    mismatch(d, scalar_expected(code, lenient), index);
 }
 
 /* ---- untyped values (Parser#read_any) ---- */
@@ -780,6 +811,21 @@ static void push_list(wbj_decoder *d, wbj_slot *slot, const wbj_plan *plan, int 
     f->values = at;
 }
 
+/* Decoder#string_record: a record of `slot`'s model from the string at the
+ * scan position, in its string_as attribute; the others nil (lists []). */
+static VALUE string_record(wbj_decoder *d, wbj_slot *slot)
+{
+    const wbj_plan *plan = wbj_slot_plan(slot);
+    VALUE text = read_string_value(d, NULL);
+    VALUE object = rb_obj_alloc(plan->klass);
+    for (long i = 0; i < plan->size; i++) {
+        VALUE v = i == slot->string_as ? text : plan->slots[i].list ? rb_ary_new() : Qnil;
+        rb_ivar_set(object, plan->slots[i].ivar, v);
+    }
+    RB_GC_GUARD(text);
+    return object;
+}
+
 /* A record from its values: allocated without initialize, every attribute's
  * instance variable set in declaration order, an absent list as [] (what
  * __wb_build does). */
@@ -839,15 +885,43 @@ static void finish_list(wbj_decoder *d)
 }
 
 /* Decoder#scalars: the items of a list of scalars, after its '['. */
-static VALUE scalars(wbj_decoder *d, int code)
+static VALUE scalars(wbj_decoder *d, int code, int lenient)
 {
     VALUE list = rb_ary_new();
     if (!wbjs_next_item(&d->s, 1)) return list;
     for (;;) {
-        VALUE v = scalar(d, code, RARRAY_LEN(list));
+        VALUE v = scalar(d, code, RARRAY_LEN(list), lenient);
         rb_ary_push(list, v);
         if (!wbjs_next_item(&d->s, 0)) return list;
     }
+}
+
+/* Decoder#slow_list for a one_or_many list whose value is not an array:
+ * one item, read as a list of one into values[vi]. Returns 1 when the item is
+ * an object, pushed (under a single list frame that ends after it). */
+static int one_item(wbj_decoder *d, wbj_slot *slot, size_t vi)
+{
+    VALUE item;
+    if (slot->code != WBJ_MODEL) {
+        item = scalar(d, slot->code, -1, slot->lenient);
+    } else {
+        int byte = wbjs_peek_byte(&d->s);
+        if (byte == '"' && slot->string_as >= 0) {
+            item = string_record(d, slot);
+        } else {
+            if (byte != '{') mismatch(d, slot_expected(slot, 0), -1);
+            if (d->nframes + 1 >= d->max_depth) depth_error(d, d->s.pos);
+            const wbj_plan *plan = wbj_slot_plan(slot);
+            push_list(d, slot, plan, 1);
+            top_frame(d)->single = 1;
+            d->s.pos++;
+            push_object(d, slot, plan);
+            return 1;
+        }
+    }
+    VALUE list = rb_ary_new_from_values(1, &item);
+    d->values[vi] = list;
+    return 0;
 }
 
 /* Decoder#members: the members of the record on top of the stack, until it
@@ -882,14 +956,18 @@ static void members(wbj_decoder *d)
             continue;
         }
         if (slot->list) {
-            if (byte != '[') mismatch(d, slot_expected(slot, 0), -1);
+            if (byte != '[') {
+                if (!slot->one_or_many) mismatch(d, slot_expected(slot, 0), -1);
+                if (one_item(d, slot, vi)) return;
+                continue;
+            }
             if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
             d->s.pos++;
             if (slot->code == WBJ_MODEL) {
                 push_list(d, slot, wbj_slot_plan(slot), 1);
                 return;
             }
-            VALUE list = scalars(d, slot->code);
+            VALUE list = scalars(d, slot->code, slot->lenient);
             d->values[vi] = list;
             continue;
         }
@@ -908,10 +986,15 @@ static void members(wbj_decoder *d)
                 push_object(d, slot, wbj_slot_plan(slot));
                 return;
             }
+            if (byte == '"' && slot->string_as >= 0) {
+                VALUE record = string_record(d, slot);
+                d->values[vi] = record;
+                continue;
+            }
             mismatch(d, slot_expected(slot, 1), -1);
         default: break;
         }
-        VALUE v = scalar(d, slot->code, -1);
+        VALUE v = scalar(d, slot->code, -1, slot->lenient);
         d->values[vi] = v;
     }
 }
@@ -922,6 +1005,10 @@ static void items(wbj_decoder *d)
 {
     wbj_frame *f = top_frame(d);
     wbj_slot *slot = f->slot;
+    if (f->single) {
+        finish_list(d);
+        return;
+    }
     int first = !f->started;
     f->started = 1;
     for (;;) {
@@ -939,13 +1026,17 @@ static void items(wbj_decoder *d)
                 push_object(d, slot, top_frame(d)->plan);
                 return;
             }
+            if (byte == '"' && slot->string_as >= 0) {
+                deliver_item(d, string_record(d, slot));
+                break;
+            }
             if (byte != 'n') mismatch(d, slot_expected(slot, 1), -1);
             wbjs_read_literal(&d->s, "null", 4);
             deliver_item(d, Qnil);
             break;
         }
         case WBJ_ANY: deliver_item(d, read_any(d, 1, d->nframes)); break;
-        default: deliver_item(d, scalar(d, slot->code, -1)); break;
+        default: deliver_item(d, scalar(d, slot->code, -1, slot->lenient)); break;
         }
     }
 }
@@ -977,7 +1068,7 @@ static void root_value(wbj_decoder *d)
     } else if (slot->code == WBJ_ANY) {
         d->result = read_any(d, 1, 0);
     } else {
-        d->result = scalar(d, slot->code, -1);
+        d->result = scalar(d, slot->code, -1, 0);
     }
 }
 
@@ -1002,6 +1093,7 @@ void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALU
     d->root.slot = slot;
     d->root.key_str = Qnil;
     d->root.plan = 0;
+    d->root.string_as = -1; /* the document's value has no JSON unions */
     d->env.cDate = 0;
     d->env.gregorian = Qnil;
     d->env.decimal_text = 0;

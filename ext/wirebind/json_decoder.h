@@ -25,6 +25,7 @@
 typedef struct wbj_frame {
     unsigned char kind;
     unsigned char started;
+    unsigned char single; /* LIST: a one_or_many list whose value is one object: ends after it, no index in paths */
     const wbj_plan *plan; /* OBJECT: the record's plan; LIST of models: the items' plan */
     wbj_slot *slot;       /* OBJECT: the slot the record fills; LIST: the list's slot */
     const wbj_slot *at;   /* OBJECT: the member being read (paths); NULL before the first */

@@ -106,12 +106,15 @@ VALUE wbj_plan_compile(VALUE klass, VALUE slots)
     for (long i = 0; i < n; i++) {
         s[i].type = s[i].slot = s[i].key_str = Qnil;
         s[i].plan = 0;
+        s[i].string_as = -1;
     }
     p->size = n;
     for (long i = 0; i < n; i++) {
         VALUE row = RARRAY_AREF(slots, i);
         Check_Type(row, T_ARRAY);
-        if (RARRAY_LEN(row) != 8) rb_raise(rb_eArgError, "a plan slot is [key, index, code, type, list, ivar, slot, member]");
+        if (RARRAY_LEN(row) != 11) {
+            rb_raise(rb_eArgError, "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]");
+        }
         wbj_slot *slot = &s[i];
         VALUE key = RARRAY_AREF(row, 0);
         slot->key = copy_bytes(key, &slot->key_len);
@@ -125,6 +128,10 @@ VALUE wbj_plan_compile(VALUE klass, VALUE slots)
         slot->ivar = rb_sym2id(RARRAY_AREF(row, 5)); /* pins a dynamic Symbol: the ID stays valid */
         slot->slot = RARRAY_AREF(row, 6);
         slot->member = copy_bytes(RARRAY_AREF(row, 7), &slot->member_len);
+        slot->one_or_many = RTEST(RARRAY_AREF(row, 8));
+        VALUE string_as = RARRAY_AREF(row, 9);
+        slot->string_as = NIL_P(string_as) ? -1 : NUM2LONG(string_as);
+        slot->lenient = RTEST(RARRAY_AREF(row, 10));
     }
     if (n) {
         size_t cap = 8;

@@ -32,6 +32,10 @@ typedef struct wbj_slot {
     VALUE plan;      /* WBJ_MODEL: the type's compiled plan, looked up on first use (0 until then) */
     char *member;    /* encoder: the key written as a JSON string, and ':' */
     size_t member_len;
+    /* JSON unions (Model::Attribute.json_union), read by the decoder only: */
+    int one_or_many; /* a list that also takes one item */
+    long string_as;  /* WBJ_MODEL: the index in the item's values a string fills; -1 for none */
+    int lenient;     /* a number also read from a string holding one */
 } wbj_slot;
 
 typedef struct wbj_plan {
@@ -49,7 +53,8 @@ extern const rb_data_type_t wbj_plan_type;
 void wbj_plan_init(VALUE mNative);
 
 /* Compiles `klass`'s plan from `slots`, an Array of
- * [key, index, code, type, list, ivar, slot, member] in declaration order
+ * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]
+ * in declaration order
  * (see Native.plan_for in lib/wirebind/json/native.rb). */
 VALUE wbj_plan_compile(VALUE klass, VALUE slots);
 

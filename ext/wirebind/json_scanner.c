@@ -440,7 +440,7 @@ WBJS_API const char *wbjs_read_string(wbjs_scanner *s, wbjs_bytes *out, size_t *
 }
 
 /* Scanner::NUMBER_GRAMMAR: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int scan_number_grammar(const unsigned char *p, size_t n)
+int wbjs_number_grammar(const unsigned char *p, size_t n)
 {
     size_t i = 0;
     if (i < n && p[i] == '-') i++;
@@ -503,7 +503,7 @@ WBJS_API size_t wbjs_read_number(wbjs_scanner *s, size_t *length)
     size_t from = s->pin;
     if (n > s->max_number_length) scan_number_length_error(s, from);
     if (n > s->max_token_size) scan_size_error(s, "number", from);
-    if (!scan_number_grammar(s->buf + from, n)) scan_number_error(s, from, n);
+    if (!wbjs_number_grammar(s->buf + from, n)) scan_number_error(s, from, n);
     s->pos = from + n;
     s->pin = WBJS_NONE;
     *length = n;

@@ -141,6 +141,8 @@ WBJS_API const char *wbjs_read_string(wbjs_scanner *s, wbjs_bytes *out, size_t *
  * limits and JSON's grammar. Returns its start in the window (valid until the
  * next refill); *length its length. */
 WBJS_API size_t wbjs_read_number(wbjs_scanner *s, size_t *length);
+/* Whether p[0, n) is a number in JSON's grammar (Scanner::NUMBER_GRAMMAR). */
+WBJS_API int wbjs_number_grammar(const unsigned char *p, size_t n);
 /* Scanner#read_literal: word (true, false or null, n bytes) at the scan position. */
 WBJS_API void wbjs_read_literal(wbjs_scanner *s, const char *word, size_t n);
 /* Scanner#next_key: after '{' (first) or after a member, the next key, the ':'

@@ -80,3 +80,4 @@ module Wirebind
 end
 
 require_relative "cli/generate"
+require_relative "cli/convert"

@@ -93,7 +93,7 @@ module Wirebind
       # @raise [SchemaError]
       def __wb_compiled(format, model)
         compiled = @__wb_compiled[format]&.[](model)
-        return compiled if compiled&.plan.equal?(JSON::Plan.for(model))
+        return compiled if compiled && __wb_current?(compiled, model)
 
         COMPILE_LOCK.synchronize do
           compiling = (Thread.current[:__wb_serializers_compiling] ||= {})
@@ -101,7 +101,7 @@ module Wirebind
           return compiling[key] if compiling.key?(key)
 
           compiled = @__wb_compiled[format]&.[](model)
-          return compiled if compiled&.plan.equal?(JSON::Plan.for(model))
+          return compiled if compiled && __wb_current?(compiled, model)
 
           outermost = compiling.empty?
           begin
@@ -121,6 +121,13 @@ module Wirebind
       end
 
       private
+
+      # Whether +compiled+ still fits +model+'s schema (a class that is not a
+      # model has none: its compiled form lasts until the serializer changes).
+      def __wb_current?(compiled, model)
+        plan = compiled.plan
+        plan.nil? || plan.equal?(JSON::Plan.for(model))
+      end
 
       def __wb_publish(compiled)
         Model::SCHEMA_LOCK.synchronize do
@@ -162,12 +169,24 @@ module Wirebind
     #   +:siren+; +:json_api+ is written by Ruby in any case) or +:pure+; the
     #   default is {Wirebind.backend}. Both write the same bytes.
     # @raise [ArgumentError] an unknown format or a bad option
-    def initialize(resource, format: :plain, context: NO_CONTEXT, fields: nil, rel: "item", backend: Wirebind.backend)
+    # @param include [String, Array<String, Symbol>, nil] JSON:API: the
+    #   relationship paths whose records go into +included+, as the
+    #   specification's +include+ parameter writes them (+"author,comments.author"+);
+    #   nil (the default) includes every related record, +[]+ none
+    # @param links [Hash{Symbol, String => String, Hash, nil}, nil] JSON:API: the
+    #   document's top-level +links+ (+self+, +next+...); a nil href is left out
+    # @param meta [Hash, nil] JSON:API: the document's top-level +meta+ (plain values)
+    def initialize(resource, format: :plain, context: NO_CONTEXT, fields: nil, rel: "item", backend: Wirebind.backend,
+                   include: nil, links: nil, meta: nil)
       raise ArgumentError, "format: must be one of #{FORMATS.keys.map(&:inspect).join(', ')}, not #{format.inspect}" unless FORMATS.key?(format)
       unless backend == :pure || (backend == :native && Wirebind.backend == :native)
         raise ArgumentError, "backend: must be :pure#{' or :native' if Wirebind.backend == :native}, not #{backend.inspect}"
       end
       raise ArgumentError, "fields: are JSON:API's sparse fieldsets; they need format: :json_api" if fields && format != :json_api
+      { include: include, links: links, meta: meta }.each do |name, value|
+        raise ArgumentError, "#{name}: is a JSON:API document member; it needs format: :json_api" if value && format != :json_api
+      end
+      raise ArgumentError, "meta: must be a Hash, not #{meta.class}" unless meta.nil? || meta.is_a?(Hash)
       unless (rel.is_a?(String) || rel.is_a?(Symbol)) && !rel.empty?
         raise ArgumentError, "rel: must be a non-empty String or Symbol, not #{rel.inspect}"
       end
@@ -176,6 +195,9 @@ module Wirebind
       @format = format
       @context = context
       @fields = fields && normalize_fields(fields)
+      @include_tree = include && normalize_include(include)
+      @links = links && normalize_links(links)
+      @meta = meta
       @rel = rel.to_s
       @backend = backend
     end
@@ -198,7 +220,7 @@ module Wirebind
       Options.io(io)
 
       definition = FORMATS[@format]
-      if @backend == :native && definition.respond_to?(:program)
+      if @backend == :native && definition.respond_to?(:program) && models?(@resource)
         return Native.write(self, @resource, @context, io, *definition.native_document(self))
       end
 
@@ -210,6 +232,15 @@ module Wirebind
     # @return [Object] the document as plain Ruby values: what {#to_json} writes,
     #   read back (Hashes with String keys, Arrays, Strings, Integers, Floats,
     #   true, false, nil; times, dates and base64 as the strings written)
+    # @return [Hash{String => Hash}, nil] JSON:API: the +include:+ paths as a
+    #   tree (+{"comments" => {"author" => {}}}+), nil for every related record
+    # @api private
+    attr_reader :include_tree
+    # @return [Hash{String => Object}, nil] JSON:API: the top-level links
+    attr_reader :links
+    # @return [Hash, nil] JSON:API: the top-level meta
+    attr_reader :meta
+
     def to_h
       JSON.decode(to_json, :any)
     end
@@ -218,18 +249,52 @@ module Wirebind
     # @api private
     # @return [Compiled] the compiled form for +record+: of the declared model,
     #   or else of the record's class
-    # @raise [EncodeError] no model is declared and +record+ is not a model instance
+    #   or else of the record's class (a model, or any class whose readers
+    #   the serializer reads)
+    # @raise [EncodeError] the record's class lacks a reader the serializer reads
     def compiled_for(record)
       model = self.class.model
-      unless model
-        raise EncodeError, "#{Model.display_name(self.class)} writes Wirebind::Model records, got #{Types.describe(record)}" unless record.is_a?(Model)
-
-        model = record.class
-      end
+      model = record.class unless model && (model === record || record.is_a?(Model))
       self.class.__wb_compiled(@format, model)
     end
 
     private
+
+    # Whether the native engine can write +resource+: model records (records
+    # of other classes are written by the generated Ruby, through their readers).
+    def models?(resource)
+      resource.is_a?(Array) ? resource.all? { |item| item.nil? || item.is_a?(Model) } : resource.nil? || resource.is_a?(Model)
+    end
+
+    def normalize_include(paths)
+      paths = paths.split(",") if paths.is_a?(String)
+      unless paths.is_a?(Array) && paths.all? { |path| path.is_a?(String) || path.is_a?(Symbol) }
+        raise ArgumentError, "include: is a comma-separated String or an Array of relationship paths, not #{paths.inspect}"
+      end
+
+      tree = {}
+      paths.each do |path|
+        names = path.to_s.strip.split(".", -1)
+        if names.empty? || names.any?(&:empty?)
+          raise ArgumentError, "include: #{path.to_s.inspect} is not a relationship path (names joined by dots, e.g. \"comments.author\")"
+        end
+
+        names.reduce(tree) { |node, name| node[-name] ||= {} }
+      end
+      Shareable.make(tree)
+    end
+
+    def normalize_links(links)
+      raise ArgumentError, "links: must be a Hash of relation => href, not #{links.class}" unless links.is_a?(Hash)
+
+      links.each_with_object({}) do |(rel, href), out|
+        unless (rel.is_a?(String) || rel.is_a?(Symbol)) && !rel.empty?
+          raise ArgumentError, "links: a relation is a non-empty String or Symbol, not #{rel.inspect}"
+        end
+
+        out[-rel.to_s] = href unless href.nil?
+      end.freeze
+    end
 
     def normalize_fields(fields)
       raise ArgumentError, "fields: must be a Hash of type => field names, not #{fields.class}" unless fields.is_a?(Hash)

@@ -3,7 +3,8 @@
 module Wirebind
   # SOAP on the wire, from the same models as {Wirebind::XML}: envelopes written
   # and read in one streaming pass ({SOAP::Envelope}), faults as exceptions
-  # ({SOAP::Fault}), and a client with persistent connections ({SOAP::Client}).
+  # ({SOAP::Fault}), a client with persistent connections ({SOAP::Client}), and a
+  # Rack application serving operations and their WSDL ({SOAP::Service}).
   #
   # @example
   #   client = Wirebind::SOAP::Client.new(endpoint: url, namespace: "http://soap.rpc.jira.atlassian.com",
@@ -31,3 +32,5 @@ require_relative "soap/errors"
 require_relative "soap/fault"
 require_relative "soap/envelope"
 require_relative "soap/client"
+require_relative "soap/wsdl_writer"
+require_relative "soap/service"

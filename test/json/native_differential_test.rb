@@ -288,6 +288,49 @@ class JSONNativeDifferentialTest < Minitest::Test
     end
   end
 
+  # JSON unions: one_or_many, string_as and lenient_numbers, in every shape
+  # they take, and broken.
+  class UnionLink
+    include Wirebind::Model
+    attribute :href, :string
+    attribute :n, :integer
+  end
+
+  class Unions
+    include Wirebind::Model
+    attribute :one, [UnionLink], one_or_many: true
+    attribute :link, UnionLink, string_as: :href
+    attribute :links, [UnionLink], string_as: :href, one_or_many: true
+    attribute :tags, [:string], one_or_many: true
+    attribute :amount, :decimal, lenient_numbers: true
+    attribute :rate, :float, lenient_numbers: true
+    attribute :count, :integer, lenient_numbers: true
+    attribute :counts, [:integer], lenient_numbers: true, one_or_many: true
+    attribute :nested, [Unions], one_or_many: true
+  end
+
+  UNION_VALUES = {
+    "one" => ['{"href":"/a"}', '[{"href":"/a"},{"n":"1"}]', '"/a"', "[]", "null", "1", '{"href":1}', '[{"n":2},"x"]'],
+    "link" => ['"/a"', '"/\u00e9"', '{"href":"/b","n":1}', "null", "1", "[]", '{"href":null}'],
+    "links" => ['"/a"', '["/a",{"href":"/b"},null]', '{"href":"/c"}', "true", '["/a",1]', '"\ud800"'],
+    "tags" => ['"x"', '["x","y"]', '"a\tb"', "1", "{}"],
+    "amount" => ['"-58.17"', "-58.17", '"1e5"', '"12 "', '"x"', '""', '"1e999999"', '"0.1e400"', "true", '"\u0031"'],
+    "rate" => ['"1.5"', "2", '"1e400"', '"-0"', '"abc"', "[]"],
+    "count" => ['"12"', "12", '"1.5"', '"-"', '"12345678901234567890123"', "false"],
+    "counts" => ['"1"', '[1,"2"]', '["x"]', "3", '{"a":1}'],
+    "nested" => ['{"count":"3"}', '[{"link":"/a"},{"one":{"href":"/b"}}]', '{"one":1}', '"/x"']
+  }.freeze
+
+  def test_union_documents_decode_and_fail_alike
+    random = Random.new(random_seed)
+    300.times do |i|
+      members = UNION_VALUES.keys.select { random.rand < 0.5 }.map { |key| %("#{key}":#{UNION_VALUES[key].sample(random: random)}) }
+      json = "{#{members.join(random.rand < 0.3 ? ' , ' : ',')}}"
+      json = mutate(json, random) if i.odd?
+      agree_decode(json, Unions, "union document ##{i}", seeds: [i])
+    end
+  end
+
   def test_random_untyped_values_decode_alike
     random = Random.new(random_seed)
     writer = Writer.new(random)

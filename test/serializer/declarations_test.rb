@@ -52,7 +52,7 @@ class SerializerDeclarationsTest < Minitest::Test
     assert_match(/writes .*Project records, got .*Issue/, error.message)
     assert_equal "[1]", error.path
     error = assert_raises(Wirebind::EncodeError) { serializer { attributes :name }.new({ name: "x" }).to_json }
-    assert_match(/writes Wirebind::Model records, got Hash/, error.message)
+    assert_match(/reads #name, which Hash does not have/, error.message)
   end
 
   def test_subclasses_extend_their_parent

@@ -127,6 +127,34 @@ module Wirebind
       end
     end
 
+    def test_imports_and_includes_are_read_once_even_in_a_cycle
+      a = <<~XML
+        <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:a" xmlns:b="urn:b">
+          <xsd:import namespace="urn:b" schemaLocation="b/b.xsd"/>
+          <xsd:complexType name="A"><xsd:sequence><xsd:element name="b" type="b:B" nillable="true"/></xsd:sequence></xsd:complexType>
+        </xsd:schema>
+      XML
+      b = <<~XML
+        <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:b" xmlns:a="urn:a">
+          <xsd:import namespace="urn:a" schemaLocation="../a.xsd"/>
+          <xsd:import namespace="urn:a" schemaLocation="./../a.xsd"/>
+          <xsd:complexType name="B"><xsd:sequence><xsd:element name="a" type="a:A" minOccurs="0" nillable="true"/></xsd:sequence></xsd:complexType>
+        </xsd:schema>
+      XML
+      document = wsdl.sub("<wsdl:types></wsdl:types>", '<wsdl:import namespace="urn:a" location="a.xsd"/><wsdl:import namespace="urn:a" location="a.xsd"/>')
+      with_files("s.wsdl" => document, "a.xsd" => a, "b/b.xsd" => b) do |dir|
+        loader = WSDL::Loader.new(fetch: false, limits: {}).run(File.join(dir, "s.wsdl"), nil)
+        assert_equal 2, loader.schemas.size # a.xsd and b/b.xsd, once each
+        mod = Module.new
+        WSDL.load(File.join(dir, "s.wsdl")).define(mod)
+        assert_equal mod::B, mod::A.attributes.first.type
+        assert_equal :xsi, mod::A.attributes.first.nil_style # required and nillable
+        assert_equal :omit, mod::B.attributes.first.nil_style # optional
+        assert_includes mod::A.new.to_xml, 'xsi:nil="true"'
+        refute_includes mod::B.new.to_xml, "xsi:nil"
+      end
+    end
+
     def test_an_enumeration_is_checked_both_ways
       load_test_wsdl do |description|
         mod = Module.new

@@ -48,7 +48,8 @@ module Wirebind
         def plan_for(klass)
           klass.wirebind_plan(:native_json) do
             slots = Plan.for(klass).slots.map do |slot|
-              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, Pure::Writer.key(+"", slot.key).freeze]
+              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, Pure::Writer.key(+"", slot.key).freeze,
+               slot.one_or_many, slot.string_as, slot.lenient]
             end
             compile_plan(klass, slots)
           end

@@ -18,7 +18,11 @@ module Wirebind
       # model's values (nil for the value a decode returns), +code+ the scalar
       # type's Symbol or +:model+, +type+ the scalar Symbol or model Class, +list+
       # whether the value is a JSON array of such items.
-      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, keyword_init: true) do
+      # The JSON unions (see Model::Attribute.json_union): +one_or_many+, +string_as+
+      # (the index, in the item model's values, of the attribute a string fills;
+      # nil for none) and +lenient+ (a string holding a number is read as one).
+      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient,
+                        keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
         def plan
@@ -31,7 +35,12 @@ module Wirebind
         def expected(item: false)
           one = code == :model ? "#{Model.display_name(type)} object" : EXPECTED.fetch(code)
           one = "#{one.match?(/\A[aeiou]/i) ? 'an' : 'a'} #{one}" if code == :model
-          list && !item ? "an array (of #{one.sub(/\Aan? /, '')} items)" : one
+          one = "#{one} or a string" if string_as
+          one = "#{one} or a string holding one" if lenient
+          return one unless list && !item
+
+          many = "an array (of #{one.sub(/\Aan? /, '')} items)"
+          one_or_many ? "#{many} or #{one}" : many
         end
       end
 
@@ -94,7 +103,8 @@ module Wirebind
           end
           slot = Slot.new(
             key: key, index: attribute.index, code: attribute.model? ? :model : attribute.type,
-            type: attribute.type, list: attribute.list?, attribute: attribute
+            type: attribute.type, list: attribute.list?, attribute: attribute,
+            one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute)
           ).freeze
           @table[key] = slot
         end.freeze
@@ -111,6 +121,16 @@ module Wirebind
       end
 
       private
+
+      def string_as(attribute)
+        name = attribute.string_as or return nil
+        attribute.type.attributes.find { |target| target.name == name }&.index
+      end
+
+      def lenient?(klass, attribute)
+        attribute.lenient_numbers? ||
+          (klass.json_numbers == :lenient && Model::Attribute::NUMERIC_TYPES.include?(attribute.type))
+      end
 
       # Input is scanned as UTF-8, and keys are looked up by their bytes: a key
       # declared in another encoding is transcoded once, here.

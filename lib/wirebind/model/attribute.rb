@@ -30,7 +30,9 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil enum].freeze
+      OPTIONS = %i[xml json nil enum one_or_many string_as lenient_numbers].freeze
+      # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
+      NUMERIC_TYPES = %i[integer float decimal].freeze
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
@@ -72,7 +74,9 @@ module Wirebind
         def declare(owner, name, type, options, index:, json_keys:)
           where = declaration(owner, name)
           unknown = options.keys - OPTIONS
-          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:, enum:)" unless unknown.empty?
+          unless unknown.empty?
+            raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: #{OPTIONS.map { |o| "#{o}:" }.join(', ')})"
+          end
 
           item_type, list = resolve_type(where, type)
           json = options[:json]
@@ -86,8 +90,42 @@ module Wirebind
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
             enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
-            index: index
+            index: index,
+            json_union: json_union(where, item_type, list, options)
           )
+        end
+
+        # The JSON unions an attribute may accept, checked against its type:
+        # +one_or_many: true+ (a list attribute also takes a single item, read
+        # as a list of one), +string_as: :name+ (a model attribute, or a list of
+        # models, also takes a string, read as a record whose +:string+
+        # attribute +name+ holds it and whose others are nil) and
+        # +lenient_numbers: true+ (an +:integer+, +:float+ or +:decimal+ also
+        # takes a string holding a JSON number). Encoding writes the type's own
+        # shape.
+        #
+        # @return [Hash{Symbol => Object}] the options given, frozen (empty: none)
+        # @raise [SchemaError] an option that does not fit the type
+        def json_union(where, type, list, options)
+          union = {}
+          if (value = options[:one_or_many])
+            raise SchemaError, "#{where}: one_or_many: must be true or false, not #{value.inspect}" unless value == true
+            raise SchemaError, "#{where}: one_or_many: applies to a list type, like [Link]" unless list
+
+            union[:one_or_many] = true
+          end
+          if (name = options[:string_as])
+            union[:string_as] = string_target(where, type, name)
+          end
+          if (value = options[:lenient_numbers])
+            raise SchemaError, "#{where}: lenient_numbers: must be true or false, not #{value.inspect}" unless value == true
+            unless NUMERIC_TYPES.include?(type)
+              raise SchemaError, "#{where}: lenient_numbers: applies to :integer, :float and :decimal (or lists of them)"
+            end
+
+            union[:lenient_numbers] = true
+          end
+          union.freeze
         end
 
         # @return [String] +name+ in lowerCamelCase: +release_date+ gives "releaseDate"
@@ -166,6 +204,19 @@ module Wirebind
           raise SchemaError, "#{where}: #{option}: must be a non-empty String, not #{value.inspect}"
         end
 
+        def string_target(where, type, name)
+          unless model_class?(type)
+            raise SchemaError, "#{where}: string_as: applies to a model type (or a list of one), naming its :string attribute"
+          end
+
+          target = name.is_a?(Symbol) && type.attributes.find { |attribute| attribute.name == name }
+          unless target && target.type == :string && !target.list?
+            raise SchemaError, "#{where}: string_as: must name a :string attribute of #{Model.display_name(type)}, not #{name.inspect}"
+          end
+
+          name
+        end
+
         # An enumeration: a frozen Hash of the allowed strings (for lookups in
         # constant time), only on +:string+ attributes and lists of them.
         def enum(where, item_type, values)
@@ -186,7 +237,8 @@ module Wirebind
 
       # Use {.declare}: this trusts its arguments.
       # @api private
-      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil)
+      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil,
+                     json_union: {}.freeze)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -199,12 +251,28 @@ module Wirebind
         @nil_style = nil_style
         @index = index
         @enum = enum
+        @json_union = json_union
         freeze
       end
 
       # @return [Boolean] whether the attribute holds a list of {#type}
       def list?
         @list
+      end
+
+      # @return [Boolean] whether the JSON value may also be a single item (+one_or_many: true+)
+      def one_or_many?
+        @json_union.fetch(:one_or_many, false)
+      end
+
+      # @return [Symbol, nil] the +:string+ attribute of {#type} a JSON string fills (+string_as:+)
+      def string_as
+        @json_union[:string_as]
+      end
+
+      # @return [Boolean] whether a JSON string holding a number is read as one (+lenient_numbers: true+)
+      def lenient_numbers?
+        @json_union.fetch(:lenient_numbers, false)
       end
 
       # @return [Boolean] whether {#type} is a model class
@@ -252,7 +320,8 @@ module Wirebind
       def copy(**changes)
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
-          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, **changes
+          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, json_union: @json_union,
+          **changes
         )
       end
     end

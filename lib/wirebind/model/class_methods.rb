@@ -16,7 +16,7 @@ module Wirebind
       # Every value they hold is frozen, so sharing them is copying them.
       SCHEMA_IVARS = %i[
         @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix
-        @__wb_xml_root @__wb_json_keys @__wb_binary
+        @__wb_xml_root @__wb_json_keys @__wb_json_numbers @__wb_binary
       ].freeze
       # XML's NCName, approximated: a name without a colon.
       XML_NAME = /\A[[:alpha:]_][[:alnum:]_.\-]*\z/.freeze
@@ -41,6 +41,14 @@ module Wirebind
       #   under <tt>json_keys :camel</tt>
       # @option options [Symbol] :nil how XML writes a nil: +:omit+ (the default)
       #   leaves it out, +:xsi+ writes xsi:nil="true"
+      # @option options [Boolean] :one_or_many JSON: a list attribute also reads a
+      #   single item (a HAL rel: one link object or an array of them)
+      # @option options [Symbol] :string_as JSON: a model attribute also reads a
+      #   string, into the model's +:string+ attribute of this name (a JSON:API
+      #   link: +"/a"+ or +{"href": "/a"}+)
+      # @option options [Boolean] :lenient_numbers JSON: an +:integer+,
+      #   +:float+ or +:decimal+ also reads a string holding a number (+"-58.17"+);
+      #   {json_numbers} sets it for a whole model
       # @option options [Array<String>] :enum the only values a +:string+ attribute
       #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
       #   {EncodeError} (XML and JSON, both backends); nil is always allowed
@@ -64,7 +72,7 @@ module Wirebind
           # attr_accessor methods run inside the VM, without a Ruby frame: the
           # fastest readers and writers there are.
           @__wb_generated_methods.attr_accessor(name) unless inherited
-          Generator.generate(@__wb_generated_methods, @__wb_attributes)
+          __wb_generate_methods
           schema_changed
           attribute
         end
@@ -219,6 +227,30 @@ module Wirebind
         @__wb_json_keys
       end
 
+      # Reads, or with an argument sets, how this class's +:integer+, +:float+
+      # and +:decimal+ attributes read JSON.
+      #
+      # @example Prices written as strings ("-58.17")
+      #   json_numbers :lenient
+      # @param style [Symbol, nil] +:strict+ (the default: a number must be a
+      #   JSON number) or +:lenient+ (a JSON string holding one is read too, as
+      #   +lenient_numbers: true+ on each of them); encoding writes numbers
+      # @return [Symbol] the style in effect
+      # @raise [SchemaError]
+      def json_numbers(style = nil)
+        unless style.nil?
+          unless %i[strict lenient].include?(style)
+            raise SchemaError, "#{Model.display_name(self)}.json_numbers: must be :strict or :lenient, not #{style.inspect}"
+          end
+
+          SCHEMA_LOCK.synchronize do
+            @__wb_json_numbers = style
+            schema_changed
+          end
+        end
+        @__wb_json_numbers
+      end
+
       # Decodes XML into records of this class.
       #
       # @param source [String, IO] the document
@@ -304,6 +336,7 @@ module Wirebind
           @__wb_xml_namespace_prefix = nil
           @__wb_xml_root = nil
           @__wb_json_keys = :snake
+          @__wb_json_numbers = :strict
           @__wb_binary = nil
         end
         @__wb_xml_type = nil
@@ -313,6 +346,21 @@ module Wirebind
         @__wb_builder_version = 0
         @__wb_generated_methods = GeneratedMethods.new(self)
         include @__wb_generated_methods
+        __wb_generate_methods
+      end
+
+      # Writes the generated methods for the attributes as they are now, or, inside
+      # {Model.batch}, once at its end.
+      def __wb_generate_methods
+        if (pending = Thread.current[:__wb_model_batch])
+          pending[self] = true
+        else
+          Generator.generate(@__wb_generated_methods, @__wb_attributes)
+        end
+      end
+
+      # @api private
+      def __wb_generate_pending
         Generator.generate(@__wb_generated_methods, @__wb_attributes)
       end
 

@@ -43,12 +43,19 @@ module Wirebind
         @serializer = serializer
         @model = model
         @format = format
-        @plan = JSON::Plan.for(model)
+        # nil for a class that is not a model: its records are read through
+        # their readers, and their values written by their Ruby class.
+        @plan = model.include?(Model) ? JSON::Plan.for(model) : nil
         @type = serializer.type
         @links = serializer.__wb_link_blocks
         @fields = resolve_fields.freeze
         # Path parts of errors, by the +at+ index the generated code sets.
-        @paths = (@fields.map(&:key) + serializer.__wb_links.map(&:rel)).freeze
+        # Error paths by +at+: the fields, then each link block (a resource
+        # link by its relation, a relationship link by the relationship's key).
+        link_paths = Array.new(@links.size)
+        serializer.__wb_links.each { |link| link_paths[link.index] = link.rel }
+        @fields.each { |resolved| resolved.field.links&.each { |link| link_paths[link.index] = resolved.key } }
+        @paths = (@fields.map(&:key) + link_paths).freeze
         @types = @fields.map { |resolved| resolved.attribute.type }.freeze
         @fields.each { |resolved| instance_variable_set(:"@n#{resolved.at}", nil) if resolved.serializer }
         @native_program = nil
@@ -68,7 +75,8 @@ module Wirebind
         @fields.each do |resolved|
           next unless resolved.serializer
 
-          instance_variable_set(:"@n#{resolved.at}", resolved.serializer.__wb_compiled(@format, resolved.model))
+          nested = resolved.model ? resolved.serializer.__wb_compiled(@format, resolved.model) : Dispatch.new(resolved.serializer, @format)
+          instance_variable_set(:"@n#{resolved.at}", nested)
         end
       end
 
@@ -131,14 +139,14 @@ module Wirebind
       def resolve_fields
         keys = {}
         @serializer.__wb_fields.each_with_index.map do |field, at|
-          attribute = @serializer.__send__(:check_against_model, field, @model)
-          key = field.key || @plan.slots[attribute.index].key
+          attribute = @plan ? @serializer.__send__(:check_against_model, field, @model) : reader(field.name)
+          key = field.key || (@plan ? @plan.slots[attribute.index].key : field.name.name)
           if (other = keys[key])
             raise SchemaError, "#{Model.display_name(@serializer)}: #{other.inspect} and #{field.name.inspect} are both written as #{key.inspect}"
           end
 
           keys[key] = field.name
-          nested_model = field.serializer && (field.serializer.model || attribute.type)
+          nested_model = field.serializer && (field.serializer.model || (attribute.model? ? attribute.type : nil))
           Resolved.new(field: field, attribute: attribute, key: key, at: at, serializer: field.serializer, model: nested_model).freeze
         end
       end
@@ -153,6 +161,66 @@ module Wirebind
     # Subclasses (one per format) write the methods in +write_methods+.
     #
     # @api private
+    # What the serializer reads of a record that is not a model: a reader,
+    # whose values are written by their Ruby class ({JSON::Pure::Writer.value}).
+    # Answers what the generators ask of a {Model::Attribute}.
+    #
+    # @api private
+    ReaderAttribute = Struct.new(:name) do
+      def type
+        :any
+      end
+
+      def list?
+        false
+      end
+
+      def model?
+        false
+      end
+    end
+
+    class Compiled
+      private
+
+      # @return [ReaderAttribute] the reader +name+ of the (non-model) record class
+      # @raise [EncodeError] the class has no public reader of that name
+      def reader(name)
+        return ReaderAttribute.new(name).freeze if @model.public_method_defined?(name)
+
+        raise EncodeError, "#{Model.display_name(@serializer)} reads ##{name}, which #{Model.display_name(@model)} does not have"
+      end
+    end
+
+    # The nested serializer of a relation whose records' class is not known
+    # when compiling (a serializer without a declared model, under a record
+    # that is not a model): each record is written by the compiled form for
+    # its own class.
+    #
+    # @api private
+    class Dispatch
+      def initialize(serializer, format)
+        @serializer = serializer
+        @format = format
+        freeze
+      end
+
+      NO_HEAD = Object.new.freeze
+
+      # Compiled#write (Siren's takes a head too).
+      def write(record, out, context, depth, head = NO_HEAD)
+        compiled = @serializer.__wb_compiled(@format, record.class)
+        return compiled.write(record, out, context, depth) if NO_HEAD.equal?(head)
+
+        compiled.write(record, out, context, depth, head)
+      end
+
+      # JsonApi::Compiled#relate
+      def relate(record, out, state, key)
+        @serializer.__wb_compiled(@format, record.class).relate(record, out, state, key)
+      end
+    end
+
     class Generator
       Container = Struct.new(:close, :state, :flag)
 
@@ -339,6 +407,13 @@ module Wirebind
           line "if #{x}.nil? then out << #{(pre + 'null').inspect}"
           line "else #{head}Writer.#{resolved.attribute.type}(out, #{x})"
           line "end"
+        when :any
+          # A reader's value, written by its class: the commonest inline.
+          line "if #{Values.string_fast(x)} then out << #{(pre + '"').inspect} << #{x} << '\"'"
+          line "elsif #{x}.nil? then out << #{(pre + 'null').inspect}"
+          line "elsif Integer === #{x} && #{x}.bit_length < Writer::SHORT_INTEGER_BITS then out#{" << #{pre.inspect}" unless pre.empty?} << #{x}.to_s"
+          line "else #{head}Values.any(out, #{x}, d)"
+          line "end"
         when :model
           # A record written as a value: Wirebind::JSON's encoding of it.
           line "if #{x}.nil? then out << #{(pre + 'null').inspect}"
@@ -396,7 +471,7 @@ module Wirebind
         flush
         line "unless v.nil?"
         indent do
-          line "raise not_a_list(v) unless Array === v"
+          check_list(resolved)
           line "s = @n#{resolved.at}"
           line "i = 0"
           line "w = false" unless nils
@@ -421,6 +496,14 @@ module Wirebind
         end
         line "end"
         lit("]")
+      end
+
+      # Checks that local +v+, the value of a +many+ field, is an Array. A
+      # record read through its readers may hold any Enumerable (an
+      # ActiveRecord relation, a Set): written as its +to_a+.
+      def check_list(resolved)
+        line "v = v.to_a if Enumerable === v && !(Array === v)" unless resolved.attribute.is_a?(Model::Attribute)
+        line "raise not_a_list(v) unless Array === v"
       end
 
       def links

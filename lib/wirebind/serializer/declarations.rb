@@ -7,7 +7,7 @@ module Wirebind
     # serializer (+one+, +many+). Frozen.
     #
     # @api private
-    Field = Struct.new(:kind, :name, :key, :serializer, keyword_init: true)
+    Field = Struct.new(:kind, :name, :key, :serializer, :links, keyword_init: true)
 
     # One declared link: its relation name and the position of its block in
     # the class's frozen block list.
@@ -147,10 +147,14 @@ module Wirebind
       # @param name [Symbol] a model attribute whose type is a model class (not a list)
       # @param serializer [Class] a {Serializer} subclass
       # @param key [String, nil] the relation name; default: the attribute's JSON key
+      # @param links [Hash{Symbol, String => Proc}] JSON:API relationship links,
+      #   e.g. +{ self: ->(article, ctx) { ... }, related: ->(article, ctx) { ... } }+:
+      #   each called once per record written, with the record that has the
+      #   relationship and the context; a nil href leaves the link out
       # @return [void]
       # @raise [SchemaError]
-      def one(name, serializer, key: nil)
-        add_field(:one, "one", name, key, serializer)
+      def one(name, serializer, key: nil, links: nil)
+        add_field(:one, "one", name, key, serializer, links)
       end
 
       # Like {#one}, for an attribute that is a list of records.
@@ -158,8 +162,8 @@ module Wirebind
       # @param (see #one)
       # @return [void]
       # @raise [SchemaError]
-      def many(name, serializer, key: nil)
-        add_field(:many, "many", name, key, serializer)
+      def many(name, serializer, key: nil, links: nil)
+        add_field(:many, "many", name, key, serializer, links)
       end
 
       # @return [Array<Field>] the declared fields, in order, inherited ones first
@@ -200,7 +204,7 @@ module Wirebind
         name.to_sym
       end
 
-      def add_field(kind, method, name, key, serializer)
+      def add_field(kind, method, name, key, serializer, links = nil)
         name = check_name(method, name)
         unless key.nil? || (key.is_a?(String) && !key.empty?)
           raise SchemaError, "#{display}.#{method} #{name.inspect}: key: must be a non-empty String, not #{key.inspect}"
@@ -212,14 +216,37 @@ module Wirebind
           raise SchemaError, "#{display}.#{method} #{name.inspect}: #{name.inspect} is already declared"
         end
 
-        field = Field.new(kind: kind, name: name, key: key && -key, serializer: serializer).freeze
-        check_against_model(field, @__wb_model) if @__wb_model
-        change { @__wb_fields = [*@__wb_fields, field].freeze }
+        blocks = relationship_links(method, name, links)
+        change do
+          field_links = blocks.each_with_index.map { |(rel, _), n| Link.new(rel: rel, index: @__wb_link_blocks.size + n).freeze }.freeze
+          field = Field.new(kind: kind, name: name, key: key && -key, serializer: serializer, links: field_links).freeze
+          check_against_model(field, @__wb_model) if @__wb_model
+          @__wb_fields = [*@__wb_fields, field].freeze
+          @__wb_link_blocks = [*@__wb_link_blocks, *blocks.map(&:last)].freeze unless blocks.empty?
+        end
         nil
       end
 
       # @raise [SchemaError] +model+ does not declare the field's attribute, or not
       #   with a type the field's kind writes
+      # @return [Array<Array(String, Proc)>] the relationship links, checked
+      def relationship_links(method, name, links)
+        return [] if links.nil?
+
+        where = "#{display}.#{method} #{name.inspect}"
+        raise SchemaError, "#{where}: links: is a Hash of relation => Proc, not #{links.inspect}" unless links.is_a?(Hash)
+
+        links.map do |rel, block|
+          text = rel.is_a?(Symbol) ? rel.name : rel
+          unless text.is_a?(String) && !text.empty?
+            raise SchemaError, "#{where}: links: a relation is a non-empty Symbol or String, not #{rel.inspect}"
+          end
+          raise SchemaError, "#{where}: links: #{text.inspect} needs a Proc (record, context) giving the href" unless block.respond_to?(:call)
+
+          [-text, block]
+        end
+      end
+
       def check_against_model(field, model)
         attribute = model.attributes.find { |a| a.name == field.name }
         where = "#{display}.#{field.kind} #{field.name.inspect}"

@@ -21,6 +21,13 @@ module Wirebind
     # type named, only the listed attributes and relationships; a
     # relationship left out is not followed for +included+ either.
     #
+    # +include: "author,comments.author"+ (relationship paths, as the
+    # specification's +include+ query parameter) keeps in +included+ only the
+    # records reached along those paths from the primary data; without it,
+    # every related record is included. Relationship identifiers are always
+    # written. A relationship's +links:+ (+self+, +related+) are written in
+    # it before +data+; the document's +links:+ and +meta:+ before +data+.
+    #
     # @api private
     module JsonApi
       # The state of one document: the context, the fieldsets, and the
@@ -33,9 +40,13 @@ module Wirebind
         # @return [Array] compiled, record, compiled, record... to include
         attr_reader :queue
 
-        def initialize(context, fields)
+        # @return [Hash, nil] the include paths below the resource being written (nil: all)
+        attr_accessor :node
+
+        def initialize(context, fields, include_tree)
           @context = context
           @fields = fields
+          @node = include_tree
           @seen = {}
           @queue = []
         end
@@ -48,9 +59,13 @@ module Wirebind
           ids[id] = true
         end
 
-        # Queues a related record for +included+, unless its type and id were seen.
-        def include(compiled, record, id)
-          @queue << compiled << record if see(compiled.type, id)
+        # Queues a related record for +included+, reached through the
+        # relationship +key+ of the resource being written, unless the include
+        # paths do not go there or its type and id were seen.
+        def include(compiled, record, id, key)
+          node = @node
+          node = node[key] or return unless node.nil?
+          @queue << compiled << record << node if see(compiled.type, id)
         end
       end
 
@@ -62,14 +77,14 @@ module Wirebind
 
         # Writes the resource identifier of +record+ and queues it for +included+.
         # @return [String] +out+
-        def relate(record, out, state)
+        def relate(record, out, state, key)
           raise wrong_record(record) unless @model === record
 
           id = id_of(record)
           out << @identifier_head
           Values.string(out, id)
           out << "}"
-          state.include(self, record, id)
+          state.include(self, record, id, key)
           out
         end
 
@@ -79,12 +94,18 @@ module Wirebind
           where = Model.display_name(@serializer)
           raise SchemaError, "#{where}: JSON:API resources have a type; declare one, e.g. type \"issue\"" unless @type
 
-          name = @serializer.id || (:id if @model.attributes.any? { |a| a.name == :id })
-          unless name
-            raise SchemaError, "#{where}: JSON:API resources have an id, and #{Model.display_name(@model)} has no :id attribute; " \
-                               "declare which attribute is the id, e.g. id :key"
+          if @plan
+            name = @serializer.id || (:id if @model.attributes.any? { |a| a.name == :id })
+            unless name
+              raise SchemaError, "#{where}: JSON:API resources have an id, and #{Model.display_name(@model)} has no :id attribute; " \
+                                 "declare which attribute is the id, e.g. id :key"
+            end
+            @id_attribute = @serializer.__send__(:check_id_against_model, name, @model)
+          else
+            # Read through a reader: the one a field reads, if any, is the same attribute.
+            name = @serializer.id || :id
+            @id_attribute = @fields.find { |resolved| resolved.field.name == name }&.attribute || reader(name)
           end
-          @id_attribute = @serializer.__send__(:check_id_against_model, name, @model)
           @fields.each do |resolved|
             next unless %w[id type].include?(resolved.key)
             next if resolved.key == "id" && resolved.attribute.equal?(@id_attribute)
@@ -119,7 +140,7 @@ module Wirebind
         def resource_method(sparse:)
           record_method(sparse ? "write_sparse" : "write", sparse ? "st, d, m" : "st, d") do
             line "if (f = st.fields) && (m = f[#{@compiled.type.inspect}]) then return write_sparse(r, out, st, d, m) end" unless sparse
-            line "ctx = st.context" unless links.empty?
+            line "ctx = st.context" unless links.empty? && fields(%i[one many]).all? { |resolved| resolved.field.links.empty? }
             call_links
             open
             member("type")
@@ -171,18 +192,44 @@ module Wirebind
         end
 
         def relationship(resolved)
-          lit('{"data":')
+          open
+          relationship_links(resolved.field.links)
+          member("data")
           line "at = #{resolved.at}"
           line "v = r.#{resolved.attribute.name}"
           if resolved.field.kind == :one
             pre = take
             line "if v.nil? then out << #{(pre + 'null').inspect}"
-            line "else out << #{pre.inspect}; @n#{resolved.at}.relate(v, out, st)"
+            line "else out << #{pre.inspect}; @n#{resolved.at}.relate(v, out, st, #{resolved.key.inspect})"
             line "end"
           else
-            each_record(resolved, "s.relate(%s, out, st)")
+            each_record(resolved, "s.relate(%s, out, st, #{resolved.key.inspect})")
           end
-          lit("}")
+          close
+        end
+
+        # A relationship's +links+ object: each block called once, a nil href
+        # left out, the object left out when every href is nil.
+        def relationship_links(field_links)
+          return if field_links.empty?
+
+          field_links.each do |link|
+            line "at = #{@compiled.fields.size + link.index}"
+            line "q#{link.index} = @links[#{link.index}].call(r, ctx)"
+          end
+          line "at = nil"
+          conditional(field_links.map { |link| "!q#{link.index}.nil?" }.join(" || ")) do
+            member("links")
+            open
+            field_links.each do |link|
+              conditional("!q#{link.index}.nil?") do
+                member(link.rel)
+                line "at = #{@compiled.fields.size + link.index}"
+                string_value("q#{link.index}")
+              end
+            end
+            close
+          end
         end
       end
 
@@ -191,7 +238,8 @@ module Wirebind
       # @return [Integer] bytes flushed to +io+ so far
       def write(document, out, io)
         resource = document.resource
-        state = State.new(document.context, document.fields)
+        state = State.new(document.context, document.fields, document.include_tree)
+        head = top_level(document)
         written =
           if resource.is_a?(Array)
             # Primary data is never repeated in included.
@@ -200,24 +248,38 @@ module Wirebind
             rescue EncodeError => e
               raise JSON::Pure::Writer.nested(e, index)
             end
-            Document.flush_each(out, io, resource, '{"data":[', "]") do |item, first, index|
+            Document.flush_each(out, io, resource, "#{head}[", "]") do |item, first, index|
               next false if item.nil?
 
               out << "," unless first
               compiled[index].write(item, out, state, 1)
             end
           elsif resource.nil?
-            out << '{"data":null'
+            out << head << "null"
             0
           else
             compiled = primary(document, resource, state)
-            out << '{"data":'
+            out << head
             compiled.write(resource, out, state, 1)
             0
           end
         written += included(state, out, io)
         out << "}"
         written
+      end
+
+      # The document's opening up to +"data":+, with its +meta+ and +links+.
+      def top_level(document)
+        head = +"{"
+        head << '"meta":' << top_level_member(document.meta, "meta") << "," if document.meta
+        head << '"links":' << top_level_member(document.links, "links") << "," if document.links
+        head << '"data":'
+      end
+
+      def top_level_member(value, name)
+        JSON.encode(value)
+      rescue EncodeError => e
+        raise JSON::Pure::Writer.nested(e, name)
       end
 
       def primary(document, record, state)
@@ -239,11 +301,12 @@ module Wirebind
         while position < queue.size
           out << "," unless position.zero?
           begin
+            state.node = queue[position + 2]
             queue[position].write(queue[position + 1], out, state, 1)
           rescue EncodeError => e
-            raise JSON::Pure::Writer.nested(JSON::Pure::Writer.nested(e, position / 2), "included")
+            raise JSON::Pure::Writer.nested(JSON::Pure::Writer.nested(e, position / 3), "included")
           end
-          position += 2
+          position += 3
           written += Chunks.flush(io, out) if io && out.bytesize >= Document::FLUSH_SIZE
         end
         out << "]"

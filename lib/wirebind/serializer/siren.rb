@@ -67,7 +67,7 @@ module Wirebind
             else
               line "unless v.nil?"
               indent do
-                line "raise not_a_list(v) unless Array === v"
+                check_list(resolved)
                 line "i = 0"
                 line "while i < v.size"
                 line "  x = v[i]"

@@ -87,6 +87,37 @@ module Wirebind
         [minutes * 60, format("%s%02d:%02d", minutes.negative? ? "-" : "+", minutes.abs / 60, minutes.abs % 60)]
       end)
 
+      # Appends a value read through a reader, by its class: as
+      # {JSON::Pure::Writer.value} writes it, with this module's fast paths.
+      # @param depth [Integer] containers open around it
+      # @return [String] +out+
+      # @raise [EncodeError] a value JSON cannot hold
+      def self.any(out, value, depth)
+        case value
+        when String then string(out, value)
+        when Time then time(out, value)
+        when true then out << "true"
+        when false then out << "false"
+        when Array then list(out, value, depth)
+        else Writer.value(out, value, depth, Writer::DEFAULT_MAX_DEPTH)
+        end
+      end
+
+      # {JSON::Pure::Writer.array}, its items through {.any}.
+      def self.list(out, array, depth)
+        Writer.too_deep(Writer::DEFAULT_MAX_DEPTH) if depth >= Writer::DEFAULT_MAX_DEPTH
+        out << "["
+        array.each_with_index do |item, index|
+          out << "," unless index.zero?
+          begin
+            any(out, item, depth + 1)
+          rescue EncodeError => e
+            raise Writer.nested(e, index)
+          end
+        end
+        out << "]"
+      end
+
       # Appends a Time as an xs:dateTime string with its offset, exactly as
       # {JSON::Pure::Writer.time} does: the common case (a four-digit year, an
       # offset in whole minutes, a fraction in whole nanoseconds) from tables in one

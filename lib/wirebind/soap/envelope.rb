@@ -61,10 +61,13 @@ module Wirebind
         # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
         # @param multi_ref [Boolean] in +:rpc_encoded+, write each model value as
         #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style)
+        # @param wrap_lists [Boolean] in +:document+, write a list part as one element
+        #   holding an +item+ element per value (as a service's list result, which
+        #   +returns: [T]+ reads), instead of one element per value
         # @return [#<<] +out+
         # @raise [EncodeError] a value does not fit its declared type, or cannot be written
         def write(out, operation:, namespace: nil, parts: {}, types: {}, version: "1.1", style: :document,
-                  headers: [], header_xml: nil, multi_ref: false)
+                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false)
           env_ns = envelope_namespace(version)
           check_style(style)
           encoded = style == :rpc_encoded
@@ -74,7 +77,7 @@ module Wirebind
           out << ">"
           write_header(out, headers, header_xml)
           out << "<#{ENV_PREFIX}:Body>"
-          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style)
+          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
           writer.operation(operation.to_s, namespace, parts, types)
           out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
         end

@@ -79,6 +79,20 @@ module Wirebind
         xml && XML.decode(xml, type, at: "*/*", **options)
       end
 
+      # @return [Wirebind::Model, nil] the detail decoded into the fault model the
+      #   service's WSDL declares for it (clients generated from a WSDL set it; see
+      #   {Wirebind::WSDL}); nil otherwise
+      def detail_object
+        @detail_object
+      end
+
+      # @api private
+      # @return [Fault] this fault, with its decoded detail
+      def with_detail_object(object)
+        @detail_object = object
+        self
+      end
+
       # @api private
       # @return [String, Wirebind::Model, nil] what {#initialize} was given
       attr_reader :detail_value

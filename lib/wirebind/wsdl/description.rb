@@ -123,16 +123,18 @@ module Wirebind
         @warnings << "#{node.where}: its port type #{node['type'].inspect} is not defined" unless port_type
 
         default_style = soap["style"] || "document"
+        # The port type's operations by name (the first of overloaded ones): one lookup each.
+        abstract = {}
+        port_type&.children&.each { |child| abstract[child["name"]] ||= child if child.uri == WSDL_NS && child.local == "operation" }
         operations = node.children.select { |child| child.uri == WSDL_NS && child.local == "operation" }.map do |op|
-          operation(op, port_type, default_style)
+          operation(op, port_type, abstract[op["name"].to_s], default_style)
         end
         Binding.new(node["name"], tns, version, operations.freeze)
       end
 
-      def operation(node, port_type, default_style)
+      def operation(node, port_type, abstract, default_style)
         name = node["name"].to_s
         soap_op = node.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "operation" }
-        abstract = port_type&.children&.find { |child| child.uri == WSDL_NS && child.local == "operation" && child["name"] == name }
         @warnings << "#{node.where}: the port type has no operation #{name.inspect}" if port_type && !abstract
         input = abstract && io_message(abstract, "input")
         output = abstract && io_message(abstract, "output")

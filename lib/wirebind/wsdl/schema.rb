@@ -65,7 +65,7 @@ module Wirebind
     # +type+ is a scalar Symbol or a {TypeSpec}; +list+ says whether it repeats;
     # +enum+ lists the allowed values of a string restricted by enumerations;
     # +wrapped+ marks a SOAP-encoded array (items inside a wrapper element).
-    Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable) do
+    Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional) do
       # @return [Array] what makes two fields the same XML name
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
@@ -390,7 +390,7 @@ module Wirebind
           nillable = node["nillable"] == "true"
         end
         check_name(node, local)
-        Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable)
+        Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0")
       end
 
       def attribute_field(node, context)

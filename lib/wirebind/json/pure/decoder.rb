@@ -42,13 +42,16 @@ module Wirebind
         # Frame layout. OBJECT: [OBJECT, plan, values, slot it fills, key of the
         # member being read, started]. LIST: [LIST, slot, items (nil when each
         # item is yielded), plan of the items (models) or nil, index of the item
-        # being read, started].
+        # being read, started, single]; +single+ (a +one_or_many+ list whose
+        # value is one object) ends the list after its one item, and leaves the
+        # index out of paths.
         KIND = 0
         NODE = 1
         VALUES = 2
         SLOT = 3
         AT = 4
         STARTED = 5
+        SINGLE = 6
         # The scalar types read from a JSON string.
         STRING_CODES = %i[string time date base64].freeze
         # What #slow_list returns when it pushed a frame.
@@ -90,6 +93,7 @@ module Wirebind
           @block = block
           @stack = []
           @result = nil
+          @string_record = nil # the record open_model made of a string_as string
         end
 
         # Reads the document.
@@ -192,7 +196,7 @@ module Wirebind
                   @stack << [LIST, slot, [], slot.plan, 0, false]
                   return
                 end
-                values[slot.index] = scalars(slot.code)
+                values[slot.index] = scalars(slot.code, slot.lenient)
               elsif s.skip(NULL)
                 values[slot.index] = nil
               else
@@ -211,7 +215,7 @@ module Wirebind
               # Its regular expression saw no plain string: one with escapes.
               values[slot.index] = byte == QUOTE ? read_string_exactly(true) : scalar(:string, nil)
             when :integer
-              values[slot.index] = @fast_numbers && (number = s.scan(INTEGER)) ? number.to_i : scalar(:integer, nil)
+              values[slot.index] = @fast_numbers && (number = s.scan(INTEGER)) ? number.to_i : scalar(:integer, nil, slot.lenient)
             when :boolean
               values[slot.index] =
                 if s.skip(TRUE) then true
@@ -227,9 +231,9 @@ module Wirebind
               end
               return if open_model(slot)
 
-              values[slot.index] = nil
+              values[slot.index] = @string_record
             else
-              values[slot.index] = scalar(slot.code, nil)
+              values[slot.index] = scalar(slot.code, nil, slot.lenient)
             end
           end
         end
@@ -237,15 +241,53 @@ module Wirebind
         # A member whose value, a string without escapes, the member's regular
         # expression has already read.
         def string_member(slot, text)
-          if slot.list || slot.code == :model || !STRING_CODES.include?(slot.code)
-            pos = @s.pos - text.bytesize - 2
+          pos = @s.pos - text.bytesize - 2
+          return [string_item(slot, text, pos)] if slot.list && slot.one_or_many
+          return string_item(slot, text, pos) unless slot.list
+
+          line, column, = position(pos)
+          raise DecodeError.new("expected #{slot.expected}, got the string #{Types.excerpt(text)}",
+                                path: path(nil), line: line, column: column)
+        end
+
+        # One value of +slot+'s item type from a string (+text+, read at +pos+):
+        # the type's own, a +string_as+ record or a +lenient+ number.
+        def string_item(slot, text, pos)
+          code = slot.code
+          return text if code == :string
+          return string_record(slot, text) if code == :model && slot.string_as
+          return number_text(code, text, nil, pos) if slot.lenient
+          unless STRING_CODES.include?(code)
             line, column, = position(pos)
             raise DecodeError.new("expected #{slot.expected}, got the string #{Types.excerpt(text)}",
                                   path: path(nil), line: line, column: column)
           end
-          convert_text(slot.code, text)
-        rescue Types::InvalidValue => e
-          value_error(e.message, nil, @s.pos - text.bytesize - 2)
+          begin
+            convert_text(code, text)
+          rescue Types::InvalidValue => e
+            value_error(e.message, nil, pos)
+          end
+        end
+
+        # A record of +slot+'s model whose +string_as+ attribute is +text+.
+        def string_record(slot, text)
+          plan = slot.plan
+          values = Array.new(plan.size)
+          values[slot.string_as] = text
+          plan.klass.__wb_build(values)
+        end
+
+        # A lenient_numbers string's number (+text+, the string's content, read at +pos+).
+        def number_text(code, text, index, pos)
+          if text.bytesize > @max_number_length
+            limit_error("a number is longer than max_number_length (#{@max_number_length} characters)", pos)
+          end
+          unless NUMBER_GRAMMAR.match?(text)
+            value_error("expected #{Plan::EXPECTED.fetch(code)} or a string holding one, got the string #{Types.excerpt(text)}",
+                        index, pos)
+          end
+          @token_start = pos
+          convert_number(code, text, index)
         end
 
         # A list member whose '[' the fast path did not find: whitespace cut by
@@ -265,10 +307,26 @@ module Wirebind
             read_literal("null")
             return nil
           end
-          mismatch(slot.expected, nil)
+          mismatch(slot.expected, nil) unless slot.one_or_many
+          return [scalar(slot.code, nil, slot.lenient)] unless slot.code == :model
+
+          if byte == QUOTE && slot.string_as
+            open_model(slot)
+            return [@string_record]
+          end
+          mismatch(slot.expected, nil) unless byte == LBRACE
+
+          # One record: a list frame that ends after it, under the record's.
+          depth_error if @stack.size >= @max_depth
+          @stack << [LIST, slot, [], slot.plan, 0, false, true]
+          open_model(slot)
+          PUSHED
         end
-        # A model member whose '{' the fast path did not find.
-        # @return [Boolean] true when an object was opened (pushed), false for null
+
+        # A model member (or item) whose '{' the fast path did not find.
+        # @return [Boolean] true when an object was opened (pushed), false for
+        #   null or a +string_as+ string, whose record (nil for null) is then
+        #   in @string_record
         def open_model(slot)
           byte = peek_byte
           if byte == LBRACE
@@ -280,6 +338,11 @@ module Wirebind
           end
           if byte == 0x6E # n
             read_literal("null")
+            @string_record = nil
+            return false
+          end
+          if byte == QUOTE && slot.string_as
+            @string_record = string_record(slot, read_string_exactly(true))
             return false
           end
           mismatch(slot.expected(item: true), nil)
@@ -291,6 +354,8 @@ module Wirebind
           s = @s
           slot = frame[NODE]
           code = slot.code
+          return finish_list(frame) if frame[SINGLE]
+
           first = !frame[STARTED]
           frame[STARTED] = true
           while true
@@ -311,24 +376,24 @@ module Wirebind
               end
               return if open_model(slot)
 
-              deliver_item(frame, nil)
+              deliver_item(frame, @string_record)
             when :any
               deliver_item(frame, read_any(true, @stack.size))
             else
-              deliver_item(frame, scalar(code, nil))
+              deliver_item(frame, scalar(code, nil, slot.lenient))
             end
           end
         end
 
         # Reads the items of a list of scalars, after its '['.
         # @return [Array]
-        def scalars(code)
+        def scalars(code, lenient = false)
           s = @s
           list = []
           return list if s.skip(ARRAY_END) || !next_item?(true)
 
           while true
-            list << (code == :string && s.skip(STRING) ? string_match : scalar(code, list.size))
+            list << (code == :string && s.skip(STRING) ? string_match : scalar(code, list.size, lenient))
             next if s.skip(NEXT_ITEM)
             return list if s.skip(ARRAY_END) || !next_item?(false)
           end
@@ -375,8 +440,9 @@ module Wirebind
 
         # Reads a scalar of type +code+ at the scan position.
         # @param index [Integer, nil] the item's index, when in a list of scalars
+        # @param lenient [Boolean] a string holding a number is read as one
         # @return [Object] the value, nil for null
-        def scalar(code, index)
+        def scalar(code, index, lenient = false)
           s = @s
           case code
           when :string
@@ -404,12 +470,12 @@ module Wirebind
               end
             end
           end
-          scalar_slow(code, index)
+          scalar_slow(code, index, lenient)
         end
 
         # The exact path of #scalar: whitespace or a token cut by the buffer's
         # end, escapes, long numbers, null, and values of the wrong kind.
-        def scalar_slow(code, index)
+        def scalar_slow(code, index, lenient = false)
           byte = peek_byte
           if byte == 0x6E # n
             read_literal("null")
@@ -421,6 +487,7 @@ module Wirebind
             return convert_string(code, read_string_exactly(true), index) if byte == QUOTE
           when :integer, :float, :decimal
             return convert_number(code, read_number, index) if byte == MINUS || (byte && byte >= DIGIT_0 && byte <= DIGIT_9)
+            return number_text(code, read_string_exactly(true), index, @token_start) if byte == QUOTE && lenient
           when :boolean
             if byte == 0x74 # t
               read_literal("true")
@@ -430,7 +497,7 @@ module Wirebind
               return false
             end
           end
-          mismatch(Plan::EXPECTED.fetch(code), index)
+          mismatch(lenient ? "#{Plan::EXPECTED.fetch(code)} or a string holding one" : Plan::EXPECTED.fetch(code), index)
         end
 
         def convert_string(code, text, index)
@@ -491,7 +558,7 @@ module Wirebind
         # The path of the value being read: the keys and indexes of the frames,
         # then +index+ (an item of a list of scalars).
         def path(index)
-          parts = @stack.map { |frame| frame[AT] }
+          parts = @stack.map { |frame| frame[SINGLE] ? nil : frame[AT] }
           parts.compact!
           parts << index if index
           Decoder.format_path(parts)

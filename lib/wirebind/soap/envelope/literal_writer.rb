@@ -12,9 +12,10 @@ module Wirebind
       #
       # @api private
       class LiteralWriter
-        def initialize(out, style)
+        def initialize(out, style, wrap_lists: false)
           @out = out
           @document = style == :document
+          @repeat_lists = @document && !wrap_lists
         end
 
         def operation(name, namespace, parts, types)
@@ -42,7 +43,7 @@ module Wirebind
         def part(name, value, type)
           if Writing.list?(value)
             item_type = type.is_a?(Array) ? type.first : nil
-            if @document
+            if @repeat_lists
               value.each { |item| element(name, item, item_type) }
             else
               @out << "<" << name << ">"

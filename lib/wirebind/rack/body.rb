@@ -1,0 +1,152 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module Rack
+    # A Rack 3 response body that writes a document as it is encoded, in
+    # pieces of 64 KiB, each a String of its own (servers may keep a piece
+    # while the next is written): as an Enumerable Body (+each+) and as a
+    # Streaming Body (+call(stream)+). Memory stays flat whatever the size of
+    # the document.
+    #
+    # The document is encoded while the server sends it, after the status and
+    # headers: an error in the data (an {EncodeError}) then ends the response
+    # early. Encode small documents into a String first where that matters.
+    #
+    # @example
+    #   body = Wirebind::Rack::Body.new(IssueSerializer.new(issues, format: :hal))
+    #   [200, { "content-type" => body.content_type }, body]
+    #   Wirebind::Rack::Body.new(issues, format: :xml, root: "issues")
+    class Body
+      # Bytes in each piece but the last.
+      PIECE_SIZE = 64 * 1024
+      HYPERMEDIA = %i[hal json_api siren].freeze
+      private_constant :HYPERMEDIA
+
+      # @return [Symbol] +:xml+, +:json+, +:hal+, +:json_api+ or +:siren+
+      attr_reader :format
+
+      # @param value [Serializer, Object] a serializer instance (its format is
+      #   the body's: +:plain+ is served as +:json+), or a value to encode
+      # @param format [Symbol, nil] for a value: +:xml+ (Wirebind::XML.encode),
+      #   +:json+ (Wirebind::JSON.encode), or +:hal+, +:json_api+, +:siren+ with
+      #   +serializer:+
+      # @param serializer [Class, nil] a {Serializer} class for the hypermedia formats
+      # @param options [Hash] passed on to the encoder or to the serializer's +new+
+      #   (+root:+ for XML, +context:+, +fields:+, +include:+ for serializers...)
+      # @raise [ArgumentError]
+      def initialize(value, format: nil, serializer: nil, **options)
+        if value.is_a?(Serializer)
+          raise ArgumentError, "a serializer instance brings its own format and options" if format || serializer || !options.empty?
+
+          @format = value.format == :plain ? :json : value.format
+        else
+          unless CONTENT_TYPES.key?(format)
+            raise ArgumentError, "format: must be one of #{CONTENT_TYPES.keys.map(&:inspect).join(', ')}, not #{format.inspect}"
+          end
+          if HYPERMEDIA.include?(format) && !(serializer.is_a?(Class) && serializer <= Serializer)
+            raise ArgumentError, "format: #{format.inspect} needs serializer: (a Wirebind::Serializer class)"
+          end
+          raise ArgumentError, "serializer: goes with :hal, :json_api or :siren" if serializer && !HYPERMEDIA.include?(format)
+
+          @format = format
+          value = serializer.new(value, format: format, **options) if serializer
+        end
+        @value = value
+        @options = options.freeze
+        @used = false
+      end
+
+      # @return [String] the media type the format is served as
+      def content_type
+        CONTENT_TYPES.fetch(@format)
+      end
+
+      # Enumerable Body: yields the document in pieces.
+      # @yieldparam piece [String] at most {PIECE_SIZE} bytes, UTF-8, a new String each time
+      # @return [void]
+      def each(&block)
+        return enum_for(:each) unless block
+
+        pieces = Pieces.new(block)
+        write(pieces)
+        pieces.finish
+        nil
+      end
+
+      # Streaming Body: writes the document to +stream+ in pieces, then closes it.
+      # @param stream [#write, #close]
+      # @return [void]
+      def call(stream)
+        each { |piece| stream.write(piece) }
+      ensure
+        stream.close
+      end
+
+      private
+
+      def write(io)
+        raise ArgumentError, "a Wirebind::Rack::Body is written once" if @used
+
+        @used = true
+        case @value
+        when Serializer then @value.to_json(io: io)
+        else @format == :xml ? XML.encode(@value, io: io, **@options) : JSON.encode(@value, io: io, **@options)
+        end
+      end
+
+      # The IO the encoders write to: gathers what they write and hands it on
+      # in pieces of exactly PIECE_SIZE bytes (the last one shorter), each a
+      # new String. Pieces may cut a character: they are bytes on the wire.
+      class Pieces
+        def initialize(block)
+          @block = block
+          @buffer = new_buffer
+        end
+
+        # @param text [String]
+        # @return [Integer] bytes taken
+        def write(text)
+          size = text.bytesize
+          offset = 0
+          unless @buffer.empty?
+            wanted = PIECE_SIZE - @buffer.bytesize
+            return append(text, 0, size) if size < wanted
+
+            append(text, 0, wanted)
+            hand_on(@buffer)
+            @buffer = new_buffer
+            offset = wanted
+          end
+          while size - offset >= PIECE_SIZE
+            hand_on(text.byteslice(offset, PIECE_SIZE))
+            offset += PIECE_SIZE
+          end
+          append(text, offset, size - offset) if offset < size
+          size
+        end
+
+        # Hands on what is left.
+        def finish
+          hand_on(@buffer) unless @buffer.empty?
+          @buffer = new_buffer
+        end
+
+        private
+
+        def new_buffer
+          String.new(capacity: PIECE_SIZE, encoding: Encoding::BINARY)
+        end
+
+        def append(text, offset, length)
+          @buffer << text.byteslice(offset, length).force_encoding(Encoding::BINARY)
+          length
+        end
+
+        def hand_on(piece)
+          @block.call(piece.force_encoding(Encoding::UTF_8))
+        end
+      end
+      private_constant :Pieces
+    end
+  end
+end

@@ -1,0 +1,454 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module SOAP
+    # A Rack application serving SOAP from the same models as the client: requests
+    # are read with {Envelope::Reader} and the codecs, answers written by
+    # {Envelope.write} as a streaming body, +GET ?wsdl+ answered with a WSDL 1.1
+    # generated from the operations and models ({WSDLWriter}).
+    #
+    # @example
+    #   class JiraService < Wirebind::SOAP::Service
+    #     namespace "http://soap.rpc.jira.atlassian.com"
+    #     style :rpc_encoded
+    #     multi_ref true
+    #     operation :getIssuesFromJqlSearch, args: { in0: :string, in1: :string, in2: :integer },
+    #                                        returns: [RemoteIssue] do |token, jql, max|
+    #       Enumerator.new { |y| max.times { |n| y << RemoteIssue.new(key: "OPS-#{n}") } }
+    #     end
+    #   end
+    #   # config.ru: run JiraService.new
+    #
+    # An operation's block is called with the decoded arguments, in the order
+    # of +args:+, and returns the result: a value of +returns:+, or, for a list,
+    # an Array or an Enumerator (streamed out as it is produced). It answers with
+    # a fault by raising {Fault}. The block is not run in the service's context
+    # (no +instance_eval+): it sees what it closes over.
+    #
+    # Responses are written in pieces of {PIECE_SIZE} bytes, each a String of its
+    # own. The first piece is produced before the status is sent, so a {Fault} (or
+    # any exception) raised before then, by the operation or by an Enumerator's
+    # first records, becomes a fault response. One raised later cannot change the
+    # status any more: the body is cut short (the client sees a connection closed
+    # before the envelope ended) and the exception goes to the server's log. The
+    # body must be iterated on the thread that called {#call}, as Rack servers do.
+    #
+    # Faults: HTTP 500, except SOAP 1.2 +Sender+ faults (400, as SOAP 1.2's HTTP
+    # binding says). A request that is not well-formed or does not fit the
+    # operation's arguments is a +Client+ (+Sender+) fault saying why; an
+    # unexpected exception a +Server+ (+Receiver+) fault saying only that, its
+    # class and message written to +rack.errors+.
+    class Service
+      # Bytes per piece of a response body.
+      PIECE_SIZE = 64 * 1024
+      # What {.version} accepts.
+      VERSION_SETTINGS = ["1.1", "1.2", :both].freeze
+      # How each version's requests and responses are labelled.
+      CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
+
+      # An operation as declared: what the WSDL writer reads.
+      # @!attribute [r] name
+      #   @return [String] the operation's name, as written on the wire
+      # @!attribute [r] args
+      #   @return [Hash{Symbol => Object}] argument names to types, in order
+      # @!attribute [r] returns
+      #   @return [Object, nil] the result's type (nil: none)
+      # @!attribute [r] soap_action
+      #   @return [String] the SOAPAction it is called with
+      Operation = Struct.new(:name, :args, :returns, :soap_action, keyword_init: true)
+
+      OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
+      # Settings copied into each subclass (each value frozen: sharing is copying).
+      SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers].freeze
+      LOCK = Mutex.new
+      # Raised into a suspended response when the server closes its body early.
+      class Closed < StandardError; end
+      private_constant :OPERATION_NAME, :SETTINGS, :LOCK, :Closed
+
+      class << self
+        # Reads, or sets, the namespace of the operations (and of the WSDL's types).
+        # @param uri [String, nil]
+        # @return [String, nil]
+        def namespace(uri = nil)
+          unless uri.nil?
+            raise ArgumentError, "namespace must be a non-empty String, not #{uri.inspect}" unless uri.is_a?(String) && !uri.empty?
+
+            change { @__wbs_namespace = -uri }
+          end
+          @__wbs_namespace
+        end
+
+        # Reads, or sets, the message style: +:document+ (document/literal wrapped, the default),
+        # +:rpc+ (rpc/literal) or +:rpc_encoded+ (SOAP 1.1 encoding).
+        # @param value [Symbol, nil]
+        # @return [Symbol]
+        def style(value = nil)
+          unless value.nil?
+            Envelope.check_style(value)
+            change { @__wbs_style = value }
+          end
+          @__wbs_style
+        end
+
+        # Reads, or sets, the SOAP versions served: +"1.1"+ (the default), +"1.2"+, or
+        # +:both+ (told apart by the request's Content-Type, +text/xml+ or +application/soap+xml+).
+        # @param value [String, Symbol, nil]
+        # @return [String, Symbol]
+        def version(value = nil)
+          unless value.nil?
+            value = value.to_s unless value == :both
+            unless VERSION_SETTINGS.include?(value)
+              raise ArgumentError, "version must be \"1.1\", \"1.2\" or :both, not #{value.inspect}"
+            end
+
+            change { @__wbs_version = value }
+          end
+          @__wbs_version
+        end
+
+        # Reads, or sets, whether +:rpc_encoded+ responses write each record as an
+        # Axis-style +multiRef+ (+href="#idN"+), as Axis 1 services (JIRA's) do.
+        # @param value [Boolean, nil]
+        # @return [Boolean]
+        def multi_ref(value = nil)
+          unless value.nil?
+            raise ArgumentError, "multi_ref must be true or false, not #{value.inspect}" unless [true, false].include?(value)
+
+            change { @__wbs_multi_ref = value }
+          end
+          @__wbs_multi_ref
+        end
+
+        # Declares an operation.
+        #
+        # @param name [Symbol, String] the operation element's local name
+        # @param args [Hash{Symbol => Object}] argument names to types (what
+        #   {Wirebind::XML.decode} takes: a scalar Symbol, a model class, a one-element Array)
+        # @param returns [Object, nil] the result's type; nil for none
+        # @param soap_action [String, nil] default: +"#{namespace}/#{name}"+
+        # @yield the decoded arguments, in the order of +args+
+        # @yieldreturn [Object] the result (a list may be an Enumerator)
+        # @return [Operation]
+        # @raise [ArgumentError] a bad name, a name declared twice, a bad type, no block
+        def operation(name, args: {}, returns: nil, soap_action: nil, &block)
+          name = name.to_s
+          raise ArgumentError, "an operation name must be an XML name without a prefix, not #{name.inspect}" unless name.match?(OPERATION_NAME)
+          raise ArgumentError, "operation #{name}: args: must be a Hash of names to types" unless args.is_a?(Hash)
+          raise ArgumentError, "operation #{name} needs a block" unless block
+          raise ArgumentError, "operation #{name}: soap_action: must be a String" unless soap_action.nil? || soap_action.is_a?(String)
+
+          args = args.to_h { |arg, type| [check_arg(name, arg), check_type(name, type)] }.freeze
+          returns = check_type(name, returns) unless returns.nil?
+          operation = Operation.new(name: -name, args: args, returns: returns, soap_action: soap_action && -soap_action).freeze
+          change do
+            raise ArgumentError, "operation #{name} is declared twice" if @__wbs_operations.any? { |op| op.name == name }
+
+            @__wbs_operations = [*@__wbs_operations, operation].freeze
+            @__wbs_handlers = [*@__wbs_handlers, block].freeze
+          end
+          operation
+        end
+
+        # @return [Array<Operation>] the operations, in declaration order, inherited ones first
+        def operations
+          @__wbs_operations
+        end
+
+        # @param operation [Operation]
+        # @return [String] the SOAPAction of +operation+
+        def soap_action_for(operation)
+          operation.soap_action || "#{namespace}/#{operation.name}"
+        end
+
+        # @api private
+        # @return [Array<Proc>] the operations' blocks, by index, frozen
+        def handlers
+          @__wbs_handlers
+        end
+
+        # @api private
+        # @return [Dispatch] what requests are dispatched with, built once per schema
+        def dispatch
+          @__wbs_dispatch || LOCK.synchronize { @__wbs_dispatch ||= Dispatch.new(self) }
+        end
+
+        private
+
+        def inherited(subclass)
+          super
+          SETTINGS.each { |ivar| subclass.instance_variable_set(ivar, instance_variable_get(ivar)) }
+          subclass.instance_variable_set(:@__wbs_dispatch, nil)
+        end
+
+        def change
+          LOCK.synchronize do
+            yield
+            @__wbs_dispatch = nil
+          end
+        end
+
+        def check_arg(operation, arg)
+          return arg.to_sym if arg.to_s.match?(OPERATION_NAME)
+
+          raise ArgumentError, "operation #{operation}: #{arg.inspect} is not an XML name for an argument"
+        end
+
+        def check_type(operation, type)
+          item = type.is_a?(Array) && type.size == 1 ? type.first : type
+          return type.is_a?(Array) ? type.dup.freeze : type if Types::SCALARS.include?(item) || (item.is_a?(Class) && item.include?(Wirebind::Model))
+
+          raise ArgumentError, "operation #{operation}: #{type.inspect} is not a type (a scalar Symbol, a model class, or a one-element Array of one)"
+        end
+      end
+
+      @__wbs_namespace = nil
+      @__wbs_style = :document
+      @__wbs_version = "1.1"
+      @__wbs_multi_ref = false
+      @__wbs_operations = [].freeze
+      @__wbs_handlers = [].freeze
+      @__wbs_dispatch = nil
+
+      # Per service class: each operation's arguments model and names, looked up
+      # by the operation element's local name or by SOAPAction.
+      # @api private
+      class Dispatch
+        # @api private
+        Entry = Struct.new(:operation, :index, :arguments, :response, :result)
+
+        attr_reader :by_name, :by_action
+
+        def initialize(service)
+          style = service.style
+          @by_name = {}
+          @by_action = {}
+          service.operations.each_with_index do |operation, index|
+            arguments = Envelope.arguments_model(operation.args, style)
+            entry = Entry.new(operation, index, arguments, -"#{operation.name}Response", -"#{operation.name}Return").freeze
+            @by_name[operation.name] = entry
+            @by_action[service.soap_action_for(operation)] = entry
+          end
+          @by_name.freeze
+          @by_action.freeze
+          freeze
+        end
+      end
+
+      # Answers a Rack request: +POST+ a SOAP request, +GET ?wsdl+ the WSDL.
+      #
+      # @param env [Hash] the Rack environment
+      # @return [Array(Integer, Hash, #each)]
+      def call(env)
+        case env["REQUEST_METHOD"]
+        when "POST" then soap(env)
+        when "GET", "HEAD"
+          if wsdl_query?(env["QUERY_STRING"])
+            body = WSDLWriter.new(self.class, location(env)).write
+            [200, { "content-type" => "text/xml; charset=utf-8", "content-length" => body.bytesize.to_s },
+             env["REQUEST_METHOD"] == "HEAD" ? [] : [body]]
+          else
+            text(404, "a SOAP endpoint: POST requests, or GET ?wsdl for its WSDL\n")
+          end
+        else
+          text(405, "a SOAP endpoint takes POST (and GET ?wsdl)\n").tap { |response| response[1]["allow"] = "GET, HEAD, POST" }
+        end
+      end
+
+      private
+
+      def soap(env)
+        service = self.class
+        version = request_version(env["CONTENT_TYPE"])
+        unless version
+          served = service.version == :both ? "text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2)" : CONTENT_TYPES.fetch(service.version)
+          return fault(Fault.new(code: "Client", reason: "Content-Type #{env['CONTENT_TYPE'].inspect} is not #{served}"),
+                       default_version, status: 415)
+        end
+
+        entry, arguments = read_request(env, version, service.dispatch)
+        result = service.handlers.fetch(entry.index).call(*arguments)
+        respond(env, entry, result, version)
+      rescue Fault => e
+        fault(e, version || default_version)
+      rescue ParseError, DecodeError => e
+        fault(Fault.new(code: "Client", reason: "the request could not be read: #{e.message}"), version || default_version)
+      rescue StandardError => e
+        internal_error(env, e, version || default_version)
+      end
+
+      # @return [Array(Dispatch::Entry, Array)] the operation and its arguments
+      def read_request(env, version, dispatch)
+        reader = Envelope::Reader.new(env["rack.input"] || "")
+        raise Fault.new(code: "Client", reason: "the request holds a fault, not an operation") if reader.fault
+        if reader.version != version
+          raise Fault.new(code: "VersionMismatch", reason: "a SOAP #{reader.version} envelope sent as #{CONTENT_TYPES.fetch(version)[/\A[^;]*/]}")
+        end
+
+        action = soap_action(env, version)
+        local = reader.operation&.first
+        entry = local ? dispatch.by_name[local] : dispatch.by_action[action]
+        raise Fault.new(code: "Client", reason: "no operation #{(local || action).inspect} here") unless entry
+
+        named = action && dispatch.by_action[action]
+        if named && !named.equal?(entry)
+          raise Fault.new(code: "Client", reason: "SOAPAction #{action.inspect} names #{named.operation.name}, the body #{local}")
+        end
+
+        record = local ? reader.arguments(entry.arguments, references: self.class.style == :rpc_encoded) : nil
+        [entry, entry.arguments.attributes.map { |attribute| record&.instance_variable_get(attribute.ivar) }]
+      end
+
+      def respond(env, entry, result, version)
+        service = self.class
+        style = service.style
+        returns = entry.operation.returns
+        parts = returns.nil? ? {} : { entry.result => result }
+        stream = Stream.new do |out|
+          Envelope.write(out, operation: entry.response, namespace: service.namespace, parts: parts,
+                              types: { entry.result => returns }, version: version, style: style,
+                              multi_ref: service.multi_ref, wrap_lists: style == :document)
+        end
+        first = stream.first
+        headers = { "content-type" => CONTENT_TYPES.fetch(version) }
+        return [200, headers.merge("content-length" => first.bytesize.to_s), [first]] if stream.done?
+
+        [200, headers, Body.new(stream, first, env["rack.errors"])]
+      end
+
+      def fault(fault, version, status: nil)
+        body = Envelope.write_fault(+"", fault, version: version)
+        status ||= version == "1.2" && %w[Client Sender].include?(fault.code.to_s.sub(/\A[^:]*:/, "")) ? 400 : 500
+        [status, { "content-type" => CONTENT_TYPES.fetch(version), "content-length" => body.bytesize.to_s }, [body]]
+      end
+
+      def internal_error(env, error, version)
+        env["rack.errors"]&.puts("#{self.class.name || 'Wirebind::SOAP::Service'}: #{error.class}: #{error.message}")
+        fault(Fault.new(code: "Server", reason: "internal server error"), version)
+      end
+
+      def text(status, message)
+        [status, { "content-type" => "text/plain; charset=utf-8", "content-length" => message.bytesize.to_s }, [message]]
+      end
+
+      def default_version
+        version = self.class.version
+        version == :both ? "1.1" : version
+      end
+
+      # @return [String, nil] the version the Content-Type says, if served
+      def request_version(content_type)
+        media = content_type.to_s[/\A[^;]*/].strip.downcase
+        version = { "text/xml" => "1.1", "application/soap+xml" => "1.2" }[media]
+        served = self.class.version
+        version if version && (served == :both || served == version)
+      end
+
+      def soap_action(env, version)
+        action = version == "1.2" ? env["CONTENT_TYPE"].to_s[/;\s*action\s*=\s*("[^"]*"|[^;\s]*)/i, 1] : env["HTTP_SOAPACTION"]
+        return nil if action.nil?
+
+        action = action.strip
+        action = action[1...-1] if action.length >= 2 && action.start_with?('"') && action.end_with?('"')
+        action.empty? ? nil : action
+      end
+
+      def wsdl_query?(query)
+        query.to_s.split("&").any? { |pair| pair.casecmp?("wsdl") || pair.downcase.start_with?("wsdl=") }
+      end
+
+      def location(env)
+        scheme = env["HTTP_X_FORWARDED_PROTO"] || env["rack.url_scheme"] || "http"
+        host = env["HTTP_HOST"] || "#{env['SERVER_NAME']}:#{env['SERVER_PORT']}"
+        "#{scheme}://#{host}#{env['SCRIPT_NAME']}#{env['PATH_INFO']}"
+      end
+
+      # Runs a writer in a Fiber, handing out what it writes in pieces of about
+      # {PIECE_SIZE} bytes, each a fresh String.
+      # @api private
+      class Stream
+        def initialize(&writer)
+          @fiber = Fiber.new do
+            sink = Sink.new
+            writer.call(sink)
+            sink.rest
+          end
+        end
+
+        # @return [String] the first piece (the whole response when {#done?})
+        def first
+          @fiber.resume
+        end
+
+        # @return [Boolean] whether the writer has finished
+        def done?
+          !@fiber.alive?
+        end
+
+        # @return [String, nil] the next piece
+        def next_piece
+          @fiber.resume
+        end
+
+        # Stops a writer that has not finished: its +ensure+ clauses run.
+        def stop
+          @fiber.raise(Closed) if @fiber.alive?
+        rescue Closed
+          nil
+        end
+      end
+
+      # What the envelope writer appends to: hands each full piece out of the Fiber.
+      # @api private
+      class Sink
+        def initialize
+          @buffer = String.new(capacity: PIECE_SIZE + 8192, encoding: Encoding::UTF_8)
+        end
+
+        def <<(text)
+          @buffer << text
+          if @buffer.bytesize >= PIECE_SIZE
+            piece = @buffer
+            @buffer = String.new(capacity: PIECE_SIZE + 8192, encoding: Encoding::UTF_8)
+            Fiber.yield piece
+          end
+          self
+        end
+
+        def rest
+          @buffer
+        end
+      end
+
+      # The Rack body of a response longer than one piece.
+      # @api private
+      class Body
+        def initialize(stream, first, errors)
+          @stream = stream
+          @first = first
+          @errors = errors
+        end
+
+        def each
+          first = @first
+          @first = nil
+          yield first if first
+          until @stream.done?
+            piece = @stream.next_piece
+            yield piece unless piece.nil? || piece.empty?
+          end
+        rescue Closed
+          raise
+        rescue StandardError => e
+          # The status is sent: the body can only be cut short. Said in the server's log.
+          @errors&.puts("Wirebind::SOAP::Service: the response was cut short by #{e.class}: #{e.message}")
+          raise
+        end
+
+        def close
+          @stream.stop
+        end
+      end
+      private_constant :Dispatch, :Stream, :Sink, :Body
+    end
+  end
+end

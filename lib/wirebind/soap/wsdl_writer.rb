@@ -1,0 +1,314 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module SOAP
+    # Writes the WSDL 1.1 (with its XML Schema) of a {Service}: what +GET ?wsdl+ answers.
+    #
+    # - Each model class reached from the operations' arguments and results (and
+    #   the subclasses of those, for +xsi:type+) is a +complexType+ named by its
+    #   +xml_type+ (else its +xml_root+): elements in declaration order, XML
+    #   attributes as +xsd:attribute+, a subclass as a +complexContent+ extension
+    #   of its parent. Scalars map to XML Schema types (+:integer+ is +xsd:long+).
+    # - +:document+ (document/literal wrapped): one schema in the service's
+    #   namespace, elements qualified; an element per operation (+op+) and per
+    #   response (+opResponse+, holding +opReturn+); a repeated element is
+    #   +maxOccurs="unbounded"+, a list result or a wrapped list (+versions/*+) an
+    #   +ArrayOfX+ type of +item+ elements; a wrapped list in a model (+versions/*+)
+    #   holds the elements the encoder writes (a record's +xml_root+, a scalar +item+).
+    # - +:rpc+ / +:rpc_encoded+: one part per argument, typed; children
+    #   unqualified; types in their +xml_type+ namespace (+:rpc_encoded+) with the
+    #   lists as +soapenc:Array+ restrictions (+ArrayOfX+, +wsdl:arrayType="X[]"+).
+    # - A SOAP 1.1 binding, a SOAP 1.2 one, or both, as the service serves.
+    #
+    # @api private
+    class WSDLWriter
+      WSDL_NS = "http://schemas.xmlsoap.org/wsdl/"
+      SOAP11_BINDING_NS = "http://schemas.xmlsoap.org/wsdl/soap/"
+      SOAP12_BINDING_NS = "http://schemas.xmlsoap.org/wsdl/soap12/"
+      HTTP_TRANSPORT = "http://schemas.xmlsoap.org/soap/http"
+      XSD_TYPES = {
+        string: "string", integer: "long", float: "double", decimal: "decimal",
+        boolean: "boolean", time: "dateTime", date: "date", base64: "base64Binary"
+      }.freeze
+      DEFAULT_NAMESPACE = "urn:wirebind:service"
+
+      # @param service [Class] a {Service} subclass
+      # @param location [String] the endpoint's URL, for +soap:address+
+      def initialize(service, location)
+        @service = service
+        @location = location
+        @style = service.style
+        @encoded = @style == :rpc_encoded
+        @document = @style == :document
+        @tns = service.namespace || DEFAULT_NAMESPACE
+        @name = service.name ? service.name[/[^:]+\z/] : "Service"
+        @types = {}.compare_by_identity # model class => [local, namespace]
+        @taken = {}                     # [local, namespace] => class
+        @arrays = {}                    # "ArrayOfX" => item type reference
+        @prefixes = { @tns => "tns" }
+      end
+
+      # @return [String] the WSDL document
+      def write
+        collect
+        schemas = schemas_xml
+        out = +%(<?xml version="1.0" encoding="UTF-8"?>\n)
+        out << %(<wsdl:definitions name="#{a(@name)}" targetNamespace="#{a(@tns)}" xmlns:wsdl="#{WSDL_NS}")
+        out << %( xmlns:soap="#{SOAP11_BINDING_NS}" xmlns:soap12="#{SOAP12_BINDING_NS}" xmlns:xsd="#{XSD_NS}")
+        out << %( xmlns:soapenc="#{ENCODING_NS}")
+        @prefixes.each { |uri, prefix| out << %( xmlns:#{prefix}="#{a(uri)}") }
+        out << ">\n<wsdl:types>\n" << schemas << "</wsdl:types>\n"
+        messages(out)
+        port_type(out)
+        versions.each { |version| binding(out, version) }
+        out << %(<wsdl:service name="#{a(@name)}">\n)
+        versions.each do |version|
+          out << %(<wsdl:port name="#{a(port_name(version))}" binding="tns:#{a(binding_name(version))}">)
+          out << %(<#{binding_prefix(version)}:address location="#{a(@location)}"/></wsdl:port>\n)
+        end
+        out << "</wsdl:service>\n</wsdl:definitions>\n"
+      end
+
+      private
+
+      def versions
+        @service.version == :both ? %w[1.1 1.2] : [@service.version]
+      end
+
+      def binding_prefix(version) = version == "1.1" ? "soap" : "soap12"
+      def binding_name(version) = version == "1.1" ? "#{@name}SoapBinding" : "#{@name}Soap12Binding"
+      def port_name(version) = version == "1.1" ? "#{@name}Port" : "#{@name}Soap12Port"
+
+      # ---- types ------------------------------------------------------------
+
+      # Walks arguments and results for model classes, iteratively (models may refer to each other).
+      def collect
+        queue = []
+        add = lambda do |type|
+          type = type.first if type.is_a?(Array)
+          next unless type.is_a?(Class)
+          next if @types.key?(type)
+
+          @types[type] = type_name(type)
+          queue << type
+        end
+        @service.operations.each do |operation|
+          operation.args.each_value(&add)
+          add.call(operation.returns) if operation.returns
+        end
+        until queue.empty?
+          klass = queue.shift
+          add.call(klass.superclass) if model?(klass.superclass)
+          klass.attributes.each { |attribute| add.call(attribute.type) }
+          # Named subclasses, for xsi:type (anonymous ones have no stable name to publish).
+          klass.subclasses.select(&:name).sort_by(&:name).each(&add) if klass.respond_to?(:subclasses)
+        end
+        return if @document
+
+        # The parts' array types, before the schemas are written.
+        @service.operations.each do |operation|
+          operation.args.each_value { |type| part_type(type) }
+          part_type(operation.returns) if operation.returns
+        end
+      end
+
+      def model?(klass)
+        klass.is_a?(Class) && klass.include?(Wirebind::Model)
+      end
+
+      # [local, namespace], unique in the document.
+      def type_name(klass)
+        declared = klass.xml_type
+        local = declared ? declared[0] : klass.xml_root
+        namespace = @encoded && declared && declared[1] ? declared[1] : @tns
+        key = [local, namespace]
+        n = 1
+        key = [local + (n += 1).to_s, namespace] while @taken.key?(key)
+        @taken[key] = klass
+        @prefixes[namespace] ||= "ns#{@prefixes.size}"
+        key
+      end
+
+      # @return [String] a qualified reference to +type+ (a scalar Symbol or a model class)
+      def ref(type)
+        if type.is_a?(Symbol)
+          "xsd:#{XSD_TYPES.fetch(type)}"
+        else
+          local, namespace = @types.fetch(type)
+          "#{@prefixes.fetch(namespace)}:#{local}"
+        end
+      end
+
+      # The ArrayOfX type of a list of +type+, defined in the service's namespace.
+      def array_ref(type)
+        item = ref(type)
+        name = "ArrayOf#{item.sub(/\Axsd:/, '').sub(/\A\w+:/, '').sub(/\A[a-z]/, &:upcase)}"
+        name += "_" while @arrays.key?(name) && @arrays[name] != item
+        @arrays[name] = item
+        "tns:#{name}"
+      end
+
+      def schemas_xml
+        by_namespace = Hash.new { |h, k| h[k] = +"" }
+        @types.each { |klass, (local, namespace)| complex_type(by_namespace[namespace], klass, local) }
+        document_elements(by_namespace[@tns]) if @document
+        arrays = +""
+        @arrays.each { |name, item| array_type(arrays, name, item) } # after every ref
+        by_namespace[@tns] << arrays
+        form = @document ? "qualified" : "unqualified"
+        out = +""
+        by_namespace.each do |namespace, body|
+          out << %(<xsd:schema targetNamespace="#{a(namespace)}" elementFormDefault="#{form}">\n)
+          out << %(<xsd:import namespace="#{ENCODING_NS}"/>\n) if @encoded
+          (by_namespace.keys - [namespace]).each { |other| out << %(<xsd:import namespace="#{a(other)}"/>\n) }
+          out << body << "</xsd:schema>\n"
+        end
+        out
+      end
+
+      def complex_type(out, klass, local)
+        parent = klass.superclass
+        extension = model?(parent) && @types.key?(parent) && extends?(klass, parent)
+        known = extension ? parent.attributes.size : 0
+        plan = XML::Plan.for(klass)
+        writes = plan.writes.select { |entry| new_entry?(entry, known) }
+        attributes = plan.attribute_writes.select { |slot| slot.attribute.index >= known }
+        out << %(<xsd:complexType name="#{a(local)}">)
+        if plan.text && writes.empty? && !extension
+          out << %(<xsd:simpleContent><xsd:extension base="#{ref(plan.text.type)}">)
+          attributes.each { |slot| attribute(out, slot) }
+          out << "</xsd:extension></xsd:simpleContent></xsd:complexType>\n"
+          return
+        end
+        out << %(<xsd:complexContent><xsd:extension base="#{ref(parent)}">) if extension
+        out << "<xsd:sequence>"
+        writes.each { |entry| entry(out, entry) }
+        out << "</xsd:sequence>"
+        attributes.each { |slot| attribute(out, slot) }
+        out << "</xsd:extension></xsd:complexContent>" if extension
+        out << "</xsd:complexType>\n"
+      end
+
+      # Whether +klass+ only adds to +parent+'s attributes (redeclaring one breaks an extension).
+      def extends?(klass, parent)
+        parent.attributes.each_with_index.all? { |attribute, i| klass.attributes[i].owner.equal?(attribute.owner) }
+      end
+
+      def new_entry?(entry, known)
+        if entry.kind == XML::Plan::GROUP
+          entry.writes.any? { |inner| new_entry?(inner, known) }
+        else
+          entry.attribute.index >= known
+        end
+      end
+
+      def attribute(out, slot)
+        out << %(<xsd:attribute name="#{a(slot.name)}" type="#{ref(slot.type)}"/>)
+      end
+
+      def entry(out, entry)
+        if entry.kind == XML::Plan::GROUP
+          only = entry.writes.size == 1 && entry.writes.first
+          if @encoded && only && only.kind != XML::Plan::GROUP && only.list && only.name.nil?
+            # a wrapped list, "versions/*": a soapenc:Array
+            out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(only.type)}" minOccurs="0" nillable="true"/>)
+          else
+            out << %(<xsd:element name="#{a(entry.name)}" minOccurs="0"><xsd:complexType><xsd:sequence>)
+            entry.writes.each { |inner| entry(out, inner) }
+            out << "</xsd:sequence></xsd:complexType></xsd:element>"
+          end
+        else
+          # "*": the literal encoder names a record by its xml_root, a scalar (and any rpc/encoded item) "item"
+          name = entry.name || (entry.type.is_a?(Class) && !@encoded ? entry.type.xml_root : "item")
+          occurs = entry.list ? %( minOccurs="0" maxOccurs="unbounded") : %( minOccurs="0")
+          out << %(<xsd:element name="#{a(name)}" type="#{ref(entry.type)}"#{occurs} nillable="true"/>)
+        end
+      end
+
+      def array_type(out, name, item)
+        out << %(<xsd:complexType name="#{a(name)}">)
+        if @encoded
+          out << %(<xsd:complexContent><xsd:restriction base="soapenc:Array">)
+          out << %(<xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="#{a(item)}[]"/>)
+          out << "</xsd:restriction></xsd:complexContent>"
+        else
+          out << %(<xsd:sequence><xsd:element name="item" type="#{a(item)}" minOccurs="0" maxOccurs="unbounded" nillable="true"/></xsd:sequence>)
+        end
+        out << "</xsd:complexType>\n"
+      end
+
+      # document/literal wrapped: the operation and response elements.
+      def document_elements(out)
+        @service.operations.each do |operation|
+          out << %(<xsd:element name="#{a(operation.name)}"><xsd:complexType><xsd:sequence>)
+          operation.args.each do |name, type|
+            list = type.is_a?(Array)
+            item = list ? type.first : type
+            occurs = list ? %( minOccurs="0" maxOccurs="unbounded") : ""
+            out << %(<xsd:element name="#{a(name)}" type="#{ref(item)}"#{occurs} nillable="true"/>)
+          end
+          out << "</xsd:sequence></xsd:complexType></xsd:element>\n"
+          out << %(<xsd:element name="#{a(operation.name)}Response"><xsd:complexType><xsd:sequence>)
+          if operation.returns
+            out << %(<xsd:element name="#{a(operation.name)}Return" type="#{part_type(operation.returns)}" nillable="true"/>)
+          end
+          out << "</xsd:sequence></xsd:complexType></xsd:element>\n"
+        end
+      end
+
+      def part_type(type)
+        type.is_a?(Array) ? array_ref(type.first) : ref(type)
+      end
+
+      # ---- messages, port type, bindings -------------------------------------
+
+      def messages(out)
+        @service.operations.each do |operation|
+          if @document
+            out << %(<wsdl:message name="#{a(operation.name)}Request"><wsdl:part name="parameters" element="tns:#{a(operation.name)}"/></wsdl:message>\n)
+            out << %(<wsdl:message name="#{a(operation.name)}Response">)
+            out << %(<wsdl:part name="parameters" element="tns:#{a(operation.name)}Response"/></wsdl:message>\n)
+          else
+            out << %(<wsdl:message name="#{a(operation.name)}Request">)
+            operation.args.each { |name, type| out << %(<wsdl:part name="#{a(name)}" type="#{part_type(type)}"/>) }
+            out << "</wsdl:message>\n"
+            out << %(<wsdl:message name="#{a(operation.name)}Response">)
+            out << %(<wsdl:part name="#{a(operation.name)}Return" type="#{part_type(operation.returns)}"/>) if operation.returns
+            out << "</wsdl:message>\n"
+          end
+        end
+      end
+
+      def port_type(out)
+        out << %(<wsdl:portType name="#{a(@name)}PortType">\n)
+        @service.operations.each do |operation|
+          out << %(<wsdl:operation name="#{a(operation.name)}">)
+          out << %(<wsdl:input message="tns:#{a(operation.name)}Request"/><wsdl:output message="tns:#{a(operation.name)}Response"/>)
+          out << "</wsdl:operation>\n"
+        end
+        out << "</wsdl:portType>\n"
+      end
+
+      def binding(out, version)
+        p = binding_prefix(version)
+        out << %(<wsdl:binding name="#{a(binding_name(version))}" type="tns:#{a(@name)}PortType">)
+        out << %(<#{p}:binding style="#{@document ? 'document' : 'rpc'}" transport="#{HTTP_TRANSPORT}"/>\n)
+        body =
+          if @encoded then %(<#{p}:body use="encoded" encodingStyle="#{ENCODING_NS}" namespace="#{a(@tns)}"/>)
+          elsif @document then %(<#{p}:body use="literal"/>)
+          else %(<#{p}:body use="literal" namespace="#{a(@tns)}"/>)
+          end
+        @service.operations.each do |operation|
+          out << %(<wsdl:operation name="#{a(operation.name)}">)
+          out << %(<#{p}:operation soapAction="#{a(@service.soap_action_for(operation))}" style="#{@document ? 'document' : 'rpc'}"/>)
+          out << "<wsdl:input>#{body}</wsdl:input><wsdl:output>#{body}</wsdl:output></wsdl:operation>\n"
+        end
+        out << "</wsdl:binding>\n"
+      end
+
+      def a(text)
+        Envelope.attribute(text)
+      end
+    end
+  end
+end

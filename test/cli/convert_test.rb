@@ -1,0 +1,146 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "json"
+require "pty"
+require "stringio"
+require "tmpdir"
+require "wirebind/cli"
+
+# wirebind convert: streams XML or JSON records into JSON, JSON Lines or HAL.
+class CLIConvertTest < Minitest::Test
+  MODELS = <<~RUBY
+    module ConvertTestModels
+      class Version
+        include Wirebind::Model
+        attribute :name, :string
+      end
+
+      class Issue
+        include Wirebind::Model
+        attribute :key, :string
+        attribute :votes, :integer
+        attribute :versions, [Version], xml: "versions/*"
+      end
+
+      class IssueSerializer < Wirebind::Serializer
+        attributes :key, :votes
+        link(:self) { |issue| "/issues/\#{issue.key}" }
+      end
+    end
+  RUBY
+
+  # One file for the whole run: `require` loads it once, as the command would.
+  MODELS_FILE = File.join(Dir.tmpdir, "wirebind-convert-models-#{Process.pid}.rb")
+  File.write(MODELS_FILE, MODELS)
+  Minitest.after_run { File.delete(MODELS_FILE) if File.exist?(MODELS_FILE) }
+
+  def setup
+    @dir = Dir.mktmpdir("wirebind-convert")
+    @models = MODELS_FILE
+    require MODELS_FILE # the tests build records too; the command's own require is then a no-op
+  end
+
+  def teardown
+    FileUtils.rm_rf(@dir)
+  end
+
+  def soap(count)
+    items = Array.new(count) do |i|
+      "<item><key>OPS-#{i}</key><votes>#{i}</votes><versions><v><name>1.#{i}</name></v></versions><skipped>x</skipped></item>"
+    end
+    %(<env:Envelope xmlns:env="http://schemas.xmlsoap.org/soap/envelope/"><env:Body><r><return>#{items.join}</return></r></env:Body></env:Envelope>)
+  end
+
+  def write_input(name, text)
+    path = File.join(@dir, name)
+    File.write(path, text)
+    path
+  end
+
+  def convert(*args, err: StringIO.new)
+    out = StringIO.new
+    status = Wirebind::CLI.run(["convert", "--require", @models, *args], out: out, err: err)
+    [status, out.string, err.respond_to?(:string) ? err.string : nil]
+  end
+
+  def test_xml_to_json_streams_every_record
+    input = write_input("issues.xml", soap(3))
+    status, out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", "--to", "json", input)
+
+    assert_equal 0, status, err
+    assert_equal "", err, "no progress bar when stderr is not a terminal"
+    records = JSON.parse(out)
+    assert_equal(%w[OPS-0 OPS-1 OPS-2], records.map { |r| r["key"] })
+    assert_equal({ "key" => "OPS-2", "votes" => 2, "versions" => [{ "name" => "1.2" }] }, records.last)
+  end
+
+  def test_jsonl_writes_one_record_a_line_and_reads_back
+    input = write_input("issues.xml", soap(4))
+    output = File.join(@dir, "out.jsonl")
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", "--to", "jsonl", input, output)
+
+    assert_equal 0, status, err
+    lines = File.read(output).lines
+    assert_equal 4, lines.size
+    assert_equal "OPS-3", Wirebind::JSON.decode(lines.last, ConvertTestModels::Issue).key
+  end
+
+  def test_json_input_to_hal_through_a_serializer
+    json = Wirebind::JSON.encode([ConvertTestModels::Issue.new(key: "A-1", votes: 5), ConvertTestModels::Issue.new(key: "A-2")])
+    input = write_input("issues.json", json)
+    status, out, err = convert("--type", "ConvertTestModels::Issue", "--from", "json", "--to", "hal",
+                               "--serializer", "ConvertTestModels::IssueSerializer", input)
+
+    assert_equal 0, status, err
+    items = JSON.parse(out).dig("_embedded", "item")
+    assert_equal [{ "key" => "A-1", "votes" => 5, "_links" => { "self" => { "href" => "/issues/A-1" } } },
+                  { "key" => "A-2", "votes" => nil, "_links" => { "self" => { "href" => "/issues/A-2" } } }], items
+  end
+
+  def test_a_bad_value_prints_its_path_and_line_and_fails
+    input = write_input("bad.xml", soap(2).sub("<votes>1</votes>", "<votes>many</votes>"))
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", input)
+
+    assert_equal 1, status
+    assert_match(/wirebind convert: .*"many".*item\/votes.*line 1/, err)
+  end
+
+  def test_malformed_input_prints_line_and_column
+    input = write_input("broken.xml", soap(2).sub("</votes>", "</vote>"))
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", input)
+
+    assert_equal 1, status
+    assert_match(/wirebind convert: .*line 1, column \d+/, err)
+  end
+
+  def test_usage_errors
+    assert_equal 2, convert("--type", "ConvertTestModels::Issue").first
+    assert_equal 2, convert("--type", "system('x')", "in.xml").first
+    assert_equal 2, convert("--type", "ConvertTestModels::Issue", "--to", "hal", "in.xml").first
+    assert_equal 2, convert("--type", "ConvertTestModels::Issue", "--to", "yaml", "in.xml").first
+    status, _out, err = convert("--type", "NoSuchModel", "in.xml")
+    assert_equal 2, status
+    assert_match(/NoSuchModel: no such constant/, err)
+  end
+
+  def test_draws_a_progress_bar_on_a_terminal
+    input = write_input("issues.xml", soap(50))
+    PTY.open do |terminal, tty|
+      status, out, = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", input, err: tty)
+      tty.close
+      drawn = +""
+      begin
+        loop { drawn << terminal.readpartial(65_536) } # until the closed terminal says EIO
+      rescue EOFError, Errno::EIO
+        nil
+      end
+
+      assert_equal 0, status
+      assert_equal 50, JSON.parse(out).size
+      assert_kind_of String, drawn
+      assert_match(/50 records/, drawn)
+      assert_match(/100%/, drawn)
+    end
+  end
+end

@@ -1,0 +1,158 @@
+# frozen_string_literal: true
+
+require_relative "../soap_test_support"
+require "puma"
+require "puma/server"
+require "rack/urlmap"
+require "json"
+
+# The service the foreign clients (Savon, zeep, Node's soap) call: the same
+# operations in document/literal (/document) and rpc/encoded (/encoded), on a
+# real Puma on 127.0.0.1, port 0. Each operation records what it received, so
+# the tests check values on both sides.
+module Interop
+  NS = "urn:wirebind:interop"
+  BEANS = "urn:wirebind:interop:beans"
+
+  class Version
+    include Wirebind::Model
+    xml_type "Version", namespace: BEANS
+    attribute :name, :string
+    attribute :sequence, :integer
+  end
+
+  class Issue
+    include Wirebind::Model
+    xml_type "Issue", namespace: BEANS
+    attribute :key, :string
+    attribute :summary, :string
+    attribute :votes, :integer
+    attribute :created, :time
+    attribute :versions, [Version], xml: "versions/*"
+  end
+
+  CREATED = Time.utc(2024, 5, 6, 7, 8, 9)
+
+  def self.issue(n)
+    Issue.new(key: "OPS-#{n}", summary: "Issue #{n} <&> é", votes: n * 3, created: CREATED,
+              versions: [Version.new(name: "1.#{n}", sequence: n), Version.new(name: "2.0", sequence: 20)])
+  end
+
+  # What the operations received, oldest first.
+  RECEIVED = Queue.new
+
+  def self.define_operations(service)
+    service.namespace NS
+    service.operation :login, args: { user: :string, password: :string }, returns: :string do |user, password|
+      RECEIVED << [:login, user, password]
+      raise Wirebind::SOAP::Fault.new(code: "Client", reason: "bad password for #{user}") unless password == "secret"
+
+      "token-#{user}"
+    end
+    service.operation :getIssues, args: { token: :string, jql: :string, max: :integer }, returns: [Issue] do |token, jql, max|
+      RECEIVED << [:getIssues, token, jql, max]
+      (1..max).map { |n| Interop.issue(n) }
+    end
+    service.operation :createIssue, args: { token: :string, issue: Issue }, returns: Issue do |token, issue|
+      RECEIVED << [:createIssue, token, issue]
+      Issue.new(**issue.to_h, key: "NEW-1", versions: issue.versions)
+    end
+  end
+
+  class DocumentService < Wirebind::SOAP::Service
+    style :document
+    Interop.define_operations(self)
+  end
+
+  class EncodedService < Wirebind::SOAP::Service
+    style :rpc_encoded
+    Interop.define_operations(self)
+  end
+
+  # Puma, in this process, on 127.0.0.1 and an ephemeral port.
+  class Server
+    attr_reader :url
+
+    def self.open(app)
+      server = new(app)
+      yield server
+    ensure
+      server&.stop
+    end
+
+    def initialize(app)
+      @puma = Puma::Server.new(app, nil, min_threads: 0, max_threads: 4, log_writer: Puma::LogWriter.null)
+      @puma.add_tcp_listener("127.0.0.1", 0)
+      @thread = @puma.run
+      @url = "http://127.0.0.1:#{@puma.connected_ports.first}"
+    end
+
+    def stop
+      @puma.stop(true)
+      @thread&.join(5)
+    end
+  end
+
+  APP = Rack::URLMap.new("/document" => DocumentService.new, "/encoded" => EncodedService.new)
+
+  def self.received
+    items = []
+    items << RECEIVED.pop until RECEIVED.empty?
+    items
+  end
+end
+
+# Runs a foreign client script against both endpoints and checks what it says
+# it got (the client side) and what the operations received (the service side).
+module ForeignClientTest
+  ROOT = File.expand_path("../../..", __dir__)
+  TIMEOUT = 60
+
+  def check_foreign_client(command)
+    Interop.received
+    Interop::Server.open(Interop::APP) do |server|
+      %w[/document /encoded].each do |path|
+        output = run_client([*command, "#{server.url}#{path}"])
+        result = JSON.parse(output)
+
+        assert_equal "token-ann", result["login"], path
+        assert_equal %w[OPS-1 OPS-2], result["issues"].map { |issue| issue["key"] }, path
+        second = result["issues"][1]
+        assert_equal "Issue 2 <&> é", second["summary"], path
+        assert_equal 6, second["votes"], path
+        assert_equal Interop::CREATED, Time.iso8601(second["created"]), path
+        assert_equal %w[1.2 2.0], second["versions"], path
+        assert_equal "NEW-1", result.dig("created", "key"), path
+        assert_match(/\A(soapenv:)?Client\z/, result.dig("fault", "code"), path)
+        assert_equal "bad password for bob", result.dig("fault", "message"), path
+
+        received = Interop.received
+        assert_equal [:login, "ann", "secret"], received[0], path
+        assert_equal [:getIssues, "token-ann", "project = OPS", 2], received[1], path
+        assert_equal :createIssue, received[2][0], path
+        assert_equal "t", received[2][1], path
+        assert_instance_of Interop::Issue, received[2][2], path
+        assert_match(/\AFrom (zeep|node)\z/, received[2][2].summary, path)
+        assert_includes [5, 6], received[2][2].votes, path
+        assert_equal [:login, "bob", "nope"], received[3], path
+      end
+    end
+  end
+
+  # @return [String] the client's standard output; fails the test when it fails or hangs
+  def run_client(command)
+    require "open3"
+    Open3.popen3(*command) do |stdin, stdout, stderr, thread|
+      stdin.close
+      out = Thread.new { stdout.read }
+      err = Thread.new { stderr.read }
+      unless thread.join(TIMEOUT)
+        Process.kill(:KILL, thread.pid)
+        thread.join
+        flunk "#{command.first} did not finish within #{TIMEOUT} s"
+      end
+      assert thread.value.success?, "#{command.join(' ')} failed:\n#{err.value}"
+      out.value
+    end
+  end
+end

@@ -1,0 +1,76 @@
+# frozen_string_literal: true
+
+require_relative "interop_support"
+begin
+  # Savon and its dependencies warn while loading (circular requires): their
+  # warnings, not ours, so they are not raised as errors here.
+  verbose = $VERBOSE
+  $VERBOSE = nil
+  require "savon"
+ensure
+  $VERBOSE = verbose
+end
+
+# Savon 2.17 (a SOAP client nobody here wrote) reads the service's WSDL and calls it.
+class SavonInteropTest < Minitest::Test
+  def setup
+    Interop.received
+  end
+
+  def savon(server, path)
+    Savon.client(wsdl: "#{server.url}#{path}?wsdl", log: false, open_timeout: 5, read_timeout: 10,
+                 raise_errors: false)
+  end
+
+  def test_document_literal
+    Interop::Server.open(Interop::APP) do |server|
+      client = savon(server, "/document")
+      assert_equal %i[login get_issues create_issue], client.operations
+
+      login = client.call(:login, message: { user: "ann", password: "secret" })
+      assert login.success?
+      assert_equal "token-ann", login.body.dig(:login_response, :login_return)
+
+      issues = client.call(:get_issues, message: { token: "token-ann", jql: "project = OPS", max: 2 })
+      items = issues.body.dig(:get_issues_response, :get_issues_return, :item)
+      assert_equal(%w[OPS-1 OPS-2], items.map { |item| item[:key] })
+      assert_equal "Issue 2 <&> é", items[1][:summary]
+      assert_equal "6", items[1][:votes]
+      assert_equal Interop::CREATED, Time.parse(items[1][:created].to_s)
+      assert_equal(%w[1.2 2.0], items[1][:versions][:version].map { |v| v[:name] })
+
+      created = client.call(:create_issue, message: { token: "t", issue: { summary: "From Savon", votes: 4,
+                                                                           versions: { version: [{ name: "9.1", sequence: 91 }] } } })
+      issue = created.body.dig(:create_issue_response, :create_issue_return)
+      assert_equal "NEW-1", issue[:key]
+      assert_equal "From Savon", issue[:summary]
+
+      fault = client.call(:login, message: { user: "bob", password: "nope" })
+      refute fault.success?
+      assert_equal 500, fault.http.code
+      assert_equal "bad password for bob", fault.body.dig(:fault, :faultstring)
+
+      received = Interop.received
+      assert_equal [[:login, "ann", "secret"], [:getIssues, "token-ann", "project = OPS", 2]], received.first(2)
+      assert_equal [:createIssue, "t", Interop::Issue.new(summary: "From Savon", votes: 4, versions: [Interop::Version.new(name: "9.1", sequence: 91)])],
+                   received[2]
+      assert_equal [:login, "bob", "nope"], received[3]
+    end
+  end
+
+  def test_rpc_encoded
+    Interop::Server.open(Interop::APP) do |server|
+      client = savon(server, "/encoded")
+
+      login = client.call(:login, message: { user: "ann", password: "secret" })
+      assert_equal "token-ann", login.body.dig(:login_response, :login_return)
+
+      issues = client.call(:get_issues, message: { token: "t", jql: "x", max: 3 })
+      items = issues.body.dig(:get_issues_response, :get_issues_return, :item)
+      assert_equal(%w[OPS-1 OPS-2 OPS-3], items.map { |item| item[:key] })
+      assert_equal(%w[1.3 2.0], items[2][:versions][:item].map { |v| v[:name] })
+
+      assert_equal [[:login, "ann", "secret"], [:getIssues, "t", "x", 3]], Interop.received
+    end
+  end
+end

@@ -1,0 +1,406 @@
+# frozen_string_literal: true
+
+require_relative "soap_test_support"
+require "rack/mock"
+require "rack/lint"
+require "rexml/document"
+
+# Wirebind::SOAP::Service as a Rack app, through Rack::Lint, with requests written
+# and responses read by the envelope layer the client uses.
+class ServiceTest < Minitest::Test
+  include SOAPTestModels
+  RemoteIssue = SOAPTestModels::RemoteIssue
+  ErrorDetail = SOAPTestModels::ErrorDetail
+  BEANS = SOAPTestModels::BEANS
+
+  NS = "http://soap.rpc.jira.atlassian.com"
+
+  class Probe
+    @ensured = 0
+    class << self
+      attr_accessor :ensured
+    end
+  end
+
+  class JiraService < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    multi_ref true
+
+    operation :login, args: { in0: :string, in1: :string }, returns: :string do |user, password|
+      raise Wirebind::SOAP::Fault.new(code: "Client", reason: "bad password", detail: ErrorDetail.new(errno: "E42")) unless password == "secret"
+
+      "token-#{user}"
+    end
+
+    operation :getIssues, args: { in0: :string, in1: :integer }, returns: [RemoteIssue] do |_token, count|
+      (0...count).map { |n| SOAPTestModels.issue(n) }
+    end
+
+    operation :streamIssues, args: { in0: :integer }, returns: [RemoteIssue] do |count|
+      Enumerator.new do |y|
+        count.times { |n| y << SOAPTestModels.issue(n) }
+      ensure
+        Probe.ensured += 1
+      end
+    end
+
+    operation :addLabels, args: { in0: RemoteIssue, in1: [:string] }, returns: RemoteIssue do |issue, labels|
+      issue.labels += labels
+      issue
+    end
+
+    operation :failLate, args: { in0: :integer }, returns: [RemoteIssue] do |count|
+      Enumerator.new do |y|
+        count.times { |n| y << SOAPTestModels.issue(n) }
+        raise Wirebind::SOAP::Fault.new(code: "Server", reason: "late")
+      end
+    end
+
+    operation :failEarly, returns: [RemoteIssue] do
+      Enumerator.new { |_y| raise Wirebind::SOAP::Fault.new(code: "Server", reason: "nothing to stream", detail: "<e:why xmlns:e=\"urn:e\">empty</e:why>") }
+    end
+
+    operation :crash, returns: :string do
+      raise IOError, "secret path /etc/jira/db.properties"
+    end
+
+    operation :nothing do
+      nil
+    end
+  end
+
+  class DocumentService < Wirebind::SOAP::Service
+    namespace "urn:docs"
+    version :both
+
+    operation :getIssues, args: { keys: [:string], limit: :integer }, returns: [RemoteIssue] do |keys, limit|
+      keys.first(limit).each_with_index.map { |key, n| SOAPTestModels.issue(n).tap { |issue| issue.key = key } }
+    end
+
+    operation :echo, args: { issue: RemoteIssue }, returns: RemoteIssue do |issue|
+      issue
+    end
+  end
+
+  def app(service = JiraService)
+    Rack::Lint.new(service.new)
+  end
+
+  def post(body, service: JiraService, content_type: "text/xml; charset=utf-8", **env)
+    errors = StringIO.new
+    response = Rack::MockRequest.new(app(service)).post("/soap", input: body, "CONTENT_TYPE" => content_type,
+                                                                 "rack.errors" => errors, **env)
+    [response, errors.string]
+  end
+
+  def request(operation, parts, style: :rpc_encoded, version: "1.1", namespace: NS)
+    Wirebind::SOAP::Envelope.write(+"", operation: operation, namespace: namespace, parts: parts, style: style, version: version)
+  end
+
+  def reader(response)
+    Wirebind::SOAP::Envelope::Reader.new(response.body, http_status: response.status)
+  end
+
+  def test_rpc_encoded_scalar_result
+    response, = post(request("login", { in0: "ann", in1: "secret" }))
+
+    assert_equal 200, response.status
+    assert_equal "text/xml; charset=utf-8", response.content_type
+    assert_equal response.body.bytesize, Integer(response["content-length"])
+    assert_equal ["loginResponse", NS], reader(response).operation
+    assert_equal "token-ann", reader(response).decode(:string)
+  end
+
+  def test_rpc_encoded_list_as_multi_refs_decodes_to_the_same_records
+    response, = post(request("getIssues", { in0: "t", in1: 5 }))
+
+    assert_equal 200, response.status
+    assert_includes response.body, '<multiRef id="id0"'
+    assert_includes response.body, 'soapenc:arrayType="ns2:RemoteIssue[5]"'
+    issues = reader(response).decode([RemoteIssue], references: true)
+    assert_equal (0...5).map { |n| SOAPTestModels.issue(n) }, issues
+  end
+
+  def test_model_and_list_arguments
+    issue = SOAPTestModels.issue(3)
+    response, = post(request("addLabels", { in0: issue, in1: %w[x y] }))
+
+    assert_equal 200, response.status, response.body
+    result = reader(response).decode(RemoteIssue, references: true)
+    assert_equal issue.labels + %w[x y], result.labels
+    assert_equal issue.affects_versions, result.affects_versions
+  end
+
+  def test_enumerator_result_streams_in_pieces_of_64_kib
+    Probe.ensured = 0
+    response = app.call(Rack::MockRequest.env_for("/soap", method: "POST", input: request("streamIssues", { in0: 3000 }),
+                                                           "CONTENT_TYPE" => "text/xml"))
+    status, headers, body = response
+    assert_equal 200, status
+    refute headers.key?("content-length")
+    pieces = []
+    body.each { |piece| pieces << piece }
+    body.close
+
+    assert_operator pieces.size, :>, 5
+    assert_equal pieces.size, pieces.map(&:object_id).uniq.size, "a fresh String per piece"
+    pieces[0...-1].each { |piece| assert_includes (64 * 1024)...(64 * 1024 + 8192), piece.bytesize }
+    issues = Wirebind::SOAP::Envelope::Reader.new(pieces.join).decode([RemoteIssue], references: true)
+    assert_equal 3000, issues.size
+    assert_equal SOAPTestModels.issue(2999), issues.last
+    assert_equal 1, Probe.ensured
+  end
+
+  def test_records_are_produced_as_the_body_is_read
+    produced = 0
+    service = Class.new(Wirebind::SOAP::Service) do
+      style :rpc_encoded
+      operation(:many, returns: [:string]) { Enumerator.new { |y| 100_000.times { |n| produced += 1; y << "value #{n}" } } }
+    end
+    status, _headers, body = service.new.call(Rack::MockRequest.env_for("/", method: "POST", "CONTENT_TYPE" => "text/xml",
+                                                                             input: request("many", {}, namespace: nil)))
+    assert_equal 200, status
+    at_first_piece = produced
+    pieces = 0
+    body.each { |_piece| pieces += 1 }
+
+    assert_operator at_first_piece, :<, 100_000 / 10
+    assert_equal 100_000, produced
+    assert_operator pieces, :>, 20
+  end
+
+  def test_closing_an_unread_body_stops_the_enumerator
+    Probe.ensured = 0
+    _status, _headers, body = app.call(Rack::MockRequest.env_for("/soap", method: "POST", "CONTENT_TYPE" => "text/xml",
+                                                                          input: request("streamIssues", { in0: 100_000 })))
+    pieces = 0
+    catch(:enough) do
+      body.each do |_piece|
+        pieces += 1
+        throw :enough if pieces == 2
+      end
+    end
+    body.close
+
+    assert_equal 2, pieces
+    assert_equal 1, Probe.ensured
+  end
+
+  def test_fault_from_an_operation_soap11
+    response, = post(request("login", { in0: "ann", in1: "wrong" }))
+
+    assert_equal 500, response.status
+    fault = reader(response).fault
+    assert_equal "soapenv:Client", fault.code
+    assert_equal "bad password", fault.reason
+    assert_equal "E42", fault.detail_as(ErrorDetail).errno
+  end
+
+  def test_fault_from_an_operation_soap12
+    body = request("echo", { issue: SOAPTestModels.issue(1) }, style: :document, version: "1.2", namespace: "urn:docs")
+    ok, = post(body, service: DocumentService, content_type: "application/soap+xml; charset=utf-8")
+    assert_equal 200, ok.status
+    assert_equal "application/soap+xml; charset=utf-8", ok.content_type
+    assert_equal SOAPTestModels.issue(1), reader(ok).decode(RemoteIssue)
+
+    response, = post(request("nope", {}, style: :document, version: "1.2", namespace: "urn:docs"),
+                     service: DocumentService, content_type: "application/soap+xml")
+    assert_equal 400, response.status # SOAP 1.2's HTTP binding: a Sender fault
+    fault = reader(response).fault
+    assert_equal "soapenv:Sender", fault.code
+    assert_match(/no operation "nope"/, fault.reason)
+  end
+
+  def test_fault_raised_before_the_first_piece_is_a_fault_response
+    response, = post(request("failEarly", {}))
+
+    assert_equal 500, response.status
+    fault = reader(response).fault
+    assert_equal "soapenv:Server", fault.code
+    assert_equal "nothing to stream", fault.reason
+    assert_includes fault.detail, "<e:why"
+  end
+
+  def test_fault_after_the_status_was_sent_cuts_the_body_short
+    errors = StringIO.new
+    status, _headers, body = JiraService.new.call(Rack::MockRequest.env_for("/soap", method: "POST", "CONTENT_TYPE" => "text/xml",
+                                                                                     input: request("failLate", { in0: 20_000 }),
+                                                                                     "rack.errors" => errors))
+    assert_equal 200, status
+    received = +""
+    assert_raises(Wirebind::SOAP::Fault) { body.each { |piece| received << piece } }
+    body.close
+    refute_includes received, "</soapenv:Envelope>"
+    assert_includes errors.string, "cut short by Wirebind::SOAP::Fault"
+  end
+
+  def test_bad_xml_is_a_client_fault_without_a_stack_trace
+    ["<soapenv:Envelope xmlns:soapenv=\"#{Wirebind::SOAP::NS_11}\"><soapenv:Body><login>", "not xml at all", "",
+     "<!DOCTYPE x [<!ENTITY a 'b'>]><x>&a;</x>", "<a xmlns=\"urn:x\"><b/></a>"].each do |body|
+      response, = post(body)
+
+      assert_equal 500, response.status, body
+      fault = reader(response).fault
+      assert_equal "soapenv:Client", fault.code, body
+      refute_match(/\.rb:\d+/, response.body)
+    end
+  end
+
+  def test_arguments_that_do_not_fit_are_a_client_fault
+    body = request("getIssues", { in0: "t", in1: "many" })
+    response, = post(body)
+
+    assert_equal 500, response.status
+    fault = reader(response).fault
+    assert_equal "soapenv:Client", fault.code
+    assert_match(/the request could not be read: .*many/, fault.reason)
+  end
+
+  def test_unexpected_exception_is_a_server_fault_without_internals
+    response, errors = post(request("crash", {}))
+
+    assert_equal 500, response.status
+    fault = reader(response).fault
+    assert_equal "soapenv:Server", fault.code
+    assert_equal "internal server error", fault.reason
+    refute_includes response.body, "db.properties"
+    refute_includes response.body, "IOError"
+    assert_includes errors, "IOError: secret path"
+  end
+
+  def test_void_operation
+    response, = post(request("nothing", {}))
+
+    assert_equal 200, response.status
+    assert_equal ["nothingResponse", NS], reader(response).operation
+  end
+
+  def test_dispatch_by_soap_action_and_mismatch
+    response, = post(request("login", { in0: "a", in1: "secret" }), "HTTP_SOAPACTION" => "\"#{NS}/getIssues\"")
+    assert_equal 500, response.status
+    assert_match(/SOAPAction .* names getIssues, the body login/, reader(response).fault.reason)
+
+    response, = post(request("login", { in0: "a", in1: "secret" }), "HTTP_SOAPACTION" => "\"#{NS}/login\"")
+    assert_equal 200, response.status
+
+    empty = %(<e:Envelope xmlns:e="#{Wirebind::SOAP::NS_11}"><e:Body/></e:Envelope>)
+    response, = post(empty, "HTTP_SOAPACTION" => "#{NS}/nothing")
+    assert_equal 200, response.status
+    assert_equal ["nothingResponse", NS], reader(response).operation
+  end
+
+  def test_versions_by_content_type
+    body11 = request("getIssues", { keys: %w[A B], limit: 1 }, style: :document, namespace: "urn:docs")
+    assert_equal 200, post(body11, service: DocumentService).first.status
+
+    wrong, = post(request("login", { in0: "a", in1: "secret" }, version: "1.2"), content_type: "application/soap+xml")
+    assert_equal 415, wrong.status
+    assert_equal "soapenv:Client", reader(wrong).fault.code
+
+    mismatch, = post(request("login", { in0: "a", in1: "secret" }, version: "1.2"))
+    assert_equal 500, mismatch.status
+    assert_equal "soapenv:VersionMismatch", reader(mismatch).fault.code
+  end
+
+  def test_document_list_arguments_and_wrapped_list_result
+    body = request("getIssues", { keys: %w[OPS-7 OPS-8 OPS-9], limit: 2 }, style: :document, namespace: "urn:docs")
+    response, = post(body, service: DocumentService)
+
+    assert_equal 200, response.status, response.body
+    assert_includes response.body, "<getIssuesResponse xmlns=\"urn:docs\"><getIssuesReturn><item>"
+    assert_equal %w[OPS-7 OPS-8], reader(response).decode([RemoteIssue]).map(&:key)
+  end
+
+  def test_other_methods
+    assert_equal 405, Rack::MockRequest.new(app).put("/soap").status
+    assert_equal 404, Rack::MockRequest.new(app).get("/soap").status
+  end
+
+  def test_wsdl_rpc_encoded
+    response = Rack::MockRequest.new(app).get("http://example.org:8080/rpc/soap?wsdl")
+    assert_equal 200, response.status
+    doc = REXML::Document.new(response.body)
+
+    assert_equal "http://example.org:8080/rpc/soap", REXML::XPath.first(doc, "//soap:address/@location").value
+    assert_equal "rpc", REXML::XPath.first(doc, "//soap:binding/@style").value
+    assert_equal "encoded", REXML::XPath.first(doc, "//wsdl:operation[@name='getIssues']/wsdl:input/soap:body/@use").value
+    issue = REXML::XPath.first(doc, "//xsd:schema[@targetNamespace='#{BEANS}']/xsd:complexType[@name='RemoteIssue']")
+    assert_equal %w[id key summary votes created due estimate ratio affectsVersions label],
+                 REXML::XPath.match(issue, ".//xsd:element/@name").map(&:value)
+    assert_equal "unbounded", REXML::XPath.first(issue, ".//xsd:element[@name='label']/@maxOccurs").value
+    array = REXML::XPath.first(doc, "//xsd:complexType[@name='ArrayOfRemoteIssue']")
+    assert_equal "soapenc:Array", REXML::XPath.first(array, ".//xsd:restriction/@base").value
+    assert_match(/\Ans\d:RemoteIssue\[\]\z/, REXML::XPath.first(array, ".//xsd:attribute").attribute("arrayType").value)
+    assert_equal %w[in0 in1], REXML::XPath.match(doc, "//wsdl:message[@name='getIssuesRequest']/wsdl:part/@name").map(&:value)
+    assert_equal "#{NS}/login", REXML::XPath.first(doc, "//wsdl:operation[@name='login']/soap:operation/@soapAction").value
+  end
+
+  class Base
+    include Wirebind::Model
+    attribute :id, :string
+  end
+
+  class Special < Base
+    attribute :power, :integer
+    attribute :tags, [:string], xml: "tags/*"
+  end
+
+  class PolyService < Wirebind::SOAP::Service
+    namespace "urn:poly"
+    version "1.2"
+    operation(:find, args: { ids: [:string] }, returns: [Base]) { |ids| ids.map { |id| Base.new(id: id) } }
+  end
+
+  def test_wsdl_document_literal_with_an_extension
+    doc = REXML::Document.new(Rack::MockRequest.new(app(PolyService)).get("/x?wsdl").body)
+
+    schema = REXML::XPath.first(doc, "//xsd:schema[@targetNamespace='urn:poly']")
+    assert_equal "qualified", schema.attribute("elementFormDefault").value
+    special = REXML::XPath.first(schema, "xsd:complexType[@name='Special']")
+    assert_equal "tns:Base", REXML::XPath.first(special, ".//xsd:extension/@base").value
+    assert_equal %w[power tags item], REXML::XPath.match(special, ".//xsd:element/@name").map(&:value)
+    find = REXML::XPath.first(schema, "xsd:element[@name='find']//xsd:element[@name='ids']")
+    assert_equal "unbounded", find.attribute("maxOccurs").value
+    assert_equal "tns:ArrayOfBase", REXML::XPath.first(schema, "xsd:element[@name='findResponse']//xsd:element/@type").value
+    assert REXML::XPath.first(doc, "//soap12:binding"), "a SOAP 1.2 binding"
+    assert_nil REXML::XPath.first(doc, "//soap:binding")
+    assert_equal "literal", REXML::XPath.first(doc, "//soap12:body/@use").value
+  end
+
+  def test_operations_metadata_and_inheritance
+    child = Class.new(JiraService) do
+      operation(:extra, args: { in0: :string }, returns: :string, &:upcase)
+    end
+
+    assert_equal %w[login getIssues streamIssues addLabels failLate failEarly crash nothing],
+                 JiraService.operations.map(&:name)
+    assert_equal [*JiraService.operations.map(&:name), "extra"], child.operations.map(&:name)
+    assert_equal :rpc_encoded, child.style
+    assert_equal({ in0: :string, in1: :integer }, JiraService.operations[1].args)
+    assert_equal [RemoteIssue], JiraService.operations[1].returns
+    assert JiraService.operations.frozen?
+    assert JiraService.handlers.frozen?
+
+    status, _, body = child.new.call(Rack::MockRequest.env_for("/", method: "POST", "CONTENT_TYPE" => "text/xml",
+                                                                    input: request("extra", { in0: "abc" })))
+    assert_equal 200, status
+    assert_equal "ABC", Wirebind::SOAP::Envelope::Reader.new(body.to_a.join).decode(:string)
+    status, = JiraService.new.call(Rack::MockRequest.env_for("/", method: "POST", "CONTENT_TYPE" => "text/xml",
+                                                                  input: request("extra", { in0: "abc" })))
+    assert_equal 500, status
+  end
+
+  def test_declaration_errors
+    klass = Class.new(Wirebind::SOAP::Service)
+    assert_raises(ArgumentError) { klass.operation(:"bad name") { nil } }
+    assert_raises(ArgumentError) { klass.operation(:x, args: { in0: :text }) { nil } }
+    assert_raises(ArgumentError) { klass.operation(:x, returns: String) { nil } }
+    assert_raises(ArgumentError) { klass.operation(:x) }
+    assert_raises(ArgumentError) { klass.style(:literal) }
+    assert_raises(ArgumentError) { klass.version("1.3") }
+    klass.operation(:x) { nil }
+    error = assert_raises(ArgumentError) { klass.operation(:x) { nil } }
+    assert_match(/declared twice/, error.message)
+  end
+end
