@@ -301,7 +301,7 @@ begin
     chunk = Random.new(1).bytes(1 << 20)
     1024.times { file.write(chunk) }
   end
-  puts "\nexample server (examples/h2_file_server.rb) and nghttpd #{`nghttpd --version 2>&1`[/[\d.]+/]} on loopback"
+  puts "\nexample server (examples/h2_file_server.rb) and nghttpd #{`nghttpd --version 2>&1`[/\d+\.\d+\.\d+/]} on loopback"
   servers = {}
   stdout, wait = start([RbConfig.ruby, File.expand_path("../examples/h2_file_server.rb", __dir__), "--port", "0", "--root", root])
   servers["wirebind"] = [Integer(stdout.gets[/:(\d+)$/, 1]), wait]

@@ -215,10 +215,12 @@ module Wirebind
           @huffman = huffman
           @table = Table.new(max_table_size)
           @pending_size_update = nil
-          # [name, value] => insertion number, name => insertion number, for lookups
+          # name => { value => insertion number }, name => insertion number, for
+          # lookups without building a key per header
           @inserted = 0
           @by_pair = {}
           @by_name = {}
+          @remembered = 0
         end
 
         # Sets the table size (at most the peer's SETTINGS_HEADER_TABLE_SIZE);
@@ -237,20 +239,28 @@ module Wirebind
             @pending_size_update = nil
           end
           headers.each do |name, value|
-            name = name.to_s
-            value = value.to_s
-            field(out, name.b, value.b)
+            field(out, binary(name), binary(value))
           end
           out
         end
 
         private
 
-        STATIC_PAIRS = STATIC_TABLE.each_with_index.to_h { |(name, value), i| [[name, value], i + 1] }.freeze
+        # name => { value => index } and name => its first index, in the static table
+        STATIC_PAIRS = STATIC_TABLE.each_with_index.with_object({}) do |((name, value), i), pairs|
+          (pairs[name] ||= {})[value] ||= i + 1
+        end.each_value(&:freeze).freeze
         STATIC_NAMES = STATIC_TABLE.each_with_index.reverse_each.to_h { |(name, _), i| [name, i + 1] }.freeze
+        NO_VALUES = {}.freeze
+
+        # A binary String: the value itself when it already is one (no copy).
+        def binary(value)
+          value = value.to_s
+          value.encoding == Encoding::BINARY ? value : value.b
+        end
 
         def field(out, name, value)
-          index = STATIC_PAIRS[[name, value]] || dynamic_index(@by_pair[[name, value]])
+          index = STATIC_PAIRS.fetch(name, NO_VALUES)[value] || dynamic_index(@by_pair.fetch(name, NO_VALUES)[value])
           return integer(out, index, 7, 0x80) if index
 
           name_index = STATIC_NAMES[name] || dynamic_index(@by_name[name])
@@ -278,15 +288,20 @@ module Wirebind
           if @table.length.zero?
             @by_pair.clear
             @by_name.clear
+            @remembered = 0
             return
           end
-          @by_pair[[name, value].freeze] = @inserted
+          (@by_pair[name] ||= {})[value] = @inserted
           @by_name[name] = @inserted
+          @remembered += 1
           # forget evicted entries now and then, so the maps stay small
-          return unless @by_pair.size > 4 * (@table.length + 16)
+          return unless @remembered > 4 * (@table.length + 16)
 
-          @by_pair.select! { |_, number| @inserted - number < @table.length }
-          @by_name.select! { |_, number| @inserted - number < @table.length }
+          live = ->(_, number) { @inserted - number < @table.length }
+          @by_pair.each_value { |values| values.select!(&live) }
+          @by_pair.reject! { |_, values| values.empty? }
+          @by_name.select!(&live)
+          @remembered = @by_pair.sum { |_, values| values.size }
         end
 
         def integer(out, value, prefix, first)
