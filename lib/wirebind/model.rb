@@ -140,25 +140,41 @@ module Wirebind
       # @return [void]
       # @raise [EncodeError] a value outside its enumeration, with its path
       def check_enums(value)
+        # Paths are linked [parent, segment] pairs, joined only for an error; arrays
+        # and records are each visited once, so a structure holding itself ends.
         stack = [[value, nil]]
         seen = {}.compare_by_identity
         until stack.empty?
           object, path = stack.pop
+          next if seen[object]
+
           if object.is_a?(Array)
-            object.each_with_index { |item, index| stack << [item, "#{path}[#{index}]"] }
-          elsif object.is_a?(Model) && !seen[object]
+            seen[object] = true
+            object.each_with_index { |item, index| stack << [item, [path, "[#{index}]"]] if item.is_a?(Model) || item.is_a?(Array) }
+          elsif object.is_a?(Model)
             seen[object] = true
             object.class.attributes.each do |attribute|
               current = object.instance_variable_get(attribute.ivar)
-              where = path ? "#{path}/#{attribute.xml}" : attribute.xml
               if attribute.enum && !(bad = attribute.enum_violation(current)).nil?
-                raise EncodeError.new("#{bad.inspect} is not one of #{attribute.enum.keys.inspect}", path: where)
+                raise EncodeError.new("#{bad.inspect} is not one of #{attribute.enum.keys.inspect}",
+                                      path: enum_path([path, attribute.xml]))
               end
-              stack << [current, where] if attribute.model? && current
+              stack << [current, [path, attribute.xml]] if attribute.model? && current
             end
           end
         end
       end
+
+      # @return [String] a linked path from {check_enums} as "a/b[2]/c"
+      def enum_path(link)
+        segments = []
+        while link
+          segments.unshift(link[1]) if link[1]
+          link = link[0]
+        end
+        segments.each_with_index.map { |segment, i| i.zero? || segment.start_with?("[") ? segment : "/#{segment}" }.join
+      end
+      private :enum_path
 
       # @api private
       # @return [Boolean] whether any class declared an +xml_type+ (decoders skip
