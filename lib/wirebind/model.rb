@@ -140,24 +140,35 @@ module Wirebind
       # @return [void]
       # @raise [EncodeError] a value outside its enumeration, with its path
       def check_enums(value)
-        stack = [[value, nil]]
+        # Entries are [record or list, parent entry, step]: a path is only spelled out for an error.
+        stack = [[value, nil, nil]]
         seen = {}.compare_by_identity
         until stack.empty?
-          object, path = stack.pop
+          entry = stack.pop
+          object = entry[0]
           if object.is_a?(Array)
-            object.each_with_index { |item, index| stack << [item, "#{path}[#{index}]"] }
+            object.each_with_index { |item, index| stack << [item, entry, "[#{index}]"] if item.is_a?(Model) || item.is_a?(Array) }
           elsif object.is_a?(Model) && !seen[object]
             seen[object] = true
             object.class.attributes.each do |attribute|
               current = object.instance_variable_get(attribute.ivar)
-              where = path ? "#{path}/#{attribute.xml}" : attribute.xml
               if attribute.enum && !(bad = attribute.enum_violation(current)).nil?
-                raise EncodeError.new("#{bad.inspect} is not one of #{attribute.enum.keys.inspect}", path: where)
+                raise EncodeError.new("#{bad.inspect} is not one of #{attribute.enum.keys.inspect}", path: enum_path(entry, attribute.xml))
               end
-              stack << [current, where] if attribute.model? && current
+              stack << [current, entry, attribute.xml] if attribute.model? && current
             end
           end
         end
+      end
+
+      # @api private
+      def enum_path(entry, last)
+        steps = [last]
+        while entry && entry[2]
+          steps.unshift(entry[2])
+          entry = entry[1]
+        end
+        steps.join("/").gsub("/[", "[")
       end
 
       # @api private
