@@ -163,6 +163,8 @@ module Wirebind
         error = assert_raises(EncodeError) { bad.to_xml }
         assert_match(/"blue" is not one of \["red", "green"\]/, error.message)
         assert_raises(EncodeError) { Wirebind::JSON.encode(bad) }
+        nested = mod::Node.new(children: [mod::Node.new, mod::Node.new(color: "blue")])
+        assert_equal "children[1]/color", assert_raises(EncodeError) { nested.to_xml }.path.sub(%r{\A.*?(?=children)}, "")
         assert_raises(DecodeError) { mod::Node.from_xml('<Node xmlns="urn:test"><color>blue</color></Node>') }
         assert_equal "red", mod::Node.from_xml('<Node xmlns="urn:test"><color>red</color></Node>').color
       end
