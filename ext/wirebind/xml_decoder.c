@@ -831,8 +831,7 @@ static char *copy_bytes(VALUE s, size_t *len)
     return p;
 }
 
-void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, size_t max_depth, size_t max_token_size,
-              int reject_dtd, VALUE block)
+void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wbx_config *config, VALUE block)
 {
     d->source = source;
     d->block = block;
@@ -885,7 +884,7 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
             d->env.gregorian = rb_const_get(d->env.cDate, id_const_GREGORIAN);
         }
     }
-    wbx_init(&d->tok, &d->handler, d, max_depth, max_token_size, reject_dtd);
+    wbx_init(&d->tok, &d->handler, d, config);
 }
 
 VALUE wbd_run(wbd_decoder *d)
