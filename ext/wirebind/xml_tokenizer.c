@@ -929,7 +929,7 @@ static size_t process_attributes(wbx_tokenizer *t)
         a->value.ptr = raw_value(t, r);
         a->value.len = r->value_len;
         size_t colon = r->prefix_end != NONE ? r->prefix_end : wbx_prefix_end(name, r->name_len);
-        if (!colon && r->prefix_end == NONE && !is_qname(name, r->name_len))
+        if (r->prefix_end == NONE && !is_qname(name, r->name_len))
             fail(t, WBX_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(r->name_len), name);
         if (colon) {
             size_t b = ns_lookup(t, name, colon - 1);
@@ -970,7 +970,7 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_
     long long deep_at = t->tok;
     wbx_str local, uri;
     size_t colon = prefix_end != NONE ? prefix_end : wbx_prefix_end(qname, qlen);
-    if (!colon && prefix_end == NONE && !is_qname(qname, qlen))
+    if (prefix_end == NONE && !is_qname(qname, qlen))
         fail(t, WBX_PARSE_ERROR, at, "element name <%.*s> " NOT_QNAME, NAMEF(qlen), qname);
     if (colon) {
         size_t b = ns_lookup(t, qname, colon - 1);

@@ -171,8 +171,11 @@ module Wirebind
           # Skipping a reference would silently drop the declarations it holds (and,
           # XML 1.0 §5.1, every one after it): refuse it, as references to undeclared
           # or external general entities are refused.
-          error("undeclared parameter entity '%#{name};' referenced") if entity.nil?
-          error("external parameter entity '%#{name};' is referenced, and external entities are never fetched") if entity.external?
+          if entity.nil? || entity.external?
+            s.pos -= ref.bytesize # the error points at the reference
+            error("undeclared parameter entity '%#{name};' referenced") if entity.nil?
+            error("external parameter entity '%#{name};' is referenced, and external entities are never fetched")
+          end
           error("parameter entity '%#{name};' references itself") if @inputs.any? { |input| input[1] == name }
           error("parameter entities are nested deeper than max_entity_depth", LimitError) if @inputs.size >= 64
           @tokenizer.count_expansion(entity.text, @inputs.size)
