@@ -33,8 +33,6 @@ module Wirebind
         START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
         DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
         PI_TARGET = /<\?(#{NAME.source})/
-        # Up to the first "--" after "<!--" and the character after it, which must be ">".
-        COMMENT_EXTENT = /<!--(?:[^-]++|-[^-])*+--./m
         ATTRIBUTE_CACHE_SIZE = 4096
         QNAME_CACHE_SIZE = 4096
 
@@ -87,7 +85,8 @@ module Wirebind
           @want_text = false
           @standalone = false
           @dtd = nil
-          @fast = nil
+          @fast = nil # fast_tags' binary view of @buf (:stale: to be made again; nil: none, in an entity's text)
+          @buf_owned = false
           @attribute_cache = {}
           @qname_cache = {}
         end
@@ -202,6 +201,11 @@ module Wirebind
           pos = @s.pos
           if pos.zero? && @buf.empty?
             @buf = chunk
+            @buf_owned = false # the Source's (for a String input, the caller's): never appended to
+          elsif pos.zero? && @buf_owned
+            # A token read in many chunks: append in place (amortized), rather than
+            # copy all of it so far on every read.
+            @buf << chunk
           else
             if pos.positive?
               consumed = @buf.byteslice(0, pos)
@@ -212,20 +216,38 @@ module Wirebind
             @base_offset += pos
             @token_start -= pos if @token_start
             @buf = @buf.byteslice(pos, @buf.bytesize - pos) << chunk
+            @buf_owned = true
           end
           @s.string = @buf
-          @fast = StringScanner.new(@buf.dup.force_encoding(Encoding::BINARY))
+          # The binary view for fast_tags is made when it is next used: a view shares
+          # the buffer, and appending to a shared buffer copies it.
+          @fast = :stale
           true
         end
 
-        # Refills until +pattern+ occurs ahead of the current position (which must be
-        # the start of the token). False if the input ends first.
-        def ensure_ahead(pattern)
-          until @s.exist?(pattern)
+        # Refills until +pattern+ (a few bytes long at most) occurs at or after
+        # +from+ bytes past the current position (which must be the start of the
+        # token). False if the input ends first. After a refill only what is new is
+        # searched, and the last bytes before it, which a match may straddle: a
+        # token read in many chunks costs its length, not its length times theirs.
+        def ensure_ahead(pattern, from = 0)
+          s = @s
+          start = s.pos
+          first = from
+          loop do
+            s.pos = start + from if start + from <= @buf.bytesize
+            found = s.pos == start + from && s.exist?(pattern)
+            s.pos = start
+            return true if found
+
             check_token_size
+            from = @buf.bytesize - start - 8
+            from -= 1 while from > first && (@buf.getbyte(start + from) & 0xC0) == 0x80 # a character's start
+            from = first if from < first
             return false unless refill
+
+            start = s.pos
           end
-          true
         end
 
         def ensure_bytes(count)
@@ -320,10 +342,7 @@ module Wirebind
         def comment
           s = @s
           start = s.pos
-          until s.match?(COMMENT_EXTENT)
-            check_token_size
-            error("unterminated comment") unless refill
-          end
+          error("unterminated comment") unless ensure_ahead(/--./m, 4)
           s.pos += 4
           error("unterminated comment") unless s.skip_until(/--/)
           unless ensure_bytes(1) && s.skip(/>/)
@@ -366,7 +385,7 @@ module Wirebind
         def parse_content
           s = @s
           while true # rubocop:disable Style/InfiniteLoop -- faster than Kernel#loop on the hottest path
-            if !@want_text && (fast = @fast) && fast_tags(fast)
+            if !@want_text && (fast = @fast) && fast_tags(fast == :stale ? (@fast = StringScanner.new(@buf.dup.force_encoding(Encoding::BINARY))) : fast)
               return
             end
             @token_start = s.pos
