@@ -66,11 +66,22 @@ static size_t limit(VALUE n, const char *name)
  * Random.urandom, and only read after that (so shared by every Ractor). */
 static uint64_t hash_key[2];
 
-/* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb).
- * limits: [max_depth, max_token_size, max_attributes, max_namespaces]. */
-static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE item, VALUE mode, VALUE path, VALUE strict, VALUE limits,
-                                      VALUE reject_dtd, VALUE block)
+/* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb). */
+/* decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references = nil),
+ * limits: [max_depth, max_token_size, max_attributes, max_namespaces] */
+static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
 {
+    VALUE source, item, mode, path, strict, limits, reject_dtd, block, refs;
+    rb_check_arity(argc, 8, 9);
+    source = argv[0];
+    item = argv[1];
+    mode = argv[2];
+    path = argv[3];
+    strict = argv[4];
+    limits = argv[5];
+    reject_dtd = argv[6];
+    block = argv[7];
+    refs = argc > 8 ? argv[8] : Qnil;
     int code = mode_code(mode);
     if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
     Check_Type(limits, T_ARRAY);
@@ -86,7 +97,7 @@ static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE item, VALU
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wbd_decoder *d = &s->d;
-    wbd_init(d, source, item, code, path, RTEST(strict), &config, block);
+    wbd_init(d, source, item, code, path, RTEST(strict), &config, block, refs);
     VALUE result = wbd_run(d);
     if (result == Qundef) {
         /* A DOCTYPE: give back everything read, for the pure backend to start over. */
@@ -123,6 +134,6 @@ void Init_wirebind_xml_decoder(VALUE mNative)
     if (!RB_TYPE_P(key, T_STRING) || RSTRING_LEN(key) != 16) rb_raise(rb_eRuntimeError, "Random.urandom gave no key");
     memcpy(hash_key, RSTRING_PTR(key), 16);
     RB_GC_GUARD(key);
-    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, 8);
+    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, -1);
     rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
 }

@@ -1,38 +1,37 @@
 # frozen_string_literal: true
 
 module Wirebind
-  # Linear-time checks by ratio, never by absolute time: the work at size 4N must
-  # cost less than +bound+ times the work at size N (4 when linear, 16 when
-  # quadratic; the default 8 leaves room for a loaded machine). Work too quick to
-  # time well is repeated (the same number of times at both sizes) until the
-  # small size takes MIN_SECONDS; the sizes are timed in turn a few times, after a GC,
-  # and the fastest run of each kept, which filters out pauses.
+  # Tests that work grows linearly with the input: the time at 4N against the
+  # time at N, never an absolute time. Linear work gives about 4; quadratic
+  # work 16. Each size is timed a few times and the fastest run kept (CPU time
+  # of this process), so that another process on the machine does not decide.
   module LinearTime
-    MIN_SECONDS = 0.02
+    # Above this, 4N took too long against N: quadratic, or close to it.
+    MAX_RATIO = 8.0
 
-    def assert_linear_growth(what, small, large, bound: 8.0, runs: 5)
-      repeat = 1
-      repeat *= 2 while repeat < 1024 && timed(repeat, &small) < MIN_SECONDS
-      # Interleaved, so that a burst of load elsewhere falls on both sizes alike.
-      times = Array.new(runs) { [timed(repeat, &small), timed(repeat, &large)] }
-      small_time = times.map(&:first).min
-      large_time = times.map(&:last).min
-      ratio = large_time / small_time
-      puts format("\n%s: %.4fs at N, %.4fs at 4N (x%.1f, %d calls each)", what, small_time, large_time, ratio, repeat) if ENV["VERBOSE"]
-      assert_operator ratio, :<, bound, format("%s: 4N took %.1fx the time of N (%.4fs, %.4fs): not linear", what, ratio, large_time, small_time)
+    # @param name [String] what is measured, for the failure message
+    # @param small [Integer] N
+    # @yieldparam n [Integer] the size to work on (N or 4N); the block builds its
+    #   input first and returns a lambda that does the work to time
+    def assert_linear_time(name, small, runs: 5)
+      times = [small, small * 4].map do |n|
+        work = yield(n)
+        work.call # warm-up: caches, plans, generated methods
+        Array.new(runs) do
+          GC.start # each run starts from the same heap, not from the last one's garbage
+          cpu_time(&work)
+        end.min
+      end
+      ratio = times[1] / [times[0], 1e-6].max
+      assert_operator ratio, :<, MAX_RATIO,
+                      format("%s: %.1f ms at N=%d, %.1f ms at 4N: %.1fx (linear is about 4x)", name, times[0] * 1000, small, times[1] * 1000, ratio)
+      ratio
     end
 
-    private
-
-    def fastest(runs)
-      (1..runs).map { yield }.min
-    end
-
-    def timed(repeat, &work)
-      GC.start # a collection owed by earlier work is not this run's cost
-      start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      repeat.times { work.call }
-      Process.clock_gettime(Process::CLOCK_MONOTONIC) - start
+    def cpu_time
+      start = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+      yield
+      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - start
     end
   end
 end

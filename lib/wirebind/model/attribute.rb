@@ -30,7 +30,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil].freeze
+      OPTIONS = %i[xml json nil enum].freeze
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
@@ -54,6 +54,9 @@ module Wirebind
       attr_reader :index
       # @return [Class] the class that declared this attribute
       attr_reader :owner
+      # @return [Hash{String => true}, nil] the values allowed by +enum:+ (nil: any);
+      #   a decoded value outside is a {DecodeError}, an encoded one an {EncodeError}
+      attr_reader :enum
 
       class << self
         # Checks a declaration and builds its attribute.
@@ -69,7 +72,7 @@ module Wirebind
         def declare(owner, name, type, options, index:, json_keys:)
           where = declaration(owner, name)
           unknown = options.keys - OPTIONS
-          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:)" unless unknown.empty?
+          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:, enum:)" unless unknown.empty?
 
           item_type, list = resolve_type(where, type)
           json = options[:json]
@@ -82,6 +85,7 @@ module Wirebind
             json: json.nil? ? default_json(name, json_keys) : wire_name(where, :json, json),
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
+            enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
             index: index
           )
         end
@@ -162,6 +166,17 @@ module Wirebind
           raise SchemaError, "#{where}: #{option}: must be a non-empty String, not #{value.inspect}"
         end
 
+        # An enumeration: a frozen Hash of the allowed strings (for lookups in
+        # constant time), only on +:string+ attributes and lists of them.
+        def enum(where, item_type, values)
+          raise SchemaError, "#{where}: enum: applies to :string attributes, not #{describe_type(item_type)}" unless item_type == :string
+          unless values.is_a?(Array) && !values.empty? && values.all?(String)
+            raise SchemaError, "#{where}: enum: must be a non-empty Array of Strings, not #{values.inspect}"
+          end
+
+          values.to_h { |value| [-value, true] }.freeze
+        end
+
         def nil_style(where, value)
           return value if NIL_STYLES.include?(value)
 
@@ -171,7 +186,7 @@ module Wirebind
 
       # Use {.declare}: this trusts its arguments.
       # @api private
-      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:)
+      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -183,6 +198,7 @@ module Wirebind
         @json_explicit = json_explicit
         @nil_style = nil_style
         @index = index
+        @enum = enum
         freeze
       end
 
@@ -205,6 +221,26 @@ module Wirebind
         json == @json ? self : copy(json: json)
       end
 
+      # The value outside {#enum}, if any (each item of a list is looked at).
+      # @return [String, nil]
+      def enum_violation(value)
+        return nil if value.nil?
+
+        if @list
+          value.each { |item| return item unless item.nil? || @enum.key?(item) } if value.is_a?(Array)
+          nil
+        else
+          @enum.key?(value) ? nil : value
+        end
+      end
+
+      # Raises when a decoded value is outside {#enum}: the record builders call it.
+      # @raise [DecodeError]
+      def check_decoded(value)
+        bad = enum_violation(value)
+        raise DecodeError.new("#{bad.inspect} is not one of #{@enum.keys.inspect}", path: @xml) unless bad.nil?
+      end
+
       # @return [String]
       def inspect
         type = @list ? "[#{Model.display_name(@type)}]" : Model.display_name(@type)
@@ -216,7 +252,7 @@ module Wirebind
       def copy(**changes)
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
-          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, **changes
+          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, **changes
         )
       end
     end

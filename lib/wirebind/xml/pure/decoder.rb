@@ -32,7 +32,7 @@ module Wirebind
       # Schema-directed decoding in one pass over the tokens: each element's local
       # name is looked up once in the plan's table of the frame it appears in, values
       # are converted as their element ends and collected in an Array per record, and
-      # a record becomes an object through its class's generated +__wb_build+.
+      # a record becomes an object through its plan's +build+ (the builder of the schema the plan was made from).
       #
       # Nothing is built for what the schema does not name: an unknown subtree only
       # moves a counter. Frames are an explicit stack (Arrays, laid out below), so
@@ -62,11 +62,23 @@ module Wirebind
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
 
-        # @return [Integer] records decoded so far
-        attr_reader :count
+        # @return [String] the message of a strict decode's DecodeError for an unknown xsi:type
+        def self.unknown_type_message(declared, local, uri)
+          "xsi:type #{local.inspect}#{" (#{uri})" if uri} names no subclass of #{declared} that declared xml_type (strict: true)"
+        end
+
+        # @return [Integer] records decoded so far (with references, yielded so far)
+        def count
+          @refs && @mode == :each ? @refs.count : @count
+        end
 
         def initialize(input, item, path, strict, options, mode, block)
+          @refs = options[:references]
+          options = options.except(:references) if @refs
           super(input, **options)
+          # xsi:type is looked at only once some model declared an xml_type.
+          @poly = Model.xml_types?
+          @referent_slots = nil
           @path = path
           @strict = strict
           @mode = mode
@@ -85,7 +97,16 @@ module Wirebind
 
         # @return [Object, Array, nil] what the decode produced
         def result
-          @mode == :list ? @results : @result
+          return @results if @mode == :list
+
+          @result_box ? @result_box[0] : @result
+        end
+
+        # Reads the whole document; with references, checks they all resolved.
+        def run
+          super
+          @refs&.finish
+          nil
         end
 
         def on_start(local, uri, attrs)
@@ -109,6 +130,12 @@ module Wirebind
             return
           end
           values = top[VALUES]
+          if attrs && @refs && entry.kind != GROUP && (id = href(attrs))
+            reference(entry, values, id)
+            @skip = 1
+            @want_text = false
+            return
+          end
           case entry.kind
           when GROUP
             push([GROUP, entry, values, nil, nil, nil, false, false])
@@ -126,9 +153,15 @@ module Wirebind
 
           top = @top
           unless top
+            return if attrs && @refs && referent_leaf(attrs, text, local)
             return unless @names.size + 1 == @path.size && @located == @names.size && @mode != :done && matches?(@path.last, local, uri)
 
             @record_depth = @names.size + 1
+            if attrs && @refs && (id = href(attrs))
+              reference(@record_slot, nil, id)
+              return
+            end
+
             leaf_value(@record_slot, nil, attrs, text, local)
             return
           end
@@ -139,6 +172,11 @@ module Wirebind
             return
           end
           kind = entry.kind
+          if attrs && @refs && kind != GROUP && (id = href(attrs))
+            reference(entry, top[VALUES], id)
+            return
+          end
+
           if kind == SCALAR && !(attrs && attrs.include?("nil") && nil_attribute?(attrs))
             value = entry.type == :string ? text : convert(entry, text, local)
             if entry.list
@@ -191,7 +229,9 @@ module Wirebind
             if (text_slot = plan.text)
               values[text_slot.index] = convert(text_slot, top[TEXT] || "", nil, top[MARK])
             end
-            deliver(top[SLOT], top[PARENT_VALUES], plan.klass.__wb_build(values))
+            record = plan.build(values)
+            @refs.built(record, values) if @refs&.holding?
+            deliver(top[SLOT], top[PARENT_VALUES], record)
           end
           @located -= 1 unless @top
         end
@@ -215,6 +255,8 @@ module Wirebind
         # that cannot lead to a record.
         def locate(local, uri, attrs)
           depth = @names.size
+          return if attrs && @refs && referent_start(attrs, depth)
+
           if @located != depth - 1 || @mode == :done || !matches?(@path[depth - 1], local, uri)
             @skip = 1
             return
@@ -243,6 +285,7 @@ module Wirebind
             return
           end
           plan = Plan.for(slot.type)
+          plan = subtype_plan(plan, attrs, nil) if @poly && attrs
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
@@ -261,12 +304,13 @@ module Wirebind
             deliver(slot, values, nil)
           elsif slot.kind == MODEL
             plan = slot.plan
+            plan = subtype_plan(plan, attrs, local) if @poly && attrs
             record = Array.new(plan.size)
             apply_attributes(plan, attrs, record, local) if attrs
             if (text_slot = plan.text)
               record[text_slot.index] = convert(text_slot, text, local)
             end
-            deliver(slot, values, plan.klass.__wb_build(record))
+            deliver(slot, values, plan.build(record))
           else
             deliver(slot, values, convert(slot, text, local))
           end
@@ -280,6 +324,8 @@ module Wirebind
             else
               values[index] = value
             end
+          elsif slot.attribute == References::REFERENT
+            @refs.resolve(value)
           else
             emit(value)
           end
@@ -289,7 +335,7 @@ module Wirebind
           @count += 1
           case @mode
           when :list then @results << record
-          when :each then @block.call(record)
+          when :each then @refs ? @refs.each_record(record) : @block.call(record)
           else
             @result = record
             @mode = :done
@@ -304,6 +350,113 @@ module Wirebind
             i += 3
           end
           false
+        end
+
+        # The id an +href="#id"+ attribute (no namespace) names, or nil.
+        def href(attrs)
+          i = 0
+          while i < attrs.size
+            if attrs[i] == "href" && attrs[i + 1].nil?
+              value = attrs[i + 2]
+              return value.start_with?("#") ? value[1..] : nil
+            end
+            i += 3
+          end
+          nil
+        end
+
+        # A reference where +slot+'s value goes: filled now if its referent was
+        # read, else remembered (References).
+        def reference(slot, values, id)
+          value = @refs.lookup(id)
+          return deliver(slot, values, value) unless value.equal?(References::PENDING)
+
+          type = slot.type
+          if (index = slot.index)
+            if slot.list
+              list = values[index] ||= []
+              list << nil
+              @refs.into_array(id, type, list, list.size - 1)
+            else
+              @refs.hold(id, type, values, index)
+            end
+          elsif slot.attribute == References::REFERENT
+            decode_error("a referenced element (id) may not itself be a reference (href)", nil)
+          else
+            @count += 1
+            case @mode
+            when :list
+              @results << nil
+              @refs.into_array(id, type, @results, @results.size - 1)
+            when :each
+              @refs.each_reference(id, type)
+            else
+              @result_box = [nil]
+              @refs.into_array(id, type, @result_box, 0)
+              @mode = :done
+            end
+          end
+        end
+
+        # An element outside the records with an id: a referent, decoded when
+        # its type is known. It is not a record (soapenc:root="0").
+        def referent_start(attrs, depth)
+          id = attr_value(attrs, "id", nil) or return false
+          type = @refs.referent_type(id, *xsi_type(attrs)) or return false
+
+          @located += 1 # undone at its end, as for a record
+          @record_depth = depth
+          slot = referent_slot(type)
+          slot.kind == MODEL ? start_model(slot, nil, attrs) : start_scalar(slot, nil, attrs)
+          true
+        end
+
+        def referent_leaf(attrs, text, local)
+          id = attr_value(attrs, "id", nil) or return false
+          type = @refs.referent_type(id, *xsi_type(attrs)) or return false
+
+          @record_depth = @names.size + 1
+          leaf_value(referent_slot(type), nil, attrs, text, local)
+          true
+        end
+
+        def referent_slot(type)
+          (@referent_slots ||= {})[type] ||=
+            Plan::Slot.new(kind: type.is_a?(Class) ? MODEL : SCALAR, index: nil, type: type, list: false, name: nil,
+                           uri: nil, alt: nil, nil_xsi: false, attribute: References::REFERENT).freeze
+        end
+
+        def attr_value(attrs, name, uri)
+          i = 0
+          while i < attrs.size
+            return attrs[i + 2] if attrs[i] == name && attrs[i + 1] == uri
+
+            i += 3
+          end
+          nil
+        end
+
+        # [local, uri] of the element's xsi:type, its prefix resolved where it appears.
+        def xsi_type(attrs)
+          qname = attr_value(attrs, "type", XSI_NS) or return [nil, nil]
+          colon = qname.index(":")
+          return [qname, @default_ns] unless colon
+
+          [qname[(colon + 1)..], @ns[qname[0, colon]]]
+        end
+
+        # The plan of the subclass an xsi:type names, else +plan+ (strict: an
+        # xsi:type naming nothing known is a DecodeError).
+        def subtype_plan(plan, attrs, leaf)
+          local, uri = xsi_type(attrs)
+          return plan unless local
+
+          declared = plan.klass
+          klass = Model.xml_subtype(declared, local, uri)
+          return Plan.for(klass) if klass && !klass.equal?(declared)
+          return plan if klass || !@strict || local == declared.xml_root
+
+          decode_error(Decoder.unknown_type_message(declared, local, uri), leaf)
         end
 
         # +leaf+: the element's name when it is a leaf (not on the name stack), for paths.
