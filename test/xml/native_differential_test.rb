@@ -360,7 +360,9 @@ class NativeDifferentialTest < Minitest::Test
           agree(xml, "max_attributes #{max}, #{count} attributes#{' (slow)' if slow}") do |input, backend|
             XML.check(input, max_attributes: max, backend: backend)
           end
-          agree(-> { TrickleIO.new(xml, seed: max) }, "trickled max_attributes #{max}") { |input, backend| XML.check(input, max_attributes: max, backend: backend) }
+          agree(-> { TrickleIO.new(xml, seed: max) }, "trickled max_attributes #{max}") do |input, backend|
+            XML.check(input, max_attributes: max, backend: backend)
+          end
         end
       end
     end
