@@ -17,8 +17,8 @@
  *   bits 0-2  chunk size: whole document, or 1, 2, 3, 7, 16, 64, 4096 bytes
  *   bit 3     want_text on for every element (else on at odd depths only)
  *   bit 4     reject_dtd
- *   bit 5     max_depth 8 (else 1024)
- *   bit 6     max_token_size 64 (else 1 MiB)
+ *   bit 5     max_depth 8, max_namespaces 4 (else 1024, 10000)
+ *   bit 6     max_token_size 64, max_attributes 4 (else 1 MiB, 10000)
  *   bit 7     remember token positions (marks), as the decoder does */
 #include "xml_tokenizer.h"
 
@@ -220,10 +220,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     h->all_text = (config >> 3) & 1;
     h->marks = (config >> 7) & 1;
     int reject_dtd = (config >> 4) & 1;
-    size_t max_depth = (config & 0x20) ? 8 : 1024;
-    size_t max_token_size = (config & 0x40) ? 64 : 1024 * 1024;
+    wbx_config limits = {
+        (config & 0x20) ? 8 : 1024,            /* max_depth */
+        (config & 0x40) ? 64 : 1024 * 1024,    /* max_token_size */
+        (config & 0x40) ? 4 : 10000,           /* max_attributes */
+        (config & 0x20) ? 4 : 10000,           /* max_namespaces */
+        reject_dtd,
+        {0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL}, /* any key will do here */
+    };
 
-    wbx_init(&h->tok, &HANDLER, h, max_depth, max_token_size, reject_dtd);
+    wbx_init(&h->tok, &HANDLER, h, &limits);
     h->tok.want_text = h->all_text;
     if (setjmp(h->escape) == 0) {
         if (wbx_run(&h->tok) == WBX_DOCTYPE) {

@@ -1018,8 +1018,8 @@ static char *copy_bytes(VALUE s, size_t *len)
     return p;
 }
 
-void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, size_t max_depth, size_t max_token_size,
-              int reject_dtd, VALUE block, VALUE refs)
+void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wbx_config *config, VALUE block,
+              VALUE refs)
 {
     d->source = source;
     d->refs = refs;
@@ -1083,7 +1083,7 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
             d->env.gregorian = rb_const_get(d->env.cDate, id_const_GREGORIAN);
         }
     }
-    wbx_init(&d->tok, &d->handler, d, max_depth, max_token_size, reject_dtd);
+    wbx_init(&d->tok, &d->handler, d, config);
 }
 
 VALUE wbd_run(wbd_decoder *d)

@@ -123,8 +123,8 @@ typedef struct wbd_decoder {
 } wbd_decoder;
 
 /* Sets up a decoder (mode WBD_CHECK: well-formedness only). Raises on bad arguments. */
-void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, size_t max_depth, size_t max_token_size,
-              int reject_dtd, VALUE block, VALUE refs);
+void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wbx_config *config, VALUE block,
+              VALUE refs);
 /* Runs it: the result, or Qundef when a DOCTYPE was met (see wbx_read_so_far). */
 VALUE wbd_run(wbd_decoder *d);
 void wbd_free(wbd_decoder *d);

@@ -62,29 +62,42 @@ static size_t limit(VALUE n, const char *name)
     rb_raise(rb_eArgError, "%s must be a positive Integer", name);
 }
 
+/* The tokenizer's hash key (wbx_config.hash_key): drawn once, at load, from
+ * Random.urandom, and only read after that (so shared by every Ractor). */
+static uint64_t hash_key[2];
+
 /* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb). */
-/* decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block, references = nil) */
+/* decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references = nil),
+ * limits: [max_depth, max_token_size, max_attributes, max_namespaces] */
 static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
 {
-    VALUE source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block, refs;
-    rb_check_arity(argc, 9, 10);
+    VALUE source, item, mode, path, strict, limits, reject_dtd, block, refs;
+    rb_check_arity(argc, 8, 9);
     source = argv[0];
     item = argv[1];
     mode = argv[2];
     path = argv[3];
     strict = argv[4];
-    max_depth = argv[5];
-    max_token_size = argv[6];
-    reject_dtd = argv[7];
-    block = argv[8];
-    refs = argc > 9 ? argv[9] : Qnil;
+    limits = argv[5];
+    reject_dtd = argv[6];
+    block = argv[7];
+    refs = argc > 8 ? argv[8] : Qnil;
     int code = mode_code(mode);
     if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
+    Check_Type(limits, T_ARRAY);
+    if (RARRAY_LEN(limits) != 4) rb_raise(rb_eArgError, "limits: [max_depth, max_token_size, max_attributes, max_namespaces]");
+    wbx_config config = {
+        limit(RARRAY_AREF(limits, 0), "max_depth"),
+        limit(RARRAY_AREF(limits, 1), "max_token_size"),
+        limit(RARRAY_AREF(limits, 2), "max_attributes"),
+        limit(RARRAY_AREF(limits, 3), "max_namespaces"),
+        RTEST(reject_dtd),
+        {hash_key[0], hash_key[1]},
+    };
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wbd_decoder *d = &s->d;
-    wbd_init(d, source, item, code, path, RTEST(strict), limit(max_depth, "max_depth"), limit(max_token_size, "max_token_size"),
-             RTEST(reject_dtd), block, refs);
+    wbd_init(d, source, item, code, path, RTEST(strict), &config, block, refs);
     VALUE result = wbd_run(d);
     if (result == Qundef) {
         /* A DOCTYPE: give back everything read, for the pure backend to start over. */
@@ -117,6 +130,10 @@ void Init_wirebind_xml_decoder(VALUE mNative)
     sym_doctype = ID2SYM(rb_intern("doctype"));
     id_unread = rb_intern("unread");
     wbd_init_ids(mNative);
+    VALUE key = rb_funcall(rb_cRandom, rb_intern("urandom"), 1, INT2FIX(16));
+    if (!RB_TYPE_P(key, T_STRING) || RSTRING_LEN(key) != 16) rb_raise(rb_eRuntimeError, "Random.urandom gave no key");
+    memcpy(hash_key, RSTRING_PTR(key), 16);
+    RB_GC_GUARD(key);
     rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, -1);
     rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
 }

@@ -21,6 +21,9 @@
 #define XMLNS_NS "http://www.w3.org/2000/xmlns/"
 #define LIMIT_TOKEN "a single token is larger than max_token_size (%zu bytes)"
 #define LIMIT_DEPTH "elements are nested deeper than max_depth (%zu)"
+#define LIMIT_ATTRIBUTES "a start tag has more than max_attributes (%zu) attributes"
+#define LIMIT_NAMESPACES "more than max_namespaces (%zu) namespace declarations in scope"
+#define NOT_QNAME "is not a qualified name (one colon, between a prefix and a local name)"
 
 /* Results of the pattern matchers: no match, a match, or "the window ends
  * before I can tell" (the caller makes more of the input visible and retries). */
@@ -308,6 +311,21 @@ size_t wbx_prefix_end(const char *name, size_t len)
     return at + 1;
 }
 
+/* Whether an XML Name is a Namespaces QName: no colon, or one between a
+ * non-empty prefix and a local part that starts as an NCName does (the rest of
+ * it is made of name characters already). Syntax::QNAME_ONLY. */
+static int is_qname(const char *name, size_t len)
+{
+    const char *colon = memchr(name, ':', len);
+    if (!colon) return 1;
+    size_t at = (size_t)(colon - name);
+    if (at == 0 || at + 1 >= len || memchr(colon + 1, ':', len - at - 1)) return 0;
+    const unsigned char *p = (const unsigned char *)colon + 1;
+    if (*p < 0x80) return ascii_start(*p) != 0;
+    uint32_t cp;
+    return utf8(p, len - at - 1, &cp) != 0 && wide_start(cp);
+}
+
 static int is_xmlns(const char *name, size_t len)
 {
     return len >= 5 && memcmp(name, "xmlns", 5) == 0 && (len == 5 || name[5] == ':');
@@ -570,20 +588,44 @@ static void check_token_end(wbx_tokenizer *t)
 
 /* ---- namespaces and names ------------------------------------------------------ */
 
-static void ns_push(wbx_tokenizer *t, const char *prefix, size_t plen, const char *uri, size_t ulen, int none)
+/* SipHash-1-3 (Aumasson and Bernstein; the variant Ruby hashes Strings with)
+ * of p[0, n) under the tokenizer's key: names crafted to collide under one
+ * key do not collide under another, and the key is secret. */
+#define SIP_ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIP_ROUND(v0, v1, v2, v3)                                                  \
+    do {                                                                           \
+        v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32);          \
+        v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2;                                 \
+        v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0;                                 \
+        v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32);          \
+    } while (0)
+
+static uint64_t keyed_hash(const wbx_tokenizer *t, const char *p, size_t n)
 {
-    t->ns = grow(t, t->ns, &t->ns_cap, t->ns_count + 1, sizeof(wbx_ns));
-    wbx_ns *b = &t->ns[t->ns_count++];
-    b->prefix = t->ns_bytes.len;
-    b->prefix_len = plen;
-    bytes_append(t, &t->ns_bytes, prefix, plen);
-    b->uri = t->ns_bytes.len;
-    b->uri_len = ulen;
-    bytes_append(t, &t->ns_bytes, uri, ulen);
-    b->none = none;
+    const unsigned char *in = (const unsigned char *)p;
+    uint64_t k0 = t->hash_key[0], k1 = t->hash_key[1];
+    uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
+    size_t whole = n - n % 8;
+    for (size_t i = 0; i < whole; i += 8) {
+        uint64_t m = 0;
+        for (int b = 7; b >= 0; b--) m = (m << 8) | in[i + (size_t)b];
+        v3 ^= m;
+        SIP_ROUND(v0, v1, v2, v3);
+        v0 ^= m;
+    }
+    uint64_t last = (uint64_t)n << 56;
+    for (size_t i = whole; i < n; i++) last |= (uint64_t)in[i] << (8 * (i - whole));
+    v3 ^= last;
+    SIP_ROUND(v0, v1, v2, v3);
+    v0 ^= last;
+    v2 ^= 0xff;
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
+    return v0 ^ v1 ^ v2 ^ v3;
 }
 
-/* The binding of a prefix ("" for the default namespace), or NONE. */
 /* Prefixes are a few bytes long: compared inline, not through a call to memcmp
  * (this lookup runs once per prefixed name, and once per element for the default). */
 static inline int same_prefix(const char *a, const char *b, size_t n)
@@ -593,13 +635,108 @@ static inline int same_prefix(const char *a, const char *b, size_t n)
     return 1;
 }
 
+static inline int binding_is(const wbx_tokenizer *t, size_t i, const char *prefix, size_t plen)
+{
+    const wbx_ns *b = &t->ns[i];
+    return b->prefix_len == plen && same_prefix(t->ns_bytes.ptr + b->prefix, prefix, plen);
+}
+
+/* The slot of ns_slots holding the innermost binding of a prefix, or the empty
+ * slot where it would go. */
+static size_t ns_slot(const wbx_tokenizer *t, uint64_t hash, const char *prefix, size_t plen)
+{
+    size_t mask = t->ns_slots_cap - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        size_t v = t->ns_slots[i];
+        if (v == 0 || (t->ns[v - 1].hash == hash && binding_is(t, v - 1, prefix, plen))) return i;
+    }
+}
+
+/* Keeps ns_slots at most half full. */
+static void ns_slots_reserve(wbx_tokenizer *t)
+{
+    if ((t->ns_slots_used + 1) * 2 <= t->ns_slots_cap) return;
+    size_t cap = t->ns_slots_cap ? t->ns_slots_cap * 2 : 16;
+    if (cap > ((size_t)-1) / sizeof(size_t)) out_of_memory(t);
+    size_t *slots = calloc(cap, sizeof(size_t));
+    if (!slots) out_of_memory(t);
+    for (size_t i = 0; i < t->ns_slots_cap; i++) {
+        size_t v = t->ns_slots[i];
+        if (v == 0) continue;
+        size_t j = (size_t)t->ns[v - 1].hash & (cap - 1);
+        while (slots[j]) j = (j + 1) & (cap - 1);
+        slots[j] = v;
+    }
+    free(t->ns_slots);
+    t->ns_slots = slots;
+    t->ns_slots_cap = cap;
+}
+
+/* Empties a slot of the linear-probing table, moving later entries of its
+ * cluster back so that every entry stays reachable from its home slot. */
+static void ns_slot_delete(wbx_tokenizer *t, size_t i)
+{
+    size_t mask = t->ns_slots_cap - 1;
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        size_t v = t->ns_slots[j];
+        if (v == 0) break;
+        size_t home = (size_t)t->ns[v - 1].hash & mask;
+        /* The entry at j may move to i unless its home lies cyclically in (i, j]. */
+        int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (stays) continue;
+        t->ns_slots[i] = v;
+        i = j;
+    }
+    t->ns_slots[i] = 0;
+    t->ns_slots_used--;
+}
+
+static void ns_push(wbx_tokenizer *t, const char *prefix, size_t plen, const char *uri, size_t ulen, int none)
+{
+    t->ns = grow(t, t->ns, &t->ns_cap, t->ns_count + 1, sizeof(wbx_ns));
+    size_t index = t->ns_count;
+    wbx_ns *b = &t->ns[index];
+    b->prefix = t->ns_bytes.len;
+    b->prefix_len = plen;
+    b->uri = t->ns_bytes.len + plen;
+    b->uri_len = ulen;
+    b->none = none;
+    b->hash = 0;
+    bytes_append(t, &t->ns_bytes, prefix, plen);
+    bytes_append(t, &t->ns_bytes, uri, ulen);
+    t->ns_count++;
+    if (plen == 0) {
+        b->shadowed = t->ns_default;
+        t->ns_default = index;
+        return;
+    }
+    ns_slots_reserve(t);
+    b = &t->ns[index];
+    b->hash = keyed_hash(t, prefix, plen);
+    size_t slot = ns_slot(t, b->hash, prefix, plen);
+    size_t v = t->ns_slots[slot];
+    b->shadowed = v ? v - 1 : NONE;
+    if (!v) t->ns_slots_used++;
+    t->ns_slots[slot] = index + 1;
+}
+
+/* The binding of a prefix ("" for the default namespace), or NONE. A few
+ * bindings are searched from the innermost: that is faster than hashing. */
 static size_t ns_lookup(const wbx_tokenizer *t, const char *prefix, size_t plen)
 {
-    for (size_t i = t->ns_count; i-- > 0;) {
-        const wbx_ns *b = &t->ns[i];
-        if (b->prefix_len == plen && same_prefix(t->ns_bytes.ptr + b->prefix, prefix, plen)) return b->none ? NONE : i;
+    if (plen == 0) {
+        size_t i = t->ns_default;
+        return i == NONE || t->ns[i].none ? NONE : i;
     }
-    return NONE;
+    if (t->ns_count <= 8) {
+        for (size_t i = t->ns_count; i-- > 0;)
+            if (binding_is(t, i, prefix, plen)) return i;
+        return NONE;
+    }
+    size_t v = t->ns_slots[ns_slot(t, keyed_hash(t, prefix, plen), prefix, plen)];
+    return v ? v - 1 : NONE;
 }
 
 static wbx_str ns_uri(const wbx_tokenizer *t, size_t i)
@@ -612,10 +749,23 @@ static wbx_str ns_uri(const wbx_tokenizer *t, size_t i)
     return s;
 }
 
+/* Undoes the bindings past the first count, innermost first. */
 static void ns_restore(wbx_tokenizer *t, size_t count, size_t bytes)
 {
     if (t->ns_count == count) return;
-    t->ns_count = count;
+    while (t->ns_count > count) {
+        size_t index = --t->ns_count;
+        const wbx_ns *b = &t->ns[index];
+        if (b->prefix_len == 0) {
+            t->ns_default = b->shadowed;
+            continue;
+        }
+        size_t slot = ns_slot(t, b->hash, t->ns_bytes.ptr + b->prefix, b->prefix_len);
+        if (b->shadowed != NONE)
+            t->ns_slots[slot] = b->shadowed + 1;
+        else
+            ns_slot_delete(t, slot);
+    }
     t->ns_bytes.len = bytes;
 }
 
@@ -657,14 +807,9 @@ static wbx_raw *raw_push(wbx_tokenizer *t)
     return &t->raw[t->raw_count++];
 }
 
-static uint32_t hash_bytes(const char *p, size_t n, uint32_t h)
-{
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
-    return h;
-}
-
 /* The first attribute (in order) that repeats an earlier one; NONE if none.
- * A small hash set past a handful of attributes: a tag may hold thousands. */
+ * A small hash set past a handful of attributes: a tag may hold thousands
+ * (max_attributes), and the keyed hash keeps crafted names from colliding. */
 static size_t first_duplicate(wbx_tokenizer *t, size_t n, const char *(*name)(const wbx_tokenizer *, size_t, size_t *),
                               wbx_str (*uri)(const wbx_tokenizer *, size_t))
 {
@@ -694,8 +839,8 @@ static size_t first_duplicate(wbx_tokenizer *t, size_t n, const char *(*name)(co
         size_t li;
         const char *a = name(t, i, &li);
         wbx_str ua = uri ? uri(t, i) : (wbx_str){NULL, 0};
-        uint32_t h = hash_bytes(a, li, 2166136261u);
-        if (ua.ptr) h = hash_bytes(ua.ptr, ua.len, h ^ 0x9e3779b9u);
+        uint64_t h = keyed_hash(t, a, li);
+        if (ua.ptr) h ^= SIP_ROTL(keyed_hash(t, ua.ptr, ua.len), 29) + 0x9e3779b97f4a7c15ULL;
         size_t slot = h & (cap - 1);
         for (;;) {
             uint32_t s = t->seen[slot];
@@ -740,11 +885,13 @@ static void declare_namespace(wbx_tokenizer *t, const char *name, size_t nlen, c
     int xml_ns = ulen == sizeof(XML_NS) - 1 && memcmp(uri, XML_NS, ulen) == 0;
     int xmlns_ns = ulen == sizeof(XMLNS_NS) - 1 && memcmp(uri, XMLNS_NS, ulen) == 0;
     long long at = ABS(t, t->pos);
+    if (t->ns_count - 1 >= t->max_namespaces) fail(t, WBX_LIMIT_ERROR, at, LIMIT_NAMESPACES, t->max_namespaces);
     if (nlen == 5) {
         if (xml_ns || xmlns_ns) fail(t, WBX_PARSE_ERROR, at, "the default namespace cannot be bound to %.*s", NAMEF(ulen), uri);
         ns_push(t, "", 0, uri, ulen, ulen == 0);
         return;
     }
+    if (!is_qname(name, nlen)) fail(t, WBX_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(nlen), name);
     const char *prefix = name + 6;
     size_t plen = nlen - 6;
     if (plen == 5 && memcmp(prefix, "xmlns", 5) == 0) fail(t, WBX_PARSE_ERROR, at, "the prefix 'xmlns' cannot be declared");
@@ -765,6 +912,7 @@ static size_t process_attributes(wbx_tokenizer *t)
 {
     size_t n = t->raw_count;
     long long at = ABS(t, t->pos);
+    if (n > t->max_attributes) fail(t, WBX_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
     if (n > 1) {
         size_t dup = first_duplicate(t, n, raw_qname_at, NULL);
         if (dup != NONE) {
@@ -786,6 +934,8 @@ static size_t process_attributes(wbx_tokenizer *t)
         a->value.ptr = raw_value(t, r);
         a->value.len = r->value_len;
         size_t colon = r->prefix_end != NONE ? r->prefix_end : wbx_prefix_end(name, r->name_len);
+        if (r->prefix_end == NONE && !is_qname(name, r->name_len))
+            fail(t, WBX_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(r->name_len), name);
         if (colon) {
             size_t b = ns_lookup(t, name, colon - 1);
             if (b == NONE)
@@ -825,6 +975,8 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_
     long long deep_at = t->tok;
     wbx_str local, uri;
     size_t colon = prefix_end != NONE ? prefix_end : wbx_prefix_end(qname, qlen);
+    if (prefix_end == NONE && !is_qname(qname, qlen))
+        fail(t, WBX_PARSE_ERROR, at, "element name <%.*s> " NOT_QNAME, NAMEF(qlen), qname);
     if (colon) {
         size_t b = ns_lookup(t, qname, colon - 1);
         int xmlns = colon - 1 == 5 && memcmp(qname, "xmlns", 5) == 0;
@@ -1276,6 +1428,7 @@ static void start_tag_slow(wbx_tokenizer *t)
             fail(t, WBX_PARSE_ERROR, ABS(t, j),
                  j == n ? "the input ends inside the start tag <%.*s>" : "expected an attribute, '>' or '/>' in the start tag <%.*s>",
                  NAMEF(qlen), qname);
+        if (t->raw_count >= t->max_attributes) fail(t, WBX_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
         size_t k = ne;
         while (k < n && is_s(b[k])) k++;
         if (k == n || b[k] != '=')
@@ -1391,6 +1544,9 @@ static void processing_instruction(wbx_tokenizer *t)
     if (e - (p + 2) == 3 && (b[p + 2] | 0x20) == 'x' && (b[p + 3] | 0x20) == 'm' && (b[p + 4] | 0x20) == 'l')
         fail(t, WBX_PARSE_ERROR, ABS(t, p),
              ABS(t, p) == 0 ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document");
+    if (memchr(b + p + 2, ':', e - (p + 2)))
+        fail(t, WBX_PARSE_ERROR, ABS(t, p), "processing instruction target '%.*s' contains a colon (Namespaces in XML 1.0)", NAMEF(e - (p + 2)),
+             t->buf + p + 2);
     if (e + 1 < n && b[e] == '?' && b[e + 1] == '>') {
         t->pos = e + 2;
         return;
@@ -1591,14 +1747,19 @@ static void parse_epilog(wbx_tokenizer *t)
 
 /* ---- lifecycle ------------------------------------------------------------------------ */
 
-void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, size_t max_depth, size_t max_token_size, int reject_dtd)
+void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, const wbx_config *config)
 {
     memset(t, 0, sizeof(*t));
     t->h = h;
     t->ctx = ctx;
-    t->max_depth = max_depth;
-    t->max_token_size = max_token_size;
-    t->reject_dtd = reject_dtd;
+    t->max_depth = config->max_depth;
+    t->max_token_size = config->max_token_size;
+    t->max_attributes = config->max_attributes;
+    t->max_namespaces = config->max_namespaces;
+    t->reject_dtd = config->reject_dtd;
+    t->hash_key[0] = config->hash_key[0];
+    t->hash_key[1] = config->hash_key[1];
+    t->ns_default = NONE;
     t->buf = "";
 }
 
@@ -1628,23 +1789,21 @@ void wbx_free(wbx_tokenizer *t)
     free(t->names);
     free(t->ns_bytes.ptr);
     free(t->ns);
+    free(t->ns_slots);
     free(t->raw);
     free(t->attrs);
     free(t->values.ptr);
     free(t->seen);
     free(t->marks);
     free(t->message.ptr);
-    const wbx_handler *h = t->h;
-    void *ctx = t->ctx;
-    memset(t, 0, sizeof(*t));
-    t->h = h;
-    t->ctx = ctx;
-    t->buf = "";
+    wbx_config config = {t->max_depth, t->max_token_size, t->max_attributes, t->max_namespaces, t->reject_dtd,
+                         {t->hash_key[0], t->hash_key[1]}};
+    wbx_init(t, t->h, t->ctx, &config);
 }
 
 size_t wbx_memsize(const wbx_tokenizer *t)
 {
-    return t->own.cap + t->name_bytes.cap + t->names_cap * sizeof(wbx_name) + t->ns_bytes.cap + t->ns_cap * sizeof(wbx_ns) +
+    return t->own.cap + t->name_bytes.cap + t->names_cap * sizeof(wbx_name) + t->ns_bytes.cap + t->ns_cap * sizeof(wbx_ns) + t->ns_slots_cap * sizeof(size_t) +
            t->raw_cap * sizeof(wbx_raw) + t->attrs_cap * sizeof(wbx_attr) + t->values.cap + t->seen_cap * sizeof(uint32_t) +
            t->marks_cap * sizeof(wbx_mark) + t->message.cap;
 }

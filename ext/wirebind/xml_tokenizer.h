@@ -78,7 +78,9 @@ typedef struct wbx_raw {
 typedef struct wbx_ns {
     size_t prefix, prefix_len; /* offsets into ns_bytes */
     size_t uri, uri_len;
-    int none; /* xmlns="": no default namespace */
+    int none;        /* xmlns="": no default namespace */
+    size_t shadowed; /* the binding of the same prefix this one hides, or (size_t)-1 */
+    uint64_t hash;   /* keyed hash of the prefix (not for the default namespace) */
 } wbx_ns;
 
 typedef struct wbx_name {
@@ -95,12 +97,28 @@ typedef struct wbx_mark {
     int resolved;
 } wbx_mark;
 
+/* Limits and the hash key, fixed for a run. */
+typedef struct wbx_config {
+    size_t max_depth;      /* deepest element nesting */
+    size_t max_token_size; /* largest single token, in bytes */
+    size_t max_attributes; /* most attributes in one start tag, namespace declarations included */
+    size_t max_namespaces; /* most namespace declarations in scope at once */
+    int reject_dtd;
+    /* Key of the hash (SipHash-1-3) of attribute names and namespace prefixes, so
+     * that names crafted to collide cannot make a tag quadratic: random per
+     * process (the binding draws it once, at load). */
+    uint64_t hash_key[2];
+} wbx_config;
+
 typedef struct wbx_tokenizer {
     const wbx_handler *h;
     void *ctx;
     size_t max_depth;
     size_t max_token_size;
+    size_t max_attributes;
+    size_t max_namespaces;
     int reject_dtd;
+    uint64_t hash_key[2];
 
     /* Set by the handler: whether character data of the current element is wanted. */
     int want_text;
@@ -131,11 +149,18 @@ typedef struct wbx_tokenizer {
     wbx_name *names;
     size_t depth, names_cap;
 
-    /* Namespace bindings in force, innermost last. */
+    /* Namespace bindings in force, innermost last (ns[0] binds xml). A prefix is
+     * looked up in ns_slots, an open-addressing table (linear probing, keyed
+     * hash) of binding index + 1 for the innermost binding of each prefix bound,
+     * so that a lookup costs the same whatever the number in scope; the default
+     * namespace's innermost binding is ns_default. Undone binding by binding at
+     * end tags (each binding remembers the one it shadowed). */
     wbx_bytes ns_bytes;
     wbx_ns *ns;
     size_t ns_count, ns_cap;
-    wbx_str default_ns;
+    size_t *ns_slots;
+    size_t ns_slots_cap, ns_slots_used;
+    size_t ns_default;
 
     /* The start tag being read. */
     wbx_raw *raw;
@@ -152,8 +177,8 @@ typedef struct wbx_tokenizer {
     wbx_bytes message;
 } wbx_tokenizer;
 
-/* Sets up a tokenizer; nothing is allocated until it runs. */
-void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, size_t max_depth, size_t max_token_size, int reject_dtd);
+/* Sets up a tokenizer (config is copied); nothing is allocated until it runs. */
+void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, const wbx_config *config);
 /* Frees everything the tokenizer allocated; idempotent. */
 void wbx_free(wbx_tokenizer *t);
 /* Bytes held, for memsize. */
@@ -172,7 +197,8 @@ wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i);
  * (during on_leaf, with the leaf's own declarations); {NULL, 0} when unbound. */
 wbx_str wbx_namespace_of(const wbx_tokenizer *t, const char *prefix, size_t len);
 /* The index just past a name's prefix colon, or 0 when it has no proper prefix
- * (XML 1.0 names such as ":", "a:" and "a:b:c" are taken whole). */
+ * (names such as ":", "a:" and "a:b:c" are not qualified names: the tokenizer
+ * refuses them in element and attribute names). */
 size_t wbx_prefix_end(const char *name, size_t len);
 
 /* Line and column of the current token (its first non-blank character). */

@@ -24,7 +24,9 @@ module Wirebind
       max_token_size: 64 * 1024 * 1024,
       max_entity_expansions: 10_000,
       max_entity_bytes: 1024 * 1024,
-      max_entity_depth: 32
+      max_entity_depth: 32,
+      max_attributes: 10_000,
+      max_namespaces: 10_000
     }.freeze
 
     # How many SOAP encoding references may wait for their element at once (+max_references:+).

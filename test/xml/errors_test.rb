@@ -499,4 +499,76 @@ class XMLErrorsTest < Minitest::Test
     assert_raises(ArgumentError) { XML.decode(io, Issue, max_depth: 0) }
     assert_equal 0, io.reads, "options are checked before the input is touched"
   end
+
+  # ---- issue 11: hardening -------------------------------------------------------------
+
+  def test_attributes_past_max_attributes_are_a_limit_error_at_the_tag
+    %i[pure].concat(Wirebind.backend == :native ? [:native] : []).each do |backend|
+      xml = "<r>\n  <e #{Array.new(10_001) { |i| %(a#{i}="1") }.join(' ')}/></r>"
+      error = assert_raises(Wirebind::LimitError) { XML.check(xml, backend: backend) }
+      assert_match(/more than max_attributes \(10000\) attributes/, error.message)
+      assert_equal [2, 3], [error.line, error.column], "#{backend}: the tag's start"
+      assert XML.check(xml, max_attributes: 10_001, backend: backend)
+    end
+  end
+
+  def test_namespace_declarations_past_max_namespaces_are_a_limit_error
+    %i[pure].concat(Wirebind.backend == :native ? [:native] : []).each do |backend|
+      xml = "<r xmlns:a='urn:a'><s xmlns:b='urn:b' xmlns='urn:c'/><t xmlns:c='urn:c'><u xmlns:d='urn:d'/></t></r>"
+      assert XML.check(xml, max_namespaces: 3, backend: backend), "declarations out of scope do not count"
+      error = assert_raises(Wirebind::LimitError) { XML.check(xml, max_namespaces: 2, backend: backend) }
+      assert_match(/more than max_namespaces \(2\) namespace declarations in scope/, error.message)
+    end
+  end
+
+  def test_names_that_namespaces_forbid_are_parse_errors
+    {
+      "<a:b:c xmlns:a='urn:a'/>" => /element name <a:b:c> is not a qualified name/,
+      "<:x/>" => /element name <:x> is not a qualified name/,
+      "<a:/>" => /element name <a:> is not a qualified name/,
+      "<r a:b:c='1' xmlns:a='urn:a'/>" => /attribute name 'a:b:c' is not a qualified name/,
+      "<r xmlns:='urn:x'/>" => /attribute name 'xmlns:' is not a qualified name/,
+      "<r><?a:b c?></r>" => /processing instruction target 'a:b' contains a colon/,
+      "<r xmlns:xmlns='urn:x'/>" => /the prefix 'xmlns' cannot be declared/,
+      "<r xmlns:xml='urn:x'/>" => /the prefix 'xml' can only be bound to/,
+      "<r xmlns:p='http://www.w3.org/XML/1998/namespace'/>" => /can only be bound to its reserved prefix/,
+      "<r xmlns:p='http://www.w3.org/2000/xmlns/'/>" => /can only be bound to its reserved prefix/,
+      "<r xmlns:p=''/>" => /cannot be undeclared/
+    }.each do |xml, message|
+      error = assert_raises(Wirebind::ParseError, xml) { XML.check(xml) }
+      assert_match message, error.message
+    end
+  end
+
+  def test_dtd_names_with_colons_are_parse_errors
+    ["<!DOCTYPE r [<!ENTITY a:b 'x'>]><r/>", "<!DOCTYPE r [<!ENTITY % a:b 'x'>]><r/>",
+     "<!DOCTYPE r [<!NOTATION a:b SYSTEM 'n'>]><r/>", "<!DOCTYPE r [<?a:b?>]><r/>"].each do |xml|
+      error = assert_raises(Wirebind::ParseError, xml) { XML.check(xml, dtd: :internal) }
+      assert_match(/contains a colon/, error.message)
+    end
+  end
+
+  def test_external_and_undeclared_parameter_entities_are_errors
+    xml = %(<!DOCTYPE r [\n<!ENTITY % a SYSTEM "http://example.com/a.dtd">\n%a;\n<!ENTITY e "late">]><r>&e;</r>)
+    error = assert_raises(Wirebind::ParseError) { XML.check(xml, dtd: :internal) }
+    assert_match(/external parameter entity '%a;' is referenced/, error.message)
+    assert_equal 3, error.line
+    error = assert_raises(Wirebind::ParseError) { XML.check("<!DOCTYPE r [%b;]><r/>", dtd: :internal) }
+    assert_match(/undeclared parameter entity '%b;'/, error.message)
+    assert XML.check(%(<!DOCTYPE r [<!ENTITY % a "<!ENTITY e 'x'>">%a;]><r>&e;</r>), dtd: :internal)
+  end
+
+  def test_a_byte_order_mark_that_contradicts_the_declaration_is_a_parse_error
+    utf16 = "\uFEFF<?xml version=\"1.0\" encoding=\"UTF-8\"?><a/>"
+    latin = "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>".b
+    [[utf16.encode("UTF-16LE").b, /UTF-16LE but the document declares UTF-8/],
+     [utf16.encode("UTF-16BE").b, /UTF-16BE but the document declares UTF-8/],
+     [latin, /UTF-8 but the document declares ISO-8859-1/]].each do |bytes, message|
+      error = assert_raises(Wirebind::ParseError) { XML.check(bytes) }
+      assert_match message, error.message
+      assert_equal [1, 1], [error.line, error.column]
+    end
+    assert XML.check("\uFEFF<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>".encode("UTF-16LE").b)
+    assert XML.check("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?><a/>".b)
+  end
 end

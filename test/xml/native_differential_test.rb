@@ -348,6 +348,49 @@ class NativeDifferentialTest < Minitest::Test
     end
   end
 
+  # Issue 11: max_attributes and max_namespaces, on every path (fast and slow
+  # tags, leaves, declarations undone at end tags, trickled input), and the
+  # names Namespaces in XML 1.0 forbids.
+  def test_attribute_and_namespace_limits_fail_alike
+    attrs = ->(n, slow) { Array.new(n) { |i| %( a#{i}=#{slow ? "'x&amp;'" : '"x"'}) }.join }
+    [false, true].each do |slow|
+      [1, 2, 3, 5, 11, 12, 13, 30].each do |count|
+        xml = "<r>\n <e#{attrs.call(count, slow)}/>\n <f#{attrs.call(count, slow)}>t</f><g#{attrs.call(count, slow)}><h/></g></r>"
+        [1, 3, 12, 30].each do |max|
+          agree(xml, "max_attributes #{max}, #{count} attributes#{' (slow)' if slow}") do |input, backend|
+            XML.check(input, max_attributes: max, backend: backend)
+          end
+          agree(-> { TrickleIO.new(xml, seed: max) }, "trickled max_attributes #{max}") do |input, backend|
+            XML.check(input, max_attributes: max, backend: backend)
+          end
+        end
+      end
+    end
+    ns = ->(from, n) { Array.new(n) { |i| %( xmlns:p#{from + i}="urn:#{from + i}") }.join }
+    xml = "<r#{ns.call(0, 3)}>\n<a#{ns.call(3, 2)}><p4:b/></a><c xmlns='urn:d'#{ns.call(5, 3)}/><d#{ns.call(8, 1)}><e#{ns.call(9, 2)}/></d></r>"
+    (1..12).each do |max|
+      agree(xml, "max_namespaces #{max}") { |input, backend| XML.check(input, max_namespaces: max, backend: backend) }
+      agree(-> { TrickleIO.new(xml, seed: max) }, "trickled max_namespaces #{max}") { |input, backend| XML.check(input, max_namespaces: max, backend: backend) }
+    end
+  end
+
+  NOT_NAMESPACE_WELL_FORMED = [
+    "<a:b:c xmlns:a='urn:a'/>", "<:x/>", "<a:/>", "<r a:b:c='1' xmlns:a='urn:a'/>", "<r :x='1'/>", "<r a:='1'/>",
+    "<r xmlns:='urn:x'/>", "<r xmlns:a:b='urn:x'/>", "<r xmlns:xmlns='urn:x'/>", "<r xmlns:xml='urn:x'/>",
+    "<r xmlns:p='http://www.w3.org/XML/1998/namespace'/>", "<r xmlns:p='http://www.w3.org/2000/xmlns/'/>",
+    "<r xmlns:p=''/>", "<r xmlns='http://www.w3.org/2000/xmlns/'/>", "<xmlns:r/>", "<r><?a:b c?></r>", "<?a:b?><r/>",
+    "<r/><?x:y?>", "<p:a xmlns:p='urn:p'><p:1b/></p:a>", "<r p:1b='1' xmlns:p='urn:p'/>", "<r>\n  <a:b:c>text</a:b:c></r>",
+    "<r xmlns:p='urn:p' p:a='1' p:a='2'/>", "<r xmlns:p='urn:p' xmlns:q='urn:p' p:a='1' q:a='2'/>"
+  ].freeze
+
+  def test_names_namespaces_forbid_fail_alike
+    NOT_NAMESPACE_WELL_FORMED.each do |xml|
+      result = agree(xml, "not namespace-well-formed") { |input, backend| XML.check(input, backend: backend) }
+      assert_equal "Wirebind::ParseError", result[0], "#{xml}: #{result.inspect}"
+      agree(-> { TrickleIO.new(xml, seed: xml.size) }, "trickled") { |input, backend| XML.check(input, backend: backend) }
+    end
+  end
+
   # A depth error points at the tag's start whichever path each tokenizer took
   # (pure's inline fast path, its attribute cache, prefixed names, the slow path).
   def test_depth_errors_point_where_pure_points

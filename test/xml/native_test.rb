@@ -228,7 +228,7 @@ class NativeTest < Minitest::Test
       assert_equal [3, 1], [error.line, error.column]
     end
     source = Wirebind::XML::Pure::Source.new(xml)
-    assert_equal :doctype, Wirebind::XML::Native.decode_source(source, nil, :check, nil, false, 1024, 1 << 20, false, nil)
+    assert_equal :doctype, Wirebind::XML::Native.decode_source(source, nil, :check, nil, false, [1024, 1 << 20, 100, 100], false, nil)
     assert_equal xml, source.next_chunk, "everything read is given back"
   end
 

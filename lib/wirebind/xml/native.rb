@@ -11,7 +11,8 @@ module Wirebind
     #
     # The C methods it calls (defined in ext/wirebind/xml_decoder_class.c and
     # xml_encoder_class.c):
-    # - +decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block, references)+,
+    # - +decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references)+, limits being
+    #   +[max_depth, max_token_size, max_attributes, max_namespaces]+ and
     #   mode one of :list, :first, :each, :check; returns the result, or :doctype after
     #   giving back (Source#unread) what it read when it meets a DOCTYPE it may not refuse;
     # - +compile_plan(plan)+, a Plan compiled for C (called through {plan_for});
@@ -64,8 +65,8 @@ module Wirebind
 
         def run(input, item, mode, path, strict, options, block)
           source = Source.new(input)
-          result = decode_source(source, item, mode, path, strict, options.fetch(:max_depth),
-                                 options.fetch(:max_token_size), options.fetch(:dtd) == :reject, block, options[:references])
+          limits = options.values_at(:max_depth, :max_token_size, :max_attributes, :max_namespaces)
+          result = decode_source(source, item, mode, path, strict, limits, options.fetch(:dtd) == :reject, block, options[:references])
           result == :doctype ? yield(source) : result
         end
       end

@@ -41,7 +41,6 @@ module Wirebind
           @general = {}
           @parameter = {}
           @attributes = {}
-          @declarations_ignored = false
         end
 
         # @return [Entity, nil]
@@ -157,6 +156,7 @@ module Wirebind
           s.pos += 2
           target = s.scan(NAME) or error("a processing instruction needs a target name")
           error("the XML declaration is only allowed at the very start of the document") if target.casecmp?("xml")
+          error("processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)") if target.include?(":")
           return if s.skip(/\?>/)
 
           expect_space("after the processing instruction target")
@@ -168,11 +168,13 @@ module Wirebind
           ref = s.scan(/%(#{NAME.source});/o) or error("malformed parameter-entity reference")
           name = s[1]
           entity = @parameter[name]
+          # Skipping a reference would silently drop the declarations it holds (and,
+          # XML 1.0 §5.1, every one after it): refuse it, as references to undeclared
+          # or external general entities are refused.
           if entity.nil? || entity.external?
-            # Not read: later entity and attribute declarations may depend on it, so
-            # they are not processed unless the document is standalone (§5.1).
-            @declarations_ignored = true unless @standalone
-            return
+            s.pos -= ref.bytesize # the error points at the reference
+            error("undeclared parameter entity '%#{name};' referenced") if entity.nil?
+            error("external parameter entity '%#{name};' is referenced, and external entities are never fetched")
           end
           error("parameter entity '%#{name};' references itself") if @inputs.any? { |input| input[1] == name }
           error("parameter entities are nested deeper than max_entity_depth", LimitError) if @inputs.size >= 64
@@ -270,8 +272,6 @@ module Wirebind
             type = attribute_type
             expect_space("after the type of attribute #{name}")
             default = default_declaration
-            next if @declarations_ignored
-
             rules = (@attributes[element] ||= {})
             next if rules.key?(name)
 
@@ -328,6 +328,7 @@ module Wirebind
             expect_space("after '%' in a parameter entity declaration")
           end
           name = s.scan(NAME) or error("expected an entity name")
+          error("entity name '#{name}' contains a colon (Namespaces in XML 1.0)") if name.include?(":")
           expect_space("after entity name '#{name}'")
           text = nil
           notation = nil
@@ -344,8 +345,6 @@ module Wirebind
           end
           s.skip(S)
           error("expected '>' to close the declaration of entity '#{name}'") unless s.skip(/>/)
-          return if @declarations_ignored
-
           table = parameter ? @parameter : @general
           table[name] ||= Entity.new(name, text&.freeze, notation, false)
         end
@@ -394,6 +393,7 @@ module Wirebind
           s.pos += 10
           expect_space("after '<!NOTATION'")
           name = s.scan(NAME) or error("expected a notation name")
+          error("notation name '#{name}' contains a colon (Namespaces in XML 1.0)") if name.include?(":")
           expect_space("after notation name '#{name}'")
           error("expected SYSTEM or PUBLIC in <!NOTATION #{name}") unless s.match?(EXTERNAL_ID)
           external_id(public_only_allowed: true)

@@ -140,6 +140,7 @@ module Wirebind
           end
           if @bom_encoding&.start_with?("UTF-16")
             @converter = Encoding::Converter.new(@bom_encoding, Encoding::UTF_8)
+            check_utf16_declaration(raw)
             return raw
           end
 
@@ -147,6 +148,11 @@ module Wirebind
           if (m = ENCODING_DECL.match(head))
             @declared_encoding = m[1] || m[2]
             name = @declared_encoding.upcase
+            # XML 1.0 §4.3.3: an encoding declaration that contradicts the byte order
+            # mark is a fatal error.
+            if @bom_encoding && !UTF8_NAMES.include?(name)
+              raise ParseError.new("the byte order mark says UTF-8 but the document declares #{@declared_encoding}", line: 1, column: 1, offset: 0)
+            end
             if name.start_with?("UTF-16") || name.start_with?("UTF-32") || name.start_with?("UCS")
               raise ParseError.new("the document declares #{@declared_encoding} but has no byte order mark", line: 1, column: 1, offset: 0)
             end
@@ -163,6 +169,21 @@ module Wirebind
             end
           end
           raw
+        end
+
+        # A UTF-16 document (by its byte order mark, or its first characters) may
+        # declare UTF-16 or UCS-2, nothing else (XML 1.0 §4.3.3).
+        def check_utf16_declaration(raw)
+          head = raw.byteslice(0, 400)
+          head = head.byteslice(0, head.bytesize & ~1).force_encoding(@bom_encoding)
+          head = head.encode(Encoding::UTF_8, invalid: :replace, undef: :replace).b
+          return unless (m = ENCODING_DECL.match(head))
+
+          @declared_encoding = m[1] || m[2]
+          name = @declared_encoding.upcase
+          return if name.start_with?("UTF-16") || name.end_with?("UCS-2")
+
+          raise ParseError.new("the byte order mark says #{@bom_encoding} but the document declares #{@declared_encoding}", line: 1, column: 1, offset: 0)
         end
 
         # Transcodes (if needed), holds back an incomplete trailing character or CR,

@@ -33,8 +33,6 @@ module Wirebind
         START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
         DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
         PI_TARGET = /<\?(#{NAME.source})/
-        # Up to the first "--" after "<!--" and the character after it, which must be ">".
-        COMMENT_EXTENT = /<!--(?:[^-]|-[^-])*--./m
         ATTRIBUTE_CACHE_SIZE = 4096
         QNAME_CACHE_SIZE = 4096
 
@@ -47,11 +45,16 @@ module Wirebind
         # @param max_entity_expansions [Integer] references to declared entities a document may expand
         # @param max_entity_bytes [Integer] total bytes all entity expansions may produce
         # @param max_entity_depth [Integer] deepest nesting of entity references
+        # @param max_attributes [Integer] most attributes in one start tag (namespace declarations included)
+        # @param max_namespaces [Integer] most namespace declarations in scope at once
         # @param dtd [Symbol] +:internal+ parses an internal subset, +:reject+ refuses any DOCTYPE
-        def initialize(input, max_depth:, max_token_size:, max_entity_expansions:, max_entity_bytes:, max_entity_depth:, dtd:)
+        def initialize(input, max_depth:, max_token_size:, max_entity_expansions:, max_entity_bytes:, max_entity_depth:,
+                       max_attributes:, max_namespaces:, dtd:)
           @source = input.is_a?(Source) ? input : Source.new(input)
           @max_depth = max_depth
           @max_token_size = max_token_size
+          @max_attributes = max_attributes
+          @max_namespaces = max_namespaces
           @max_entity_expansions = max_entity_expansions
           @max_entity_bytes = max_entity_bytes
           @max_entity_depth = max_entity_depth
@@ -63,16 +66,27 @@ module Wirebind
           @base_lines = 0
           @base_column = 0 # characters of the current line already discarded from the buffer
           @names = []
-          @ns = { "xml" => XML_NS }.freeze
+          # The namespace bindings in force, prefix => URI ("" the default namespace).
+          # A start tag's declarations change it in place and log what they replaced
+          # (@ns_undo: prefix, old URI or nil); its end tag undoes them (@ns_saves:
+          # depth, undo log size, version before). Looking a prefix up, declaring and
+          # undeclaring each cost O(1), whatever the number of bindings in scope.
+          @ns = { "xml" => XML_NS }
           @default_ns = nil # @ns[""], kept apart: it is looked up for every element
+          @ns_undo = []
           @ns_saves = []
+          # Names this state of the bindings for the attribute cache: a new number on
+          # every change, the old one back when a change is undone.
+          @ns_version = 0
+          @ns_versions = 0
           @entity_stack = []
           @entity_expansions = 0
           @entity_bytes = 0
           @want_text = false
           @standalone = false
           @dtd = nil
-          @fast = nil
+          @fast = nil # fast_tags' binary view of @buf (:stale: to be made again; nil: none, in an entity's text)
+          @buf_owned = false
           @attribute_cache = {}
           @qname_cache = {}
         end
@@ -187,6 +201,11 @@ module Wirebind
           pos = @s.pos
           if pos.zero? && @buf.empty?
             @buf = chunk
+            @buf_owned = false # the Source's (for a String input, the caller's): never appended to
+          elsif pos.zero? && @buf_owned
+            # A token read in many chunks: append in place (amortized), rather than
+            # copy all of it so far on every read.
+            @buf << chunk
           else
             if pos.positive?
               consumed = @buf.byteslice(0, pos)
@@ -197,20 +216,38 @@ module Wirebind
             @base_offset += pos
             @token_start -= pos if @token_start
             @buf = @buf.byteslice(pos, @buf.bytesize - pos) << chunk
+            @buf_owned = true
           end
           @s.string = @buf
-          @fast = StringScanner.new(@buf.dup.force_encoding(Encoding::BINARY))
+          # The binary view for fast_tags is made when it is next used: a view shares
+          # the buffer, and appending to a shared buffer copies it.
+          @fast = :stale
           true
         end
 
-        # Refills until +pattern+ occurs ahead of the current position (which must be
-        # the start of the token). False if the input ends first.
-        def ensure_ahead(pattern)
-          until @s.exist?(pattern)
+        # Refills until +pattern+ (a few bytes long at most) occurs at or after
+        # +from+ bytes past the current position (which must be the start of the
+        # token). False if the input ends first. After a refill only what is new is
+        # searched, and the last bytes before it, which a match may straddle: a
+        # token read in many chunks costs its length, not its length times theirs.
+        def ensure_ahead(pattern, from = 0)
+          s = @s
+          start = s.pos
+          first = from
+          loop do
+            s.pos = start + from if start + from <= @buf.bytesize
+            found = s.pos == start + from && s.exist?(pattern)
+            s.pos = start
+            return true if found
+
             check_token_size
+            from = @buf.bytesize - start - 8
+            from -= 1 while from > first && (@buf.getbyte(start + from) & 0xC0) == 0x80 # a character's start
+            from = first if from < first
             return false unless refill
+
+            start = s.pos
           end
-          true
         end
 
         def ensure_bytes(count)
@@ -305,10 +342,7 @@ module Wirebind
         def comment
           s = @s
           start = s.pos
-          until s.match?(COMMENT_EXTENT)
-            check_token_size
-            error("unterminated comment") unless refill
-          end
+          error("unterminated comment") unless ensure_ahead(/--./m, 4)
           s.pos += 4
           error("unterminated comment") unless s.skip_until(/--/)
           unless ensure_bytes(1) && s.skip(/>/)
@@ -327,6 +361,7 @@ module Wirebind
           if target.casecmp?("xml")
             error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document", ParseError, start)
           end
+          error("processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)", ParseError, start) if target.include?(":")
           return if s.skip(/\?>/)
 
           error("expected whitespace after the processing instruction target") unless s.skip(S)
@@ -350,7 +385,7 @@ module Wirebind
         def parse_content
           s = @s
           while true # rubocop:disable Style/InfiniteLoop -- faster than Kernel#loop on the hottest path
-            if !@want_text && (fast = @fast) && fast_tags(fast)
+            if !@want_text && (fast = @fast) && fast_tags(fast == :stale ? (@fast = StringScanner.new(@buf.dup.force_encoding(Encoding::BINARY))) : fast)
               return
             end
             @token_start = s.pos
@@ -402,7 +437,7 @@ module Wirebind
             text = fast[6]
             leaf_text = text ? text.force_encoding(Encoding::UTF_8) : (fast[5] ? +"" : nil)
             attributes = fast[4]
-            if @dtd || (attributes && !((hit = @attribute_cache[attributes]) && hit[0].equal?(@ns))) || qname.include?(":")
+            if @dtd || (attributes && !((hit = @attribute_cache[attributes]) && hit[0] == @ns_version)) || qname.include?(":")
               @s.pos = fast.pos
               open_element(qname, attributes&.force_encoding(Encoding::UTF_8), leaf_text)
             else
@@ -508,6 +543,7 @@ module Wirebind
               return open_element(qname, raw, nil)
             end
             error(s.eos? ? "the input ends inside the start tag <#{qname}>" : "expected an attribute, '>' or '/>' in the start tag <#{qname}>") unless had_space && s.match?(NAME)
+            too_many_attributes if raw && raw.size >= 2 * @max_attributes
             name = s.scan(NAME)
             s.skip(S)
             error("expected '=' after attribute name '#{name}'") unless s.skip(/=/)
@@ -535,7 +571,7 @@ module Wirebind
           out = +""
           scanner = StringScanner.new(body)
           until scanner.eos?
-            if (plain = scanner.scan(/[^&\t\n\r]+/))
+            if (plain = scanner.scan(/[^&\t\n\r]++/))
               out << plain
             elsif scanner.skip(/[\t\n\r]/)
               out << " "
@@ -597,26 +633,27 @@ module Wirebind
           attrs = nil
           if attributes
             cacheable = attributes.is_a?(String) && @dtd.nil?
-            if cacheable && (hit = @attribute_cache[attributes]) && hit[0].equal?(@ns)
+            if cacheable && (hit = @attribute_cache[attributes]) && hit[0] == @ns_version
               attrs = hit[1]
             else
-              outer_ns = @ns
+              outer_version = @ns_version
+              undo_size = @ns_undo.size
               raw = attributes.is_a?(String) ? fast_attributes(attributes) : attributes
               attrs = process_attributes(qname, raw)
-              if @ns.equal?(outer_ns)
+              if @ns_version == outer_version
                 if cacheable
                   @attribute_cache.clear if @attribute_cache.size >= ATTRIBUTE_CACHE_SIZE
-                  @attribute_cache[attributes] = [outer_ns, attrs].freeze
+                  @attribute_cache[attributes] = [outer_version, attrs].freeze
                 end
               else
-                saved_ns = outer_ns
+                saved_ns = [undo_size, outer_version]
               end
             end
           elsif @dtd&.attributes_declared?
             attrs = process_attributes(qname, nil)
             saved_ns = nil
           end
-          if qname.include?(":") && (split = @qname_cache[qname] || split_qname(qname))[1]
+          if qname.include?(":") && (split = @qname_cache[qname] || split_qname(qname))
             local, prefix = split
             uri = @ns[prefix]
             error(prefix == "xmlns" ? "element names must not use the prefix 'xmlns'" : "namespace prefix '#{prefix}' of element <#{qname}> is not declared") unless uri && prefix != "xmlns"
@@ -628,49 +665,67 @@ module Wirebind
           if leaf_text
             error("elements are nested deeper than max_depth (#{@max_depth})", LimitError, @token_start) if @names.size >= @max_depth
             on_leaf(local, uri, attrs, leaf_text)
-            bind(saved_ns) if saved_ns
+            unbind(*saved_ns) if saved_ns
           else
             @names << qname
             error("elements are nested deeper than max_depth (#{@max_depth})", LimitError, @token_start) if @names.size > @max_depth
-            @ns_saves << @names.size << saved_ns if saved_ns
+            @ns_saves << [@names.size, *saved_ns] if saved_ns
             on_start(local, uri, attrs)
           end
         end
 
         # Checks and resolves [qname, value, ...]; namespace declarations among them
-        # replace @ns with a new, frozen Hash of bindings.
+        # are bound in @ns (see #initialize), to be undone at the element's end.
         # @return [Array, nil] [local, uri, value, ...] without the declarations
         def process_attributes(qname, raw)
           raw = @dtd.apply_attribute_rules(qname, raw) if @dtd&.attributes_declared?
           return nil if raw.nil? || raw.empty?
 
+          too_many_attributes if raw.size > 2 * @max_attributes
           check_duplicate_attributes(raw) if raw.size > 2
-          declared = nil
+          declared = false
           i = 0
           while i < raw.size
             name = raw[i]
             if name.start_with?("xmlns") && (name.size == 5 || name.getbyte(5) == 58)
-              declared ||= @ns.dup
-              declare_namespace(declared, name, raw[i + 1])
+              declare_namespace(name, raw[i + 1])
+              declared = true
             end
             i += 2
           end
-          bind(declared.freeze) if declared
+          if declared
+            @ns_version = (@ns_versions += 1)
+            @default_ns = @ns[""]
+          end
           attrs = resolve_attributes(raw)
           attrs&.freeze
         end
 
-        def bind(bindings)
-          @ns = bindings
-          @default_ns = bindings[""]
+        # Undoes the declarations logged past +undo_size+, newest first.
+        def unbind(undo_size, version)
+          undo = @ns_undo
+          ns = @ns
+          while undo.size > undo_size
+            old = undo.pop
+            prefix = undo.pop
+            old ? ns[prefix] = old : ns.delete(prefix)
+          end
+          @ns_version = version
+          @default_ns = ns[""]
+        end
+
+        # A limit error at the tag's start, where a depth error points too.
+        def too_many_attributes
+          error("a start tag has more than max_attributes (#{@max_attributes}) attributes", LimitError, @token_start)
         end
 
         # [local, prefix] of an element name, cached: names repeat on every record.
         def split_qname(qname)
           @qname_cache.clear if @qname_cache.size >= QNAME_CACHE_SIZE
-          colon = prefix_end(qname)
-          pair = colon ? [qname[(colon + 1)..].freeze, qname[0, colon].freeze] : [qname.frozen? ? qname : qname.dup.freeze, nil]
-          @qname_cache[pair[0].equal?(qname) ? pair[0] : qname.dup.freeze] = pair.freeze
+          error("element name <#{qname}> is not a qualified name (one colon, between a prefix and a local name)") unless qname.match?(QNAME_ONLY)
+          colon = qname.index(":")
+          pair = [qname[(colon + 1)..].freeze, qname[0, colon].freeze]
+          @qname_cache[qname.dup.freeze] = pair.freeze
         end
 
         def close_element(qname)
@@ -682,22 +737,18 @@ module Wirebind
           unless qname == expected
             error(expected ? "expected </#{expected}>, found </#{qname}>" : "unexpected end tag </#{qname}>", ParseError, @token_start)
           end
-          if @ns_saves[-2] == names.size
-            bind(@ns_saves.pop)
+          if (save = @ns_saves.last) && save[0] == names.size
             @ns_saves.pop
+            unbind(save[1], save[2])
           end
           on_end
           names.pop
         end
 
-        # The index of the colon that ends a name's prefix, or nil when the name is
-        # not a qualified name with a prefix. XML 1.0 allows colons anywhere in a
-        # name (":", "a:", "a:b:c"); such names are taken whole, in no namespace.
+        # The index of the colon that ends a name's prefix, or nil. Element names
+        # are qualified names (open_element refuses others), so it is their only colon.
         def prefix_end(name)
-          colon = name.index(":")
-          return nil if colon.nil? || colon.zero? || colon == name.size - 1 || name.index(":", colon + 1)
-
-          colon
+          name.index(":")
         end
 
         def check_duplicate_attributes(raw)
@@ -710,21 +761,26 @@ module Wirebind
           end
         end
 
-        def declare_namespace(bindings, name, uri)
+        def declare_namespace(name, uri)
+          if @ns_undo.size >= 2 * @max_namespaces
+            error("more than max_namespaces (#{@max_namespaces}) namespace declarations in scope", LimitError)
+          end
           if name.size == 5
             error("the default namespace cannot be bound to #{uri}") if uri == XML_NS || uri == XMLNS_NS
-            uri.empty? ? bindings.delete("") : bindings[""] = uri
-            return
+            prefix = ""
+          else
+            error("attribute name '#{name}' is not a qualified name (one colon, between a prefix and a local name)") unless name.match?(QNAME_ONLY)
+            prefix = name[6, name.size]
+            error("the prefix 'xmlns' cannot be declared") if prefix == "xmlns"
+            if prefix == "xml"
+              error("the prefix 'xml' can only be bound to #{XML_NS}") unless uri == XML_NS
+            elsif uri == XML_NS || uri == XMLNS_NS
+              error("#{uri} can only be bound to its reserved prefix")
+            end
+            error("namespace prefix '#{prefix}' cannot be undeclared (xmlns:#{prefix}=\"\") in XML 1.0") if uri.empty?
           end
-          prefix = name[6, name.size]
-          error("the prefix 'xmlns' cannot be declared") if prefix == "xmlns"
-          if prefix == "xml"
-            error("the prefix 'xml' can only be bound to #{XML_NS}") unless uri == XML_NS
-          elsif uri == XML_NS || uri == XMLNS_NS
-            error("#{uri} can only be bound to its reserved prefix")
-          end
-          error("namespace prefix '#{prefix}' cannot be undeclared (xmlns:#{prefix}=\"\") in XML 1.0") if uri.empty?
-          bindings[prefix] = uri
+          @ns_undo << prefix << @ns[prefix]
+          uri.empty? ? @ns.delete(prefix) : @ns[prefix] = uri
         end
 
         # Turns [qname, value, ...] into [local, uri, value, ...], dropping namespace
@@ -738,7 +794,8 @@ module Wirebind
             i += 2
             next if name.start_with?("xmlns") && (name.size == 5 || name.getbyte(5) == 58)
 
-            if (colon = prefix_end(name))
+            if (colon = name.index(":"))
+              error("attribute name '#{name}' is not a qualified name (one colon, between a prefix and a local name)") unless name.match?(QNAME_ONLY)
               prefix = name[0, colon]
               uri = @ns[prefix]
               error("namespace prefix '#{prefix}' of attribute '#{name}' is not declared") unless uri
