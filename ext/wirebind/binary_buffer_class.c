@@ -412,7 +412,8 @@ static VALUE wb_buffer__set_bytes(VALUE self, VALUE offset, VALUE string)
     StringValue(string);
     check_writable(b);
     uint8_t *p = at(b, offset, (size_t)RSTRING_LEN(string));
-    memcpy(p, RSTRING_PTR(string), (size_t)RSTRING_LEN(string));
+    /* memcpy's pointers must be valid even for 0 bytes, and an empty buffer's may be NULL. */
+    if (RSTRING_LEN(string) > 0) memcpy(p, RSTRING_PTR(string), (size_t)RSTRING_LEN(string));
     return self;
 }
 
@@ -425,14 +426,14 @@ static VALUE wb_buffer__append(VALUE self, VALUE data)
         wb_bbuf *src = RTYPEDDATA_DATA(data);
         size_t n = src->len;
         uint8_t *dst = wb_bbuf_reserve(self, b, n); /* first: src may be self */
-        memmove(dst, wb_bbuf_bytes(src), n);
+        if (n > 0) memmove(dst, wb_bbuf_bytes(src), n);
         b->len += n;
         return self;
     }
     StringValue(data);
     size_t n = (size_t)RSTRING_LEN(data);
     uint8_t *dst = wb_bbuf_reserve(self, b, n); /* may run the GC: read the String's pointer after */
-    memcpy(dst, RSTRING_PTR(data), n);
+    if (n > 0) memcpy(dst, RSTRING_PTR(data), n);
     b->len += n;
     RB_GC_GUARD(data);
     return self;

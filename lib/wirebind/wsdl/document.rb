@@ -96,7 +96,7 @@ module Wirebind
             i += 3
           end
         end
-        node = Node.new(local, uri, hash, @ns, [], @file)
+        node = Node.new(local, uri, hash, namespace_snapshot, [], @file)
         if (parent = @stack.last)
           parent.children << node
         else

@@ -336,7 +336,7 @@ module Wirebind
             if depth == @fault_depth + 1 && %w[detail Detail].include?(local)
               @detail_depth = depth
               @detail = +""
-              @detail_ns = [@ns]
+              @detail_ns = [namespace_snapshot]
               @detail_names = [element_qname(local, uri)]
               @detail << "<" << @detail_names.first << all_declarations << attributes_xml(attrs)
               @detail << (leaf_text ? ">#{XML::Pure::Encoder.text(leaf_text)}" : ">")
@@ -401,14 +401,14 @@ module Wirebind
             else
               @detail << ">"
               @detail_names << qname
-              @detail_ns << @ns
+              @detail_ns << namespace_snapshot
             end
           end
 
           def element_qname(local, uri)
             return local if uri.nil? || uri == @default_ns
 
-            prefix = @ns.key(uri)
+            prefix = namespace_snapshot.key(uri)
             prefix ? "#{prefix}:#{local}" : local
           end
 
@@ -419,7 +419,7 @@ module Wirebind
             i = 0
             while i < attrs.size
               local, uri, value = attrs[i, 3]
-              name = uri ? "#{@ns.key(uri) || 'xml'}:#{local}" : local
+              name = uri ? "#{namespace_snapshot.key(uri) || 'xml'}:#{local}" : local
               xml << " " << name << '="' << XML::Pure::Encoder.attribute(value) << '"'
               i += 3
             end
@@ -427,7 +427,7 @@ module Wirebind
           end
 
           def all_declarations
-            @ns.filter_map do |prefix, uri|
+            namespace_snapshot.filter_map do |prefix, uri|
               next if prefix == "xml"
 
               prefix.empty? ? %( xmlns="#{XML::Pure::Encoder.attribute(uri)}") : %( xmlns:#{prefix}="#{XML::Pure::Encoder.attribute(uri)}")
@@ -435,15 +435,15 @@ module Wirebind
           end
 
           def new_declarations(outer)
-            return "" if @ns.equal?(outer)
+            return "" if namespace_snapshot.equal?(outer)
 
             xml = +""
-            @ns.each do |prefix, uri|
+            namespace_snapshot.each do |prefix, uri|
               next if prefix == "xml" || outer[prefix] == uri
 
               xml << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << XML::Pure::Encoder.attribute(uri) << '"'
             end
-            xml << ' xmlns=""' if outer.key?("") && !@ns.key?("")
+            xml << ' xmlns=""' if outer.key?("") && !namespace_snapshot.key?("")
             xml
           end
         end

@@ -116,6 +116,14 @@ module Wirebind
         # The current element ends.
         def on_end; end
 
+        # @return [Hash{String => String}] a frozen copy of the namespace bindings in
+        #   force (prefix => URI, "" the default namespace), for hooks that keep them
+        #   past the current element (the live Hash changes in place). One copy per
+        #   state of the bindings, however many elements share it.
+        def namespace_snapshot
+          (@ns_snapshots ||= {})[@ns_version] ||= @ns.dup.freeze
+        end
+
         # A mark of the current token's position, resolved by {#position} later (only
         # if needed: it holds on to the buffer rather than counting lines now).
         def mark
