@@ -64,7 +64,7 @@ static size_t limit(VALUE n, const char *name)
 
 /* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb). */
 static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE item, VALUE mode, VALUE path, VALUE strict, VALUE max_depth,
-                                      VALUE max_token_size, VALUE reject_dtd, VALUE block)
+                                      VALUE max_token_size, VALUE reject_dtd, VALUE block, VALUE missing, VALUE default_offset)
 {
     int code = mode_code(mode);
     if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
@@ -72,7 +72,7 @@ static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE item, VALU
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wbd_decoder *d = &s->d;
     wbd_init(d, source, item, code, path, RTEST(strict), limit(max_depth, "max_depth"), limit(max_token_size, "max_token_size"),
-             RTEST(reject_dtd), block);
+             RTEST(reject_dtd), block, missing, default_offset);
     VALUE result = wbd_run(d);
     if (result == Qundef) {
         /* A DOCTYPE: give back everything read, for the pure backend to start over. */
@@ -105,6 +105,6 @@ void Init_wirebind_xml_decoder(VALUE mNative)
     sym_doctype = ID2SYM(rb_intern("doctype"));
     id_unread = rb_intern("unread");
     wbd_init_ids(mNative);
-    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, 9);
+    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, 11);
     rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
 }

@@ -124,7 +124,7 @@ class NativeTest < Minitest::Test
     error = assert_raises(Wirebind::LimitError) { XML.check(xml) }
     assert_match(/max_depth \(1024\)/, error.message)
     assert_equal [1, 4 + (1024 - 1) * 3], [error.line, error.column]
-    assert_raises(Wirebind::LimitError) { XML.decode(xml, :string, at: "a") }
+    assert_raises(Wirebind::LimitError) { XML.decode(xml, :string, at: "a/x") }
     # Raised, the limit lets it all through: the C stack does not grow with depth.
     assert XML.check(xml, max_depth: depth + 1)
     assert_equal [], XML.decode(xml, [:string], at: "a/b/c", max_depth: depth + 1)
@@ -227,7 +227,7 @@ class NativeTest < Minitest::Test
       assert_equal [3, 1], [error.line, error.column]
     end
     source = Wirebind::XML::Pure::Source.new(xml)
-    assert_equal :doctype, Wirebind::XML::Native.decode_source(source, nil, :check, nil, false, 1024, 1 << 20, false, nil)
+    assert_equal :doctype, Wirebind::XML::Native.decode_source(source, nil, :check, nil, false, 1024, 1 << 20, false, nil, nil, nil)
     assert_equal xml, source.next_chunk, "everything read is given back"
   end
 

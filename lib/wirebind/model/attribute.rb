@@ -30,7 +30,9 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil].freeze
+      OPTIONS = %i[xml json nil default_offset].freeze
+      # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
+      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/.freeze
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
@@ -49,6 +51,9 @@ module Wirebind
       # @return [Symbol] how XML writes a nil: +:omit+ (leave the element out) or
       #   +:xsi+ (an empty element with xsi:nil="true")
       attr_reader :nil_style
+      # @return [String, nil] for a +:time+ attribute, the offset ("Z", "+hh:mm") of
+      #   date-times written without one; nil: the call's +default_offset:+, else UTC
+      attr_reader :default_offset
       # @return [Integer] the position in the owning class's attributes, and in
       #   the values given to +__wb_build+
       attr_reader :index
@@ -69,9 +74,11 @@ module Wirebind
         def declare(owner, name, type, options, index:, json_keys:)
           where = declaration(owner, name)
           unknown = options.keys - OPTIONS
-          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:)" unless unknown.empty?
+          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:, default_offset:)" unless unknown.empty?
 
           item_type, list = resolve_type(where, type)
+          default_offset = options[:default_offset]
+          check_default_offset(where, item_type, default_offset) unless default_offset.nil?
           json = options[:json]
           new(
             owner: owner,
@@ -82,6 +89,7 @@ module Wirebind
             json: json.nil? ? default_json(name, json_keys) : wire_name(where, :json, json),
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
+            default_offset: default_offset&.then { |offset| -offset },
             index: index
           )
         end
@@ -162,6 +170,13 @@ module Wirebind
           raise SchemaError, "#{where}: #{option}: must be a non-empty String, not #{value.inspect}"
         end
 
+        def check_default_offset(where, type, offset)
+          raise SchemaError, "#{where}: default_offset: applies to :time only, not #{type.inspect}" unless type == :time
+          return if offset.is_a?(String) && offset.match?(OFFSET_PATTERN)
+
+          raise SchemaError, "#{where}: default_offset: must be \"Z\" or \"+hh:mm\"/\"-hh:mm\" (at most 14:00), not #{offset.inspect}"
+        end
+
         def nil_style(where, value)
           return value if NIL_STYLES.include?(value)
 
@@ -171,7 +186,7 @@ module Wirebind
 
       # Use {.declare}: this trusts its arguments.
       # @api private
-      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:)
+      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, default_offset: nil)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -182,6 +197,7 @@ module Wirebind
         @json = json
         @json_explicit = json_explicit
         @nil_style = nil_style
+        @default_offset = default_offset
         @index = index
         freeze
       end
@@ -216,7 +232,8 @@ module Wirebind
       def copy(**changes)
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
-          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, **changes
+          json_explicit: @json_explicit, nil_style: @nil_style, index: @index,
+          default_offset: @default_offset, **changes
         )
       end
     end

@@ -11,7 +11,8 @@ module Wirebind
     #
     # The C methods it calls (defined in ext/wirebind/xml_decoder_class.c and
     # xml_encoder_class.c):
-    # - +decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block)+,
+    # - +decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block,
+    #   missing, default_offset)+ (+missing+: the message to raise when +path+ never matched, or nil),
     #   mode one of :list, :first, :each, :check; returns the result, or :doctype after
     #   giving back (Source#unread) what it read when it meets a DOCTYPE it may not refuse;
     # - +compile_plan(plan)+, a Plan compiled for C (called through {plan_for});
@@ -54,7 +55,8 @@ module Wirebind
         def run(input, item, mode, path, strict, options, block)
           source = Source.new(input)
           result = decode_source(source, item, mode, path, strict, options.fetch(:max_depth),
-                                 options.fetch(:max_token_size), options.fetch(:dtd) == :reject, block)
+                                 options.fetch(:max_token_size), options.fetch(:dtd) == :reject, block,
+                                 options[:missing], options[:default_offset])
           result == :doctype ? yield(source) : result
         end
       end

@@ -11,7 +11,11 @@ module Wirebind
     #
     # Paths in +xml:+ share wrappers: +"meta/a"+ and +"meta/b"+ are two slots of one
     # Group. Entries for the same local name in different namespaces are chained
-    # through +alt+; a nil +uri+ matches any namespace.
+    # through +alt+. For elements a nil +uri+ matches any namespace (the lenient
+    # rule) and +""+ (from +"{}local"+) only no namespace. For XML attributes the
+    # +uri+ is matched exactly, nil being no namespace: an unprefixed attribute is in
+    # no namespace whatever the default namespace (Namespaces in XML, 6.2), so
+    # +"@type"+ never reads +xsi:type+.
     #
     # @api private
     class Plan
@@ -26,7 +30,8 @@ module Wirebind
 
       # Where one value goes. +index+ is the attribute's position in the model's
       # values (nil for the record itself), +type+ a scalar Symbol or a model Class.
-      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, keyword_init: true) do
+      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, :default_offset,
+                        keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
         def plan
@@ -38,6 +43,8 @@ module Wirebind
       Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, keyword_init: true)
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
+      # "@xml:lang": the one prefix a path may use, bound by XML itself.
+      XML_PREFIX = "xml:"
 
       # @return [Class] the model class
       attr_reader :klass
@@ -140,8 +147,7 @@ module Wirebind
         elsif xml.start_with?("@")
           raise SchemaError, "#{context}: an XML attribute must be a scalar" if kind == MODEL || attribute.list?
 
-          local, uri = self.class.path_step(xml[1..], context)
-          raise SchemaError, "#{context}: an XML attribute needs a name" unless local
+          local, uri = attribute_step(xml[1..], context)
           raise SchemaError, "#{context}: XML attribute '#{xml}' is already mapped" if find(@attributes, local, uri)
 
           entry = slot(attribute, kind, local, uri)
@@ -153,6 +159,16 @@ module Wirebind
 
           add_path(attribute, kind, steps, context)
         end
+      end
+
+      # "name" (no namespace), "{}name" (the same), "{uri}name" or "xml:name".
+      def attribute_step(segment, context)
+        return [segment.delete_prefix(XML_PREFIX), Pure::Syntax::XML_NS] if segment.start_with?(XML_PREFIX) && segment.size > 4 && segment[4..].match?(NCNAME_ONLY)
+
+        local, uri = self.class.path_step(segment, context)
+        raise SchemaError, "#{context}: an XML attribute needs a name" unless local
+
+        [local, uri.nil? || uri.empty? ? nil : uri]
       end
 
       def add_path(attribute, kind, steps, context)
@@ -213,7 +229,8 @@ module Wirebind
 
       def slot(attribute, kind, local, uri)
         Slot.new(kind: kind, index: attribute.index, type: attribute.type, list: attribute.list?,
-                 name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute)
+                 name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute,
+                 default_offset: attribute.default_offset)
       end
 
       def freeze_tables
