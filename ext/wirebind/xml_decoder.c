@@ -762,10 +762,10 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
     wbd_frame *top = top_frame(d);
     if (!top) {
         size_t depth = wbx_depth(&d->tok);
-        if (!(depth + 1 == d->step_count && d->located == depth && d->mode != WBD_DONE && step_matches(&d->steps[d->step_count - 1], local, uri)))
-            return;
+        if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WBD_DONE && step_matches(&d->steps[depth], local, uri))) return;
+        if (depth + 1 > d->reached) d->reached = depth + 1;
+        if (depth + 1 < d->step_count) return;
         d->record_depth = depth + 1;
-        d->reached = d->step_count;
         leaf_value(d, &d->record, NONE, attrs, n, text, local);
         return;
     }

@@ -19,6 +19,7 @@
  * itself (which the pure encoder meets as SystemStackError) must not eat all
  * the memory there is. */
 #define MAX_DEPTH 100000
+#define XML_NS "http://www.w3.org/XML/1998/namespace"
 
 static const char DECLARATION[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 
@@ -117,9 +118,11 @@ static VALUE automatic_prefix(const compiler *c, VALUE uri)
     return prefix;
 }
 
-/* Generator#declaration: %( xmlns:#{prefix}="#{Encoder.attribute(uri)}") */
+/* Encoder.declaration: %( xmlns:#{prefix}="#{Encoder.attribute(uri)}"), nothing
+ * for the XML namespace (always "xml:", never declared). */
 static VALUE declaration_of(const compiler *c, VALUE prefix, VALUE uri)
 {
+    if (RSTRING_LEN(uri) == sizeof(XML_NS) - 1 && memcmp(RSTRING_PTR(uri), XML_NS, sizeof(XML_NS) - 1) == 0) return utf8("");
     VALUE escaped = rb_funcall(c->env->cPureEncoder, id_attribute, 1, uri);
     StringValue(escaped);
     VALUE declaration = rb_str_plus(utf8(" xmlns:"), prefix);
@@ -144,7 +147,13 @@ static void name_parts(const compiler *c, wb_xml_op *op, VALUE entry, int top)
     VALUE uri = rb_funcall(entry, id_uri, 0);
     if (NIL_P(local)) local = utf8("item");
     op->top = (unsigned char)top;
-    if (!NIL_P(uri) && !rb_equal(uri, c->namespace)) {
+    if (!NIL_P(uri) && RSTRING_LEN(uri) == 0 && !NIL_P(c->namespace)) {
+        /* "{}local" in a model with a namespace: unprefixed, the default reset. */
+        op->foreign = 1;
+        op->no_namespace = 1;
+        op->name = intern(c->plan, local);
+        op->declaration = intern(c->plan, utf8(" xmlns=\"\""));
+    } else if (!NIL_P(uri) && RSTRING_LEN(uri) > 0 && !rb_equal(uri, c->namespace)) {
         VALUE prefix = automatic_prefix(c, uri);
         op->foreign = 1;
         op->name = intern(c->plan, qualified(prefix, local));
@@ -722,7 +731,7 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
                     child_parent, 1);
     } else if (op->foreign) {
         push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, WB_XML_PTR(plan, op->declaration),
-                    op->declaration.len, child_default, child_parent, 1);
+                    op->declaration.len, op->no_namespace ? NULL : child_default, child_parent, 1);
     } else {
         /* Named in this model's namespace; a child of the record itself carries
          * the reset, and sees the default namespace in scope. */

@@ -44,6 +44,7 @@ typedef struct wb_xml_op {
     unsigned char named;   /* 0 for "*": scalars are <item>s, records use their own root tag */
     unsigned char foreign; /* the name is fixed: "wbN:local", declared by `declaration` */
     unsigned char top;     /* a child of the record's element, not of a wrapper */
+    unsigned char no_namespace; /* foreign "{}local": the declaration resets the default namespace */
     ID ivar;               /* where the record keeps the value */
     VALUE type;            /* the scalar type's Symbol, or the model Class values must be */
     wb_xml_bytes field;    /* the attribute's xml path, for EncodeError#path */

@@ -143,10 +143,13 @@ module Wirebind
 
           top = @top
           unless top
-            return unless @names.size + 1 == @path.size && @located == @names.size && @mode != :done && matches?(@path.last, local, uri)
+            depth = @names.size + 1
+            return unless depth <= @path.size && @located == depth - 1 && @mode != :done && matches?(@path[depth - 1], local, uri)
 
-            @record_depth = @names.size + 1
-            @reached = @path.size
+            @reached = depth if depth > @reached
+            return if depth < @path.size
+
+            @record_depth = depth
             leaf_value(@record_slot, nil, attrs, text, local)
             return
           end

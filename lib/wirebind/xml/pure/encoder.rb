@@ -57,9 +57,21 @@ module Wirebind
 
           # @return [String] the prefix wirebind writes for +uri+ when the schema
           #   names none: "wb" and a checksum of the URI, the same in every process
-          #   and Ractor, with no registry to share
+          #   and Ractor, with no registry to share; "xml" for the XML namespace,
+          #   the one prefix bound without a declaration (and that may not have one)
           def automatic_prefix(uri)
+            return "xml" if uri == Syntax::XML_NS
+
             "wb#{Zlib.crc32(uri).to_s(36)}"
+          end
+
+          # @return [String] the declaration of +prefix+ for +uri+: %( xmlns:p="uri"),
+          #   or "" for the XML namespace, which Namespaces in XML forbids declaring
+          #   with any prefix but its own and needs no declaration with that one
+          def declaration(prefix, uri)
+            return "" if uri == Syntax::XML_NS
+
+            %( xmlns:#{prefix}="#{attribute(uri)}")
           end
 
           # @return [String] +text+ escaped for element content
@@ -213,14 +225,16 @@ module Wirebind
           end
 
           def declaration(prefix, uri)
-            %( xmlns:#{prefix}="#{Encoder.attribute(uri)}")
+            Encoder.declaration(prefix, uri)
           end
 
           # Ruby expressions for an entry's start-tag opening ("<name" plus any
           # declaration) and its name for the end tag.
           def name_parts(entry, top)
             name = entry.name || "item"
-            if entry.uri && entry.uri != @plan.namespace
+            if no_namespace?(entry)
+              [q("<#{name} xmlns=\"\""), q(name), true]
+            elsif entry.uri && !entry.uri.empty? && entry.uri != @plan.namespace
               prefix = entry.uri == @plan.namespace ? @plan.prefix : Encoder.automatic_prefix(entry.uri)
               [q("<#{prefix}:#{name}#{declaration(prefix, entry.uri)}"), q("#{prefix}:#{name}"), true]
             elsif top
@@ -228,6 +242,12 @@ module Wirebind
             else
               ["'<' << pre << #{q(name)}", "(pre + #{q(name)})", false]
             end
+          end
+
+          # A "{}local" entry in a model with a namespace: written unprefixed, with
+          # the default namespace reset (in a model without one it is any element).
+          def no_namespace?(entry)
+            entry.uri == "" && !@plan.namespace.nil?
           end
 
           # Encoding reads the values decoding set: the instance variables, not
@@ -242,7 +262,8 @@ module Wirebind
             @plan.attribute_writes.filter_map do |slot|
               next if slot.uri.nil? || (slot.uri == @plan.namespace && @plan.prefix)
 
-              declaration(Encoder.automatic_prefix(slot.uri), slot.uri)
+              declaration = declaration(Encoder.automatic_prefix(slot.uri), slot.uri)
+              declaration unless declaration.empty?
             end.uniq
           end
 
@@ -321,7 +342,9 @@ module Wirebind
             if slot.name.nil?
               # A "*" item is named after its own class, in its own namespace.
               emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, '', xsi_all, child_default, child_parent, true)"
-            elsif slot.uri && slot.uri != @plan.namespace
+            elsif no_namespace?(slot)
+              emit "#{pad}encoder.write(#{value}, out, #{q(slot.name)}, ' xmlns=\"\"', xsi_all, nil, child_parent, true)"
+            elsif slot.uri && !slot.uri.empty? && slot.uri != @plan.namespace
               prefix = Encoder.automatic_prefix(slot.uri)
               emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{q(declaration(prefix, slot.uri))}, xsi_all, child_default, child_parent, true)"
             else

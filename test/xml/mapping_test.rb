@@ -1,0 +1,211 @@
+# frozen_string_literal: true
+
+require_relative "xml_test_support"
+
+# Mapping real payloads (issue 13): the values that used to come back wrong
+# without an error, and the shapes real APIs use. Every test runs on both
+# backends (each_backend) and reads, where one exists, a document somebody else
+# wrote (fixture gems, see rakelib/fixtures.rake).
+class XMLMappingTest < Minitest::Test
+  include XMLTestHelpers
+
+  XSI = "http://www.w3.org/2001/XMLSchema-instance"
+  XML_NS = "http://www.w3.org/XML/1998/namespace"
+  NETSUITE = "netsuite-0.9.3"
+  HAPPYMAPPER = "nokogiri-happymapper-0.5.9"
+
+  # Yields each backend this process has; the values must agree.
+  def each_backend(&block)
+    backends = Wirebind.backend == :native ? %i[pure native] : %i[pure]
+    results = backends.map(&block)
+    results.each_cons(2) { |a, b| assert_equal a, b, "the backends disagree" }
+    results.first
+  end
+
+  def fixture_text(gem, file)
+    File.read(fixture_gem_path(gem, file))
+  end
+
+  # ---- 1. attributes and namespaces -------------------------------------------------
+
+  # NetSuite: <baseRef internalId="999" type="invoice" xsi:type="platformCore:RecordRef"/>
+  class RecordRef
+    include Wirebind::Model
+    attribute :internal_id, :string, xml: "@internalId"
+    attribute :type, :string, xml: "@type"
+    attribute :xsi_type, :string, xml: "@{#{XSI}}type"
+  end
+
+  class WriteResponse
+    include Wirebind::Model
+    attribute :base_ref, RecordRef, xml: "baseRef"
+  end
+
+  def test_unprefixed_attribute_is_not_xsi_type_netsuite
+    xml = fixture_text(NETSUITE, "spec/support/fixtures/add/add_invoice.xml")
+    ref = each_backend do |backend|
+      XML.decode(xml, WriteResponse, at: "Envelope/Body/addResponse/writeResponse", backend: backend).base_ref
+    end
+
+    assert_equal RecordRef.new(internal_id: "999", type: "invoice", xsi_type: "platformCore:RecordRef"), ref
+  end
+
+  def test_attribute_order_does_not_change_the_value
+    [%(<r type="a" xsi:type="x:T" xmlns:xsi="#{XSI}"/>), %(<r xsi:type="x:T" type="a" xmlns:xsi="#{XSI}"/>)].each do |xml|
+      ref = each_backend { |backend| XML.decode(xml, RecordRef, backend: backend) }
+
+      assert_equal "a", ref.type
+      assert_equal "x:T", ref.xsi_type
+    end
+  end
+
+  class Titled
+    include Wirebind::Model
+    attribute :plain, :string, xml: "{}title"
+    attribute :any, :string, xml: "name"
+  end
+
+  def test_empty_braces_mean_no_namespace_for_elements
+    xml = %(<r xmlns:a="urn:a"><a:title>wrong</a:title><title>right</title></r>)
+    record = each_backend { |backend| XML.decode(xml, Titled, backend: backend) }
+
+    assert_equal "right", record.plain
+    assert_nil each_backend { |backend| XML.decode(%(<r xmlns="urn:d"><title>in urn:d</title></r>), Titled, backend: backend) }.plain
+  end
+
+  def test_a_single_value_takes_the_first_matching_element_whatever_its_namespace
+    %w[a b].permutation.each do |first, second|
+      xml = %(<r xmlns:a="urn:a" xmlns:b="urn:b"><#{first}:name>#{first}</#{first}:name><#{second}:name>#{second}</#{second}:name></r>)
+      record = each_backend { |backend| XML.decode(xml, Titled, backend: backend) }
+
+      assert_equal first, record.any, "documented: the first element that gives a value"
+    end
+  end
+
+  # ---- 2. markup inside a scalar, blank text between children -------------------------
+
+  class Description
+    include Wirebind::Model
+    attribute :dtext, :string
+  end
+
+  class Labeled
+    include Wirebind::Model
+    attribute :text, :string, xml: "."
+    attribute :code, :string
+  end
+
+  def test_a_scalar_on_an_element_with_children_is_a_decode_error
+    xml = "<d>\n<dtext>a, <bn>Cacatua</bn>, white</dtext></d>"
+    each_backend do |backend|
+      error = assert_raises(Wirebind::DecodeError) { XML.decode(xml, Description, backend: backend) }
+      assert_equal "d/dtext/bn", error.path
+      assert_equal 2, error.line
+      assert_match(/<bn> is an element inside a :string value/, error.message)
+      error.message
+    end
+  end
+
+  def test_text_that_is_only_white_space_between_children_is_nil
+    assert_nil each_backend { |backend| XML.decode("<l>\n  <code>c</code>\n</l>", Labeled, backend: backend) }.text
+    assert_equal "x ", each_backend { |backend| XML.decode("<l>x <code>c</code></l>", Labeled, backend: backend) }.text
+    assert_equal "  ", each_backend { |backend| XML.decode("<l>  </l>", Labeled, backend: backend) }.text,
+                 "without children, white space is the text"
+  end
+
+  # ---- 3. the xml prefix ------------------------------------------------------------
+
+  class Text
+    include Wirebind::Model
+    xml_root "text"
+    attribute :lang, :string, xml: "@xml:lang"
+    attribute :value, :string, xml: "."
+  end
+
+  class Feed
+    include Wirebind::Model
+    xml_namespace "http://www.w3.org/2005/Atom"
+    xml_root "feed"
+    attribute :lang, :string, xml: "@{#{XML_NS}}lang"
+    attribute :title, :string
+  end
+
+  def test_the_xml_namespace_is_written_with_its_own_prefix_and_never_declared
+    xml = each_backend { |backend| XML.encode(Text.new(lang: "en", value: "hi"), backend: backend) }
+
+    assert_equal %(<text xml:lang="en">hi</text>), xml
+    each_backend { |backend| assert_equal Text.new(lang: "en", value: "hi"), XML.decode(xml, Text, backend: backend) }
+  end
+
+  def test_atom_feed_xml_lang_happymapper
+    xml = fixture_text(HAPPYMAPPER, "spec/fixtures/atom.xml")
+    feed = each_backend { |backend| XML.decode(xml, Feed, backend: backend) }
+
+    assert_equal "en-US", feed.lang
+    assert_equal "TV Shows", feed.title
+    encoded = each_backend { |backend| XML.encode(feed, backend: backend) }
+
+    refute_match(/xmlns:\w+="#{Regexp.escape(XML_NS)}"/, encoded)
+    assert_equal feed, XML.decode(encoded, Feed)
+  end
+
+  # ---- 4. date-times without an offset ----------------------------------------------
+
+  class Shipment
+    include Wirebind::Model
+    attribute :utc, :time
+    attribute :local, :time, default_offset: "-05:00"
+  end
+
+  def test_a_time_without_offset_is_utc_unless_an_offset_is_declared
+    xml = "<s><utc>2009-01-02T06:00:00</utc><local>2009-01-02T06:00:00</local></s>"
+    shipment = each_backend { |backend| XML.decode(xml, Shipment, backend: backend) }
+
+    assert_equal Time.utc(2009, 1, 2, 6), shipment.utc
+    assert shipment.utc.utc?
+    assert_equal Time.new(2009, 1, 2, 6, 0, 0, "-05:00"), shipment.local
+    assert_equal(-5 * 3600, shipment.local.utc_offset)
+  end
+
+  def test_a_time_with_its_own_offset_keeps_it
+    xml = "<s><local> 2009-01-02T06:00:00.5+01:00 </local><utc>2009-01-02T06:00:00Z</utc></s>"
+    shipment = each_backend { |backend| XML.decode(xml, Shipment, backend: backend, default_offset: "+09:00") }
+
+    assert_equal 3600, shipment.local.utc_offset
+    assert shipment.utc.utc?
+  end
+
+  def test_the_call_default_offset_applies_where_the_attribute_names_none
+    xml = "<s><utc>2009-01-02T06:00:00</utc><local>2009-01-02T06:00:00</local></s>"
+    shipment = each_backend { |backend| XML.decode(xml, Shipment, backend: backend, default_offset: "+09:00") }
+
+    assert_equal 9 * 3600, shipment.utc.utc_offset
+    assert_equal(-5 * 3600, shipment.local.utc_offset, "the attribute's own offset wins")
+    assert_equal [Time.new(2009, 1, 2, 6, 0, 0, "+09:00")], XML.decode("<r><t>2009-01-02T06:00:00</t></r>", [:time], at: "r/t", default_offset: "+09:00")
+  end
+
+  def test_default_offset_is_checked
+    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :t, :time, default_offset: "5" } }
+    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :t, :date, default_offset: "Z" } }
+    assert_raises(ArgumentError) { XML.decode("<s/>", Shipment, default_offset: "+25:00") }
+  end
+
+  # ---- 5. at: that matches nothing --------------------------------------------------
+
+  def test_missing_raise_tells_a_wrong_path_from_an_empty_list
+    xml = "<Envelope><Body><list></list></Body></Envelope>"
+    each_backend do |backend|
+      assert_equal [], XML.decode(xml, [:string], at: "Envelope/Body/list/item", missing: :raise, backend: backend)
+      assert_equal [], XML.decode(xml, [:string], at: "Body/list/item", backend: backend), "without missing: an empty list"
+      error = assert_raises(Wirebind::DecodeError) { XML.decode(xml, [:string], at: "Body/list/item", missing: :raise, backend: backend) }
+      assert_match(/at: "Body\/list\/item" matched no element \(a path starts with the document element/, error.message)
+      assert_raises(Wirebind::DecodeError) { XML.decode(xml, :string, at: "Envelope/Body/list/item", missing: :raise, backend: backend) }
+      assert_equal 0, XML.each(xml, :string, at: "Envelope/Body/list/item", missing: :raise, backend: backend) { flunk }
+      assert_raises(Wirebind::DecodeError) { XML.each(xml, :string, at: "Envelope/list/item", missing: :raise, backend: backend) { flunk } }
+      assert_nil XML.decode(%(<Envelope><Body><list xsi:nil="true" xmlns:xsi="#{XSI}"/></Body></Envelope>), Labeled,
+                            at: "Envelope/Body/list", missing: :raise, backend: backend), "matched, and nil"
+      error.message
+    end
+    assert_raises(ArgumentError) { XML.decode(xml, [:string], missing: :warn) }
+  end
+end
