@@ -67,6 +67,7 @@ static void plan_free(void *ptr)
         ruby_xfree(e->uri);
         ruby_xfree(e->default_offset);
         table_free(&e->table);
+        table_free(&e->attributes);
         ruby_xfree(e);
     }
     ruby_xfree(p->entries);
@@ -106,7 +107,9 @@ static size_t plan_memsize(const void *ptr)
     const wbp_plan *p = ptr;
     size_t n = sizeof(*p) + p->entries_cap * sizeof(wbp_entry *);
     n += table_size(&p->table) + table_size(&p->attributes);
-    for (size_t i = 0; i < p->entry_count; i++) n += sizeof(wbp_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table);
+    for (size_t i = 0; i < p->entry_count; i++)
+        n += sizeof(wbp_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table) +
+             table_size(&p->entries[i]->attributes);
     return n;
 }
 
@@ -189,6 +192,7 @@ static wbp_entry *compile_entry(compile_state *cs, VALUE node)
     e->uri = copy_string(rb_funcall(node, id_uri, 0), &e->uri_len);
     if (e->kind == WBP_GROUP) {
         schedule(cs, &e->table, rb_funcall(node, id_table, 0));
+        schedule(cs, &e->attributes, rb_funcall(node, id_attributes, 0));
         VALUE any = rb_funcall(node, id_any, 0);
         if (!NIL_P(any)) e->any = compile_entry(cs, any);
         return e;
@@ -572,13 +576,13 @@ static int nil_attribute(const wbx_attr *attrs, size_t n)
     return 0;
 }
 
-/* apply_attributes: XML attributes the plan maps, converted into values[base..]. */
-static void apply_attributes(wbd_decoder *d, const wbp_plan *plan, const wbx_attr *attrs, size_t n, size_t base, wbx_str leaf)
+/* apply_attributes: XML attributes a plan (or a group) maps, converted into values[base..]. */
+static void apply_attributes(wbd_decoder *d, const wbp_table *table, const wbx_attr *attrs, size_t n, size_t base, wbx_str leaf)
 {
-    if (!plan->attributes.buckets) return;
+    if (!table->buckets) return;
     for (size_t i = 0; i < n; i++) {
         const wbx_attr *a = &attrs[i];
-        wbp_entry *slot = table_get(&plan->attributes, a->local.ptr, a->local.len);
+        wbp_entry *slot = table_get(table, a->local.ptr, a->local.len);
         /* Exact: an unprefixed attribute (uri NULL) is in no namespace. */
         while (slot && (slot->uri ? !uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr != NULL)) slot = slot->alt;
         if (!slot) continue;
@@ -641,7 +645,7 @@ static void start_model(wbd_decoder *d, wbp_entry *slot, size_t parent, const wb
     }
     const wbp_plan *plan = wbp_entry_plan(slot);
     size_t base = push_values(d, plan->size);
-    if (n) apply_attributes(d, plan, attrs, n, base, (wbx_str){NULL, 0});
+    if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wbx_str){NULL, 0});
     int wants = plan->text != NULL;
     wbd_frame *f = push_frame(d, WBP_MODEL);
     f->plan = plan;
@@ -719,6 +723,7 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
     }
     switch (e->kind) {
     case WBP_GROUP: {
+        if (n) apply_attributes(d, &e->attributes, attrs, n, values, (wbx_str){NULL, 0});
         /* want_text stays as it is, as in pure. */
         wbd_frame *f = push_frame(d, WBP_GROUP);
         f->entry = e;
@@ -741,7 +746,7 @@ static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx
     if (slot->kind == WBP_MODEL) {
         const wbp_plan *plan = wbp_entry_plan(slot);
         size_t base = push_values(d, plan->size);
-        if (n) apply_attributes(d, plan, attrs, n, base, local);
+        if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);
         if (plan->text) {
             VALUE v = convert(d, plan->text, text.ptr, text.len, l, NONE);
             d->values[base + (size_t)plan->text->index] = v;
@@ -784,6 +789,8 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
     } else if (e->kind != WBP_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
         leaf_value(d, e, top->values, attrs, n, text, local);
+    } else if (n) {
+        apply_attributes(d, &e->attributes, attrs, n, top->values, local);
     }
 }
 

@@ -45,6 +45,7 @@ struct wbp_entry {
     VALUE plan;       /* MODEL: the type's compiled plan, looked up on first use (0 until then) */
     wbp_table table;  /* GROUP */
     wbp_entry *any;   /* GROUP */
+    wbp_table attributes; /* GROUP: XML attributes read by path ("a/@b") */
 };
 
 typedef struct wbp_plan {

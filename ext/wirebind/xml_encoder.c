@@ -210,8 +210,10 @@ static int same_bytes(const wb_xml_plan *plan, wb_xml_bytes a, wb_xml_bytes b)
     return a.len == b.len && a.len > 0 && memcmp(WB_XML_PTR(plan, a), WB_XML_PTR(plan, b), a.len) == 0;
 }
 
-/* Generator#attribute. */
-static void add_attribute(const compiler *c, VALUE slot)
+/* Generator#attribute (and #group_attributes: +field+ is then the whole path and
+ * a declaration is shared only with the record's and the wrapper's own, from
+ * +group_first+ on). */
+static void add_attribute(const compiler *c, VALUE slot, VALUE field, size_t group_first)
 {
     wb_xml_plan *plan = c->plan;
     VALUE local = rb_funcall(slot, id_name, 0);
@@ -230,7 +232,7 @@ static void add_attribute(const compiler *c, VALUE slot)
     VALUE attribute = rb_funcall(slot, id_attribute, 0);
     VALUE type = rb_funcall(slot, id_type, 0);
     VALUE ivar = rb_funcall(attribute, id_ivar, 0);
-    VALUE field = rb_str_plus(utf8("@"), local);
+    if (NIL_P(field)) field = rb_str_plus(utf8("@"), local);
     VALUE markup = rb_str_plus(utf8(" "), name);
     rb_str_cat_cstr(markup, "=\"");
 
@@ -251,6 +253,7 @@ static void add_attribute(const compiler *c, VALUE slot)
         wb_xml_bytes bytes = intern(plan, declaration);
         int seen = 0;
         for (size_t i = 0; i < plan->attribute_count && !seen; i++) {
+            if (i >= plan->record_attribute_count && i < group_first) continue; /* another wrapper's */
             seen = same_bytes(plan, plan->attributes[i].declaration, bytes);
         }
         if (!seen) entry->declaration = bytes;
@@ -309,6 +312,15 @@ static void add_writes(const compiler *c, VALUE writes)
             name_parts(c, op, entry, at_top);
             VALUE open_index = LONG2FIX((long)plan->op_count);
             plan->op_count++;
+            VALUE attributes = rb_funcall(entry, id_attribute_writes, 0);
+            size_t first = plan->attribute_count;
+            for (long i = 0; i < RARRAY_LEN(attributes); i++) {
+                VALUE slot = rb_ary_entry(attributes, i);
+                add_attribute(c, slot, rb_funcall(rb_funcall(slot, id_attribute, 0), id_xml, 0), first);
+            }
+            op = &plan->ops[FIX2LONG(open_index)];
+            op->attribute_first = first;
+            op->attribute_count = plan->attribute_count - first;
             rb_ary_push(pending, rb_ary_new_from_args(3, rb_funcall(entry, id_writes, 0), INT2FIX(0), open_index));
         } else {
             add_element(c, entry, at_top);
@@ -363,7 +375,8 @@ VALUE wb_xml_plan_compile(VALUE klass)
     if (!NIL_P(namespace)) plan->uri = intern(plan, namespace);
 
     VALUE attributes = rb_funcall(source, id_attribute_writes, 0);
-    for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i));
+    for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i), Qnil, 0);
+    plan->record_attribute_count = plan->attribute_count;
     if (plan->namespace_mode == WB_XML_NS_DEFAULT) {
         for (size_t i = 0; i < plan->attribute_count; i++) {
             if (same_bytes(plan, plan->attributes[i].declaration, plan->declaration)) plan->attributes_declare_prefix = 1;
@@ -578,6 +591,8 @@ static inline int same_namespace(const wb_xml_plan *ns, const wb_xml_plan *plan)
 
 /* The start of a record's element: the generated write up to its first child
  * (start tag, Generator#scope, XML attributes, text). */
+static void write_attributes(encoding *enc, frame *f, size_t first, size_t count);
+
 static void open_record(encoding *enc, frame *f, const char *tag_declaration, size_t tag_declaration_len)
 {
     const wb_xml_plan *plan = f->plan;
@@ -618,17 +633,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
         break;
     }
 
-    for (size_t i = 0; i < plan->attribute_count; i++) {
-        const wb_xml_attribute *attribute = &plan->attributes[i];
-        append_bytes(enc, plan, attribute->declaration);
-        set_field(f, plan, attribute->field);
-        VALUE value = rb_ivar_get(f->record, attribute->ivar);
-        if (NIL_P(value)) continue;
-        append_bytes(enc, plan, attribute->prefix);
-        wb_format_write(buffer, enc->env, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
-        wb_buffer_append_char(buffer, '"');
-        RB_GC_GUARD(value);
-    }
+    write_attributes(enc, f, 0, plan->record_attribute_count);
     wb_buffer_append_char(buffer, '>');
 
     if (plan->has_text) {
@@ -673,6 +678,23 @@ static void push_record(encoding *enc, const wb_xml_plan *plan, VALUE record, co
     f->list = Qundef;
     enc->depth++; /* only now does the GC see (and pin) the record */
     open_record(enc, f, tag_declaration, tag_declaration_len);
+}
+
+/* Generator#attribute and #group_attributes: plan->attributes[first, first + count) of the record. */
+static void write_attributes(encoding *enc, frame *f, size_t first, size_t count)
+{
+    const wb_xml_plan *plan = f->plan;
+    for (size_t i = first; i < first + count; i++) {
+        const wb_xml_attribute *attribute = &plan->attributes[i];
+        append_bytes(enc, plan, attribute->declaration);
+        set_field(f, plan, attribute->field);
+        VALUE value = rb_ivar_get(f->record, attribute->ivar);
+        if (NIL_P(value)) continue;
+        append_bytes(enc, plan, attribute->prefix);
+        wb_format_write(&enc->buffer, enc->env, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
+        wb_buffer_append_char(&enc->buffer, '"');
+        RB_GC_GUARD(value);
+    }
 }
 
 /* Generator#name_parts: "<name" with what the name needs declared. */
@@ -779,6 +801,7 @@ static void run(encoding *enc)
         switch (op->code) {
         case WB_XML_OP_OPEN:
             open_name(enc, f, op);
+            if (op->attribute_count) write_attributes(enc, f, op->attribute_first, op->attribute_count);
             wb_buffer_append_char(&enc->buffer, '>');
             f->pc++;
             continue;

@@ -50,6 +50,8 @@ typedef struct wb_xml_op {
     wb_xml_bytes field;    /* the attribute's xml path, for EncodeError#path */
     wb_xml_bytes name;     /* the local name ("item" for "*"), or the whole foreign name */
     wb_xml_bytes declaration; /* foreign: ' xmlns:wbN="uri"' */
+    size_t attribute_first;   /* OPEN: its XML attributes ("a/@b"), attributes[first, first + count) */
+    size_t attribute_count;
 } wb_xml_op;
 
 /* An XML attribute of the record's element, or its text ("."). */
@@ -81,6 +83,7 @@ typedef struct wb_xml_plan {
     wb_xml_bytes nil_suffix;       /* ' xsi:nil="true" xmlns:xsi="..."/>' */
     int attributes_declare_prefix; /* DEFAULT: an attribute in the model's namespace declares its prefix */
     size_t attribute_count, attribute_capacity;
+    size_t record_attribute_count; /* the record's own; wrappers' ones follow them */
     wb_xml_attribute *attributes;
     int has_text;
     wb_xml_attribute text;

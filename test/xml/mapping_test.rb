@@ -38,6 +38,7 @@ class XMLMappingTest < Minitest::Test
 
   class WriteResponse
     include Wirebind::Model
+    attribute :success, :boolean, xml: "status/@isSuccess"
     attribute :base_ref, RecordRef, xml: "baseRef"
   end
 
@@ -207,5 +208,72 @@ class XMLMappingTest < Minitest::Test
       error.message
     end
     assert_raises(ArgumentError) { XML.decode(xml, [:string], missing: :warn) }
+  end
+
+  # ---- 7. attributes of a child element, by path --------------------------------------
+
+  # NetSuite saved search rows: the value is an attribute two elements down.
+  class ItemRow
+    include Wirebind::Model
+    attribute :department_id, :integer, xml: "basic/department/searchValue/@internalId"
+    attribute :department_label, :string, xml: "basic/department/customLabel"
+    attribute :item_id, :string, xml: "basic/itemId/searchValue"
+    attribute :available, :float, xml: "basic/locationQuantityAvailable/searchValue"
+  end
+
+  class SearchResult
+    include Wirebind::Model
+    attribute :success, :boolean, xml: "status/@isSuccess"
+    attribute :total, :integer, xml: "totalRecords"
+    attribute :rows, [ItemRow], xml: "searchRowList/searchRow"
+  end
+
+  def test_attributes_of_child_elements_by_path_netsuite
+    xml = fixture_text(NETSUITE, "spec/support/fixtures/search/saved_search_item.xml")
+    result = each_backend { |backend| XML.decode(xml, SearchResult, at: "Envelope/Body/searchResponse/searchResult", backend: backend) }
+
+    assert_equal true, result.success
+    assert_equal 49, result.total
+    assert_equal ItemRow.new(department_id: 113, department_label: "Business Unit", item_id: "9781945179747", available: 3307.0), result.rows.first
+    assert_equal true, each_backend { |backend| XML.decode(fixture_text(NETSUITE, "spec/support/fixtures/add/add_invoice.xml"), WriteResponse, at: "Envelope/Body/addResponse/writeResponse", backend: backend) }.success
+  end
+
+  class Address
+    include Wirebind::Model
+    xml_root "address"
+    attribute :street, :string
+    attribute :country_code, :string, xml: "country/@code"
+    attribute :zip, :integer, xml: "city-state/@zipcode"
+    attribute :city, :string, xml: "city-state/city"
+    attribute :lang, :string, xml: "country/@xml:lang"
+    attribute :region, :string, xml: "country/@{urn:geo}region"
+  end
+
+  def test_attributes_by_path_decode_and_encode
+    xml = fixture_text(HAPPYMAPPER, "spec/fixtures/address.xml")
+    address = each_backend { |backend| XML.decode(xml, Address, backend: backend) }
+
+    assert_equal Address.new(street: "Milchstrasse", country_code: "de"), address
+    full = Address.new(street: "s", country_code: "de", zip: 26_131, city: "Oldenburg", lang: "de", region: "north")
+    encoded = each_backend { |backend| XML.encode(full, backend: backend) }
+
+    assert_equal %(<address><street>s</street><country code="de" xml:lang="de" xmlns:wb#{Zlib.crc32('urn:geo').to_s(36)}="urn:geo" ) +
+                 %(wb#{Zlib.crc32('urn:geo').to_s(36)}:region="north"></country><city-state zipcode="26131"><city>Oldenburg</city></city-state></address>),
+                 encoded
+    each_backend { |backend| assert_equal full, XML.decode(encoded, Address, backend: backend) }
+    each_backend { |backend| assert_equal full, XML.decode(encoded.gsub("></country>", "/>"), Address, backend: backend) }
+  end
+
+  def test_a_bad_attribute_path_is_a_schema_error_at_declaration
+    { "a/@b/c" => /'@'\) can only end a path/, "*/@b" => /'\*' cannot lead to an XML attribute/, "a/@" => /not an element name/,
+      "a/{x" => /no closing/, "a/@{urn:x" => /no closing/ }.each do |path, message|
+      error = assert_raises(Wirebind::SchemaError, path) { Class.new { include Wirebind::Model; attribute :v, :string, xml: path } }
+      assert_match message, error.message
+    end
+    error = assert_raises(Wirebind::SchemaError) do
+      Class.new { include Wirebind::Model; attribute :v, :string, xml: "a"; attribute :w, :string, xml: "a/@b" }
+      .then { |klass| XML.decode("<x/>", klass) }
+    end
+    assert_match(/<a> is already mapped to a value/, error.message)
   end
 end

@@ -80,12 +80,15 @@ module Wirebind
           default_offset = options[:default_offset]
           check_default_offset(where, item_type, default_offset) unless default_offset.nil?
           json = options[:json]
+          xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
+          # A bad path is an error here, not at the first decode.
+          XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
           new(
             owner: owner,
             name: name,
             type: item_type,
             list: list,
-            xml: wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) }),
+            xml: xml,
             json: json.nil? ? default_json(name, json_keys) : wire_name(where, :json, json),
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),

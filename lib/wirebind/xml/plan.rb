@@ -39,8 +39,10 @@ module Wirebind
         end
       end
 
-      # A wrapper element on the way to one or more slots.
-      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, keyword_init: true)
+      # A wrapper element on the way to one or more slots; +attributes+ and
+      # +attribute_writes+ are the XML attributes read from it by path
+      # (+"city-state/@zipcode"+), as a plan's.
+      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, keyword_init: true)
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
@@ -93,6 +95,58 @@ module Wirebind
           segments
         end
 
+        # Checks an +xml:+ mapping when it is declared, so that a bad path is a
+        # SchemaError there and not at the first decode.
+        # @return [void]
+        # @raise [SchemaError]
+        def check_mapping(xml, model, list, context)
+          parse(xml, context).then do |shape, *|
+            next if shape == :element
+
+            raise SchemaError, "#{context}: the element's text must be a scalar" if shape == :text && (model || list)
+            raise SchemaError, "#{context}: an XML attribute must be a scalar" if shape == :attribute && (model || list)
+          end
+        end
+
+        # Splits an +xml:+ mapping into what it names:
+        # [:text], [:attribute, [local, uri], element_steps] (element_steps empty for
+        # the record's own attribute) or [:element, steps].
+        # @return [Array]
+        def parse(xml, context)
+          return [:text].freeze if xml == "."
+
+          segments = split_path(xml)
+          last = segments.last
+          if last.start_with?("@")
+            elements = segments[0...-1].map { |segment| path_step(segment, context) }
+            raise SchemaError, "#{context}: '*' cannot lead to an XML attribute" if elements.any? { |local, _| local.nil? }
+
+            return [:attribute, attribute_step(last[1..], context), elements]
+          end
+          steps = segments.map do |segment|
+            raise SchemaError, "#{context}: an XML attribute ('@') can only end a path" if segment.start_with?("@")
+
+            path_step(segment, context)
+          end
+          raise SchemaError, "#{context}: '*' may only end a path" if steps[0...-1].any? { |local, _| local.nil? }
+
+          [:element, steps]
+        end
+
+        # An attribute's name: "name" (no namespace), "{}name" (the same),
+        # "{uri}name" or "xml:name".
+        # @return [Array(String, String)] local name and namespace (nil: none)
+        def attribute_step(segment, context)
+          if segment.start_with?(XML_PREFIX) && segment.size > XML_PREFIX.size && segment[XML_PREFIX.size..].match?(NCNAME_ONLY)
+            return [segment[XML_PREFIX.size..].freeze, Pure::Syntax::XML_NS].freeze
+          end
+
+          local, uri = path_step(segment, context)
+          raise SchemaError, "#{context}: an XML attribute needs a name" unless local
+
+          [local, uri.nil? || uri.empty? ? nil : uri].freeze
+        end
+
         # Parses one step of a path: "local", "{uri}local" or "*".
         # @return [Array(String, String)] local name (nil for "*") and namespace (nil for any)
         def path_step(segment, context)
@@ -139,44 +193,33 @@ module Wirebind
         context = "#{@klass}##{attribute.name} (xml: #{attribute.xml.inspect})"
         xml = attribute.xml
         kind = attribute.model? ? MODEL : SCALAR
-        if xml == "."
-          raise SchemaError, "#{context}: the element's text must be a scalar" if kind == MODEL || attribute.list?
+        self.class.check_mapping(xml, kind == MODEL, attribute.list?, context)
+        shape, name, elements = self.class.parse(xml, context)
+        case shape
+        when :text
           raise SchemaError, "#{context}: the element's text is already mapped" if @text
 
           @text = slot(attribute, kind, nil, nil)
-        elsif xml.start_with?("@")
-          raise SchemaError, "#{context}: an XML attribute must be a scalar" if kind == MODEL || attribute.list?
-
-          local, uri = attribute_step(xml[1..], context)
-          raise SchemaError, "#{context}: XML attribute '#{xml}' is already mapped" if find(@attributes, local, uri)
+        when :attribute
+          holder = elements.empty? ? self : wrapper(elements, context)
+          local, uri = name
+          raise SchemaError, "#{context}: XML attribute '#{xml}' is already mapped" if find(holder.attributes, local, uri)
 
           entry = slot(attribute, kind, local, uri)
-          chain(@attributes, local, entry)
-          @attribute_writes << entry
+          chain(holder.attributes, local, entry)
+          holder.attribute_writes << entry
         else
-          steps = self.class.split_path(xml).map { |segment| self.class.path_step(segment, context) }
-          raise SchemaError, "#{context}: '*' may only end a path" if steps[0...-1].any? { |local, _| local.nil? }
-
-          add_path(attribute, kind, steps, context)
+          add_path(attribute, kind, name, context)
         end
       end
 
-      # "name" (no namespace), "{}name" (the same), "{uri}name" or "xml:name".
-      def attribute_step(segment, context)
-        return [segment.delete_prefix(XML_PREFIX), Pure::Syntax::XML_NS] if segment.start_with?(XML_PREFIX) && segment.size > 4 && segment[4..].match?(NCNAME_ONLY)
-
-        local, uri = self.class.path_step(segment, context)
-        raise SchemaError, "#{context}: an XML attribute needs a name" unless local
-
-        [local, uri.nil? || uri.empty? ? nil : uri]
-      end
-
-      def add_path(attribute, kind, steps, context)
+      # The group of the last of +steps+, made on the way (the groups of a path).
+      def wrapper(steps, context)
         holder = self # the plan or a group: anything with table, any and writes
-        steps[0...-1].each do |local, uri|
+        steps.each do |local, uri|
           existing = find(holder.table, local, uri)
           if existing.nil?
-            group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [])
+            group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [], attributes: {}, attribute_writes: [])
             insert(holder, local, group, context)
             holder = group
           elsif existing.kind == GROUP
@@ -185,6 +228,11 @@ module Wirebind
             raise SchemaError, "#{context}: <#{local}> is already mapped to a value, it cannot also be a wrapper"
           end
         end
+        holder
+      end
+
+      def add_path(attribute, kind, steps, context)
+        holder = wrapper(steps[0...-1], context)
         local, uri = steps.last
         entry = slot(attribute, kind, local, uri)
         if local.nil?
@@ -252,6 +300,11 @@ module Wirebind
           holder.writes.each do |entry|
             pending << entry if entry.kind == GROUP
             entry.freeze unless entry.kind == GROUP
+          end
+          if holder.is_a?(Group)
+            holder.attributes.each_value { |slot| slot = slot.freeze.alt while slot }
+            holder.attributes.freeze
+            holder.attribute_writes.freeze
           end
           holder.table.freeze
           holder.writes.freeze

@@ -128,6 +128,7 @@ module Wirebind
           end
           case entry.kind
           when GROUP
+            apply_attributes(entry, attrs, values, nil) if attrs
             push([GROUP, entry, values, nil, nil, nil, false, false])
           when MODEL
             start_model(entry, values, attrs)
@@ -172,6 +173,8 @@ module Wirebind
             end
           elsif kind != GROUP # an empty wrapper leaves its lists empty, as they are by default
             leaf_value(entry, top[VALUES], attrs, text, local)
+          elsif attrs
+            apply_attributes(entry, attrs, top[VALUES], local)
           end
         end
 
@@ -334,6 +337,7 @@ module Wirebind
           false
         end
 
+        # +plan+: the Plan of a record, or a Group (attributes read by path).
         # +leaf+: the element's name when it is a leaf (not on the name stack), for paths.
         def apply_attributes(plan, attrs, values, leaf)
           table = plan.attributes

@@ -139,6 +139,8 @@ module Wirebind
             @lines = []
             @temp = 0
             @attribute_declarations = attribute_declarations
+            # Declarations the record's element writes: a wrapper's attributes need no other.
+            @record_declarations = @attribute_declarations.dup.freeze
           end
 
           def source
@@ -285,6 +287,29 @@ module Wirebind
             emit "  end"
           end
 
+          # XML attributes read from a wrapper by path ("city-state/@zipcode"); a
+          # namespace the record's element does not declare is declared here, once.
+          def group_attributes(group, pad)
+            declared = []
+            group.attribute_writes.each do |slot|
+              name = slot.name
+              if slot.uri
+                prefix = slot.uri == @plan.namespace && @plan.prefix ? @plan.prefix : Encoder.automatic_prefix(slot.uri)
+                declaration = declaration(prefix, slot.uri)
+                unless declaration.empty? || @record_declarations.include?(declaration) || declared.include?(declaration) ||
+                       prefix == @plan.prefix
+                  declared << declaration
+                  emit "#{pad}out << #{q(declaration)}"
+                end
+                name = "#{prefix}:#{name}"
+              end
+              emit "#{pad}field = #{q(slot.attribute.xml)}"
+              emit "#{pad}unless (v = #{reader(slot)}).nil?"
+              emit "#{pad}  out << #{q(" #{name}=\"")} << Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
+              emit "#{pad}end"
+            end
+          end
+
           def text_content(slot)
             emit "  field = '.'"
             emit "  unless (v = #{reader(slot)}).nil?"
@@ -295,7 +320,9 @@ module Wirebind
           def group(group, depth, top)
             pad = "  " * depth
             open, close, = name_parts(group, top)
-            emit "#{pad}out << #{open} << '>'"
+            emit "#{pad}out << #{open}"
+            group_attributes(group, pad)
+            emit "#{pad}out << '>'"
             # Inside an unprefixed wrapper that reset the default namespace, nothing
             # needs resetting again.
             group.writes.each { |entry| entry.kind == Plan::GROUP ? group(entry, depth + 1, false) : element(entry, depth + 1, false) }
