@@ -276,4 +276,75 @@ class XMLMappingTest < Minitest::Test
     end
     assert_match(/<a> is already mapped to a value/, error.message)
   end
+
+  # ---- 12. mixed repeated elements, in document order ---------------------------------
+
+  class Customer
+    include Wirebind::Model
+    attribute :id, :integer, xml: "Id"
+    attribute :name, :string, xml: "DisplayName"
+  end
+
+  class Invoice
+    include Wirebind::Model
+    attribute :id, :integer, xml: "Id"
+    attribute :total, :decimal, xml: "TotalAmt"
+  end
+
+  class Fault
+    include Wirebind::Model
+    attribute :type, :string, xml: "@type"
+    attribute :messages, [:string], xml: "Error/Message"
+  end
+
+  class QueryResponse
+    include Wirebind::Model
+    xml_namespace "http://schema.intuit.com/finance/v3"
+    xml_root "QueryResponse"
+    attribute :entities, [Customer, Invoice, Fault], xml: "*"
+    attribute :start, :integer, xml: "@startPosition"
+  end
+
+  # A QuickBooks change-data-capture response: an XSD choice, unbounded.
+  CDC = <<~XML
+    <IntuitResponse xmlns="http://schema.intuit.com/finance/v3" time="2013-04-03T10:36:19.393Z">
+      <CDCResponse>
+        <QueryResponse startPosition="1">
+          <Customer><Id>1</Id><DisplayName>Amy's Bird Sanctuary</DisplayName></Customer>
+          <Invoice><Id>130</Id><TotalAmt>362.07</TotalAmt></Invoice>
+          <Fault type="ValidationFault"><Error><Message>Stale object</Message></Error></Fault>
+          <Customer><Id>2</Id><DisplayName>Bill's Windsurf Shop</DisplayName></Customer>
+          <Estimate><Id>9</Id></Estimate>
+        </QueryResponse>
+      </CDCResponse>
+    </IntuitResponse>
+  XML
+
+  def test_a_list_of_several_model_classes_keeps_document_order
+    response = each_backend { |backend| XML.decode(CDC, QueryResponse, at: "IntuitResponse/CDCResponse/QueryResponse", backend: backend) }
+
+    assert_equal [Customer.new(id: 1, name: "Amy's Bird Sanctuary"), Invoice.new(id: 130, total: BigDecimal("362.07")),
+                  Fault.new(type: "ValidationFault", messages: ["Stale object"]), Customer.new(id: 2, name: "Bill's Windsurf Shop")],
+                 response.entities, "each item by its element name; <Estimate> is not declared"
+    assert_equal 1, response.start
+    encoded = each_backend { |backend| XML.encode(response, backend: backend) }
+
+    assert_match(%r{\A<QueryResponse xmlns="http://schema.intuit.com/finance/v3" startPosition="1"><Customer>}, encoded)
+    each_backend { |backend| assert_equal response, XML.decode(encoded, QueryResponse, backend: backend) }
+  end
+
+  def test_a_list_of_several_model_classes_is_checked
+    error = assert_raises(Wirebind::SchemaError) do
+      XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, Invoice], xml: "item" })
+    end
+    assert_match(/mapped by element name: use "\*" or "wrapper\/\*"/, error.message)
+    twin = Class.new { include Wirebind::Model; xml_root "Customer" }
+    error = assert_raises(Wirebind::SchemaError) do
+      XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, twin], xml: "list/*" })
+    end
+    assert_match(/<Customer> .* is already mapped here; each class needs its own xml_root/, error.message)
+    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :items, [Customer, Customer] } }
+    error = assert_raises(Wirebind::SchemaError) { QueryResponse.new(entities: []).to_json }
+    assert_match(/maps to XML only/, error.message)
+  end
 end

@@ -42,8 +42,12 @@ module Wirebind
       attr_reader :name
       # @return [Symbol] the instance variable, e.g. +:@release_date+
       attr_reader :ivar
-      # @return [Symbol, Class] the item type: a {Types::SCALARS} name or a model class
+      # @return [Symbol, Module] the item type: a {Types::SCALARS} name or a model class
+      #   ({Wirebind::Model} itself for a list of several model classes, see {#choices})
       attr_reader :type
+      # @return [Array<Class>, nil] for +[A, B, C]+, the model classes a list may hold,
+      #   told apart in XML by their element names (+xml_root+)
+      attr_reader :choices
       # @return [String] the XML path, e.g. +"releaseDate"+, +"@lang"+, +"affectsVersions/*"+
       attr_reader :xml
       # @return [String] the JSON key
@@ -76,7 +80,8 @@ module Wirebind
           unknown = options.keys - OPTIONS
           raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:, default_offset:)" unless unknown.empty?
 
-          item_type, list = resolve_type(where, type)
+          choices = choice_types(where, type)
+          item_type, list = choices ? [Model, true] : resolve_type(where, type)
           default_offset = options[:default_offset]
           check_default_offset(where, item_type, default_offset) unless default_offset.nil?
           json = options[:json]
@@ -93,6 +98,7 @@ module Wirebind
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
             default_offset: default_offset&.then { |offset| -offset },
+            choices: choices,
             index: index
           )
         end
@@ -155,6 +161,14 @@ module Wirebind
           raise SchemaError, "#{where}: #{describe_type(type)}; #{TYPE_HELP}"
         end
 
+        # [A, B, ...]: a list of several model classes, or nil for any other type.
+        def choice_types(where, type)
+          return nil unless type.is_a?(Array) && type.size > 1 && type.all? { |item| model_class?(item) }
+          raise SchemaError, "#{where}: #{type.inspect} names a class twice" unless type.uniq.size == type.size
+
+          type.dup.freeze
+        end
+
         def model_class?(type)
           type.is_a?(Class) && type.include?(Model)
         end
@@ -189,7 +203,8 @@ module Wirebind
 
       # Use {.declare}: this trusts its arguments.
       # @api private
-      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, default_offset: nil)
+      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, default_offset: nil,
+                     choices: nil)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -201,6 +216,7 @@ module Wirebind
         @json_explicit = json_explicit
         @nil_style = nil_style
         @default_offset = default_offset
+        @choices = choices
         @index = index
         freeze
       end
@@ -226,7 +242,8 @@ module Wirebind
 
       # @return [String]
       def inspect
-        type = @list ? "[#{Model.display_name(@type)}]" : Model.display_name(@type)
+        type = @choices ? @choices.map { |choice| Model.display_name(choice) }.join(", ") : Model.display_name(@type)
+        type = "[#{type}]" if @list
         "#<#{self.class.name} #{Model.display_name(@owner)}##{@name} #{type} xml=#{@xml.inspect} json=#{@json.inspect}>"
       end
 
@@ -236,7 +253,7 @@ module Wirebind
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
           json_explicit: @json_explicit, nil_style: @nil_style, index: @index,
-          default_offset: @default_offset, **changes
+          default_offset: @default_offset, choices: @choices, **changes
         )
       end
     end

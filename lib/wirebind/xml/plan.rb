@@ -208,9 +208,32 @@ module Wirebind
           entry = slot(attribute, kind, local, uri)
           chain(holder.attributes, local, entry)
           holder.attribute_writes << entry
-        else
-          add_path(attribute, kind, name, context)
+        when :element
+          attribute.choices ? add_choices(attribute, name, context) : add_path(attribute, kind, name, context)
         end
+      end
+
+      # [A, B, C] with xml: "*" or "wrapper/*": one decoding entry per class, by its
+      # element name (+xml_root+, in its namespace when it has one), all filling one
+      # list in document order; one "*" entry writes each item as its own class.
+      def add_choices(attribute, steps, context)
+        unless steps.last == ANY_STEP
+          raise SchemaError, "#{context}: a list of several model classes is mapped by element name: use \"*\" or \"wrapper/*\""
+        end
+
+        holder = wrapper(steps[0...-1], context)
+        raise SchemaError, "#{context}: '*' is already mapped here" if holder.any
+
+        attribute.choices.each do |choice|
+          local = choice.xml_root
+          uri = choice.xml_namespace_uri
+          if find(holder.table, local, uri)
+            raise SchemaError, "#{context}: <#{local}> (#{Model.display_name(choice)}) is already mapped here; each class needs its own xml_root"
+          end
+
+          chain(holder.table, local, slot(attribute, MODEL, local, uri).tap { |entry| entry.type = choice })
+        end
+        holder.writes << slot(attribute, MODEL, nil, nil)
       end
 
       # The group of the last of +steps+, made on the way (the groups of a path).
