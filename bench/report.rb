@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "fileutils"
 require "json"
 require "time"
 
@@ -177,7 +178,7 @@ module Bench
     # ---- files -------------------------------------------------------------
 
     def write(dir)
-      Dir.mkdir(dir) unless Dir.exist?(dir)
+      FileUtils.mkdir_p(dir)
       File.write(File.join(dir, "xml.md"), markdown)
       File.write(File.join(dir, "xml.json"), "#{JSON.pretty_generate(to_h)}\n")
       File.write(File.join(dir, "xml_decode.svg"), svg)

@@ -27,6 +27,7 @@ require "rbconfig"
 require "tmpdir"
 require "etc"
 require "wirebind"
+require_relative "clock"
 require_relative "generator"
 require_relative "check"
 require_relative "report"
@@ -48,7 +49,8 @@ module Bench
     WITHOUT_WIREBIND = ENV["BENCH_WITHOUT_WIREBIND"] == "1"
     MIN_RUNS = 3
     MAX_RUNS = 15
-    RESULTS = File.expand_path("results", __dir__)
+    # rake bench writes to tmp/bench; rake bench:record to bench/results (tracked).
+    RESULTS = ENV.fetch("BENCH_RESULTS") { File.expand_path("../tmp/bench", __dir__) }
 
     # group: :wirebind, :peer or :baseline. call: input -> output.
     # check: output -> nil, or what is wrong with it; claim: what a nil means.
@@ -106,9 +108,9 @@ module Bench
       report.elapsed = clock - started
       if SECTIONS.sort == %i[decode encode stream].sort
         report.write(RESULTS)
-        puts "\nwrote #{Report::FILES.map { |f| File.join('bench/results', f) }.join(', ')}"
+        puts "\nwrote #{Report::FILES.map { |f| File.join(RESULTS, f) }.join(', ')}"
       else
-        puts "\n(partial run: bench/results/ left as it was)"
+        puts "\n(partial run: no results written)"
       end
       puts format("total %.0f s", report.elapsed)
     end
@@ -275,7 +277,7 @@ module Bench
     end
 
     def clock
-      Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      Clock.now
     end
   end
 end

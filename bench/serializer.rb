@@ -46,6 +46,7 @@ require "oat/adapters/hal"
 require "alba"
 require "active_support"
 require "panko_serializer"
+require_relative "clock"
 require_relative "generator"
 
 module Bench
@@ -387,7 +388,7 @@ module Bench
     end
 
     def clock
-      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+      Clock.now
     end
   end
 end

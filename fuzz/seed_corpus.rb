@@ -1,26 +1,39 @@
 # frozen_string_literal: true
 
-# Writes a seed corpus for fuzz/xml_tokenizer_fuzz.c into the directory given
-# (default fuzz/corpus): every document of the W3C XML conformance suite
-# (../shared/conformance/xmlconf) and the SOAP and attack fixtures
-# (../shared/fixtures), each behind two configuration bytes (see the harness):
-# read whole with text wanted everywhere, and read in 7-byte chunks with marks,
-# a small max_depth and DTDs refused.
+# Writes a seed corpus for a fuzz harness into the directory given.
 #
-#   ruby fuzz/seed_corpus.rb [corpus_dir]
+# xml (the default; corpus fuzz/corpus), for fuzz/xml_tokenizer_fuzz.c: every
+# document of the W3C XML conformance suite (../shared/conformance/xmlconf)
+# and the SOAP and attack fixtures (../shared/fixtures), each behind two
+# configuration bytes (see the harness): read whole with text wanted
+# everywhere, and read in 7-byte chunks with marks, a small max_depth and
+# DTDs refused.
+#
+# json (corpus fuzz/json_corpus), for fuzz/json_scanner_fuzz.c: every document
+# of JSONTestSuite (../shared/conformance/JSONTestSuite/test_parsing), behind
+# three configuration bytes: read whole; in 7-byte chunks with a 16-byte
+# max_token_size; a byte at a time, strings only checked, max_depth 8.
+#
+#   ruby fuzz/seed_corpus.rb [xml|json] [corpus_dir]
 require "digest"
 require "fileutils"
 
 root = File.expand_path("..", __dir__)
 shared = File.expand_path("../shared", root)
-corpus = File.expand_path(ARGV.fetch(0, File.join(root, "fuzz", "corpus")))
+format = %w[xml json].include?(ARGV.first) ? ARGV.shift : "xml"
+corpus = File.expand_path(ARGV.fetch(0, File.join(root, "fuzz", format == "xml" ? "corpus" : "json_corpus")))
 FileUtils.mkdir_p(corpus)
 
-sources = Dir.glob(File.join(shared, "conformance", "xmlconf", "**", "*.{xml,ent,dtd,xsl}")) +
-          Dir.glob(File.join(shared, "fixtures", "{soap,xml_attacks,wsdl}", "**", "*")).select { |f| File.file?(f) }
+if format == "json"
+  sources = Dir.glob(File.join(shared, "conformance", "JSONTestSuite", "test_parsing", "*.json"))
+  configs = ["\x00".b, "\x14".b, "\x49".b]
+else
+  sources = Dir.glob(File.join(shared, "conformance", "xmlconf", "**", "*.{xml,ent,dtd,xsl}")) +
+            Dir.glob(File.join(shared, "fixtures", "{soap,xml_attacks,wsdl}", "**", "*")).select { |f| File.file?(f) }
+  configs = ["\x08".b, "\xB4".b] # whole + all text; 7-byte chunks + reject DTD + max_depth 8 + marks
+end
 abort "seed_corpus: no documents under #{shared} (is ../shared there?)" if sources.empty?
 
-configs = ["\x08".b, "\xB4".b] # whole + all text; 7-byte chunks + reject DTD + max_depth 8 + marks
 written = 0
 sources.each do |path|
   bytes = File.binread(path)

@@ -3,15 +3,20 @@
 require_relative "wirebind/version"
 require_relative "wirebind/errors"
 require_relative "wirebind/backend"
+require_relative "wirebind/shareable"
 require_relative "wirebind/chunks"
+require_relative "wirebind/options"
 require_relative "wirebind/types"
 require_relative "wirebind/model"
 require_relative "wirebind/xml"
 require_relative "wirebind/json"
 require_relative "wirebind/serializer"
+require_relative "wirebind/binary"
 
 # Declare a schema once on a class ({Wirebind::Model}); read and write XML
 # ({Wirebind::XML}) and JSON ({Wirebind::JSON}) from it, in one streaming pass,
 # typed and safe; write records as HAL, JSON:API or Siren ({Wirebind::Serializer}).
 module Wirebind
+  # SOAP envelopes, faults and the client: loaded on first use (net/http, zlib, openssl).
+  autoload :SOAP, File.expand_path("wirebind/soap", __dir__)
 end

@@ -9,6 +9,7 @@ class ExamplesTest < Minitest::Test
   EXAMPLES = File.expand_path("../examples", __dir__)
 
   def test_soap_to_hypermedia_reads_serves_and_round_trips
+    require_ruby_subprocess
     output, status = Open3.capture2e(RbConfig.ruby, "-W0", File.join(EXAMPLES, "soap_to_hypermedia.rb"))
 
     assert status.success?, output

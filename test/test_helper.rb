@@ -16,18 +16,37 @@ Warning.singleton_class.prepend(Wirebind::TestWarnings)
 $LOAD_PATH.unshift File.expand_path("../lib", __dir__)
 require "wirebind"
 require "minitest/autorun"
+require "rbconfig"
 
 module Wirebind
   # Shared paths and helpers for the tests.
   module TestSupport
     SHARED = File.expand_path("../../shared", __dir__)
 
+    # @return [String] the path of a file or folder in ../shared; skips the calling
+    #   test, saying why, where ../shared (the project's shared test data) is absent,
+    #   e.g. in an unpacked gem
     def shared_path(*parts)
-      File.join(SHARED, *parts)
+      path = File.join(SHARED, *parts)
+      skip "#{File.join('../shared', *parts)} is absent (the shared test data sits beside the checkout)" unless File.exist?(path)
+
+      path
     end
 
     # Each randomized test gets its own seed, printed so a failure can be replayed
     # with WIREBIND_SEED=<n>.
+    # Tests that start a Ruby subprocess need RbConfig.ruby to be a program: JRuby
+    # run from its jars (rake test:jruby) has none.
+    def require_ruby_subprocess
+      return if File.executable?(RbConfig.ruby)
+
+      skip "starts a Ruby subprocess, and RbConfig.ruby (#{RbConfig.ruby}) is not a program here"
+    end
+
+    def require_ractors
+      skip "#{RUBY_ENGINE} #{RUBY_ENGINE_VERSION} has no Ractors" unless defined?(Ractor)
+    end
+
     def random_seed
       seed = Integer(ENV.fetch("WIREBIND_SEED", Random.new_seed % 2**32))
       puts "\n#{self.class}##{name}: WIREBIND_SEED=#{seed}"

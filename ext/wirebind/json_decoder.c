@@ -1,8 +1,16 @@
-/* The JSON decoder engine (see json_decoder.h). Every function names the Ruby
- * method of lib/wirebind/json/pure/ it ports; their messages, positions and
- * paths are the reference's. The frames, the values they hold and every
- * buffer are heap arrays owned by the decoder: document depth costs heap, not
- * C stack. */
+/* The JSON decoder engine (see json_decoder.h): builds Ruby values from the
+ * tokens of the scanner engine (json_scanner.c, no Ruby), whose handler it is.
+ * Every function names the Ruby method of lib/wirebind/json/pure/ it ports;
+ * their messages, positions and paths are the reference's. The frames, the
+ * values they hold and every buffer are heap arrays owned by the decoder:
+ * document depth costs heap, not C stack. */
+/* The scanner engine is compiled into this file too, its functions static:
+ * its token readers run once per token, and inlined into the loops below
+ * they keep the decoder as fast as when they were one file (mkmf builds
+ * without link-time optimization). json_scanner.c stays a file of its own,
+ * with no Ruby in it, for the fuzzer (fuzz/json_scanner_fuzz.c). */
+#define WBJS_API static
+#include "json_scanner.c"
 #include "json_decoder.h"
 #include <ruby/util.h>
 
@@ -73,78 +81,10 @@ void wbj_decoder_init(void)
     wbs_init();
 }
 
-/* ==== byte classes ============================================================ */
 
-static inline int is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 static inline int is_digit(int c) { return c >= '0' && c <= '9'; }
 
-/* In a string: 1 ends a run of plain characters (quote, backslash, C0
- * control), 2 is a byte of a multi-byte character. */
-static const unsigned char STRING_CLASS[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-};
-
-/* Scanner::NUMBER_RUN: [-+0-9.eE] */
-static inline int is_number_char(int c)
-{
-    return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
-
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
-/* The end of the run of plain string characters from p (a quote, backslash or
- * control byte, or len); *high is set when the run has a multi-byte character.
- * Eight bytes at a time while none of them ends the run. */
-static inline size_t scan_run(const unsigned char *buf, size_t p, size_t len, int *high)
-{
-    while (len - p >= 8) {
-        uint64_t x;
-        memcpy(&x, buf + p, 8);
-        uint64_t q = x ^ (ONES * '"');
-        uint64_t b = x ^ (ONES * '\\');
-        uint64_t stop = (((q - ONES) & ~q) | ((b - ONES) & ~b) | ((x - ONES * 0x20) & ~x)) & HIGHS;
-        if (stop) break;
-        if (x & HIGHS) *high = 1;
-        p += 8;
-    }
-    while (p < len) {
-        unsigned char k = STRING_CLASS[buf[p]];
-        if (k == 1) break;
-        if (k) *high = 1;
-        p++;
-    }
-    return p;
-}
-
 /* ==== small helpers ============================================================ */
-
-static void bytes_reserve(wbj_bytes *b, size_t extra)
-{
-    if (b->cap - b->len >= extra) return;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len < extra) {
-        if (cap > ((size_t)-1) / 2) rb_memerror();
-        cap *= 2;
-    }
-    b->ptr = ruby_xrealloc(b->ptr, cap);
-    b->cap = cap;
-}
-
-static inline void bytes_append(wbj_bytes *b, const void *p, size_t n)
-{
-    if (n == 0) return;
-    bytes_reserve(b, n);
-    memcpy(b->ptr + b->len, p, n);
-    b->len += n;
-}
 
 static VALUE utf8(const char *cstr)
 {
@@ -168,73 +108,6 @@ static VALUE join3(const char *a, VALUE b, const char *c)
     return s;
 }
 
-/* ==== positions and errors (Scanner#position, #error) ========================== */
-
-/* Scanner#position: line, column (in characters) and offset of p, a position
- * in the window. */
-static void locate(const wbj_decoder *d, size_t p, long *line, long *column, long long *offset)
-{
-    if (p > d->len) p = d->len;
-    long lines = 0;
-    size_t from = 0;
-    for (size_t i = 0; i < p; i++) {
-        if (d->buf[i] == '\n') {
-            lines++;
-            from = i + 1;
-        }
-    }
-    long chars = 0;
-    for (size_t i = from; i < p; i++) chars += (d->buf[i] & 0xC0) != 0x80;
-    *line = d->base_lines + lines + 1;
-    *column = lines ? chars + 1 : d->base_column + chars + 1;
-    *offset = d->base_offset + (long long)p;
-}
-
-static NORETURN(void fail_at(const wbj_decoder *d, VALUE klass, VALUE message, size_t p));
-static void fail_at(const wbj_decoder *d, VALUE klass, VALUE message, size_t p)
-{
-    long line, column;
-    long long offset;
-    locate(d, p, &line, &column, &offset);
-    wb_raise_parse_error(klass, message, line, column, (long)offset);
-}
-
-#define PARSE_ERROR(d, message, p) fail_at((d), wb_eParseError, (message), (p))
-#define LIMIT_ERROR(d, message, p) fail_at((d), wb_eLimitError, (message), (p))
-
-static NORETURN(void depth_error(const wbj_decoder *d, size_t p));
-static void depth_error(const wbj_decoder *d, size_t p)
-{
-    char text[96];
-    snprintf(text, sizeof(text), "arrays and objects are nested deeper than max_depth (%zu)", d->max_depth);
-    LIMIT_ERROR(d, utf8(text), p);
-}
-
-static NORETURN(void size_error(const wbj_decoder *d, const char *what, size_t p));
-static void size_error(const wbj_decoder *d, const char *what, size_t p)
-{
-    char text[96];
-    snprintf(text, sizeof(text), "a %s is larger than max_size (%zu bytes)", what, d->max_size);
-    LIMIT_ERROR(d, utf8(text), p);
-}
-
-/* Scanner#describe_byte: the character at d->pos, as messages name it. */
-static VALUE describe_byte(const wbj_decoder *d)
-{
-    if (d->pos >= d->len) return utf8("the end of the input");
-    size_t n = d->len - d->pos;
-    if (n > 4) n = 4;
-    VALUE bytes = rb_utf8_str_new((const char *)d->buf + d->pos, (long)n);
-    VALUE first = rb_funcall(rb_funcall(bytes, id_scrub, 0), id_aref, 1, INT2FIX(0));
-    return rb_funcall(env_get()->cScanner, id_describe_char, 1, first);
-}
-
-static NORETURN(void unexpected(const wbj_decoder *d, const char *before));
-static void unexpected(const wbj_decoder *d, const char *before)
-{
-    PARSE_ERROR(d, join3(before, describe_byte(d), NULL), d->pos);
-}
-
 /* Scanner#number_excerpt. */
 static VALUE number_excerpt(const char *p, size_t n)
 {
@@ -251,7 +124,17 @@ static VALUE excerpt(VALUE text)
     return rb_funcall(env_get()->mTypes, id_excerpt, 1, text);
 }
 
-/* ==== input (Scanner#refill, #ensure_bytes, #peek_byte) ========================= */
+/* Scanner#describe_byte: the character the (up to 4) bytes start with, as
+ * messages name it; the end of the input when there are none. */
+static VALUE describe_bytes(const char *p, size_t n)
+{
+    if (n == 0) return utf8("the end of the input");
+    VALUE bytes = rb_utf8_str_new(p, (long)n);
+    VALUE first = rb_funcall(rb_funcall(bytes, id_scrub, 0), id_aref, 1, INT2FIX(0));
+    return rb_funcall(env_get()->cScanner, id_describe_char, 1, first);
+}
+
+/* ==== the scanner's handler: input and errors ===================================== */
 
 static VALUE call_next_chunk(VALUE arg)
 {
@@ -260,276 +143,91 @@ static VALUE call_next_chunk(VALUE arg)
 
 static VALUE rescue_source_invalid(VALUE arg, VALUE error)
 {
-    const wbj_decoder *d = (const wbj_decoder *)arg;
-    PARSE_ERROR(d, rb_funcall(error, id_message, 0), d->len);
+    wbj_decoder *d = (wbj_decoder *)arg;
+    long line, column;
+    long long offset;
+    wbjs_locate(&d->s, d->s.len, &line, &column, &offset);
+    wb_raise_parse_error(wb_eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset);
     return Qnil;
 }
 
-/* Counts what is let go of the window, for positions. */
-static void discard(wbj_decoder *d, size_t n)
+/* The next chunk of the Pure::Source; Source::Invalid (the text stops being
+ * UTF-8) is a ParseError where the window ends. */
+static int read_chunk(void *ctx, const char **ptr, size_t *len)
 {
-    if (n == 0) return;
-    const unsigned char *p = d->buf;
-    size_t from = 0;
-    long lines = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\n') {
-            lines++;
-            from = i + 1;
-        }
-    }
-    long chars = 0;
-    for (size_t i = from; i < n; i++) chars += (p[i] & 0xC0) != 0x80;
-    d->base_lines += lines;
-    d->base_column = lines ? chars : d->base_column + chars;
-    d->base_offset += (long long)n;
-}
-
-static void own_reserve(wbj_decoder *d, size_t need)
-{
-    if (need <= d->own_cap) return;
-    size_t cap = d->own_cap ? d->own_cap : 128 * 1024;
-    while (cap < need) {
-        if (cap > ((size_t)-1) / 2) rb_memerror();
-        cap *= 2;
-    }
-    d->own = ruby_xrealloc(d->own, cap);
-    d->own_cap = cap;
-}
-
-/* Scanner#refill: the next chunk after what is kept of the window (from the
- * token being read, or from the scan position). Returns 0 at the end. */
-static int refill(wbj_decoder *d)
-{
-    if (d->eof) return 0;
+    wbj_decoder *d = ctx;
     VALUE chunk = rb_rescue2(call_next_chunk, (VALUE)d, rescue_source_invalid, (VALUE)d, env_get()->eSourceInvalid, (VALUE)0);
-    if (NIL_P(chunk)) {
-        d->eof = 1;
-        return 0;
-    }
+    if (NIL_P(chunk)) return 0;
     StringValue(chunk);
     /* A frozen copy (shared, not copied, for a long String): the caller's String
-     * may be the chunk, and a block given to each could change it under us. */
+     * may be the chunk, and a block given to each could change it under us.
+     * Held (and pinned) in d->chunk, then d->previous_chunk, for the two reads
+     * the scanner's contract asks. */
     chunk = rb_str_new_frozen(chunk);
-    size_t keep = d->pin != NONE ? d->pin : d->pos;
-    if (keep > d->len) keep = d->len;
-    discard(d, keep);
-    size_t rest = d->len - keep;
-    size_t n = (size_t)RSTRING_LEN(chunk);
-    if (rest == 0) {
-        d->chunk = chunk;
-        d->buf = (const unsigned char *)RSTRING_PTR(chunk);
-        d->len = n;
-    } else {
-        if (d->buf == (const unsigned char *)d->own) {
-            if (keep) memmove(d->own, d->own + keep, rest); /* else the bytes are in place already */
-        } else {
-            /* The window is the old chunk, still held (d->chunk) while this copies. */
-            own_reserve(d, rest);
-            memcpy(d->own, d->buf + keep, rest);
-        }
-        d->buf = (const unsigned char *)d->own;
-        if (n > ((size_t)-1) - rest) rb_memerror();
-        own_reserve(d, rest + n);
-        memcpy(d->own + rest, RSTRING_PTR(chunk), n);
-        d->buf = (const unsigned char *)d->own;
-        d->len = rest + n;
-        d->chunk = Qnil;
-    }
-    d->pos -= keep;
-    if (d->pin != NONE) d->pin -= keep;
-    RB_GC_GUARD(chunk);
+    d->previous_chunk = d->chunk;
+    d->chunk = chunk;
+    *ptr = RSTRING_PTR(chunk);
+    *len = (size_t)RSTRING_LEN(chunk);
     return 1;
 }
 
-static int ensure_bytes(wbj_decoder *d, size_t count)
+/* Words the scanner's error with Ruby's rules, and raises it. */
+static void scanner_error(void *ctx, const wbjs_error *e)
 {
-    while (d->len - d->pos < count) {
-        if (!refill(d)) return 0;
+    (void)ctx;
+    if (e->kind == WBJS_NO_MEMORY) rb_memerror();
+    VALUE message = utf8(e->message);
+    switch (e->quote) {
+    case WBJS_QUOTE_CHAR: rb_str_append(message, describe_bytes(e->subject, e->subject_len)); break;
+    case WBJS_QUOTE_EXCERPT:
+        rb_str_append(message, excerpt(rb_funcall(rb_utf8_str_new(e->subject, (long)e->subject_len), id_scrub, 0)));
+        break;
+    case WBJS_QUOTE_RAW: rb_str_cat(message, e->subject, (long)e->subject_len); break;
+    default: break;
     }
-    return 1;
+    rb_str_cat_cstr(message, e->suffix);
+    wb_raise_parse_error(e->kind == WBJS_LIMIT_ERROR ? wb_eLimitError : wb_eParseError, message, e->line, e->column,
+                         (long)e->offset);
 }
 
-/* Skips whitespace; the next byte, or -1 at the end of the input. */
-static inline int peek_byte(wbj_decoder *d)
+static const wbjs_handler HANDLER = {read_chunk, scanner_error};
+
+/* ==== positions and errors of the decoder's own ====================================== */
+
+static NORETURN(void fail_at(const wbj_decoder *d, VALUE klass, VALUE message, size_t p));
+static void fail_at(const wbj_decoder *d, VALUE klass, VALUE message, size_t p)
 {
-    for (;;) {
-        while (d->pos < d->len && is_ws(d->buf[d->pos])) d->pos++;
-        if (d->pos < d->len) return d->buf[d->pos];
-        if (!refill(d)) return -1;
-    }
+    long line, column;
+    long long offset;
+    wbjs_locate(&d->s, p, &line, &column, &offset);
+    wb_raise_parse_error(klass, message, line, column, (long)offset);
 }
 
-static inline int byte_at_pos(const wbj_decoder *d)
+#define PARSE_ERROR(d, message, p) fail_at((d), wb_eParseError, (message), (p))
+#define LIMIT_ERROR(d, message, p) fail_at((d), wb_eLimitError, (message), (p))
+
+static NORETURN(void depth_error(const wbj_decoder *d, size_t p));
+static void depth_error(const wbj_decoder *d, size_t p)
 {
-    return d->pos < d->len ? d->buf[d->pos] : -1;
+    char text[96];
+    snprintf(text, sizeof(text), "arrays and objects are nested deeper than max_depth (%zu)", d->max_depth);
+    LIMIT_ERROR(d, utf8(text), p);
 }
 
-/* ==== tokens (Scanner#read_string, #escape, #read_number, #read_literal) ======== */
-
-static inline char simple_escape(int letter)
+/* "<before><the character at the scan position><after>". */
+static NORETURN(void unexpected_after(wbj_decoder *d, const char *before, const char *after));
+static void unexpected_after(wbj_decoder *d, const char *before, const char *after)
 {
-    switch (letter) {
-    case '"': return '"';
-    case '\\': return '\\';
-    case '/': return '/';
-    case 'b': return '\b';
-    case 'f': return '\f';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    default: return 0;
-    }
+    wbjs_scanner *s = &d->s;
+    size_t n = s->pos < s->len ? s->len - s->pos : 0;
+    if (n > 4) n = 4;
+    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, before, WBJS_QUOTE_CHAR, (const char *)s->buf + s->pos, n, after);
 }
 
-static int hex_digit(int c)
+static NORETURN(void unexpected(wbj_decoder *d, const char *before));
+static void unexpected(wbj_decoder *d, const char *before)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* Scanner#hex_escape: the code unit of the \uXXXX escape `ahead` bytes after the scan position. */
-static long hex_escape(wbj_decoder *d, size_t ahead)
-{
-    if (!ensure_bytes(d, ahead + 6)) PARSE_ERROR(d, utf8("the input ends inside a string"), d->pin);
-    size_t at = d->pos + ahead;
-    long code = 0;
-    for (int i = 2; i < 6; i++) {
-        int h = hex_digit(d->buf[at + (size_t)i]);
-        if (h < 0) PARSE_ERROR(d, utf8("\\u must be followed by four hexadecimal digits"), at);
-        code = code * 16 + h;
-    }
-    return code;
-}
-
-static void append_utf8(wbj_bytes *out, long code)
-{
-    unsigned char u[4];
-    size_t n;
-    if (code < 0x80) {
-        u[0] = (unsigned char)code;
-        n = 1;
-    } else if (code < 0x800) {
-        u[0] = (unsigned char)(0xC0 | (code >> 6));
-        u[1] = (unsigned char)(0x80 | (code & 0x3F));
-        n = 2;
-    } else if (code < 0x10000) {
-        u[0] = (unsigned char)(0xE0 | (code >> 12));
-        u[1] = (unsigned char)(0x80 | ((code >> 6) & 0x3F));
-        u[2] = (unsigned char)(0x80 | (code & 0x3F));
-        n = 3;
-    } else {
-        u[0] = (unsigned char)(0xF0 | (code >> 18));
-        u[1] = (unsigned char)(0x80 | ((code >> 12) & 0x3F));
-        u[2] = (unsigned char)(0x80 | ((code >> 6) & 0x3F));
-        u[3] = (unsigned char)(0x80 | (code & 0x3F));
-        n = 4;
-    }
-    bytes_append(out, u, n);
-}
-
-/* Scanner#escape: the escape at the scan position (a backslash) into out (NULL: check only). */
-static void escape(wbj_decoder *d, wbj_bytes *out, int *high)
-{
-    if (!ensure_bytes(d, 2)) PARSE_ERROR(d, utf8("the input ends inside a string"), d->pin);
-    int letter = d->buf[d->pos + 1];
-    char simple = simple_escape(letter);
-    if (simple) {
-        if (out) bytes_append(out, &simple, 1);
-        d->pos += 2;
-        return;
-    }
-    if (letter != 'u') {
-        /* byteslice(pos + 1, 1).scrub: a byte of a multi-byte character is U+FFFD. */
-        VALUE message = utf8("invalid escape '\\");
-        if (letter >= 0x80) {
-            rb_str_cat(message, "\xEF\xBF\xBD", 3);
-        } else {
-            char c = (char)letter;
-            rb_str_cat(message, &c, 1);
-        }
-        rb_str_cat_cstr(message, "' in a string");
-        PARSE_ERROR(d, message, d->pos);
-    }
-    long code = hex_escape(d, 0);
-    if (code >= 0xD800 && code <= 0xDBFF) {
-        /* A character beyond the Basic Multilingual Plane is a pair of escapes. */
-        ensure_bytes(d, 8);
-        long low = -1;
-        if (d->len - d->pos >= 8 && d->buf[d->pos + 6] == '\\' && d->buf[d->pos + 7] == 'u') low = hex_escape(d, 6);
-        if (low < 0xDC00 || low > 0xDFFF) {
-            char text[120];
-            snprintf(text, sizeof(text), "lone surrogate \\u%04lX: a high surrogate must be followed by a \\uDC00-\\uDFFF escape", code);
-            PARSE_ERROR(d, utf8(text), d->pos);
-        }
-        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-        d->pos += 12;
-    } else if (code >= 0xDC00 && code <= 0xDFFF) {
-        char text[120];
-        snprintf(text, sizeof(text), "lone surrogate \\u%04lX: a low surrogate must follow a \\uD800-\\uDBFF escape", code);
-        PARSE_ERROR(d, utf8(text), d->pos);
-    } else {
-        d->pos += 6;
-    }
-    if (code >= 0x80) *high = 1;
-    if (out) append_utf8(out, code);
-}
-
-/* Scanner#read_string and #read_string_exactly in one: reads the string whose
- * opening quote is at the scan position, checking it whole (escapes, controls,
- * max_size, counted with both quotes). Returns its unescaped bytes: in the
- * window when it has no escape (valid until the next refill), else in out's
- * buffer; NULL when out is NULL (checked only). *start: where it began. */
-static const char *read_string(wbj_decoder *d, wbj_bytes *out, size_t *len, int *high, size_t *start)
-{
-    d->pin = d->pos;
-    size_t p = d->pos + 1;
-    int escaped = 0;
-    *high = 0;
-    for (;;) {
-        size_t run = p;
-        p = scan_run(d->buf, p, d->len, high);
-        if (out && escaped) bytes_append(out, d->buf + run, p - run);
-        if (p - d->pin > d->max_size) size_error(d, "string", d->pin);
-        if (p == d->len) {
-            d->pos = p;
-            if (!refill(d)) PARSE_ERROR(d, utf8("the input ends inside a string"), d->pin);
-            p = d->pos;
-            continue;
-        }
-        int c = d->buf[p];
-        if (c == '"') {
-            p++;
-            if (p - d->pin > d->max_size) size_error(d, "string", d->pin);
-            size_t s = d->pin;
-            d->pos = p;
-            d->pin = NONE;
-            *start = s;
-            if (!out) return NULL;
-            if (escaped) {
-                *len = out->len;
-                return out->ptr ? out->ptr : "";
-            }
-            *len = p - s - 2;
-            return (const char *)d->buf + s + 1;
-        }
-        d->pos = p;
-        if (c == '\\') {
-            if (out && !escaped) {
-                escaped = 1;
-                out->len = 0;
-                bytes_append(out, d->buf + d->pin + 1, p - d->pin - 1);
-            }
-            escape(d, out, high);
-            p = d->pos;
-            continue;
-        }
-        char text[64];
-        snprintf(text, sizeof(text), "control character U+%04X must be escaped in a string", c);
-        PARSE_ERROR(d, utf8(text), p);
-    }
+    unexpected_after(d, before, NULL);
 }
 
 /* A string value (read_string(true)) as a Ruby String. */
@@ -537,191 +235,9 @@ static VALUE read_string_value(wbj_decoder *d, size_t *start)
 {
     size_t len, s;
     int high;
-    const char *p = read_string(d, &d->str, &len, &high, &s);
+    const char *p = wbjs_read_string(&d->s, &d->s.str, &len, &high, &s);
     if (start) *start = s;
     return new_string(p, len, high);
-}
-
-/* Scanner::NUMBER_GRAMMAR: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int number_grammar(const unsigned char *p, size_t n)
-{
-    size_t i = 0;
-    if (i < n && p[i] == '-') i++;
-    if (i >= n) return 0;
-    if (p[i] == '0') {
-        i++;
-    } else if (p[i] >= '1' && p[i] <= '9') {
-        while (i < n && is_digit(p[i])) i++;
-    } else {
-        return 0;
-    }
-    if (i < n && p[i] == '.') {
-        i++;
-        size_t f = i;
-        while (i < n && is_digit(p[i])) i++;
-        if (i == f) return 0;
-    }
-    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
-        i++;
-        if (i < n && (p[i] == '+' || p[i] == '-')) i++;
-        size_t e = i;
-        while (i < n && is_digit(p[i])) i++;
-        if (i == e) return 0;
-    }
-    return i == n;
-}
-
-/* Scanner#read_number: the number at the scan position, checked against the
- * limits and JSON's grammar. Returns its start in the window (valid until the
- * next refill); *length its length. */
-static size_t read_number(wbj_decoder *d, size_t *length)
-{
-    d->pin = d->pos;
-    size_t n;
-    for (;;) {
-        size_t start = d->pin;
-        n = 0;
-        while (start + n < d->len && is_number_char(d->buf[start + n])) n++;
-        if (!(start + n == d->len && !d->eof)) break;
-        if (n > d->max_number_length) break;
-        d->pos = start;
-        refill(d);
-    }
-    size_t start = d->pin;
-    if (n > d->max_number_length) {
-        char text[96];
-        snprintf(text, sizeof(text), "a number is longer than max_number_length (%zu characters)", d->max_number_length);
-        LIMIT_ERROR(d, utf8(text), start);
-    }
-    if (n > d->max_size) size_error(d, "number", start);
-    if (!number_grammar(d->buf + start, n)) {
-        PARSE_ERROR(d, join3("invalid number ", number_excerpt((const char *)d->buf + start, n), NULL), start);
-    }
-    d->pos = start + n;
-    d->pin = NONE;
-    *length = n;
-    return start;
-}
-
-/* Scanner#read_literal: `word` (true, false or null) at the scan position. */
-static void read_literal(wbj_decoder *d, const char *word, size_t n)
-{
-    if (d->len - d->pos >= n && memcmp(d->buf + d->pos, word, n) == 0) {
-        d->pos += n;
-        return;
-    }
-    ensure_bytes(d, n);
-    size_t have = d->len - d->pos;
-    if (have >= n && memcmp(d->buf + d->pos, word, n) == 0) {
-        d->pos += n;
-        return;
-    }
-    VALUE expected = join3(" (expected ", utf8(word), ")");
-    if (d->eof && have < n) PARSE_ERROR(d, join3("the input ends inside a literal", expected, NULL), d->pos);
-    VALUE slice = rb_utf8_str_new((const char *)d->buf + d->pos, (long)(have < n ? have : n));
-    VALUE message = join3("invalid literal ", excerpt(rb_funcall(slice, id_scrub, 0)), NULL);
-    rb_str_append(message, expected);
-    PARSE_ERROR(d, message, d->pos);
-}
-
-/* Whether whitespace, ':' and whitespace then a byte of something else all lie
- * in the window from the scan position: read_key then refills nothing. */
-static int separator_in_window(const wbj_decoder *d)
-{
-    size_t i = d->pos;
-    while (i < d->len && is_ws(d->buf[i])) i++;
-    if (i >= d->len || d->buf[i] != ':') return 0;
-    i++;
-    while (i < d->len && is_ws(d->buf[i])) i++;
-    return i < d->len;
-}
-
-/* Scanner#read_key: the key whose quote is at the scan position, the ':' and
- * the whitespace after it. The key's bytes stay valid until the next refill. */
-static void read_key(wbj_decoder *d, const char **key, size_t *key_len)
-{
-    size_t len, start;
-    int high;
-    const char *k = read_string(d, &d->key, &len, &high, &start);
-    int in_window = k != d->key.ptr;
-    if (in_window && !separator_in_window(d)) {
-        /* The ':' and the whitespace around it reach past the window: copy the
-         * key rather than pin it, so that whitespace is never buffered whole. */
-        d->key.len = 0;
-        bytes_append(&d->key, k, len);
-        k = d->key.ptr;
-        in_window = 0;
-    }
-    /* Keep the key's bytes in the window through the refills below. */
-    d->pin = in_window ? start : NONE;
-    int byte = peek_byte(d);
-    if (in_window) k = (const char *)d->buf + d->pin + 1;
-    if (byte != ':') {
-        VALUE text = new_string(k, len, high);
-        d->pin = NONE;
-        PARSE_ERROR(d, join3("expected ':' after the key ", excerpt(text), NULL), d->pos);
-    }
-    d->pos++;
-    peek_byte(d);
-    if (in_window) k = (const char *)d->buf + d->pin + 1;
-    d->pin = NONE;
-    *key = k;
-    *key_len = len;
-}
-
-/* Scanner#next_key (and #read_key): after '{' (first) or after a member, the
- * next key; 0 at '}' (consumed). */
-static int next_member(wbj_decoder *d, int first, const char **key, size_t *key_len)
-{
-    int byte = peek_byte(d);
-    if (!first && byte == ',') {
-        d->pos++;
-        byte = peek_byte(d);
-        if (byte == '"') {
-            read_key(d, key, key_len);
-            return 1;
-        }
-        PARSE_ERROR(d, utf8(byte >= 0 ? "expected a key string after ','" : "the input ends inside an object (expected a key)"), d->pos);
-    }
-    if (byte == '}') {
-        d->pos++;
-        return 0;
-    }
-    if (first && byte == '"') {
-        read_key(d, key, key_len);
-        return 1;
-    }
-    if (byte < 0) {
-        PARSE_ERROR(d,
-                    utf8(first ? "the input ends inside an object (expected a key or '}')"
-                               : "the input ends inside an object (expected ',' or '}')"),
-                    d->pos);
-    }
-    unexpected(d, first ? "expected a key string or '}', got " : "expected ',' or '}' after a member, got ");
-}
-
-/* Scanner#next_item?: after '[' (first) or after an item, 1 when another item
- * follows (the scan position at it, or at the end of the input), 0 at ']'. */
-static int next_item(wbj_decoder *d, int first)
-{
-    int byte = peek_byte(d);
-    if (!first && byte == ',') {
-        d->pos++;
-        peek_byte(d);
-        return 1;
-    }
-    if (byte == ']') {
-        d->pos++;
-        return 0;
-    }
-    if (first && byte >= 0) return 1;
-    if (byte < 0) {
-        PARSE_ERROR(d,
-                    utf8(first ? "the input ends inside an array (expected a value or ']')"
-                               : "the input ends inside an array (expected ',' or ']')"),
-                    d->pos);
-    }
-    unexpected(d, "expected ',' or ']' after an item, got ");
 }
 
 /* ==== numbers to values ========================================================= */
@@ -885,7 +401,7 @@ static void value_error(wbj_decoder *d, VALUE message, long index, size_t p)
 {
     long line, column;
     long long offset;
-    locate(d, p, &line, &column, &offset);
+    wbjs_locate(&d->s, p, &line, &column, &offset);
     wb_raise_decode_error(message, decode_path(d, index, NULL, 0), line, column);
 }
 
@@ -916,8 +432,8 @@ static VALUE describe_value(wbj_decoder *d, int byte)
     default:
         if (byte == '-' || is_digit(byte)) {
             size_t n;
-            size_t start = read_number(d, &n);
-            return join3("the number ", number_excerpt((const char *)d->buf + start, n), NULL);
+            size_t start = wbjs_read_number(&d->s, &n);
+            return join3("the number ", number_excerpt((const char *)d->s.buf + start, n), NULL);
         }
         unexpected(d, "expected a JSON value, got ");
     }
@@ -927,11 +443,11 @@ static VALUE describe_value(wbj_decoder *d, int byte)
 static NORETURN(void mismatch(wbj_decoder *d, VALUE expected, long index));
 static void mismatch(wbj_decoder *d, VALUE expected, long index)
 {
-    int byte = peek_byte(d);
-    if (byte < 0) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->pos);
+    int byte = wbjs_peek_byte(&d->s);
+    if (byte < 0) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
     long line, column;
     long long offset;
-    locate(d, d->pos, &line, &column, &offset);
+    wbjs_locate(&d->s, d->s.pos, &line, &column, &offset);
     VALUE found = describe_value(d, byte);
     VALUE message = join3("expected ", expected, ", got ");
     rb_str_append(message, found);
@@ -944,7 +460,7 @@ static void unknown_key(wbj_decoder *d, const char *key, size_t key_len)
 {
     long line, column;
     long long offset;
-    locate(d, d->pos, &line, &column, &offset);
+    wbjs_locate(&d->s, d->s.pos, &line, &column, &offset);
     VALUE path = decode_path(d, -1, key, key_len);
     wb_raise_decode_error(utf8("unknown key (strict: true)"), path, line, column);
 }
@@ -1022,7 +538,7 @@ static VALUE decimal_value(wbj_decoder *d, const unsigned char *p, size_t n, lon
 /* Decoder#convert_number */
 static VALUE number_value(wbj_decoder *d, int code, size_t start, size_t n, long index)
 {
-    const unsigned char *p = d->buf + start;
+    const unsigned char *p = d->s.buf + start;
     switch (code) {
     case WBS_INTEGER:
         if (has_fraction_or_exponent(p, n)) {
@@ -1043,9 +559,9 @@ static VALUE number_value(wbj_decoder *d, int code, size_t start, size_t n, long
 /* Decoder#scalar and #scalar_slow: a value of type `code` at the scan position. */
 static VALUE scalar(wbj_decoder *d, int code, long index)
 {
-    int byte = peek_byte(d);
+    int byte = wbjs_peek_byte(&d->s);
     if (byte == 'n') {
-        read_literal(d, "null", 4);
+        wbjs_read_literal(&d->s, "null", 4);
         return Qnil;
     }
     switch (code) {
@@ -1058,7 +574,7 @@ static VALUE scalar(wbj_decoder *d, int code, long index)
         if (byte == '"') {
             size_t len, start;
             int high;
-            const char *p = read_string(d, &d->str, &len, &high, &start);
+            const char *p = wbjs_read_string(&d->s, &d->s.str, &len, &high, &start);
             return convert_text(d, code, p, len, high, index, start);
         }
         break;
@@ -1067,17 +583,17 @@ static VALUE scalar(wbj_decoder *d, int code, long index)
     case WBS_DECIMAL:
         if (byte == '-' || is_digit(byte)) {
             size_t n;
-            size_t start = read_number(d, &n);
+            size_t start = wbjs_read_number(&d->s, &n);
             return number_value(d, code, start, n, index);
         }
         break;
     case WBS_BOOLEAN:
         if (byte == 't') {
-            read_literal(d, "true", 4);
+            wbjs_read_literal(&d->s, "true", 4);
             return Qtrue;
         }
         if (byte == 'f') {
-            read_literal(d, "false", 5);
+            wbjs_read_literal(&d->s, "false", 5);
             return Qfalse;
         }
         break;
@@ -1126,15 +642,15 @@ static inline VALUE key_value(const char *key, size_t len)
 static VALUE any_number(wbj_decoder *d, int build, size_t base_any, size_t base_values)
 {
     size_t n;
-    size_t start = read_number(d, &n);
+    size_t start = wbjs_read_number(&d->s, &n);
     if (!build) return Qnil;
-    const unsigned char *p = d->buf + start;
+    const unsigned char *p = d->s.buf + start;
     if (!has_fraction_or_exponent(p, n)) return integer_value(p, n);
     double v = float_value(p, n);
     if (isfinite(v)) return DBL2NUM(v);
     long line, column;
     long long offset;
-    locate(d, start, &line, &column, &offset);
+    wbjs_locate(&d->s, start, &line, &column, &offset);
     VALUE message = join3("the number ", number_excerpt((const char *)p, n), " is beyond the range of a double");
     wb_raise_decode_error(message, any_path(d, base_any, base_values), line, column);
 }
@@ -1149,7 +665,7 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
     VALUE value = Qnil;
     for (;;) {
         /* ---- one value; a container's first member is read on the next turn */
-        int byte = byte_at_pos(d);
+        int byte = wbjs_byte_at_pos(&d->s);
         switch (byte) {
         case '"':
             if (build) {
@@ -1157,17 +673,17 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
             } else {
                 size_t len, start;
                 int high;
-                read_string(d, NULL, &len, &high, &start);
+                wbjs_read_string(&d->s, NULL, &len, &high, &start);
                 value = Qnil;
             }
             break;
         case '{': {
-            if (d->nany - base_any >= max_open) depth_error(d, d->pos);
-            d->pos++;
+            if (d->nany - base_any >= max_open) depth_error(d, d->s.pos);
+            d->s.pos++;
             VALUE container = build ? rb_hash_new() : Qnil;
             const char *key;
             size_t key_len;
-            if (next_member(d, 1, &key, &key_len)) {
+            if (wbjs_next_member(&d->s, 1, &key, &key_len)) {
                 push_any(d, 1, container, build ? key_value(key, key_len) : Qnil);
                 RB_GC_GUARD(container);
                 continue;
@@ -1176,10 +692,10 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
             break;
         }
         case '[': {
-            if (d->nany - base_any >= max_open) depth_error(d, d->pos);
-            d->pos++;
+            if (d->nany - base_any >= max_open) depth_error(d, d->s.pos);
+            d->s.pos++;
             VALUE container = build ? rb_ary_new() : Qnil;
-            if (next_item(d, 1)) {
+            if (wbjs_next_item(&d->s, 1)) {
                 push_any(d, 0, container, Qnil);
                 RB_GC_GUARD(container);
                 continue;
@@ -1188,25 +704,25 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
             break;
         }
         case 't':
-            read_literal(d, "true", 4);
+            wbjs_read_literal(&d->s, "true", 4);
             value = Qtrue;
             break;
         case 'f':
-            read_literal(d, "false", 5);
+            wbjs_read_literal(&d->s, "false", 5);
             value = Qfalse;
             break;
         case 'n':
-            read_literal(d, "null", 4);
+            wbjs_read_literal(&d->s, "null", 4);
             value = Qnil;
             break;
         case ' ':
         case '\t':
         case '\n':
-        case '\r': peek_byte(d); continue;
+        case '\r': wbjs_peek_byte(&d->s); continue;
         case -1:
-            if (refill(d)) continue;
-            if (d->nany == base_any) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->pos);
-            PARSE_ERROR(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"), d->pos);
+            if (wbjs_refill(&d->s)) continue;
+            if (d->nany == base_any) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
+            PARSE_ERROR(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"), d->s.pos);
         default:
             if (byte == '-' || is_digit(byte)) {
                 value = any_number(d, build, base_any, base_values);
@@ -1224,13 +740,13 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
                 if (build) rb_hash_aset(container, d->values[v + 1], value);
                 const char *key;
                 size_t key_len;
-                if (next_member(d, 0, &key, &key_len)) {
+                if (wbjs_next_member(&d->s, 0, &key, &key_len)) {
                     if (build) d->values[v + 1] = key_value(key, key_len);
                     break;
                 }
             } else {
                 if (build) rb_ary_push(container, value);
-                if (next_item(d, 0)) break;
+                if (wbjs_next_item(&d->s, 0)) break;
             }
             value = container;
             d->nany--;
@@ -1326,11 +842,11 @@ static void finish_list(wbj_decoder *d)
 static VALUE scalars(wbj_decoder *d, int code)
 {
     VALUE list = rb_ary_new();
-    if (!next_item(d, 1)) return list;
+    if (!wbjs_next_item(&d->s, 1)) return list;
     for (;;) {
         VALUE v = scalar(d, code, RARRAY_LEN(list));
         rb_ary_push(list, v);
-        if (!next_item(d, 0)) return list;
+        if (!wbjs_next_item(&d->s, 0)) return list;
     }
 }
 
@@ -1345,7 +861,7 @@ static void members(wbj_decoder *d)
     for (;;) {
         const char *key;
         size_t key_len;
-        if (!next_member(d, first, &key, &key_len)) {
+        if (!wbjs_next_member(&d->s, first, &key, &key_len)) {
             finish_object(d);
             return;
         }
@@ -1359,16 +875,16 @@ static void members(wbj_decoder *d)
             continue;
         }
         size_t vi = f->values + (size_t)slot->index;
-        int byte = byte_at_pos(d);
+        int byte = wbjs_byte_at_pos(&d->s);
         if (byte == 'n') {
-            read_literal(d, "null", 4);
+            wbjs_read_literal(&d->s, "null", 4);
             d->values[vi] = Qnil;
             continue;
         }
         if (slot->list) {
             if (byte != '[') mismatch(d, slot_expected(slot, 0), -1);
-            if (d->nframes >= d->max_depth) depth_error(d, d->pos);
-            d->pos++;
+            if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
+            d->s.pos++;
             if (slot->code == WBJ_MODEL) {
                 push_list(d, slot, wbj_slot_plan(slot), 1);
                 return;
@@ -1387,8 +903,8 @@ static void members(wbj_decoder *d)
             break;
         case WBJ_MODEL:
             if (byte == '{') {
-                if (d->nframes >= d->max_depth) depth_error(d, d->pos);
-                d->pos++;
+                if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
+                d->s.pos++;
                 push_object(d, slot, wbj_slot_plan(slot));
                 return;
             }
@@ -1409,22 +925,22 @@ static void items(wbj_decoder *d)
     int first = !f->started;
     f->started = 1;
     for (;;) {
-        if (!next_item(d, first)) {
+        if (!wbjs_next_item(&d->s, first)) {
             finish_list(d);
             return;
         }
         first = 0;
         switch (slot->code) {
         case WBJ_MODEL: {
-            int byte = peek_byte(d);
+            int byte = wbjs_peek_byte(&d->s);
             if (byte == '{') {
-                if (d->nframes >= d->max_depth) depth_error(d, d->pos);
-                d->pos++;
+                if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
+                d->s.pos++;
                 push_object(d, slot, top_frame(d)->plan);
                 return;
             }
             if (byte != 'n') mismatch(d, slot_expected(slot, 1), -1);
-            read_literal(d, "null", 4);
+            wbjs_read_literal(&d->s, "null", 4);
             deliver_item(d, Qnil);
             break;
         }
@@ -1438,23 +954,23 @@ static void items(wbj_decoder *d)
 static void root_value(wbj_decoder *d)
 {
     wbj_slot *slot = &d->root;
-    int byte = byte_at_pos(d);
+    int byte = wbjs_byte_at_pos(&d->s);
     if (slot->list) {
         if (byte == '[') {
-            d->pos++;
+            d->s.pos++;
             push_list(d, slot, slot->code == WBJ_MODEL ? wbj_slot_plan(slot) : NULL, NIL_P(d->block));
         } else if (byte == 'n') {
-            read_literal(d, "null", 4);
+            wbjs_read_literal(&d->s, "null", 4);
             d->result = NIL_P(d->block) ? rb_ary_new() : INT2FIX(0);
         } else {
             mismatch(d, slot_expected(slot, 0), -1);
         }
     } else if (slot->code == WBJ_MODEL) {
         if (byte == '{') {
-            d->pos++;
+            d->s.pos++;
             push_object(d, slot, wbj_slot_plan(slot));
         } else if (byte == 'n') {
-            read_literal(d, "null", 4);
+            wbjs_read_literal(&d->s, "null", 4);
         } else {
             mismatch(d, slot_expected(slot, 0), -1);
         }
@@ -1468,17 +984,14 @@ static void root_value(wbj_decoder *d)
 /* ==== lifecycle ===================================================================== */
 
 void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
-              size_t max_size, size_t max_number_length, VALUE block)
+              size_t max_token_size, size_t max_number_length, VALUE block)
 {
     (void)env_get();
     d->source = source;
     d->chunk = Qnil;
-    d->buf = (const unsigned char *)"";
-    d->len = d->pos = 0;
-    d->pin = NONE;
+    d->previous_chunk = Qnil;
+    wbjs_init(&d->s, &HANDLER, d, max_token_size, max_number_length);
     d->max_depth = max_depth;
-    d->max_size = max_size;
-    d->max_number_length = max_number_length;
     d->strict = strict;
     d->block = block;
     d->result = Qnil;
@@ -1498,13 +1011,13 @@ void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALU
         d->env.gregorian = rb_const_get(d->env.cDate, id_GREGORIAN);
     }
     /* Scanner#initialize: the first chunk; a byte order mark counts in offsets only. */
-    refill(d);
-    d->base_offset = NUM2LL(rb_funcall(source, id_bom_size, 0));
+    wbjs_refill(&d->s);
+    d->s.base_offset = NUM2LL(rb_funcall(source, id_bom_size, 0));
 }
 
 VALUE wbj_run(wbj_decoder *d)
 {
-    if (peek_byte(d) < 0) PARSE_ERROR(d, utf8("the input is empty (expected a JSON value)"), d->pos);
+    if (wbjs_peek_byte(&d->s) < 0) PARSE_ERROR(d, utf8("the input is empty (expected a JSON value)"), d->s.pos);
     root_value(d);
     while (d->nframes) {
         if (top_frame(d)->kind == F_OBJECT) {
@@ -1514,17 +1027,13 @@ VALUE wbj_run(wbj_decoder *d)
         }
     }
     /* Scanner#finish_input: only whitespace may follow. */
-    if (peek_byte(d) >= 0) PARSE_ERROR(d, join3("unexpected ", describe_byte(d), " after the JSON value"), d->pos);
+    if (wbjs_peek_byte(&d->s) >= 0) unexpected_after(d, "unexpected ", " after the JSON value");
     return d->result;
 }
 
 void wbj_free(wbj_decoder *d)
 {
-    ruby_xfree(d->own);
-    d->own = NULL;
-    d->own_cap = 0;
-    d->buf = (const unsigned char *)"";
-    d->len = d->pos = 0;
+    wbjs_free(&d->s);
     ruby_xfree(d->frames);
     d->frames = NULL;
     d->frames_cap = d->nframes = 0;
@@ -1534,12 +1043,6 @@ void wbj_free(wbj_decoder *d)
     ruby_xfree(d->any_kinds);
     d->any_kinds = NULL;
     d->any_cap = d->nany = 0;
-    ruby_xfree(d->str.ptr);
-    d->str.ptr = NULL;
-    d->str.cap = d->str.len = 0;
-    ruby_xfree(d->key.ptr);
-    d->key.ptr = NULL;
-    d->key.cap = d->key.len = 0;
 }
 
 /* Per-call state: everything is pinned (rb_gc_mark), since C holds the
@@ -1548,6 +1051,7 @@ void wbj_mark(wbj_decoder *d)
 {
     rb_gc_mark(d->source);
     rb_gc_mark(d->chunk);
+    rb_gc_mark(d->previous_chunk);
     rb_gc_mark(d->block);
     rb_gc_mark(d->result);
     rb_gc_mark(d->root.type);
@@ -1561,6 +1065,5 @@ void wbj_mark(wbj_decoder *d)
 
 size_t wbj_memsize(const wbj_decoder *d)
 {
-    return sizeof(*d) + d->own_cap + d->frames_cap * sizeof(wbj_frame) + d->values_cap * sizeof(VALUE) + d->any_cap +
-           d->str.cap + d->key.cap;
+    return sizeof(*d) + wbjs_memsize(&d->s) + d->frames_cap * sizeof(wbj_frame) + d->values_cap * sizeof(VALUE) + d->any_cap;
 }

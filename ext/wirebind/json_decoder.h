@@ -1,6 +1,7 @@
 /* The schema-directed JSON decoder engine: a port of
- * lib/wirebind/json/pure/{scanner,parser,decoder}.rb (the reference), which
- * reads JSON text straight into records driven by compiled plans
+ * lib/wirebind/json/pure/{parser,decoder}.rb (the reference), which reads the
+ * tokens of the scanner engine (json_scanner.h, the port of scanner.rb, which
+ * links without Ruby) straight into records driven by compiled plans
  * (json_plan.h), with the open records and lists on an explicit stack of
  * frames, and the open containers of untyped (:any) or skipped values on a
  * second one: nesting costs heap, never C stack.
@@ -17,12 +18,7 @@
 #include "wirebind.h"
 #include "scalar.h"
 #include "json_plan.h"
-
-/* A growable byte buffer (unescaped strings and keys). */
-typedef struct wbj_bytes {
-    char *ptr;
-    size_t len, cap;
-} wbj_bytes;
+#include "json_scanner.h"
 
 /* An open record (OBJECT) or an open array of records, or the top-level array
  * (LIST). Pure::Decoder's frames. */
@@ -38,21 +34,13 @@ typedef struct wbj_frame {
 } wbj_frame;
 
 typedef struct wbj_decoder {
-    /* ---- input */
+    /* ---- input: the scanner (json_scanner.h), this decoder its handler's ctx */
+    wbjs_scanner s;
     VALUE source;
-    VALUE chunk;              /* the chunk read in place (pinned: the window points into it) */
-    const unsigned char *buf; /* the window: the chunk, or own */
-    size_t len;
-    size_t pos;
-    size_t pin;               /* start of the token being read, kept by a refill (NONE: none) */
-    int eof;
-    char *own;
-    size_t own_cap;
-    long long base_offset;    /* bytes let go before buf[0], the BOM included */
-    long base_lines;          /* newlines let go */
-    long base_column;         /* characters let go since the last newline */
-    /* ---- options */
-    size_t max_depth, max_size, max_number_length;
+    VALUE chunk;          /* the chunk the scanner reads in place (pinned: its window points into it) */
+    VALUE previous_chunk; /* the one before, which the scanner may still copy from */
+    /* ---- options (the token limits are the scanner's) */
+    size_t max_depth;
     int strict;
     VALUE block;              /* each: the block; Qnil otherwise */
     /* ---- what is being built */
@@ -64,8 +52,6 @@ typedef struct wbj_decoder {
     size_t nvalues, values_cap;
     unsigned char *any_kinds; /* read_any's stack: 1 object, 0 array */
     size_t nany, any_cap;
-    wbj_bytes str;            /* an unescaped string */
-    wbj_bytes key;            /* an unescaped key */
     wbs_env env;
     VALUE decimal_text;       /* reused for BigDecimal() (0 until needed) */
 } wbj_decoder;
@@ -73,7 +59,7 @@ typedef struct wbj_decoder {
 /* Sets up a decode of `source` (a Pure::Source) into values of the root slot
  * (code, type, list; `slot` its Plan::Slot for messages). `block` non-nil: each. */
 void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
-              size_t max_size, size_t max_number_length, VALUE block);
+              size_t max_token_size, size_t max_number_length, VALUE block);
 /* Reads the document: its value, or for each the number of items yielded. */
 VALUE wbj_run(wbj_decoder *d);
 void wbj_free(wbj_decoder *d);

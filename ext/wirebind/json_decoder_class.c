@@ -57,7 +57,7 @@ static int root_code(VALUE code)
     return c;
 }
 
-/* Native.decode_source(source, code, type, list, slot, strict, max_depth, max_size, max_number_length, block) -> Object:
+/* Native.decode_source(source, code, type, list, slot, strict, max_depth, max_token_size, max_number_length, block) -> Object:
  * decodes one document from a Pure::Source into the root slot's values (the
  * block non-nil: yields each top-level item, returns their number). */
 static VALUE wb_json_native__decode_source(int argc, VALUE *argv, VALUE self)
@@ -71,7 +71,7 @@ static VALUE wb_json_native__decode_source(int argc, VALUE *argv, VALUE self)
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wbj_decoder *d = &s->d;
-    wbj_init(d, source, code, type, list, slot, RTEST(argv[5]), limit(argv[6], "max_depth"), limit(argv[7], "max_size"),
+    wbj_init(d, source, code, type, list, slot, RTEST(argv[5]), limit(argv[6], "max_depth"), limit(argv[7], "max_token_size"),
              limit(argv[8], "max_number_length"), block);
     VALUE result = wbj_run(d);
     wbj_free(d);

@@ -312,12 +312,20 @@ static void write_string(encoding *enc, VALUE value)
     write_ruby(enc, id_string, value);
 }
 
+/* Longer number texts go to Ruby (Writer.integer, Writer.decimal), which
+ * refuses what JSON.decode's max_number_length would. */
+#define SHORT_NUMBER_TEXT 1024
+
 static void write_integer(encoding *enc, VALUE value)
 {
     if (FIXNUM_P(value)) {
         wb_buffer_append_long(&enc->buffer, FIX2LONG(value));
     } else {
         VALUE digits = rb_big2str(value, 10);
+        if (RSTRING_LEN(digits) > SHORT_NUMBER_TEXT) {
+            write_ruby(enc, id_integer, value);
+            return;
+        }
         wb_buffer_append_str(&enc->buffer, digits);
         RB_GC_GUARD(digits);
     }
@@ -348,6 +356,10 @@ static void write_decimal(encoding *enc, VALUE value)
         if (FIXNUM_P(exponent) && labs(FIX2LONG(exponent)) <= 100) {
             VALUE text = rb_funcall(value, id_to_s, 1, enc->env->str_F);
             StringValue(text);
+            if (RSTRING_LEN(text) > SHORT_NUMBER_TEXT) {
+                write_ruby(enc, id_decimal, value);
+                return;
+            }
             wb_buffer_append_str(&enc->buffer, text);
             RB_GC_GUARD(text);
             return;

@@ -390,6 +390,10 @@ static int write_quoted(wb_buffer *buffer, const wb_format_env *env, wb_format_k
     return 1;
 }
 
+/* Longer number texts go to Ruby (Writer.integer, Writer.decimal), which
+ * refuses what JSON.decode's max_number_length would. */
+#define SHORT_NUMBER_TEXT 1024
+
 /* Writer.decimal for a BigDecimal: positional ("F") unless its exponent is
  * past DECIMAL_POSITIONAL_EXPONENT (then Ruby writes it, in "E" form), and
  * not for NaN or an infinity (Ruby raises). */
@@ -403,7 +407,7 @@ static int write_decimal(wb_buffer *buffer, VALUE value)
         return 0;
     }
     VALUE text = rb_funcall(value, id_to_s, 1, str_F);
-    if (!RB_TYPE_P(text, T_STRING)) return 0;
+    if (!RB_TYPE_P(text, T_STRING) || RSTRING_LEN(text) > SHORT_NUMBER_TEXT) return 0;
     wb_buffer_append_str(buffer, text);
     RB_GC_GUARD(text);
     return 1;
@@ -504,6 +508,8 @@ static int write_scalar_c(state *st, const wb_ser_op *op, VALUE value)
         }
         if (RB_TYPE_P(value, T_BIGNUM)) {
             VALUE digits = rb_big2str(value, 10);
+            /* A long one goes to Ruby, which refuses what JSON.decode would. */
+            if (RSTRING_LEN(digits) > SHORT_NUMBER_TEXT) return 0;
             wb_buffer_append_str(buffer, digits);
             RB_GC_GUARD(digits);
             return 1;

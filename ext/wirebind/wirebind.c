@@ -76,4 +76,12 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     Init_wirebind_json_encoder(mJSONNative);
 
     Init_wirebind_serializer(mWirebind);
+
+    VALUE mBinary = rb_define_module_under(mWirebind, "Binary");
+    VALUE mBinaryNative = rb_define_module_under(mBinary, "Native");
+    Init_wirebind_binary_buffer(mBinaryNative);
+    Init_wirebind_binary_record(mBinaryNative);
+
+    VALUE mHTTP2 = rb_define_module_under(mWirebind, "HTTP2");
+    Init_wirebind_hpack(rb_define_module_under(mHTTP2, "HPACK"));
 }

@@ -48,5 +48,8 @@ void Init_wirebind_xml_encoder(VALUE mNative);
 void Init_wirebind_json_decoder(VALUE mNative);
 void Init_wirebind_json_encoder(VALUE mNative);
 void Init_wirebind_serializer(VALUE mWirebind);
+void Init_wirebind_binary_buffer(VALUE mNative);
+void Init_wirebind_binary_record(VALUE mNative);
+void Init_wirebind_hpack(VALUE mHPACK);
 
 #endif

@@ -12,7 +12,9 @@
 
 static VALUE mNative;
 static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
-    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_wb_fill;
+    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_filler, id_lookup, id_into_array,
+    id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan;
+static VALUE refs_pending; /* XML::References::PENDING */
 
 void wbd_init_ids(VALUE module)
 {
@@ -33,13 +35,26 @@ void wbd_init_ids(VALUE module)
     id_uri = rb_intern("uri");
     id_alt = rb_intern("alt");
     id_next_chunk = rb_intern("next_chunk");
-    id_wb_fill = rb_intern("__wb_fill");
+    id_filler = rb_intern("filler");
     id_call = rb_intern("call");
     id_plan_for = rb_intern("plan_for");
     id_from_xml_text = rb_intern("from_xml_text");
     id_message = rb_intern("message");
     id_const_Date = rb_intern("Date");
     id_const_GREGORIAN = rb_intern("GREGORIAN");
+    id_lookup = rb_intern("lookup");
+    id_into_array = rb_intern("into_array");
+    id_hold = rb_intern("hold");
+    id_built = rb_intern("built");
+    id_referent_type = rb_intern("referent_type");
+    id_resolve = rb_intern("resolve");
+    id_each_record = rb_intern("each_record");
+    id_each_reference = rb_intern("each_reference");
+    id_finish = rb_intern("finish");
+    id_count = rb_intern("count");
+    id_xml_types_p = rb_intern("xml_types?");
+    id_subtype_plan = rb_intern("subtype_plan");
+    refs_pending = Qundef;
     wbs_init();
 }
 
@@ -292,8 +307,10 @@ static VALUE compile_body(VALUE arg)
     p->size = NUM2LONG(rb_funcall(ruby, id_size, 0));
     VALUE attributes = rb_funcall(p->klass, id_attributes, 0);
     Check_Type(attributes, T_ARRAY);
-    /* Records are built by the generated __wb_fill, one argument per attribute. */
+    /* Records are built by the __wb_fill_vN generated for the plan's schema, one
+     * argument per attribute: a schema changed since has a method of its own. */
     if (RARRAY_LEN(attributes) != p->size) rb_raise(rb_eArgError, "plan size does not match %" PRIsVALUE ".attributes", p->klass);
+    p->filler = rb_sym2id(rb_funcall(ruby, id_filler, 0));
     schedule(cs, &p->table, rb_funcall(ruby, id_table, 0));
     VALUE any = rb_funcall(ruby, id_any, 0);
     if (!NIL_P(any)) p->any = compile_entry(cs, any);
@@ -368,6 +385,7 @@ static wbd_frame *push_frame(wbd_decoder *d, int kind)
     f->text.len = 0;
     f->has_text = 0;
     f->children = 0;
+    f->holds = 0;
     return f;
 }
 
@@ -592,14 +610,13 @@ static void apply_attributes(wbd_decoder *d, const wbp_table *table, const wbx_a
     }
 }
 
-/* A record from its values: allocated without initialize, every attribute's
- * instance variable set in klass.attributes order (what __wb_build does). */
-/* Pure::Decoder's __wb_build: the values go to the model's generated __wb_fill as
- * arguments, straight from the values stack (which nothing changes meanwhile). */
+/* Plan#build: allocated without initialize, the values go to the plan's
+ * __wb_fill_vN as arguments, straight from the values stack (which nothing
+ * changes meanwhile). */
 static VALUE build(wbd_decoder *d, const wbp_plan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
-    return rb_funcallv(object, id_wb_fill, (int)plan->size, d->values + base);
+    return rb_funcallv(object, plan->filler, (int)plan->size, d->values + base);
 }
 
 static void emit(wbd_decoder *d, VALUE record)
@@ -607,7 +624,12 @@ static void emit(wbd_decoder *d, VALUE record)
     d->count++;
     switch (d->mode) {
     case WBD_LIST: rb_ary_push(d->results, record); break;
-    case WBD_EACH: rb_funcallv(d->block, id_call, 1, &record); break;
+    case WBD_EACH:
+        if (NIL_P(d->refs))
+            rb_funcallv(d->block, id_call, 1, &record);
+        else
+            rb_funcall(d->refs, id_each_record, 1, record);
+        break;
     default:
         d->result = record;
         d->mode = WBD_DONE;
@@ -618,7 +640,10 @@ static void emit(wbd_decoder *d, VALUE record)
 static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE value)
 {
     if (slot->index < 0) {
-        emit(d, value);
+        if (slot == &d->referent)
+            rb_funcall(d->refs, id_resolve, 1, value);
+        else
+            emit(d, value);
         return;
     }
     size_t at = values + (size_t)slot->index;
@@ -635,6 +660,128 @@ static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE 
     }
 }
 
+/* The value of the attribute {uri}local (uri NULL: no namespace), or {NULL, 0}. */
+static wbx_str attr_value(const wbx_attr *attrs, size_t n, const char *local, size_t len, const char *uri, size_t uri_len)
+{
+    for (size_t i = 0; i < n; i++) {
+        const wbx_attr *a = &attrs[i];
+        if (name_is(a->local, local, len) && (uri ? uri_is(a->uri, uri, uri_len) : a->uri.ptr == NULL)) return a->value;
+    }
+    return (wbx_str){NULL, 0};
+}
+
+/* The id of an href="#id" attribute, or {NULL, 0}. */
+static wbx_str href_id(const wbx_attr *attrs, size_t n)
+{
+    wbx_str v = attr_value(attrs, n, "href", 4, NULL, 0);
+    if (!v.ptr || v.len == 0 || v.ptr[0] != '#') return (wbx_str){NULL, 0};
+    return (wbx_str){v.ptr + 1, v.len - 1};
+}
+
+/* The element's xsi:type as [local, uri] Strings (uri nil when its prefix is unbound), or 0. */
+static int xsi_type(wbd_decoder *d, const wbx_attr *attrs, size_t n, VALUE *local, VALUE *uri)
+{
+    wbx_str q = attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1);
+    if (!q.ptr) return 0;
+    size_t colon = wbx_prefix_end(q.ptr, q.len);
+    wbx_str ns = wbx_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
+    *local = wb_utf8_str(q.ptr + colon, q.len - colon);
+    *uri = ns.ptr ? wb_utf8_str(ns.ptr, ns.len) : Qnil;
+    return 1;
+}
+
+/* subtype_plan: the compiled plan of the subclass an xsi:type names (Native.subtype_plan
+ * decides, as the pure decoder does), else plan. */
+static const wbp_plan *subtype_plan(wbd_decoder *d, const wbp_plan *plan, const wbx_attr *attrs, size_t n, wbx_str leaf)
+{
+    VALUE local, uri;
+    if (!xsi_type(d, attrs, n, &local, &uri)) return plan;
+    VALUE found = rb_funcall(mNative, id_subtype_plan, 4, plan->klass, local, uri, d->strict ? Qtrue : Qfalse);
+    if (NIL_P(found)) return plan;
+    if (RB_TYPE_P(found, T_STRING)) {
+        leaf_path l = {leaf, {NULL, 0}};
+        decode_error(d, found, l, NONE);
+    }
+    if (NIL_P(d->keep)) d->keep = rb_hash_new();
+    rb_hash_aset(d->keep, found, Qtrue); /* held for as long as the decode runs */
+    return rb_check_typeddata(found, &wbp_plan_type);
+}
+
+static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE value);
+
+/* reference: an element with href="#id" where slot's value goes. Its value when
+ * the referent was read, else a place References remembers. */
+static void reference(wbd_decoder *d, wbp_entry *slot, size_t values, wbx_str id)
+{
+    VALUE idv = wb_utf8_str(id.ptr, id.len);
+    VALUE value = rb_funcall(d->refs, id_lookup, 1, idv);
+    if (value != refs_pending) {
+        deliver(d, slot, values, value);
+        return;
+    }
+    if (slot->index >= 0) {
+        size_t at = values + (size_t)slot->index;
+        if (slot->list) {
+            VALUE list = d->values[at];
+            if (NIL_P(list)) {
+                list = rb_ary_new_capa(4);
+                d->values[at] = list;
+            }
+            rb_ary_push(list, Qnil);
+            rb_funcall(d->refs, id_into_array, 4, idv, slot->type_value, list, LONG2NUM(RARRAY_LEN(list) - 1));
+        } else {
+            d->values[at] = Qnil;
+            /* The record these values belong to: the innermost model frame. */
+            for (size_t i = d->frame_count; i-- > 0;) {
+                if (d->frames[i].kind == WBP_MODEL) {
+                    d->frames[i].holds = 1;
+                    break;
+                }
+            }
+            rb_funcall(d->refs, id_hold, 4, idv, slot->type_value, SIZET2NUM(values), LONG2NUM(slot->index));
+        }
+    } else if (slot == &d->referent) {
+        decode_error(d, rb_utf8_str_new_cstr("a referenced element (id) may not itself be a reference (href)"), NO_LEAF, NONE);
+    } else {
+        d->count++;
+        switch (d->mode) {
+        case WBD_LIST:
+            rb_ary_push(d->results, Qnil);
+            rb_funcall(d->refs, id_into_array, 4, idv, slot->type_value, d->results, LONG2NUM(RARRAY_LEN(d->results) - 1));
+            break;
+        case WBD_EACH: rb_funcall(d->refs, id_each_reference, 2, idv, slot->type_value); break;
+        default:
+            d->result_box = rb_ary_new_from_args(1, Qnil);
+            rb_funcall(d->refs, id_into_array, 4, idv, slot->type_value, d->result_box, INT2FIX(0));
+            d->mode = WBD_DONE;
+            break;
+        }
+    }
+}
+
+/* An element outside the records with an id whose type References knows: the
+ * referent slot is set up for it. */
+static int referent(wbd_decoder *d, const wbx_attr *attrs, size_t n)
+{
+    wbx_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+    if (!id.ptr) return 0;
+    VALUE local = Qnil, uri = Qnil;
+    xsi_type(d, attrs, n, &local, &uri);
+    VALUE type = rb_funcall(d->refs, id_referent_type, 3, wb_utf8_str(id.ptr, id.len), local, uri);
+    if (NIL_P(type)) return 0;
+    d->referent.type_value = type;
+    d->referent.plan = 0;
+    d->referent.index = -1;
+    d->referent.list = 0;
+    if (RB_TYPE_P(type, T_CLASS)) {
+        d->referent.kind = WBP_MODEL;
+    } else {
+        d->referent.kind = WBP_SCALAR;
+        d->referent.type = wbs_type_code(type);
+    }
+    return 1;
+}
+
 static void start_model(wbd_decoder *d, wbp_entry *slot, size_t parent, const wbx_attr *attrs, size_t n)
 {
     if (n && nil_attribute(attrs, n)) {
@@ -644,6 +791,7 @@ static void start_model(wbd_decoder *d, wbp_entry *slot, size_t parent, const wb
         return;
     }
     const wbp_plan *plan = wbp_entry_plan(slot);
+    if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, (wbx_str){NULL, 0});
     size_t base = push_values(d, plan->size);
     if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wbx_str){NULL, 0});
     int wants = plan->text != NULL;
@@ -679,6 +827,15 @@ static int step_matches(const wbd_step *step, wbx_str local, wbx_str uri)
 static void locate_record(wbd_decoder *d, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n)
 {
     size_t depth = wbx_depth(&d->tok);
+    if (n && !NIL_P(d->refs) && referent(d, attrs, n)) {
+        d->located++; /* undone at its end, as for a record */
+        d->record_depth = depth;
+        if (d->referent.kind == WBP_MODEL)
+            start_model(d, &d->referent, NONE, attrs, n);
+        else
+            start_scalar(d, &d->referent, NONE, attrs, n);
+        return;
+    }
     if (d->located != depth - 1 || d->mode == WBD_DONE || depth - 1 >= d->step_count || !step_matches(&d->steps[depth - 1], local, uri)) {
         d->skip = 1;
         return;
@@ -715,6 +872,15 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
         return;
     }
     size_t values = top->values;
+    if (n && !NIL_P(d->refs) && e->kind != WBP_GROUP) {
+        wbx_str id = href_id(attrs, n);
+        if (id.ptr) {
+            reference(d, e, values, id);
+            d->skip = 1;
+            d->tok.want_text = 0;
+            return;
+        }
+    }
     if (e->kind != WBP_GROUP && !e->list && !NIL_P(d->values[values + (size_t)e->index])) {
         /* A single value takes the first matching element that gives one. */
         d->skip = 1;
@@ -745,6 +911,7 @@ static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx
     leaf_path l = {local, {NULL, 0}};
     if (slot->kind == WBP_MODEL) {
         const wbp_plan *plan = wbp_entry_plan(slot);
+        if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
         size_t base = push_values(d, plan->size);
         if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);
         if (plan->text) {
@@ -767,10 +934,22 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
     wbd_frame *top = top_frame(d);
     if (!top) {
         size_t depth = wbx_depth(&d->tok);
+        if (n && !NIL_P(d->refs) && referent(d, attrs, n)) {
+            d->record_depth = depth + 1;
+            leaf_value(d, &d->referent, NONE, attrs, n, text, local);
+            return;
+        }
         if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WBD_DONE && step_matches(&d->steps[depth], local, uri))) return;
         if (depth + 1 > d->reached) d->reached = depth + 1;
         if (depth + 1 < d->step_count) return;
         d->record_depth = depth + 1;
+        if (n && !NIL_P(d->refs)) {
+            wbx_str id = href_id(attrs, n);
+            if (id.ptr) {
+                reference(d, &d->record, NONE, id);
+                return;
+            }
+        }
         leaf_value(d, &d->record, NONE, attrs, n, text, local);
         return;
     }
@@ -780,6 +959,13 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
     if (!e) {
         if (d->strict) unknown_element(d, local, 1);
         return;
+    }
+    if (n && !NIL_P(d->refs) && e->kind != WBP_GROUP) {
+        wbx_str id = href_id(attrs, n);
+        if (id.ptr) {
+            reference(d, e, top->values, id);
+            return;
+        }
     }
     if (e->kind == WBP_SCALAR && !(n && nil_attribute(attrs, n))) {
         leaf_path l = {local, {NULL, 0}};
@@ -850,6 +1036,7 @@ static void on_end(void *ctx)
         }
         VALUE record = build(d, plan, f->values);
         d->value_count = f->values;
+        if (f->holds) rb_funcall(d->refs, id_built, 2, record, SIZET2NUM(f->values));
         deliver(d, f->entry, f->parent, record);
     }
     if (f->mark != NONE) wbx_mark_pop(&d->tok);
@@ -900,11 +1087,17 @@ static char *copy_bytes(VALUE s, size_t *len)
 }
 
 void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, size_t max_depth, size_t max_token_size,
-              int reject_dtd, VALUE block, VALUE missing, VALUE default_offset)
+              int reject_dtd, VALUE block, VALUE refs, VALUE missing, VALUE default_offset)
 {
     d->missing = missing;
     if (!NIL_P(default_offset)) d->default_offset = copy_bytes(default_offset, &d->default_offset_len);
     d->source = source;
+    d->refs = refs;
+    d->result_box = Qnil;
+    d->keep = Qnil;
+    d->poly = 0;
+    d->referent.type_value = Qnil;
+    d->referent.plan = 0;
     d->block = block;
     d->mode = mode;
     d->strict = strict;
@@ -924,6 +1117,11 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
     } else {
         d->handler = (wbx_handler){read_chunk, raise_error, on_start, on_leaf, on_text, on_end};
         if (mode == WBD_LIST) d->results = rb_ary_new();
+        if (!NIL_P(refs) && refs_pending == Qundef) {
+            refs_pending = rb_const_get(rb_path2class("Wirebind::XML::References"), rb_intern("PENDING"));
+            rb_gc_register_mark_object(refs_pending);
+        }
+        d->poly = RTEST(rb_funcall(rb_path2class("Wirebind::Model"), id_xml_types_p, 0));
         d->record.type_value = item;
         if (RB_TYPE_P(item, T_CLASS)) {
             d->record.kind = WBP_MODEL;
@@ -961,6 +1159,7 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
 VALUE wbd_run(wbd_decoder *d)
 {
     if (wbx_run(&d->tok) == WBX_DOCTYPE) return Qundef;
+    if (!NIL_P(d->refs)) rb_funcall(d->refs, id_finish, 0);
     if (!NIL_P(d->missing) && d->mode != WBD_CHECK) {
         /* Decoder#check_found: a single record needs the whole path, a list its parent. */
         size_t needed = d->mode == WBD_FIRST || d->mode == WBD_DONE ? d->step_count : d->step_count - 1;
@@ -969,8 +1168,8 @@ VALUE wbd_run(wbd_decoder *d)
     switch (d->mode) {
     case WBD_CHECK: return Qtrue;
     case WBD_LIST: return d->results;
-    case WBD_EACH: return LONG2NUM(d->count);
-    default: return d->result;
+    case WBD_EACH: return NIL_P(d->refs) ? LONG2NUM(d->count) : rb_funcall(d->refs, id_count, 0);
+    default: return NIL_P(d->result_box) ? d->result : rb_ary_entry(d->result_box, 0);
     }
 }
 
@@ -1012,6 +1211,11 @@ void wbd_mark(wbd_decoder *d)
     rb_gc_mark_movable(d->record.type_value);
     rb_gc_mark_movable(d->mTypes);
     rb_gc_mark_movable(d->eInvalidValue);
+    rb_gc_mark_movable(d->refs);
+    rb_gc_mark_movable(d->result_box);
+    rb_gc_mark_movable(d->keep);
+    rb_gc_mark_movable(d->referent.type_value);
+    if (d->referent.plan) rb_gc_mark_movable(d->referent.plan);
     if (d->env.cDate) rb_gc_mark_movable(d->env.cDate);
     rb_gc_mark_movable(d->env.gregorian);
     if (d->env.decimal_text) rb_gc_mark_movable(d->env.decimal_text);
@@ -1030,6 +1234,11 @@ void wbd_compact(wbd_decoder *d)
     d->record.type_value = rb_gc_location(d->record.type_value);
     d->mTypes = rb_gc_location(d->mTypes);
     d->eInvalidValue = rb_gc_location(d->eInvalidValue);
+    d->refs = rb_gc_location(d->refs);
+    d->result_box = rb_gc_location(d->result_box);
+    d->keep = rb_gc_location(d->keep);
+    d->referent.type_value = rb_gc_location(d->referent.type_value);
+    if (d->referent.plan) d->referent.plan = rb_gc_location(d->referent.plan);
     if (d->env.cDate) d->env.cDate = rb_gc_location(d->env.cDate);
     d->env.gregorian = rb_gc_location(d->env.gregorian);
     if (d->env.decimal_text) d->env.decimal_text = rb_gc_location(d->env.decimal_text);

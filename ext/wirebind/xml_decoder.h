@@ -51,6 +51,7 @@ struct wbp_entry {
 typedef struct wbp_plan {
     VALUE klass;
     long size;
+    ID filler; /* Plan#filler: the __wb_fill_vN of the plan's schema (rb_sym2id pins the Symbol) */
     wbp_table table;
     wbp_entry *any;
     wbp_table attributes;
@@ -88,6 +89,7 @@ typedef struct wbd_frame {
     wbx_bytes text;
     int has_text;
     int children; /* a child element was seen (kept by frames that want text) */
+    int holds; /* MODEL: references wait for values of this record (References#hold) */
 } wbd_frame;
 
 typedef struct wbd_decoder {
@@ -120,11 +122,17 @@ typedef struct wbd_decoder {
     VALUE mTypes;
     VALUE eInvalidValue;
     wbx_bytes scratch;
+    /* SOAP encoding references (XML::References, or Qnil) and xsi:type subclasses. */
+    VALUE refs;
+    VALUE result_box; /* WBD_FIRST: the record, when it was a reference */
+    VALUE keep;       /* plans of xsi:type subclasses in use (a Hash), or Qnil */
+    int poly;         /* some model declared xml_type: look at xsi:type */
+    wbp_entry referent; /* the slot of the referent being read (one at a time, at the top) */
 } wbd_decoder;
 
 /* Sets up a decoder (mode WBD_CHECK: well-formedness only). Raises on bad arguments. */
 void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, size_t max_depth, size_t max_token_size,
-              int reject_dtd, VALUE block, VALUE missing, VALUE default_offset);
+              int reject_dtd, VALUE block, VALUE refs, VALUE missing, VALUE default_offset);
 /* Runs it: the result, or Qundef when a DOCTYPE was met (see wbx_read_so_far). */
 VALUE wbd_run(wbd_decoder *d);
 void wbd_free(wbd_decoder *d);

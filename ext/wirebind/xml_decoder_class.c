@@ -63,16 +63,31 @@ static size_t limit(VALUE n, const char *name)
 }
 
 /* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb). */
-static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE item, VALUE mode, VALUE path, VALUE strict, VALUE max_depth,
-                                      VALUE max_token_size, VALUE reject_dtd, VALUE block, VALUE missing, VALUE default_offset)
+/* decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block, references = nil,
+ *               missing = nil, default_offset = nil) */
+static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
 {
+    VALUE source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block, refs, missing, default_offset;
+    rb_check_arity(argc, 9, 12);
+    source = argv[0];
+    item = argv[1];
+    mode = argv[2];
+    path = argv[3];
+    strict = argv[4];
+    max_depth = argv[5];
+    max_token_size = argv[6];
+    reject_dtd = argv[7];
+    block = argv[8];
+    refs = argc > 9 ? argv[9] : Qnil;
+    missing = argc > 10 ? argv[10] : Qnil;
+    default_offset = argc > 11 ? argv[11] : Qnil;
     int code = mode_code(mode);
     if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wbd_decoder *d = &s->d;
     wbd_init(d, source, item, code, path, RTEST(strict), limit(max_depth, "max_depth"), limit(max_token_size, "max_token_size"),
-             RTEST(reject_dtd), block, missing, default_offset);
+             RTEST(reject_dtd), block, refs, missing, default_offset);
     VALUE result = wbd_run(d);
     if (result == Qundef) {
         /* A DOCTYPE: give back everything read, for the pure backend to start over. */
@@ -105,6 +120,6 @@ void Init_wirebind_xml_decoder(VALUE mNative)
     sym_doctype = ID2SYM(rb_intern("doctype"));
     id_unread = rb_intern("unread");
     wbd_init_ids(mNative);
-    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, 11);
+    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, -1);
     rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
 }

@@ -27,7 +27,8 @@ static VALUE cEncoderPlan;
 static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes,
     id_kind, id_type, id_list, id_name, id_uri, id_nil_xsi, id_attribute, id_ivar, id_message, id_describe,
-    id_automatic_prefix, id_attribute_writes, id_xml;
+    id_automatic_prefix, id_attribute_writes, id_xml, id_subtype_attributes;
+static VALUE mXML; /* Wirebind::XML, looked up on first use (pinned) */
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
 enum { PLAN_SCALAR = 0, PLAN_MODEL = 1, PLAN_GROUP = 2 };
@@ -727,7 +728,8 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
     const frame *parent = &enc->frames[enc->depth - 1];
     const wb_xml_plan *plan = parent->plan;
     if (NIL_P(value)) {
-        if (op->nil_xsi || enc->xsi_all) {
+        /* A nil item of a list is always written: leaving it out would lose it. */
+        if (op->nil_xsi || enc->xsi_all || parent->list != Qundef) {
             open_name(enc, parent, op);
             append_bytes(enc, plan, plan->nil_suffix);
         }
@@ -747,20 +749,45 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
     /* push_record may move the frames: read the parent first. */
     const wb_xml_plan *child_default = parent->child_default;
     const wb_xml_plan *child_parent = parent->child_parent;
+    const char *declaration = "";
+    size_t declaration_len = 0;
+    if (op->foreign) {
+        declaration = WB_XML_PTR(plan, op->declaration);
+        declaration_len = op->declaration.len;
+    } else if (op->named && op->top && parent->reset) {
+        declaration = RESET;
+        declaration_len = sizeof(RESET) - 1;
+    }
+    /* A subclass that declared xml_type says so with xsi:type (XML.subtype_attributes). */
+    VALUE subtype = Qnil;
+    if (!exact) {
+        if (!mXML) {
+            mXML = rb_path2class("Wirebind::XML");
+            rb_gc_register_mark_object(mXML);
+        }
+        VALUE extra = rb_funcall(mXML, id_subtype_attributes, 1, rb_obj_class(value));
+        if (RSTRING_LEN(extra) > 0) {
+            subtype = rb_str_buf_new((long)declaration_len + RSTRING_LEN(extra));
+            rb_str_buf_cat(subtype, declaration, (long)declaration_len);
+            rb_str_buf_append(subtype, extra);
+            declaration = RSTRING_PTR(subtype);
+            declaration_len = (size_t)RSTRING_LEN(subtype);
+        }
+    }
     if (!op->named) {
         /* A "*" item is named after its own class, in its own namespace. */
-        push_record(enc, child, value, "", 0, WB_XML_PTR(child, child->root_tag), child->root_tag.len, "", 0, child_default,
-                    child_parent, 1);
+        push_record(enc, child, value, "", 0, WB_XML_PTR(child, child->root_tag), child->root_tag.len, declaration, declaration_len,
+                    child_default, child_parent, 1);
     } else if (op->foreign) {
-        push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, WB_XML_PTR(plan, op->declaration),
-                    op->declaration.len, op->no_namespace ? NULL : child_default, child_parent, 1);
+        push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, declaration, declaration_len,
+                    op->no_namespace ? NULL : child_default, child_parent, 1);
     } else {
         /* Named in this model's namespace; a child of the record itself carries
          * the reset, and sees the default namespace in scope. */
-        int reset = op->top && parent->reset;
-        push_record(enc, child, value, parent->pre, parent->pre_len, WB_XML_PTR(plan, op->name), op->name.len,
-                    reset ? RESET : "", reset ? sizeof(RESET) - 1 : 0, op->top ? child_default : NULL, child_parent, 1);
+        push_record(enc, child, value, parent->pre, parent->pre_len, WB_XML_PTR(plan, op->name), op->name.len, declaration,
+                    declaration_len, op->top ? child_default : NULL, child_parent, 1);
     }
+    RB_GC_GUARD(subtype);
 }
 
 /* Runs the frames until the record at the bottom is written. */
@@ -943,6 +970,7 @@ void wb_xml_encoder_init(VALUE mNative)
     id_name = rb_intern("name");
     id_uri = rb_intern("uri");
     id_nil_xsi = rb_intern("nil_xsi");
+    id_subtype_attributes = rb_intern("subtype_attributes");
     id_attribute = rb_intern("attribute");
     id_ivar = rb_intern("ivar");
     id_message = rb_intern("message");

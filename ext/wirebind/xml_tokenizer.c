@@ -624,6 +624,11 @@ size_t wbx_depth(const wbx_tokenizer *t)
     return t->depth;
 }
 
+wbx_str wbx_namespace_of(const wbx_tokenizer *t, const char *prefix, size_t len)
+{
+    return ns_uri(t, ns_lookup(t, prefix, len));
+}
+
 wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i)
 {
     wbx_str s = {"", 0};

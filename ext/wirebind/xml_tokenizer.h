@@ -168,6 +168,9 @@ void wbx_read_so_far(const wbx_tokenizer *t, const char **ptr, size_t *len);
 /* Open elements: how many, and the qualified name of the i-th (0 = the root). */
 size_t wbx_depth(const wbx_tokenizer *t);
 wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i);
+/* The namespace a prefix ("" for the default) is bound to where the parser is
+ * (during on_leaf, with the leaf's own declarations); {NULL, 0} when unbound. */
+wbx_str wbx_namespace_of(const wbx_tokenizer *t, const char *prefix, size_t len);
 /* The index just past a name's prefix colon, or 0 when it has no proper prefix
  * (XML 1.0 names such as ":", "a:" and "a:b:c" are taken whole). */
 size_t wbx_prefix_end(const char *name, size_t len);

@@ -49,8 +49,13 @@ module Wirebind
           else
             @io.read(@chunk_size)
           end
+        return nil if chunk.nil?
+        unless chunk.is_a?(String)
+          raise ArgumentError, "#{@io.class}##{@method} returned #{chunk.class}, not a String or nil"
+        end
+
         # A String an IO hands out may be its own buffer, reused on the next read.
-        chunk.nil? || chunk.empty? ? nil : chunk.dup
+        chunk.empty? ? nil : chunk.dup
       end
 
       # Reads nothing more.
@@ -62,11 +67,13 @@ module Wirebind
 
     module_function
 
-    # Writes what +out+ holds to +io+ and empties it.
+    # Writes what +out+ holds to +io+ and empties it. The IO gets a String of
+    # its own, never touched again: a sink may keep what it is given (a Rack
+    # body, a queue), and +out+ is refilled after this.
     # @return [Integer] the bytes written
     def flush(io, out)
       bytes = out.bytesize
-      io.write(out)
+      io.write(out.dup)
       out.clear
       bytes
     end

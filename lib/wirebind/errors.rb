@@ -74,4 +74,17 @@ module Wirebind
       super(path ? "#{message} (at #{path})" : message)
     end
   end
+
+  # Binary payloads: {Wirebind::Buffer} and binary records ({Binary.decode}).
+  # Its errors live here, with the others, because the C extension looks them
+  # up when it loads.
+  module Binary
+    # An access outside a Buffer's bytes, a value that does not fit its field,
+    # or an offset that is not a valid index. Also +Wirebind::Buffer::RangeError+.
+    class RangeError < Error; end
+
+    # A write to a read-only Buffer (a view of a String), or growing a view.
+    # Also +Wirebind::Buffer::ReadOnlyError+.
+    class ReadOnlyError < Error; end
+  end
 end

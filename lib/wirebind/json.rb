@@ -63,16 +63,19 @@ module Wirebind
     DEFAULT_LIMITS = {
       # Arrays and objects open at once.
       max_depth: 1024,
-      # Bytes of input one string or number token may take.
-      max_size: 64 * 1024 * 1024,
+      # Bytes of input one string or number token may take (+max_size+ is
+      # another name of it, the one it had first; XML's limit has this name).
+      max_token_size: 64 * 1024 * 1024,
       # Characters a number may have: reading a 10 MB integer is quadratic work
       # an attacker should not get for free.
       max_number_length: 4096
     }.freeze
 
+    # Older names of limits, still accepted.
+    LIMIT_ALIASES = { max_size: :max_token_size }.freeze
     BACKENDS = %i[pure native].freeze
     ANY = :any
-    private_constant :BACKENDS, :ANY
+    private_constant :LIMIT_ALIASES, :BACKENDS, :ANY
 
     class << self
       # Decodes a JSON document into instances of +type+.
@@ -130,9 +133,10 @@ module Wirebind
       # @raise [EncodeError] a value does not fit its declared type or cannot be
       #   written (NaN, invalid UTF-8...), with its path
       def encode(value, io: nil, max_depth: DEFAULT_LIMITS[:max_depth], backend: default_backend)
-        raise ArgumentError, "max_depth must be a positive Integer, not #{max_depth.inspect}" unless positive_integer?(max_depth)
-        raise ArgumentError, "io: must answer write, not #{io.class}" unless io.nil? || io.respond_to?(:write)
+        Options.positive_integer(:max_depth, max_depth)
+        Options.io(io)
 
+        Model.check_enums(value) if Model.enums?
         backend_for(backend).encode(value, io, max_depth)
       end
 
@@ -151,7 +155,7 @@ module Wirebind
 
           const_get(:Native, false)
         else
-          raise ArgumentError, "backend: must be one of #{BACKENDS.inspect}, not #{name.inspect}"
+          Options.one_of(:backend, name, BACKENDS)
         end
       end
 
@@ -171,21 +175,11 @@ module Wirebind
       end
 
       def check_strict(strict)
-        raise ArgumentError, "strict: must be true or false, not #{strict.inspect}" unless strict == true || strict == false
+        Options.boolean(:strict, strict)
       end
 
       def check_limits(limits)
-        unknown = limits.keys - DEFAULT_LIMITS.keys
-        raise ArgumentError, "unknown option#{'s' if unknown.size > 1}: #{unknown.join(', ')}" unless unknown.empty?
-
-        limits.each do |key, value|
-          raise ArgumentError, "#{key} must be a positive Integer, not #{value.inspect}" unless positive_integer?(value)
-        end
-        DEFAULT_LIMITS.merge(limits)
-      end
-
-      def positive_integer?(value)
-        value.is_a?(Integer) && value.positive?
+        Options.limits(limits, DEFAULT_LIMITS, LIMIT_ALIASES)
       end
     end
   end

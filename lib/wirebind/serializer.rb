@@ -195,7 +195,7 @@ module Wirebind
     # @raise [SchemaError] the serializer does not fit the model or the format
     #   (raised when it is first compiled)
     def to_json(*_state, io: nil)
-      raise ArgumentError, "io: must answer write, not #{io.class}" unless io.nil? || io.respond_to?(:write)
+      Options.io(io)
 
       definition = FORMATS[@format]
       if @backend == :native && definition.respond_to?(:program)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "xml/plan"
+require_relative "xml/references"
 require_relative "xml/pure/tokenizer"
 require_relative "xml/pure/decoder"
 require_relative "xml/pure/encoder"
@@ -26,10 +27,19 @@ module Wirebind
       max_entity_depth: 32
     }.freeze
 
+    # How many SOAP encoding references may wait for their element at once (+max_references:+).
+    DEFAULT_MAX_REFERENCES = 1_000_000
+
+    # Compiled at: paths (frozen), by their text; cleared when it holds PATHS_KEPT.
+    PATHS = {}
+    PATHS_LOCK = Mutex.new
+    PATHS_KEPT = 256
+
     ELEMENT_NAME = /\A#{Pure::Syntax::NCNAME_SRC}\z/
     DTD_POLICIES = %i[internal reject].freeze
+    NIL_STYLES = %i[omit xsi].freeze
     BACKENDS = %i[pure native].freeze
-    private_constant :ELEMENT_NAME, :DTD_POLICIES, :BACKENDS
+    private_constant :ELEMENT_NAME, :DTD_POLICIES, :NIL_STYLES, :BACKENDS, :PATHS, :PATHS_LOCK, :PATHS_KEPT
 
     class << self
       # Decodes an XML document into instances of +type+.
@@ -52,18 +62,27 @@ module Wirebind
       # @param default_offset [String, nil] the offset (+"Z"+, +"+hh:mm"+) of +:time+
       #   values written without one, for attributes that declare no +default_offset:+
       #   of their own; by default such a time is read as UTC
+      # @param references [Boolean] resolve SOAP 1.1 encoding references (rpc/encoded,
+      #   Axis's +multiRef+s): a value element with +href="#x"+ takes the value of the
+      #   element with +id="x"+ outside the records (before or after it; the same object
+      #   for every reference to it; scalars too). Such elements are never records
+      #   themselves. A dangling reference, a cycle between referents, or more than
+      #   +max_references+ pending at once is a {DecodeError}.
+      # @param max_references [Integer] most references waiting for their element at once
       # @param limits [Hash] overrides of {DEFAULT_LIMITS}
       # @param backend [Symbol] +:pure+ or +:native+; the default is {Wirebind.backend}
       # @return [Object, Array, nil] the record, nil if +at:+ matched nothing, or the list
       # @raise [ParseError] not well-formed, with line and column
       # @raise [LimitError] a limit was exceeded
       # @raise [DecodeError] well-formed but does not fit the schema, with path and line
-      def decode(input, type, at: nil, strict: false, dtd: :reject, missing: nil, default_offset: nil,
-                 backend: Wirebind.backend, **limits)
+      def decode(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend,
+                 references: false, max_references: DEFAULT_MAX_REFERENCES, missing: nil, default_offset: nil, **limits)
         list = type.is_a?(Array)
         item = resolve_type(list ? unwrap_list(type) : type)
         path = compile_path(at, list)
+        Options.boolean(:strict, strict)
         options = decode_options(tokenizer_options(limits, dtd), at, missing, default_offset)
+        options[:references] = references_for(references, max_references, nil) unless references == false
         backend_for(backend).decode(input, item, list, path, strict, options)
       end
 
@@ -73,16 +92,18 @@ module Wirebind
       # @param (see .decode)
       # @yieldparam record [Object]
       # @return [Integer, Enumerator] the number of records yielded, or an Enumerator without a block
-      def each(input, type, at: nil, strict: false, dtd: :reject, missing: nil, default_offset: nil,
-               backend: Wirebind.backend, **limits, &block)
+      def each(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend,
+               references: false, max_references: DEFAULT_MAX_REFERENCES, missing: nil, default_offset: nil, **limits, &block)
         unless block
-          return enum_for(:each, input, type, at: at, strict: strict, dtd: dtd, missing: missing,
-                                                default_offset: default_offset, backend: backend, **limits)
+          return enum_for(:each, input, type, at: at, strict: strict, dtd: dtd, backend: backend, references: references,
+                                                 max_references: max_references, missing: missing, default_offset: default_offset, **limits)
         end
 
         item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
         path = compile_path(at, true)
+        Options.boolean(:strict, strict)
         options = decode_options(tokenizer_options(limits, dtd), at, missing, default_offset)
+        options[:references] = references_for(references, max_references, block) unless references == false
         backend_for(backend).each(input, item, path, strict, options, block)
       end
 
@@ -100,7 +121,9 @@ module Wirebind
       # @raise [EncodeError] a value does not fit its declared type
       def encode(value, io: nil, root: nil, item: nil, nil: :omit, declaration: false, backend: Wirebind.backend)
         nil_style = binding.local_variable_get(:nil)
-        raise ArgumentError, "nil: must be :omit or :xsi, not #{nil_style.inspect}" unless %i[omit xsi].include?(nil_style)
+        Options.one_of(:nil, nil_style, NIL_STYLES)
+        Options.boolean(:declaration, declaration)
+        Options.io(io)
 
         check_element_name(root, :root) if root
         check_element_name(item, :item) if item
@@ -111,7 +134,29 @@ module Wirebind
         else
           check_model_instance(value)
         end
+        Model.check_enums(value) if Model.enums?
         backend_for(backend).encode(value, io, root, item, nil_style, declaration)
+      end
+
+      # The attributes an encoder adds to the start tag of a record whose class is
+      # a subclass of the declared one: +xsi:type+ naming its {Model::ClassMethods#xml_type}
+      # (with the declarations it needs), or "" when it declared none. Cached per class.
+      #
+      # @api private
+      # @param klass [Class]
+      # @return [String] frozen
+      def subtype_attributes(klass)
+        klass.wirebind_plan(:xsi_type) do
+          local, uri = klass.xml_type
+          if local.nil?
+            ""
+          elsif uri.nil?
+            %( xsi:type="#{local}"#{Pure::Encoder::XSI_DECLARATION})
+          else
+            prefix = Pure::Encoder.automatic_prefix(uri)
+            %( xsi:type="#{prefix}:#{local}" xmlns:#{prefix}="#{Pure::Encoder.attribute(uri)}"#{Pure::Encoder::XSI_DECLARATION})
+          end.freeze
+        end
       end
 
       # Checks that a document is well-formed XML 1.0 with namespaces, within the limits.
@@ -133,8 +178,14 @@ module Wirebind
 
           Native
         else
-          raise ArgumentError, "backend: must be one of #{BACKENDS.inspect}, not #{name.inspect}"
+          Options.one_of(:backend, name, BACKENDS)
         end
+      end
+
+      def references_for(references, max, block)
+        Options.boolean(:references, references)
+        Options.positive_integer(:max_references, max)
+        References.new(max, block)
       end
 
       def unwrap_list(type)
@@ -158,21 +209,28 @@ module Wirebind
         end
         raise ArgumentError, "at: must be a String path like \"Envelope/Body/item\", not #{at.inspect}" unless at.is_a?(String)
 
-        Plan.split_path(at).map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze
+        # Clients decode the same few paths call after call: compiled once each
+        # (in the main Ractor; another may not touch the cache).
+        main = !defined?(Ractor) || Ractor.current.equal?(Ractor.main)
+        (main && PATHS[at]) || remember_path(at, Plan.split_path(at).map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze, main)
       rescue SchemaError => e
         raise ArgumentError, e.message
       end
 
-      def tokenizer_options(limits, dtd)
-        unknown = limits.keys - DEFAULT_LIMITS.keys
-        raise ArgumentError, "unknown option#{'s' if unknown.size > 1}: #{unknown.join(', ')}" unless unknown.empty?
+      def remember_path(at, steps, main)
+        return steps unless main
 
-        limits.each do |key, value|
-          raise ArgumentError, "#{key} must be a positive Integer, not #{value.inspect}" unless value.is_a?(Integer) && value.positive?
+        PATHS_LOCK.synchronize do
+          PATHS.clear if PATHS.size >= PATHS_KEPT
+          PATHS[at.frozen? ? at : at.dup.freeze] = steps
         end
-        raise ArgumentError, "dtd: must be one of #{DTD_POLICIES.inspect}, not #{dtd.inspect}" unless DTD_POLICIES.include?(dtd)
+      end
 
-        DEFAULT_LIMITS.merge(limits, dtd: dtd)
+      def tokenizer_options(limits, dtd)
+        options = Options.limits(limits, DEFAULT_LIMITS)
+        Options.one_of(:dtd, dtd, DTD_POLICIES)
+        options[:dtd] = dtd
+        options
       end
 
       # The decode-only options, added to the tokenizer's: +missing:+ becomes the

@@ -54,6 +54,7 @@ class StreamingMemoryTest < Minitest::Test
 
   def test_streaming_100_mb_keeps_memory_flat
     skip "needs /proc" unless File.exist?("/proc/self/status")
+    require_ruby_subprocess
     # AddressSanitizer's shadow memory and quarantine inflate the resident set.
     skip "peak RSS means nothing under AddressSanitizer" if ENV["LD_PRELOAD"].to_s.include?("asan")
 

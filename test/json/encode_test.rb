@@ -60,6 +60,33 @@ class JSONEncodeTest < Minitest::Test
     assert_equal '"f":3.0', JSON.encode(AllTypes.new(f: 3))[/"f":[^,]*/]
   end
 
+  # What JSON.encode writes, JSON.decode reads: a number longer than the
+  # decoders' max_number_length is refused when written, not when read back.
+  def test_numbers_longer_than_max_number_length_are_encode_errors
+    limit = JSON::DEFAULT_LIMITS[:max_number_length]
+    longest = (10**(limit - 1)) + 1
+    [longest, -(10**(limit - 2)), BigDecimal("1.#{'1' * (limit - 2)}")].each do |number|
+      assert_equal number, JSON.decode(JSON.encode([number]), :any).first.then { |n| number.is_a?(BigDecimal) ? BigDecimal(n.to_s) : n } unless number.is_a?(BigDecimal)
+      assert_equal [number], JSON.decode(JSON.encode(AllTypes.new(d: number)), AllTypes).then { |r| [r.d] }
+    end
+    too_long = 10**limit
+    message = /\Aa number of #{limit + 1} characters is longer than max_number_length \(#{limit}\): JSON.decode would refuse it/
+    assert_equal "i", assert_error(Wirebind::EncodeError, message) { JSON.encode(AllTypes.new(i: too_long)) }.path
+    assert_equal "d", assert_error(Wirebind::EncodeError, message) { JSON.encode(AllTypes.new(d: too_long)) }.path
+    assert_equal "[1]", assert_error(Wirebind::EncodeError, message) { JSON.encode([1, too_long]) }.path
+    assert_equal "a", assert_error(Wirebind::EncodeError, message) { JSON.encode({ a: too_long }) }.path
+    assert_error(Wirebind::EncodeError, /number of #{limit + 1} characters/) { JSON.encode(AllTypes.new(d: BigDecimal("1.#{'1' * (limit - 1)}"))) }
+    # A long exponent form is short text: it reads back.
+    assert_equal BigDecimal(too_long), JSON.decode(JSON.encode(AllTypes.new(d: BigDecimal(too_long))), AllTypes).d
+  end
+
+  # The same rule as XML: a binary-tagged String holding valid UTF-8 is
+  # written as text; anything else is refused (binary data belongs in :base64).
+  def test_binary_strings_holding_utf8_are_text
+    assert_equal '{"s":"café",', JSON.encode(AllTypes.new(s: "café".b))[/\A[^,]*,/]
+    assert_error(Wirebind::EncodeError, /invalid UTF-8 in "caf\\xE9" \(binary data belongs in a :base64 attribute\)/) { JSON.encode(AllTypes.new(s: "caf\xE9".b)) }
+  end
+
   def test_nan_and_infinity_are_encode_errors
     [Float::NAN, Float::INFINITY, -Float::INFINITY].each do |value|
       error = assert_error(Wirebind::EncodeError, /NaN or Infinity/) { JSON.encode(AllTypes.new(f: value)) }

@@ -126,21 +126,21 @@ class JSONErrorsTest < Minitest::Test
   end
 
   def test_token_size_limit
-    assert_equal ["abcd"], JSON.decode('["abcd"]', [:string], max_size: 6)
-    error = assert_raises_everywhere(Wirebind::LimitError, '[1, "abcdefgh"]') { |input| JSON.decode(input, :any, max_size: 6) }
-    assert_match(/larger than max_size \(6 bytes\)/, error.message)
+    assert_equal ["abcd"], JSON.decode('["abcd"]', [:string], max_token_size: 6)
+    error = assert_raises_everywhere(Wirebind::LimitError, '[1, "abcdefgh"]') { |input| JSON.decode(input, :any, max_token_size: 6) }
+    assert_match(/larger than max_token_size \(6 bytes\)/, error.message)
     assert_position(error, 1, 5, 4)
-    assert_raises_everywhere(Wirebind::LimitError, '["ab\\ncdefgh"]') { |input| JSON.decode(input, [:string], max_size: 6) }
-    assert_raises_everywhere(Wirebind::LimitError, '{"abcdefghij": 1}') { |input| JSON.decode(input, Issue, max_size: 6) }
-    assert_raises_everywhere(Wirebind::LimitError, '{"id": "abcdefghij"}') { |input| JSON.decode(input, Issue, max_size: 6) }
-    assert_raises_everywhere(Wirebind::LimitError, '{"x": "abcdefghij"}') { |input| JSON.decode(input, Issue, max_size: 6) }
-    assert_raises_everywhere(Wirebind::LimitError, "[12345678]") { |input| JSON.decode(input, [:integer], max_size: 6) }
+    assert_raises_everywhere(Wirebind::LimitError, '["ab\\ncdefgh"]') { |input| JSON.decode(input, [:string], max_token_size: 6) }
+    assert_raises_everywhere(Wirebind::LimitError, '{"abcdefghij": 1}') { |input| JSON.decode(input, Issue, max_token_size: 6) }
+    assert_raises_everywhere(Wirebind::LimitError, '{"id": "abcdefghij"}') { |input| JSON.decode(input, Issue, max_token_size: 6) }
+    assert_raises_everywhere(Wirebind::LimitError, '{"x": "abcdefghij"}') { |input| JSON.decode(input, Issue, max_token_size: 6) }
+    assert_raises_everywhere(Wirebind::LimitError, "[12345678]") { |input| JSON.decode(input, [:integer], max_token_size: 6) }
   end
 
   # A string counts both quotes whichever path reads it: the same token is
   # refused with or without an escape in it, from a String or from an IO.
   def test_token_size_counts_both_quotes_on_every_path
-    assert_equal ["abcd"], JSON.decode('["abcd"]', [:string], max_size: 6)
+    assert_equal ["abcd"], JSON.decode('["abcd"]', [:string], max_token_size: 6)
     assert_equal ["a\nd"], JSON.decode('["a\\nd"]', [:string], max_size: 7)
     ['["abcde"]', '["a\\nde"]', '["abc\\n"]'].each do |json|
       error = assert_raises_everywhere(Wirebind::LimitError, json) { |input| JSON.decode(input, [:string], max_size: json.bytesize - 3) }

@@ -39,9 +39,29 @@ class JSONOptionsTest < Minitest::Test
     assert_match(/unknown option: max_tokens/, error.message)
     assert_raises(ArgumentError) { JSON.encode([], max_depth: nil) }
     assert_equal 1024, JSON::DEFAULT_LIMITS[:max_depth]
-    assert_equal 64 * 1024 * 1024, JSON::DEFAULT_LIMITS[:max_size]
+    assert_equal 64 * 1024 * 1024, JSON::DEFAULT_LIMITS[:max_token_size]
     assert_equal 4096, JSON::DEFAULT_LIMITS[:max_number_length]
     assert JSON::DEFAULT_LIMITS.frozen?
+  end
+
+  # One name for the per-token limit in both formats; JSON's first name stays.
+  def test_max_token_size_and_its_old_name_max_size
+    assert_error(Wirebind::LimitError, /larger than max_token_size \(6 bytes\)/) { JSON.decode('["abcdefgh"]', :any, max_token_size: 6) }
+    assert_error(Wirebind::LimitError, /larger than max_token_size \(6 bytes\)/) { JSON.decode('["abcdefgh"]', :any, max_size: 6) }
+    assert_equal ["abcd"], JSON.decode('["abcd"]', :any, max_size: 6)
+    assert_error(ArgumentError, /\Amax_size: and max_token_size: name the same limit: give one\z/) { JSON.decode("[]", :any, max_size: 6, max_token_size: 6) }
+    assert_error(ArgumentError, /\Amax_size: must be a positive Integer, not 0\z/) { JSON.decode("[]", :any, max_size: 0) }
+  end
+
+  # The same checks, and messages, as XML's front door (Wirebind::Options).
+  def test_options_are_checked_and_named
+    assert_error(ArgumentError, /\Astrict: must be true or false, not "no"\z/) { JSON.decode("{}", Issue, strict: "no") }
+    assert_error(ArgumentError, /\Astrict: must be true or false, not "no"\z/) { JSON.each("[]", Issue, strict: "no") { nil } }
+    assert_error(ArgumentError, /\Aio: must be nil or answer write, not Integer\z/) { JSON.encode([], io: 5) }
+    assert_error(ArgumentError, /\Aio: must be nil or answer write, not Integer\z/) { Issue.new.to_json(io: 5) }
+    assert_error(ArgumentError, /\Amax_depth: must be a positive Integer, not nil\z/) { JSON.encode([], max_depth: nil) }
+    assert_error(ArgumentError, /\Amax_depth: must be a positive Integer, not 0\z/) { JSON.decode("[]", :any, max_depth: 0) }
+    assert_error(ArgumentError, /\Abackend: must be one of :pure, :native, not :fast\z/) { JSON.decode("[]", :any, backend: :fast) }
   end
 
   def test_strict_must_be_a_boolean
@@ -93,6 +113,7 @@ class JSONRactorTest < Minitest::Test
   include JSONTestModels
 
   def test_decodes_and_encodes_in_a_ractor
+    require_ractors
     json = JSON.encode([Issue.new(id: "1", votes: 2, updated: Time.utc(2014), affects_versions: [Version.new(sequence: 1)], labels: ["é\n"])])
     expected = JSON.decode(json, [Issue]).inspect
     assert Ractor.shareable?(Wirebind::JSON::Plan.for(Issue))

@@ -725,15 +725,33 @@ class ModelPlanTest < Minitest::Test
     assert_same plan, parent.wirebind_plan(:xml) { Object.new }
   end
 
-  def test_a_plan_computed_while_the_schema_changed_is_returned_but_not_kept
+  # A plan must come from one schema throughout: one computed while the
+  # schema changed is computed again, and the second one is kept.
+  def test_a_plan_computed_while_the_schema_changed_is_computed_again
     klass = model { attribute :a, :string }
-    stale = klass.wirebind_plan(:xml) do
-      klass.attribute :b, :string
-      :stale
+    runs = 0
+    plan = klass.wirebind_plan(:xml) do
+      runs += 1
+      klass.attribute :b, :string if runs == 1
+      [runs, klass.attributes.map(&:name)]
     end
 
-    assert_equal :stale, stale
-    assert_equal :fresh, klass.wirebind_plan(:xml) { :fresh }
+    assert_equal [2, %i[a b]], plan
+    assert_same plan, klass.wirebind_plan(:xml) { :not_again }
+  end
+
+  def test_builders_are_per_schema_and_never_redefined
+    klass = model { attribute :a, :string }
+    load, fill = klass.__wb_builders
+
+    assert_same load, klass.__wb_builders.first
+    klass.attribute :b, :string
+    new_load, new_fill = klass.__wb_builders
+
+    refute_equal load, new_load
+    assert_equal "x", klass.allocate.__send__(fill, "x").a
+    assert_equal %w[x y], klass.allocate.__send__(new_fill, "x", "y").then { |r| [r.a, r.b] }
+    refute klass.allocate.__send__(load, ["x", "y"]).instance_variable_defined?(:@b)
   end
 
   def test_concurrent_plans_are_consistent

@@ -11,6 +11,18 @@ class SerializerPlainTest < Minitest::Test
     attributes :id, :text, :count, :ratio, :amount, :flag, :at_time, :on_date, :bytes, :times, :inner
   end
 
+  # What a serializer writes, JSON.decode (and #to_h) reads back.
+  def test_numbers_longer_than_max_number_length_are_encode_errors
+    limit = Wirebind::JSON::DEFAULT_LIMITS[:max_number_length]
+    %i[pure native].select { |b| b == :pure || Wirebind.backend == :native }.each do |backend|
+      assert_equal 10**(limit - 1), EveryAttribute.new(AllTypes.new(count: 10**(limit - 1)), backend: backend).to_h["count"]
+      error = assert_raises(Wirebind::EncodeError) { EveryAttribute.new(AllTypes.new(count: 10**limit), backend: backend).to_json }
+      assert_match(/longer than max_number_length \(#{limit}\)/, error.message)
+      error = assert_raises(Wirebind::EncodeError) { EveryAttribute.new(AllTypes.new(amount: BigDecimal("1.#{'1' * limit}")), backend: backend).to_json }
+      assert_match(/longer than max_number_length \(#{limit}\)/, error.message)
+    end
+  end
+
   def test_the_same_text_as_wirebind_json_for_every_attribute
     record = AllTypes.new(id: 1, text: "q\" \\ \n é 🚀 \u2028", count: -12, ratio: 0.1, amount: BigDecimal("12.50"), flag: false,
                           at_time: Time.new(2014, 3, 1, 10, 0, Rational(1, 2), "+05:30"), on_date: Date.new(2014, 3, 1),

@@ -210,6 +210,15 @@ class XMLEncodeTest < Minitest::Test
     assert_raises(Wirebind::EncodeError) { XML.encode(Issue.new(key: "caf\xE9".b)) }
   end
 
+  # The same rule as JSON: a binary-tagged String holding valid UTF-8 is
+  # written as text; anything else is refused (binary data belongs in :base64).
+  def test_binary_strings_holding_utf8_are_text
+    assert_includes XML.encode(Issue.new(key: "café".b)), "<key>café</key>"
+    assert_includes XML.encode(Issue.new(lang: "é".b)), %(<Issue lang="é">)
+    error = assert_raises(Wirebind::EncodeError) { XML.encode(Issue.new(key: "caf\xE9".b)) }
+    assert_match(/invalid UTF-8 in "caf\\xE9" \(binary data belongs in a :base64 attribute\)/, error.message)
+  end
+
   # ---- nil ----------------------------------------------------------------------------
 
   def test_nil_values_are_omitted
@@ -261,6 +270,23 @@ class XMLEncodeTest < Minitest::Test
     xml = XML.encode(Holder.new(label: "l"), nil: :xsi)
     assert_match(/<main [^>]*nil="true"/, xml)
     assert_equal Holder.new(label: "l"), XML.decode(xml, Holder)
+  end
+
+  # A nil item is written even with nil: :omit: leaving it out would lose it
+  # and shift the items after it.
+  def test_nil_items_of_lists_are_written_as_xsi_nil
+    issue = Issue.new(key: "K", labels: ["a", nil, "b"],
+                      affects_versions: [Version.new(name: "1"), nil, Version.new(name: "2")])
+    xml = XML.encode(issue)
+
+    assert_equal 3, xml.scan("<label").size
+    assert_match(%r{<label xsi:nil="true" xmlns:xsi="#{XSI}"/>}, xml)
+    assert_equal 2, xml.scan(/ xsi:nil="true"/).size
+    assert_equal issue, XML.decode(xml, Issue)
+    list = AllLists.new(i: [nil, 1], dt: [Date.new(2024, 1, 2), nil], bin: [nil])
+
+    assert_equal list, XML.decode(XML.encode(list), AllLists)
+    assert_equal list, XML.decode(XML.encode(list, nil: :xsi), AllLists)
   end
 
   def test_empty_strings_are_not_nil

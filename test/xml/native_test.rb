@@ -140,6 +140,7 @@ class NativeTest < Minitest::Test
   # Plans (pure and compiled) are shareable, so a Ractor reads the classes' plan
   # caches; the C side holds no per-process state besides IDs and classes.
   def test_decodes_in_a_ractor
+    require_ractors
     if ENV["LD_PRELOAD"].to_s.include?("libasan") && !ENV["ASAN_OPTIONS"].to_s.include?("use_sigaltstack=0")
       skip "ASan unmaps the sigaltstack Ruby gave the Ractor's thread: run with ASAN_OPTIONS=use_sigaltstack=0"
     end

@@ -250,6 +250,21 @@ class XMLOptionsTest < Minitest::Test
     assert_includes %i[pure native], Wirebind.backend
   end
 
+  # The same checks, and messages, as JSON's front door (Wirebind::Options).
+  def test_options_are_checked_and_named
+    xml = "<Issue><key>k</key></Issue>"
+
+    assert_error(ArgumentError, /\Astrict: must be true or false, not "no"\z/) { XML.decode(xml, Issue, strict: "no") }
+    assert_error(ArgumentError, /\Astrict: must be true or false, not nil\z/) { XML.each(xml, Issue, strict: nil) { nil } }
+    assert_error(ArgumentError, /\Aio: must be nil or answer write, not Integer\z/) { XML.encode(Issue.new, io: 5) }
+    assert_error(ArgumentError, /\Adeclaration: must be true or false, not 1\z/) { XML.encode(Issue.new, declaration: 1) }
+    assert_error(ArgumentError, /\Anil: must be one of :omit, :xsi, not :none\z/) { XML.encode(Issue.new, nil: :none) }
+    assert_error(ArgumentError, /\Amax_depth: must be a positive Integer, not 0\z/) { XML.decode(xml, Issue, max_depth: 0) }
+    assert_error(ArgumentError, /\Adtd: must be one of :internal, :reject, not :all\z/) { XML.check(xml, dtd: :all) }
+    assert_error(ArgumentError, /\Abackend: must be one of :pure, :native, not :fast\z/) { XML.decode(xml, Issue, backend: :fast) }
+    assert_error(ArgumentError, /\Aunknown option: max_size\z/) { XML.decode(xml, Issue, max_size: 10) }
+  end
+
   # ---- inputs -------------------------------------------------------------------------------------
 
   def test_ios_are_read_in_64_kib_chunks

@@ -93,14 +93,15 @@ class XMLRoundTripTest < Minitest::Test
     end
   end
 
-  # A random record of +klass+: each value present or nil, lists of 0..3 items.
+  # A random record of +klass+: each value present or nil, lists of 0..3 items,
+  # some of them nil (written as xsi:nil, never dropped).
   def gen_record(klass, random, depth = 0)
     values = {}
     klass.attributes.each do |attribute|
       next if attribute.xml == "." && attribute.type == :string && (values[attribute.name] = gen_string(random))
 
       if attribute.list?
-        values[attribute.name] = Array.new(random.rand(0..3)) { gen_value(attribute.type, random, depth) }
+        values[attribute.name] = Array.new(random.rand(0..3)) { random.rand(6).zero? ? nil : gen_value(attribute.type, random, depth) }
       elsif random.rand(4).zero?
         values[attribute.name] = nil
       else

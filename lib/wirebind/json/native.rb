@@ -15,7 +15,7 @@ module Wirebind
     #
     # The C methods it calls (defined in ext/wirebind/json_decoder_class.c and
     # json_encoder_class.c):
-    # - +decode_source(source, code, type, list, slot, strict, max_depth, max_size, max_number_length, block)+,
+    # - +decode_source(source, code, type, list, slot, strict, max_depth, max_token_size, max_number_length, block)+,
     #   where +code+, +type+ and +list+ describe the document's value ({Plan.root});
     #   +slot+ is that Plan::Slot, asked for messages only;
     # - +compile_plan(klass, slots)+, a class's Plan compiled for C (through {plan_for});
@@ -29,14 +29,14 @@ module Wirebind
         def decode(input, item, list, strict, limits)
           root = Plan.root(item, list)
           decode_source(Pure::Source.new(input), root.code, item, list, root, strict,
-                        limits.fetch(:max_depth), limits.fetch(:max_size), limits.fetch(:max_number_length), nil)
+                        limits.fetch(:max_depth), limits.fetch(:max_token_size), limits.fetch(:max_number_length), nil)
         end
 
         # @see Wirebind::JSON.each
         def each(input, item, strict, limits, block)
           root = Plan.root(item, true)
           decode_source(Pure::Source.new(input), root.code, item, true, root, strict,
-                        limits.fetch(:max_depth), limits.fetch(:max_size), limits.fetch(:max_number_length), block)
+                        limits.fetch(:max_depth), limits.fetch(:max_token_size), limits.fetch(:max_number_length), block)
         end
 
         # @see Wirebind::JSON.encode

@@ -62,7 +62,7 @@ module Wirebind
         # @return [Plan] the (cached, frozen) plan of +klass+
         def for(klass)
           # Deeply frozen, so Ractors other than the main one may read it too.
-          klass.wirebind_plan(:json) { Ractor.make_shareable(new(klass)) }
+          klass.wirebind_plan(:json) { Shareable.make(new(klass)) }
         end
 
         # The slot of the value a decode returns: a model, a scalar type or
@@ -73,7 +73,7 @@ module Wirebind
         # @return [Slot]
         def root(item, list)
           code = item.is_a?(Class) ? :model : item
-          Ractor.make_shareable(Slot.new(key: nil, index: nil, code: code, type: item, list: list, attribute: nil))
+          Shareable.make(Slot.new(key: nil, index: nil, code: code, type: item, list: list, attribute: nil))
         end
       end
 
@@ -83,6 +83,7 @@ module Wirebind
         @klass = klass
         attributes = klass.attributes
         @size = attributes.size
+        @loader = klass.__wb_builders.first
         @table = {}
         @slots = attributes.map do |attribute|
           key = utf8_key(attribute)
@@ -103,6 +104,14 @@ module Wirebind
         end.freeze
         @table.freeze
         freeze
+      end
+
+      # A record from its values, by the builder of the schema this plan was
+      # made from: a schema that changed since cannot mix into it.
+      # @param values [Array] aligned with the plan's slots
+      # @return [Wirebind::Model]
+      def build(values)
+        @klass.allocate.__send__(@loader, values)
       end
 
       private

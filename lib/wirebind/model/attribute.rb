@@ -30,7 +30,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil default_offset].freeze
+      OPTIONS = %i[xml json nil enum default_offset].freeze
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
       OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/.freeze
       # An underscore between words: after a letter or digit, before one.
@@ -63,6 +63,9 @@ module Wirebind
       attr_reader :index
       # @return [Class] the class that declared this attribute
       attr_reader :owner
+      # @return [Hash{String => true}, nil] the values allowed by +enum:+ (nil: any);
+      #   a decoded value outside is a {DecodeError}, an encoded one an {EncodeError}
+      attr_reader :enum
 
       class << self
         # Checks a declaration and builds its attribute.
@@ -78,7 +81,7 @@ module Wirebind
         def declare(owner, name, type, options, index:, json_keys:)
           where = declaration(owner, name)
           unknown = options.keys - OPTIONS
-          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:, default_offset:)" unless unknown.empty?
+          raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: xml:, json:, nil:, enum:, default_offset:)" unless unknown.empty?
 
           choices = choice_types(where, type)
           item_type, list = choices ? [Model, true] : resolve_type(where, type)
@@ -99,6 +102,7 @@ module Wirebind
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
             default_offset: default_offset&.then { |offset| -offset },
             choices: choices,
+            enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
             index: index
           )
         end
@@ -194,6 +198,17 @@ module Wirebind
           raise SchemaError, "#{where}: default_offset: must be \"Z\" or \"+hh:mm\"/\"-hh:mm\" (at most 14:00), not #{offset.inspect}"
         end
 
+        # An enumeration: a frozen Hash of the allowed strings (for lookups in
+        # constant time), only on +:string+ attributes and lists of them.
+        def enum(where, item_type, values)
+          raise SchemaError, "#{where}: enum: applies to :string attributes, not #{describe_type(item_type)}" unless item_type == :string
+          unless values.is_a?(Array) && !values.empty? && values.all?(String)
+            raise SchemaError, "#{where}: enum: must be a non-empty Array of Strings, not #{values.inspect}"
+          end
+
+          values.to_h { |value| [-value, true] }.freeze
+        end
+
         def nil_style(where, value)
           return value if NIL_STYLES.include?(value)
 
@@ -203,7 +218,7 @@ module Wirebind
 
       # Use {.declare}: this trusts its arguments.
       # @api private
-      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, default_offset: nil,
+      def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil, default_offset: nil,
                      choices: nil)
         @owner = owner
         @name = name
@@ -218,6 +233,7 @@ module Wirebind
         @default_offset = default_offset
         @choices = choices
         @index = index
+        @enum = enum
         freeze
       end
 
@@ -240,6 +256,26 @@ module Wirebind
         json == @json ? self : copy(json: json)
       end
 
+      # The value outside {#enum}, if any (each item of a list is looked at).
+      # @return [String, nil]
+      def enum_violation(value)
+        return nil if value.nil?
+
+        if @list
+          value.each { |item| return item unless item.nil? || @enum.key?(item) } if value.is_a?(Array)
+          nil
+        else
+          @enum.key?(value) ? nil : value
+        end
+      end
+
+      # Raises when a decoded value is outside {#enum}: the record builders call it.
+      # @raise [DecodeError]
+      def check_decoded(value)
+        bad = enum_violation(value)
+        raise DecodeError.new("#{bad.inspect} is not one of #{@enum.keys.inspect}", path: @xml) unless bad.nil?
+      end
+
       # @return [String]
       def inspect
         type = @choices ? @choices.map { |choice| Model.display_name(choice) }.join(", ") : Model.display_name(@type)
@@ -252,7 +288,7 @@ module Wirebind
       def copy(**changes)
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
-          json_explicit: @json_explicit, nil_style: @nil_style, index: @index,
+          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum,
           default_offset: @default_offset, choices: @choices, **changes
         )
       end

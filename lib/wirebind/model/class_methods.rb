@@ -16,7 +16,7 @@ module Wirebind
       # Every value they hold is frozen, so sharing them is copying them.
       SCHEMA_IVARS = %i[
         @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix
-        @__wb_xml_root @__wb_json_keys
+        @__wb_xml_root @__wb_json_keys @__wb_binary
       ].freeze
       # XML's NCName, approximated: a name without a colon.
       XML_NAME = /\A[[:alpha:]_][[:alnum:]_.\-]*\z/.freeze
@@ -41,6 +41,9 @@ module Wirebind
       #   under <tt>json_keys :camel</tt>
       # @option options [Symbol] :nil how XML writes a nil: +:omit+ (the default)
       #   leaves it out, +:xsi+ writes xsi:nil="true"
+      # @option options [Array<String>] :enum the only values a +:string+ attribute
+      #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
+      #   {EncodeError} (XML and JSON, both backends); nil is always allowed
       # @return [Attribute]
       # @raise [SchemaError] a bad name, type or option, or a name declared twice
       #   in this class (redeclaring an inherited one replaces it, in place)
@@ -54,6 +57,7 @@ module Wirebind
 
           index = inherited ? inherited.index : @__wb_attributes.length
           attribute = Attribute.declare(self, name, type, options, index: index, json_keys: @__wb_json_keys)
+          Model.enums_declared! if attribute.enum
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze
@@ -64,6 +68,38 @@ module Wirebind
           schema_changed
           attribute
         end
+      end
+
+      # Declares the model's binary layout: its fields, in wire order. Each
+      # field is an attribute: declared here (+:integer+, +:float+ for f32/f64,
+      # +:base64+ for a payload) unless the class already has an attribute of
+      # that name and a fitting type, which it then maps. See {Wirebind::Binary}.
+      #
+      # @example An HTTP/2 frame
+      #   binary do
+      #     field :length, :u24
+      #     field :type, :u8
+      #     field :flags, :u8
+      #     bits :reserved, 1
+      #     bits :stream_id, 31
+      #     payload :data, length: :length
+      #   end
+      #
+      # @param endian [Symbol] +:big+ (the default) or +:little+, for every field
+      # @return [Wirebind::Binary::Layout]
+      # @raise [SchemaError]
+      def binary(endian: :big, &block)
+        layout = Wirebind::Binary::Layout.build(self, endian, &block)
+        SCHEMA_LOCK.synchronize do
+          @__wb_binary = layout
+          schema_changed
+        end
+        layout
+      end
+
+      # @return [Wirebind::Binary::Layout, nil] the layout {#binary} declared
+      def binary_layout
+        @__wb_binary
       end
 
       # @return [Array<Attribute>] frozen, in declaration order, inherited ones first
@@ -127,6 +163,41 @@ module Wirebind
         @__wb_xml_root || (self.name ? self.name[/[^:]+\z/] : "record")
       end
 
+      # Names this class's XML Schema type, as +xsi:type+ writes it: SOAP
+      # rpc/encoded writes it on every record, and wherever a record's declared
+      # type is a model class, an +xsi:type+ naming a subclass that declared
+      # +xml_type+ decodes into that subclass. Not inherited: a subclass is
+      # another type and declares its own.
+      #
+      # @example
+      #   class RemoteIssue < AbstractRemoteEntity
+      #     xml_type "RemoteIssue", namespace: "http://beans.soap.rpc.jira.atlassian.com"
+      #   end
+      #
+      # @param name [String, nil] the type's local name; nil reads the setting
+      # @param namespace [String, nil] the type's namespace; nil matches any
+      #   namespace when decoding (services that rebind one prefix to several
+      #   versions of a namespace, such as NetSuite's, need that)
+      # @return [Array(String, String), nil] the type's name and namespace, if declared
+      # @raise [SchemaError]
+      def xml_type(name = nil, namespace: nil)
+        unless name.nil?
+          unless name.is_a?(String) && XML_NAME.match?(name)
+            raise SchemaError, "#{Model.display_name(self)}.xml_type: #{name.inspect} is not an XML type name"
+          end
+          unless namespace.nil? || (namespace.is_a?(String) && !namespace.empty?)
+            raise SchemaError, "#{Model.display_name(self)}.xml_type: the namespace must be a non-empty String or nil, not #{namespace.inspect}"
+          end
+
+          SCHEMA_LOCK.synchronize do
+            @__wb_xml_type = [-name, namespace && -namespace].freeze
+            Model.register_xml_type(self)
+            schema_changed
+          end
+        end
+        @__wb_xml_type
+      end
+
       # Reads, or with an argument sets, how default JSON keys are spelled.
       #
       # @param style [Symbol, nil] +:snake+ (the default: keys are the attribute
@@ -159,7 +230,9 @@ module Wirebind
 
       # Memoizes the block's result for this class and +format+ until the schema
       # changes. Safe under threads: two may compute the same plan, and a plan
-      # computed while the schema changed is returned but never kept.
+      # computed while the schema changed is neither kept nor returned: the
+      # block runs again, so that what a caller gets was computed from one
+      # schema throughout (and names that schema's builders, {#__wb_builders}).
       #
       # Nested model classes have plans of their own; a plan that copies theirs
       # is not told when they change.
@@ -170,12 +243,35 @@ module Wirebind
       # @return [Object] the memoized plan
       def wirebind_plan(format)
         @__wb_plans.fetch(format) do
-          generation = @__wb_schema_generation
-          plan = yield
-          SCHEMA_LOCK.synchronize do
-            @__wb_plans = @__wb_plans.merge(format => plan).freeze if generation == @__wb_schema_generation
+          loop do
+            generation = @__wb_schema_generation
+            plan = yield
+            # A change holds the lock from start to end: once we hold it, a
+            # change that began while the block ran has moved the generation on.
+            SCHEMA_LOCK.synchronize do
+              if generation == @__wb_schema_generation
+                @__wb_plans = @__wb_plans.merge(format => plan).freeze
+                return plan
+              end
+            end
           end
-          plan
+        end
+      end
+
+      # The record builders of the schema as it is now: a +__wb_load_vN(values)+
+      # and a +__wb_fill_vN(v0, v1, ...)+ generated for it (on first request)
+      # and never redefined, so that a plan made from this schema keeps
+      # building the records it was made for after the schema changes. Plans
+      # ask for them inside {#wirebind_plan}'s block.
+      #
+      # @api private
+      # @return [Array(Symbol, Symbol)] the names of the load and fill methods
+      def __wb_builders
+        SCHEMA_LOCK.synchronize do
+          @__wb_builders ||= begin
+            @__wb_builder_version += 1
+            Generator.generate_builders(@__wb_generated_methods, @__wb_attributes, @__wb_builder_version)
+          end
         end
       end
 
@@ -208,9 +304,13 @@ module Wirebind
           @__wb_xml_namespace_prefix = nil
           @__wb_xml_root = nil
           @__wb_json_keys = :snake
+          @__wb_binary = nil
         end
+        @__wb_xml_type = nil
         @__wb_plans = NO_PLANS
         @__wb_schema_generation = 0
+        @__wb_builders = nil
+        @__wb_builder_version = 0
         @__wb_generated_methods = GeneratedMethods.new(self)
         include @__wb_generated_methods
         Generator.generate(@__wb_generated_methods, @__wb_attributes)
@@ -220,6 +320,7 @@ module Wirebind
       def schema_changed
         @__wb_schema_generation += 1
         @__wb_plans = NO_PLANS
+        @__wb_builders = nil
       end
     end
   end

@@ -21,7 +21,7 @@ module Wirebind
       alias to_s inspect
     end
 
-    # Writes the Ruby source of a model's +initialize+, +__wb_load+, +__wb_fill+, +==+,
+    # Writes the Ruby source of a model's +initialize+, +__wb_load+, +==+,
     # +eql?+, +hash+, +to_h+ and +inspect+, and evaluates it into the model's
     # {GeneratedMethods}. Plain methods with one line per attribute run as
     # fast as handwritten ones: no closures, no reflection, no per-call loops.
@@ -30,7 +30,7 @@ module Wirebind
     #
     # @api private
     module Generator
-      METHOD_NAMES = %i[initialize __wb_load __wb_fill == eql? hash to_h inspect].freeze
+      METHOD_NAMES = %i[initialize __wb_load == eql? hash to_h inspect].freeze
       # Keywords pass the name check, and serve as keyword parameters and hash
       # keys, but a parameter named +end+ can only be read through its binding.
       KEYWORDS = %i[
@@ -53,7 +53,6 @@ module Wirebind
         source = <<~RUBY
           def initialize(#{attributes.map { |a| "#{a.name}: nil" }.join(', ')}); #{assign_keywords(attributes)}; end
           def __wb_load(values); #{assign_values(attributes)}; self; end
-          def __wb_fill(#{attributes.map { |a| "v#{a.index}" }.join(', ')}); #{assign_arguments(attributes)}; self; end
           def ==(other); other.class == self.class#{compare(attributes, '%s == %s')}; end
           def eql?(other); other.class == self.class#{compare(attributes, '%s.eql?(%s)')}; end
           def hash; [self.class#{attributes.map { |a| ", #{a.ivar}" }.join}].hash; end
@@ -70,6 +69,38 @@ module Wirebind
           methods_module.alias_method(method_name, method_name)
         end
         methods_module.module_eval(source, __FILE__, line)
+      end
+
+      # Defines +__wb_load_v<version>+ and +__wb_fill_v<version>+ for
+      # +attributes+ in +methods_module+ (see ClassMethods#__wb_builders).
+      #
+      # @param methods_module [GeneratedMethods]
+      # @param attributes [Array<Attribute>]
+      # @param version [Integer] new for each schema of the class
+      # @return [Array(Symbol, Symbol)] the frozen names of both
+      def generate_builders(methods_module, attributes, version)
+        load = :"__wb_load_v#{version}"
+        fill = :"__wb_fill_v#{version}"
+        line = __LINE__ + 2
+        checks = enum_checks(methods_module, attributes, version)
+        source = <<~RUBY
+          def #{load}(values); #{assign_values(attributes)}#{checks}; self; end
+          def #{fill}(#{attributes.map { |a| "v#{a.index}" }.join(', ')}); #{assign_arguments(attributes)}#{checks}; self; end
+        RUBY
+        methods_module.module_eval(source, __FILE__, line)
+        [load, fill].freeze
+      end
+
+      # Decoded values of +enum:+ attributes are checked as the record is built
+      # (both backends build through these builders). The attributes are kept in
+      # a constant of the methods module, one per schema version.
+      def enum_checks(methods_module, attributes, version)
+        checked = attributes.select(&:enum)
+        return "" if checked.empty?
+
+        constant = :"WB_ENUM_ATTRIBUTES_V#{version}"
+        methods_module.const_set(constant, attributes) unless methods_module.const_defined?(constant, false)
+        checked.map { |attribute| "; #{constant}[#{attribute.index}].check_decoded(#{attribute.ivar})" }.join
       end
 
       # +@id = id; @labels = labels || []+: a list is never nil after +new+.
@@ -123,7 +154,7 @@ module Wirebind
         end.join("; ")
       end
 
-      private_class_method :assign_keywords, :assign_values, :compare, :hash_value, :inspect_parts
+      private_class_method :enum_checks, :assign_keywords, :assign_values, :compare, :hash_value, :inspect_parts
     end
   end
 end

@@ -321,7 +321,7 @@ module Wirebind
           line "else #{head}Values.string(out, #{x})"
           line "end"
         when :integer
-          line "if Integer === #{x} then out#{" << #{pre.inspect}" unless pre.empty?} << #{x}.to_s"
+          line "if Integer === #{x} && #{x}.bit_length < Writer::SHORT_INTEGER_BITS then out#{" << #{pre.inspect}" unless pre.empty?} << #{x}.to_s"
           line "elsif #{x}.nil? then out << #{(pre + 'null').inspect}"
           line "else #{head}Writer.integer(out, #{x})"
           line "end"

@@ -16,12 +16,12 @@ module Wirebind
       # What JSON escapes in ASCII text: the quote, the backslash, the C0
       # controls. (A UTF-8 regexp: matching an ASCII-only String needs no
       # conversion of either.)
-      ESCAPE_ASCII = Ractor.make_shareable(Regexp.new('["\\\\\x00-\x1f]'.encode(Encoding::UTF_8)))
+      ESCAPE_ASCII = Shareable.make(Regexp.new('["\\\\\x00-\x1f]'.encode(Encoding::UTF_8)))
       # A byte that may need escaping, on a UTF-8 string's binary view: those,
       # and 0xE2, which starts U+2028 and U+2029 (and other characters, which
       # the writer then leaves as they are). A single byte class is searched
       # far faster than the exact pattern.
-      MAYBE_ESCAPE = Ractor.make_shareable(Regexp.new('["\\\\\x00-\x1f\xE2]'.b, Regexp::NOENCODING))
+      MAYBE_ESCAPE = Shareable.make(Regexp.new('["\\\\\x00-\x1f\xE2]'.b, Regexp::NOENCODING))
       UTF_8 = Encoding::UTF_8
 
       # The generated test, in Ruby source, that the value in local +x+ is an
@@ -36,7 +36,7 @@ module Wirebind
       end
 
       # U+2028 and U+2029 in UTF-8, which the json library leaves unescaped.
-      LINE_SEPARATORS = Ractor.make_shareable(Regexp.new("\xE2\x80[\xA8\xA9]".b, Regexp::NOENCODING))
+      LINE_SEPARATORS = Shareable.make(Regexp.new("\xE2\x80[\xA8\xA9]".b, Regexp::NOENCODING))
       # The json library's C generator escapes a long string several times
       # faster than a gsub: it is used for valid UTF-8 without U+2028/U+2029,
       # and only if it writes exactly what the writer writes (checked below).
@@ -80,10 +80,10 @@ module Wirebind
       MAX_OFFSET = 14 * 3600
       NANOSECONDS = 1_000_000_000
       # The fraction digits of each whole number of milliseconds, fewest first: "5" for 500.
-      MILLISECONDS = Ractor.make_shareable((0..999).map { |ms| ".#{format('%03d', ms).sub(/0+\z/, '')}" })
-      TWO_DIGITS = Ractor.make_shareable((0..99).map { |n| format("%02d", n) })
+      MILLISECONDS = Shareable.make((0..999).map { |ms| ".#{format('%03d', ms).sub(/0+\z/, '')}" })
+      TWO_DIGITS = Shareable.make((0..99).map { |n| format("%02d", n) })
       # +hh:mm of every offset in whole minutes xs:dateTime can write, by seconds.
-      ZONES = Ractor.make_shareable((-MAX_OFFSET / 60..MAX_OFFSET / 60).to_h do |minutes|
+      ZONES = Shareable.make((-MAX_OFFSET / 60..MAX_OFFSET / 60).to_h do |minutes|
         [minutes * 60, format("%s%02d:%02d", minutes.negative? ? "-" : "+", minutes.abs / 60, minutes.abs % 60)]
       end)
 

@@ -11,7 +11,7 @@ module Wirebind
     #
     # The C methods it calls (defined in ext/wirebind/xml_decoder_class.c and
     # xml_encoder_class.c):
-    # - +decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block,
+    # - +decode_source(source, item, mode, path, strict, max_depth, max_token_size, reject_dtd, block, references,
     #   missing, default_offset)+ (+missing+: the message to raise when +path+ never matched, or nil),
     #   mode one of :list, :first, :each, :check; returns the result, or :doctype after
     #   giving back (Source#unread) what it read when it meets a DOCTYPE it may not refuse;
@@ -45,6 +45,17 @@ module Wirebind
           encode_value(value, root, item, nil_style == :xsi, declaration, io)
         end
 
+        # For the C decoder, at an element with an xsi:type where +declared+ is expected.
+        # @return [Object, String, nil] the compiled plan of the subclass it names, nil to
+        #   keep the declared one, or (strict) the message of the DecodeError to raise
+        def subtype_plan(declared, local, uri, strict)
+          klass = Model.xml_subtype(declared, local, uri)
+          return plan_for(klass) if klass && !klass.equal?(declared)
+          return nil if klass || !strict || local == declared.xml_root
+
+          Pure::Decoder.unknown_type_message(declared, local, uri)
+        end
+
         # @return [Object] the compiled plan of +klass+ (cached, frozen, shareable)
         def plan_for(klass)
           klass.wirebind_plan(:native_xml) { compile_plan(Plan.for(klass)) }
@@ -55,7 +66,7 @@ module Wirebind
         def run(input, item, mode, path, strict, options, block)
           source = Source.new(input)
           result = decode_source(source, item, mode, path, strict, options.fetch(:max_depth),
-                                 options.fetch(:max_token_size), options.fetch(:dtd) == :reject, block,
+                                 options.fetch(:max_token_size), options.fetch(:dtd) == :reject, block, options[:references],
                                  options[:missing], options[:default_offset])
           result == :doctype ? yield(source) : result
         end

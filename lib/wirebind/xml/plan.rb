@@ -62,6 +62,10 @@ module Wirebind
       attr_reader :text
       # @return [Integer] how many values a record of this class has
       attr_reader :size
+      # @return [Symbol] the generated +__wb_fill_vN+ of the schema this plan
+      #   was made from (see Model::ClassMethods#__wb_builders): the native
+      #   decoder builds records with it
+      attr_reader :filler
       # @return [Array<Slot, Group>] child entries in declaration order, for encoding
       attr_reader :writes
       # @return [String] the local name of the element a record is written as
@@ -75,7 +79,7 @@ module Wirebind
         # @return [Plan] the (cached, frozen) plan of +klass+
         def for(klass)
           # Deeply frozen, so Ractors other than the main one may read it too.
-          klass.wirebind_plan(:xml) { Ractor.make_shareable(new(klass)) }
+          klass.wirebind_plan(:xml) { Shareable.make(new(klass)) }
         end
 
         # Splits a path at the slashes that are not inside a "{uri}".
@@ -182,9 +186,18 @@ module Wirebind
         @prefix = klass.xml_namespace_prefix
         attrs = klass.attributes
         @size = attrs.size
+        @loader, @filler = klass.__wb_builders
         attrs.each { |attribute| add(attribute) }
         freeze_tables
         freeze
+      end
+
+      # A record from its values, by the builder of the schema this plan was
+      # made from: a schema that changed since cannot mix into it.
+      # @param values [Array] aligned with the plan's slots
+      # @return [Wirebind::Model]
+      def build(values)
+        @klass.allocate.__send__(@loader, values)
       end
 
       private

@@ -26,7 +26,7 @@ module Wirebind
       # Schema-directed decoding in one pass: while an object is scanned, each
       # key is looked up in the plan's table as it is read, and its value is
       # converted straight into the record's Array of values; a record becomes
-      # an object through its class's generated +__wb_build+. No Hash is built
+      # an object through its plan's +build+ (the builder of the schema the plan was made from). No Hash is built
       # for a record, and nothing at all for members the schema does not name:
       # they are checked and passed over.
       #
@@ -82,7 +82,7 @@ module Wirebind
         # @param root [Plan::Slot] what the document holds
         # @param strict [Boolean] unknown keys are errors
         # @param block [Proc, nil] for +each+: called with each item of the top-level array
-        # @param limits [Hash] +max_depth+, +max_size+, +max_number_length+
+        # @param limits [Hash] +max_depth+, +max_token_size+, +max_number_length+
         def initialize(input, root, strict, block, **limits)
           super(input, **limits)
           @root = root
@@ -149,8 +149,8 @@ module Wirebind
           while true
             key = text = nil
             if first ? s.skip(FIRST_MEMBER) : s.skip(NEXT_MEMBER)
-              # Longer than max_size, perhaps: then the exact path says which token.
-              if @small || s.matched_size <= @max_size
+              # Longer than max_token_size, perhaps: then the exact path says which token.
+              if @small || s.matched_size <= @max_token_size
                 key = s[1]
                 text = s[2]
               else
@@ -341,7 +341,7 @@ module Wirebind
 
         def finish_object(frame)
           @stack.pop
-          record = frame[NODE].klass.__wb_build(frame[VALUES])
+          record = frame[NODE].build(frame[VALUES])
           parent = @stack.last
           if parent.nil?
             @result = record

@@ -55,7 +55,7 @@ module Wirebind
           # @param klass [Class] a Wirebind::Model class
           # @return [Encoder] the (cached) encoder of +klass+
           def for(klass)
-            klass.wirebind_plan(:pure_json_encoder) { Ractor.make_shareable(new(Plan.for(klass))) }
+            klass.wirebind_plan(:pure_json_encoder) { Shareable.make(new(Plan.for(klass))) }
           end
         end
 
@@ -157,7 +157,7 @@ module Wirebind
               emit "#{pad}  Writer.string(out, #{x})"
               emit "#{pad}end"
             when :integer
-              emit "#{pad}#{x}.is_a?(Integer) ? out << #{x}.to_s : Writer.integer(out, #{x})"
+              emit "#{pad}#{x}.is_a?(Integer) && #{x}.bit_length < Writer::SHORT_INTEGER_BITS ? out << #{x}.to_s : Writer.integer(out, #{x})"
             when :boolean
               emit "#{pad}if true.equal?(#{x}) then out << 'true'"
               emit "#{pad}elsif false.equal?(#{x}) then out << 'false'"

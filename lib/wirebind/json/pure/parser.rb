@@ -120,11 +120,11 @@ module Wirebind
           end
         end
 
-        # A key matched with what surrounds it may pass max_size while the key
+        # A key matched with what surrounds it may pass max_token_size while the key
         # itself does not: rewinds, for the exact path to decide.
         # @return [Boolean] true when the match was undone
         def oversized_match
-          return false if @s.matched_size <= @max_size
+          return false if @s.matched_size <= @max_token_size
 
           @s.pos -= @s.matched_size
           true

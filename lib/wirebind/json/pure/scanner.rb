@@ -79,12 +79,12 @@ module Wirebind
 
         # @param input [String, #readpartial, #read]
         # @param max_depth [Integer] deepest nesting of arrays and objects accepted
-        # @param max_size [Integer] largest string or number token, in bytes of input
+        # @param max_token_size [Integer] largest string or number token, in bytes of input
         # @param max_number_length [Integer] longest number token, in characters
-        def initialize(input, max_depth:, max_size:, max_number_length:)
+        def initialize(input, max_depth:, max_token_size:, max_number_length:)
           @source = input.is_a?(Source) ? input : Source.new(input)
           @max_depth = max_depth
-          @max_size = max_size
+          @max_token_size = max_token_size
           @max_number_length = max_number_length
           @buf = +""
           @s = StringScanner.new(@buf)
@@ -94,10 +94,10 @@ module Wirebind
           @base_column = 0
           @token_start = nil # where the last token read by a slow path started
           @pin = false       # a slow path is reading: keep its token in the buffer
-          @small = true      # the whole buffer is within max_size: no token in it can exceed it
+          @small = true      # the whole buffer is within max_token_size: no token in it can exceed it
           # The fast paths read numbers of up to 38 characters; under lower limits
           # every number takes the exact path, which checks them.
-          @fast_numbers = max_number_length >= FAST_NUMBER_LENGTH && max_size >= FAST_NUMBER_LENGTH
+          @fast_numbers = max_number_length >= FAST_NUMBER_LENGTH && max_token_size >= FAST_NUMBER_LENGTH
           refill
           # A byte order mark is not in the buffer; it counts in offsets only.
           @base_offset = @source.bom_size
@@ -155,7 +155,7 @@ module Wirebind
           end
           s.string = @buf
           s.pos = pos - keep
-          @small = @buf.bytesize <= @max_size
+          @small = @buf.bytesize <= @max_token_size
           true
         end
 
@@ -211,7 +211,7 @@ module Wirebind
               s.terminate
             end
             text << @buf.byteslice(from, s.pos - from) if build && s.pos > from
-            check_size(@token_start) if s.pos - @token_start > @max_size
+            check_size(@token_start) if s.pos - @token_start > @max_token_size
             byte = @buf.getbyte(s.pos)
             if byte == QUOTE
               s.pos += 1
@@ -295,7 +295,7 @@ module Wirebind
           if length > @max_number_length
             limit_error("a number is longer than max_number_length (#{@max_number_length} characters)", start)
           end
-          limit_error("a number is larger than max_size (#{@max_size} bytes)", start) if length > @max_size
+          limit_error("a number is larger than max_token_size (#{@max_token_size} bytes)", start) if length > @max_token_size
           text = @buf.byteslice(start, length)
           error("invalid number #{number_excerpt(text)}", ParseError, start) unless NUMBER_GRAMMAR.match?(text)
 
@@ -406,12 +406,12 @@ module Wirebind
           char.match?(/[[:print:]]/) ? "'#{char}'" : format("U+%04X", char.ord)
         end
 
-        # Raises the max_size error unless the token from +start+ to the scan
+        # Raises the max_token_size error unless the token from +start+ to the scan
         # position fits.
         def check_size(start)
-          return if @s.pos - start <= @max_size
+          return if @s.pos - start <= @max_token_size
 
-          limit_error("a string is larger than max_size (#{@max_size} bytes)", start)
+          limit_error("a string is larger than max_token_size (#{@max_token_size} bytes)", start)
         end
 
         def error(message, klass = ParseError, pos = @s.pos)

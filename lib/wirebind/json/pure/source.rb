@@ -25,8 +25,8 @@ module Wirebind
         # What a chunk reads as when its text is checked in pieces, to find
         # where an invalid String first goes wrong without one Ruby step per byte.
         PROBE_SIZE = 4096
-        UTF8_BOM = Ractor.make_shareable("\xEF\xBB\xBF".b)
-        UTF16_BOMS = Ractor.make_shareable(["\xFE\xFF".b, "\xFF\xFE".b])
+        UTF8_BOM = Shareable.make("\xEF\xBB\xBF".b)
+        UTF16_BOMS = Shareable.make(["\xFE\xFF".b, "\xFF\xFE".b])
         UTF8_COMPATIBLE = [Encoding::UTF_8, Encoding::US_ASCII, Encoding::BINARY].freeze
 
         # The next bytes are not UTF-8: the scanner reports it where its text ends.

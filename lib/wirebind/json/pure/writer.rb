@@ -25,8 +25,8 @@ module Wirebind
         # <script> block) does not. Matched on the string's bytes (U+2028 is
         # E2 80 A8 in UTF-8): a byte class is searched several times faster than
         # a character class over multi-byte text.
-        ESCAPE = Ractor.make_shareable(Regexp.new('["\\\\\x00-\x1f]|\xE2\x80[\xA8\xA9]'.b, Regexp::NOENCODING))
-        ESCAPES = Ractor.make_shareable((0x00..0x1F).to_h { |code| [code.chr.b, format("\\u%04x", code)] }.merge(
+        ESCAPE = Shareable.make(Regexp.new('["\\\\\x00-\x1f]|\xE2\x80[\xA8\xA9]'.b, Regexp::NOENCODING))
+        ESCAPES = Shareable.make((0x00..0x1F).to_h { |code| [code.chr.b, format("\\u%04x", code)] }.merge(
           '"'.b => '\\"', "\\".b => "\\\\", "\b".b => "\\b", "\f".b => "\\f", "\n".b => "\\n", "\r".b => "\\r",
           "\t".b => "\\t", "\u2028".b => "\\u2028", "\u2029".b => "\\u2029"
         ))
@@ -35,6 +35,10 @@ module Wirebind
         DECIMAL_POSITIONAL_EXPONENT = 100
         # Nesting deeper than this is refused: a cycle in the objects, most likely.
         DEFAULT_MAX_DEPTH = 1024
+        # Integers shorter than this many bits are written without checking
+        # their length (about 19 digits; the native encoders decline longer
+        # ones to #integer, which checks).
+        SHORT_INTEGER_BITS = 64
 
         module_function
 
@@ -70,7 +74,19 @@ module Wirebind
         def integer(out, value)
           raise EncodeError, "expected an Integer, got #{Types.describe(value)}" unless value.is_a?(Integer)
 
-          out << value.to_s
+          out << number_of_readable_length(value.to_s)
+        end
+
+        # What is written must read back: a number longer than the decoders'
+        # default +max_number_length+ is refused here as it would be there.
+        # @param text [String] a number's JSON text
+        # @return [String] +text+
+        # @raise [EncodeError] +text+ is too long
+        def number_of_readable_length(text)
+          limit = JSON::DEFAULT_LIMITS[:max_number_length]
+          return text if text.bytesize <= limit
+
+          raise EncodeError, "a number of #{text.bytesize} characters is longer than max_number_length (#{limit}): JSON.decode would refuse it"
         end
 
         # Appends the shortest text that reads back to the same double.
@@ -95,13 +111,13 @@ module Wirebind
         # @return [String] +out+
         def decimal(out, value)
           if value.is_a?(BigDecimal) && value.finite? && value.exponent.abs > DECIMAL_POSITIONAL_EXPONENT
-            return out << value.to_s("E")
+            return out << number_of_readable_length(value.to_s("E"))
           end
 
           text = number_text { Types::DecimalType.generate(value) }
           raise EncodeError, "expected #{Types::DecimalType::EXPECTED_VALUE}, got #{Types.describe(value)}" unless text
 
-          out << text
+          out << number_of_readable_length(text)
         end
 
         # @param out [String]
@@ -150,7 +166,7 @@ module Wirebind
           case value
           when nil then out << "null"
           when String, Symbol then string(out, value)
-          when Integer then out << value.to_s
+          when Integer then integer(out, value)
           when Float then float(out, value)
           when true then out << "true"
           when false then out << "false"

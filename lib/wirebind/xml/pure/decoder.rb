@@ -34,7 +34,7 @@ module Wirebind
       # Schema-directed decoding in one pass over the tokens: each element's local
       # name is looked up once in the plan's table of the frame it appears in, values
       # are converted as their element ends and collected in an Array per record, and
-      # a record becomes an object through its class's generated +__wb_build+.
+      # a record becomes an object through its plan's +build+ (the builder of the schema the plan was made from).
       #
       # Nothing is built for what the schema does not name: an unknown subtree only
       # moves a counter. Frames are an explicit stack (Arrays, laid out below), so
@@ -66,13 +66,24 @@ module Wirebind
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
 
-        # @return [Integer] records decoded so far
-        attr_reader :count
+        # @return [String] the message of a strict decode's DecodeError for an unknown xsi:type
+        def self.unknown_type_message(declared, local, uri)
+          "xsi:type #{local.inspect}#{" (#{uri})" if uri} names no subclass of #{declared} that declared xml_type (strict: true)"
+        end
+
+        # @return [Integer] records decoded so far (with references, yielded so far)
+        def count
+          @refs && @mode == :each ? @refs.count : @count
+        end
 
         def initialize(input, item, path, strict, options, mode, block)
           @default_offset = options[:default_offset]
           @missing = options[:missing]
-          super(input, **options.except(:default_offset, :missing))
+          @refs = options[:references]
+          super(input, **options.except(:references, :default_offset, :missing))
+          # xsi:type is looked at only once some model declared an xml_type.
+          @poly = Model.xml_types?
+          @referent_slots = nil
           @path = path
           @strict = strict
           @mode = mode
@@ -92,7 +103,16 @@ module Wirebind
 
         # @return [Object, Array, nil] what the decode produced
         def result
-          @mode == :list ? @results : @result
+          return @results if @mode == :list
+
+          @result_box ? @result_box[0] : @result
+        end
+
+        # Reads the whole document; with references, checks they all resolved.
+        def run
+          super
+          @refs&.finish
+          nil
         end
 
         # Raises the +missing:+ error when the +at:+ path never matched.
@@ -120,6 +140,12 @@ module Wirebind
             return
           end
           values = top[VALUES]
+          if attrs && @refs && entry.kind != GROUP && (id = href(attrs))
+            reference(entry, values, id)
+            @skip = 1
+            @want_text = false
+            return
+          end
           if entry.kind != GROUP && !entry.list && !values[entry.index].nil?
             # A single value takes the first matching element that gives one.
             @skip = 1
@@ -144,6 +170,8 @@ module Wirebind
 
           top = @top
           unless top
+            return if attrs && @refs && referent_leaf(attrs, text, local)
+
             depth = @names.size + 1
             return unless depth <= @path.size && @located == depth - 1 && @mode != :done && matches?(@path[depth - 1], local, uri)
 
@@ -151,6 +179,11 @@ module Wirebind
             return if depth < @path.size
 
             @record_depth = depth
+            if attrs && @refs && (id = href(attrs))
+              reference(@record_slot, nil, id)
+              return
+            end
+
             leaf_value(@record_slot, nil, attrs, text, local)
             return
           end
@@ -162,6 +195,11 @@ module Wirebind
             return
           end
           kind = entry.kind
+          if attrs && @refs && kind != GROUP && (id = href(attrs))
+            reference(entry, top[VALUES], id)
+            return
+          end
+
           if kind == SCALAR && !(attrs && attrs.include?("nil") && nil_attribute?(attrs))
             values = top[VALUES]
             if entry.list
@@ -220,7 +258,9 @@ module Wirebind
               text = nil if text && top[CHILDREN] && text.match?(BLANK)
               values[text_slot.index] = text || !top[CHILDREN] ? convert(text_slot, text || "", nil, top[MARK]) : nil
             end
-            deliver(top[SLOT], top[PARENT_VALUES], plan.klass.__wb_build(values))
+            record = plan.build(values)
+            @refs.built(record, values) if @refs&.holding?
+            deliver(top[SLOT], top[PARENT_VALUES], record)
           end
           @located -= 1 unless @top
         end
@@ -245,6 +285,8 @@ module Wirebind
         # that cannot lead to a record.
         def locate(local, uri, attrs)
           depth = @names.size
+          return if attrs && @refs && referent_start(attrs, depth)
+
           if @located != depth - 1 || @mode == :done || !matches?(@path[depth - 1], local, uri)
             @skip = 1
             return
@@ -274,6 +316,7 @@ module Wirebind
             return
           end
           plan = Plan.for(slot.type)
+          plan = subtype_plan(plan, attrs, nil) if @poly && attrs
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
@@ -292,12 +335,13 @@ module Wirebind
             deliver(slot, values, nil)
           elsif slot.kind == MODEL
             plan = slot.plan
+            plan = subtype_plan(plan, attrs, local) if @poly && attrs
             record = Array.new(plan.size)
             apply_attributes(plan, attrs, record, local) if attrs
             if (text_slot = plan.text)
               record[text_slot.index] = convert(text_slot, text, local)
             end
-            deliver(slot, values, plan.klass.__wb_build(record))
+            deliver(slot, values, plan.build(record))
           else
             deliver(slot, values, convert(slot, text, local))
           end
@@ -311,6 +355,8 @@ module Wirebind
             elsif values[index].nil?
               values[index] = value
             end
+          elsif slot.attribute == References::REFERENT
+            @refs.resolve(value)
           else
             emit(value)
           end
@@ -320,7 +366,7 @@ module Wirebind
           @count += 1
           case @mode
           when :list then @results << record
-          when :each then @block.call(record)
+          when :each then @refs ? @refs.each_record(record) : @block.call(record)
           else
             @result = record
             @mode = :done
@@ -335,6 +381,113 @@ module Wirebind
             i += 3
           end
           false
+        end
+
+        # The id an +href="#id"+ attribute (no namespace) names, or nil.
+        def href(attrs)
+          i = 0
+          while i < attrs.size
+            if attrs[i] == "href" && attrs[i + 1].nil?
+              value = attrs[i + 2]
+              return value.start_with?("#") ? value[1..] : nil
+            end
+            i += 3
+          end
+          nil
+        end
+
+        # A reference where +slot+'s value goes: filled now if its referent was
+        # read, else remembered (References).
+        def reference(slot, values, id)
+          value = @refs.lookup(id)
+          return deliver(slot, values, value) unless value.equal?(References::PENDING)
+
+          type = slot.type
+          if (index = slot.index)
+            if slot.list
+              list = values[index] ||= []
+              list << nil
+              @refs.into_array(id, type, list, list.size - 1)
+            else
+              @refs.hold(id, type, values, index)
+            end
+          elsif slot.attribute == References::REFERENT
+            decode_error("a referenced element (id) may not itself be a reference (href)", nil)
+          else
+            @count += 1
+            case @mode
+            when :list
+              @results << nil
+              @refs.into_array(id, type, @results, @results.size - 1)
+            when :each
+              @refs.each_reference(id, type)
+            else
+              @result_box = [nil]
+              @refs.into_array(id, type, @result_box, 0)
+              @mode = :done
+            end
+          end
+        end
+
+        # An element outside the records with an id: a referent, decoded when
+        # its type is known. It is not a record (soapenc:root="0").
+        def referent_start(attrs, depth)
+          id = attr_value(attrs, "id", nil) or return false
+          type = @refs.referent_type(id, *xsi_type(attrs)) or return false
+
+          @located += 1 # undone at its end, as for a record
+          @record_depth = depth
+          slot = referent_slot(type)
+          slot.kind == MODEL ? start_model(slot, nil, attrs) : start_scalar(slot, nil, attrs)
+          true
+        end
+
+        def referent_leaf(attrs, text, local)
+          id = attr_value(attrs, "id", nil) or return false
+          type = @refs.referent_type(id, *xsi_type(attrs)) or return false
+
+          @record_depth = @names.size + 1
+          leaf_value(referent_slot(type), nil, attrs, text, local)
+          true
+        end
+
+        def referent_slot(type)
+          (@referent_slots ||= {})[type] ||=
+            Plan::Slot.new(kind: type.is_a?(Class) ? MODEL : SCALAR, index: nil, type: type, list: false, name: nil,
+                           uri: nil, alt: nil, nil_xsi: false, attribute: References::REFERENT).freeze
+        end
+
+        def attr_value(attrs, name, uri)
+          i = 0
+          while i < attrs.size
+            return attrs[i + 2] if attrs[i] == name && attrs[i + 1] == uri
+
+            i += 3
+          end
+          nil
+        end
+
+        # [local, uri] of the element's xsi:type, its prefix resolved where it appears.
+        def xsi_type(attrs)
+          qname = attr_value(attrs, "type", XSI_NS) or return [nil, nil]
+          colon = qname.index(":")
+          return [qname, @default_ns] unless colon
+
+          [qname[(colon + 1)..], @ns[qname[0, colon]]]
+        end
+
+        # The plan of the subclass an xsi:type names, else +plan+ (strict: an
+        # xsi:type naming nothing known is a DecodeError).
+        def subtype_plan(plan, attrs, leaf)
+          local, uri = xsi_type(attrs)
+          return plan unless local
+
+          declared = plan.klass
+          klass = Model.xml_subtype(declared, local, uri)
+          return Plan.for(klass) if klass && !klass.equal?(declared)
+          return plan if klass || !@strict || local == declared.xml_root
+
+          decode_error(Decoder.unknown_type_message(declared, local, uri), leaf)
         end
 
         # +plan+: the Plan of a record, or a Group (attributes read by path).

@@ -52,7 +52,7 @@ module Wirebind
         class << self
           # @return [Encoder] the (cached) encoder of +klass+
           def for(klass)
-            klass.wirebind_plan(:pure_xml_encoder) { Ractor.make_shareable(new(Plan.for(klass))) }
+            klass.wirebind_plan(:pure_xml_encoder) { Shareable.make(new(Plan.for(klass))) }
           end
 
           # @return [String] the prefix wirebind writes for +uri+ when the schema
@@ -89,7 +89,14 @@ module Wirebind
           private
 
           def utf8(text)
-            unless text.encoding == Encoding::UTF_8
+            if text.encoding == Encoding::BINARY
+              # Bytes taken for UTF-8, as JSON takes them: valid UTF-8 is written,
+              # anything else refused (binary data belongs in :base64).
+              copy = text.dup.force_encoding(Encoding::UTF_8)
+              raise Types::InvalidValue, "invalid UTF-8 in #{Types.excerpt(text)} (binary data belongs in a :base64 attribute)" unless copy.valid_encoding?
+
+              text = copy
+            elsif text.encoding != Encoding::UTF_8
               begin
                 text = text.encode(Encoding::UTF_8)
               rescue EncodingError
@@ -339,7 +346,7 @@ module Wirebind
               emit "#{pad}  raise Types::InvalidValue, \"expected an Array, got \#{Types.describe(#{value})}\" unless #{value}.is_a?(Array)"
               item = "i#{@temp}"
               emit "#{pad}  #{value}.each do |#{item}|"
-              one_value(slot, item, depth + 2, top)
+              one_value(slot, item, depth + 2, top, true)
               emit "#{pad}  end"
               emit "#{pad}end"
             else
@@ -347,12 +354,14 @@ module Wirebind
             end
           end
 
-          def one_value(slot, value, depth, top)
+          # A nil item of a list is always written (as xsi:nil): leaving it out
+          # would shift the items after it and lose data.
+          def one_value(slot, value, depth, top, in_list = false)
             pad = "  " * depth
             open, close, = name_parts(slot, top)
             emit "#{pad}if #{value}.nil?"
             nil_markup = "#{open} << #{q(%( xsi:nil="true"#{XSI_DECLARATION}/>))}"
-            emit(slot.nil_xsi ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
+            emit(slot.nil_xsi || in_list ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
             emit "#{pad}else"
             if slot.kind == Plan::MODEL
               model_value(slot, value, depth + 1, top)
@@ -368,18 +377,26 @@ module Wirebind
             emit "#{pad}encoder = Encoder.for(#{value}.class)"
             if slot.name.nil?
               # A "*" item is named after its own class, in its own namespace.
-              emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, '', xsi_all, child_default, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, #{subtype(slot, value, "''")}, xsi_all, child_default, child_parent, true)"
             elsif no_namespace?(slot)
-              emit "#{pad}encoder.write(#{value}, out, #{q(slot.name)}, ' xmlns=\"\"', xsi_all, nil, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, #{q(slot.name)}, #{subtype(slot, value, q(' xmlns=""'))}, xsi_all, nil, child_parent, true)"
             elsif slot.uri && !slot.uri.empty? && slot.uri != @plan.namespace
               prefix = Encoder.automatic_prefix(slot.uri)
-              emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{q(declaration(prefix, slot.uri))}, xsi_all, child_default, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{subtype(slot, value, q(declaration(prefix, slot.uri)))}, " \
+                   "xsi_all, child_default, child_parent, true)"
             else
               # The element is named in this model's namespace; nested under a reset
               # default namespace it carries the reset itself.
               decl = top ? "reset" : "''"
-              emit "#{pad}encoder.write(#{value}, out, pre + #{q(slot.name)}, #{decl}, xsi_all, #{top ? 'child_default' : 'nil'}, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, pre + #{q(slot.name)}, #{subtype(slot, value, decl)}, xsi_all, " \
+                   "#{top ? 'child_default' : 'nil'}, child_parent, true)"
             end
+          end
+
+          # The start tag's declarations, plus an xsi:type when the value is of a
+          # subclass that declared xml_type (XML.subtype_attributes).
+          def subtype(slot, value, declaration)
+            "(#{value}.instance_of?(@types[#{slot.index}]) ? #{declaration} : #{declaration} + XML.subtype_attributes(#{value}.class))"
           end
         end
       end

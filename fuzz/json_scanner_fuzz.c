@@ -1,0 +1,242 @@
+/* libFuzzer harness for the C JSON scanner (ext/wirebind/json_scanner.c),
+ * built without Ruby by `rake fuzz:json[seconds]`:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iext/wirebind \
+ *         fuzz/json_scanner_fuzz.c ext/wirebind/json_scanner.c
+ *
+ * Input: one configuration byte, then the document. The scanner's contract
+ * (json_scanner.h) is that its chunks are valid UTF-8, which Pure::Source
+ * guarantees in the gem; the harness does the same to any bytes (invalid
+ * UTF-8 becomes U+FFFD). Then it hands the text over in chunks cut at
+ * character boundaries, each in a buffer of its own that is freed as soon as
+ * the contract allows, two reads later (so ASan sees any use of a chunk after
+ * its time), walks every value the
+ * way json_decoder.c's read_any does (an explicit stack, no recursion), and
+ * reads every byte the scanner hands back (so ASan sees any bad pointer).
+ *
+ * Configuration byte:
+ *   bits 0-2  chunk size: whole document, or 1, 2, 3, 7, 16, 64, 4096 bytes
+ *   bit 3     strings only checked (no unescaped copy), as skipped values are
+ *   bit 4     max_token_size 16 (else 1 MiB)
+ *   bit 5     max_number_length 8 (else 4096)
+ *   bit 6     max_depth 8 (else 1024) */
+#include "json_scanner.h"
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct harness {
+    wbjs_scanner scan;
+    jmp_buf escape;
+    const unsigned char *text; /* the sanitized document */
+    size_t text_len;
+    size_t offset;             /* handed out so far */
+    size_t chunk_size;         /* 0: the whole document at once */
+    char *chunk;               /* the current chunk's own buffer */
+    char *previous;            /* the one before, still valid (json_scanner.h) */
+    int check_only;
+    size_t max_depth;
+    unsigned char *open;       /* the open containers: 1 object, 0 array */
+    volatile unsigned long sink; /* what reading the handed-back bytes adds up to */
+} harness;
+
+static const size_t CHUNK_SIZES[8] = {0, 1, 2, 3, 7, 16, 64, 4096};
+
+static void touch(harness *h, const char *ptr, size_t len)
+{
+    unsigned long sum = 0;
+    for (size_t i = 0; i < len; i++) sum += (unsigned char)ptr[i];
+    h->sink += sum;
+}
+
+static int on_read(void *ctx, const char **ptr, size_t *len)
+{
+    harness *h = ctx;
+    free(h->previous); /* the time of the chunk before the last is over */
+    h->previous = h->chunk;
+    h->chunk = NULL;
+    if (h->offset >= h->text_len) return 0;
+    size_t n = h->text_len - h->offset;
+    if (h->chunk_size && n > h->chunk_size) {
+        n = h->chunk_size;
+        /* Chunks end between characters: extend to the end of the one cut. */
+        while (h->offset + n < h->text_len && (h->text[h->offset + n] & 0xC0) == 0x80) n++;
+    }
+    h->chunk = malloc(n);
+    if (!h->chunk) abort();
+    memcpy(h->chunk, h->text + h->offset, n);
+    h->offset += n;
+    *ptr = h->chunk;
+    *len = n;
+    return 1;
+}
+
+static void on_error(void *ctx, const wbjs_error *e)
+{
+    harness *h = ctx;
+    touch(h, e->message, strlen(e->message));
+    touch(h, e->suffix, strlen(e->suffix));
+    if (e->quote != WBJS_QUOTE_NONE) touch(h, e->subject, e->subject_len);
+    if (e->quote == WBJS_QUOTE_CHAR && e->subject_len > 4) abort(); /* one character's bytes at most */
+    if (e->line < 1 || e->column < 1 || e->offset < 0) abort(); /* positions are 1-based, never negative */
+    if ((unsigned long long)e->offset > h->text_len) abort();   /* never past the input */
+    longjmp(h->escape, 1);
+}
+
+static const wbjs_handler HANDLER = {on_read, on_error};
+
+static void fail_value(harness *h)
+{
+    wbjs_scanner *s = &h->scan;
+    size_t n = s->pos < s->len ? s->len - s->pos : 0;
+    if (n > 4) n = 4;
+    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "expected a JSON value, got ", WBJS_QUOTE_CHAR, (const char *)s->buf + s->pos, n,
+              NULL);
+}
+
+static void string(harness *h)
+{
+    size_t len, start;
+    int high;
+    const char *p = wbjs_read_string(&h->scan, h->check_only ? NULL : &h->scan.str, &len, &high, &start);
+    if (p) touch(h, p, len);
+    if (start > h->scan.len) abort();
+}
+
+/* One document, as json_decoder.c's read_any reads an untyped value. */
+static void walk(harness *h)
+{
+    wbjs_scanner *s = &h->scan;
+    size_t depth = 0;
+    if (wbjs_peek_byte(s) < 0) wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "the input is empty", WBJS_QUOTE_NONE, NULL, 0, NULL);
+    for (;;) {
+        int byte = wbjs_byte_at_pos(s);
+        const char *key;
+        size_t key_len;
+        switch (byte) {
+        case '"': string(h); break;
+        case '{':
+            if (depth >= h->max_depth) wbjs_fail(s, WBJS_LIMIT_ERROR, s->pos, "too deep", WBJS_QUOTE_NONE, NULL, 0, NULL);
+            s->pos++;
+            if (wbjs_next_member(s, 1, &key, &key_len)) {
+                touch(h, key, key_len);
+                h->open[depth++] = 1;
+                continue;
+            }
+            break;
+        case '[':
+            if (depth >= h->max_depth) wbjs_fail(s, WBJS_LIMIT_ERROR, s->pos, "too deep", WBJS_QUOTE_NONE, NULL, 0, NULL);
+            s->pos++;
+            if (wbjs_next_item(s, 1)) {
+                h->open[depth++] = 0;
+                continue;
+            }
+            break;
+        case 't': wbjs_read_literal(s, "true", 4); break;
+        case 'f': wbjs_read_literal(s, "false", 5); break;
+        case 'n': wbjs_read_literal(s, "null", 4); break;
+        default:
+            if (byte == '-' || (byte >= '0' && byte <= '9')) {
+                size_t n;
+                size_t start = wbjs_read_number(s, &n);
+                if (start + n > s->len) abort();
+                touch(h, (const char *)s->buf + start, n);
+                break;
+            }
+            if (byte < 0 && wbjs_refill(s)) continue; /* the value starts in the next chunk */
+            fail_value(h);
+        }
+        /* After a value: the next member or item, or the end of containers. */
+        for (;;) {
+            if (depth == 0) {
+                if (wbjs_peek_byte(s) >= 0) {
+                    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "unexpected ", WBJS_QUOTE_CHAR, (const char *)s->buf + s->pos,
+                              s->len - s->pos > 4 ? 4 : s->len - s->pos, " after the JSON value");
+                }
+                return;
+            }
+            if (h->open[depth - 1]) {
+                if (wbjs_next_member(s, 0, &key, &key_len)) {
+                    touch(h, key, key_len);
+                    break;
+                }
+            } else if (wbjs_next_item(s, 0)) {
+                break;
+            }
+            depth--;
+        }
+    }
+}
+
+/* The length of the well-formed UTF-8 sequence at p, or 0. */
+static size_t utf8_length(const unsigned char *p, size_t avail)
+{
+    unsigned char c = p[0];
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF && avail >= 2 && (p[1] & 0xC0) == 0x80) return 2;
+    if (c >= 0xE0 && c <= 0xEF && avail >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
+        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F)) return 0;
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4 && avail >= 4 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80) {
+        if ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F)) return 0;
+        return 4;
+    }
+    return 0;
+}
+
+/* What Pure::Source would hand the scanner, give or take its errors. */
+static unsigned char *sanitize(const uint8_t *data, size_t size, size_t *out_len)
+{
+    unsigned char *out = malloc(size * 3 + 1); /* U+FFFD is 3 bytes for each bad byte */
+    if (!out) abort();
+    size_t n = 0;
+    size_t i = 0;
+    while (i < size) {
+        size_t len = utf8_length(data + i, size - i);
+        if (len == 0) {
+            memcpy(out + n, "\xEF\xBF\xBD", 3);
+            n += 3;
+            i++;
+            continue;
+        }
+        memcpy(out + n, data + i, len);
+        n += len;
+        i += len;
+    }
+    *out_len = n;
+    return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1) return 0;
+    unsigned char config = data[0];
+    harness *h = calloc(1, sizeof(harness));
+    if (!h) abort();
+    h->text = sanitize(data + 1, size - 1, &h->text_len);
+    h->chunk_size = CHUNK_SIZES[config & 7];
+    h->check_only = (config >> 3) & 1;
+    size_t max_token_size = (config & 0x10) ? 16 : 1024 * 1024;
+    size_t max_number_length = (config & 0x20) ? 8 : 4096;
+    h->max_depth = (config & 0x40) ? 8 : 1024;
+    h->open = malloc(h->max_depth);
+    if (!h->open) abort();
+
+    wbjs_init(&h->scan, &HANDLER, h, max_token_size, max_number_length);
+    if (setjmp(h->escape) == 0) {
+        wbjs_refill(&h->scan);
+        walk(h);
+    }
+    (void)wbjs_memsize(&h->scan);
+    wbjs_free(&h->scan);
+    wbjs_free(&h->scan); /* idempotent, as promised */
+    free(h->open);
+    free(h->chunk);
+    free(h->previous);
+    free((void *)h->text);
+    free(h);
+    return 0;
+}

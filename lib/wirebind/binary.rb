@@ -1,0 +1,101 @@
+# frozen_string_literal: true
+
+require_relative "binary/pure/buffer"
+require_relative "binary/layout"
+require_relative "binary/plan"
+require_relative "binary/pure/codec"
+
+module Wirebind
+  # A growable byte buffer with typed, bounds-checked access.
+  #
+  # @example
+  #   buf = Wirebind::Buffer.new                 # empty, big-endian by default
+  #   buf.append_u24(16).append_u8(0).append_u8(1).append_u32(3)
+  #   buf.get_u24(0)                              # => 16
+  #   buf.get_u32(5, :little)                     # per-call byte order
+  #   buf.get_bits(40, 1); buf.get_bits(41, 31)   # bit fields, most significant bit first
+  #   view = Wirebind::Buffer.read_only(string)   # no copy; writes raise ReadOnlyError
+  #   view.slice(9, 100)                          # a view of a view, no copy
+  #   view.to_s                                   # the bytes as a binary String
+  #
+  # Accessors, each with an optional last argument +:big+ or +:little+:
+  # +get_T(offset)+, +set_T(offset, value)+, +append_T(value)+ for T in
+  # u8 i8 u16 i16 u24 u32 i32 u64 i64 f32 f64. Every access is checked: a byte
+  # outside the buffer, or a value that does not fit T, raises {RangeError}.
+  # A slice of a growable buffer reads its bytes through it, so it sees later
+  # writes, and raises {RangeError} if the buffer was cleared under it.
+  #
+  # On the native backend this is the C class +Wirebind::Binary::Native::Buffer+
+  # (TypedData, own storage, or a pinned frozen String for views); on the pure
+  # one +Wirebind::Binary::Pure::Buffer+. Both answer alike.
+  Buffer = Wirebind.backend == :native ? Binary::Native::Buffer : Binary::Pure::Buffer
+end
+
+module Wirebind
+  # Binary records: a model's {Model::ClassMethods#binary} layout, read and
+  # written in one call.
+  #
+  # @example
+  #   class Frame
+  #     include Wirebind::Model
+  #     binary do
+  #       field :length, :u24
+  #       field :type, :u8
+  #       field :flags, :u8
+  #       bits :reserved, 1
+  #       bits :stream_id, 31
+  #       payload :data, length: :length
+  #     end
+  #   end
+  #   frame = Wirebind::Binary.decode(bytes, Frame)     # frame.data is a read-only Buffer view of bytes
+  #   Wirebind::Binary.encode(frame, into: buffer)      # appends; a nil length is the payload's
+  #
+  # Fields are declared attributes (integers, floats; a payload is +:base64+
+  # and decodes to a {Wirebind::Buffer} view of the input, never a copy), so
+  # the same record also reads and writes XML and JSON. The layout is compiled
+  # once per class; the native backend runs it in C (binary_record.c), the
+  # pure one through generated Ruby over the Buffer accessors.
+  module Binary
+    class << self
+      # @param source [String, Wirebind::Buffer] the input (not copied)
+      # @param type [Class] a model with a binary layout
+      # @param offset [Integer] where the record starts
+      # @return [Wirebind::Model]
+      # @raise [ParseError] the input ends inside the record (+#offset+ says where)
+      def decode(source, type, offset: 0)
+        plan = Plan.for(type)
+        raise ArgumentError, "offset must be a non-negative Integer, not #{offset.inspect}" unless offset.is_a?(Integer) && offset >= 0
+
+        unless source.is_a?(String) || source.is_a?(Buffer)
+          raise TypeError, "source must be a String or a Wirebind::Buffer, not #{source.class}"
+        end
+
+        if BACKEND_NATIVE
+          Native.decode(plan.native, source, offset)
+        else
+          buffer = source.is_a?(String) ? Buffer.read_only(source) : source
+          plan.codec.decode(buffer, offset)
+        end
+      end
+
+      # @param record [Wirebind::Model] an instance of a model with a binary layout
+      # @param into [Wirebind::Buffer, nil] appended to; a new Buffer if nil
+      # @return [Wirebind::Buffer] into
+      # @raise [EncodeError] a value that does not fit its field (+#path+ names it);
+      #   nothing is appended then
+      def encode(record, into: nil)
+        plan = Plan.for(record.class)
+        buffer = into || Buffer.new
+        raise TypeError, "into: must be a Wirebind::Buffer, not #{buffer.class}" unless buffer.is_a?(Buffer)
+        if BACKEND_NATIVE
+          Native.encode(plan.native, record, buffer)
+        else
+          plan.codec.encode(record, buffer)
+        end
+      end
+    end
+
+    BACKEND_NATIVE = Wirebind.backend == :native
+    private_constant :BACKEND_NATIVE
+  end
+end

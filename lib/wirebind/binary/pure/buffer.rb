@@ -1,0 +1,361 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module Binary
+    module Pure
+      # The reference Wirebind::Buffer, on +String#unpack1(offset:)+, +pack+ and
+      # +setbyte+: the C one (ext/wirebind/binary_buffer_class.c) answers every
+      # call with the same value, or raises the same error with the same message.
+      # See {Wirebind::Buffer} for the contract.
+      class Buffer
+        RangeError = Binary::RangeError
+        ReadOnlyError = Binary::ReadOnlyError
+
+        # [width, signed?, big-endian unpack directive, little-endian one]
+        INTEGERS = {
+          u8: [1, false, "C", "C"], i8: [1, true, "c", "c"],
+          u16: [2, false, "n", "v"], i16: [2, true, "s>", "s<"],
+          u24: [3, false, nil, nil],
+          u32: [4, false, "N", "V"], i32: [4, true, "l>", "l<"],
+          u64: [8, false, "Q>", "Q<"], i64: [8, true, "q>", "q<"]
+        }.freeze
+        FLOATS = { f32: [4, "g", "e"], f64: [8, "G", "E"] }.freeze
+        private_constant :INTEGERS, :FLOATS
+
+        class << self
+          # @param string [String] its bytes are read in place (a frozen String
+          #   is kept; an unfrozen one is frozen-copied, which shares its bytes)
+          # @param endian [Symbol] the default byte order of the view
+          # @return [Buffer] a read-only view
+          def read_only(string, endian: :big)
+            raise TypeError, "no implicit conversion of #{string.class} into String" unless string.is_a?(String)
+
+            frozen = string.frozen? ? string : string.dup.freeze
+            frozen = frozen.b.freeze unless frozen.encoding == Encoding::BINARY
+            allocate.__init_view(frozen, nil, 0, frozen.bytesize, Buffer.big_endian?(endian), true)
+          end
+
+          # @api private
+          def big_endian?(endian)
+            return true if endian == :big
+            return false if endian == :little
+
+            raise ArgumentError, "endian must be :big or :little, not #{endian.inspect}"
+          end
+        end
+
+        # @param capacity [Integer] bytes to reserve (the length stays 0)
+        # @param endian [Symbol] +:big+ (network order, the default) or +:little+
+        def initialize(capacity = 0, endian: :big)
+          capacity = index(capacity, "capacity")
+          @big = Buffer.big_endian?(endian)
+          @string = String.new(capacity: capacity, encoding: Encoding::BINARY)
+          @root = nil
+          @offset = 0
+          @length = 0
+          @read_only = false
+        end
+
+        # @api private
+        def __init_view(string, root, offset, length, big, read_only)
+          @string = string
+          @root = root
+          @offset = offset
+          @length = length
+          @big = big
+          @read_only = read_only
+          self
+        end
+
+        # @api private: the bytes a view of this (root) buffer reads
+        def __string
+          @string
+        end
+
+        INTEGERS.each do |name, (width, signed, big, little)|
+          class_eval <<~RUBY, __FILE__, __LINE__ + 1
+            def get_#{name}(offset, endian = nil)
+              big = endian.nil? ? @big : Buffer.big_endian?(endian)
+              load_int(at(offset, #{width}), #{signed}, big ? #{big.inspect} : #{little.inspect}, big)
+            end
+
+            def set_#{name}(offset, value, endian = nil)
+              big = endian.nil? ? @big : Buffer.big_endian?(endian)
+              writable!
+              bits = int_bits(value, #{width}, #{signed})
+              store(at(offset, #{width}), #{width}, big, bits)
+              self
+            end
+
+            def append_#{name}(value, endian = nil)
+              big = endian.nil? ? @big : Buffer.big_endian?(endian)
+              writable!
+              bits = int_bits(value, #{width}, #{signed})
+              grow(#{width})
+              store(@length - #{width}, #{width}, big, bits)
+              self
+            end
+          RUBY
+        end
+
+        FLOATS.each do |name, (width, big, little)|
+          class_eval <<~RUBY, __FILE__, __LINE__ + 1
+            def get_#{name}(offset, endian = nil)
+              big = endian.nil? ? @big : Buffer.big_endian?(endian)
+              position = at(offset, #{width})
+              bytes.unpack1(big ? #{big.inspect} : #{little.inspect}, offset: position)
+            end
+
+            def set_#{name}(offset, value, endian = nil)
+              big = endian.nil? ? @big : Buffer.big_endian?(endian)
+              writable!
+              packed = [float(value)].pack(big ? #{big.inspect} : #{little.inspect})
+              position = at(offset, #{width})
+              bytes[position, #{width}] = packed
+              self
+            end
+
+            def append_#{name}(value, endian = nil)
+              big = endian.nil? ? @big : Buffer.big_endian?(endian)
+              writable!
+              packed = [float(value)].pack(big ? #{big.inspect} : #{little.inspect})
+              grow(#{width})
+              @string[@length - #{width}, #{width}] = packed
+              self
+            end
+          RUBY
+        end
+
+        # @return [Integer] count bits from bit_offset, most significant bit first
+        def get_bits(bit_offset, count)
+          first, count = check_bits(bit_offset, count)
+          string = bytes
+          base = @offset * 8 + first
+          result = 0
+          while count.positive?
+            bit = base & 7
+            take = [8 - bit, count].min
+            byte = string.getbyte(base >> 3)
+            result = (result << take) | ((byte >> (8 - bit - take)) & ((1 << take) - 1))
+            base += take
+            count -= take
+          end
+          result
+        end
+
+        # @return [self]
+        def set_bits(bit_offset, count, value)
+          writable!
+          first, count = check_bits(bit_offset, count)
+          value = int_bits(value, 8, false)
+          raise RangeError, "#{value} does not fit #{count} bits" if count < 64 && (value >> count).positive?
+
+          string = bytes
+          base = @offset * 8 + first
+          while count.positive?
+            bit = base & 7
+            take = [8 - bit, count].min
+            shift = 8 - bit - take
+            mask = ((1 << take) - 1) << shift
+            part = (value >> (count - take)) & ((1 << take) - 1)
+            string.setbyte(base >> 3, (string.getbyte(base >> 3) & ~mask & 0xff) | (part << shift))
+            base += take
+            count -= take
+          end
+          self
+        end
+
+        # @return [Buffer] a view of length bytes at offset (not a copy)
+        def slice(offset, length)
+          length = index(length, "length")
+          offset = index(offset, "offset")
+          check_range(offset, length)
+          if @root.nil? && !@string.frozen?
+            Buffer.allocate.__init_view(nil, self, offset, length, @big, @read_only)
+          else
+            Buffer.allocate.__init_view(@string, @root, @offset + offset, length, @big, @read_only)
+          end
+        end
+
+        # @return [String] the bytes, binary (a copy; a shared substring for a view of a String)
+        def to_s
+          bytes.byteslice(@offset, @length)
+        end
+
+        # @return [String] a copy of length bytes at offset
+        def get_bytes(offset, length)
+          length = index(length, "length")
+          bytes.byteslice(at(offset, length), length)
+        end
+
+        # @return [self]
+        def set_bytes(offset, string)
+          raise TypeError, "no implicit conversion of #{string.class} into String" unless string.is_a?(String)
+
+          writable!
+          position = at(offset, string.bytesize)
+          bytes[position, string.bytesize] = string.b
+          self
+        end
+
+        # @param data [String, Buffer]
+        # @return [self]
+        def append(data)
+          writable!
+          data = data.to_s if data.is_a?(Buffer) || data.is_a?(Wirebind::Buffer)
+          raise TypeError, "no implicit conversion of #{data.class} into String" unless data.is_a?(String)
+
+          raise ReadOnlyError, "a view cannot grow (append to the Buffer it is a view of)" if view?
+
+          @string << data.b
+          @length += data.bytesize
+          self
+        end
+
+        # @return [Integer]
+        def length
+          @length
+        end
+        alias size length
+
+        # @return [Boolean]
+        def read_only?
+          @read_only
+        end
+
+        # @return [Boolean] true if the bytes belong to a String or another Buffer
+        def view?
+          !@root.nil? || @string.frozen?
+        end
+
+        # @return [Symbol]
+        def endian
+          @big ? :big : :little
+        end
+
+        # @return [self]
+        def clear
+          writable!
+          raise ReadOnlyError, "a view cannot be cleared" if view?
+
+          @string.clear
+          @length = 0
+          self
+        end
+
+        # @return [Boolean] whether other is a Buffer with the same bytes
+        def ==(other)
+          other.is_a?(Buffer) && other.to_s == to_s
+        end
+        alias eql? ==
+
+        # @return [Integer]
+        def hash
+          to_s.hash
+        end
+
+        # @return [String]
+        def inspect
+          "#<#{self.class} length=#{@length}#{' read_only' if @read_only}>"
+        end
+
+        private
+
+        # The String holding the bytes; offsets into it start at @offset.
+        def bytes
+          return @string unless @root
+
+          root = @root.__string
+          if @offset > root.bytesize || root.bytesize - @offset < @length
+            raise RangeError, "the buffer this view is a slice of is shorter than the view now"
+          end
+
+          root
+        end
+
+        def index(value, what)
+          unless value.is_a?(Integer)
+            raise TypeError, "#{what} must be an Integer, not #{value.class}"
+          end
+          # the C buffer's fixnums are 63 bits: anything larger is out of range
+          raise RangeError, "#{what} #{value} is out of range" if value.bit_length >= 63
+          raise RangeError, "#{what} #{value} is negative" if value.negative?
+
+          value
+        end
+
+        def check_range(offset, count)
+          return if offset <= @length && @length - offset >= count
+
+          raise RangeError, "#{count} bytes at offset #{offset} are out of range (length #{@length})"
+        end
+
+        # The position in bytes (the String) of count bytes at offset, checked.
+        def at(offset, count)
+          offset = index(offset, "offset")
+          check_range(offset, count)
+          bytes # a view checks its root here
+          @offset + offset
+        end
+
+        def float(value)
+          raise TypeError, "value must be Numeric, not #{value.class}" unless value.is_a?(Numeric)
+
+          value.to_f
+        end
+
+        def writable!
+          raise ReadOnlyError, "the buffer is read-only" if @read_only
+        end
+
+        def check_bits(bit_offset, count)
+          bit_offset = index(bit_offset, "bit offset")
+          count = index(count, "bit count")
+          raise RangeError, "bit count #{count} is not in 1..64" unless (1..64).cover?(count)
+          unless bit_offset <= @length * 8 && @length * 8 - bit_offset >= count
+            raise RangeError, "#{count} bits at bit offset #{bit_offset} are out of range (length #{@length} bytes)"
+          end
+
+          bytes
+          [bit_offset, count]
+        end
+
+        def int_bits(value, width, signed)
+          raise TypeError, "value must be an Integer, not #{value.class}" unless value.is_a?(Integer)
+
+          bits = width * 8
+          fits = signed ? value.bit_length < bits : !value.negative? && value.bit_length <= bits
+          raise RangeError, "#{value} does not fit #{signed ? 'i' : 'u'}#{bits}" unless fits
+
+          value & ((1 << bits) - 1)
+        end
+
+        def load_int(position, signed, directive, big)
+          string = bytes
+          return string.unpack1(directive, offset: position) if directive
+
+          b0 = string.getbyte(position)
+          b1 = string.getbyte(position + 1)
+          b2 = string.getbyte(position + 2)
+          value = big ? (b0 << 16) | (b1 << 8) | b2 : (b2 << 16) | (b1 << 8) | b0
+          signed ? value - ((value & 0x800000) << 1) : value
+        end
+
+        def store(position, width, big, bits)
+          string = bytes
+          width.times do |i|
+            shift = big ? (width - 1 - i) * 8 : i * 8
+            string.setbyte(position + i, (bits >> shift) & 0xff)
+          end
+        end
+
+        def grow(width)
+          raise ReadOnlyError, "a view cannot grow (append to the Buffer it is a view of)" if view?
+
+          @string << ("\0" * width)
+          @length += width
+        end
+      end
+    end
+  end
+end

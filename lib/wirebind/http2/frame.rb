@@ -1,0 +1,108 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module HTTP2
+    # One frame (RFC 9113 section 4.1), as a binary record: the 9-byte header
+    # and the payload, a {Wirebind::Buffer} view of the bytes read (never a copy).
+    class Frame
+      include Wirebind::Model
+
+      binary do
+        field :length, :u24
+        field :type, :u8
+        field :flags, :u8
+        bits :reserved, 1
+        bits :stream_id, 31
+        payload :payload, length: :length
+      end
+
+      # The header alone, for the reader to look at before the payload arrives.
+      #
+      # @api private
+      class Header
+        include Wirebind::Model
+
+        binary do
+          field :length, :u24
+          field :type, :u8
+          field :flags, :u8
+          bits :reserved, 1
+          bits :stream_id, 31
+        end
+      end
+
+      HEADER_SIZE = 9
+
+      # Frame types (section 6)
+      DATA = 0x0
+      HEADERS = 0x1
+      PRIORITY = 0x2
+      RST_STREAM = 0x3
+      SETTINGS = 0x4
+      PUSH_PROMISE = 0x5
+      PING = 0x6
+      GOAWAY = 0x7
+      WINDOW_UPDATE = 0x8
+      CONTINUATION = 0x9
+      TYPE_NAMES = %i[DATA HEADERS PRIORITY RST_STREAM SETTINGS PUSH_PROMISE PING GOAWAY WINDOW_UPDATE CONTINUATION].freeze
+
+      # Flags
+      END_STREAM = 0x1
+      ACK = 0x1
+      END_HEADERS = 0x4
+      PADDED = 0x8
+      PRIORITY_FLAG = 0x20
+
+      # Settings (section 6.5.2)
+      SETTINGS_HEADER_TABLE_SIZE = 0x1
+      SETTINGS_ENABLE_PUSH = 0x2
+      SETTINGS_MAX_CONCURRENT_STREAMS = 0x3
+      SETTINGS_INITIAL_WINDOW_SIZE = 0x4
+      SETTINGS_MAX_FRAME_SIZE = 0x5
+      SETTINGS_MAX_HEADER_LIST_SIZE = 0x6
+
+      DEFAULT_MAX_FRAME_SIZE = 16_384
+      MAX_FRAME_SIZE_LIMIT = 16_777_215
+      MAX_WINDOW = 2**31 - 1
+      DEFAULT_WINDOW = 65_535
+
+      # @return [Symbol, Integer] the type's name, or its number if unknown
+      def type_name
+        TYPE_NAMES[type] || type
+      end
+
+      # @return [Boolean]
+      def flag?(flag)
+        (flags & flag) != 0
+      end
+
+      # The payload without its padding (DATA, HEADERS, PUSH_PROMISE with
+      # PADDED), as a view.
+      #
+      # @param skip [Integer] bytes after the pad length to leave out too (HEADERS' priority fields)
+      # @return [Wirebind::Buffer]
+      # @raise [ConnectionError] PROTOCOL_ERROR when the padding is as long as the payload or longer
+      def content(skip = 0)
+        data = payload
+        start = 0
+        stop = data.length
+        if flag?(PADDED)
+          raise ConnectionError.new("#{type_name} frame: PADDED without a pad length", code: :FRAME_SIZE_ERROR) if stop < 1
+
+          pad = data.get_u8(0)
+          start = 1
+          if pad + start + skip > stop
+            raise ConnectionError.new("#{type_name} frame on stream #{stream_id}: #{pad} bytes of padding in a #{stop}-byte payload")
+          end
+
+          stop -= pad
+        end
+        if start + skip > stop
+          raise ConnectionError.new("#{type_name} frame on stream #{stream_id} is too short", code: :FRAME_SIZE_ERROR)
+        end
+
+        start.zero? && skip.zero? && stop == data.length ? data : data.slice(start + skip, stop - start - skip)
+      end
+    end
+  end
+end

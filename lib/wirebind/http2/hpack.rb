@@ -1,0 +1,319 @@
+# frozen_string_literal: true
+
+require_relative "hpack/tables"
+require_relative "hpack/huffman"
+
+module Wirebind
+  module HTTP2
+    # HPACK (RFC 7541): header compression for HTTP/2.
+    #
+    # @example
+    #   encoder = Wirebind::HTTP2::HPACK::Encoder.new
+    #   block = encoder.encode([[":method", "GET"], [":path", "/"]])   # or a Hash
+    #   Wirebind::HTTP2::HPACK::Decoder.new.decode(block)               # => [[":method", "GET"], [":path", "/"]]
+    #
+    # Names and values are binary Strings. A malformed block (an index out of
+    # the tables, bad Huffman padding or an EOS symbol, a table size update
+    # above the limit or after the first header, an integer that overflows, a
+    # block that ends early) raises {CompressionError}; the decoder is then
+    # unusable, as RFC 9113 makes it a connection error.
+    module HPACK
+      # The Huffman coder in use: the C one when the extension is loaded.
+      HUFFMAN = Wirebind.backend == :native ? Native : Huffman
+      private_constant :HUFFMAN
+
+      # Largest integer accepted in a block (a length or an index): no header
+      # is anywhere near it, and it keeps the arithmetic in fixnums.
+      MAX_INTEGER = 2**31 - 1
+      private_constant :MAX_INTEGER
+
+      # The dynamic table (section 2.3.2): newest entry first, sizes per section 4.1.
+      #
+      # @api private
+      class Table
+        attr_reader :size, :limit
+
+        def initialize(limit)
+          @entries = []
+          @size = 0
+          @limit = limit
+        end
+
+        def length
+          @entries.length
+        end
+
+        # entry at a 0-based dynamic index, or nil
+        def [](index)
+          @entries[index]
+        end
+
+        def add(name, value)
+          entry_size = name.bytesize + value.bytesize + 32
+          if entry_size > @limit
+            @entries.clear
+            @size = 0
+            return
+          end
+          evict(@limit - entry_size) # room first: section 4.4
+          @entries.unshift([name, value].freeze)
+          @size += entry_size
+        end
+
+        def limit=(limit)
+          @limit = limit
+          evict(limit)
+        end
+
+        private
+
+        def evict(limit)
+          while @size > limit
+            name, value = @entries.pop
+            @size -= name.bytesize + value.bytesize + 32
+          end
+        end
+      end
+
+      # Decodes header blocks, keeping the dynamic table between them.
+      class Decoder
+        # @return [Integer] the largest table size the peer may ask for (our SETTINGS_HEADER_TABLE_SIZE)
+        attr_reader :max_table_size
+
+        # @param max_table_size [Integer]
+        def initialize(max_table_size: 4096)
+          @max_table_size = check_size(max_table_size)
+          @table = Table.new(max_table_size)
+        end
+
+        # Changes the limit (after our SETTINGS with a new SETTINGS_HEADER_TABLE_SIZE
+        # is acknowledged); the table shrinks at once if it must.
+        def max_table_size=(size)
+          @max_table_size = check_size(size)
+          @table.limit = size if @table.limit > size
+        end
+
+        # @return [Integer] the current dynamic table size in bytes (section 4.1)
+        def table_size
+          @table.size
+        end
+
+        # @param block [String] a complete header block
+        # @return [Array<Array(String, String)>] the headers, in order
+        # @raise [CompressionError]
+        def decode(block)
+          raise TypeError, "a header block is a String, not #{block.class}" unless block.is_a?(String)
+
+          @block = block
+          @pos = 0
+          headers = []
+          length = block.bytesize
+          while @pos < length
+            byte = block.getbyte(@pos)
+            if byte >= 0x80 # indexed (6.1)
+              index = integer(7)
+              raise CompressionError, "index 0 at offset #{@pos}" if index.zero?
+
+              headers << entry(index)
+            elsif byte >= 0x40 # literal with incremental indexing (6.2.1)
+              name, value = literal(6)
+              @table.add(name, value)
+              headers << [name, value]
+            elsif byte >= 0x20 # dynamic table size update (6.3)
+              at = @pos
+              raise CompressionError, "table size update after a header field at offset #{at}" unless headers.empty?
+
+              size = integer(5)
+              if size > @max_table_size
+                raise CompressionError, "table size update to #{size} above the limit #{@max_table_size} at offset #{at}"
+              end
+
+              @table.limit = size
+            else # literal without indexing (6.2.2) or never indexed (6.2.3)
+              headers << literal(4)
+            end
+          end
+          headers
+        ensure
+          @block = nil
+        end
+
+        private
+
+        def check_size(size)
+          raise ArgumentError, "max_table_size must be an Integer in 0..#{MAX_INTEGER}" unless size.is_a?(Integer) && size.between?(0, MAX_INTEGER)
+
+          size
+        end
+
+        # Section 5.1: an integer with an n-bit prefix.
+        def integer(prefix)
+          block = @block
+          mask = (1 << prefix) - 1
+          value = block.getbyte(@pos) & mask
+          @pos += 1
+          return value if value < mask
+
+          shift = 0
+          loop do
+            byte = block.getbyte(@pos)
+            raise CompressionError, "the block ends inside an integer at offset #{@pos}" if byte.nil?
+
+            @pos += 1
+            value += (byte & 0x7f) << shift
+            raise CompressionError, "integer overflow at offset #{@pos - 1}" if value > MAX_INTEGER
+
+            return value if byte < 0x80
+
+            shift += 7
+          end
+        end
+
+        def entry(index)
+          return STATIC_TABLE[index - 1] if index <= STATIC_TABLE.length
+
+          entry = @table[index - STATIC_TABLE.length - 1]
+          raise CompressionError, "index #{index} is not in the tables (#{STATIC_TABLE.length + @table.length} entries)" unless entry
+
+          entry
+        end
+
+        def literal(prefix)
+          index = integer(prefix)
+          name = index.zero? ? string : entry(index)[0]
+          [name, string]
+        end
+
+        # Section 5.2: a string literal, maybe Huffman-coded.
+        def string
+          byte = @block.getbyte(@pos)
+          raise CompressionError, "the block ends before a string at offset #{@pos}" if byte.nil?
+
+          huffman = byte >= 0x80
+          length = integer(7)
+          if @block.bytesize - @pos < length
+            raise CompressionError, "a string of #{length} bytes at offset #{@pos} runs past the block (#{@block.bytesize} bytes)"
+          end
+
+          raw = @block.byteslice(@pos, length)
+          @pos += length
+          return raw unless huffman
+
+          decoded = HUFFMAN.decode(raw)
+          return decoded if decoded.is_a?(String)
+
+          raise CompressionError, decoded == :eos ? "EOS or an invalid code in a Huffman string before offset #{@pos}" : "bad Huffman padding before offset #{@pos}"
+        end
+      end
+
+      # Encodes header lists into blocks, keeping the dynamic table between them.
+      class Encoder
+        # @param huffman [Boolean] Huffman-code strings when that makes them shorter
+        # @param max_table_size [Integer] the dynamic table's size (the peer's
+        #   SETTINGS_HEADER_TABLE_SIZE, 4096 by default)
+        def initialize(huffman: true, max_table_size: 4096)
+          @huffman = huffman
+          @table = Table.new(max_table_size)
+          @pending_size_update = nil
+          # [name, value] => insertion number, name => insertion number, for lookups
+          @inserted = 0
+          @by_pair = {}
+          @by_name = {}
+        end
+
+        # Sets the table size (at most the peer's SETTINGS_HEADER_TABLE_SIZE);
+        # the next block starts with the size update.
+        def max_table_size=(size)
+          @table.limit = size
+          @pending_size_update = size
+        end
+
+        # @param headers [Array<Array(String, String)>, Hash] names lower-case, as HTTP/2 requires
+        # @return [String] the header block, binary
+        def encode(headers)
+          out = String.new(encoding: Encoding::BINARY)
+          if @pending_size_update
+            integer(out, @pending_size_update, 5, 0x20)
+            @pending_size_update = nil
+          end
+          headers.each do |name, value|
+            name = name.to_s
+            value = value.to_s
+            field(out, name.b, value.b)
+          end
+          out
+        end
+
+        private
+
+        STATIC_PAIRS = STATIC_TABLE.each_with_index.to_h { |(name, value), i| [[name, value], i + 1] }.freeze
+        STATIC_NAMES = STATIC_TABLE.each_with_index.reverse_each.to_h { |(name, _), i| [name, i + 1] }.freeze
+
+        def field(out, name, value)
+          index = STATIC_PAIRS[[name, value]] || dynamic_index(@by_pair[[name, value]])
+          return integer(out, index, 7, 0x80) if index
+
+          name_index = STATIC_NAMES[name] || dynamic_index(@by_name[name])
+          if name_index
+            integer(out, name_index, 6, 0x40)
+          else
+            out << 0x40
+            string(out, name)
+          end
+          string(out, value)
+          remember(name, value)
+        end
+
+        # the index of the entry inserted as number n, if it is still in the table
+        def dynamic_index(number)
+          return nil unless number
+
+          position = @inserted - number # 0 is the newest
+          position < @table.length ? STATIC_TABLE.length + 1 + position : nil
+        end
+
+        def remember(name, value)
+          @table.add(name, value)
+          @inserted += 1
+          if @table.length.zero?
+            @by_pair.clear
+            @by_name.clear
+            return
+          end
+          @by_pair[[name, value].freeze] = @inserted
+          @by_name[name] = @inserted
+          # forget evicted entries now and then, so the maps stay small
+          return unless @by_pair.size > 4 * (@table.length + 16)
+
+          @by_pair.select! { |_, number| @inserted - number < @table.length }
+          @by_name.select! { |_, number| @inserted - number < @table.length }
+        end
+
+        def integer(out, value, prefix, first)
+          mask = (1 << prefix) - 1
+          if value < mask
+            out << (first | value)
+            return
+          end
+          out << (first | mask)
+          value -= mask
+          while value >= 0x80
+            out << ((value & 0x7f) | 0x80)
+            value >>= 7
+          end
+          out << value
+        end
+
+        def string(out, string)
+          if @huffman && (encoded = HUFFMAN.encode(string)).bytesize <= string.bytesize
+            integer(out, encoded.bytesize, 7, 0x80)
+            out << encoded
+          else
+            integer(out, string.bytesize, 7, 0)
+            out << string
+          end
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,77 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module HTTP2
+    # One stream and its state (RFC 9113 section 5.1), with its send window.
+    class Stream
+      # @return [Integer]
+      attr_reader :id
+      # @return [Symbol] :idle, :open, :half_closed_local, :half_closed_remote or :closed
+      attr_reader :state
+      # @return [Integer] bytes we may still send on it (the peer's window)
+      attr_accessor :send_window
+      # @return [Array<Array(String, String)>, nil] the request's headers
+      attr_accessor :headers
+      # @api private: the response body being sent ([io, remaining bytes]) and
+      # the header block being collected from CONTINUATION frames
+      attr_accessor :body, :remaining, :header_block, :end_stream_after_headers
+
+      def initialize(id, send_window)
+        @id = id
+        @state = :idle
+        @send_window = send_window
+        @headers = nil
+        @body = nil
+        @remaining = 0
+        @header_block = nil
+      end
+
+      # HEADERS received.
+      def receive_headers(end_stream)
+        case @state
+        when :idle then @state = end_stream ? :half_closed_remote : :open
+        when :open then @state = :half_closed_remote if end_stream # trailers
+        when :half_closed_local
+          @state = :closed if end_stream
+        else
+          raise StreamError.new("HEADERS on stream #{@id} in state #{@state}", stream_id: @id, code: :STREAM_CLOSED)
+        end
+      end
+
+      # DATA received.
+      def receive_data(end_stream)
+        case @state
+        when :open then @state = :half_closed_remote if end_stream
+        when :half_closed_local then @state = :closed if end_stream
+        when :idle then raise ConnectionError, "DATA on idle stream #{@id}"
+        else raise StreamError.new("DATA on stream #{@id} in state #{@state}", stream_id: @id, code: :STREAM_CLOSED)
+        end
+      end
+
+      # We sent END_STREAM (on HEADERS or DATA).
+      def send_end_stream
+        @state = case @state
+                 when :open then :half_closed_local
+                 else :closed
+                 end
+      end
+
+      # RST_STREAM sent or received.
+      def reset
+        @state = :closed
+        @body&.close
+        @body = nil
+      end
+
+      # @return [Boolean]
+      def closed?
+        @state == :closed
+      end
+
+      # @return [Boolean] a response body still to send
+      def sending?
+        !@body.nil?
+      end
+    end
+  end
+end

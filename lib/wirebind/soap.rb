@@ -1,0 +1,33 @@
+# frozen_string_literal: true
+
+module Wirebind
+  # SOAP on the wire, from the same models as {Wirebind::XML}: envelopes written
+  # and read in one streaming pass ({SOAP::Envelope}), faults as exceptions
+  # ({SOAP::Fault}), and a client with persistent connections ({SOAP::Client}).
+  #
+  # @example
+  #   client = Wirebind::SOAP::Client.new(endpoint: url, namespace: "http://soap.rpc.jira.atlassian.com",
+  #                                       style: :rpc_encoded)
+  #   issues = client.call(:getIssuesFromJqlSearch, { in0: token, in1: jql, in2: 1000 }, returns: [RemoteIssue])
+  module SOAP
+    # The SOAP 1.1 envelope namespace.
+    NS_11 = "http://schemas.xmlsoap.org/soap/envelope/"
+    # The SOAP 1.2 envelope namespace.
+    NS_12 = "http://www.w3.org/2003/05/soap-envelope"
+    # SOAP 1.1 encoding (rpc/encoded): +soapenc:Array+, +soapenc:arrayType+, +soapenc:root+.
+    ENCODING_NS = "http://schemas.xmlsoap.org/soap/encoding/"
+    # XML Schema's namespace, for +xsi:type+ values such as +xsd:string+.
+    XSD_NS = "http://www.w3.org/2001/XMLSchema"
+    # XML Schema instance: +xsi:type+, +xsi:nil+.
+    XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+    # The envelope namespace of each version.
+    VERSIONS = { "1.1" => NS_11, "1.2" => NS_12 }.freeze
+    # The message styles: document/literal wrapped, rpc/literal, rpc/encoded (SOAP 1.1 encoding).
+    STYLES = %i[document rpc rpc_encoded].freeze
+  end
+end
+
+require_relative "soap/errors"
+require_relative "soap/fault"
+require_relative "soap/envelope"
+require_relative "soap/client"

@@ -1,0 +1,331 @@
+# frozen_string_literal: true
+
+require "uri"
+require "securerandom"
+require "digest/sha1"
+require "base64"
+require "time"
+require_relative "transport/net_http"
+
+module Wirebind
+  module SOAP
+    # Calls the operations of a SOAP service and decodes their results into
+    # models, reading each response body as it arrives (never whole) over
+    # persistent connections that threads may share.
+    #
+    # @example JIRA's SOAP API (rpc/encoded, Axis 1)
+    #   client = Wirebind::SOAP::Client.new(
+    #     endpoint: "https://jira.example.com/rpc/soap/jirasoapservice-v2",
+    #     namespace: "http://soap.rpc.jira.atlassian.com", style: :rpc_encoded)
+    #   token  = client.call(:login, { in0: "bot", in1: secret }, returns: :string)
+    #   issues = client.call(:getIssuesFromJqlSearch, { in0: token, in1: "project = OPS", in2: 1000 }, returns: [RemoteIssue])
+    #   client.each(:getIssuesFromJqlSearch, { in0: token, in1: jql, in2: 100_000 }, returns: RemoteIssue) { |issue| ... }
+    #
+    # Errors, all {Wirebind::Error}s: {Fault} (a fault body, whatever the HTTP
+    # status), {HTTPError} (a status outside 2xx without a fault), {TimeoutError},
+    # {ConnectionError}; a malformed body raises the codec's {ParseError} or
+    # {DecodeError}. No partial result is ever returned.
+    class Client
+      CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
+      WSSE_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
+      WSU_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
+      WSS_PROFILE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
+      ADAPTERS = %i[net_http socket httpx].freeze
+      private_constant :WSSE_NS, :WSU_NS, :WSS_PROFILE, :ADAPTERS
+
+      # @return [String] the endpoint URL
+      attr_reader :endpoint
+      # @return [Object] the HTTP adapter (see {Transport})
+      attr_reader :transport
+
+      # @param endpoint [String] the service's URL (http or https)
+      # @param namespace [String, nil] the operations' namespace
+      # @param version [String] +"1.1"+ or +"1.2"+
+      # @param style [Symbol] +:document+ (document/literal wrapped, the default), +:rpc+
+      #   or +:rpc_encoded+ (responses are then read with multiRef references resolved)
+      # @param open_timeout [Numeric] seconds to open a connection
+      # @param read_timeout [Numeric] seconds to wait for each read of the response
+      # @param write_timeout [Numeric] seconds to wait for each write of the request
+      # @param headers [Hash{String => String}] more HTTP headers for every call
+      # @param soap_headers [Array<Wirebind::Model>] written into every envelope's Header
+      # @param soap_action [String, Proc, nil] the SOAPAction, or a proc given the
+      #   operation name; default +"#{namespace}/#{operation}"+
+      # @param wsse [Hash, nil] WS-Security UsernameToken: +{ username:, password:, digest: false }+
+      # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
+      # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
+      # @param pool_size [Integer] most connections open at once (threads beyond wait)
+      # @param adapter [Symbol, Object] +:net_http+ (default), +:socket+ (a lean HTTP/1.1
+      #   client on the standard library's sockets, {Transport::Socket}: the fastest for
+      #   many small calls), +:httpx+ (the httpx gem, an optional dependency loaded only
+      #   then), or an object answering the {Transport} interface
+      # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
+      # @param decode_options [Hash] more options for every decode (+strict:+,
+      #   +max_references:+, +backend:+, limits)
+      def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
+                     ssl: {}, pool_size: 5, adapter: :net_http, logger: nil, **decode_options)
+        @endpoint = endpoint
+        @uri = URI(endpoint)
+        raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
+
+        @namespace = namespace
+        @version = version.to_s
+        Envelope.envelope_namespace(@version)
+        Envelope.check_style(style)
+        @style = style
+        @soap_headers = soap_headers.freeze
+        @soap_action = soap_action
+        @header_xml = wsse && wsse_checked(wsse)
+        @logger = logger
+        @decode_options = decode_options.freeze
+        @http_headers = headers.to_h { |name, value| [name.to_s, value.to_s] }
+        @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
+        @http_headers.freeze
+        @path = @uri.request_uri
+        @transport = build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
+      end
+
+      # Calls an operation and decodes its result.
+      #
+      # @param operation [Symbol, String] written as given, in +namespace+
+      # @param args [Hash] argument names to values, in order (see {Envelope.write})
+      # @param returns [Class, Symbol, Array, nil] what {Wirebind::XML.decode} takes: a
+      #   single type decodes the first child of the response element, a list type
+      #   that child's items; nil returns nil
+      # @param at [String, nil] a path below Body instead
+      # @param types [Hash] declared types of arguments (see {Envelope.write})
+      # @param soap_headers [Array<Wirebind::Model>] more headers for this call
+      # @param soap_action [String, Proc, nil] this call's SOAPAction
+      # @return [Object, Array, nil]
+      # @raise [Fault, HTTPError, TimeoutError, ConnectionError, ParseError, DecodeError]
+      def call(operation, args = {}, returns: nil, at: nil, types: {}, soap_headers: [], soap_action: nil, **decode_options)
+        exchange(operation, args, types, soap_headers, soap_action) do |reader|
+          reader.decode(returns, at: at, **read_options(decode_options))
+        end
+      end
+
+      # Calls an operation and yields the result's items one at a time, as they
+      # are read: one record held at a time, the body never whole. Records
+      # already yielded stay yielded when the call then fails.
+      #
+      # @param (see #call)
+      # @yieldparam record [Object]
+      # @return [Integer, Enumerator] how many were yielded; an Enumerator without a block
+      def each(operation, args = {}, returns:, at: nil, types: {}, soap_headers: [], soap_action: nil, **decode_options, &block)
+        unless block
+          return enum_for(:each, operation, args, returns: returns, at: at, types: types, soap_headers: soap_headers,
+                                                  soap_action: soap_action, **decode_options)
+        end
+
+        exchange(operation, args, types, soap_headers, soap_action) do |reader|
+          reader.each(returns, at: at, **read_options(decode_options), &block)
+        end
+      end
+
+      # Closes the connections.
+      # @return [void]
+      def close
+        @transport.close
+      end
+
+      private
+
+      def read_options(call_options)
+        options = @decode_options.merge(call_options)
+        options[:references] = true if @style == :rpc_encoded && !options.key?(:references)
+        options
+      end
+
+      def exchange(operation, args, types, call_headers, call_action, &block)
+        operation = operation.to_s
+        started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: args, types: types, version: @version,
+                                   style: @style, headers: @soap_headers + call_headers, header_xml: @header_xml&.call)
+        headers = request_headers(operation, call_action)
+        status = nil
+        counter = nil
+        outcome = @transport.request(@path, headers, body) do |code, response_headers, reader|
+          status = code
+          counter = CountingReader.new(reader)
+          respond(code, response_headers, counter, &block)
+        end
+        raise outcome if outcome.is_a?(Error)
+
+        outcome
+      ensure
+        log(operation, status, counter, started)
+      end
+
+      # The result; or a Fault or HTTPError, returned so that the transport reads
+      # the rest of the body and keeps the connection.
+      def respond(status, headers, reader)
+        unless (200..299).cover?(status)
+          reader = PeekReader.new(reader, HTTPError::BODY_LIMIT)
+          return HTTPError.new(status, reader.peeked) unless soap_body?(headers, reader)
+        end
+        return nil if [202, 204].include?(status)
+
+        envelope = Envelope::Reader.new(reader, http_status: status, **limits)
+        return envelope.fault if envelope.fault
+        return HTTPError.new(status, reader.peeked) unless (200..299).cover?(status)
+
+        yield envelope
+      rescue ParseError, DecodeError => e
+        raise ConnectionError, "the response body ended before the envelope closed (#{e.message})" if reader.truncated?(e)
+        raise if (200..299).cover?(status)
+
+        HTTPError.new(status, reader.respond_to?(:peeked) ? reader.peeked : "")
+      end
+
+      def limits
+        @decode_options.slice(*XML::DEFAULT_LIMITS.keys)
+      end
+
+      # An error status may still carry a SOAP fault (SOAP 1.1 says 500); a body
+      # that does not start like XML is an error page.
+      def soap_body?(headers, reader)
+        type = headers["content-type"].to_s
+        return true if type.include?("xml")
+
+        reader.peeked.lstrip.start_with?("<?xml", "<") && !reader.peeked.lstrip.downcase.start_with?("<!doctype html", "<html")
+      end
+
+      def request_headers(operation, call_action)
+        action = soap_action_for(operation, call_action)
+        headers = @http_headers.dup
+        if @version == "1.1"
+          headers["Content-Type"] = CONTENT_TYPES["1.1"]
+          headers["SOAPAction"] = %("#{action}")
+        else
+          headers["Content-Type"] = %(#{CONTENT_TYPES['1.2']}; action="#{action}")
+        end
+        headers
+      end
+
+      def soap_action_for(operation, call_action)
+        action = call_action || @soap_action
+        case action
+        when nil then @namespace ? "#{@namespace.chomp('/')}/#{operation}" : operation
+        when Proc then action.call(operation).to_s
+        else action.to_s
+        end
+      end
+
+      def basic_authorization(user, password)
+        "Basic #{Base64.strict_encode64("#{user}:#{password}")}"
+      end
+
+      # A proc writing the WS-Security header for each call (a digest needs a
+      # fresh nonce and time every time).
+      def wsse_checked(wsse)
+        username = wsse.fetch(:username) { raise ArgumentError, "wsse: needs username:" }
+        password = wsse.fetch(:password) { raise ArgumentError, "wsse: needs password:" }
+        digest = wsse.fetch(:digest, false)
+        unknown = wsse.keys - %i[username password digest]
+        raise ArgumentError, "wsse: unknown option#{'s' if unknown.size > 1} #{unknown.join(', ')}" unless unknown.empty?
+
+        -> { wsse_header(username.to_s, password.to_s, digest) }
+      end
+
+      def wsse_header(username, password, digest)
+        xml = +%(<wsse:Security xmlns:wsse="#{WSSE_NS}" xmlns:wsu="#{WSU_NS}"><wsse:UsernameToken wsu:Id="UsernameToken-1">)
+        xml << "<wsse:Username>" << Envelope.text(username) << "</wsse:Username>"
+        if digest
+          nonce = SecureRandom.random_bytes(16)
+          created = Time.now.utc.iso8601(3)
+          hashed = Base64.strict_encode64(Digest::SHA1.digest(nonce + created + password))
+          xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordDigest">) << hashed << "</wsse:Password>"
+          xml << %(<wsse:Nonce EncodingType="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary">)
+          xml << Base64.strict_encode64(nonce) << "</wsse:Nonce><wsu:Created>" << created << "</wsu:Created>"
+        else
+          xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordText">) << Envelope.text(password) << "</wsse:Password>"
+        end
+        xml << "</wsse:UsernameToken></wsse:Security>"
+      end
+
+      def build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
+        options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl, pool_size: pool_size }
+        case adapter
+        when :net_http then Transport::NetHTTP.new(@uri, **options)
+        when :socket
+          require_relative "transport/socket"
+          Transport::Socket.new(@uri, **options)
+        when :httpx
+          require_relative "transport/httpx"
+          Transport::HTTPX.new(@uri, **options)
+        when Symbol then raise ArgumentError, "adapter: must be one of #{ADAPTERS.inspect} or an adapter object, not #{adapter.inspect}"
+        else
+          raise ArgumentError, "an adapter answers request(path, headers, body) { |status, headers, reader| }" unless adapter.respond_to?(:request)
+
+          adapter
+        end
+      end
+
+      # Never the body or headers: they may hold passwords or tokens.
+      def log(operation, status, counter, started)
+        return unless @logger
+
+        elapsed = (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started) * 1000
+        @logger.info(format("SOAP %s: HTTP %s, %d bytes, %.1f ms", operation, status || "-", counter ? counter.bytes : 0, elapsed))
+      end
+
+      # Counts the body's bytes and remembers whether it ended, for the log and to
+      # tell a truncated body from a malformed one.
+      # @api private
+      class CountingReader
+        attr_reader :bytes
+
+        def initialize(reader)
+          @reader = reader
+          @bytes = 0
+          @ended = false
+        end
+
+        def read(size)
+          chunk = @reader.read(size)
+          if chunk
+            @bytes += chunk.bytesize
+          else
+            @ended = true
+          end
+          chunk
+        end
+
+        # A parse error at the very end of a body that ended: the body was cut
+        # short (a server that closed the connection mid-response without a length).
+        def truncated?(error)
+          @ended && error.is_a?(ParseError) && error.message.match?(/input ends|unterminated/)
+        end
+      end
+
+      # Keeps the first bytes of an error response for HTTPError#body, then
+      # replays them.
+      # @api private
+      class PeekReader
+        attr_reader :peeked
+
+        def initialize(reader, limit)
+          @reader = reader
+          @peeked = +""
+          @pending = []
+          while @peeked.bytesize < limit && (chunk = reader.read(limit))
+            @peeked << chunk
+            @pending << chunk
+          end
+          @peeked = @peeked.byteslice(0, limit).force_encoding(Encoding::UTF_8)
+        end
+
+        def read(size)
+          return @pending.shift unless @pending.empty?
+
+          @reader.read(size)
+        end
+
+        def truncated?(error)
+          @reader.truncated?(error)
+        end
+      end
+      private_constant :CountingReader, :PeekReader
+    end
+  end
+end

@@ -1,0 +1,233 @@
+# frozen_string_literal: true
+
+require "bigdecimal"
+require "date"
+
+module Wirebind
+  module SOAP
+    # SOAP envelopes, written and read: the layer the client and the service share.
+    #
+    # Writing ({.write}, {.write_fault}) appends to anything that answers +<<+ (a
+    # String, or a buffer that flushes in pieces): scalars through {Types}, models
+    # through {Wirebind::XML.encode} in the literal styles and through the plan
+    # (+xsi:type+ on every value, +soapenc:Array+, optionally +multiRef+s) in
+    # +:rpc_encoded+.
+    #
+    # Reading ({Reader}) makes one pass over the body: a short look at its start
+    # (the envelope, the headers and the first element of Body, in the pure
+    # tokenizer), which either reads a fault whole and raises it, or hands the
+    # body, replayed from its start, to {Wirebind::XML.decode} or {Wirebind::XML.each}.
+    #
+    # @example A request, then its response
+    #   xml = Wirebind::SOAP::Envelope.write(+"", operation: "getIssue", namespace: NS,
+    #                                        style: :rpc_encoded, parts: { in0: token, in1: "OPS-1" })
+    #   reader = Wirebind::SOAP::Envelope::Reader.new(response_io)
+    #   issue = reader.decode(RemoteIssue)   # or raises Wirebind::SOAP::Fault
+    module Envelope
+      # The prefix of the envelope namespace in what wirebind writes.
+      ENV_PREFIX = "soapenv"
+      # The prefix of the operation's namespace in rpc styles.
+      OPERATION_PREFIX = "ns1"
+      # How a Ruby value's XML Schema type is named in +xsi:type+, by scalar type.
+      XSD_TYPES = {
+        string: "xsd:string", integer: "xsd:long", float: "xsd:double", decimal: "xsd:decimal",
+        boolean: "xsd:boolean", time: "xsd:dateTime", date: "xsd:date", base64: "xsd:base64Binary"
+      }.freeze
+      # Integers in this range are written as xsd:int (what most rpc services declare), others as xsd:long.
+      INT_RANGE = (-2**31...2**31)
+      # Nesting of models deeper than this (a cycle of objects, in practice) is an {EncodeError}.
+      MAX_DEPTH = 1024
+
+      class << self
+        # Writes a whole envelope: headers, then the operation element with its parts.
+        #
+        # @param out [#<<] where the XML goes (a String, or a buffer flushing in pieces)
+        # @param operation [String, Symbol] the operation element's local name, as written
+        #   (a request: the operation; a response: e.g. +"getIssueResponse"+)
+        # @param namespace [String, nil] the operation element's namespace
+        # @param parts [Hash{Symbol, String => Object}] part names to values, in order:
+        #   nil, String (a binary one is written as base64), Integer, Float, BigDecimal,
+        #   true/false, Time, Date, model instances and Arrays (or Enumerators) of them
+        # @param types [Hash{Symbol, String => Object}] declared types of parts, by name
+        #   (a scalar Symbol, a model class, or a one-element Array); a part without one
+        #   is typed by its Ruby class
+        # @param version [String] +"1.1"+ or +"1.2"+
+        # @param style [Symbol] +:document+ (document/literal wrapped: the parts are
+        #   children of the operation element, in its namespace), +:rpc+ (rpc/literal:
+        #   unqualified parts, lists wrapped with +item+ elements) or +:rpc_encoded+
+        #   (SOAP 1.1 encoding: +xsi:type+ on every value, +soapenc:Array+ with
+        #   +soapenc:arrayType+ for lists)
+        # @param headers [Array<Wirebind::Model>] written into +Header+ with {Wirebind::XML.encode}
+        # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
+        # @param multi_ref [Boolean] in +:rpc_encoded+, write each model value as
+        #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style)
+        # @return [#<<] +out+
+        # @raise [EncodeError] a value does not fit its declared type, or cannot be written
+        def write(out, operation:, namespace: nil, parts: {}, types: {}, version: "1.1", style: :document,
+                  headers: [], header_xml: nil, multi_ref: false)
+          env_ns = envelope_namespace(version)
+          check_style(style)
+          encoded = style == :rpc_encoded
+          out << %(<?xml version="1.0" encoding="UTF-8"?><#{ENV_PREFIX}:Envelope xmlns:#{ENV_PREFIX}="#{env_ns}")
+          out << %( xmlns:xsd="#{XSD_NS}" xmlns:xsi="#{XSI_NS}")
+          out << %( xmlns:soapenc="#{ENCODING_NS}") if encoded
+          out << ">"
+          write_header(out, headers, header_xml)
+          out << "<#{ENV_PREFIX}:Body>"
+          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style)
+          writer.operation(operation.to_s, namespace, parts, types)
+          out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
+        end
+
+        # Writes an envelope whose body is +fault+.
+        #
+        # @param out [#<<]
+        # @param fault [Fault]
+        # @param version [String] +"1.1"+ or +"1.2"+
+        # @return [#<<] +out+
+        def write_fault(out, fault, version: "1.1")
+          env_ns = envelope_namespace(version)
+          p = ENV_PREFIX
+          out << %(<?xml version="1.0" encoding="UTF-8"?><#{p}:Envelope xmlns:#{p}="#{env_ns}"><#{p}:Body><#{p}:Fault>)
+          code = fault_code(fault.code.to_s, version)
+          detail = fault.detail_value
+          if version == "1.1"
+            out << "<faultcode>" << text(code) << "</faultcode><faultstring>" << text(fault.reason.to_s) << "</faultstring>"
+            out << "<faultactor>" << text(fault.actor) << "</faultactor>" if fault.actor
+            write_detail(out, "detail", detail)
+          else
+            out << "<#{p}:Code><#{p}:Value>" << text(code) << "</#{p}:Value>"
+            fault.subcodes.each { |sub| out << "<#{p}:Subcode><#{p}:Value>" << text(sub) << "</#{p}:Value>" }
+            fault.subcodes.size.times { out << "</#{p}:Subcode>" }
+            out << "</#{p}:Code><#{p}:Reason><#{p}:Text xml:lang=\"en\">" << text(fault.reason.to_s) << "</#{p}:Text></#{p}:Reason>"
+            out << "<#{p}:Node>" << text(fault.node) << "</#{p}:Node>" if fault.node
+            out << "<#{p}:Role>" << text(fault.actor) << "</#{p}:Role>" if fault.actor
+            write_detail(out, "#{p}:Detail", detail)
+          end
+          out << "</#{p}:Fault></#{p}:Body></#{p}:Envelope>"
+        end
+
+        # Builds, for a service, the model class its request decodes into: one
+        # attribute per argument, in order (+a0+, +a1+, ... named +xml:+ after the
+        # arguments, so any part name works). Lists are repeated elements in
+        # +:document+ and wrapped (+name/*+) in the rpc styles. Build it once per operation.
+        #
+        # @param args [Hash{Symbol, String => Object}] argument names to types
+        # @param style [Symbol]
+        # @return [Class] an anonymous {Wirebind::Model} class
+        def arguments_model(args, style)
+          check_style(style)
+          Class.new do
+            include Wirebind::Model
+            args.each_with_index do |(name, type), index|
+              path = type.is_a?(Array) && style != :document ? "#{name}/*" : name.to_s
+              attribute :"a#{index}", type, xml: path
+            end
+          end
+        end
+
+        # @api private
+        # @return [String] the envelope namespace of +version+
+        def envelope_namespace(version)
+          VERSIONS.fetch(version.to_s) { raise ArgumentError, "version: must be \"1.1\" or \"1.2\", not #{version.inspect}" }
+        end
+
+        # @api private
+        def check_style(style)
+          raise ArgumentError, "style: must be one of #{STYLES.inspect}, not #{style.inspect}" unless STYLES.include?(style)
+        end
+
+        # @api private
+        # @return [String] +value+ escaped for element content
+        def text(value)
+          XML::Pure::Encoder.text(value.to_s)
+        rescue Types::InvalidValue => e
+          raise EncodeError, e.message
+        end
+
+        # @api private
+        # @return [String] +value+ escaped for an attribute value
+        def attribute(value)
+          XML::Pure::Encoder.attribute(value.to_s)
+        rescue Types::InvalidValue => e
+          raise EncodeError, e.message
+        end
+
+        # @api private
+        # @return [Symbol, nil] the scalar type a Ruby value is written as, nil for none
+        def scalar_type(value)
+          case value
+          when String then value.encoding == Encoding::BINARY && !value.empty? ? :base64 : :string
+          when Integer then :integer
+          when Float then :float
+          when BigDecimal then :decimal
+          when true, false then :boolean
+          when Time then :time
+          when Date then :date
+          end
+        end
+
+        # @api private
+        # @return [String] the xsi:type of a scalar value
+        def xsd_type(type, value)
+          return "xsd:int" if type == :integer && INT_RANGE.cover?(value)
+
+          XSD_TYPES.fetch(type)
+        end
+
+        private
+
+        def write_header(out, headers, header_xml)
+          return if headers.empty? && header_xml.nil?
+
+          out << "<#{ENV_PREFIX}:Header>"
+          headers.each do |header|
+            raise ArgumentError, "SOAP headers are model instances, not #{header.class}" unless header.class.include?(Wirebind::Model)
+
+            out << XML.encode(header)
+          end
+          out << header_xml if header_xml
+          out << "</#{ENV_PREFIX}:Header>"
+        end
+
+        FAULT_CODES = {
+          "1.1" => { "Client" => "Client", "Server" => "Server", "Sender" => "Client", "Receiver" => "Server",
+                     "VersionMismatch" => "VersionMismatch", "MustUnderstand" => "MustUnderstand" },
+          "1.2" => { "Client" => "Sender", "Server" => "Receiver", "Sender" => "Sender", "Receiver" => "Receiver",
+                     "VersionMismatch" => "VersionMismatch", "MustUnderstand" => "MustUnderstand",
+                     "DataEncodingUnknown" => "DataEncodingUnknown" }
+        }.freeze
+        DETAIL_WHOLE = %r{\A\s*<(?:[A-Za-z_][\w.-]*:)?[dD]etail(\s[^>]*)?>(.*)</(?:[A-Za-z_][\w.-]*:)?[dD]etail\s*>\s*\z}m
+        private_constant :FAULT_CODES, :DETAIL_WHOLE
+
+        # The standard codes are written with the envelope's prefix; any other as given.
+        def fault_code(code, version)
+          known = FAULT_CODES.fetch(version)[code] || FAULT_CODES.fetch(version)[code.sub(/\A[^:]*:/, "")]
+          known ? "#{ENV_PREFIX}:#{known}" : code
+        end
+
+        def write_detail(out, name, detail)
+          case detail
+          when nil then nil
+          when String
+            if (whole = DETAIL_WHOLE.match(detail))
+              # A whole <detail> element, as Fault#detail gives it: renamed, its declarations kept.
+              declarations = whole[1].scan(/\sxmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')/).join
+              out << "<#{name}#{declarations}>" << whole[2] << "</#{name}>"
+            else
+              out << "<#{name}>" << detail << "</#{name}>"
+            end
+          else
+            raise ArgumentError, "a fault's detail is nil, a String of XML or a model instance, not #{detail.class}" unless detail.class.include?(Wirebind::Model)
+
+            out << "<#{name}>" << XML.encode(detail) << "</#{name}>"
+          end
+        end
+      end
+    end
+  end
+end
+
+require_relative "envelope/literal_writer"
+require_relative "envelope/encoded_writer"
+require_relative "envelope/reader"

@@ -1,0 +1,187 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module SOAP
+    module Envelope
+      # Writes the operation element in SOAP 1.1 encoding (rpc/encoded, as Axis 1
+      # and the JIRA SOAP API speak it): an +xsi:type+ on every value, lists as
+      # +soapenc:Array+ with +soapenc:arrayType="p:Type[n]"+ (+[]+ for an Enumerator,
+      # whose length is not known up front), and, with +multi_ref+, every model
+      # value as +href="#idN"+ with the record written once, as a
+      # +<multiRef id="idN" soapenc:root="0">+ sibling after the operation element
+      # (the same object referenced twice is written once).
+      #
+      # Models are walked through their {XML::Plan}: XML attributes, the element's
+      # text, wrapper groups (a wrapper holding one list, +affectsVersions/*+, is the
+      # +soapenc:Array+) and child elements, unqualified. Inline nesting deeper than
+      # {MAX_DEPTH} (a cycle) is an {EncodeError}; with +multi_ref+ cycles are fine.
+      #
+      # @api private
+      class EncodedWriter
+        ENCODING_STYLE = %( #{ENV_PREFIX}:encodingStyle="#{ENCODING_NS}").freeze
+
+        def initialize(out, multi_ref)
+          @out = out
+          @multi_ref = multi_ref
+          @ids = {}.compare_by_identity
+          @pending = []
+          @depth = 0
+        end
+
+        def operation(name, namespace, parts, types)
+          Writing.check_name(name, "operation")
+          out = @out
+          if namespace
+            out << "<#{OPERATION_PREFIX}:" << name << ENCODING_STYLE << " xmlns:#{OPERATION_PREFIX}=\"" << Envelope.attribute(namespace) << '">'
+            close = "#{OPERATION_PREFIX}:#{name}"
+          else
+            out << "<" << name << ENCODING_STYLE << ">"
+            close = name
+          end
+          parts.each do |key, value|
+            name = Writing.check_name(key.to_s, "part")
+            value(name, value, Writing.declared(types, key))
+          end
+          out << "</" << close << ">"
+          write_multi_refs
+        end
+
+        private
+
+        def value(name, value, type)
+          if Writing.list?(value)
+            array(name, value, type.is_a?(Array) ? type.first : nil, "")
+          elsif value.nil?
+            @out << "<" << name << ' xsi:nil="true"/>'
+          elsif value.class.include?(Wirebind::Model)
+            model(name, value)
+          else
+            scalar(name, value, type.is_a?(Symbol) ? type : nil)
+          end
+        end
+
+        def scalar(name, value, type)
+          type = Writing.scalar(name, value, type)
+          @out << "<" << name << ' xsi:type="' << Envelope.xsd_type(type, value) << '">' \
+               << Envelope.text(Types.to_xml_text(type, value)) << "</" << name << ">"
+        rescue Types::InvalidValue => e
+          raise EncodeError.new(e.message, path: name)
+        end
+
+        def array(name, list, item_type, attributes)
+          type, namespace = array_item_type(list, item_type)
+          size = list.is_a?(Array) ? list.size : ""
+          @out << "<" << name << attributes << ' xsi:type="soapenc:Array" soapenc:arrayType="' << type << "[#{size}]\""
+          @out << ' xmlns:ns2="' << Envelope.attribute(namespace) << '"' if namespace
+          @out << ">"
+          list.each { |item| value("item", item, item_type) }
+          @out << "</" << name << ">"
+        end
+
+        # The arrayType's item type: declared, or the one type all items share, else xsd:anyType.
+        def array_item_type(list, item_type)
+          if item_type.nil? && list.is_a?(Array) && !list.empty?
+            classes = list.map(&:class).uniq
+            if classes.size == 1 && classes.first.include?(Wirebind::Model)
+              item_type = classes.first
+            else
+              scalars = list.map { |item| Envelope.scalar_type(item) }.uniq
+              item_type = scalars.first if scalars.size == 1 && scalars.first
+            end
+          end
+          case item_type
+          when Class
+            local, namespace = Writing.type_name(item_type)
+            namespace ? ["ns2:#{local}", namespace] : [local, nil]
+          when Symbol then [Envelope.xsd_type(item_type, nil), nil]
+          else ["xsd:anyType", nil]
+          end
+        end
+
+        def model(name, record)
+          if @multi_ref
+            id = @ids[record]
+            unless id
+              id = @ids[record] = "id#{@ids.size}"
+              @pending << record
+            end
+            @out << "<" << name << ' href="#' << id << '"/>'
+          else
+            @depth += 1
+            raise EncodeError.new("models nest deeper than #{MAX_DEPTH} (a cycle?)", path: name) if @depth > MAX_DEPTH
+
+            record_element(name, record, "")
+            @depth -= 1
+          end
+        end
+
+        # Each multiRef may reference more records: a queue, not recursion.
+        def write_multi_refs
+          index = 0
+          while index < @pending.size
+            record = @pending[index]
+            @pending[index] = nil # written: let it go
+            index += 1
+            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{ENCODING_STYLE}))
+          end
+          @pending.clear
+        end
+
+        def record_element(name, record, extra)
+          plan = XML::Plan.for(record.class)
+          out = @out
+          out << "<" << name << extra << Writing.xsi_type_attribute(record.class, "ns2")
+          plan.attribute_writes.each do |slot|
+            v = record.instance_variable_get(slot.attribute.ivar)
+            next if v.nil?
+
+            out << " " << slot.name << '="' << Envelope.attribute(Types.to_xml_text(slot.type, v)) << '"'
+          end
+          out << ">"
+          if (text_slot = plan.text) && !(v = record.instance_variable_get(text_slot.attribute.ivar)).nil?
+            out << Envelope.text(Types.to_xml_text(text_slot.type, v))
+          end
+          plan.writes.each { |entry| entry(record, entry) }
+          out << "</" << name << ">"
+        rescue Types::InvalidValue => e
+          raise EncodeError.new(e.message, path: name)
+        end
+
+        def entry(record, entry)
+          if entry.kind == XML::Plan::GROUP
+            group(record, entry)
+          else
+            slot(record, entry, entry.name || "item")
+          end
+        end
+
+        def group(record, group)
+          only = group.writes.size == 1 && group.writes.first
+          if only && only.kind != XML::Plan::GROUP && only.list && only.name.nil?
+            list = record.instance_variable_get(only.attribute.ivar)
+            return if list.nil?
+
+            array(group.name, list, only.type, "")
+          else
+            @out << "<" << group.name << ">"
+            group.writes.each { |entry| entry(record, entry) }
+            @out << "</" << group.name << ">"
+          end
+        end
+
+        def slot(record, slot, name)
+          v = record.instance_variable_get(slot.attribute.ivar)
+          if v.nil?
+            @out << "<" << name << ' xsi:nil="true"/>' if slot.nil_xsi && !slot.list
+          elsif slot.list
+            raise EncodeError.new("expected an Array, got #{Types.describe(v)}", path: name) unless v.is_a?(Array)
+
+            v.each { |item| value(name, item, slot.type) }
+          else
+            value(name, v, slot.type)
+          end
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,120 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module SOAP
+    module Envelope
+      # Writes the operation element in the literal styles: +:document+ puts it in
+      # its namespace as the default namespace (so the parts and the models'
+      # unprefixed children are qualified, as document/literal wrapped services
+      # expect), +:rpc+ gives it a prefix and leaves the parts unqualified.
+      # Models go through {Wirebind::XML.encode}; a model whose class is a
+      # subclass of the declared one that declared +xml_type+ gets an +xsi:type+.
+      #
+      # @api private
+      class LiteralWriter
+        def initialize(out, style)
+          @out = out
+          @document = style == :document
+        end
+
+        def operation(name, namespace, parts, types)
+          Writing.check_name(name, "operation")
+          out = @out
+          if namespace.nil?
+            out << "<" << name << ">"
+            close = name
+          elsif @document
+            out << "<" << name << ' xmlns="' << Envelope.attribute(namespace) << '">'
+            close = name
+          else
+            out << "<#{OPERATION_PREFIX}:" << name << " xmlns:#{OPERATION_PREFIX}=\"" << Envelope.attribute(namespace) << '">'
+            close = "#{OPERATION_PREFIX}:#{name}"
+          end
+          parts.each do |key, value|
+            name = Writing.check_name(key.to_s, "part")
+            part(name, value, Writing.declared(types, key))
+          end
+          out << "</" << close << ">"
+        end
+
+        private
+
+        def part(name, value, type)
+          if Writing.list?(value)
+            item_type = type.is_a?(Array) ? type.first : nil
+            if @document
+              value.each { |item| element(name, item, item_type) }
+            else
+              @out << "<" << name << ">"
+              value.each { |item| element("item", item, item_type) }
+              @out << "</" << name << ">"
+            end
+          else
+            element(name, value, type.is_a?(Array) ? nil : type)
+          end
+        end
+
+        def element(name, value, type)
+          out = @out
+          if value.nil?
+            out << "<" << name << ' xsi:nil="true"/>'
+          elsif value.class.include?(Wirebind::Model)
+            xml = XML.encode(value, root: name)
+            # As the encoder does for nested values: a subclass that declared xml_type says so.
+            xml.insert(name.bytesize + 1, XML.subtype_attributes(value.class)) if type.is_a?(Class) && !value.instance_of?(type)
+            out << xml
+          else
+            scalar = Writing.scalar(name, value, type)
+            out << "<" << name << ">" << Envelope.text(Types.to_xml_text(scalar, value)) << "</" << name << ">"
+          end
+        rescue Types::InvalidValue => e
+          raise EncodeError.new(e.message, path: name)
+        end
+      end
+
+      # Helpers both writers share.
+      # @api private
+      module Writing
+        NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
+
+        module_function
+
+        def check_name(name, what)
+          return name if name.match?(NAME)
+
+          raise ArgumentError, "a #{what} name must be an XML name without a prefix, not #{name.inspect}"
+        end
+
+        def declared(types, key)
+          types[key] || types[key.to_s] || (key.is_a?(String) ? types[key.to_sym] : nil)
+        end
+
+        def list?(value)
+          value.is_a?(Array) || value.is_a?(Enumerator)
+        end
+
+        # The scalar type a value is written as: the declared one, else its class's.
+        def scalar(name, value, type)
+          return type if type.is_a?(Symbol)
+
+          Envelope.scalar_type(value) ||
+            raise(EncodeError.new("cannot write #{Types.describe(value)} in SOAP (nil, String, Integer, Float, " \
+                                  "BigDecimal, true, false, Time, Date, a model or an Array of them)", path: name))
+        end
+
+        # [local name, namespace] of a model class's XML Schema type.
+        def type_name(klass)
+          klass.xml_type || [klass.xml_root, klass.xml_namespace_uri]
+        end
+
+        # +xsi:type="p:Name" xmlns:p="..."+ for a model class.
+        def xsi_type_attribute(klass, prefix)
+          local, namespace = type_name(klass)
+          return %( xsi:type="#{local}") unless namespace
+
+          %( xsi:type="#{prefix}:#{local}" xmlns:#{prefix}="#{Envelope.attribute(namespace)}")
+        end
+      end
+    end
+  end
+end

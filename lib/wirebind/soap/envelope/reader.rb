@@ -1,0 +1,454 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module SOAP
+    module Envelope
+      # Reads a SOAP envelope (a response for the client, a request for a service)
+      # in one streaming pass.
+      #
+      # It first looks at the start of the body with the pure tokenizer, as far as
+      # the first element of +Body+ (the operation or response element, or a
+      # fault): the envelope's version, that element's name, and, for a fault, the
+      # whole fault, which {#fault} returns and {#decode} raises. The bytes read
+      # for that look are kept and replayed, so {#decode} and {#each} then run
+      # {Wirebind::XML.decode} / {Wirebind::XML.each} (either backend) over the body from its
+      # start: an IO is never read whole.
+      #
+      # @example
+      #   reader = Wirebind::SOAP::Envelope::Reader.new(io)
+      #   reader.operation                # => ["getIssueResponse", "http://soap.rpc.jira.atlassian.com"]
+      #   reader.decode([RemoteIssue])    # the items of the first child of the response element
+      class Reader
+        # @return [String, nil] +"1.1"+ or +"1.2"+, from the Envelope's namespace
+        attr_reader :version
+
+        # @param input [String, #readpartial, #read] the body
+        # @param http_status [Integer, nil] the HTTP status it came with, for {Fault#http_status}
+        # @param limits [Hash] limits of {Wirebind::XML.decode} (+max_depth:+, +max_token_size:+)
+        # @raise [ParseError] the start of the body is not well-formed XML
+        # @raise [DecodeError] not a SOAP envelope, or no Body
+        def initialize(input, http_status: nil, **limits)
+          @limits = limits
+          @http_status = http_status
+          recorder = Recorder.new(input) unless input.is_a?(String)
+          return if quick_start(input.is_a?(String) ? input : recorder.first, input, recorder)
+
+          prelude = Prelude.new(recorder || input, tokenizer_options)
+          prelude.read
+          @version = prelude.version
+          @operation = prelude.operation
+          @fault = prelude.fault&.with_http_status(http_status)
+          @input = recorder ? Replay.new(recorder.stop, input) : input
+        end
+
+        # @return [Array(String, String), nil] the local name and namespace of Body's
+        #   first element (nil when Body is empty or holds a fault)
+        attr_reader :operation
+
+        # @return [Fault, nil] the fault the body holds
+        attr_reader :fault
+
+        # Decodes the result. Raises the fault if the body holds one.
+        #
+        # @param returns [Class, Symbol, Array, nil] what {Wirebind::XML.decode} takes;
+        #   a single type decodes the first child of Body's first element (the
+        #   +...Return+ / +...Result+ part), a list type the children of that part;
+        #   nil decodes nothing (a one-way or void operation)
+        # @param at [String, nil] a path below Body instead, as {Wirebind::XML.decode}'s +at:+
+        # @param options [Hash] more options of {Wirebind::XML.decode} (+strict:+, +backend:+)
+        # @return [Object, Array, nil]
+        # @raise [Fault, ParseError, DecodeError]
+        def decode(returns, at: nil, **options)
+          raise @fault if @fault
+          return nil if returns.nil?
+
+          list = returns.is_a?(Array)
+          path = result_path(list, at)
+          return (list ? [] : nil) unless path
+
+          XML.decode(take_input, returns, at: path, **@limits, **options)
+        end
+
+        # Streams the result's items: each is yielded as it ends, then let go.
+        #
+        # @param (see #decode)
+        # @yieldparam record [Object]
+        # @return [Integer] how many were yielded
+        def each(returns, at: nil, **options, &block)
+          raise @fault if @fault
+
+          item = returns.is_a?(Array) ? returns.first : returns
+          path = result_path(true, at)
+          return 0 unless path
+
+          XML.each(take_input, item, at: path, **@limits, **options, &block)
+        end
+
+        # Decodes the operation element itself (a service's request) into +model+,
+        # e.g. one built by {Envelope.arguments_model}.
+        #
+        # @param model [Class]
+        # @param options [Hash] more options of {Wirebind::XML.decode}
+        # @return [Wirebind::Model, nil]
+        def arguments(model, **options)
+          raise @fault if @fault
+          return nil unless @operation
+
+          XML.decode(take_input, model, at: "Envelope/Body/#{operation_step}", **@limits, **options)
+        end
+
+        private
+
+        # The start tags of a plain response (an XML declaration, Envelope, no
+        # Header, Body, Body's first element, attributes without entity
+        # references) matched at once, without the tokenizer: most responses
+        # look like this. Anything else (comments, a Header, a fault, another
+        # encoding) goes the tokenizer's way. What this accepts is then read
+        # whole, and checked, by the decode.
+        QUICK_ATTRIBUTES = %q{((?:\s+[A-Za-z_][\w.:\-]*\s*=\s*(?:"[^"<&]*"|'[^'<&]*'))*)\s*}
+        QUICK_START = Regexp.new(
+          %q{\A(?:<\?xml\s[^<>]*\?>)?\s*<(?:([A-Za-z_][\w.\-]*):)?Envelope} + QUICK_ATTRIBUTES + %q(>\s*) +
+          %q{<(?:([A-Za-z_][\w.\-]*):)?Body} + QUICK_ATTRIBUTES + %q(>\s*) +
+          %q{<(?:([A-Za-z_][\w.\-]*):)?([A-Za-z_][\w.\-]*)} + QUICK_ATTRIBUTES + "/?>",
+          Regexp::MULTILINE
+        )
+        QUICK_DECLARATION = /\s(xmlns(?::[\w.-]+)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/
+        private_constant :QUICK_ATTRIBUTES, :QUICK_START, :QUICK_DECLARATION
+
+        # @return [Boolean] whether the start of +text+ settled version and operation
+        def quick_start(text, input, recorder)
+          return false unless text
+
+          text = text.b unless text.encoding == Encoding::BINARY || text.ascii_only?
+          match = QUICK_START.match(text) or return false
+          return false unless match[0].ascii_only?
+
+          scope = {}
+          [match[2], match[4], match[7]].each do |attributes|
+            attributes.scan(QUICK_DECLARATION) { |name, double, single| scope[name] = double || single }
+          end
+          env = scope[match[1] ? "xmlns:#{match[1]}" : "xmlns"]
+          version = VERSIONS.key(env) or return false
+          return false unless scope[match[3] ? "xmlns:#{match[3]}" : "xmlns"] == env
+
+          uri = scope[match[5] ? "xmlns:#{match[5]}" : "xmlns"]
+          return false if uri == env || (match[5] && uri.nil?) # a fault, or a prefix declared further out
+
+          @version = version
+          @operation = [match[6].force_encoding(Encoding::UTF_8), uri&.force_encoding(Encoding::UTF_8)].freeze
+          @fault = nil
+          @input = recorder ? Replay.new(recorder.stop, input) : input
+          true
+        end
+
+        def tokenizer_options
+          XML::DEFAULT_LIMITS.merge(@limits.slice(*XML::DEFAULT_LIMITS.keys), dtd: :reject)
+        end
+
+        # The body is read once: the prelude and one decode share it.
+        def take_input
+          input = @input or raise ArgumentError, "a Reader decodes its body once"
+          @input = nil
+          input
+        end
+
+        def result_path(list, at)
+          return "Envelope/Body/#{at}" if at
+          return nil unless @operation
+
+          list ? "Envelope/Body/#{operation_step}/*/*" : "Envelope/Body/#{operation_step}/*"
+        end
+
+        def operation_step
+          local, uri = @operation
+          uri && !uri.include?("}") ? "{#{uri}}#{local}" : local
+        end
+
+        # Records what the prelude reads from an IO, to be replayed.
+        # @api private
+        # (+read+, never +readpartial+: the end of a body is a nil, not an EOFError
+        # raised through the decoder's frames, which costs more than a small body's decode.)
+        class Recorder
+          def initialize(io)
+            @io = io
+            @chunks = []
+            @cursor = 0
+          end
+
+          # @return [String, nil] the first chunk, read and kept; the next read
+          #   starts from the beginning again
+          def first
+            chunk = read(CHUNK_SIZE)
+            @cursor = 0
+            chunk
+          end
+
+          def read(size)
+            unless @cursor < @chunks.size
+              chunk = Recorder.read_from(@io, size) or return nil
+              @chunks << chunk
+            end
+            @cursor += 1
+            @chunks[@cursor - 1]
+          end
+
+          # @return [Array<String>] what was read, in order
+          def stop
+            chunks = @chunks
+            @chunks = nil
+            chunks
+          end
+
+          # @return [String, nil] the next chunk of +io+, a copy; nil at its end
+          def self.read_from(io, size)
+            chunk =
+              if io.respond_to?(:readpartial) # a socket's read(n) would wait for all n bytes
+                begin
+                  io.readpartial(size)
+                rescue EOFError
+                  nil
+                end
+              else
+                io.read(size)
+              end
+            chunk.nil? || chunk.empty? ? nil : chunk.dup
+          end
+        end
+
+        # The chunks a {Recorder} kept, then the rest of the IO.
+        # @api private
+        class Replay
+          def initialize(chunks, io)
+            @chunks = chunks
+            @io = io
+          end
+
+          def read(size)
+            return @chunks.shift unless @chunks.empty?
+
+            Recorder.read_from(@io, size)
+          end
+        end
+        CHUNK_SIZE = 64 * 1024
+
+        # Reads the start of an envelope: its version, Body's first element, and a
+        # fault whole (its detail re-written as XML, with the namespace
+        # declarations in scope carried onto it).
+        # @api private
+        class Prelude < XML::Pure::Tokenizer
+          FOUND = Object.new.freeze
+
+          attr_reader :version, :operation, :fault
+
+          def initialize(input, options)
+            super(input, **options)
+            @env_ns = nil
+            @in_body = false
+            @fault_depth = nil
+          end
+
+          def read
+            done = catch(FOUND) do
+              run
+              nil
+            end
+            return if done
+            raise DecodeError, "a SOAP envelope needs a Body element" unless @in_body
+          end
+
+          def on_start(local, uri, attrs)
+            element(local, uri, attrs, @names.size, nil)
+          end
+
+          def on_leaf(local, uri, attrs, text)
+            inside_detail = @detail_depth
+            element(local, uri, attrs, @names.size + 1, text)
+            # A leaf inside the detail was written whole.
+            closed(@names.size + 1) if @fault_depth && !inside_detail
+          end
+
+          def on_text(text)
+            if @detail_depth
+              @detail << XML::Pure::Encoder.text(text)
+            elsif @field
+              @field << text
+            end
+          end
+
+          def on_end
+            closed(@names.size) if @fault_depth
+            return unless @in_body && @names.size == 2
+
+            # Body ends holding nothing.
+            throw FOUND, true
+          end
+
+          private
+
+          def element(local, uri, attrs, depth, leaf_text)
+            return fault_element(local, uri, attrs, depth, leaf_text) if @fault_depth
+
+            case depth
+            when 1
+              @version = VERSIONS.key(uri)
+              unless local == "Envelope" && @version
+                raise DecodeError, "expected a SOAP 1.1 or 1.2 Envelope, found <#{local}>#{" in #{uri}" if uri}"
+              end
+
+              @env_ns = uri
+            when 2
+              if local == "Body" && uri == @env_ns
+                @in_body = true
+                throw FOUND, true if leaf_text
+              end
+            when 3
+              return unless @in_body
+
+              # SOAP defines only Fault in Body's namespace; some servers write ServiceFault.
+              if uri == @env_ns
+                start_fault(depth)
+                closed(depth) if leaf_text
+              else
+                @operation = [local, uri].freeze
+                throw FOUND, true
+              end
+            end
+            @want_text = false
+          end
+
+          def start_fault(depth)
+            @fault_depth = depth
+            @fields = {}
+            @subcodes = []
+            @field = nil
+            @detail_depth = nil
+            @path = []
+          end
+
+          # Children of a fault: 1.1's faultcode, faultstring, faultactor, detail;
+          # 1.2's Code/Value, Code/Subcode/.../Value, Reason/Text, Node, Role, Detail.
+          def fault_element(local, uri, attrs, depth, leaf_text)
+            if @detail_depth
+              detail_open(local, uri, attrs, leaf_text)
+              return
+            end
+            @path << local
+            if depth == @fault_depth + 1 && %w[detail Detail].include?(local)
+              @detail_depth = depth
+              @detail = +""
+              @detail_ns = [@ns]
+              @detail_names = [element_qname(local, uri)]
+              @detail << "<" << @detail_names.first << all_declarations << attributes_xml(attrs)
+              @detail << (leaf_text ? ">#{XML::Pure::Encoder.text(leaf_text)}" : ">")
+              @want_text = true
+              return
+            end
+            @field = +""
+            @field << leaf_text if leaf_text
+            @want_text = true
+          end
+
+          def closed(depth)
+            if depth == @fault_depth
+              finish_fault
+              throw FOUND, true
+            end
+            if @detail_depth
+              @detail << "</" << @detail_names.pop << ">"
+              if depth == @detail_depth
+                @detail_depth = nil
+                @fields[:detail] = @detail
+                @path.pop
+              else
+                @detail_ns.pop
+              end
+              return
+            end
+            record_field
+            @path.pop
+            @field = nil
+          end
+
+          def record_field
+            return unless @field
+
+            text = @field.strip
+            case @path
+            in ["faultcode"] then @fields[:code] ||= text
+            in ["faultstring"] then @fields[:reason] ||= text
+            in ["faultactor"] | ["Role"] then @fields[:actor] ||= text
+            in ["Node"] then @fields[:node] ||= text
+            in ["Code", "Value"] then @fields[:code] ||= text
+            in ["Code", *subs, "Value"] if subs.all?("Subcode") then @subcodes << text
+            in ["Reason", "Text"] then @fields[:reason] ||= text
+            else nil
+            end
+          end
+
+          def finish_fault
+            fields = @fields.transform_values { |v| v.is_a?(String) && v.empty? ? nil : v }
+            @fault = Fault.new(code: fields[:code], reason: fields[:reason], detail: fields[:detail],
+                               subcodes: @subcodes, actor: fields[:actor], node: fields[:node])
+          end
+
+          # Re-writes an element inside the detail: its name with the prefix it was
+          # written with, the declarations it added, its attributes.
+          def detail_open(local, uri, attrs, leaf_text)
+            qname = element_qname(local, uri)
+            @detail << "<" << qname << new_declarations(@detail_ns.last) << attributes_xml(attrs)
+            if leaf_text
+              @detail << ">" << XML::Pure::Encoder.text(leaf_text) << "</" << qname << ">"
+            else
+              @detail << ">"
+              @detail_names << qname
+              @detail_ns << @ns
+            end
+          end
+
+          def element_qname(local, uri)
+            return local if uri.nil? || uri == @default_ns
+
+            prefix = @ns.key(uri)
+            prefix ? "#{prefix}:#{local}" : local
+          end
+
+          def attributes_xml(attrs)
+            return "" unless attrs
+
+            xml = +""
+            i = 0
+            while i < attrs.size
+              local, uri, value = attrs[i, 3]
+              name = uri ? "#{@ns.key(uri) || 'xml'}:#{local}" : local
+              xml << " " << name << '="' << XML::Pure::Encoder.attribute(value) << '"'
+              i += 3
+            end
+            xml
+          end
+
+          def all_declarations
+            @ns.filter_map do |prefix, uri|
+              next if prefix == "xml"
+
+              prefix.empty? ? %( xmlns="#{XML::Pure::Encoder.attribute(uri)}") : %( xmlns:#{prefix}="#{XML::Pure::Encoder.attribute(uri)}")
+            end.join
+          end
+
+          def new_declarations(outer)
+            return "" if @ns.equal?(outer)
+
+            xml = +""
+            @ns.each do |prefix, uri|
+              next if prefix == "xml" || outer[prefix] == uri
+
+              xml << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << XML::Pure::Encoder.attribute(uri) << '"'
+            end
+            xml << ' xmlns=""' if outer.key?("") && !@ns.key?("")
+            xml
+          end
+        end
+        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE
+      end
+    end
+  end
+end

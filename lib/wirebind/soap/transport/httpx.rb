@@ -1,0 +1,142 @@
+# frozen_string_literal: true
+
+require "set"     # httpx 1.9 uses Set and $ERROR_INFO without loading them, which Ruby 3.1
+require "English" # does not do for it (and warns about the undefined global)
+begin
+  require "httpx"
+rescue LoadError
+  raise LoadError, "adapter: :httpx needs the httpx gem (gem \"httpx\" in the Gemfile)"
+end
+require_relative "pool"
+
+module Wirebind
+  module SOAP
+    module Transport
+      # The httpx gem as the SOAP client's HTTP adapter (+adapter: :httpx+),
+      # loaded only when asked for. Each connection of the {Pool} is an httpx
+      # session with its persistent and stream plugins (a session is not to be
+      # shared by threads), so keep-alive, TLS, gzip/deflate and timeouts are
+      # httpx's; the body is pulled chunk by chunk from the stream's enumerator.
+      class HTTPX
+        # @return [Integer] connections (sessions) opened so far
+        attr_reader :connections_opened
+
+        # @param (see NetHTTP#initialize)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
+          @uri = uri
+          @url = uri.to_s.freeze
+          @timeout = { connect_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout }.freeze
+          options = { timeout: @timeout }
+          options[:ssl] = ssl_options(ssl) if uri.scheme == "https"
+          @options = options
+          @connections_opened = 0
+          @lock = Mutex.new
+          @pool = Pool.new(pool_size, open: -> { open_session }, usable: ->(_session) { true }, close: ->(session) { close_session(session) })
+        end
+
+        # httpx's errors as {TimeoutError} and {ConnectionError}.
+        # @api private
+        def self.errors
+          yield
+        rescue ::HTTPX::HTTPError
+          raise
+        rescue ::HTTPX::TimeoutError => e
+          what =
+            case e
+            when ::HTTPX::ConnectTimeoutError then "opening a connection took longer than the open_timeout"
+            when ::HTTPX::WriteTimeoutError then "writing the request took longer than the timeout"
+            else "reading the response took longer than the timeout"
+            end
+          raise TimeoutError, "#{what} (#{e.class.name.split('::').last}: #{e.message})"
+        rescue ::HTTPX::Error, IOError, SystemCallError, OpenSSL::SSL::SSLError, Zlib::Error => e
+          raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
+        end
+
+        # @see Transport
+        def request(path, headers, body)
+          session = @pool.checkout
+          keep = false
+          begin
+            # The stream plugin reads without a timeout unless the request names one.
+            response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
+            status, response_headers = errors { [response.status, response.headers.to_h] }
+            reader = BodyReader.new(response.each)
+            result = yield(status, response_headers, reader)
+            keep = reader.drain
+            result
+          ensure
+            @pool.checkin(session, keep)
+          end
+        end
+
+        # @see NetHTTP#close
+        def close
+          @pool.close
+        end
+
+        private
+
+        def url_for(path)
+          path == @uri.request_uri ? @url : URI.join(@url, path).to_s
+        end
+
+        def open_session
+          session = ::HTTPX.plugin(:persistent).plugin(:stream).with(**@options)
+          @lock.synchronize { @connections_opened += 1 }
+          session
+        end
+
+        def close_session(session)
+          session.close
+        rescue ::HTTPX::Error, IOError, SystemCallError
+          nil
+        end
+
+        def ssl_options(ssl)
+          options = { verify_mode: ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE }
+          options[:ca_file] = ssl[:ca_file] if ssl[:ca_file]
+          options[:cert] = ssl[:cert].is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(ssl[:cert])) : ssl[:cert] if ssl[:cert]
+          options[:key] = ssl[:key].is_a?(String) ? OpenSSL::PKey.read(File.read(ssl[:key])) : ssl[:key] if ssl[:key]
+          options
+        end
+
+        def errors(&block)
+          HTTPX.errors(&block)
+        end
+
+        # The body, pulled from the stream's enumerator (a Fiber inside).
+        # @api private
+        class BodyReader
+          def initialize(enumerator)
+            @enumerator = enumerator
+            @done = false
+          end
+
+          def read(_size)
+            return nil if @done
+
+            HTTPX.errors { @enumerator.next }
+          rescue StopIteration, ::HTTPX::HTTPError
+            # The stream raises HTTPError for a status outside 2xx once its body
+            # has been handed out: here that is the end of the body (the client
+            # reads the status itself).
+            @done = true
+            nil
+          end
+
+          def drain
+            left = DRAIN_LIMIT
+            while (chunk = read(nil))
+              left -= chunk.bytesize
+              return false if left.negative?
+            end
+            true
+          rescue Error
+            false
+          end
+        end
+        private_constant :BodyReader
+      end
+    end
+  end
+end

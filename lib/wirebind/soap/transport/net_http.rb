@@ -1,0 +1,196 @@
+# frozen_string_literal: true
+
+require "net/http"
+require "openssl"
+require "zlib"
+require_relative "pool"
+
+module Wirebind
+  module SOAP
+    # HTTP transports for {Client}. An adapter is any object that answers:
+    #
+    # - +request(path, headers, body) { |status, headers, reader| ... }+: sends one
+    #   POST and yields the status (Integer), the response headers (a Hash of
+    #   lowercase names to Strings) and the body as +reader+, an object answering
+    #   +read(size)+ (a String of at most about +size+ bytes, nil at the end) that hands
+    #   out the body as it arrives, already inflated when it came gzip- or
+    #   deflate-encoded. Returns
+    #   the block's value. A body the block left unread is drained (or the
+    #   connection dropped) by the adapter.
+    # - +close+: closes every connection it holds.
+    #
+    # It raises {TimeoutError} when opening, writing or reading takes longer than
+    # its timeout, and {ConnectionError} when the connection is refused, reset, or
+    # closed before the body ended; the block's own exceptions pass through.
+    #
+    # {Transport::NetHTTP} is the default; {Transport::Socket} (+adapter: :socket+,
+    # the standard library's sockets) does the same with less work per call, and
+    # Transport::HTTPX (+adapter: :httpx+) uses the httpx gem; both are loaded only
+    # when asked for. All take their connections from a {Pool}.
+    module Transport
+      # Errors of the socket layer, as {ConnectionError}s.
+      CONNECTION_ERRORS = [
+        EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Zlib::Error
+      ].freeze
+      # How much of a body left unread is drained to keep its connection.
+      DRAIN_LIMIT = 1024 * 1024
+
+      # The default adapter, on net/http (the standard library): persistent
+      # HTTP/1.1 connections in a pool of at most +pool_size+ shared by threads
+      # (a thread waits for a free one), the body streamed from the socket
+      # through a Fiber, gzip and deflate asked for and inflated in the stream.
+      #
+      # A connection the server closed while it sat idle is noticed before the
+      # request is written and reopened (net/http checks), so the request is sent
+      # once; a request that failed after it was written is never sent again.
+      class NetHTTP
+        # @return [Integer] connections opened so far
+        attr_reader :connections_opened
+
+        # @param uri [URI::HTTP] the endpoint
+        # @param open_timeout [Numeric]
+        # @param read_timeout [Numeric]
+        # @param write_timeout [Numeric]
+        # @param ssl [Hash] +verify:+ (default true), +ca_file:+, +cert:+, +key:+
+        #   (OpenSSL objects or paths of PEM files)
+        # @param pool_size [Integer] most connections open at once
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
+          @uri = uri
+          @timeouts = [open_timeout, read_timeout, write_timeout]
+          @ssl = ssl
+          # net/http itself checks, before each request, that an idle connection is still open.
+          @pool = Pool.new(pool_size, open: -> { connect }, usable: ->(_http) { true }, close: ->(http) { finish(http) })
+          @connections_opened = 0
+          @lock = Mutex.new
+        end
+
+        # @see Transport
+        def request(path, headers, body)
+          http = @pool.checkout
+          keep = false
+          begin
+            result, keep = exchange(http, path, headers, body) { |*response| yield(*response) }
+            result
+          ensure
+            @pool.checkin(http, keep)
+          end
+        end
+
+        # Closes every idle connection; connections in use close when returned.
+        # @return [void]
+        def close
+          @pool.close
+        end
+
+        private
+
+        # Runs net/http's request in a Fiber that hands out the response, then its
+        # body chunk by chunk, so the decoder pulls the body from the socket.
+        def exchange(http, path, headers, body)
+          request = Net::HTTP::Post.new(path, headers)
+          request.body = body
+          fiber = Fiber.new do
+            http.request(request) do |response|
+              Fiber.yield response
+              response.read_body { |chunk| Fiber.yield chunk }
+            end
+            nil
+          end
+          response = transport_errors { fiber.resume }
+          reader = BodyReader.new(fiber)
+          result = yield(response.code.to_i, response_headers(response), reader)
+          # Reused only when its body was read to the end; after an exception the
+          # caller's +keep+ stays false and the connection is dropped.
+          [result, reader.drain]
+        end
+
+        def response_headers(response)
+          headers = {}
+          response.each_header { |name, value| headers[name] = value }
+          headers
+        end
+
+        def connect
+          http = Net::HTTP.new(@uri.host, @uri.port)
+          http.open_timeout, http.read_timeout, http.write_timeout = @timeouts
+          http.max_retries = 0 # a POST is never sent twice
+          http.keep_alive_timeout = 30
+          configure_ssl(http) if @uri.scheme == "https"
+          transport_errors { http.start }
+          @lock.synchronize { @connections_opened += 1 }
+          http
+        end
+
+        def configure_ssl(http)
+          http.use_ssl = true
+          http.verify_mode = @ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE
+          http.ca_file = @ssl[:ca_file] if @ssl[:ca_file]
+          if (cert = @ssl[:cert])
+            http.cert = cert.is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(cert)) : cert
+          end
+          if (key = @ssl[:key])
+            http.key = key.is_a?(String) ? OpenSSL::PKey.read(File.read(key)) : key
+          end
+        end
+
+        def finish(http)
+          http.finish if http.started?
+        rescue IOError, SystemCallError, OpenSSL::SSL::SSLError
+          nil
+        end
+
+        def transport_errors(&block)
+          Transport.transport_errors(@uri, &block)
+        end
+
+        # The body as the decoder reads it: each readpartial resumes the Fiber
+        # for the next chunk net/http read (and inflated).
+        class BodyReader
+          def initialize(fiber)
+            @fiber = fiber
+            @done = false
+          end
+
+          def read(_size)
+            return nil if @done
+
+            chunk = Transport.transport_errors(nil) { @fiber.resume }
+            @done = true if chunk.nil?
+            chunk
+          end
+
+          # Reads what the block left of the body (at most DRAIN_LIMIT bytes).
+          # @return [Boolean] whether the body ended, so the connection may be reused
+          def drain
+            left = DRAIN_LIMIT
+            while (chunk = read(65_536))
+              left -= chunk.bytesize
+              return false if left.negative?
+            end
+            true
+          rescue Error
+            false
+          end
+        end
+        private_constant :BodyReader
+      end
+
+      class << self
+        # Runs the block, turning transport exceptions into {TimeoutError} and
+        # {ConnectionError}.
+        # @api private
+        def transport_errors(uri)
+          yield
+        rescue Net::OpenTimeout => e
+          raise TimeoutError, "opening a connection#{" to #{uri.host}:#{uri.port}" if uri} took longer than the open_timeout (#{e.message})"
+        rescue Net::ReadTimeout, Net::WriteTimeout => e
+          raise TimeoutError, "#{e.is_a?(Net::ReadTimeout) ? 'reading the response' : 'writing the request'} took longer than the timeout (#{e.message})"
+        rescue Errno::ECONNREFUSED => e
+          raise ConnectionError, "connection refused#{" by #{uri.host}:#{uri.port}" if uri} (#{e.message})"
+        rescue *CONNECTION_ERRORS => e
+          raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
+        end
+      end
+    end
+  end
+end

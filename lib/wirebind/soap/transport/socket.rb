@@ -1,0 +1,394 @@
+# frozen_string_literal: true
+
+require "socket"
+require "openssl"
+require "zlib"
+
+module Wirebind
+  module SOAP
+    module Transport
+      # A lean HTTP/1.1 client on the standard library's sockets (+adapter: :socket+):
+      # what a SOAP client needs and nothing else, for when the cost per call
+      # matters (net/http spends about three times a small call's own work on
+      # building and parsing its objects). The same contract as {NetHTTP}: a pool
+      # of keep-alive connections shared by threads, the body handed out as it is
+      # read (Content-Length, chunked, or until the server closes), gzip and
+      # deflate inflated as they arrive, each request written once.
+      #
+      # An idle connection the server closed is noticed before the request is
+      # written (it reads as ready: end of stream, or stray bytes) and replaced;
+      # a write that fails on a reused connection (the server closed it as the
+      # request went out, so it read nothing) is retried once on a new one.
+      class Socket
+        READ_SIZE = 16 * 1024
+        HEAD_LIMIT = 64 * 1024
+        USER_AGENT = "wirebind/#{Wirebind::VERSION}".freeze
+        STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}
+
+        # @return [Integer] connections opened so far
+        attr_reader :connections_opened
+
+        # @param (see NetHTTP#initialize)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
+          @host = uri.host
+          @port = uri.port
+          @tls = uri.scheme == "https"
+          @host_header = "#{uri.host}#{":#{uri.port}" unless uri.port == uri.default_port}"
+          @open_timeout = open_timeout
+          @read_timeout = read_timeout
+          @write_timeout = write_timeout
+          @ssl = ssl
+          @pool = Pool.new(pool_size, open: -> { Connection.new(open_socket) }, usable: :usable?.to_proc, close: :close.to_proc)
+          @connections_opened = 0
+          @lock = Mutex.new
+          @context = tls_context if @tls
+        end
+
+        # @see Transport
+        def request(path, headers, body)
+          connection = @pool.checkout
+          keep = false
+          begin
+            connection = send_request(connection, path, headers, body)
+            response = Response.new(connection, @read_timeout)
+            result = yield(response.status, response.headers, response)
+            keep = response.finish
+            result
+          ensure
+            @pool.checkin(connection, keep)
+          end
+        end
+
+        # @see NetHTTP#close
+        def close
+          @pool.close
+        end
+
+        private
+
+        def send_request(connection, path, headers, body)
+          head = +"POST #{path} HTTP/1.1\r\nHost: #{@host_header}\r\nUser-Agent: #{USER_AGENT}\r\n"
+          head << "Accept-Encoding: gzip, deflate\r\n" unless headers.any? { |name, _| name.casecmp?("accept-encoding") }
+          headers.each do |name, value|
+            raise ArgumentError, "HTTP header #{name.inspect} holds a line break" if "#{name}#{value}".match?(/[\r\n]/)
+
+            head << name << ": " << value << "\r\n"
+          end
+          head << "Content-Length: " << body.bytesize.to_s << "\r\n\r\n"
+          message = head.b << body.b
+          begin
+            connection.write(message, @write_timeout)
+          rescue ConnectionError
+            raise unless connection.reused?
+
+            # The server closed it as the request went out: it read nothing. Once more, on a new connection.
+            connection.close
+            connection = Connection.new(open_socket)
+            connection.write(message, @write_timeout)
+          end
+          connection.used!
+          connection
+        end
+
+        def open_socket
+          socket = Transport.transport_errors(nil) do
+            ::Socket.tcp(@host, @port, connect_timeout: @open_timeout)
+          rescue Errno::ETIMEDOUT
+            raise TimeoutError, "opening a connection to #{@host}:#{@port} took longer than the open_timeout (#{@open_timeout} s)"
+          rescue Errno::ECONNREFUSED => e
+            raise ConnectionError, "connection refused by #{@host}:#{@port} (#{e.message})"
+          end
+          socket.setsockopt(::Socket::IPPROTO_TCP, ::Socket::TCP_NODELAY, 1)
+          socket = start_tls(socket) if @tls
+          @lock.synchronize { @connections_opened += 1 }
+          socket
+        end
+
+        def tls_context
+          context = OpenSSL::SSL::SSLContext.new
+          params = { verify_mode: @ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE }
+          params[:ca_file] = @ssl[:ca_file] if @ssl[:ca_file]
+          params[:cert] = @ssl[:cert].is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(@ssl[:cert])) : @ssl[:cert] if @ssl[:cert]
+          params[:key] = @ssl[:key].is_a?(String) ? OpenSSL::PKey.read(File.read(@ssl[:key])) : @ssl[:key] if @ssl[:key]
+          context.set_params(params)
+          context
+        end
+
+        def start_tls(tcp)
+          tls = OpenSSL::SSL::SSLSocket.new(tcp, @context)
+          tls.sync_close = true
+          tls.hostname = @host
+          deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @open_timeout
+          Transport.transport_errors(nil) do
+            loop do
+              case tls.connect_nonblock(exception: false)
+              when :wait_readable then Connection.wait(tls, :read, deadline, "the TLS handshake")
+              when :wait_writable then Connection.wait(tls, :write, deadline, "the TLS handshake")
+              else break
+              end
+            end
+            tls.post_connection_check(@host) if @context.verify_mode == OpenSSL::SSL::VERIFY_PEER
+          end
+          tls
+        rescue Exception # rubocop:disable Lint/RescueException
+          tls.close
+          raise
+        end
+
+        # One keep-alive connection: the socket and what was read past the
+        # current response's end.
+        # @api private
+        class Connection
+          attr_reader :socket
+          attr_accessor :buffer
+
+          def initialize(socket)
+            @socket = socket
+            @buffer = +"".b
+            @read_buffer = String.new(capacity: READ_SIZE, encoding: Encoding::BINARY)
+            @used = false
+          end
+
+          def reused?
+            @used
+          end
+
+          def used!
+            @used = true
+          end
+
+          # An idle connection is usable when nothing can be read from it: a
+          # closed one reads as ready (end of stream).
+          def usable?
+            return false if @socket.closed? || !@buffer.empty?
+
+            io = @socket.respond_to?(:to_io) ? @socket.to_io : @socket
+            !io.wait_readable(0)
+          end
+
+          def write(data, timeout)
+            deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+            Transport.transport_errors(nil) do
+              until data.empty?
+                written = @socket.write_nonblock(data, exception: false)
+                case written
+                when :wait_writable then Connection.wait(@socket, :write, deadline, "writing the request")
+                when :wait_readable then Connection.wait(@socket, :read, deadline, "writing the request")
+                else data = data.byteslice(written, data.bytesize - written)
+                end
+              end
+            end
+          end
+
+          # @return [String, nil] bytes from the socket (the buffer first), nil at the end of the stream
+          def read(timeout)
+            unless @buffer.empty?
+              data = @buffer
+              @buffer = +"".b
+              return data
+            end
+            deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+            Transport.transport_errors(nil) do
+              loop do
+                # Into one buffer per connection (a fresh 64 KiB String per read costs
+                # a large malloc each time), handed out as a copy of what was read.
+                data = @socket.read_nonblock(READ_SIZE, @read_buffer, exception: false)
+                case data
+                when :wait_readable then Connection.wait(@socket, :read, deadline, "reading the response")
+                when :wait_writable then Connection.wait(@socket, :write, deadline, "reading the response")
+                when nil then return nil
+                else return data.dup
+                end
+              end
+            end
+          end
+
+          def close
+            @socket.close unless @socket.closed?
+          rescue IOError, SystemCallError, OpenSSL::SSL::SSLError
+            nil
+          end
+
+          # Waits for the socket, or raises TimeoutError at the deadline.
+          def self.wait(socket, direction, deadline, what)
+            left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+            io = socket.respond_to?(:to_io) ? socket.to_io : socket
+            ready = left.positive? && (direction == :read ? io.wait_readable(left) : io.wait_writable(left))
+            raise TimeoutError, "#{what} took longer than the timeout" unless ready
+          end
+        end
+
+        # A response: its head parsed, its body handed out by #read as it comes.
+        # @api private
+        class Response
+          attr_reader :status, :headers
+
+          def initialize(connection, timeout)
+            @connection = connection
+            @timeout = timeout
+            @done = false
+            read_head
+            @inflater = inflater(@headers["content-encoding"])
+            @done = true if @length&.zero? || @status == 204 || @status == 304 || (100..199).cover?(@status)
+          end
+
+          # @return [String, nil] the next piece of the body, inflated; nil at its end
+          def read(_size = nil)
+            loop do
+              return nil if @done
+
+              data = next_piece
+              if data.nil?
+                @done = true
+                finish_inflater
+                tail = @tail
+                @tail = nil
+                return tail unless tail.nil? || tail.empty?
+
+                return nil
+              end
+              data = inflate(data) if @inflater
+              return data unless data.empty?
+            end
+          end
+
+          # Reads what is left of the body (at most DRAIN_LIMIT bytes).
+          # @return [Boolean] whether the connection can carry another request
+          def finish
+            left = DRAIN_LIMIT
+            while (data = read)
+              left -= data.bytesize
+              return false if left.negative?
+            end
+            @keep_alive
+          rescue Error
+            false
+          end
+
+          private
+
+          def read_head
+            buffer = +"".b
+            until (ends = buffer.index("\r\n\r\n"))
+              raise ConnectionError, "the response's head is larger than #{HEAD_LIMIT} bytes" if buffer.bytesize > HEAD_LIMIT
+
+              data = @connection.read(@timeout)
+              if data.nil?
+                raise ConnectionError,
+                      buffer.empty? ? "the server closed the connection without answering" : "the server closed the connection in the response's head"
+              end
+
+              buffer << data
+            end
+            @connection.buffer = buffer.byteslice(ends + 4, buffer.bytesize - ends - 4)
+            lines = buffer.byteslice(0, ends).split("\r\n")
+            match = STATUS_LINE.match(lines.shift) or raise ConnectionError, "not an HTTP/1.x response: #{lines.first.inspect[0, 80]}"
+            @status = match[2].to_i
+            @headers = {}
+            lines.each do |line|
+              name, value = line.split(":", 2)
+              next unless value
+
+              name = name.strip.downcase
+              value = value.strip.force_encoding(Encoding::UTF_8)
+              @headers[name] = @headers.key?(name) ? "#{@headers[name]}, #{value}" : value
+            end
+            connection = @headers["connection"].to_s.downcase
+            @keep_alive = match[1] == "1" ? !connection.include?("close") : connection.include?("keep-alive")
+            if @headers["transfer-encoding"].to_s.downcase.include?("chunked")
+              @chunked = true
+              @chunk_left = 0
+            elsif (length = @headers["content-length"])
+              @length = Integer(length, exception: false) or raise ConnectionError, "a bad Content-Length: #{length.inspect}"
+            else
+              @keep_alive = false # the body ends when the server closes
+            end
+          end
+
+          def next_piece
+            if @chunked
+              next_chunk
+            elsif @length
+              return nil if @length.zero?
+
+              data = @connection.read(@timeout) or raise ConnectionError, "the server closed the connection #{@length} bytes before the body's end"
+              if data.bytesize > @length
+                @connection.buffer = data.byteslice(@length, data.bytesize - @length)
+                data = data.byteslice(0, @length)
+              end
+              @length -= data.bytesize
+              data
+            else
+              @connection.read(@timeout)
+            end
+          end
+
+          def next_chunk
+            if @chunk_left.zero?
+              line = read_line
+              size = line[/\A[0-9a-fA-F]+/] or raise ConnectionError, "a bad chunk size line: #{line.inspect[0, 80]}"
+              @chunk_left = size.to_i(16)
+              if @chunk_left.zero?
+                nil until read_line.empty? # trailers, up to the empty line
+                return nil
+              end
+            end
+            data = @connection.read(@timeout) or raise ConnectionError, "the server closed the connection inside a chunk"
+            if data.bytesize > @chunk_left
+              @connection.buffer = data.byteslice(@chunk_left, data.bytesize - @chunk_left)
+              data = data.byteslice(0, @chunk_left)
+            end
+            @chunk_left -= data.bytesize
+            expect_crlf if @chunk_left.zero?
+            data
+          end
+
+          def expect_crlf
+            line = read_line
+            raise ConnectionError, "a chunk does not end with CRLF" unless line.empty?
+          end
+
+          def read_line
+            buffer = +"".b
+            until (ends = buffer.index("\r\n"))
+              raise ConnectionError, "a chunk line is too long" if buffer.bytesize > 4096
+
+              data = @connection.read(@timeout) or raise ConnectionError, "the server closed the connection inside a chunked body"
+              buffer << data
+            end
+            @connection.buffer = buffer.byteslice(ends + 2, buffer.bytesize - ends - 2) + @connection.buffer
+            buffer.byteslice(0, ends)
+          end
+
+          def inflater(encoding)
+            case encoding.to_s.downcase.strip
+            when "", "identity" then nil
+            when "gzip", "x-gzip" then Zlib::Inflate.new(Zlib::MAX_WBITS + 32)
+            when "deflate" then :deflate # zlib-wrapped or raw: told by the first bytes
+            else raise ConnectionError, "the response is encoded as #{encoding.inspect}, which was not asked for"
+            end
+          end
+
+          def inflate(data)
+            if @inflater == :deflate
+              # A zlib header's first byte is 0x?8 with (b0 * 256 + b1) % 31 == 0.
+              zlib = data.bytesize >= 2 && (data.getbyte(0) & 0x0f) == 8 && (((data.getbyte(0) << 8) | data.getbyte(1)) % 31).zero?
+              @inflater = Zlib::Inflate.new(zlib ? Zlib::MAX_WBITS : -Zlib::MAX_WBITS)
+            end
+            Transport.transport_errors(nil) { @inflater.inflate(data) }
+          end
+
+          def finish_inflater
+            return unless @inflater.is_a?(Zlib::Inflate)
+
+            @tail = Transport.transport_errors(nil) { @inflater.finish }
+            raise ConnectionError, "the compressed body ended early" unless @inflater.finished?
+          ensure
+            @inflater.close if @inflater.is_a?(Zlib::Inflate) && !@inflater.closed?
+          end
+        end
+        private_constant :Connection, :Response
+      end
+    end
+  end
+end

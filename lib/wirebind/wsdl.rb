@@ -1,0 +1,57 @@
+# frozen_string_literal: true
+
+require_relative "../wirebind" unless defined?(Wirebind::XML)
+
+module Wirebind
+  # Reads a WSDL 1.1 description and the XML Schemas it imports, and turns it
+  # into typed models and SOAP clients: as Ruby source files (+wirebind generate+,
+  # {Description#generate}) or defined in memory ({Description#define}).
+  #
+  # @example
+  #   description = Wirebind::WSDL.load("jirasoapservice-v2.wsdl")
+  #   description.define(Jira = Module.new)
+  #   client = Jira::Client.new
+  #   token = client.login(in0: "bot", in1: secret)
+  #
+  # Files are read with wirebind's own streaming XML tokenizer under the XML
+  # codec's limits (DTDs refused); imports and includes are read once each, from
+  # paths relative to the file that names them; imports by URL only with
+  # +fetch: true+. Names from the description are never evaluated: generated
+  # source is written from checked identifiers and +inspect+ed literals.
+  module WSDL
+    WSDL_NS = "http://schemas.xmlsoap.org/wsdl/"
+    ENCODING_NS = "http://schemas.xmlsoap.org/soap/encoding/"
+    XSD_NAMESPACES = %w[http://www.w3.org/2001/XMLSchema http://www.w3.org/2000/10/XMLSchema http://www.w3.org/1999/XMLSchema].freeze
+    SOAP_BINDING_NAMESPACES = {
+      "http://schemas.xmlsoap.org/wsdl/soap/" => "1.1",
+      "http://schemas.xmlsoap.org/wsdl/soap12/" => "1.2"
+    }.freeze
+
+    # The description is not one wirebind can read: a missing definition, an
+    # undeclared prefix, an import it may not follow. Says which file and element.
+    class InvalidError < Error; end
+
+    # Reads a WSDL and what it imports.
+    #
+    # @param input [String, IO] a path, or an IO holding the WSDL
+    # @param base [String, nil] the directory relative imports start from; default:
+    #   the WSDL's own directory (for an IO, the current directory)
+    # @param fetch [Boolean] whether imports by URL are fetched (once each)
+    # @param limits [Hash] the XML tokenizer's limits (see {Wirebind::XML::DEFAULT_LIMITS})
+    # @return [Description]
+    # @raise [InvalidError, ParseError, LimitError]
+    def self.load(input, base: nil, fetch: false, **limits)
+      unknown = limits.keys - XML::DEFAULT_LIMITS.keys
+      raise ArgumentError, "unknown option#{'s' if unknown.size > 1} #{unknown.join(', ')}" unless unknown.empty?
+
+      Description.new(Loader.new(fetch: fetch, limits: limits).run(input, base))
+    end
+  end
+end
+
+require_relative "wsdl/document"
+require_relative "wsdl/loader"
+require_relative "wsdl/schema"
+require_relative "wsdl/description"
+require_relative "wsdl/naming"
+require_relative "wsdl/generator"

@@ -1,0 +1,194 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module WSDL
+    # A message part: an element or a type.
+    Part = Struct.new(:name, :element, :type, :node)
+    # A +wsdl:message+.
+    Message = Struct.new(:name, :namespace, :parts)
+    # An operation of a SOAP binding, with what its port type says of it.
+    #
+    # +style+ is +:document+, +:rpc+ or +:rpc_encoded+; +input+ and +output+ are
+    # {Message}s (nil for none); +body_parts+ the input parts in the body;
+    # +headers+ [Message, part name] pairs; +faults+ fault messages.
+    Operation = Struct.new(:name, :soap_action, :style, :namespace, :input, :output, :input_parts,
+                           :output_parts, :headers, :faults)
+    # A SOAP binding: its version (+"1.1"+ or +"1.2"+) and operations, in order.
+    Binding = Struct.new(:name, :namespace, :version, :operations)
+    # A +wsdl:port+: a binding at an address.
+    Port = Struct.new(:name, :binding, :endpoint)
+    # A +wsdl:service+.
+    Service = Struct.new(:name, :ports)
+
+    # A parsed WSDL, with the schemas it imports: what {WSDL.load} returns.
+    class Description
+      # @return [Array<Service>] in document order
+      attr_reader :services
+      # @return [Array<Binding>] every SOAP binding, in document order
+      attr_reader :bindings
+      # @return [Hash{Array(String, String) => Message}] by namespace and name
+      attr_reader :messages
+      # @return [Schema] the types
+      attr_reader :schema
+      # @return [Array<String>] what the description leaves undefined (a binding's
+      #   port type, an operation's message): such operations take no arguments
+      #   and return nil. +wirebind generate+ prints these.
+      attr_reader :warnings
+
+      # @api private
+      def initialize(loader)
+        @schema = Schema.new(loader.schemas)
+        @warnings = []
+        @messages = {}
+        port_types = {}
+        bindings = {}
+        services = []
+        loader.definitions.each do |root, tns|
+          root.children.each do |node|
+            next unless node.uri == WSDL_NS
+
+            case node.local
+            when "message" then @messages[[tns, node["name"]]] ||= message(node, tns)
+            when "portType" then port_types[[tns, node["name"]]] ||= node
+            when "binding" then bindings[[tns, node["name"]]] ||= [node, tns]
+            when "service" then services << [node, tns]
+            end
+          end
+        end
+        @bindings = []
+        by_key = {}
+        bindings.each do |key, (node, tns)|
+          binding = binding(node, tns, port_types)
+          next unless binding
+
+          by_key[key] = binding
+          @bindings << binding
+        end
+        @services = services.map { |node, _| service(node, by_key) }.freeze
+        @bindings.freeze
+        @messages.freeze
+        @warnings.freeze
+      end
+
+      # @return [Array<Port>] the SOAP ports of every service, in document order
+      def ports
+        @services.flat_map(&:ports)
+      end
+
+      # @return [Array<TypeSpec>] every complex type (and anonymous one) of the schemas
+      def types
+        @types ||= @schema.specs.freeze
+      end
+
+      # The Ruby source of the models and clients, as files.
+      #
+      # @param module_name [String] a Ruby constant name, e.g. +"Jira"+
+      # @return [Hash{String => String}] relative path to source, the entry file first
+      def generate(module_name)
+        Generator.new(self, module_name).files
+      end
+
+      # Defines the models and clients in +mod+, from the same source {#generate}
+      # writes (evaluated once per class, from validated names and +inspect+ed
+      # literals).
+      #
+      # @param mod [Module]
+      # @return [Module] +mod+
+      def define(mod)
+        raise ArgumentError, "define takes a Module, not #{mod.inspect}" unless mod.is_a?(Module)
+
+        Generator.new(self, mod.name || "Generated").define(mod)
+        mod
+      end
+
+      private
+
+      def message(node, tns)
+        parts = node.children.select { |child| child.uri == WSDL_NS && child.local == "part" }.map do |part|
+          element = part["element"] && part.qname(part["element"])
+          type = part["type"] && part.qname(part["type"])
+          raise InvalidError, "#{part.where}: a part names an element or a type" unless element || type
+
+          Part.new(part["name"].to_s, element, type, part)
+        end
+        Message.new(node["name"], tns, parts.freeze)
+      end
+
+      def binding(node, tns, port_types)
+        soap = node.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "binding" }
+        return nil unless soap
+
+        version = SOAP_BINDING_NAMESPACES[soap.uri]
+        port_type = node["type"] && port_types[node.qname(node["type"])]
+        @warnings << "#{node.where}: its port type #{node['type'].inspect} is not defined" unless port_type
+
+        default_style = soap["style"] || "document"
+        operations = node.children.select { |child| child.uri == WSDL_NS && child.local == "operation" }.map do |op|
+          operation(op, port_type, default_style)
+        end
+        Binding.new(node["name"], tns, version, operations.freeze)
+      end
+
+      def operation(node, port_type, default_style)
+        name = node["name"].to_s
+        soap_op = node.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "operation" }
+        abstract = port_type&.children&.find { |child| child.uri == WSDL_NS && child.local == "operation" && child["name"] == name }
+        @warnings << "#{node.where}: the port type has no operation #{name.inspect}" if port_type && !abstract
+        input = abstract && io_message(abstract, "input")
+        output = abstract && io_message(abstract, "output")
+        binding_input = node.child(WSDL_NS, "input")
+        body = binding_input && binding_input.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "body" }
+        headers = (binding_input ? binding_input.children : []).select { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "header" }
+        header_pairs = headers.filter_map do |header|
+          message = header["message"] && @messages[header.qname(header["message"])]
+          message && [message, header["part"]]
+        end
+        style = (soap_op && soap_op["style"]) || default_style
+        encoded = body && body["use"] == "encoded"
+        style = style == "rpc" ? (encoded ? :rpc_encoded : :rpc) : :document
+        faults = (abstract ? abstract.children : []).select { |child| child.uri == WSDL_NS && child.local == "fault" }.filter_map do |fault|
+          fault["message"] && @messages[fault.qname(fault["message"])]
+        end
+        Operation.new(name, soap_op && soap_op["soapAction"], style, body && body["namespace"], input, output,
+                      body_parts(input, body, header_pairs), body_parts(output, output_body(node), []),
+                      header_pairs.freeze, faults.freeze)
+      end
+
+      def output_body(node)
+        output = node.child(WSDL_NS, "output") or return nil
+        output.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "body" }
+      end
+
+      def body_parts(message, body, headers)
+        return [].freeze unless message
+
+        parts = message.parts
+        if body && (names = body["parts"])
+          wanted = names.split
+          parts = parts.select { |part| wanted.include?(part.name) }
+        end
+        header_names = headers.select { |header_message, _| header_message.equal?(message) }.map(&:last)
+        parts.reject { |part| header_names.include?(part.name) }.freeze
+      end
+
+      def io_message(abstract, direction)
+        node = abstract.child(WSDL_NS, direction) or return nil
+        key = node["message"] && node.qname(node["message"])
+        message = @messages[key]
+        @warnings << "#{node.where}: the message #{node['message'].inspect} is not defined" unless message
+        message
+      end
+
+      def service(node, bindings)
+        ports = node.children.select { |child| child.uri == WSDL_NS && child.local == "port" }.filter_map do |port|
+          binding = port["binding"] && bindings[port.qname(port["binding"])]
+          next unless binding
+
+          address = port.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "address" }
+          Port.new(port["name"].to_s, binding, address && address["location"])
+        end
+        Service.new(node["name"].to_s, ports.freeze)
+      end
+    end
+  end
+end

@@ -1,0 +1,42 @@
+# frozen_string_literal: true
+
+require "rbconfig"
+
+namespace :gem do
+  desc "Build the gem and install it where every C compiler fails: it must install and run on the pure backend"
+  task :no_compiler do
+    root = File.expand_path("..", __dir__)
+    dir = File.join(root, "tmp/no_compiler")
+    rm_rf dir
+    fake_bin = File.join(dir, "bin")
+    mkdir_p fake_bin
+    # Every name mkmf may call the compiler by, each failing as a missing one would.
+    compilers = %w[cc gcc c99 clang] + [RbConfig::CONFIG["CC"].split.first]
+    compilers.uniq.each do |name|
+      path = File.join(fake_bin, name)
+      File.write(path, "#!/bin/sh\necho \"#{name}: no compiler on this machine\" >&2\nexit 1\n")
+      File.chmod(0o755, path)
+    end
+    gem_file = File.join(dir, "wirebind.gem")
+    Dir.chdir(root) { sh "gem", "build", "wirebind.gemspec", "--silent", "--output", gem_file }
+
+    env = {
+      "PATH" => "#{fake_bin}:#{ENV.fetch('PATH')}",
+      "GEM_HOME" => File.join(dir, "gems"),
+      "GEM_PATH" => [File.join(dir, "gems"), Gem.default_dir].join(File::PATH_SEPARATOR)
+    }
+    check = <<~RUBY
+      require "wirebind"
+      abort "backend is \#{Wirebind.backend}, not :pure" unless Wirebind.backend == :pure
+      item = Class.new { include Wirebind::Model; attribute :key, :string }
+      value = Wirebind::XML.decode("<issue><key>OPS-1</key></issue>", item).key
+      abort "decoded \#{value.inspect}" unless value == "OPS-1"
+      puts "gem:no_compiler: installed without a compiler; Wirebind.backend is :pure and decodes"
+    RUBY
+    run = lambda do
+      sh env, "gem", "install", "--local", "--no-document", gem_file
+      sh env, RbConfig.ruby, "-e", check
+    end
+    defined?(Bundler) ? Bundler.with_unbundled_env(&run) : run.call
+  end
+end

@@ -1,0 +1,90 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+require "wirebind/http2"
+
+# Frames, the incremental reader and the writer.
+class HTTP2FrameTest < Minitest::Test
+  Frame = Wirebind::HTTP2::Frame
+
+  def frame_bytes(type, flags, stream_id, payload)
+    [payload.bytesize >> 16, payload.bytesize & 0xffff, type, flags, stream_id].pack("CnCCN") + payload.b
+  end
+
+  def test_writer_writes_header_and_payload_and_the_reader_reads_them_back
+    io = StringIO.new("".b)
+    writer = Wirebind::HTTP2::Writer.new(io)
+    writer.write_frame(Frame::DATA, Frame::END_STREAM, 3, "hello")
+    writer.write_frame(Frame::PING, 0, 0, Wirebind::Buffer.read_only("12345678"))
+    writer.write_frame(Frame::SETTINGS, Frame::ACK, 0)
+    assert_equal frame_bytes(0, 1, 3, "hello") + frame_bytes(6, 0, 0, "12345678") + frame_bytes(4, 1, 0, ""), io.string
+    reader = Wirebind::HTTP2::Reader.new(StringIO.new(io.string))
+    frames = Array.new(3) { reader.read_frame }
+    assert_nil reader.read_frame
+    assert_equal [[5, 0, 1, 3, "hello"], [8, 6, 0, 0, "12345678"], [0, 4, 1, 0, ""]],
+                 frames.map { |f| [f.length, f.type, f.flags, f.stream_id, f.payload.to_s] }
+    assert_equal :DATA, frames[0].type_name
+  end
+
+  def test_partial_frames_across_pushes
+    bytes = frame_bytes(0, 0, 1, "a" * 100) + frame_bytes(1, 4, 1, "hdrs") + frame_bytes(0, 1, 1, "z")
+    random = Random.new(random_seed)
+    reader = Wirebind::HTTP2::Reader.new
+    frames = []
+    position = 0
+    while position < bytes.bytesize
+      step = random.rand(1..12)
+      reader.push(bytes.byteslice(position, step))
+      position += step
+      while (frame = reader.next_frame)
+        frames << frame
+      end
+    end
+    assert_equal ["a" * 100, "hdrs", "z"], frames.map { |f| f.payload.to_s }
+    assert_equal 0, reader.buffered
+  end
+
+  def test_data_payloads_are_read_only_views
+    reader = Wirebind::HTTP2::Reader.new
+    reader.push(frame_bytes(0, 0, 1, "x" * 1000) + frame_bytes(0, 0, 1, "y" * 1000))
+    first = reader.next_frame
+    assert first.payload.view?
+    assert first.payload.read_only?
+    assert_raises(Wirebind::Buffer::ReadOnlyError) { first.payload.set_u8(0, 1) }
+    assert_equal "y" * 1000, reader.next_frame.payload.to_s
+  end
+
+  def test_frame_size_and_padding_rules
+    reader = Wirebind::HTTP2::Reader.new(max_frame_size: 16_384)
+    reader.push(frame_bytes(0, 0, 1, "x" * 16_385))
+    error = assert_raises(Wirebind::HTTP2::ConnectionError) { reader.next_frame }
+    assert_equal :FRAME_SIZE_ERROR, error.code
+    assert_equal 6, error.code_number
+
+    padded = Wirebind::Binary.decode(frame_bytes(0, Frame::PADDED, 1, "\x03abcPPP"), Frame)
+    assert_equal "abc", padded.content.to_s
+    bad = Wirebind::Binary.decode(frame_bytes(0, Frame::PADDED, 1, "\x07abc"), Frame)
+    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ConnectionError) { bad.content }.code
+  end
+
+  def test_truncated_stream_is_connection_closed
+    reader = Wirebind::HTTP2::Reader.new(StringIO.new(frame_bytes(0, 0, 1, "abcdef").byteslice(0, 12)))
+    assert_raises(Wirebind::HTTP2::ConnectionClosed) { reader.read_frame }
+  end
+
+  def test_stream_state_machine
+    stream = Wirebind::HTTP2::Stream.new(1, 65_535)
+    assert_equal :idle, stream.state
+    stream.receive_headers(false)
+    assert_equal :open, stream.state
+    stream.receive_data(true)
+    assert_equal :half_closed_remote, stream.state
+    error = assert_raises(Wirebind::HTTP2::StreamError) { stream.receive_data(false) }
+    assert_equal :STREAM_CLOSED, error.code
+    stream.send_end_stream
+    assert stream.closed?
+    idle = Wirebind::HTTP2::Stream.new(3, 0)
+    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ConnectionError) { idle.receive_data(false) }.code
+  end
+end

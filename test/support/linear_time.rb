@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+module Wirebind
+  # Tests that work grows linearly with the input: the time at 4N against the
+  # time at N, never an absolute time. Linear work gives about 4; quadratic
+  # work 16. Each size is timed a few times and the fastest run kept (CPU time
+  # of this process), so that another process on the machine does not decide.
+  module LinearTime
+    # Above this, 4N took too long against N: quadratic, or close to it.
+    MAX_RATIO = 8.0
+
+    # @param name [String] what is measured, for the failure message
+    # @param small [Integer] N
+    # @yieldparam n [Integer] the size to work on (N or 4N); the block builds its
+    #   input first and returns a lambda that does the work to time
+    def assert_linear_time(name, small, runs: 5)
+      times = [small, small * 4].map do |n|
+        work = yield(n)
+        work.call # warm-up: caches, plans, generated methods
+        Array.new(runs) do
+          GC.start # each run starts from the same heap, not from the last one's garbage
+          cpu_time(&work)
+        end.min
+      end
+      ratio = times[1] / [times[0], 1e-6].max
+      assert_operator ratio, :<, MAX_RATIO,
+                      format("%s: %.1f ms at N=%d, %.1f ms at 4N: %.1fx (linear is about 4x)", name, times[0] * 1000, small, times[1] * 1000, ratio)
+      ratio
+    end
+
+    def cpu_time
+      start = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+      yield
+      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - start
+    end
+  end
+end

@@ -1,0 +1,114 @@
+# frozen_string_literal: true
+
+require_relative "wsdl_test_support"
+
+module Wirebind
+  # Names from a WSDL are data: whatever they hold, the generated code is inert.
+  class WSDLHostileTest < Minitest::Test
+    include WSDLTestSupport
+
+    def payloads(marker)
+      [
+        %(x";File.write(#{marker.dump},"1");"),
+        "a\#{File.write(#{marker.dump}, '1')}",
+        "`touch #{marker}`",
+        "x'\n;system(\"touch #{marker}\");#",
+        "end; File.write(#{marker.dump}, 1); class X",
+        "=begin\nx"
+      ]
+    end
+
+    def hostile_wsdl(name, element = name)
+      escaped = name.encode(xml: :attr)
+      element = element.encode(xml: :attr)
+      wsdl(
+        types: <<~XML,
+          <xsd:schema targetNamespace="urn:h" xmlns:h="urn:h">
+            <xsd:complexType name=#{escaped}><xsd:sequence>
+              <xsd:element name=#{element} type="xsd:string"/>
+              <xsd:element name="kind"><xsd:simpleType><xsd:restriction base="xsd:string">
+                <xsd:enumeration value=#{escaped}/></xsd:restriction></xsd:simpleType></xsd:element>
+            </xsd:sequence><xsd:attribute name=#{element} type="xsd:string" default=#{escaped}/></xsd:complexType>
+            <xsd:element name="op"><xsd:complexType><xsd:sequence><xsd:element name=#{element} type="xsd:int"/></xsd:sequence></xsd:complexType></xsd:element>
+          </xsd:schema>
+        XML
+        messages: %(<wsdl:message name="in"><wsdl:part name="p" element="h:op" xmlns:h="urn:h"/></wsdl:message>),
+        port_types: %(<wsdl:portType name="pt"><wsdl:operation name=#{escaped}><wsdl:input message="tns:in"/></wsdl:operation></wsdl:portType>),
+        bindings: %(<wsdl:binding name="b" type="tns:pt"><soap:binding style="document"/><wsdl:operation name=#{escaped}>) +
+                  %(<soap:operation soapAction=#{escaped}/><wsdl:input><soap:body use="literal"/></wsdl:input></wsdl:operation></wsdl:binding>),
+        services: %(<wsdl:service name=#{escaped}><wsdl:port name=#{escaped} binding="tns:b"><soap:address location=#{escaped}/></wsdl:port></wsdl:service>)
+      )
+    end
+
+    def test_hostile_names_give_inert_code
+      Dir.mktmpdir do |dir|
+        marker = File.join(dir, "pwned")
+        payloads(marker).each do |name|
+          inert_or_refused(name, hostile_wsdl(name))
+          # The payload everywhere but in element names: type, operation, service and
+          # port names, enumeration values, defaults, SOAPAction, address.
+          refute_raises_invalid(name, hostile_wsdl(name, "field"))
+          # Names that are XML names but not Ruby ones, in every place a name goes.
+          inert_or_refused(name, hostile_wsdl("end\u00e9-x.y"))
+          refute File.exist?(marker), "a payload ran: #{name.inspect}"
+        end
+      end
+    end
+
+    def refute_raises_invalid(name, document)
+      assert inert_or_refused(name, document), "refused #{name.inspect}"
+    end
+
+    def inert_or_refused(name, document)
+      description = WSDL.load(StringIO.new(document))
+      begin
+        files = description.generate("Hostile")
+      rescue WSDL::InvalidError => e
+        assert_match(/is not an XML name/, e.message)
+        return false
+      end
+      files.each_value { |source| RubyVM::InstructionSequence.compile(source) } # a SyntaxError fails the test
+      mod = Module.new
+      description.define(mod)
+      klass = model_classes(mod).find { |k| k.attributes.size == 3 }
+      refute_nil klass, name
+      record = sample(klass)
+      assert_equal record, klass.from_xml(record.to_xml)
+      assert_equal 1, client_classes(mod).first.instance_methods(false).size
+      true
+    end
+
+    def test_deep_nesting_is_a_limit_error
+      deep = "#{'<xsd:sequence>' * 10_000}#{'</xsd:sequence>' * 10_000}"
+      document = wsdl(types: %(<xsd:schema targetNamespace="urn:d"><xsd:complexType name="T">#{deep}</xsd:complexType></xsd:schema>))
+      assert_raises(LimitError) { WSDL.load(StringIO.new(document)) }
+    end
+
+    def test_entities_are_refused
+      bomb = %(<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>) +
+             %(<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" name="&b;"/>)
+      assert_raises(ParseError) { WSDL.load(StringIO.new(bomb)) }
+    end
+
+    def test_group_cycles_and_self_extension_are_errors
+      cycle = wsdl(types: <<~XML)
+        <xsd:schema targetNamespace="urn:c" xmlns:c="urn:c">
+          <xsd:group name="G"><xsd:sequence><xsd:group ref="c:G"/></xsd:sequence></xsd:group>
+          <xsd:complexType name="T"><xsd:group ref="c:G"/></xsd:complexType>
+        </xsd:schema>
+      XML
+      assert_raises(WSDL::InvalidError) { WSDL.load(StringIO.new(cycle)).types }
+      selfish = wsdl(types: <<~XML)
+        <xsd:schema targetNamespace="urn:c" xmlns:c="urn:c">
+          <xsd:complexType name="T"><xsd:complexContent><xsd:extension base="c:T"/></xsd:complexContent></xsd:complexType>
+        </xsd:schema>
+      XML
+      assert_raises(WSDL::InvalidError) { WSDL.load(StringIO.new(selfish)).generate("M") }
+    end
+
+    def test_a_module_name_must_be_a_constant
+      description = WSDL.load(StringIO.new(wsdl))
+      assert_raises(ArgumentError) { description.generate("Jira; system('x')") }
+    end
+  end
+end

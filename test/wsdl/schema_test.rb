@@ -1,0 +1,143 @@
+# frozen_string_literal: true
+
+require_relative "wsdl_test_support"
+
+module Wirebind
+  class WSDLSchemaTest < Minitest::Test
+    include WSDLTestSupport
+
+    TYPES = <<~XML
+      <xsd:schema targetNamespace="urn:test" elementFormDefault="qualified" xmlns:other="urn:other">
+        <xsd:import namespace="urn:other" schemaLocation="xsd/other.xsd"/>
+        <xsd:include schemaLocation="xsd/included.xsd"/>
+        <xsd:simpleType name="Color">
+          <xsd:restriction base="xsd:string"><xsd:enumeration value="red"/><xsd:enumeration value="green"/></xsd:restriction>
+        </xsd:simpleType>
+        <xsd:simpleType name="Codes"><xsd:list itemType="xsd:int"/></xsd:simpleType>
+        <xsd:complexType name="Base">
+          <xsd:sequence><xsd:element name="id" type="xsd:long"/></xsd:sequence>
+          <xsd:attribute name="lang" type="xsd:string" default="en"/>
+        </xsd:complexType>
+        <xsd:complexType name="Node">
+          <xsd:complexContent><xsd:extension base="tns:Base">
+            <xsd:sequence>
+              <xsd:element name="sessionId" type="xsd:string" minOccurs="0" nillable="true"/>
+              <xsd:choice><xsd:element name="color" type="tns:Color"/><xsd:element name="codes" type="tns:Codes"/></xsd:choice>
+              <xsd:element name="children" type="tns:Node" maxOccurs="unbounded"/>
+              <xsd:group ref="tns:Extra"/>
+              <xsd:element ref="other:Thing"/>
+              <xsd:element name="price"><xsd:complexType><xsd:simpleContent>
+                <xsd:extension base="xsd:decimal"><xsd:attribute name="currency" type="xsd:string"/></xsd:extension>
+              </xsd:simpleContent></xsd:complexType></xsd:element>
+              <xsd:any processContents="skip"/>
+            </xsd:sequence>
+            <xsd:attributeGroup ref="tns:Audit"/>
+            <xsd:anyAttribute/>
+          </xsd:extension></xsd:complexContent>
+        </xsd:complexType>
+        <xsd:group name="Extra"><xsd:sequence><xsd:element name="note" type="xsd:string"/></xsd:sequence></xsd:group>
+        <xsd:attributeGroup name="Audit"><xsd:attribute name="by" type="xsd:string"/></xsd:attributeGroup>
+        <xsd:complexType name="Thing"><xsd:sequence><xsd:element name="here" type="xsd:boolean"/></xsd:sequence></xsd:complexType>
+        <xsd:complexType name="ArrayOfNode">
+          <xsd:complexContent><xsd:restriction base="soapenc:Array">
+            <xsd:attribute ref="soapenc:arrayType" wsdl:arrayType="tns:Node[]"/>
+          </xsd:restriction></xsd:complexContent>
+        </xsd:complexType>
+        <xsd:complexType name="Holder"><xsd:sequence><xsd:element name="nodes" type="tns:ArrayOfNode"/></xsd:sequence></xsd:complexType>
+        <xsd:element name="getNode"><xsd:complexType><xsd:sequence>
+          <xsd:element name="nodeId" type="xsd:long"/><xsd:element name="depth" type="xsd:int" minOccurs="0"/>
+        </xsd:sequence></xsd:complexType></xsd:element>
+        <xsd:element name="getNodeResponse"><xsd:complexType><xsd:sequence>
+          <xsd:element name="node" type="tns:Node" maxOccurs="unbounded"/>
+        </xsd:sequence></xsd:complexType></xsd:element>
+      </xsd:schema>
+    XML
+    OTHER = <<~XML
+      <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:other" xmlns:o="urn:other">
+        <xsd:include schemaLocation="deeper/more.xsd"/>
+        <xsd:complexType name="Thing"><xsd:sequence><xsd:element name="size" type="o:Size"/></xsd:sequence></xsd:complexType>
+        <xsd:element name="Thing" type="o:Thing"/>
+      </xsd:schema>
+    XML
+    MORE = <<~XML
+      <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:other">
+        <xsd:simpleType name="Size"><xsd:restriction base="xsd:int"/></xsd:simpleType>
+      </xsd:schema>
+    XML
+    INCLUDED = <<~XML
+      <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"><xsd:complexType name="Included"><xsd:sequence>
+        <xsd:element name="x" type="xsd:string"/></xsd:sequence></xsd:complexType></xsd:schema>
+    XML
+    REST = <<~XML
+      <wsdl:message name="getNodeIn"><wsdl:part name="parameters" element="tns:getNode"/></wsdl:message>
+      <wsdl:message name="getNodeOut"><wsdl:part name="parameters" element="tns:getNodeResponse"/></wsdl:message>
+      <wsdl:portType name="NodePort"><wsdl:operation name="getNode"><wsdl:input message="tns:getNodeIn"/><wsdl:output message="tns:getNodeOut"/></wsdl:operation></wsdl:portType>
+      <wsdl:binding name="NodeSoap" type="tns:NodePort"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+        <wsdl:operation name="getNode"><soap:operation soapAction="urn:test/getNode"/><wsdl:input><soap:body use="literal"/></wsdl:input><wsdl:output><soap:body use="literal"/></wsdl:output></wsdl:operation>
+      </wsdl:binding>
+      <wsdl:binding name="NodeSoap12" type="tns:NodePort"><soap12:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+        <wsdl:operation name="getNode"><soap12:operation soapAction="urn:test/getNode"/><wsdl:input><soap12:body use="literal"/></wsdl:input><wsdl:output><soap12:body use="literal"/></wsdl:output></wsdl:operation>
+      </wsdl:binding>
+      <wsdl:service name="NodeService">
+        <wsdl:port name="NodeSoap" binding="tns:NodeSoap"><soap:address location="http://127.0.0.1/node"/></wsdl:port>
+        <wsdl:port name="NodeSoap12" binding="tns:NodeSoap12"><soap12:address location="http://127.0.0.1/node12"/></wsdl:port>
+      </wsdl:service>
+    XML
+
+    def load_test_wsdl
+      document = wsdl(types: TYPES.sub("<xsd:schema ", '<xsd:schema xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" '), bindings: REST)
+      files = { "service.wsdl" => document, "xsd/other.xsd" => OTHER, "xsd/deeper/more.xsd" => MORE, "xsd/included.xsd" => INCLUDED }
+      with_files(files) { |dir| yield WSDL.load(File.join(dir, "service.wsdl")) }
+    end
+
+    def test_what_the_schema_says
+      load_test_wsdl do |description|
+        mod = Module.new
+        description.define(mod)
+        node = mod::Node
+        assert_equal mod::Base, node.superclass
+        fields = node.attributes.to_h { |a| [a.name, [a.type.is_a?(Class) ? a.type.name&.split("::")&.last || a.type : a.type, a.list?, a.xml]] }
+        assert_equal %i[id lang session_id color codes children note thing price by], fields.keys
+        assert_equal [:integer, false, "id"], fields[:id]
+        assert_equal [:string, false, "@lang"], fields[:lang]
+        assert_equal [:string, false, "codes"], fields[:codes]
+        assert_equal [node, true, "children"], node.attributes[5].then { |a| [a.type, a.list?, a.xml] }
+        # The same name in two namespaces: sorted by namespace, the second suffixed.
+        assert_equal ["urn:test"], mod::Thing2.xml_type.drop(1)
+        assert_equal [mod::Thing, false, "{urn:other}Thing"], node.attributes[7].then { |a| [a.type, a.list?, a.xml] }
+        assert_equal ["red", "green"], node.attributes[3].enum.keys
+        assert_equal "urn:test", node.xml_namespace_uri
+        price = node.attributes[8].type
+        assert_equal %w[. @currency], price.attributes.map(&:xml)
+        assert_equal :decimal, price.attributes.first.type
+        assert_equal [[mod::Node, true, "nodes/*"]], mod::Holder.attributes.map { |a| [a.type, a.list?, a.xml] }
+        assert mod.const_defined?(:Included)
+        assert_nil mod::Thing.xml_namespace_uri # urn:other is unqualified
+        assert_equal ["Thing", "urn:other"], mod::Thing.xml_type
+
+        record = sample(node)
+        assert_equal record, node.from_xml(record.to_xml)
+        assert_includes record.to_xml, 'xmlns="urn:test"'
+
+        clients = description.ports.map(&:binding).map(&:version)
+        assert_equal %w[1.1 1.2], clients
+        assert_equal mod::NodeSoapClient, mod::Client
+        assert_equal [%i[key node_id], %i[key depth], %i[keyrest options]], mod::NodeSoapClient.instance_method(:get_node).parameters
+        assert mod::NodeSoap12Client.method_defined?(:each_get_node)
+      end
+    end
+
+    def test_an_enumeration_is_checked_both_ways
+      load_test_wsdl do |description|
+        mod = Module.new
+        description.define(mod)
+        bad = mod::Node.new(color: "blue")
+        error = assert_raises(EncodeError) { bad.to_xml }
+        assert_match(/"blue" is not one of \["red", "green"\]/, error.message)
+        assert_raises(EncodeError) { Wirebind::JSON.encode(bad) }
+        assert_raises(DecodeError) { mod::Node.from_xml('<Node xmlns="urn:test"><color>blue</color></Node>') }
+        assert_equal "red", mod::Node.from_xml('<Node xmlns="urn:test"><color>red</color></Node>').color
+      end
+    end
+  end
+end

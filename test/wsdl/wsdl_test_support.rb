@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "tmpdir"
+require "wirebind/wsdl"
+
+module Wirebind
+  module WSDLTestSupport
+    SAMPLES = {
+      string: "text & <more>", integer: 42, float: 1.5, decimal: BigDecimal("12.25"), boolean: true,
+      time: Time.utc(2026, 1, 2, 3, 4, 5), date: Date.new(2026, 1, 2), base64: "bytes".b
+    }.freeze
+
+    # A record of +klass+ with every attribute set (models nested to +depth+).
+    def sample(klass, depth = 2)
+      values = klass.attributes.to_h do |attribute|
+        value =
+          if attribute.model?
+            depth.positive? ? sample(attribute.type, depth - 1) : nil
+          elsif attribute.enum
+            attribute.enum.keys.first
+          else
+            SAMPLES.fetch(attribute.type)
+          end
+        [attribute.name, attribute.list? ? [value].compact : value]
+      end
+      klass.new(**values)
+    end
+
+    def model_classes(mod)
+      mod.constants.sort.map { |name| mod.const_get(name) }.select { |c| c.is_a?(Class) && c.include?(Wirebind::Model) }
+    end
+
+    def client_classes(mod)
+      mod.constants.sort.map { |name| mod.const_get(name) }.select { |c| c.is_a?(Class) && c < Wirebind::SOAP::Client }.uniq
+    end
+
+    # Writes +files+ ({name => text}) into a fresh directory, yields it.
+    def with_files(files)
+      Dir.mktmpdir("wirebind-wsdl") do |dir|
+        files.each do |name, text|
+          FileUtils.mkdir_p(File.dirname(File.join(dir, name)))
+          File.write(File.join(dir, name), text)
+        end
+        yield dir
+      end
+    end
+
+    def wsdl(types: "", messages: "", port_types: "", bindings: "", services: "", tns: "urn:test")
+      <<~XML
+        <?xml version="1.0"?>
+        <wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+            xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+            xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:tns="#{tns}" targetNamespace="#{tns}">
+          <wsdl:types>#{types}</wsdl:types>
+          #{messages}#{port_types}#{bindings}#{services}
+        </wsdl:definitions>
+      XML
+    end
+  end
+end

@@ -1,0 +1,65 @@
+# frozen_string_literal: true
+
+require_relative "xml_test_support"
+
+# References (multiRefs) and xsi:type subclasses in the native codecs under
+# GC.stress and compaction, checked against the pure backend's answer.
+# Slow: `rake test:gc_stress` runs it (WIREBIND_GC_STRESS=1).
+class XMLReferencesGCStressTest < Minitest::Test
+  include XMLTestHelpers
+
+  class Version
+    include Wirebind::Model
+    xml_type "V", namespace: "urn:v"
+    attribute :name, :string
+  end
+
+  class SpecialVersion < Version
+    xml_type "W", namespace: "urn:v"
+    attribute :extra, :integer
+  end
+
+  class Issue
+    include Wirebind::Model
+    attribute :key, :string
+    attribute :votes, :integer
+    attribute :versions, [Version], xml: "versions/*"
+    attribute :fix, Version
+  end
+
+  def setup
+    skip "set WIREBIND_GC_STRESS=1 to run (rake test:gc_stress)" unless ENV["WIREBIND_GC_STRESS"] == "1"
+    skip "the native backend is not in use" unless Wirebind.backend == :native
+  end
+
+  def document
+    long = "k" * 100
+    %(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ) +
+      %(xmlns:v="urn:v"><e:Body><r><return>) + (0...4).map { |i| %(<item href="#i#{i}"/>) }.join + "</return></r>" +
+      (0...4).map do |i|
+        %(<multiRef id="i#{i}"><key>#{long}#{i}</key><votes href="#n#{i}"/><versions><item href="#v"/>) +
+          %(<item xsi:type="v:W"><extra>3</extra></item></versions><fix href="#v"/></multiRef>) +
+          %(<multiRef id="n#{i}" xsi:type="xsd:long">#{i}</multiRef>)
+      end.join + %(<multiRef id="v" xsi:type="v:W"><name>#{long}</name><extra>1</extra></multiRef></e:Body></e:Envelope>)
+  end
+
+  def test_references_and_subtypes_under_gc_stress_and_compaction
+    xml = document
+    expected = XML.decode(xml, [Issue], at: "Envelope/Body/r/return/*", references: true, backend: :pure)
+    encoded_expected = XML.encode(expected.first, backend: :pure)
+    begin
+      GC.stress = true
+      decoded = XML.decode(xml, [Issue], at: "Envelope/Body/r/return/*", references: true)
+      streamed = []
+      XML.each(xml, Issue, at: "Envelope/Body/r/return/*", references: true) { |issue| streamed << issue }
+      encoded = XML.encode(expected.first)
+    ensure
+      GC.stress = false
+    end
+    assert_equal expected, decoded
+    assert_equal expected, streamed
+    assert_equal encoded_expected, encoded
+    GC.verify_compaction_references(double_heap: true, toward: :empty) if GC.respond_to?(:verify_compaction_references)
+    assert_equal expected, XML.decode(xml, [Issue], at: "Envelope/Body/r/return/*", references: true)
+  end
+end

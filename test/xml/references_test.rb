@@ -1,0 +1,213 @@
+# frozen_string_literal: true
+
+require_relative "xml_test_support"
+
+# SOAP 1.1 encoding references (href/id, Axis multiRefs), decoded with
+# references: true on either backend.
+class XMLReferencesTest < Minitest::Test
+  ENV_OPEN = %(<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" ) +
+             %(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" ) +
+             %(xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"><soapenv:Body>)
+  ENV_CLOSE = "</soapenv:Body></soapenv:Envelope>"
+  AT = "Envelope/Body/resp/return/*"
+
+  class History
+    include Wirebind::Model
+    attribute :date, :time
+    attribute :location, :string
+    attribute :mail_id, :integer
+    attribute :reference_id, :integer
+    attribute :subject, :string
+  end
+
+  class Version
+    include Wirebind::Model
+    attribute :name, :string
+  end
+
+  class Issue
+    include Wirebind::Model
+    attribute :key, :string
+    attribute :votes, :integer
+    attribute :versions, [Version], xml: "versions/*"
+    attribute :fix, Version
+  end
+
+  class Node
+    include Wirebind::Model
+    attribute :name, :string
+    attribute :next_node, Node, xml: "next"
+  end
+
+  def doc(body)
+    ENV_OPEN + body + ENV_CLOSE
+  end
+
+  # Decodes with the backend in use and, where the extension is loaded, with the
+  # other one too: both must give the same values or the same error.
+  def decode(xml, type, at: AT, **options)
+    results = backends.map do |backend|
+      Wirebind::XML.decode(xml, type, at: at, references: true, backend: backend, **options)
+    rescue Wirebind::Error => e
+      e
+    end
+    if results.size == 2
+      if results[0].is_a?(Exception)
+        assert_equal [results[0].class, results[0].message], [results[1].class, results[1].message]
+      else
+        assert_equal results[0], results[1]
+      end
+    end
+    raise results[0] if results[0].is_a?(Exception)
+
+    results[0]
+  end
+
+  def backends
+    Wirebind.backend == :native ? %i[native pure] : %i[pure]
+  end
+
+  def test_savon_multi_ref_fixture
+    xml = File.read(shared_path("fixtures", "soap", "multi_ref.xml"))
+    entries = decode(xml, [History], at: "Envelope/Body/listResponse/listReturn/*")
+    assert_equal [708_021, 855_763, 972_219], entries.map(&:mail_id)
+    assert_equal [0, 0, 0], entries.map(&:reference_id)
+    assert_equal ["Mail from 04-29-2009: Technical support", "Mail from 09-22-2009: Misc", "Mail from 12-17-2009: Misc"], entries.map(&:subject)
+    assert_equal Time.utc(2009, 4, 30, 6, 38, 34), entries[0].date
+    # From a trickling IO too, and through each, in document order.
+    backends.each do |backend|
+      seen = []
+      count = Wirebind::XML.each(Wirebind::CodecTestHelpers::TrickleIO.new(xml, seed: 5), History, at: "Envelope/Body/listResponse/listReturn/*",
+                                                                                                   references: true, backend: backend) { |h| seen << h }
+      assert_equal 3, count
+      assert_equal entries, seen
+    end
+    assert_equal entries[0], decode(xml, History, at: "Envelope/Body/listResponse/listReturn/*")
+  end
+
+  def test_without_references_hrefs_are_left_alone
+    xml = File.read(shared_path("fixtures", "soap", "multi_ref.xml"))
+    entries = Wirebind::XML.decode(xml, [History], at: "Envelope/Body/listResponse/listReturn/*")
+    assert_equal [nil, nil, nil], entries.map(&:mail_id)
+  end
+
+  def test_shared_nested_and_scalar_references
+    xml = doc(<<~XML)
+      <resp><return soapenc:arrayType="ns:Issue[3]" xsi:type="soapenc:Array">
+        <item href="#a"/><item href="#b"/><item href="#a"/>
+      </return></resp>
+      <multiRef id="a" soapenc:root="0"><key>A-1</key><votes href="#v1"/><versions><item href="#ver"/><item href="#ver2"/></versions><fix href="#ver"/></multiRef>
+      <multiRef id="b" soapenc:root="0"><key>B-2</key><votes>3</votes><versions><item href="#ver2"/></versions></multiRef>
+      <multiRef id="v1" soapenc:root="0" xsi:type="xsd:long">42</multiRef>
+      <multiRef id="ver" soapenc:root="0"><name>1.0</name></multiRef>
+      <multiRef id="ver2" soapenc:root="0"><name>2.0</name></multiRef>
+    XML
+    issues = decode(xml, [Issue])
+    assert_equal %w[A-1 B-2 A-1], issues.map(&:key)
+    assert_same issues[0], issues[2]
+    assert_equal 42, issues[0].votes
+    assert_equal %w[1.0 2.0], issues[0].versions.map(&:name)
+    assert_same issues[0].fix, issues[0].versions[0]
+    assert_same issues[0].versions[1], issues[1].versions[0]
+    assert_equal 3, issues[1].votes
+  end
+
+  def test_referent_before_its_reference_is_read_by_its_xsi_type
+    xml = doc(<<~XML)
+      <resp><return><item href="#a"/></return></resp>
+      <multiRef id="n" soapenc:root="0" xsi:type="xsd:int">7</multiRef>
+      <multiRef id="a" soapenc:root="0"><key>K</key><votes href="#n"/></multiRef>
+    XML
+    assert_equal [7], decode(xml, [Issue]).map(&:votes)
+  end
+
+  def test_referent_before_its_reference_without_a_known_type_dangles
+    xml = doc(<<~XML)
+      <resp><return><item href="#a"/></return></resp>
+      <multiRef id="n" soapenc:root="0">7</multiRef>
+      <multiRef id="a" soapenc:root="0"><key>K</key><votes href="#n"/></multiRef>
+    XML
+    error = assert_raises(Wirebind::DecodeError) { decode(xml, [Issue]) }
+    assert_match(/href="#n" references no element/, error.message)
+  end
+
+  def test_root_zero_elements_are_not_results
+    xml = doc(<<~XML)
+      <Issue><key>inline</key><versions><item href="#v"/></versions></Issue>
+      <multiRef id="v" soapenc:root="0"><name>9</name></multiRef>
+    XML
+    issues = decode(xml, [Issue], at: "Envelope/Body/*")
+    assert_equal ["inline"], issues.map(&:key)
+    assert_equal ["9"], issues[0].versions.map(&:name)
+  end
+
+  def test_single_record_reference
+    xml = doc(%(<resp><return><item href="#a"/><item href="#b"/></return></resp>) +
+              %(<multiRef id="b"><key>B</key></multiRef><multiRef id="a"><key>A</key></multiRef>))
+    assert_equal "A", decode(xml, Issue).key
+  end
+
+  def test_dangling_reference
+    xml = doc(%(<resp><return><item href="#nowhere"/></return></resp>))
+    error = assert_raises(Wirebind::DecodeError) { decode(xml, [Issue]) }
+    assert_match(/nowhere/, error.message)
+  end
+
+  def test_cycles_are_errors
+    xml = doc(%(<resp><return><item href="#a"/></return></resp>) +
+              %(<multiRef id="a"><name>a</name><next href="#b"/></multiRef><multiRef id="b"><name>b</name><next href="#a"/></multiRef>))
+    error = assert_raises(Wirebind::DecodeError) { decode(xml, [Node]) }
+    assert_match(/cycle/, error.message)
+    self_loop = doc(%(<resp><return><item href="#a"/></return></resp><multiRef id="a"><name>a</name><next href="#a"/></multiRef>))
+    assert_raises(Wirebind::DecodeError) { decode(self_loop, [Node]) }
+  end
+
+  def test_duplicate_ids
+    xml = doc(%(<resp><return><item href="#a"/></return></resp><multiRef id="a"><key>1</key></multiRef><multiRef id="a"><key>2</key></multiRef>))
+    assert_raises(Wirebind::DecodeError) { decode(xml, [Issue]) }
+  end
+
+  def test_max_references
+    items = (1..20).map { |i| %(<item href="#r#{i}"/>) }.join
+    refs = (1..20).map { |i| %(<multiRef id="r#{i}"><key>#{i}</key></multiRef>) }.join
+    xml = doc("<resp><return>#{items}</return></resp>#{refs}")
+    assert_equal 20, decode(xml, [Issue], max_references: 20).size
+    error = assert_raises(Wirebind::DecodeError) { decode(xml, [Issue], max_references: 19) }
+    assert_match(/max_references/, error.message)
+    assert_raises(ArgumentError) { decode(xml, [Issue], max_references: 0) }
+  end
+
+  # A chain of 20,000 references, each referent pointing at the next, resolved
+  # and checked for cycles without recursion, in time linear in its length.
+  def test_long_chains_neither_recurse_nor_slow_down
+    chain = lambda do |n|
+      refs = (0...n).map { |i| %(<multiRef id="n#{i}"><name>#{i}</name>#{%(<next href="#n#{i + 1}"/>) if i + 1 < n}</multiRef>) }.join
+      doc(%(<resp><return><item href="#n0"/></return></resp>#{refs}))
+    end
+    backends.each do |backend|
+      raw = ->(xml) { Wirebind::XML.decode(xml, [Node], at: AT, references: true, backend: backend) }
+      node = raw.call(chain.call(20_000)).first
+      names = []
+      while node
+        names << node.name
+        node = node.next_node
+      end
+      assert_equal (0...20_000).map(&:to_s), names
+      small = chain.call(2_000)
+      large = chain.call(8_000)
+      t_small = timed { raw.call(small) }
+      t_large = timed { raw.call(large) }
+      assert_operator t_large, :<, t_small * 4 * 3, "#{backend}: 4x the chain took #{(t_large / t_small).round(1)}x the time"
+    end
+  end
+
+  def timed
+    best = Float::INFINITY
+    3.times do
+      start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      yield
+      best = [best, Process.clock_gettime(Process::CLOCK_MONOTONIC) - start].min
+    end
+    best
+  end
+end
