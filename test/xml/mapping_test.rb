@@ -199,7 +199,7 @@ class XMLMappingTest < Minitest::Test
       assert_equal [], XML.decode(xml, [:string], at: "Envelope/Body/list/item", missing: :raise, backend: backend)
       assert_equal [], XML.decode(xml, [:string], at: "Body/list/item", backend: backend), "without missing: an empty list"
       error = assert_raises(Wirebind::DecodeError) { XML.decode(xml, [:string], at: "Body/list/item", missing: :raise, backend: backend) }
-      assert_match(/at: "Body\/list\/item" matched no element \(a path starts with the document element/, error.message)
+      assert_match(%r{at: "Body/list/item" matched no element \(a path starts with the document element}, error.message)
       assert_raises(Wirebind::DecodeError) { XML.decode(xml, :string, at: "Envelope/Body/list/item", missing: :raise, backend: backend) }
       assert_equal 0, XML.each(xml, :string, at: "Envelope/Body/list/item", missing: :raise, backend: backend) { flunk }
       assert_raises(Wirebind::DecodeError) { XML.each(xml, :string, at: "Envelope/list/item", missing: :raise, backend: backend) { flunk } }
@@ -235,7 +235,9 @@ class XMLMappingTest < Minitest::Test
     assert_equal true, result.success
     assert_equal 49, result.total
     assert_equal ItemRow.new(department_id: 113, department_label: "Business Unit", item_id: "9781945179747", available: 3307.0), result.rows.first
-    assert_equal true, each_backend { |backend| XML.decode(fixture_text(NETSUITE, "spec/support/fixtures/add/add_invoice.xml"), WriteResponse, at: "Envelope/Body/addResponse/writeResponse", backend: backend) }.success
+    assert_equal true, each_backend { |backend|
+      XML.decode(fixture_text(NETSUITE, "spec/support/fixtures/add/add_invoice.xml"), WriteResponse, at: "Envelope/Body/addResponse/writeResponse", backend: backend)
+    }.success
   end
 
   class Address
@@ -272,7 +274,7 @@ class XMLMappingTest < Minitest::Test
     end
     error = assert_raises(Wirebind::SchemaError) do
       Class.new { include Wirebind::Model; attribute :v, :string, xml: "a"; attribute :w, :string, xml: "a/@b" }
-      .then { |klass| XML.decode("<x/>", klass) }
+           .then { |klass| XML.decode("<x/>", klass) }
     end
     assert_match(/<a> is already mapped to a value/, error.message)
   end
@@ -337,7 +339,7 @@ class XMLMappingTest < Minitest::Test
     error = assert_raises(Wirebind::SchemaError) do
       XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, Invoice], xml: "item" })
     end
-    assert_match(/mapped by element name: use "\*" or "wrapper\/\*"/, error.message)
+    assert_match(%r{mapped by element name: use "\*" or "wrapper/\*"}, error.message)
     twin = Class.new { include Wirebind::Model; xml_root "Customer" }
     error = assert_raises(Wirebind::SchemaError) do
       XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, twin], xml: "list/*" })
