@@ -7,7 +7,12 @@
 # (test/support/fixture_gems.rb).
 FIXTURE_GEMS = {
   # WSDLs: e-conomic, Marketo, TradeTracker, GeoTrust, SOAP 1.2, imports, two bindings...
-  "wasabi" => "3.5.0"
+  "wasabi" => "3.5.0",
+  # NetSuite SuiteTalk SOAP responses (spec/support/fixtures), MIT
+  "netsuite" => "0.9.3",
+  # HappyMapper's namespace and mapping documents (spec/fixtures), MIT; the last
+  # version whose gem ships its specs
+  "nokogiri-happymapper" => "0.5.9"
 }.freeze
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)

@@ -11,7 +11,7 @@
 #define NONE ((size_t)-1)
 
 static VALUE mNative;
-static ID id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
+static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
     id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_filler, id_lookup, id_into_array,
     id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan;
 static VALUE refs_pending; /* XML::References::PENDING */
@@ -21,6 +21,7 @@ void wbd_init_ids(VALUE module)
     mNative = module;
     rb_gc_register_mark_object(mNative);
     id_klass = rb_intern("klass");
+    id_default_offset = rb_intern("default_offset");
     id_table = rb_intern("table");
     id_any = rb_intern("any");
     id_attributes = rb_intern("attributes");
@@ -79,7 +80,9 @@ static void plan_free(void *ptr)
         wbp_entry *e = p->entries[i];
         ruby_xfree(e->name);
         ruby_xfree(e->uri);
+        ruby_xfree(e->default_offset);
         table_free(&e->table);
+        table_free(&e->attributes);
         ruby_xfree(e);
     }
     ruby_xfree(p->entries);
@@ -119,7 +122,9 @@ static size_t plan_memsize(const void *ptr)
     const wbp_plan *p = ptr;
     size_t n = sizeof(*p) + p->entries_cap * sizeof(wbp_entry *);
     n += table_size(&p->table) + table_size(&p->attributes);
-    for (size_t i = 0; i < p->entry_count; i++) n += sizeof(wbp_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table);
+    for (size_t i = 0; i < p->entry_count; i++)
+        n += sizeof(wbp_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table) +
+             table_size(&p->entries[i]->attributes);
     return n;
 }
 
@@ -202,6 +207,7 @@ static wbp_entry *compile_entry(compile_state *cs, VALUE node)
     e->uri = copy_string(rb_funcall(node, id_uri, 0), &e->uri_len);
     if (e->kind == WBP_GROUP) {
         schedule(cs, &e->table, rb_funcall(node, id_table, 0));
+        schedule(cs, &e->attributes, rb_funcall(node, id_attributes, 0));
         VALUE any = rb_funcall(node, id_any, 0);
         if (!NIL_P(any)) e->any = compile_entry(cs, any);
         return e;
@@ -210,6 +216,7 @@ static wbp_entry *compile_entry(compile_state *cs, VALUE node)
     e->index = NIL_P(index) ? -1 : NUM2LONG(index);
     e->list = RTEST(rb_funcall(node, id_list, 0));
     e->type_value = rb_funcall(node, id_type, 0);
+    e->default_offset = copy_string(rb_funcall(node, id_default_offset, 0), &e->default_offset_len);
     if (e->kind == WBP_SCALAR) {
         e->type = wbs_type_code(e->type_value);
         if (e->type < 0) rb_raise(rb_eArgError, "unknown scalar type %" PRIsVALUE, rb_inspect(e->type_value));
@@ -377,6 +384,7 @@ static wbd_frame *push_frame(wbd_decoder *d, int kind)
     f->mark = NONE;
     f->text.len = 0;
     f->has_text = 0;
+    f->children = 0;
     f->holds = 0;
     return f;
 }
@@ -407,11 +415,18 @@ static inline int name_is(const wbx_str s, const char *p, size_t n)
     return s.len == n && memcmp(s.ptr, p, n) == 0;
 }
 
+/* An element entry's namespace: NULL any, "" none (uri.ptr NULL), else that one. */
+static inline int entry_uri_matches(const wbp_entry *e, wbx_str uri)
+{
+    if (!e->uri) return 1;
+    return e->uri_len == 0 ? uri.ptr == NULL : uri_is(uri, e->uri, e->uri_len);
+}
+
 /* node.table[local], down the alt chain to a matching namespace, else node.any. */
 static wbp_entry *find_entry(const wbp_table *table, wbp_entry *any, wbx_str local, wbx_str uri)
 {
     wbp_entry *e = table_get(table, local.ptr, local.len);
-    while (e && e->uri && !uri_is(uri, e->uri, e->uri_len)) e = e->alt;
+    while (e && e->uri && !entry_uri_matches(e, uri)) e = e->alt;
     return e ? e : any;
 }
 
@@ -476,6 +491,19 @@ static void decode_error(wbd_decoder *d, VALUE message, leaf_path leaf, size_t m
     wb_raise_decode_error(message, path, line, column);
 }
 
+/* scalar_with_children: a child element inside a value declared as a scalar. */
+static NORETURN(void scalar_with_children(wbd_decoder *d, const wbd_frame *top, wbx_str local, int leaf));
+static void scalar_with_children(wbd_decoder *d, const wbd_frame *top, wbx_str local, int leaf)
+{
+    VALUE message = rb_sprintf("<%.*s> is an element inside a %" PRIsVALUE " value; a scalar holds text only "
+                               "(declare a model, or :xml for the raw content)",
+                               (int)local.len, local.ptr, rb_inspect(top->entry->type_value));
+    rb_enc_associate_index(message, rb_utf8_encindex());
+    leaf_path l = NO_LEAF;
+    if (leaf) l.element = local;
+    decode_error(d, message, l, NONE);
+}
+
 static NORETURN(void unknown_element(wbd_decoder *d, wbx_str local, int leaf));
 static void unknown_element(wbd_decoder *d, wbx_str local, int leaf)
 {
@@ -518,10 +546,37 @@ static int blank(const char *p, size_t n)
 
 /* convert: text to value. Strings as they are; otherwise empty or blank is nil,
  * the C fast path, else Types.from_xml_text with InvalidValue made a DecodeError. */
+static int xml_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* TimeType.with_default_offset: the date-time without its white space, and
+ * +offset+ after it when it has no zone, in d->scratch. */
+static void with_default_offset(wbd_decoder *d, const char **p, size_t *n, const char *offset, size_t offset_len)
+{
+    const char *s = *p;
+    size_t len = *n;
+    while (len && xml_space(*s)) s++, len--;
+    while (len && xml_space(s[len - 1])) len--;
+    d->scratch.len = 0;
+    scratch_append(d, s, len);
+    int zoned = len < 7 || s[len - 1] == 'Z' || ((s[len - 6] == '+' || s[len - 6] == '-') && s[len - 3] == ':');
+    if (!zoned) scratch_append(d, offset, offset_len);
+    *p = d->scratch.ptr;
+    *n = d->scratch.len;
+}
+
 static VALUE convert(wbd_decoder *d, const wbp_entry *slot, const char *p, size_t n, leaf_path leaf, size_t mark)
 {
     if (slot->type == WBS_STRING) return wb_utf8_str(p, n);
     if (n == 0 || ((unsigned char)p[0] <= 32 && blank(p, n))) return Qnil;
+    if (slot->type == WBS_TIME && (slot->default_offset || d->default_offset)) {
+        if (slot->default_offset)
+            with_default_offset(d, &p, &n, slot->default_offset, slot->default_offset_len);
+        else
+            with_default_offset(d, &p, &n, d->default_offset, d->default_offset_len);
+    }
     VALUE v = wbs_convert(&d->env, slot->type, p, n);
     if (v != Qundef) return v;
     ruby_convert_args a = {d, slot->type_value, wb_utf8_str(p, n), leaf, mark};
@@ -539,14 +594,15 @@ static int nil_attribute(const wbx_attr *attrs, size_t n)
     return 0;
 }
 
-/* apply_attributes: XML attributes the plan maps, converted into values[base..]. */
-static void apply_attributes(wbd_decoder *d, const wbp_plan *plan, const wbx_attr *attrs, size_t n, size_t base, wbx_str leaf)
+/* apply_attributes: XML attributes a plan (or a group) maps, converted into values[base..]. */
+static void apply_attributes(wbd_decoder *d, const wbp_table *table, const wbx_attr *attrs, size_t n, size_t base, wbx_str leaf)
 {
-    if (!plan->attributes.buckets) return;
+    if (!table->buckets) return;
     for (size_t i = 0; i < n; i++) {
         const wbx_attr *a = &attrs[i];
-        wbp_entry *slot = table_get(&plan->attributes, a->local.ptr, a->local.len);
-        while (slot && slot->uri && !uri_is(a->uri, slot->uri, slot->uri_len)) slot = slot->alt;
+        wbp_entry *slot = table_get(table, a->local.ptr, a->local.len);
+        /* Exact: an unprefixed attribute (uri NULL) is in no namespace. */
+        while (slot && (slot->uri ? !uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr != NULL)) slot = slot->alt;
         if (!slot) continue;
         leaf_path l = {leaf, a->local};
         VALUE v = convert(d, slot, a->value.ptr, a->value.len, l, NONE);
@@ -598,7 +654,8 @@ static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE 
             d->values[at] = list;
         }
         rb_ary_push(list, value);
-    } else {
+    } else if (NIL_P(d->values[at])) {
+        /* A single value takes the first matching element that gives one. */
         d->values[at] = value;
     }
 }
@@ -736,7 +793,7 @@ static void start_model(wbd_decoder *d, wbp_entry *slot, size_t parent, const wb
     const wbp_plan *plan = wbp_entry_plan(slot);
     if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, (wbx_str){NULL, 0});
     size_t base = push_values(d, plan->size);
-    if (n) apply_attributes(d, plan, attrs, n, base, (wbx_str){NULL, 0});
+    if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wbx_str){NULL, 0});
     int wants = plan->text != NULL;
     wbd_frame *f = push_frame(d, WBP_MODEL);
     f->plan = plan;
@@ -784,6 +841,7 @@ static void locate_record(wbd_decoder *d, wbx_str local, wbx_str uri, const wbx_
         return;
     }
     d->located = depth;
+    if (depth > d->reached) d->reached = depth;
     if (depth < d->step_count) return;
     d->record_depth = depth;
     if (d->record.kind == WBP_MODEL)
@@ -804,11 +862,8 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
         locate_record(d, local, uri, attrs, n);
         return;
     }
-    if (top->kind == WBP_SCALAR) {
-        d->skip = 1; /* child elements of a value are not part of it */
-        d->tok.want_text = 0;
-        return;
-    }
+    if (top->kind == WBP_SCALAR) scalar_with_children(d, top, local, 0);
+    if (top->wants_text) top->children = 1;
     wbp_entry *e = lookup(top, local, uri);
     if (!e) {
         if (d->strict) unknown_element(d, local, 0);
@@ -826,8 +881,15 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
             return;
         }
     }
+    if (e->kind != WBP_GROUP && !e->list && !NIL_P(d->values[values + (size_t)e->index])) {
+        /* A single value takes the first matching element that gives one. */
+        d->skip = 1;
+        d->tok.want_text = 0;
+        return;
+    }
     switch (e->kind) {
     case WBP_GROUP: {
+        if (n) apply_attributes(d, &e->attributes, attrs, n, values, (wbx_str){NULL, 0});
         /* want_text stays as it is, as in pure. */
         wbd_frame *f = push_frame(d, WBP_GROUP);
         f->entry = e;
@@ -851,7 +913,7 @@ static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx
         const wbp_plan *plan = wbp_entry_plan(slot);
         if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
         size_t base = push_values(d, plan->size);
-        if (n) apply_attributes(d, plan, attrs, n, base, local);
+        if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);
         if (plan->text) {
             VALUE v = convert(d, plan->text, text.ptr, text.len, l, NONE);
             d->values[base + (size_t)plan->text->index] = v;
@@ -877,8 +939,9 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
             leaf_value(d, &d->referent, NONE, attrs, n, text, local);
             return;
         }
-        if (!(depth + 1 == d->step_count && d->located == depth && d->mode != WBD_DONE && step_matches(&d->steps[d->step_count - 1], local, uri)))
-            return;
+        if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WBD_DONE && step_matches(&d->steps[depth], local, uri))) return;
+        if (depth + 1 > d->reached) d->reached = depth + 1;
+        if (depth + 1 < d->step_count) return;
         d->record_depth = depth + 1;
         if (n && !NIL_P(d->refs)) {
             wbx_str id = href_id(attrs, n);
@@ -890,7 +953,8 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
         leaf_value(d, &d->record, NONE, attrs, n, text, local);
         return;
     }
-    if (top->kind == WBP_SCALAR) return;
+    if (top->kind == WBP_SCALAR) scalar_with_children(d, top, local, 1);
+    if (top->wants_text) top->children = 1;
     wbp_entry *e = lookup(top, local, uri);
     if (!e) {
         if (d->strict) unknown_element(d, local, 1);
@@ -906,10 +970,13 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
     if (e->kind == WBP_SCALAR && !(n && nil_attribute(attrs, n))) {
         leaf_path l = {local, {NULL, 0}};
         size_t values = top->values;
+        if (!e->list && !NIL_P(d->values[values + (size_t)e->index])) return; /* the first one stays */
         deliver(d, e, values, convert(d, e, text.ptr, text.len, l, NONE));
     } else if (e->kind != WBP_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
         leaf_value(d, e, top->values, attrs, n, text, local);
+    } else if (n) {
+        apply_attributes(d, &e->attributes, attrs, n, top->values, local);
     }
 }
 
@@ -963,7 +1030,8 @@ static void on_end(void *ctx)
     } else if (f->kind == WBP_MODEL) {
         const wbp_plan *plan = f->plan;
         if (plan->text) {
-            VALUE v = convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
+            /* White space between child elements is layout, not text. */
+            VALUE v = f->children && blank(text, f->text.len) ? Qnil : convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
             d->values[f->values + (size_t)plan->text->index] = v;
         }
         VALUE record = build(d, plan, f->values);
@@ -1019,8 +1087,10 @@ static char *copy_bytes(VALUE s, size_t *len)
 }
 
 void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wbx_config *config, VALUE block,
-              VALUE refs)
+              VALUE refs, VALUE missing, VALUE default_offset)
 {
+    d->missing = missing;
+    if (!NIL_P(default_offset)) d->default_offset = copy_bytes(default_offset, &d->default_offset_len);
     d->source = source;
     d->refs = refs;
     d->result_box = Qnil;
@@ -1090,6 +1160,11 @@ VALUE wbd_run(wbd_decoder *d)
 {
     if (wbx_run(&d->tok) == WBX_DOCTYPE) return Qundef;
     if (!NIL_P(d->refs)) rb_funcall(d->refs, id_finish, 0);
+    if (!NIL_P(d->missing) && d->mode != WBD_CHECK) {
+        /* Decoder#check_found: a single record needs the whole path, a list its parent. */
+        size_t needed = d->mode == WBD_FIRST || d->mode == WBD_DONE ? d->step_count : d->step_count - 1;
+        if (d->reached < needed) rb_exc_raise(rb_class_new_instance(1, &d->missing, wb_eDecodeError));
+    }
     switch (d->mode) {
     case WBD_CHECK: return Qtrue;
     case WBD_LIST: return d->results;
@@ -1115,6 +1190,8 @@ void wbd_free(wbd_decoder *d)
     ruby_xfree(d->steps);
     d->steps = NULL;
     d->step_count = 0;
+    ruby_xfree(d->default_offset);
+    d->default_offset = NULL;
     ruby_xfree(d->scratch.ptr);
     d->scratch.ptr = NULL;
     d->scratch.cap = d->scratch.len = 0;
@@ -1130,6 +1207,7 @@ void wbd_mark(wbd_decoder *d)
      * bytes live in the object itself). */
     rb_gc_mark(d->chunk);
     rb_gc_mark_movable(d->root_plan);
+    rb_gc_mark_movable(d->missing);
     rb_gc_mark_movable(d->record.type_value);
     rb_gc_mark_movable(d->mTypes);
     rb_gc_mark_movable(d->eInvalidValue);
@@ -1151,6 +1229,7 @@ void wbd_compact(wbd_decoder *d)
     d->results = rb_gc_location(d->results);
     d->result = rb_gc_location(d->result);
     d->root_plan = rb_gc_location(d->root_plan);
+    d->missing = rb_gc_location(d->missing);
     d->record.plan = d->root_plan;
     d->record.type_value = rb_gc_location(d->record.type_value);
     d->mTypes = rb_gc_location(d->mTypes);

@@ -36,13 +36,16 @@ struct wbp_entry {
     long index; /* in the record's values; -1 for the record itself */
     char *name;
     size_t name_len;
-    char *uri; /* NULL: any namespace */
+    char *uri; /* elements: NULL any namespace, "" none; attributes: NULL none */
     size_t uri_len;
+    char *default_offset; /* :time: appended to a date-time without a zone; NULL: none */
+    size_t default_offset_len;
     wbp_entry *alt;
     VALUE type_value; /* the scalar Symbol or the model Class */
     VALUE plan;       /* MODEL: the type's compiled plan, looked up on first use (0 until then) */
     wbp_table table;  /* GROUP */
     wbp_entry *any;   /* GROUP */
+    wbp_table attributes; /* GROUP: XML attributes read by path ("a/@b") */
 };
 
 typedef struct wbp_plan {
@@ -85,6 +88,7 @@ typedef struct wbd_frame {
     size_t mark; /* tokenizer mark of the start tag, or (size_t)-1 */
     wbx_bytes text;
     int has_text;
+    int children; /* a child element was seen (kept by frames that want text) */
     int holds; /* MODEL: references wait for values of this record (References#hold) */
 } wbd_frame;
 
@@ -108,6 +112,10 @@ typedef struct wbd_decoder {
     size_t value_count, values_cap;
     long count;
     size_t located;
+    size_t reached; /* the most steps of the path matched at once */
+    VALUE missing;  /* the DecodeError message when the path never matched; nil: none */
+    char *default_offset; /* the call's default_offset:, NULL: none */
+    size_t default_offset_len;
     size_t skip;
     size_t record_depth;
     wbs_env env;
@@ -124,7 +132,7 @@ typedef struct wbd_decoder {
 
 /* Sets up a decoder (mode WBD_CHECK: well-formedness only). Raises on bad arguments. */
 void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wbx_config *config, VALUE block,
-              VALUE refs);
+              VALUE refs, VALUE missing, VALUE default_offset);
 /* Runs it: the result, or Qundef when a DOCTYPE was met (see wbx_read_so_far). */
 VALUE wbd_run(wbd_decoder *d);
 void wbd_free(wbd_decoder *d);

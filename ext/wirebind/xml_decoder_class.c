@@ -67,12 +67,13 @@ static size_t limit(VALUE n, const char *name)
 static uint64_t hash_key[2];
 
 /* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb). */
-/* decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references = nil),
- * limits: [max_depth, max_token_size, max_attributes, max_namespaces] */
+/* decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references = nil, missing = nil,
+ *               default_offset = nil), limits: [max_depth, max_token_size, max_attributes, max_namespaces];
+ * missing: the message to raise when path never matched, or nil */
 static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
 {
-    VALUE source, item, mode, path, strict, limits, reject_dtd, block, refs;
-    rb_check_arity(argc, 8, 9);
+    VALUE source, item, mode, path, strict, limits, reject_dtd, block, refs, missing, default_offset;
+    rb_check_arity(argc, 8, 11);
     source = argv[0];
     item = argv[1];
     mode = argv[2];
@@ -82,6 +83,8 @@ static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
     reject_dtd = argv[6];
     block = argv[7];
     refs = argc > 8 ? argv[8] : Qnil;
+    missing = argc > 9 ? argv[9] : Qnil;
+    default_offset = argc > 10 ? argv[10] : Qnil;
     int code = mode_code(mode);
     if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
     Check_Type(limits, T_ARRAY);
@@ -97,7 +100,7 @@ static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wbd_decoder *d = &s->d;
-    wbd_init(d, source, item, code, path, RTEST(strict), &config, block, refs);
+    wbd_init(d, source, item, code, path, RTEST(strict), &config, block, refs, missing, default_offset);
     VALUE result = wbd_run(d);
     if (result == Qundef) {
         /* A DOCTYPE: give back everything read, for the pure backend to start over. */

@@ -19,6 +19,7 @@
  * itself (which the pure encoder meets as SystemStackError) must not eat all
  * the memory there is. */
 #define MAX_DEPTH 100000
+#define XML_NS "http://www.w3.org/XML/1998/namespace"
 
 static const char DECLARATION[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 
@@ -118,9 +119,11 @@ static VALUE automatic_prefix(const compiler *c, VALUE uri)
     return prefix;
 }
 
-/* Generator#declaration: %( xmlns:#{prefix}="#{Encoder.attribute(uri)}") */
+/* Encoder.declaration: %( xmlns:#{prefix}="#{Encoder.attribute(uri)}"), nothing
+ * for the XML namespace (always "xml:", never declared). */
 static VALUE declaration_of(const compiler *c, VALUE prefix, VALUE uri)
 {
+    if (RSTRING_LEN(uri) == sizeof(XML_NS) - 1 && memcmp(RSTRING_PTR(uri), XML_NS, sizeof(XML_NS) - 1) == 0) return utf8("");
     VALUE escaped = rb_funcall(c->env->cPureEncoder, id_attribute, 1, uri);
     StringValue(escaped);
     VALUE declaration = rb_str_plus(utf8(" xmlns:"), prefix);
@@ -145,7 +148,13 @@ static void name_parts(const compiler *c, wb_xml_op *op, VALUE entry, int top)
     VALUE uri = rb_funcall(entry, id_uri, 0);
     if (NIL_P(local)) local = utf8("item");
     op->top = (unsigned char)top;
-    if (!NIL_P(uri) && !rb_equal(uri, c->namespace)) {
+    if (!NIL_P(uri) && RSTRING_LEN(uri) == 0 && !NIL_P(c->namespace)) {
+        /* "{}local" in a model with a namespace: unprefixed, the default reset. */
+        op->foreign = 1;
+        op->no_namespace = 1;
+        op->name = intern(c->plan, local);
+        op->declaration = intern(c->plan, utf8(" xmlns=\"\""));
+    } else if (!NIL_P(uri) && RSTRING_LEN(uri) > 0 && !rb_equal(uri, c->namespace)) {
         VALUE prefix = automatic_prefix(c, uri);
         op->foreign = 1;
         op->name = intern(c->plan, qualified(prefix, local));
@@ -202,8 +211,10 @@ static int same_bytes(const wb_xml_plan *plan, wb_xml_bytes a, wb_xml_bytes b)
     return a.len == b.len && a.len > 0 && memcmp(WB_XML_PTR(plan, a), WB_XML_PTR(plan, b), a.len) == 0;
 }
 
-/* Generator#attribute. */
-static void add_attribute(const compiler *c, VALUE slot)
+/* Generator#attribute (and #group_attributes: +field+ is then the whole path and
+ * a declaration is shared only with the record's and the wrapper's own, from
+ * +group_first+ on). */
+static void add_attribute(const compiler *c, VALUE slot, VALUE field, size_t group_first)
 {
     wb_xml_plan *plan = c->plan;
     VALUE local = rb_funcall(slot, id_name, 0);
@@ -222,7 +233,7 @@ static void add_attribute(const compiler *c, VALUE slot)
     VALUE attribute = rb_funcall(slot, id_attribute, 0);
     VALUE type = rb_funcall(slot, id_type, 0);
     VALUE ivar = rb_funcall(attribute, id_ivar, 0);
-    VALUE field = rb_str_plus(utf8("@"), local);
+    if (NIL_P(field)) field = rb_str_plus(utf8("@"), local);
     VALUE markup = rb_str_plus(utf8(" "), name);
     rb_str_cat_cstr(markup, "=\"");
 
@@ -243,6 +254,7 @@ static void add_attribute(const compiler *c, VALUE slot)
         wb_xml_bytes bytes = intern(plan, declaration);
         int seen = 0;
         for (size_t i = 0; i < plan->attribute_count && !seen; i++) {
+            if (i >= plan->record_attribute_count && i < group_first) continue; /* another wrapper's */
             seen = same_bytes(plan, plan->attributes[i].declaration, bytes);
         }
         if (!seen) entry->declaration = bytes;
@@ -301,6 +313,15 @@ static void add_writes(const compiler *c, VALUE writes)
             name_parts(c, op, entry, at_top);
             VALUE open_index = LONG2FIX((long)plan->op_count);
             plan->op_count++;
+            VALUE attributes = rb_funcall(entry, id_attribute_writes, 0);
+            size_t first = plan->attribute_count;
+            for (long i = 0; i < RARRAY_LEN(attributes); i++) {
+                VALUE slot = rb_ary_entry(attributes, i);
+                add_attribute(c, slot, rb_funcall(rb_funcall(slot, id_attribute, 0), id_xml, 0), first);
+            }
+            op = &plan->ops[FIX2LONG(open_index)];
+            op->attribute_first = first;
+            op->attribute_count = plan->attribute_count - first;
             rb_ary_push(pending, rb_ary_new_from_args(3, rb_funcall(entry, id_writes, 0), INT2FIX(0), open_index));
         } else {
             add_element(c, entry, at_top);
@@ -355,7 +376,8 @@ VALUE wb_xml_plan_compile(VALUE klass)
     if (!NIL_P(namespace)) plan->uri = intern(plan, namespace);
 
     VALUE attributes = rb_funcall(source, id_attribute_writes, 0);
-    for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i));
+    for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i), Qnil, 0);
+    plan->record_attribute_count = plan->attribute_count;
     if (plan->namespace_mode == WB_XML_NS_DEFAULT) {
         for (size_t i = 0; i < plan->attribute_count; i++) {
             if (same_bytes(plan, plan->attributes[i].declaration, plan->declaration)) plan->attributes_declare_prefix = 1;
@@ -570,6 +592,8 @@ static inline int same_namespace(const wb_xml_plan *ns, const wb_xml_plan *plan)
 
 /* The start of a record's element: the generated write up to its first child
  * (start tag, Generator#scope, XML attributes, text). */
+static void write_attributes(encoding *enc, frame *f, size_t first, size_t count);
+
 static void open_record(encoding *enc, frame *f, const char *tag_declaration, size_t tag_declaration_len)
 {
     const wb_xml_plan *plan = f->plan;
@@ -610,17 +634,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
         break;
     }
 
-    for (size_t i = 0; i < plan->attribute_count; i++) {
-        const wb_xml_attribute *attribute = &plan->attributes[i];
-        append_bytes(enc, plan, attribute->declaration);
-        set_field(f, plan, attribute->field);
-        VALUE value = rb_ivar_get(f->record, attribute->ivar);
-        if (NIL_P(value)) continue;
-        append_bytes(enc, plan, attribute->prefix);
-        wb_format_write(buffer, enc->env, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
-        wb_buffer_append_char(buffer, '"');
-        RB_GC_GUARD(value);
-    }
+    write_attributes(enc, f, 0, plan->record_attribute_count);
     wb_buffer_append_char(buffer, '>');
 
     if (plan->has_text) {
@@ -665,6 +679,23 @@ static void push_record(encoding *enc, const wb_xml_plan *plan, VALUE record, co
     f->list = Qundef;
     enc->depth++; /* only now does the GC see (and pin) the record */
     open_record(enc, f, tag_declaration, tag_declaration_len);
+}
+
+/* Generator#attribute and #group_attributes: plan->attributes[first, first + count) of the record. */
+static void write_attributes(encoding *enc, frame *f, size_t first, size_t count)
+{
+    const wb_xml_plan *plan = f->plan;
+    for (size_t i = first; i < first + count; i++) {
+        const wb_xml_attribute *attribute = &plan->attributes[i];
+        append_bytes(enc, plan, attribute->declaration);
+        set_field(f, plan, attribute->field);
+        VALUE value = rb_ivar_get(f->record, attribute->ivar);
+        if (NIL_P(value)) continue;
+        append_bytes(enc, plan, attribute->prefix);
+        wb_format_write(&enc->buffer, enc->env, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
+        wb_buffer_append_char(&enc->buffer, '"');
+        RB_GC_GUARD(value);
+    }
 }
 
 /* Generator#name_parts: "<name" with what the name needs declared. */
@@ -748,8 +779,8 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
         push_record(enc, child, value, "", 0, WB_XML_PTR(child, child->root_tag), child->root_tag.len, declaration, declaration_len,
                     child_default, child_parent, 1);
     } else if (op->foreign) {
-        push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, declaration, declaration_len, child_default,
-                    child_parent, 1);
+        push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, declaration, declaration_len,
+                    op->no_namespace ? NULL : child_default, child_parent, 1);
     } else {
         /* Named in this model's namespace; a child of the record itself carries
          * the reset, and sees the default namespace in scope. */
@@ -797,6 +828,7 @@ static void run(encoding *enc)
         switch (op->code) {
         case WB_XML_OP_OPEN:
             open_name(enc, f, op);
+            if (op->attribute_count) write_attributes(enc, f, op->attribute_first, op->attribute_count);
             wb_buffer_append_char(&enc->buffer, '>');
             f->pc++;
             continue;

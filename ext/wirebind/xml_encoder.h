@@ -44,11 +44,14 @@ typedef struct wb_xml_op {
     unsigned char named;   /* 0 for "*": scalars are <item>s, records use their own root tag */
     unsigned char foreign; /* the name is fixed: "wbN:local", declared by `declaration` */
     unsigned char top;     /* a child of the record's element, not of a wrapper */
+    unsigned char no_namespace; /* foreign "{}local": the declaration resets the default namespace */
     ID ivar;               /* where the record keeps the value */
     VALUE type;            /* the scalar type's Symbol, or the model Class values must be */
     wb_xml_bytes field;    /* the attribute's xml path, for EncodeError#path */
     wb_xml_bytes name;     /* the local name ("item" for "*"), or the whole foreign name */
     wb_xml_bytes declaration; /* foreign: ' xmlns:wbN="uri"' */
+    size_t attribute_first;   /* OPEN: its XML attributes ("a/@b"), attributes[first, first + count) */
+    size_t attribute_count;
 } wb_xml_op;
 
 /* An XML attribute of the record's element, or its text ("."). */
@@ -80,6 +83,7 @@ typedef struct wb_xml_plan {
     wb_xml_bytes nil_suffix;       /* ' xsi:nil="true" xmlns:xsi="..."/>' */
     int attributes_declare_prefix; /* DEFAULT: an attribute in the model's namespace declares its prefix */
     size_t attribute_count, attribute_capacity;
+    size_t record_attribute_count; /* the record's own; wrappers' ones follow them */
     wb_xml_attribute *attributes;
     int has_text;
     wb_xml_attribute text;

@@ -51,12 +51,19 @@ module Wirebind
       #   type for one record, or a one-element Array of it for a list of records
       # @param at [String, nil] path of local names from the document element to the
       #   record element(s), +*+ matching any one element; nil decodes the document
-      #   element itself (for a list type: its child elements)
+      #   element itself (for a list type: its child elements). The path starts with
+      #   the document element: +"Envelope/Body/item"+, not +"Body/item"+.
       # @param strict [Boolean] raise {DecodeError} on elements the schema does not know
       # @param dtd [Symbol] +:reject+ (the default) refuses any DOCTYPE: SOAP forbids them
       #   and every entity attack needs one. +:internal+ reads an internal DTD subset and
       #   expands its internal entities within the limits. External DTDs and entities are
       #   never read; referencing an external or undeclared entity is an error.
+      # @param missing [Symbol, nil] +:raise+: raise {DecodeError} when the +at:+ path
+      #   matched nothing (for a list: when the element holding the items was never
+      #   found), instead of returning nil (or +[]+, which then means "found, empty")
+      # @param default_offset [String, nil] the offset (+"Z"+, +"+hh:mm"+) of +:time+
+      #   values written without one, for attributes that declare no +default_offset:+
+      #   of their own; by default such a time is read as UTC
       # @param references [Boolean] resolve SOAP 1.1 encoding references (rpc/encoded,
       #   Axis's +multiRef+s): a value element with +href="#x"+ takes the value of the
       #   element with +id="x"+ outside the records (before or after it; the same object
@@ -71,12 +78,12 @@ module Wirebind
       # @raise [LimitError] a limit was exceeded
       # @raise [DecodeError] well-formed but does not fit the schema, with path and line
       def decode(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend,
-                 references: false, max_references: DEFAULT_MAX_REFERENCES, **limits)
+                 references: false, max_references: DEFAULT_MAX_REFERENCES, missing: nil, default_offset: nil, **limits)
         list = type.is_a?(Array)
         item = resolve_type(list ? unwrap_list(type) : type)
         path = compile_path(at, list)
         Options.boolean(:strict, strict)
-        options = tokenizer_options(limits, dtd)
+        options = decode_options(tokenizer_options(limits, dtd), at, missing, default_offset)
         options[:references] = references_for(references, max_references, nil) unless references == false
         backend_for(backend).decode(input, item, list, path, strict, options)
       end
@@ -88,16 +95,16 @@ module Wirebind
       # @yieldparam record [Object]
       # @return [Integer, Enumerator] the number of records yielded, or an Enumerator without a block
       def each(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend,
-               references: false, max_references: DEFAULT_MAX_REFERENCES, **limits, &block)
+               references: false, max_references: DEFAULT_MAX_REFERENCES, missing: nil, default_offset: nil, **limits, &block)
         unless block
           return enum_for(:each, input, type, at: at, strict: strict, dtd: dtd, backend: backend, references: references,
-                                                 max_references: max_references, **limits)
+                                                 max_references: max_references, missing: missing, default_offset: default_offset, **limits)
         end
 
         item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
         path = compile_path(at, true)
         Options.boolean(:strict, strict)
-        options = tokenizer_options(limits, dtd)
+        options = decode_options(tokenizer_options(limits, dtd), at, missing, default_offset)
         options[:references] = references_for(references, max_references, block) unless references == false
         backend_for(backend).each(input, item, path, strict, options, block)
       end
@@ -226,6 +233,19 @@ module Wirebind
         Options.one_of(:dtd, dtd, DTD_POLICIES)
         options[:dtd] = dtd
         options
+      end
+
+      # The decode-only options, added to the tokenizer's: +missing:+ becomes the
+      # message to raise (nil: none), so both backends say the same thing.
+      def decode_options(options, at, missing, default_offset)
+        unless default_offset.nil? || (default_offset.is_a?(String) && default_offset.match?(Model::Attribute::OFFSET_PATTERN))
+          raise ArgumentError, "default_offset: must be nil, \"Z\" or \"+hh:mm\"/\"-hh:mm\", not #{default_offset.inspect}"
+        end
+        raise ArgumentError, "missing: must be nil or :raise, not #{missing.inspect}" unless missing.nil? || missing == :raise
+
+        message = missing && "at: #{at.inspect} matched no element (a path starts with the document element's local name, " \
+                             "as in \"Envelope/Body/response/item\")"
+        options.merge(default_offset: default_offset && -default_offset, missing: message)
       end
 
       def check_element_name(name, option)

@@ -149,11 +149,15 @@ class XMLDecodeTest < Minitest::Test
     assert_nil value_of(:i, "<!-- only a comment -->")
   end
 
-  def test_child_elements_inside_a_scalar_are_ignored
-    assert_equal "ABC", value_of(:s, "AB<b>ignored</b>C")
-    assert_equal "AC", value_of(:s, "A<b><c>deep</c><s>not me</s></b>C")
-    assert_equal 12, value_of(:i, "1<x>9</x>2")
-    assert_equal "", value_of(:s, "<b>nothing direct</b>")
+  # A scalar is text: markup inside one would be dropped without a word (issue 13).
+  def test_child_elements_inside_a_scalar_are_a_decode_error
+    { [:s, "AB<b>ignored</b>C"] => "AllTypes/s/b", [:s, "A<b><c>deep</c><s>not me</s></b>C"] => "AllTypes/s/b",
+      [:i, "1<x>9</x>2"] => "AllTypes/i/x", [:s, "<b>nothing direct</b>"] => "AllTypes/s/b",
+      [:s, "<b/>"] => "AllTypes/s/b" }.each do |(field, text), path|
+      error = assert_raises(Wirebind::DecodeError, text) { XML.decode("<AllTypes><#{field}>#{text}</#{field}></AllTypes>", AllTypes) }
+      assert_equal path, error.path, text
+      assert_match(/<[bx]> is an element inside a :(string|integer) value; a scalar holds text only/, error.message)
+    end
   end
 
   # ---- integers ------------------------------------------------------------
@@ -791,16 +795,19 @@ class XMLDecodeTest < Minitest::Test
 
     assert_equal [1, 2], decode_everywhere(xml, [:integer], at: "r/n")
     assert_equal 1, XML.decode(xml, :integer, at: "r/n")
-    assert_equal [" 1 ", "skip", "2", ""], XML.decode(xml, [:string], at: "r/*")
+    assert_equal [" 1 ", "skip", "2"], XML.decode(xml.sub(%r{<g>.*</g>}, ""), [:string], at: "r/*")
+    assert_raises(Wirebind::DecodeError) { XML.decode(xml, [:string], at: "r/*") }
     assert_equal [3], XML.decode(xml, [:integer], at: "r/g/n")
     assert_equal [Date.new(2000, 1, 2)], XML.decode("<r><d>2000-01-02</d></r>", [:date], at: "r/d")
     assert_nil XML.decode(xml, :integer, at: "r/none")
   end
 
   def test_scalar_type_records_with_markup
-    xml = "<r><n>1<!-- c -->2</n><n><![CDATA[3]]></n><n>4<x>5</x></n></r>"
+    xml = "<r><n>1<!-- c -->2</n><n><![CDATA[3]]></n><n>4</n></r>"
 
     assert_equal [12, 3, 4], decode_everywhere(xml, [:integer], at: "r/n")
+    error = assert_raises(Wirebind::DecodeError) { XML.decode(xml.sub("4", "4<x>5</x>"), [:integer], at: "r/n") }
+    assert_equal "n/x", error.path
   end
 
   def test_a_scalar_record_that_does_not_fit

@@ -62,11 +62,15 @@ class XMLNamespacesTest < Minitest::Test
     assert_equal "K", XML.decode(xml, Issue).key
   end
 
-  def test_attributes_match_by_local_name_whatever_their_prefix
+  # An unprefixed attribute is in no namespace (Namespaces in XML 1.0, 6.2): "@lang"
+  # reads lang="..." only, never x:lang or xml:lang (issue 13).
+  def test_an_unqualified_attribute_declaration_reads_only_the_unprefixed_attribute
     xml = %(<Issue xmlns:x="urn:x" x:lang="en"><key>K</key></Issue>)
 
-    assert_equal "en", XML.decode(xml, Issue).lang
-    assert_equal "fr", XML.decode(%(<Issue xml:lang="fr"/>), Issue).lang
+    assert_nil decode_everywhere(xml, Issue).lang
+    assert_nil decode_everywhere(%(<Issue xml:lang="fr"/>), Issue).lang
+    assert_equal "de", decode_everywhere(%(<Issue xmlns="urn:d" xmlns:x="urn:x" x:lang="en" lang="de"/>), Issue).lang
+    assert_equal "de", decode_everywhere(%(<Issue lang="de" xmlns:x="urn:x" x:lang="en"/>), Issue).lang
   end
 
   def test_xmlns_declarations_are_not_attributes

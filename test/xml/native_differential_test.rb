@@ -23,6 +23,14 @@ class NativeDifferentialTest < Minitest::Test
     attribute :value, :decimal, xml: "."
   end
 
+  # Text, for when the element's own text is the value (declared before Thing uses it).
+  class Note
+    include Wirebind::Model
+    xml_root "note"
+    attribute :lang, :string, xml: "@lang"
+    attribute :text, :string, xml: "."
+  end
+
   class Thing
     include Wirebind::Model
     xml_root "thing"
@@ -48,14 +56,11 @@ class NativeDifferentialTest < Minitest::Test
     attribute :a_qn, :string, xml: "{urn:a}qn"
     attribute :b_qn, :string, xml: "{urn:b}qn"
     attribute :any_qn, :string, xml: "qn"
-  end
-
-  # Text, for when the element's own text is the value.
-  class Note
-    include Wirebind::Model
-    xml_root "note"
-    attribute :lang, :string, xml: "@lang"
-    attribute :text, :string, xml: "."
+    # Issue 13: attributes by path, "{}" (no namespace), default_offset:, several classes.
+    attribute :zip, :integer, xml: "meta/@zip"
+    attribute :plain, :string, xml: "{}plain"
+    attribute :local_at, :time, xml: "lat", default_offset: "+05:30"
+    attribute :mixed, [Amount, Note], xml: "mix/*"
   end
 
   class Holder
@@ -193,7 +198,11 @@ class NativeDifferentialTest < Minitest::Test
       fields << leaf("blob", value(:base64)) if chance(0.2)
       @r.rand(3).times { fields << leaf("tag", value(:string)) }
       fields << "<nums>#{Array.new(@r.rand(3)) { leaf('n', value(:integer)) }.join(blank)}</nums>" if chance(0.3)
-      fields << "<meta><info><author>#{value(:string)}</author><when>#{value(:date)}</when></info></meta>" if chance(0.3)
+      fields << "<meta#{" zip=\"#{value(:integer)}\"" if chance(0.5)}><info><author>#{value(:string)}</author><when>#{value(:date)}</when></info></meta>" if chance(0.3)
+      fields << "<meta zip=\"#{value(:integer)}\"/>" if chance(0.1)
+      fields << leaf(pick(%w[plain a:plain]), value(:string)) if chance(0.2)
+      fields << leaf("lat", value(:time)) if chance(0.3)
+      fields << "<mix>#{Array.new(@r.rand(4)) { pick(["<amount currency=\"EUR\">#{value(:decimal)}</amount>", "<note lang=\"en\">#{value(:string)}</note>", "<other/>"]) }.join}</mix>" if chance(0.2)
       fields << "<amount currency=\"EUR\">#{value(:decimal)}</amount>" if chance(0.3)
       fields << "<amounts>#{Array.new(@r.rand(3)) { "<amount currency=\"#{pick(%w[USD JPY])}\"#{nil_attr}>#{value(:decimal)}</amount>" }.join}</amounts>" if chance(0.2)
       fields << "<extras>#{Array.new(@r.rand(3)) { |i| leaf("e#{i}", value(:string)) }.join}</extras>" if chance(0.3)
@@ -258,6 +267,8 @@ class NativeDifferentialTest < Minitest::Test
       agree_decode(xml, [Thing], "generated ##{i} strict", at: "list/thing", strict: true) if i % 3 == 0
       agree_each(xml, Thing, "generated ##{i} (each, *)", at: "*/*") if i % 4 == 0
       agree_decode(xml, [:string], "generated ##{i} (strings)", at: "list/thing/name") if i % 5 == 0
+      agree_decode(xml, [Thing], "generated ##{i} (missing)", at: "list/things/thing", missing: :raise) if i % 5 == 1
+      agree_decode(xml, Thing, "generated ##{i} (offset)", at: "list/thing", default_offset: "-03:00") if i % 5 == 2
       agree_decode(xml, [:integer], "generated ##{i} (integers)", at: "list/*/count") if i % 5 == 1
     end
   end

@@ -101,6 +101,10 @@ module Wirebind
                   "#{Model.display_name(klass)}: attributes #{other.attribute.name.inspect} and " \
                   "#{attribute.name.inspect} both have the JSON key #{key.inspect}"
           end
+          if attribute.choices
+            raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a list of several model classes maps to XML only " \
+                               "(by element name); JSON has no element names to tell them apart"
+          end
           slot = Slot.new(
             key: key, index: attribute.index, code: attribute.model? ? :model : attribute.type,
             type: attribute.type, list: attribute.list?, attribute: attribute,

@@ -30,9 +30,11 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil enum one_or_many string_as lenient_numbers].freeze
+      OPTIONS = %i[xml json nil enum default_offset one_or_many string_as lenient_numbers].freeze
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
+      # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
+      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/.freeze
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
@@ -42,8 +44,12 @@ module Wirebind
       attr_reader :name
       # @return [Symbol] the instance variable, e.g. +:@release_date+
       attr_reader :ivar
-      # @return [Symbol, Class] the item type: a {Types::SCALARS} name or a model class
+      # @return [Symbol, Module] the item type: a {Types::SCALARS} name or a model class
+      #   ({Wirebind::Model} itself for a list of several model classes, see {#choices})
       attr_reader :type
+      # @return [Array<Class>, nil] for +[A, B, C]+, the model classes a list may hold,
+      #   told apart in XML by their element names (+xml_root+)
+      attr_reader :choices
       # @return [String] the XML path, e.g. +"releaseDate"+, +"@lang"+, +"affectsVersions/*"+
       attr_reader :xml
       # @return [String] the JSON key
@@ -51,6 +57,9 @@ module Wirebind
       # @return [Symbol] how XML writes a nil: +:omit+ (leave the element out) or
       #   +:xsi+ (an empty element with xsi:nil="true")
       attr_reader :nil_style
+      # @return [String, nil] for a +:time+ attribute, the offset ("Z", "+hh:mm") of
+      #   date-times written without one; nil: the call's +default_offset:+, else UTC
+      attr_reader :default_offset
       # @return [Integer] the position in the owning class's attributes, and in
       #   the values given to +__wb_build+
       attr_reader :index
@@ -78,17 +87,25 @@ module Wirebind
             raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: #{OPTIONS.map { |o| "#{o}:" }.join(', ')})"
           end
 
-          item_type, list = resolve_type(where, type)
+          choices = choice_types(where, type)
+          item_type, list = choices ? [Model, true] : resolve_type(where, type)
+          default_offset = options[:default_offset]
+          check_default_offset(where, item_type, default_offset) unless default_offset.nil?
           json = options[:json]
+          xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
+          # A bad path is an error here, not at the first decode.
+          XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
           new(
             owner: owner,
             name: name,
             type: item_type,
             list: list,
-            xml: wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) }),
+            xml: xml,
             json: json.nil? ? default_json(name, json_keys) : wire_name(where, :json, json),
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
+            default_offset: default_offset&.then { |offset| -offset },
+            choices: choices,
             enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
             index: index,
             json_union: json_union(where, item_type, list, options)
@@ -186,6 +203,14 @@ module Wirebind
           raise SchemaError, "#{where}: #{describe_type(type)}; #{TYPE_HELP}"
         end
 
+        # [A, B, ...]: a list of several model classes, or nil for any other type.
+        def choice_types(where, type)
+          return nil unless type.is_a?(Array) && type.size > 1 && type.all? { |item| model_class?(item) }
+          raise SchemaError, "#{where}: #{type.inspect} names a class twice" unless type.uniq.size == type.size
+
+          type.dup.freeze
+        end
+
         def model_class?(type)
           type.is_a?(Class) && type.include?(Model)
         end
@@ -217,6 +242,13 @@ module Wirebind
           name
         end
 
+        def check_default_offset(where, type, offset)
+          raise SchemaError, "#{where}: default_offset: applies to :time only, not #{type.inspect}" unless type == :time
+          return if offset.is_a?(String) && offset.match?(OFFSET_PATTERN)
+
+          raise SchemaError, "#{where}: default_offset: must be \"Z\" or \"+hh:mm\"/\"-hh:mm\" (at most 14:00), not #{offset.inspect}"
+        end
+
         # An enumeration: a frozen Hash of the allowed strings (for lookups in
         # constant time), only on +:string+ attributes and lists of them.
         def enum(where, item_type, values)
@@ -238,7 +270,7 @@ module Wirebind
       # Use {.declare}: this trusts its arguments.
       # @api private
       def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil,
-                     json_union: {}.freeze)
+                     default_offset: nil, choices: nil, json_union: {}.freeze)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -249,6 +281,8 @@ module Wirebind
         @json = json
         @json_explicit = json_explicit
         @nil_style = nil_style
+        @default_offset = default_offset
+        @choices = choices
         @index = index
         @enum = enum
         @json_union = json_union
@@ -311,7 +345,8 @@ module Wirebind
 
       # @return [String]
       def inspect
-        type = @list ? "[#{Model.display_name(@type)}]" : Model.display_name(@type)
+        type = @choices ? @choices.map { |choice| Model.display_name(choice) }.join(", ") : Model.display_name(@type)
+        type = "[#{type}]" if @list
         "#<#{self.class.name} #{Model.display_name(@owner)}##{@name} #{type} xml=#{@xml.inspect} json=#{@json.inspect}>"
       end
 
@@ -321,7 +356,7 @@ module Wirebind
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
           json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, json_union: @json_union,
-          **changes
+          default_offset: @default_offset, choices: @choices, **changes
         )
       end
     end

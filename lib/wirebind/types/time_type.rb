@@ -16,6 +16,8 @@ module Wirebind
       PATTERN = /\A-?\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?\z/.freeze
       ZULU = "Z".ord
       PLUS = "+".ord
+      MINUS = "-".ord
+      COLON = ":".ord
       SECONDS_PER_DAY = 86_400
       NANOSECOND_DIGITS = 9
 
@@ -69,6 +71,20 @@ module Wirebind
           subsec.zero? ? "" : ".#{fraction_digits(value, subsec)}",
           value.utc? ? "Z" : zone_text(offset)
         )
+      end
+
+      # @param text [String] a date-time, maybe with white space around it
+      # @param offset [String] "Z" or "+hh:mm"
+      # @return [String] +text+, with +offset+ appended when it has no zone
+      def self.with_default_offset(text, offset)
+        text = text.strip
+        length = text.bytesize
+        return text if length < 7 || text.getbyte(length - 1) == ZULU
+
+        sign = text.getbyte(length - 6)
+        return text if (sign == PLUS || sign == MINUS) && text.getbyte(length - 3) == COLON
+
+        text + offset
       end
 
       # @return [Integer] where the zone starts: the text's length when there is none

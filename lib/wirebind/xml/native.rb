@@ -11,8 +11,9 @@ module Wirebind
     #
     # The C methods it calls (defined in ext/wirebind/xml_decoder_class.c and
     # xml_encoder_class.c):
-    # - +decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references)+, limits being
-    #   +[max_depth, max_token_size, max_attributes, max_namespaces]+ and
+    # - +decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references, missing,
+    #   default_offset)+, limits being +[max_depth, max_token_size, max_attributes, max_namespaces]+
+    #   (+missing+: the message to raise when +path+ never matched, or nil) and
     #   mode one of :list, :first, :each, :check; returns the result, or :doctype after
     #   giving back (Source#unread) what it read when it meets a DOCTYPE it may not refuse;
     # - +compile_plan(plan)+, a Plan compiled for C (called through {plan_for});
@@ -66,7 +67,8 @@ module Wirebind
         def run(input, item, mode, path, strict, options, block)
           source = Source.new(input)
           limits = options.values_at(:max_depth, :max_token_size, :max_attributes, :max_namespaces)
-          result = decode_source(source, item, mode, path, strict, limits, options.fetch(:dtd) == :reject, block, options[:references])
+          result = decode_source(source, item, mode, path, strict, limits, options.fetch(:dtd) == :reject, block,
+                                 options[:references], options[:missing], options[:default_offset])
           result == :doctype ? yield(source) : result
         end
       end

@@ -11,7 +11,11 @@ module Wirebind
     #
     # Paths in +xml:+ share wrappers: +"meta/a"+ and +"meta/b"+ are two slots of one
     # Group. Entries for the same local name in different namespaces are chained
-    # through +alt+; a nil +uri+ matches any namespace.
+    # through +alt+. For elements a nil +uri+ matches any namespace (the lenient
+    # rule) and +""+ (from +"{}local"+) only no namespace. For XML attributes the
+    # +uri+ is matched exactly, nil being no namespace: an unprefixed attribute is in
+    # no namespace whatever the default namespace (Namespaces in XML, 6.2), so
+    # +"@type"+ never reads +xsi:type+.
     #
     # @api private
     class Plan
@@ -26,7 +30,8 @@ module Wirebind
 
       # Where one value goes. +index+ is the attribute's position in the model's
       # values (nil for the record itself), +type+ a scalar Symbol or a model Class.
-      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, keyword_init: true) do
+      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, :default_offset,
+                        keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
         def plan
@@ -34,10 +39,14 @@ module Wirebind
         end
       end
 
-      # A wrapper element on the way to one or more slots.
-      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, keyword_init: true)
+      # A wrapper element on the way to one or more slots; +attributes+ and
+      # +attribute_writes+ are the XML attributes read from it by path
+      # (+"city-state/@zipcode"+), as a plan's.
+      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, keyword_init: true)
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
+      # "@xml:lang": the one prefix a path may use, bound by XML itself.
+      XML_PREFIX = "xml:"
 
       # @return [Class] the model class
       attr_reader :klass
@@ -88,6 +97,58 @@ module Wirebind
             end
           end
           segments
+        end
+
+        # Checks an +xml:+ mapping when it is declared, so that a bad path is a
+        # SchemaError there and not at the first decode.
+        # @return [void]
+        # @raise [SchemaError]
+        def check_mapping(xml, model, list, context)
+          parse(xml, context).then do |shape, *|
+            next if shape == :element
+
+            raise SchemaError, "#{context}: the element's text must be a scalar" if shape == :text && (model || list)
+            raise SchemaError, "#{context}: an XML attribute must be a scalar" if shape == :attribute && (model || list)
+          end
+        end
+
+        # Splits an +xml:+ mapping into what it names:
+        # [:text], [:attribute, [local, uri], element_steps] (element_steps empty for
+        # the record's own attribute) or [:element, steps].
+        # @return [Array]
+        def parse(xml, context)
+          return [:text].freeze if xml == "."
+
+          segments = split_path(xml)
+          last = segments.last
+          if last.start_with?("@")
+            elements = segments[0...-1].map { |segment| path_step(segment, context) }
+            raise SchemaError, "#{context}: '*' cannot lead to an XML attribute" if elements.any? { |local, _| local.nil? }
+
+            return [:attribute, attribute_step(last[1..], context), elements]
+          end
+          steps = segments.map do |segment|
+            raise SchemaError, "#{context}: an XML attribute ('@') can only end a path" if segment.start_with?("@")
+
+            path_step(segment, context)
+          end
+          raise SchemaError, "#{context}: '*' may only end a path" if steps[0...-1].any? { |local, _| local.nil? }
+
+          [:element, steps]
+        end
+
+        # An attribute's name: "name" (no namespace), "{}name" (the same),
+        # "{uri}name" or "xml:name".
+        # @return [Array(String, String)] local name and namespace (nil: none)
+        def attribute_step(segment, context)
+          if segment.start_with?(XML_PREFIX) && segment.size > XML_PREFIX.size && segment[XML_PREFIX.size..].match?(NCNAME_ONLY)
+            return [segment[XML_PREFIX.size..].freeze, Pure::Syntax::XML_NS].freeze
+          end
+
+          local, uri = path_step(segment, context)
+          raise SchemaError, "#{context}: an XML attribute needs a name" unless local
+
+          [local, uri.nil? || uri.empty? ? nil : uri].freeze
         end
 
         # Parses one step of a path: "local", "{uri}local" or "*".
@@ -145,35 +206,56 @@ module Wirebind
         context = "#{@klass}##{attribute.name} (xml: #{attribute.xml.inspect})"
         xml = attribute.xml
         kind = attribute.model? ? MODEL : SCALAR
-        if xml == "."
-          raise SchemaError, "#{context}: the element's text must be a scalar" if kind == MODEL || attribute.list?
+        self.class.check_mapping(xml, kind == MODEL, attribute.list?, context)
+        shape, name, elements = self.class.parse(xml, context)
+        case shape
+        when :text
           raise SchemaError, "#{context}: the element's text is already mapped" if @text
 
           @text = slot(attribute, kind, nil, nil)
-        elsif xml.start_with?("@")
-          raise SchemaError, "#{context}: an XML attribute must be a scalar" if kind == MODEL || attribute.list?
-
-          local, uri = self.class.path_step(xml[1..], context)
-          raise SchemaError, "#{context}: an XML attribute needs a name" unless local
-          raise SchemaError, "#{context}: XML attribute '#{xml}' is already mapped" if find(@attributes, local, uri)
+        when :attribute
+          holder = elements.empty? ? self : wrapper(elements, context)
+          local, uri = name
+          raise SchemaError, "#{context}: XML attribute '#{xml}' is already mapped" if find(holder.attributes, local, uri)
 
           entry = slot(attribute, kind, local, uri)
-          chain(@attributes, local, entry)
-          @attribute_writes << entry
-        else
-          steps = self.class.split_path(xml).map { |segment| self.class.path_step(segment, context) }
-          raise SchemaError, "#{context}: '*' may only end a path" if steps[0...-1].any? { |local, _| local.nil? }
-
-          add_path(attribute, kind, steps, context)
+          chain(holder.attributes, local, entry)
+          holder.attribute_writes << entry
+        when :element
+          attribute.choices ? add_choices(attribute, name, context) : add_path(attribute, kind, name, context)
         end
       end
 
-      def add_path(attribute, kind, steps, context)
+      # [A, B, C] with xml: "*" or "wrapper/*": one decoding entry per class, by its
+      # element name (+xml_root+, in its namespace when it has one), all filling one
+      # list in document order; one "*" entry writes each item as its own class.
+      def add_choices(attribute, steps, context)
+        unless steps.last == ANY_STEP
+          raise SchemaError, "#{context}: a list of several model classes is mapped by element name: use \"*\" or \"wrapper/*\""
+        end
+
+        holder = wrapper(steps[0...-1], context)
+        raise SchemaError, "#{context}: '*' is already mapped here" if holder.any
+
+        attribute.choices.each do |choice|
+          local = choice.xml_root
+          uri = choice.xml_namespace_uri
+          if find(holder.table, local, uri)
+            raise SchemaError, "#{context}: <#{local}> (#{Model.display_name(choice)}) is already mapped here; each class needs its own xml_root"
+          end
+
+          chain(holder.table, local, slot(attribute, MODEL, local, uri).tap { |entry| entry.type = choice })
+        end
+        holder.writes << slot(attribute, MODEL, nil, nil)
+      end
+
+      # The group of the last of +steps+, made on the way (the groups of a path).
+      def wrapper(steps, context)
         holder = self # the plan or a group: anything with table, any and writes
-        steps[0...-1].each do |local, uri|
+        steps.each do |local, uri|
           existing = find(holder.table, local, uri)
           if existing.nil?
-            group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [])
+            group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [], attributes: {}, attribute_writes: [])
             insert(holder, local, group, context)
             holder = group
           elsif existing.kind == GROUP
@@ -182,6 +264,11 @@ module Wirebind
             raise SchemaError, "#{context}: <#{local}> is already mapped to a value, it cannot also be a wrapper"
           end
         end
+        holder
+      end
+
+      def add_path(attribute, kind, steps, context)
+        holder = wrapper(steps[0...-1], context)
         local, uri = steps.last
         entry = slot(attribute, kind, local, uri)
         if local.nil?
@@ -226,7 +313,8 @@ module Wirebind
 
       def slot(attribute, kind, local, uri)
         Slot.new(kind: kind, index: attribute.index, type: attribute.type, list: attribute.list?,
-                 name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute)
+                 name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute,
+                 default_offset: attribute.default_offset)
       end
 
       def freeze_tables
@@ -248,6 +336,11 @@ module Wirebind
           holder.writes.each do |entry|
             pending << entry if entry.kind == GROUP
             entry.freeze unless entry.kind == GROUP
+          end
+          if holder.is_a?(Group)
+            holder.attributes.each_value { |slot| slot = slot.freeze.alt while slot }
+            holder.attributes.freeze
+            holder.attribute_writes.freeze
           end
           holder.table.freeze
           holder.writes.freeze

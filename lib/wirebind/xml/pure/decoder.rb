@@ -12,6 +12,7 @@ module Wirebind
         def decode(input, item, list, path, strict, options)
           decoder = Decoder.new(input, item, path, strict, options, list ? :list : :first, nil)
           decoder.run
+          decoder.check_found
           decoder.result
         end
 
@@ -25,6 +26,7 @@ module Wirebind
         def each(input, item, path, strict, options, block)
           decoder = Decoder.new(input, item, path, strict, options, :each, block)
           decoder.run
+          decoder.check_found
           decoder.count
         end
       end
@@ -44,11 +46,12 @@ module Wirebind
         MODEL = Plan::MODEL
         GROUP = Plan::GROUP
 
-        # Frame layout: [kind, node, values, slot, parent_values, text, nil?, wants_text, mark]
+        # Frame layout: [kind, node, values, slot, parent_values, text, nil?, wants_text, mark, children?]
         # node: the Plan (MODEL), Group (GROUP) or Slot (SCALAR) in force;
         # values: the record's values the entries of this frame fill;
         # slot/parent_values: where a finished MODEL goes;
-        # mark: where the element started, for errors found at its end.
+        # mark: where the element started, for errors found at its end;
+        # children?: a child element was seen (kept only by frames that want text).
         KIND = 0
         NODE = 1
         VALUES = 2
@@ -58,6 +61,7 @@ module Wirebind
         NIL = 6
         WANTS_TEXT = 7
         MARK = 8
+        CHILDREN = 9
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -73,9 +77,10 @@ module Wirebind
         end
 
         def initialize(input, item, path, strict, options, mode, block)
+          @default_offset = options[:default_offset]
+          @missing = options[:missing]
           @refs = options[:references]
-          options = options.except(:references) if @refs
-          super(input, **options)
+          super(input, **options.except(:references, :default_offset, :missing))
           # xsi:type is looked at only once some model declared an xml_type.
           @poly = Model.xml_types?
           @referent_slots = nil
@@ -89,6 +94,7 @@ module Wirebind
           @stack = []
           @top = nil
           @located = 0 # how many steps of @path the open elements match
+          @reached = 0 # the most steps of @path matched at once
           @skip = 0    # depth inside a subtree being passed over
           @record_depth = nil
           @record_slot = Plan::Slot.new(kind: item.is_a?(Class) ? MODEL : SCALAR, index: nil, type: item, list: false,
@@ -109,6 +115,13 @@ module Wirebind
           nil
         end
 
+        # Raises the +missing:+ error when the +at:+ path never matched.
+        def check_found
+          return unless @missing && @reached < (@mode == :first ? @path.size : @path.size - 1)
+
+          raise DecodeError, @missing
+        end
+
         def on_start(local, uri, attrs)
           if @skip > 0
             @skip += 1
@@ -118,11 +131,8 @@ module Wirebind
           return locate(local, uri, attrs) unless top
 
           kind = top[KIND]
-          if kind == SCALAR
-            @skip = 1 # child elements of a value are not part of it
-            @want_text = false
-            return
-          end
+          scalar_with_children(top, local, nil) if kind == SCALAR
+          top[CHILDREN] = true if top[WANTS_TEXT]
           unless (entry = lookup(top[NODE], local, uri))
             unknown_element(local, nil) if @strict
             @skip = 1
@@ -136,8 +146,15 @@ module Wirebind
             @want_text = false
             return
           end
+          if entry.kind != GROUP && !entry.list && !values[entry.index].nil?
+            # A single value takes the first matching element that gives one.
+            @skip = 1
+            @want_text = false
+            return
+          end
           case entry.kind
           when GROUP
+            apply_attributes(entry, attrs, values, nil) if attrs
             push([GROUP, entry, values, nil, nil, nil, false, false])
           when MODEL
             start_model(entry, values, attrs)
@@ -154,9 +171,14 @@ module Wirebind
           top = @top
           unless top
             return if attrs && @refs && referent_leaf(attrs, text, local)
-            return unless @names.size + 1 == @path.size && @located == @names.size && @mode != :done && matches?(@path.last, local, uri)
 
-            @record_depth = @names.size + 1
+            depth = @names.size + 1
+            return unless depth <= @path.size && @located == depth - 1 && @mode != :done && matches?(@path[depth - 1], local, uri)
+
+            @reached = depth if depth > @reached
+            return if depth < @path.size
+
+            @record_depth = depth
             if attrs && @refs && (id = href(attrs))
               reference(@record_slot, nil, id)
               return
@@ -165,7 +187,8 @@ module Wirebind
             leaf_value(@record_slot, nil, attrs, text, local)
             return
           end
-          return if top[KIND] == SCALAR
+          scalar_with_children(top, local, local) if top[KIND] == SCALAR
+          top[CHILDREN] = true if top[WANTS_TEXT]
 
           unless (entry = lookup(top[NODE], local, uri))
             unknown_element(local, local) if @strict
@@ -178,15 +201,18 @@ module Wirebind
           end
 
           if kind == SCALAR && !(attrs && attrs.include?("nil") && nil_attribute?(attrs))
-            value = entry.type == :string ? text : convert(entry, text, local)
+            values = top[VALUES]
             if entry.list
-              list = top[VALUES][entry.index]
-              list ? list << value : top[VALUES][entry.index] = [value]
-            else
-              top[VALUES][entry.index] = value
+              value = entry.type == :string ? text : convert(entry, text, local)
+              list = values[entry.index]
+              list ? list << value : values[entry.index] = [value]
+            elsif values[entry.index].nil?
+              values[entry.index] = entry.type == :string ? text : convert(entry, text, local)
             end
           elsif kind != GROUP # an empty wrapper leaves its lists empty, as they are by default
             leaf_value(entry, top[VALUES], attrs, text, local)
+          elsif attrs
+            apply_attributes(entry, attrs, top[VALUES], local)
           end
         end
 
@@ -227,7 +253,10 @@ module Wirebind
             plan = top[NODE]
             values = top[VALUES]
             if (text_slot = plan.text)
-              values[text_slot.index] = convert(text_slot, top[TEXT] || "", nil, top[MARK])
+              text = top[TEXT]
+              # White space between child elements is layout, not text.
+              text = nil if text && top[CHILDREN] && text.match?(BLANK)
+              values[text_slot.index] = text || !top[CHILDREN] ? convert(text_slot, text || "", nil, top[MARK]) : nil
             end
             record = plan.build(values)
             @refs.built(record, values) if @refs&.holding?
@@ -240,9 +269,10 @@ module Wirebind
 
         # The entry of a plan or wrapper group for a child element: by local name,
         # then the namespace among entries of that name, else the "*" entry.
+        # A "{}local" entry (uri "") matches only an element in no namespace (uri nil).
         def lookup(node, local, uri)
           entry = node.table[local]
-          entry = entry.alt while entry&.uri && entry.uri != uri
+          entry = entry.alt while entry && (want = entry.uri) && want != uri && !(uri.nil? && want.empty?)
           entry || node.any
         end
 
@@ -262,6 +292,7 @@ module Wirebind
             return
           end
           @located = depth
+          @reached = depth if depth > @reached
           return if depth < @path.size
 
           @record_depth = depth
@@ -321,7 +352,7 @@ module Wirebind
             if slot.list
               list = values[index]
               list ? list << value : values[index] = [value]
-            else
+            elsif values[index].nil?
               values[index] = value
             end
           elsif slot.attribute == References::REFERENT
@@ -459,6 +490,7 @@ module Wirebind
           decode_error(Decoder.unknown_type_message(declared, local, uri), leaf)
         end
 
+        # +plan+: the Plan of a record, or a Group (attributes read by path).
         # +leaf+: the element's name when it is a leaf (not on the name stack), for paths.
         def apply_attributes(plan, attrs, values, leaf)
           table = plan.attributes
@@ -467,7 +499,7 @@ module Wirebind
           i = 0
           while i < attrs.size
             slot = table[attrs[i]]
-            slot = slot.alt while slot&.uri && slot.uri != attrs[i + 1]
+            slot = slot.alt while slot && slot.uri != attrs[i + 1] # exact: nil is no namespace
             values[slot.index] = convert(slot, attrs[i + 2], leaf ? "#{leaf}/@#{attrs[i]}" : "@#{attrs[i]}") if slot
             i += 3
           end
@@ -481,9 +513,20 @@ module Wirebind
           # Empty, or only white space (checked only when it starts with some): nil.
           return nil if text.empty? || (text.getbyte(0) <= 32 && text.match?(BLANK))
 
+          if type == :time && (offset = slot.default_offset || @default_offset)
+            text = Types::TimeType.with_default_offset(text, offset)
+          end
           Types.from_xml_text(type, text)
         rescue Types::InvalidValue => e
           decode_error(e.message, leaf, mark)
+        end
+
+        # A child element inside a value declared as a scalar: its text alone would
+        # silently drop the markup (+leaf+ as in {#unknown_element}).
+        def scalar_with_children(top, local, leaf)
+          slot = top[NODE]
+          decode_error("<#{local}> is an element inside a #{slot.type.inspect} value; a scalar holds text only " \
+                       "(declare a model, or :xml for the raw content)", leaf)
         end
 
         # +leaf+: the element's name when it is a leaf (not on the name stack).

@@ -57,9 +57,21 @@ module Wirebind
 
           # @return [String] the prefix wirebind writes for +uri+ when the schema
           #   names none: "wb" and a checksum of the URI, the same in every process
-          #   and Ractor, with no registry to share
+          #   and Ractor, with no registry to share; "xml" for the XML namespace,
+          #   the one prefix bound without a declaration (and that may not have one)
           def automatic_prefix(uri)
+            return "xml" if uri == Syntax::XML_NS
+
             "wb#{Zlib.crc32(uri).to_s(36)}"
+          end
+
+          # @return [String] the declaration of +prefix+ for +uri+: %( xmlns:p="uri"),
+          #   or "" for the XML namespace, which Namespaces in XML forbids declaring
+          #   with any prefix but its own and needs no declaration with that one
+          def declaration(prefix, uri)
+            return "" if uri == Syntax::XML_NS
+
+            %( xmlns:#{prefix}="#{attribute(uri)}")
           end
 
           # @return [String] +text+ escaped for element content
@@ -134,6 +146,8 @@ module Wirebind
             @lines = []
             @temp = 0
             @attribute_declarations = attribute_declarations
+            # Declarations the record's element writes: a wrapper's attributes need no other.
+            @record_declarations = @attribute_declarations.dup.freeze
           end
 
           def source
@@ -220,14 +234,16 @@ module Wirebind
           end
 
           def declaration(prefix, uri)
-            %( xmlns:#{prefix}="#{Encoder.attribute(uri)}")
+            Encoder.declaration(prefix, uri)
           end
 
           # Ruby expressions for an entry's start-tag opening ("<name" plus any
           # declaration) and its name for the end tag.
           def name_parts(entry, top)
             name = entry.name || "item"
-            if entry.uri && entry.uri != @plan.namespace
+            if no_namespace?(entry)
+              [q("<#{name} xmlns=\"\""), q(name), true]
+            elsif entry.uri && !entry.uri.empty? && entry.uri != @plan.namespace
               prefix = entry.uri == @plan.namespace ? @plan.prefix : Encoder.automatic_prefix(entry.uri)
               [q("<#{prefix}:#{name}#{declaration(prefix, entry.uri)}"), q("#{prefix}:#{name}"), true]
             elsif top
@@ -235,6 +251,12 @@ module Wirebind
             else
               ["'<' << pre << #{q(name)}", "(pre + #{q(name)})", false]
             end
+          end
+
+          # A "{}local" entry in a model with a namespace: written unprefixed, with
+          # the default namespace reset (in a model without one it is any element).
+          def no_namespace?(entry)
+            entry.uri == "" && !@plan.namespace.nil?
           end
 
           # Encoding reads the values decoding set: the instance variables, not
@@ -249,7 +271,8 @@ module Wirebind
             @plan.attribute_writes.filter_map do |slot|
               next if slot.uri.nil? || (slot.uri == @plan.namespace && @plan.prefix)
 
-              declaration(Encoder.automatic_prefix(slot.uri), slot.uri)
+              declaration = declaration(Encoder.automatic_prefix(slot.uri), slot.uri)
+              declaration unless declaration.empty?
             end.uniq
           end
 
@@ -271,6 +294,29 @@ module Wirebind
             emit "  end"
           end
 
+          # XML attributes read from a wrapper by path ("city-state/@zipcode"); a
+          # namespace the record's element does not declare is declared here, once.
+          def group_attributes(group, pad)
+            declared = []
+            group.attribute_writes.each do |slot|
+              name = slot.name
+              if slot.uri
+                prefix = slot.uri == @plan.namespace && @plan.prefix ? @plan.prefix : Encoder.automatic_prefix(slot.uri)
+                declaration = declaration(prefix, slot.uri)
+                unless declaration.empty? || @record_declarations.include?(declaration) || declared.include?(declaration) ||
+                       prefix == @plan.prefix
+                  declared << declaration
+                  emit "#{pad}out << #{q(declaration)}"
+                end
+                name = "#{prefix}:#{name}"
+              end
+              emit "#{pad}field = #{q(slot.attribute.xml)}"
+              emit "#{pad}unless (v = #{reader(slot)}).nil?"
+              emit "#{pad}  out << #{q(" #{name}=\"")} << Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
+              emit "#{pad}end"
+            end
+          end
+
           def text_content(slot)
             emit "  field = '.'"
             emit "  unless (v = #{reader(slot)}).nil?"
@@ -281,7 +327,9 @@ module Wirebind
           def group(group, depth, top)
             pad = "  " * depth
             open, close, = name_parts(group, top)
-            emit "#{pad}out << #{open} << '>'"
+            emit "#{pad}out << #{open}"
+            group_attributes(group, pad)
+            emit "#{pad}out << '>'"
             # Inside an unprefixed wrapper that reset the default namespace, nothing
             # needs resetting again.
             group.writes.each { |entry| entry.kind == Plan::GROUP ? group(entry, depth + 1, false) : element(entry, depth + 1, false) }
@@ -330,7 +378,9 @@ module Wirebind
             if slot.name.nil?
               # A "*" item is named after its own class, in its own namespace.
               emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, #{subtype(slot, value, "''")}, xsi_all, child_default, child_parent, true)"
-            elsif slot.uri && slot.uri != @plan.namespace
+            elsif no_namespace?(slot)
+              emit "#{pad}encoder.write(#{value}, out, #{q(slot.name)}, #{subtype(slot, value, q(' xmlns=""'))}, xsi_all, nil, child_parent, true)"
+            elsif slot.uri && !slot.uri.empty? && slot.uri != @plan.namespace
               prefix = Encoder.automatic_prefix(slot.uri)
               emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{subtype(slot, value, q(declaration(prefix, slot.uri)))}, " \
                    "xsi_all, child_default, child_parent, true)"

@@ -1,0 +1,352 @@
+# frozen_string_literal: true
+
+require_relative "xml_test_support"
+
+# Mapping real payloads (issue 13): the values that used to come back wrong
+# without an error, and the shapes real APIs use. Every test runs on both
+# backends (each_backend) and reads, where one exists, a document somebody else
+# wrote (fixture gems, see rakelib/fixtures.rake).
+class XMLMappingTest < Minitest::Test
+  include XMLTestHelpers
+
+  XSI = "http://www.w3.org/2001/XMLSchema-instance"
+  XML_NS = "http://www.w3.org/XML/1998/namespace"
+  NETSUITE = "netsuite-0.9.3"
+  HAPPYMAPPER = "nokogiri-happymapper-0.5.9"
+
+  # Yields each backend this process has; the values must agree.
+  def each_backend(&block)
+    backends = Wirebind.backend == :native ? %i[pure native] : %i[pure]
+    results = backends.map(&block)
+    results.each_cons(2) { |a, b| assert_equal a, b, "the backends disagree" }
+    results.first
+  end
+
+  def fixture_text(gem, file)
+    File.read(fixture_gem_path(gem, file))
+  end
+
+  # ---- 1. attributes and namespaces -------------------------------------------------
+
+  # NetSuite: <baseRef internalId="999" type="invoice" xsi:type="platformCore:RecordRef"/>
+  class RecordRef
+    include Wirebind::Model
+    attribute :internal_id, :string, xml: "@internalId"
+    attribute :type, :string, xml: "@type"
+    attribute :xsi_type, :string, xml: "@{#{XSI}}type"
+  end
+
+  class WriteResponse
+    include Wirebind::Model
+    attribute :success, :boolean, xml: "status/@isSuccess"
+    attribute :base_ref, RecordRef, xml: "baseRef"
+  end
+
+  def test_unprefixed_attribute_is_not_xsi_type_netsuite
+    xml = fixture_text(NETSUITE, "spec/support/fixtures/add/add_invoice.xml")
+    ref = each_backend do |backend|
+      XML.decode(xml, WriteResponse, at: "Envelope/Body/addResponse/writeResponse", backend: backend).base_ref
+    end
+
+    assert_equal RecordRef.new(internal_id: "999", type: "invoice", xsi_type: "platformCore:RecordRef"), ref
+  end
+
+  def test_attribute_order_does_not_change_the_value
+    [%(<r type="a" xsi:type="x:T" xmlns:xsi="#{XSI}"/>), %(<r xsi:type="x:T" type="a" xmlns:xsi="#{XSI}"/>)].each do |xml|
+      ref = each_backend { |backend| XML.decode(xml, RecordRef, backend: backend) }
+
+      assert_equal "a", ref.type
+      assert_equal "x:T", ref.xsi_type
+    end
+  end
+
+  class Titled
+    include Wirebind::Model
+    attribute :plain, :string, xml: "{}title"
+    attribute :any, :string, xml: "name"
+  end
+
+  def test_empty_braces_mean_no_namespace_for_elements
+    xml = %(<r xmlns:a="urn:a"><a:title>wrong</a:title><title>right</title></r>)
+    record = each_backend { |backend| XML.decode(xml, Titled, backend: backend) }
+
+    assert_equal "right", record.plain
+    assert_nil each_backend { |backend| XML.decode(%(<r xmlns="urn:d"><title>in urn:d</title></r>), Titled, backend: backend) }.plain
+  end
+
+  def test_a_single_value_takes_the_first_matching_element_whatever_its_namespace
+    %w[a b].permutation.each do |first, second|
+      xml = %(<r xmlns:a="urn:a" xmlns:b="urn:b"><#{first}:name>#{first}</#{first}:name><#{second}:name>#{second}</#{second}:name></r>)
+      record = each_backend { |backend| XML.decode(xml, Titled, backend: backend) }
+
+      assert_equal first, record.any, "documented: the first element that gives a value"
+    end
+  end
+
+  # ---- 2. markup inside a scalar, blank text between children -------------------------
+
+  class Description
+    include Wirebind::Model
+    attribute :dtext, :string
+  end
+
+  class Labeled
+    include Wirebind::Model
+    attribute :text, :string, xml: "."
+    attribute :code, :string
+  end
+
+  def test_a_scalar_on_an_element_with_children_is_a_decode_error
+    xml = "<d>\n<dtext>a, <bn>Cacatua</bn>, white</dtext></d>"
+    each_backend do |backend|
+      error = assert_raises(Wirebind::DecodeError) { XML.decode(xml, Description, backend: backend) }
+      assert_equal "d/dtext/bn", error.path
+      assert_equal 2, error.line
+      assert_match(/<bn> is an element inside a :string value/, error.message)
+      error.message
+    end
+  end
+
+  def test_text_that_is_only_white_space_between_children_is_nil
+    assert_nil each_backend { |backend| XML.decode("<l>\n  <code>c</code>\n</l>", Labeled, backend: backend) }.text
+    assert_equal "x ", each_backend { |backend| XML.decode("<l>x <code>c</code></l>", Labeled, backend: backend) }.text
+    assert_equal "  ", each_backend { |backend| XML.decode("<l>  </l>", Labeled, backend: backend) }.text,
+                 "without children, white space is the text"
+  end
+
+  # ---- 3. the xml prefix ------------------------------------------------------------
+
+  class Text
+    include Wirebind::Model
+    xml_root "text"
+    attribute :lang, :string, xml: "@xml:lang"
+    attribute :value, :string, xml: "."
+  end
+
+  class Feed
+    include Wirebind::Model
+    xml_namespace "http://www.w3.org/2005/Atom"
+    xml_root "feed"
+    attribute :lang, :string, xml: "@{#{XML_NS}}lang"
+    attribute :title, :string
+  end
+
+  def test_the_xml_namespace_is_written_with_its_own_prefix_and_never_declared
+    xml = each_backend { |backend| XML.encode(Text.new(lang: "en", value: "hi"), backend: backend) }
+
+    assert_equal %(<text xml:lang="en">hi</text>), xml
+    each_backend { |backend| assert_equal Text.new(lang: "en", value: "hi"), XML.decode(xml, Text, backend: backend) }
+  end
+
+  def test_atom_feed_xml_lang_happymapper
+    xml = fixture_text(HAPPYMAPPER, "spec/fixtures/atom.xml")
+    feed = each_backend { |backend| XML.decode(xml, Feed, backend: backend) }
+
+    assert_equal "en-US", feed.lang
+    assert_equal "TV Shows", feed.title
+    encoded = each_backend { |backend| XML.encode(feed, backend: backend) }
+
+    refute_match(/xmlns:\w+="#{Regexp.escape(XML_NS)}"/, encoded)
+    assert_equal feed, XML.decode(encoded, Feed)
+  end
+
+  # ---- 4. date-times without an offset ----------------------------------------------
+
+  class Shipment
+    include Wirebind::Model
+    attribute :utc, :time
+    attribute :local, :time, default_offset: "-05:00"
+  end
+
+  def test_a_time_without_offset_is_utc_unless_an_offset_is_declared
+    xml = "<s><utc>2009-01-02T06:00:00</utc><local>2009-01-02T06:00:00</local></s>"
+    shipment = each_backend { |backend| XML.decode(xml, Shipment, backend: backend) }
+
+    assert_equal Time.utc(2009, 1, 2, 6), shipment.utc
+    assert shipment.utc.utc?
+    assert_equal Time.new(2009, 1, 2, 6, 0, 0, "-05:00"), shipment.local
+    assert_equal(-5 * 3600, shipment.local.utc_offset)
+  end
+
+  def test_a_time_with_its_own_offset_keeps_it
+    xml = "<s><local> 2009-01-02T06:00:00.5+01:00 </local><utc>2009-01-02T06:00:00Z</utc></s>"
+    shipment = each_backend { |backend| XML.decode(xml, Shipment, backend: backend, default_offset: "+09:00") }
+
+    assert_equal 3600, shipment.local.utc_offset
+    assert shipment.utc.utc?
+  end
+
+  def test_the_call_default_offset_applies_where_the_attribute_names_none
+    xml = "<s><utc>2009-01-02T06:00:00</utc><local>2009-01-02T06:00:00</local></s>"
+    shipment = each_backend { |backend| XML.decode(xml, Shipment, backend: backend, default_offset: "+09:00") }
+
+    assert_equal 9 * 3600, shipment.utc.utc_offset
+    assert_equal(-5 * 3600, shipment.local.utc_offset, "the attribute's own offset wins")
+    assert_equal [Time.new(2009, 1, 2, 6, 0, 0, "+09:00")], XML.decode("<r><t>2009-01-02T06:00:00</t></r>", [:time], at: "r/t", default_offset: "+09:00")
+  end
+
+  def test_default_offset_is_checked
+    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :t, :time, default_offset: "5" } }
+    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :t, :date, default_offset: "Z" } }
+    assert_raises(ArgumentError) { XML.decode("<s/>", Shipment, default_offset: "+25:00") }
+  end
+
+  # ---- 5. at: that matches nothing --------------------------------------------------
+
+  def test_missing_raise_tells_a_wrong_path_from_an_empty_list
+    xml = "<Envelope><Body><list></list></Body></Envelope>"
+    each_backend do |backend|
+      assert_equal [], XML.decode(xml, [:string], at: "Envelope/Body/list/item", missing: :raise, backend: backend)
+      assert_equal [], XML.decode(xml, [:string], at: "Body/list/item", backend: backend), "without missing: an empty list"
+      error = assert_raises(Wirebind::DecodeError) { XML.decode(xml, [:string], at: "Body/list/item", missing: :raise, backend: backend) }
+      assert_match(%r{at: "Body/list/item" matched no element \(a path starts with the document element}, error.message)
+      assert_raises(Wirebind::DecodeError) { XML.decode(xml, :string, at: "Envelope/Body/list/item", missing: :raise, backend: backend) }
+      assert_equal 0, XML.each(xml, :string, at: "Envelope/Body/list/item", missing: :raise, backend: backend) { flunk }
+      assert_raises(Wirebind::DecodeError) { XML.each(xml, :string, at: "Envelope/list/item", missing: :raise, backend: backend) { flunk } }
+      assert_nil XML.decode(%(<Envelope><Body><list xsi:nil="true" xmlns:xsi="#{XSI}"/></Body></Envelope>), Labeled,
+                            at: "Envelope/Body/list", missing: :raise, backend: backend), "matched, and nil"
+      error.message
+    end
+    assert_raises(ArgumentError) { XML.decode(xml, [:string], missing: :warn) }
+  end
+
+  # ---- 7. attributes of a child element, by path --------------------------------------
+
+  # NetSuite saved search rows: the value is an attribute two elements down.
+  class ItemRow
+    include Wirebind::Model
+    attribute :department_id, :integer, xml: "basic/department/searchValue/@internalId"
+    attribute :department_label, :string, xml: "basic/department/customLabel"
+    attribute :item_id, :string, xml: "basic/itemId/searchValue"
+    attribute :available, :float, xml: "basic/locationQuantityAvailable/searchValue"
+  end
+
+  class SearchResult
+    include Wirebind::Model
+    attribute :success, :boolean, xml: "status/@isSuccess"
+    attribute :total, :integer, xml: "totalRecords"
+    attribute :rows, [ItemRow], xml: "searchRowList/searchRow"
+  end
+
+  def test_attributes_of_child_elements_by_path_netsuite
+    xml = fixture_text(NETSUITE, "spec/support/fixtures/search/saved_search_item.xml")
+    result = each_backend { |backend| XML.decode(xml, SearchResult, at: "Envelope/Body/searchResponse/searchResult", backend: backend) }
+
+    assert_equal true, result.success
+    assert_equal 49, result.total
+    assert_equal ItemRow.new(department_id: 113, department_label: "Business Unit", item_id: "9781945179747", available: 3307.0), result.rows.first
+    assert_equal true, each_backend { |backend|
+      XML.decode(fixture_text(NETSUITE, "spec/support/fixtures/add/add_invoice.xml"), WriteResponse, at: "Envelope/Body/addResponse/writeResponse", backend: backend)
+    }.success
+  end
+
+  class Address
+    include Wirebind::Model
+    xml_root "address"
+    attribute :street, :string
+    attribute :country_code, :string, xml: "country/@code"
+    attribute :zip, :integer, xml: "city-state/@zipcode"
+    attribute :city, :string, xml: "city-state/city"
+    attribute :lang, :string, xml: "country/@xml:lang"
+    attribute :region, :string, xml: "country/@{urn:geo}region"
+  end
+
+  def test_attributes_by_path_decode_and_encode
+    xml = fixture_text(HAPPYMAPPER, "spec/fixtures/address.xml")
+    address = each_backend { |backend| XML.decode(xml, Address, backend: backend) }
+
+    assert_equal Address.new(street: "Milchstrasse", country_code: "de"), address
+    full = Address.new(street: "s", country_code: "de", zip: 26_131, city: "Oldenburg", lang: "de", region: "north")
+    encoded = each_backend { |backend| XML.encode(full, backend: backend) }
+
+    assert_equal %(<address><street>s</street><country code="de" xml:lang="de" xmlns:wb#{Zlib.crc32('urn:geo').to_s(36)}="urn:geo" ) +
+                 %(wb#{Zlib.crc32('urn:geo').to_s(36)}:region="north"></country><city-state zipcode="26131"><city>Oldenburg</city></city-state></address>),
+                 encoded
+    each_backend { |backend| assert_equal full, XML.decode(encoded, Address, backend: backend) }
+    each_backend { |backend| assert_equal full, XML.decode(encoded.gsub("></country>", "/>"), Address, backend: backend) }
+  end
+
+  def test_a_bad_attribute_path_is_a_schema_error_at_declaration
+    { "a/@b/c" => /'@'\) can only end a path/, "*/@b" => /'\*' cannot lead to an XML attribute/, "a/@" => /not an element name/,
+      "a/{x" => /no closing/, "a/@{urn:x" => /no closing/ }.each do |path, message|
+      error = assert_raises(Wirebind::SchemaError, path) { Class.new { include Wirebind::Model; attribute :v, :string, xml: path } }
+      assert_match message, error.message
+    end
+    error = assert_raises(Wirebind::SchemaError) do
+      Class.new { include Wirebind::Model; attribute :v, :string, xml: "a"; attribute :w, :string, xml: "a/@b" }
+           .then { |klass| XML.decode("<x/>", klass) }
+    end
+    assert_match(/<a> is already mapped to a value/, error.message)
+  end
+
+  # ---- 12. mixed repeated elements, in document order ---------------------------------
+
+  class Customer
+    include Wirebind::Model
+    attribute :id, :integer, xml: "Id"
+    attribute :name, :string, xml: "DisplayName"
+  end
+
+  class Invoice
+    include Wirebind::Model
+    attribute :id, :integer, xml: "Id"
+    attribute :total, :decimal, xml: "TotalAmt"
+  end
+
+  class Fault
+    include Wirebind::Model
+    attribute :type, :string, xml: "@type"
+    attribute :messages, [:string], xml: "Error/Message"
+  end
+
+  class QueryResponse
+    include Wirebind::Model
+    xml_namespace "http://schema.intuit.com/finance/v3"
+    xml_root "QueryResponse"
+    attribute :entities, [Customer, Invoice, Fault], xml: "*"
+    attribute :start, :integer, xml: "@startPosition"
+  end
+
+  # A QuickBooks change-data-capture response: an XSD choice, unbounded.
+  CDC = <<~XML
+    <IntuitResponse xmlns="http://schema.intuit.com/finance/v3" time="2013-04-03T10:36:19.393Z">
+      <CDCResponse>
+        <QueryResponse startPosition="1">
+          <Customer><Id>1</Id><DisplayName>Amy's Bird Sanctuary</DisplayName></Customer>
+          <Invoice><Id>130</Id><TotalAmt>362.07</TotalAmt></Invoice>
+          <Fault type="ValidationFault"><Error><Message>Stale object</Message></Error></Fault>
+          <Customer><Id>2</Id><DisplayName>Bill's Windsurf Shop</DisplayName></Customer>
+          <Estimate><Id>9</Id></Estimate>
+        </QueryResponse>
+      </CDCResponse>
+    </IntuitResponse>
+  XML
+
+  def test_a_list_of_several_model_classes_keeps_document_order
+    response = each_backend { |backend| XML.decode(CDC, QueryResponse, at: "IntuitResponse/CDCResponse/QueryResponse", backend: backend) }
+
+    assert_equal [Customer.new(id: 1, name: "Amy's Bird Sanctuary"), Invoice.new(id: 130, total: BigDecimal("362.07")),
+                  Fault.new(type: "ValidationFault", messages: ["Stale object"]), Customer.new(id: 2, name: "Bill's Windsurf Shop")],
+                 response.entities, "each item by its element name; <Estimate> is not declared"
+    assert_equal 1, response.start
+    encoded = each_backend { |backend| XML.encode(response, backend: backend) }
+
+    assert_match(%r{\A<QueryResponse xmlns="http://schema.intuit.com/finance/v3" startPosition="1"><Customer>}, encoded)
+    each_backend { |backend| assert_equal response, XML.decode(encoded, QueryResponse, backend: backend) }
+  end
+
+  def test_a_list_of_several_model_classes_is_checked
+    error = assert_raises(Wirebind::SchemaError) do
+      XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, Invoice], xml: "item" })
+    end
+    assert_match(%r{mapped by element name: use "\*" or "wrapper/\*"}, error.message)
+    twin = Class.new { include Wirebind::Model; xml_root "Customer" }
+    error = assert_raises(Wirebind::SchemaError) do
+      XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, twin], xml: "list/*" })
+    end
+    assert_match(/<Customer> .* is already mapped here; each class needs its own xml_root/, error.message)
+    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :items, [Customer, Customer] } }
+    error = assert_raises(Wirebind::SchemaError) { QueryResponse.new(entities: []).to_json }
+    assert_match(/maps to XML only/, error.message)
+  end
+end
