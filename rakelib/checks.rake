@@ -80,64 +80,40 @@ end
 
 FUZZ_DIR = File.expand_path("../fuzz", __dir__)
 
-desc "Fuzz the C tokenizer with libFuzzer (clang; ASan+UBSan) for [seconds] (default 60); crashes land in fuzz/crashes/"
-task :fuzz, [:seconds] do |_, args|
-  seconds = Integer(args[:seconds] || ENV.fetch("FUZZ_SECONDS", "60"))
+# Builds fuzz/<harness>.c with the one engine it links (plain C: no Ruby), seeds
+# its corpus once, and runs libFuzzer (ASan+UBSan) for +seconds+.
+def run_fuzzer(harness:, engine:, corpus_name:, seed_args:, dict:, crash_prefix:, seconds:)
   clang = ENV.fetch("CLANG", "clang")
   abort "fuzz: #{clang} not found (apt-get install -y clang libclang-rt-14-dev)" unless system("#{clang} --version > /dev/null 2>&1")
 
   build = File.join(FUZZ_DIR, "build")
-  corpus = File.join(FUZZ_DIR, "corpus")
+  corpus = File.join(FUZZ_DIR, corpus_name)
   crashes = File.join(FUZZ_DIR, "crashes")
   mkdir_p [build, corpus, crashes]
-  binary = File.join(build, "xml_tokenizer_fuzz")
-  # The tokenizer engine is plain C: the harness links it alone, without Ruby.
+  binary = File.join(build, harness)
   sh clang, "-g", "-O1", "-fno-omit-frame-pointer", "-fsanitize=fuzzer,address,undefined",
      "-fno-sanitize-recover=undefined", "-Iext/wirebind", "-o", binary,
-     File.join(FUZZ_DIR, "xml_tokenizer_fuzz.c"), "ext/wirebind/xml_tokenizer.c"
-  ruby File.join(FUZZ_DIR, "seed_corpus.rb"), corpus if Dir.empty?(corpus)
+     File.join(FUZZ_DIR, "#{harness}.c"), "ext/wirebind/#{engine}"
+  ruby File.join(FUZZ_DIR, "seed_corpus.rb"), *seed_args, corpus if Dir.empty?(corpus)
   sh({ "ASAN_OPTIONS" => "detect_leaks=1", "UBSAN_OPTIONS" => "print_stacktrace=1" },
      binary, "-max_total_time=#{seconds}", "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
-     "-dict=#{File.join(FUZZ_DIR, 'xml.dict')}", "-artifact_prefix=#{crashes}/", corpus)
+     "-dict=#{File.join(FUZZ_DIR, dict)}", "-artifact_prefix=#{crashes}/#{crash_prefix}", corpus)
+end
+
+def fuzz_seconds(args)
+  Integer(args[:seconds] || ENV.fetch("FUZZ_SECONDS", "60"))
+end
+
+desc "Fuzz the C XML tokenizer with libFuzzer (clang; ASan+UBSan) for [seconds] (default 60); crashes land in fuzz/crashes/"
+task :fuzz, [:seconds] do |_, args|
+  run_fuzzer(harness: "xml_tokenizer_fuzz", engine: "xml_tokenizer.c", corpus_name: "corpus", seed_args: [],
+             dict: "xml.dict", crash_prefix: "", seconds: fuzz_seconds(args))
 end
 
 namespace :fuzz do
   desc "Fuzz the C JSON scanner with libFuzzer (clang; ASan+UBSan) for [seconds] (default 60), seeded from JSONTestSuite"
   task :json, [:seconds] do |_, args|
-    seconds = Integer(args[:seconds] || ENV.fetch("FUZZ_SECONDS", "60"))
-    clang = ENV.fetch("CLANG", "clang")
-    abort "fuzz: #{clang} not found (apt-get install -y clang libclang-rt-14-dev)" unless system("#{clang} --version > /dev/null 2>&1")
-
-    build = File.join(FUZZ_DIR, "build")
-    corpus = File.join(FUZZ_DIR, "json_corpus")
-    crashes = File.join(FUZZ_DIR, "crashes")
-    mkdir_p [build, corpus, crashes]
-    binary = File.join(build, "json_scanner_fuzz")
-    # The scanner engine is plain C: the harness links it alone, without Ruby.
-    sh clang, "-g", "-O1", "-fno-omit-frame-pointer", "-fsanitize=fuzzer,address,undefined",
-       "-fno-sanitize-recover=undefined", "-Iext/wirebind", "-o", binary,
-       File.join(FUZZ_DIR, "json_scanner_fuzz.c"), "ext/wirebind/json_scanner.c"
-    ruby File.join(FUZZ_DIR, "seed_corpus.rb"), "json", corpus if Dir.empty?(corpus)
-    sh({ "ASAN_OPTIONS" => "detect_leaks=1", "UBSAN_OPTIONS" => "print_stacktrace=1" },
-       binary, "-max_total_time=#{seconds}", "-max_len=65536", "-timeout=10", "-rss_limit_mb=2048",
-       "-dict=#{File.join(FUZZ_DIR, 'json.dict')}", "-artifact_prefix=#{crashes}/json-", corpus)
+    run_fuzzer(harness: "json_scanner_fuzz", engine: "json_scanner.c", corpus_name: "json_corpus", seed_args: ["json"],
+               dict: "json.dict", crash_prefix: "json-", seconds: fuzz_seconds(args))
   end
-end
-
-desc "Validate the public API's signatures in sig/ (RBS)"
-task :rbs do
-  sh "rbs", "-I", "sig", "validate"
-end
-
-desc "Regenerate ext/wirebind/depend (which headers each object is built from) with gcc -MM"
-task :depend do
-  require "rbconfig"
-  dir = File.expand_path("../ext/wirebind", __dir__)
-  headers = %w[rubyhdrdir rubyarchhdrdir].flat_map { |key| ["-isystem", RbConfig::CONFIG.fetch(key)] }
-  rules = Dir.chdir(dir) { IO.popen(["gcc", "-MM", *headers, "-I.", *Dir["*.c"].sort], &:read) }
-  abort "gcc -MM failed" unless $?.success?
-  File.write(File.join(dir, "depend"), <<~DEPEND + rules.gsub(/ ([a-z_0-9]+\.[ch])/, ' $(srcdir)/\1'))
-    # Which headers (and included sources) each object is built from, so that make rebuilds
-    # what a changed header touches. Regenerate: rake depend.
-  DEPEND
 end
