@@ -117,3 +117,21 @@ namespace :fuzz do
                dict: "json.dict", crash_prefix: "json-", seconds: fuzz_seconds(args))
   end
 end
+
+desc "Validate the public API's signatures in sig/ (RBS)"
+task :rbs do
+  sh "rbs", "-I", "sig", "validate"
+end
+
+desc "Regenerate ext/wirebind/depend (which headers each object is built from) with gcc -MM"
+task :depend do
+  require "rbconfig"
+  dir = File.expand_path("../ext/wirebind", __dir__)
+  headers = %w[rubyhdrdir rubyarchhdrdir].flat_map { |key| ["-isystem", RbConfig::CONFIG.fetch(key)] }
+  rules = Dir.chdir(dir) { IO.popen(["gcc", "-MM", *headers, "-I.", *Dir["*.c"].sort], &:read) }
+  abort "gcc -MM failed" unless $?.success?
+  File.write(File.join(dir, "depend"), <<~DEPEND + rules.gsub(/ ([a-z_0-9]+\.[ch])/, ' $(srcdir)/\1'))
+    # Which headers (and included sources) each object is built from, so that make rebuilds
+    # what a changed header touches. Regenerate: rake depend.
+  DEPEND
+end
