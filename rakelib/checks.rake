@@ -135,3 +135,8 @@ task :depend do
     # what a changed header touches. Regenerate: rake depend.
   DEPEND
 end
+
+desc "Build the API documentation (YARD) into tmp/yard; any warning fails"
+task :yard do
+  sh "yard", "doc", "--output-dir", "tmp/yard", "--fail-on-warning", "--no-progress"
+end

@@ -21,9 +21,9 @@ module Wirebind
   # Accessors, each with an optional last argument +:big+ or +:little+:
   # +get_T(offset)+, +set_T(offset, value)+, +append_T(value)+ for T in
   # u8 i8 u16 i16 u24 u32 i32 u64 i64 f32 f64. Every access is checked: a byte
-  # outside the buffer, or a value that does not fit T, raises {RangeError}.
+  # outside the buffer, or a value that does not fit T, raises {Wirebind::Buffer::RangeError}.
   # A slice of a growable buffer reads its bytes through it, so it sees later
-  # writes, and raises {RangeError} if the buffer was cleared under it.
+  # writes, and raises {Wirebind::Buffer::RangeError} if the buffer was cleared under it.
   #
   # On the native backend this is the C class +Wirebind::Binary::Native::Buffer+
   # (TypedData, own storage, or a pinned frozen String for views); on the pure

@@ -21,10 +21,10 @@ module Wirebind
     #
     # @example In a Rack application (or a Rails controller: self.response = ...)
     #   Wirebind::Rack.response(issues, format: :hal, serializer: IssueSerializer, context: { base: "/api" })
-    # @param value [Object] a {Serializer} instance, or what {Body.new} takes
+    # @param value [Object] a {Serializer} instance, or what +Body.new+ takes
     # @param status [Integer]
     # @param headers [Hash{String => String}] more headers (lowercase names, as Rack 3 wants)
-    # @param options [Hash] as {Body.new} takes them (+format:+, +serializer:+ ...)
+    # @param options [Hash] as +Body.new+ takes them (+format:+, +serializer:+ ...)
     # @return [Array(Integer, Hash, Body)]
     def self.response(value, status: 200, headers: {}, **options)
       body = Body.new(value, **options)

@@ -45,7 +45,7 @@ module Wirebind
   # == Formats
   #
   # - +:plain+: attributes, with +one+/+many+ records nested; no links.
-  # - +:hal+: attributes, +_links+ (+{"href": ...}+), +_embedded+.
+  # - +:hal+: attributes, +_links+ (`{"href": ...}`), +_embedded+.
   # - +:json_api+: +data+ (+type+, +id+, +attributes+, +relationships+,
   #   +links+), +included+ without duplicates; sparse fieldsets with +fields:+.
   # - +:siren+: +class+, +properties+, +entities+ (with +rel+), +links+
@@ -158,10 +158,10 @@ module Wirebind
     # @param resource [Wirebind::Model, Array<Wirebind::Model>, nil] a record,
     #   a list of them, or nil
     # @param format [Symbol] +:plain+ (the default), +:hal+, +:json_api+ or +:siren+
-    # @param context [Object] passed to the link blocks (e.g. +{ base: "https://..." }+)
+    # @param context [Object] passed to the link blocks (e.g. `{ base: "https://..." }`)
     # @param fields [Hash{String, Symbol => Array<String>, String}, nil] JSON:API
     #   sparse fieldsets: for a type, the attributes and relationships to keep,
-    #   as an Array or as a comma-separated String (+{"issue" => "summary,votes"}+).
+    #   as an Array or as a comma-separated String (`{"issue" => "summary,votes"}`).
     #   Types and names not declared are ignored. Only with +format: :json_api+.
     # @param rel [String, Symbol] HAL and Siren: the relation under which a
     #   list's records are embedded (default "item", RFC 6573's)
@@ -233,7 +233,7 @@ module Wirebind
     #   read back (Hashes with String keys, Arrays, Strings, Integers, Floats,
     #   true, false, nil; times, dates and base64 as the strings written)
     # @return [Hash{String => Hash}, nil] JSON:API: the +include:+ paths as a
-    #   tree (+{"comments" => {"author" => {}}}+), nil for every related record
+    #   tree (`{"comments" => {"author" => {}}}`), nil for every related record
     # @api private
     attr_reader :include_tree
     # @return [Hash{String => Object}, nil] JSON:API: the top-level links

@@ -4,7 +4,7 @@ module Wirebind
   class Serializer
     # +format: :hal+ (JSON Hypertext Application Language, draft-kelly-json-hal):
     # a record is a resource object of its attributes, a +_links+ object
-    # (+"rel": {"href": ...}+ for each link whose block gave an href) and an
+    # (`"rel": {"href": ...}` for each link whose block gave an href) and an
     # +_embedded+ object (each +one+ record as a resource object, left out
     # when nil; each +many+ list as an array of them). A list is a resource
     # whose +_embedded+ holds it under the relation +rel:+ (default "item").

@@ -10,14 +10,14 @@ module Wirebind
     #
     # A resource object has +type+ (the serializer's {Declarations#type},
     # required), +id+ (the {Declarations#id} attribute, by default +:id+,
-    # always a string), +attributes+, +relationships+ (+{"data": identifier}+,
-    # +{"data": null}+ or +{"data": [identifiers]}+ per +one+/+many+) and
+    # always a string), +attributes+, +relationships+ (`{"data": identifier}`,
+    # `{"data": null}` or `{"data": [identifiers]}` per +one+/+many+) and
     # +links+ (+"rel": "href"+, strings, for each link whose block gave one).
     # An attribute written under the key "id" that is the id attribute itself
     # is not repeated in +attributes+; any other member named "id" or "type"
     # is a {SchemaError} (the specification reserves them).
     #
-    # Sparse fieldsets (+fields: {"issue" => ["summary"]}+) keep, for each
+    # Sparse fieldsets (`fields: {"issue" => ["summary"]}`) keep, for each
     # type named, only the listed attributes and relationships; a
     # relationship left out is not followed for +included+ either.
     #

@@ -6,7 +6,7 @@ module Wirebind
     # entity with +class+ (the serializer's type, when it has one),
     # +properties+ (its attributes), +entities+ (each +one+ and +many+ record
     # as an embedded representation whose +rel+ is the field's name; nil
-    # records are left out), +links+ (+{"rel": [rel], "href": ...}+ for each
+    # records are left out), +links+ (`{"rel": [rel], "href": ...}` for each
     # link whose block gave an href) and +actions+ (always empty: serializers
     # declare none). A list is an entity whose +entities+ are its records,
     # each with the +rel+ given as +rel:+ (default "item").
@@ -14,7 +14,7 @@ module Wirebind
     # @api private
     module Siren
       # Generates +write(r, out, ctx, d, head)+, +head+ being the text that
-      # opens the entity: "{" or +{"rel":["name"],+.
+      # opens the entity: "{" or `{"rel":["name"],`.
       class Generator < Serializer::Generator
         private
 

@@ -7,7 +7,7 @@ module Wirebind
     # How serializers write scalar values: the same JSON mapping as
     # {Wirebind::JSON.encode} (it delegates to {JSON::Pure::Writer} for
     # everything but two fast paths), and the one place string escaping is
-    # decided, so that a C escaper can replace {.string} and {STRING_FAST} later.
+    # decided, so that a C escaper can replace {.string} and +STRING_FAST+ later.
     #
     # @api private
     module Values

@@ -82,7 +82,7 @@ module Wirebind
           klass.wirebind_plan(:xml) { Shareable.make(new(klass)) }
         end
 
-        # Splits a path at the slashes that are not inside a "{uri}".
+        # Splits a path at the slashes that are not inside a `{uri}`.
         # @return [Array<String>]
         def split_path(path)
           segments = [+""]
@@ -138,7 +138,7 @@ module Wirebind
         end
 
         # An attribute's name: "name" (no namespace), "{}name" (the same),
-        # "{uri}name" or "xml:name".
+        # `{uri}name` or "xml:name".
         # @return [Array(String, String)] local name and namespace (nil: none)
         def attribute_step(segment, context)
           if segment.start_with?(XML_PREFIX) && segment.size > XML_PREFIX.size && segment[XML_PREFIX.size..].match?(NCNAME_ONLY)
@@ -151,7 +151,7 @@ module Wirebind
           [local, uri.nil? || uri.empty? ? nil : uri].freeze
         end
 
-        # Parses one step of a path: "local", "{uri}local" or "*".
+        # Parses one step of a path: "local", `{uri}local` or "*".
         # @return [Array(String, String)] local name (nil for "*") and namespace (nil for any)
         def path_step(segment, context)
           return ANY_STEP if segment == "*"

@@ -136,7 +136,7 @@ module Wirebind
         # prefix; a model with a namespace but no prefix uses it as the default
         # namespace at the top, and an automatic prefix ("wb" and a checksum) where nested
         # under another default namespace; an element declared in another namespace
-        # ({uri}local) gets the automatic prefix of that namespace. A model without a
+        # (`{uri}local`) gets the automatic prefix of that namespace. A model without a
         # namespace under a default namespace writes xmlns="" on its children. So a
         # document always decodes back to what was encoded, whichever way it nests.
         # @api private
