@@ -18,6 +18,12 @@ module Wirebind
       # shared by threads), so keep-alive, TLS, gzip/deflate and timeouts are
       # httpx's; the body is pulled chunk by chunk from the stream's enumerator.
       class HTTPX
+        # The session class with its plugins, made once when this file loads: httpx
+        # loads a plugin (and the plugins it depends on) on first use, and two
+        # threads loading one at once is a circular require.
+        SESSION = ::HTTPX.plugin(:persistent).plugin(:stream)
+        private_constant :SESSION
+
         # @return [Integer] connections (sessions) opened so far
         attr_reader :connections_opened
 
@@ -81,7 +87,7 @@ module Wirebind
         end
 
         def open_session
-          session = ::HTTPX.plugin(:persistent).plugin(:stream).with(**@options)
+          session = SESSION.with(**@options)
           @lock.synchronize { @connections_opened += 1 }
           session
         end
