@@ -379,7 +379,7 @@ class SOAPClientHTTPXTest < SOAPClientTest
   ADAPTER = :httpx
 
   def setup
-    require "wirebind/soap/transport/httpx"
+    Wirebind::SOAP::Transport::HTTPX
   rescue LoadError => e
     skip "httpx is not installed: #{e.message}"
   end

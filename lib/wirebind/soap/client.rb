@@ -5,7 +5,7 @@ require "securerandom"
 require "digest/sha1"
 require "base64"
 require "time"
-require_relative "transport/net_http"
+require_relative "transport"
 
 module Wirebind
   module SOAP
@@ -247,12 +247,8 @@ module Wirebind
         options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl, pool_size: pool_size }
         case adapter
         when :net_http then Transport::NetHTTP.new(@uri, **options)
-        when :socket
-          require_relative "transport/socket"
-          Transport::Socket.new(@uri, **options)
-        when :httpx
-          require_relative "transport/httpx"
-          Transport::HTTPX.new(@uri, **options)
+        when :socket then Transport::Socket.new(@uri, **options)
+        when :httpx then Transport::HTTPX.new(@uri, **options)
         when Symbol then raise ArgumentError, "adapter: must be one of #{ADAPTERS.inspect} or an adapter object, not #{adapter.inspect}"
         else
           raise ArgumentError, "an adapter answers request(path, headers, body) { |status, headers, reader| }" unless adapter.respond_to?(:request)

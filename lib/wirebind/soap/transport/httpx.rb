@@ -7,7 +7,7 @@ begin
 rescue LoadError
   raise LoadError, "adapter: :httpx needs the httpx gem (gem \"httpx\" in the Gemfile)"
 end
-require_relative "pool"
+require_relative "../transport"
 
 module Wirebind
   module SOAP
@@ -113,6 +113,8 @@ module Wirebind
         # The body, pulled from the stream's enumerator (a Fiber inside).
         # @api private
         class BodyReader
+          include Drain
+
           def initialize(enumerator)
             @enumerator = enumerator
             @done = false
@@ -128,17 +130,6 @@ module Wirebind
             # reads the status itself).
             @done = true
             nil
-          end
-
-          def drain
-            left = DRAIN_LIMIT
-            while (chunk = read(nil))
-              left -= chunk.bytesize
-              return false if left.negative?
-            end
-            true
-          rescue Error
-            false
           end
         end
         private_constant :BodyReader

@@ -1,40 +1,10 @@
 # frozen_string_literal: true
 
-require "net/http"
-require "openssl"
-require "zlib"
-require_relative "pool"
+require_relative "../transport"
 
 module Wirebind
   module SOAP
-    # HTTP transports for {Client}. An adapter is any object that answers:
-    #
-    # - +request(path, headers, body) { |status, headers, reader| ... }+: sends one
-    #   POST and yields the status (Integer), the response headers (a Hash of
-    #   lowercase names to Strings) and the body as +reader+, an object answering
-    #   +read(size)+ (a String of at most about +size+ bytes, nil at the end) that hands
-    #   out the body as it arrives, already inflated when it came gzip- or
-    #   deflate-encoded. Returns
-    #   the block's value. A body the block left unread is drained (or the
-    #   connection dropped) by the adapter.
-    # - +close+: closes every connection it holds.
-    #
-    # It raises {TimeoutError} when opening, writing or reading takes longer than
-    # its timeout, and {ConnectionError} when the connection is refused, reset, or
-    # closed before the body ended; the block's own exceptions pass through.
-    #
-    # {Transport::NetHTTP} is the default; {Transport::Socket} (+adapter: :socket+,
-    # the standard library's sockets) does the same with less work per call, and
-    # Transport::HTTPX (+adapter: :httpx+) uses the httpx gem; both are loaded only
-    # when asked for. All take their connections from a {Pool}.
     module Transport
-      # Errors of the socket layer, as {ConnectionError}s.
-      CONNECTION_ERRORS = [
-        EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Zlib::Error
-      ].freeze
-      # How much of a body left unread is drained to keep its connection.
-      DRAIN_LIMIT = 1024 * 1024
-
       # The default adapter, on net/http (the standard library): persistent
       # HTTP/1.1 connections in a pool of at most +pool_size+ shared by threads
       # (a thread waits for a free one), the body streamed from the socket
@@ -146,6 +116,8 @@ module Wirebind
         # The body as the decoder reads it: each readpartial resumes the Fiber
         # for the next chunk net/http read (and inflated).
         class BodyReader
+          include Drain
+
           def initialize(fiber)
             @fiber = fiber
             @done = false
@@ -159,38 +131,10 @@ module Wirebind
             chunk
           end
 
-          # Reads what the block left of the body (at most DRAIN_LIMIT bytes).
-          # @return [Boolean] whether the body ended, so the connection may be reused
-          def drain
-            left = DRAIN_LIMIT
-            while (chunk = read(65_536))
-              left -= chunk.bytesize
-              return false if left.negative?
-            end
-            true
-          rescue Error
-            false
-          end
         end
         private_constant :BodyReader
       end
 
-      class << self
-        # Runs the block, turning transport exceptions into {TimeoutError} and
-        # {ConnectionError}.
-        # @api private
-        def transport_errors(uri)
-          yield
-        rescue Net::OpenTimeout => e
-          raise TimeoutError, "opening a connection#{" to #{uri.host}:#{uri.port}" if uri} took longer than the open_timeout (#{e.message})"
-        rescue Net::ReadTimeout, Net::WriteTimeout => e
-          raise TimeoutError, "#{e.is_a?(Net::ReadTimeout) ? 'reading the response' : 'writing the request'} took longer than the timeout (#{e.message})"
-        rescue Errno::ECONNREFUSED => e
-          raise ConnectionError, "connection refused#{" by #{uri.host}:#{uri.port}" if uri} (#{e.message})"
-        rescue *CONNECTION_ERRORS => e
-          raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
-        end
-      end
     end
   end
 end

@@ -1,8 +1,7 @@
 # frozen_string_literal: true
 
 require "socket"
-require "openssl"
-require "zlib"
+require_relative "../transport"
 
 module Wirebind
   module SOAP
@@ -252,17 +251,12 @@ module Wirebind
             end
           end
 
+          include Drain
+
           # Reads what is left of the body (at most DRAIN_LIMIT bytes).
           # @return [Boolean] whether the connection can carry another request
           def finish
-            left = DRAIN_LIMIT
-            while (data = read)
-              left -= data.bytesize
-              return false if left.negative?
-            end
-            @keep_alive
-          rescue Error
-            false
+            drain && @keep_alive
           end
 
           private

@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+require "net/http"
+require "openssl"
+require "zlib"
+
+module Wirebind
+  module SOAP
+    # HTTP transports for {Client}. An adapter is any object that answers:
+    #
+    # - +request(path, headers, body) { |status, headers, reader| ... }+: sends one
+    #   POST and yields the status (Integer), the response headers (a Hash of
+    #   lowercase names to Strings) and the body as +reader+, an object answering
+    #   +read(size)+ (a String of at most about +size+ bytes, nil at the end) that hands
+    #   out the body as it arrives, already inflated when it came gzip- or
+    #   deflate-encoded. Returns
+    #   the block's value. A body the block left unread is drained (or the
+    #   connection dropped) by the adapter.
+    # - +close+: closes every connection it holds.
+    #
+    # It raises {TimeoutError} when opening, writing or reading takes longer than
+    # its timeout, and {ConnectionError} when the connection is refused, reset, or
+    # closed before the body ended; the block's own exceptions pass through.
+    #
+    # {Transport::NetHTTP} is the default; {Transport::Socket} (+adapter: :socket+,
+    # the standard library's sockets) does the same with less work per call, and
+    # Transport::HTTPX (+adapter: :httpx+) uses the httpx gem; both are loaded only
+    # when asked for. All take their connections from a {Pool}.
+    module Transport
+      # Errors of the socket layer, as {ConnectionError}s.
+      CONNECTION_ERRORS = [
+        EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Zlib::Error
+      ].freeze
+      # How much of a body left unread is drained to keep its connection.
+      DRAIN_LIMIT = 1024 * 1024
+
+      autoload :NetHTTP, File.expand_path("transport/net_http", __dir__)
+      autoload :Socket, File.expand_path("transport/socket", __dir__)
+      autoload :HTTPX, File.expand_path("transport/httpx", __dir__)
+      autoload :Pool, File.expand_path("transport/pool", __dir__)
+
+      # What every adapter does with a body the caller left unread: read it to
+      # its end, up to DRAIN_LIMIT bytes, so the connection can carry the next
+      # request. Included by each adapter's body reader, which answers +read+.
+      # @api private
+      module Drain
+        # @return [Boolean] whether the body ended, so the connection may be reused
+        def drain
+          left = DRAIN_LIMIT
+          while (chunk = read(65_536))
+            left -= chunk.bytesize
+            return false if left.negative?
+          end
+          true
+        rescue Error
+          false
+        end
+      end
+
+      class << self
+        # Runs the block, turning transport exceptions into {TimeoutError} and
+        # {ConnectionError}.
+        # @api private
+        def transport_errors(uri)
+          yield
+        rescue Net::OpenTimeout => e
+          raise TimeoutError, "opening a connection#{" to #{uri.host}:#{uri.port}" if uri} took longer than the open_timeout (#{e.message})"
+        rescue Net::ReadTimeout, Net::WriteTimeout => e
+          raise TimeoutError, "#{e.is_a?(Net::ReadTimeout) ? 'reading the response' : 'writing the request'} took longer than the timeout (#{e.message})"
+        rescue Errno::ECONNREFUSED => e
+          raise ConnectionError, "connection refused#{" by #{uri.host}:#{uri.port}" if uri} (#{e.message})"
+        rescue *CONNECTION_ERRORS => e
+          raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
+        end
+      end
+    end
+  end
+end
