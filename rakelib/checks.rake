@@ -116,6 +116,12 @@ namespace :fuzz do
     run_fuzzer(harness: "json_scanner_fuzz", engine: "json_scanner.c", corpus_name: "json_corpus", seed_args: ["json"],
                dict: "json.dict", crash_prefix: "json-", seconds: fuzz_seconds(args))
   end
+
+  desc "Fuzz the C HPACK primitives (Huffman, integers, string literals) with libFuzzer for [seconds] (default 60)"
+  task :hpack, [:seconds] do |_, args|
+    run_fuzzer(harness: "hpack_fuzz", engine: "hpack.c", corpus_name: "hpack_corpus", seed_args: ["hpack"],
+               dict: "hpack.dict", crash_prefix: "hpack-", seconds: fuzz_seconds(args))
+  end
 end
 
 desc "Validate the public API's signatures in sig/ (RBS)"
