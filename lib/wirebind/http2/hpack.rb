@@ -305,7 +305,6 @@ module Wirebind
 
           HUFFMAN.append_integer(out, value, prefix, first)
         end
-
       end
     end
   end
