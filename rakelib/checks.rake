@@ -33,7 +33,7 @@ end
 ASAN_CI_TESTS = %w[
   test/xml/native_differential_test.rb test/xml/native_test.rb test/xml/errors_test.rb test/xml/native_encoder_test.rb
   test/json/native_differential_test.rb test/serializer/native_differential_test.rb
-  test/binary/record_differential_test.rb test/binary/buffer_differential_test.rb test/http2/hpack_test.rb
+  test/binary/record_differential_test.rb test/binary/buffer_differential_test.rb test/http2/hpack_test.rb test/http2/frame_test.rb
 ].freeze
 
 namespace :test do
