@@ -19,7 +19,7 @@
 # Every contender's output is checked equal to wirebind's (or, for encoders,
 # decoded back to the same headers) before anything is timed; then each runs
 # BENCH_ROUNDS rounds and the median is kept. In-process figures are CPU time
-# (CLOCK_PROCESS_CPUTIME_ID), not wall-clock time: on a shared machine the
+# (Bench::Clock.cpu_ns), not wall-clock time: on a shared machine the
 # wall clock also counts the time other processes hold the CPU, which says
 # nothing about the code measured (run nice'd, the gap is large). The server
 # part is wall-clock (what curl and h2load see), with the server's own CPU
@@ -32,6 +32,7 @@ $stdout.sync = true
 
 require "wirebind"
 require "wirebind/http2"
+require_relative "clock"
 require "stringio"
 require "bindata"
 require "protocol/http2"
@@ -57,9 +58,9 @@ end
 def measure(n)
   yield # warm
   times = Array.new(ROUNDS) do
-    start = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID, :nanosecond)
+    start = Bench::Clock.cpu_ns
     yield
-    Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID, :nanosecond) - start
+    Bench::Clock.cpu_ns - start
   end
   before = GC.stat(:total_allocated_objects)
   yield
