@@ -222,10 +222,15 @@ end
 end
 w_write, w_write_alloc = measure(reps) { reps.times { write_wirebind.call(sink) } }
 c_write, c_write_alloc = measure(reps) { reps.times { write_corked.call(sink) } }
+# the floor: the same headers and payloads, already packed, in one IO#write (one writev)
+parts = payloads.flat_map { |p| [[0, p.bytesize, Frame::DATA, 0, 1].pack("CnCCN"), p] }
+check("one IO#write of the parts", wire, parts.join)
+floor_write, floor_alloc = measure(reps) { reps.times { sink.write(*parts) } }
 p_write, p_write_alloc = measure(reps) { reps.times { write_protocol.call(sink) } }
 h_write, h_write_alloc = measure(reps) { reps.times { write_http2.call(sink) } }
 row("write: Wirebind::HTTP2::Writer (a writev per frame)", w_write / 1000, w_write_alloc, unit: "us/op")
 row("write: Writer#cork (one writev for the 64)", c_write / 1000, c_write_alloc, unit: "us/op")
+row("write: the floor, one IO#write of the packed parts", floor_write / 1000, floor_alloc, unit: "us/op")
 row("write: protocol-http2 Framer#write_frame", p_write / 1000, p_write_alloc, c_write / 1000, unit: "us/op")
 row("write: http-2 Framer#generate + IO#write", h_write / 1000, h_write_alloc, c_write / 1000, unit: "us/op")
 goal("parse at least 3x protocol-http2", p_parse / w_parse, 3)
