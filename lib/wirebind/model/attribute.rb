@@ -26,6 +26,8 @@ module Wirebind
         to_ary to_enum to_h to_hash to_int to_io to_json to_path to_proc to_regexp
         to_s to_str to_sym to_xml to_yaml trust untaint untrust yield_self
       ].freeze
+      RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
+      private_constant :RESERVED_SET
       # Wirebind's own methods on models and their classes start with this.
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
@@ -35,6 +37,8 @@ module Wirebind
       NUMERIC_TYPES = %i[integer float decimal].freeze
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
       OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/.freeze
+      # An unprefixed element name (ASCII): a mapping XML::Plan.check_mapping always accepts.
+      PLAIN_ELEMENT = /\A[A-Za-z_][A-Za-z0-9_.\-]*\z/.freeze
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
@@ -93,8 +97,9 @@ module Wirebind
           check_default_offset(where, item_type, default_offset) unless default_offset.nil?
           json = options[:json]
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
-          # A bad path is an error here, not at the first decode.
-          XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
+          # A bad path is an error here, not at the first decode. A plain element name, the usual
+          # mapping, fits any type.
+          XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})") unless xml.match?(PLAIN_ELEMENT)
           new(
             owner: owner,
             name: name,
@@ -167,14 +172,16 @@ module Wirebind
           end
 
           name = name.to_sym
-          where = declaration(owner, name)
+          # The message's prefix is built only for an error: declaring is on the path of loading generated code.
           unless NAME_PATTERN.match?(name)
-            raise SchemaError, "#{where}: a name starts with a lowercase letter or _ and has only letters, digits and _"
+            raise SchemaError, "#{declaration(owner, name)}: a name starts with a lowercase letter or _ and has only letters, digits and _"
           end
-          raise SchemaError, "#{where}: names starting with #{INTERNAL_PREFIX} are wirebind's own" if name.start_with?(INTERNAL_PREFIX)
-          if RESERVED_NAMES.include?(name)
+          if name.start_with?(INTERNAL_PREFIX)
+            raise SchemaError, "#{declaration(owner, name)}: names starting with #{INTERNAL_PREFIX} are wirebind's own"
+          end
+          if RESERVED_SET.key?(name)
             raise SchemaError,
-                  "#{where}: every model needs its own ##{name}; name the attribute otherwise " \
+                  "#{declaration(owner, name)}: every model needs its own ##{name}; name the attribute otherwise " \
                   "and keep the wire name, e.g. attribute :#{name}_value, ..., xml: \"#{lower_camel(name)}\""
           end
 
