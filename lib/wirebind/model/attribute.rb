@@ -26,13 +26,21 @@ module Wirebind
         to_ary to_enum to_h to_hash to_int to_io to_json to_path to_proc to_regexp
         to_s to_str to_sym to_xml to_yaml trust untaint untrust yield_self
       ].freeze
-      RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
-      private_constant :RESERVED_SET
       # Wirebind's own methods on models and their classes start with this.
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
       OPTIONS = %i[xml json nil enum default_offset one_or_many string_as lenient_numbers].freeze
+      RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
+      OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
+      NO_UNION = {}.freeze
+      # Where a declaration is, for its messages ("Issue.attribute :votes"), written when one is.
+      Declaration = Struct.new(:owner, :name) do
+        def to_s
+          Attribute.__send__(:declaration, owner, name)
+        end
+      end
+      private_constant :RESERVED_SET, :OPTION_SET, :NO_UNION, :Declaration
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
@@ -85,10 +93,12 @@ module Wirebind
         # @return [Attribute]
         # @raise [SchemaError]
         def declare(owner, name, type, options, index:, json_keys:)
-          where = declaration(owner, name)
-          unknown = options.keys - OPTIONS
-          unless unknown.empty?
-            raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: #{OPTIONS.map { |o| "#{o}:" }.join(', ')})"
+          # Messages start with where; it is written only when one is.
+          where = Declaration.new(owner, name)
+          options.each_key do |option|
+            next if OPTION_SET.key?(option)
+
+            raise SchemaError, "#{where}: unknown option #{option.inspect} (known: #{OPTIONS.map { |o| "#{o}:" }.join(', ')})"
           end
 
           choices = choice_types(where, type)
@@ -147,7 +157,7 @@ module Wirebind
 
             union[:lenient_numbers] = true
           end
-          union.freeze
+          union.empty? ? NO_UNION : union.freeze
         end
 
         # @return [String] +name+ in lowerCamelCase: +release_date+ gives "releaseDate"
