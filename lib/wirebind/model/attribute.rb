@@ -139,6 +139,8 @@ module Wirebind
         # @return [Hash{Symbol => Object}] the options given, frozen (empty: none)
         # @raise [SchemaError] an option that does not fit the type
         def json_union(where, type, list, options)
+          return NO_UNION unless options.key?(:one_or_many) || options.key?(:string_as) || options.key?(:lenient_numbers)
+
           union = {}
           if (value = options[:one_or_many])
             raise SchemaError, "#{where}: one_or_many: must be true or false, not #{value.inspect}" unless value == true

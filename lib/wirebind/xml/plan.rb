@@ -45,6 +45,7 @@ module Wirebind
       Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, keyword_init: true)
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
+      PATH_MARKS = %r{[/{}]}.freeze
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
       XML_PREFIX = "xml:"
 
@@ -85,18 +86,24 @@ module Wirebind
         # Splits a path at the slashes that are not inside a `{uri}`.
         # @return [Array<String>]
         def split_path(path)
-          segments = [+""]
+          segments = []
+          start = 0
           in_uri = false
-          path.each_char do |char|
-            if char == "/" && !in_uri
-              segments << +""
+          # From one of "/{}" to the next, not char by char: models declare attributes by the
+          # thousand when generated code loads.
+          at = -1
+          while (at = path.index(PATH_MARKS, at + 1))
+            case path.getbyte(at)
+            when 123 then in_uri = true # {
+            when 125 then in_uri = false # }
             else
-              in_uri = true if char == "{"
-              in_uri = false if char == "}"
-              segments.last << char
+              next if in_uri
+
+              segments << path[start...at]
+              start = at + 1
             end
           end
-          segments
+          segments << path[start..]
         end
 
         # Checks an +xml:+ mapping when it is declared, so that a bad path is a
