@@ -32,6 +32,9 @@ module Wirebind
         @description = description
         @module_name = module_name
         @specs = description.types
+        # Element names repeat across types (and a type's source is written for
+        # each of its extensions): each is transliterated once.
+        @snakes = Hash.new { |snakes, name| snakes[name] = Naming.snake(name).freeze }
         @taken = { "client" => true }
         @files_taken = { MODELS_FILE => true }
         name_types
@@ -175,8 +178,12 @@ module Wirebind
         name.match?(/\A[[:alpha:]_][[:alnum:]_.\-]*\z/)
       end
 
+      def snake(name)
+        @snakes[name]
+      end
+
       def attribute_name(local, names)
-        name = Naming.snake(local)
+        name = snake(local)
         name = "#{name}_value" if Model::Attribute::RESERVED_NAMES.include?(name.to_sym)
         name = "x#{name}" if name.start_with?(Model::Attribute::INTERNAL_PREFIX)
         Naming.unique(name, names)
@@ -342,7 +349,7 @@ module Wirebind
       end
 
       def argument_name(wire, locals)
-        name = Naming.snake(wire)
+        name = snake(wire)
         name = "#{name}_value" if Naming::RUBY_KEYWORDS.include?(name)
         Naming.unique(name, locals)
       end
