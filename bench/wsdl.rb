@@ -159,7 +159,8 @@ module Bench
           end
         end
         if base
-          out << %(        <xsd:complexContent><xsd:extension base="wd:#{base}"><xsd:sequence>\n#{fields}        </xsd:sequence></xsd:extension></xsd:complexContent>\n)
+          out << %(        <xsd:complexContent><xsd:extension base="wd:#{base}"><xsd:sequence>\n#{fields}) <<
+            %(        </xsd:sequence></xsd:extension></xsd:complexContent>\n)
         else
           out << %(        <xsd:sequence>\n#{fields}        </xsd:sequence>\n)
           out << %(        <xsd:attribute name="Descriptor" type="xsd:string"/>\n)
@@ -176,7 +177,8 @@ module Bench
       out << "    </xsd:schema>\n  </wsdl:types>\n"
       operations.times do |j|
         %w[Request Response].each do |kind|
-          out << %(  <wsdl:message name="Synthetic_Operation_#{j}_#{kind}"><wsdl:part name="body" element="wd:Synthetic_Operation_#{j}_#{kind}"/></wsdl:message>\n)
+          out << %(  <wsdl:message name="Synthetic_Operation_#{j}_#{kind}">) <<
+            %(<wsdl:part name="body" element="wd:Synthetic_Operation_#{j}_#{kind}"/></wsdl:message>\n)
         end
       end
       out << %(  <wsdl:portType name="Synthetic_PortType">\n)

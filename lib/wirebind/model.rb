@@ -22,7 +22,9 @@ module Wirebind
   #
   # Each class gets a reader and a writer per attribute, and +initialize+ (all
   # keywords optional), +==+, +eql?+, +hash+, +to_h+ and +inspect+, generated as
-  # Ruby source for its own attribute list and regenerated when it changes.
+  # Ruby source for its own attribute list, on first use and again on first use
+  # after it changes (declaring thousands of models compiles nothing until they
+  # are used).
   # They live in a module of their own, so the class body may override them and
   # call +super+. See {ClassMethods} for the DSL and how schemas inherit.
   module Model
