@@ -46,7 +46,7 @@ module Wirebind
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
       OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/
       # An unprefixed element name (ASCII): a mapping XML::Plan.check_mapping always accepts.
-      PLAIN_ELEMENT = /\A[A-Za-z_][A-Za-z0-9_.\-]*\z/
+      PLAIN_ELEMENT = /\A[A-Za-z_][A-Za-z0-9_.-]*\z/
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \

@@ -45,7 +45,7 @@ module Wirebind
       Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, keyword_init: true)
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
-      PATH_MARKS = %r{[/{}]}.freeze
+      PATH_MARKS = %r{[/{}]}
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
       XML_PREFIX = "xml:"
 
