@@ -93,9 +93,10 @@ module Wirebind
           # thousand when generated code loads.
           at = -1
           while (at = path.index(PATH_MARKS, at + 1))
-            case path.getbyte(at)
-            when 123 then in_uri = true # {
-            when 125 then in_uri = false # }
+            # String#index counts characters (a URI may hold any): compare the character, not a byte.
+            case path[at]
+            when "{" then in_uri = true
+            when "}" then in_uri = false
             else
               next if in_uri
 
