@@ -10,8 +10,14 @@
 #include "scalar.h"
 #include "xml_tokenizer.h"
 
-/* Entry kinds, as Plan::SCALAR, MODEL, GROUP. */
-enum { WBP_SCALAR = 0, WBP_MODEL = 1, WBP_GROUP = 2 };
+/* Entry kinds, as Plan::SCALAR, MODEL, GROUP, OPEN; and the frame of an OPEN
+ * element whose content is being captured (Pure::Decoder::CAPTURE). */
+enum { WBP_SCALAR = 0, WBP_MODEL = 1, WBP_GROUP = 2, WBP_OPEN = 3, WBP_CAPTURE = 4 };
+
+/* Entry types besides the WBS_* scalar codes: :qname (a SCALAR entry whose
+ * text is resolved in scope), :xml and :any (OPEN entries, captured by
+ * XML::Capture, which the decoder feeds with Ruby calls). */
+enum { WBD_QNAME = WBS_TYPES, WBD_XML, WBD_ANY };
 
 typedef struct wbp_entry wbp_entry;
 
@@ -90,6 +96,8 @@ typedef struct wbd_frame {
     int has_text;
     int children; /* a child element was seen (kept by frames that want text) */
     int holds; /* MODEL: references wait for values of this record (References#hold) */
+    size_t open; /* CAPTURE: elements open inside the captured one (its Capture
+                  * object sits in the values stack at `parent`) */
 } wbd_frame;
 
 typedef struct wbd_decoder {
