@@ -79,7 +79,7 @@ module Wirebind
         @depth += 1
         if @kind == :xml
           open_tag(qname, uri, attrs, decls)
-          @names << qname
+          @names << qname << @piece.length
         else
           parent = @nodes.last
           @nodes << [key(qname, uri, parent[1]), uri, any_attributes(attrs), nil]
@@ -116,7 +116,11 @@ module Wirebind
       def finish
         @depth -= 1
         if @kind == :xml
-          @piece << "</" << @names.pop << ">"
+          # An element that got no content is written as an empty-element tag,
+          # as a leaf is, whatever (comments, empty CDATA) it held.
+          empty_at = @names.pop
+          qname = @names.pop
+          @piece.length == empty_at ? @piece[-1] = "/>" : @piece << "</" << qname << ">"
           close_tag
         else
           node = @nodes.pop
