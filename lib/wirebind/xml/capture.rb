@@ -55,8 +55,12 @@ module Wirebind
       # @param uri [String, nil] the captured element's namespace (+:any+ names
       #   its children relative to it)
       # @param attrs [Array, nil] its own attributes (+:any+ keeps them), as for {.leaf_value}
-      def initialize(kind, uri, attrs)
+      # @param written [Hash{String => String}, nil] (+:xml+) declarations the
+      #   output will be placed under (prefix => uri), which need no repeating
+      #   (SOAP::Fault#detail's element carries every one in scope)
+      def initialize(kind, uri, attrs, written: nil)
         @kind = kind
+        @written = written
         @depth = 0
         if kind == :xml
           @out = String.new(encoding: Encoding::UTF_8)
@@ -190,7 +194,7 @@ module Wirebind
       def use(qname, uri)
         colon = qname.index(":")
         prefix = colon ? qname[0, colon] : ""
-        return if uri.nil? || prefix == "xml" || @inner.key?(prefix)
+        return if uri.nil? || prefix == "xml" || @inner.key?(prefix) || (@written && @written[prefix] == uri)
 
         @carry[prefix] ||= uri
       end
