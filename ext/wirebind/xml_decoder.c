@@ -17,7 +17,7 @@ static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text,
     id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE refs_pending; /* XML::References::PENDING */
 static VALUE cCapture, mQNameType; /* looked up on first use (pinned) */
-static VALUE sym_xml, sym_any, sym_qname;
+static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wbd_init_ids(VALUE module)
 {
@@ -67,6 +67,7 @@ void wbd_init_ids(VALUE module)
     sym_xml = ID2SYM(rb_intern("xml"));
     sym_any = ID2SYM(rb_intern("any"));
     sym_qname = ID2SYM(rb_intern("qname"));
+    sym_scope = ID2SYM(rb_intern("scope"));
     cCapture = Qundef;
     mQNameType = Qundef;
     refs_pending = Qundef;
@@ -690,6 +691,18 @@ static VALUE capture_class(void)
     return cCapture;
 }
 
+/* DecodeState#namespace_of: what a prefix is bound to where the decoder is,
+ * for the Capture being fed (nil: unbound). Only while a capture runs. */
+VALUE wbd_namespace_of(wbd_decoder *d, VALUE prefix)
+{
+    StringValue(prefix);
+    const wbd_frame *top = top_frame(d);
+    if (!top || top->kind != WBP_CAPTURE) rb_raise(rb_eRuntimeError, "namespace_of is asked only while a capture runs");
+    VALUE uri = str_or_nil(wbx_namespace_of(&d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix)));
+    RB_GC_GUARD(prefix);
+    return uri;
+}
+
 /* xsi:nil="true" or "1" on the first xsi:nil attribute. */
 static int nil_attribute(const wbx_attr *attrs, size_t n)
 {
@@ -937,8 +950,10 @@ static void start_capture(wbd_decoder *d, wbp_entry *slot, size_t values, const 
         return;
     }
     size_t at = push_values(d, 1);
-    VALUE args[3] = {slot->type_value, str_or_nil(uri), attrs_array(attrs, n, 0)};
-    VALUE capture = rb_class_new_instance(3, args, capture_class());
+    VALUE options = rb_hash_new();
+    rb_hash_aset(options, sym_scope, d->state);
+    VALUE args[4] = {slot->type_value, str_or_nil(uri), attrs_array(attrs, n, 0), options};
+    VALUE capture = rb_class_new_instance_kw(4, args, capture_class(), RB_PASS_KEYWORDS);
     d->values[at] = capture;
     wbd_frame *f = push_frame(d, WBP_CAPTURE);
     f->entry = slot;
@@ -1387,6 +1402,7 @@ void wbd_mark(wbd_decoder *d)
     rb_gc_mark_movable(d->mTypes);
     rb_gc_mark_movable(d->eInvalidValue);
     rb_gc_mark_movable(d->refs);
+    if (d->state) rb_gc_mark_movable(d->state);
     rb_gc_mark_movable(d->result_box);
     rb_gc_mark_movable(d->keep);
     rb_gc_mark_movable(d->referent.type_value);
@@ -1410,6 +1426,7 @@ void wbd_compact(wbd_decoder *d)
     d->mTypes = rb_gc_location(d->mTypes);
     d->eInvalidValue = rb_gc_location(d->eInvalidValue);
     d->refs = rb_gc_location(d->refs);
+    if (d->state) d->state = rb_gc_location(d->state);
     d->result_box = rb_gc_location(d->result_box);
     d->keep = rb_gc_location(d->keep);
     d->referent.type_value = rb_gc_location(d->referent.type_value);

@@ -136,6 +136,7 @@ typedef struct wbd_decoder {
     VALUE keep;       /* plans of xsi:type subclasses in use (a Hash), or Qnil */
     int poly;         /* some model declared xml_type: look at xsi:type */
     wbp_entry referent; /* the slot of the referent being read (one at a time, at the top) */
+    VALUE state;        /* the DecodeState that owns this decoder: the scope Captures ask (namespace_of) */
 } wbd_decoder;
 
 /* Sets up a decoder (mode WBD_CHECK: well-formedness only). Raises on bad arguments. */
@@ -149,5 +150,7 @@ void wbd_compact(wbd_decoder *d);
 size_t wbd_memsize(const wbd_decoder *d);
 
 void wbd_init_ids(VALUE mNative);
+/* DecodeState#namespace_of (see XML::Capture): the binding of a prefix where the decoder is. */
+VALUE wbd_namespace_of(wbd_decoder *d, VALUE prefix);
 
 #endif

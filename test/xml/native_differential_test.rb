@@ -384,7 +384,7 @@ class NativeDifferentialTest < Minitest::Test
     end
 
     def attributes
-      Array.new(@r.rand(3)) { |i| @r.rand < 0.3 ? %( #{pick(PREFIXES)}:at#{i}="v#{i} &amp; &#9;") : %( at#{i}="#{pick(['1', 'a b', '&lt;'])}") }.join
+      Array.new(@r.rand(3)) { |i| @r.rand < 0.3 ? %( #{pick(PREFIXES)}:at#{i}="v#{i} &amp; &#9;") : %( at#{i}="#{pick(['1', 'a b', '&lt;', 'a:T', 'c:U', 'd:V'])}") }.join
     end
 
     def text

@@ -60,6 +60,13 @@ class OpenContentTest < Minitest::Test
     assert_equal 1, XML.decode(captured, inner).y
   end
 
+  def test_xml_carries_prefixes_used_in_attribute_values
+    xml = %(<fault xmlns:xsi="#{XSI}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:sf="urn:sobject" xmlns:no="urn:no">) +
+          %(<detail><sf:record xsi:type="sf:sObject"><Name xsi:type="xsd:string">Acme</Name><note text="no:colon here"/></sf:record></detail></fault>)
+    assert_equal %(<sf:record xmlns:sf="urn:sobject" xmlns:xsi="#{XSI}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xsi:type="sf:sObject">) +
+                 %(<Name xsi:type="xsd:string">Acme</Name><note text="no:colon here"/></sf:record>), decode(xml).detail
+  end
+
   def test_xml_of_text_only_empty_nil_and_lists
     assert_equal "a &amp; b", decode("<fault><detail>a &amp; b</detail></fault>").detail
     assert_equal "", decode("<fault><detail/></fault>").detail

@@ -16,9 +16,11 @@ module Wirebind
     # +xmlns=""+); +attrs+ a flat Array +[qname, uri, value, ...]+.
     #
     # +:xml+ (a String): elements, attributes and text re-written (comments and
-    # processing instructions dropped, references expanded, CDATA escaped).
-    # Each top-level element of the content carries the declarations of the
-    # namespaces in scope that its subtree's names use and that are declared
+    # processing instructions dropped, references expanded, CDATA escaped,
+    # elements without content as empty-element tags). Each top-level element
+    # of the content carries the declarations of the namespaces in scope that
+    # its subtree uses (in names, and in attribute values of the form
+    # +prefix:local+, such as +xsi:type="xsd:string"+) and that are declared
     # outside the captured element; declarations made inside are written where
     # they were. So the text is well-formed and namespace-equivalent on its own.
     #
@@ -38,6 +40,7 @@ module Wirebind
     class Capture
       KEY_TEXT = "#text"
       BLANK = /\A[ \t\r\n]*\z/.freeze
+      QNAME_VALUE = /\A(#{Pure::Syntax::NCNAME_SRC}):#{Pure::Syntax::NCNAME_SRC}\z/.freeze
 
       # The value of a captured element that holds only text.
       # @param kind [Symbol] +:xml+ or +:any+
@@ -55,11 +58,15 @@ module Wirebind
       # @param uri [String, nil] the captured element's namespace (+:any+ names
       #   its children relative to it)
       # @param attrs [Array, nil] its own attributes (+:any+ keeps them), as for {.leaf_value}
+      # @param scope [#namespace_of, nil] (+:xml+) the decoder feeding it, asked
+      #   what the prefix of an attribute value in +prefix:local+ form is bound
+      #   to (+xsi:type="xsd:string"+), during the event only
       # @param written [Hash{String => String}, nil] (+:xml+) declarations the
       #   output will be placed under (prefix => uri), which need no repeating
       #   (SOAP::Fault#detail's element carries every one in scope)
-      def initialize(kind, uri, attrs, written: nil)
+      def initialize(kind, uri, attrs, scope: nil, written: nil)
         @kind = kind
+        @scope = scope
         @written = written
         @depth = 0
         if kind == :xml
@@ -166,8 +173,10 @@ module Wirebind
           i = 0
           while i < attrs.size
             name = attrs[i]
+            value = attrs[i + 2]
             use(name, attrs[i + 1]) if attrs[i + 1]
-            @piece << " " << name << "=\"" << Pure::Encoder.attribute(attrs[i + 2]) << '"'
+            use_in_value(value) if @scope && value.include?(":")
+            @piece << " " << name << "=\"" << Pure::Encoder.attribute(value) << '"'
             i += 3
           end
         end
@@ -197,6 +206,17 @@ module Wirebind
         return if uri.nil? || prefix == "xml" || @inner.key?(prefix) || (@written && @written[prefix] == uri)
 
         @carry[prefix] ||= uri
+      end
+
+      # An attribute value that is a QName (+xsi:type="ns2:RecordRef"+) uses
+      # its prefix too, when that prefix is bound.
+      def use_in_value(value)
+        match = QNAME_VALUE.match(value) or return
+        prefix = match[1]
+        return if prefix == "xml" || @inner.key?(prefix) || @carry.key?(prefix)
+
+        uri = @scope.namespace_of(prefix) or return
+        @carry[prefix] = uri unless @written && @written[prefix] == uri
       end
 
       def key(qname, uri, parent_uri)

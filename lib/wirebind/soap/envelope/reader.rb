@@ -339,7 +339,7 @@ module Wirebind
               @detail_depth = depth
               @detail = +""
               @detail_name = element_qname(local, uri)
-              @detail_content = XML::Capture.new(:xml, uri, nil, written: namespace_snapshot)
+              @detail_content = XML::Capture.new(:xml, uri, nil, scope: self, written: namespace_snapshot)
               @detail << "<" << @detail_name << all_declarations << attributes_xml(attrs) << ">"
               @detail_content.text(leaf_text) if leaf_text
               @want_text = true

@@ -351,7 +351,7 @@ module Wirebind
             @want_text = false
             return
           end
-          capture = Capture.new(slot.type, uri, attrs)
+          capture = Capture.new(slot.type, uri, attrs, scope: self)
           push([CAPTURE, capture, values, slot, nil, nil, false, true, nil])
           @want_text = true
         end

@@ -116,6 +116,12 @@ module Wirebind
         # The current element ends (its name and namespace declarations still in force).
         def on_end; end
 
+        # @param prefix [String] ("" for the default namespace)
+        # @return [String, nil] the namespace +prefix+ is bound to where the parser is
+        def namespace_of(prefix)
+          @ns[prefix]
+        end
+
         # The start tag just reported, as the document wrote it, for hooks that
         # re-write it (XML::Capture). Valid in on_start and on_leaf, and only for
         # tags read by #open_element: those read while +@want_text+ is set are.
