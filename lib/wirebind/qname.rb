@@ -27,7 +27,8 @@ module Wirebind
     #   not read from a document); not part of equality
     attr_reader :prefix
 
-    # Parses Clark notation, +"{uri}local"+ or +"local"+ (no namespace), as {#to_s} writes it.
+    # Parses what {#to_s} writes: Clark notation, the namespace in braces before
+    # the local name, or the local name alone (no namespace).
     #
     # @param text [String]
     # @return [QName]
@@ -65,7 +66,7 @@ module Wirebind
       [QName, @namespace, @local_name].hash
     end
 
-    # @return [String] Clark notation: +"{uri}local"+, or +"local"+ without a namespace
+    # @return [String] Clark notation: `"{uri}local"`, or +"local"+ without a namespace
     def to_s
       @namespace ? "{#{@namespace}}#{@local_name}" : @local_name
     end

@@ -26,10 +26,10 @@ module Wirebind
     #
     # +:any+ (nested values, see {OpenContent}): an element with neither
     # attributes nor child elements is its text (a String, "" when empty); any
-    # other element a Hash: +"@name"+ for an attribute (+"@{uri}name"+ in a
+    # other element a Hash: +"@name"+ for an attribute (`"@{uri}name"` in a
     # namespace), +"#text"+ for its text (left out when it only separates child
     # elements, and when empty), and each child element under its local name when it is in the
-    # same namespace as its parent, else under +"{uri}local"+ (+"{}local"+: no
+    # same namespace as its parent, else under `"{uri}local"` (`"{}local"`: no
     # namespace); a name that repeats holds an Array, in document order.
     #
     # Limits are the decoder's: the tokenizer enforces depth, token size,

@@ -15,7 +15,7 @@ module Wirebind
     # - +:any+ maps to an element; its value is the shape {Capture} documents
     #   (a String, or a Hash of +"@attribute"+, +"#text"+ and child names, an
     #   Array for a repeated name). Written back from that shape: children named
-    #   without braces in the element's own namespace, +"{uri}local"+ with that
+    #   without braces in the element's own namespace, `"{uri}local"` with that
     #   default namespace, attributes in a namespace with an automatic prefix.
     # - +:qname+ maps to an element (or a list of them); written as
     #   +prefix:local+ with the prefix declared on the element itself (the one
