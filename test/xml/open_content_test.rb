@@ -1,12 +1,15 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/linear_time"
 
 # Issue 13, items 8 and 9: :xml (an element's content as XML text), :any
 # (nested Hashes, Arrays and Strings) and :qname (a Wirebind::QName) on the
 # backend in use (rake test runs the suite once per backend; the native
 # differential test holds the two equal).
 class OpenContentTest < Minitest::Test
+  include Wirebind::LinearTime
+
   XML = Wirebind::XML
   QName = Wirebind::QName
   SOAP_NS = "http://schemas.xmlsoap.org/soap/envelope/"
@@ -190,6 +193,18 @@ class OpenContentTest < Minitest::Test
     assert_raises(Wirebind::LimitError) { decode(many, max_attributes: 10) }
     big = "<fault><detail><a>#{'x' * 100}</a><b c='#{'y' * 200}'/></detail></fault>"
     assert_raises(Wirebind::LimitError) { decode(big, max_token_size: 150) }
+  end
+
+  def test_capture_is_linear_in_the_content
+    # One big top-level element of multibyte text and many children, many
+    # namespace declarations in scope and a prefix in every attribute value:
+    # nothing may scan the output or the bindings per element.
+    decls = (1..200).map { |i| %( xmlns:p#{i}="urn:#{i}") }.join
+    assert_linear_time("a large :xml capture", 2000) do |n|
+      body = %(<p1:big>#{(1..n).map { |i| %(<p2:e a="p3:v">日本語テキスト#{i}</p2:e><f/>) }.join}</p1:big>)
+      xml = %(<fault#{decls}><detail>#{body}</detail><extra>#{body}</extra></fault>)
+      -> { decode(xml) }
+    end
   end
 
   # ---- :qname -------------------------------------------------------------------------

@@ -90,7 +90,7 @@ module Wirebind
         @depth += 1
         if @kind == :xml
           open_tag(qname, uri, attrs, decls)
-          @names << qname << @piece.length
+          @names << qname << @piece.bytesize
         else
           parent = @nodes.last
           @nodes << [key(qname, uri, parent[1]), uri, any_attributes(attrs), nil]
@@ -102,7 +102,7 @@ module Wirebind
         if @kind == :xml
           open_tag(qname, uri, attrs, decls)
           if text.empty?
-            @piece[-1] = "/>"
+            empty_element_tag
           else
             @piece << Pure::Encoder.text(text) << "</" << qname << ">"
           end
@@ -131,7 +131,7 @@ module Wirebind
           # as a leaf is, whatever (comments, empty CDATA) it held.
           empty_at = @names.pop
           qname = @names.pop
-          @piece.length == empty_at ? @piece[-1] = "/>" : @piece << "</" << qname << ">"
+          @piece.bytesize == empty_at ? empty_element_tag : @piece << "</" << qname << ">"
           close_tag
         else
           node = @nodes.pop
@@ -153,7 +153,7 @@ module Wirebind
           @carry = {}
         end
         @piece << "<" << qname
-        @head = @piece.length if top
+        @head = @piece.bytesize if top
         declared = nil
         if decls
           declared = []
@@ -183,6 +183,12 @@ module Wirebind
         @piece << ">"
       end
 
+      # The start tag just written ends in ">": it becomes "/>".
+      def empty_element_tag
+        @piece.chop!
+        @piece << "/>"
+      end
+
       # The element just written (a leaf, or at its end tag) is done: undo its
       # declarations; a finished top-level element gets the outside
       # declarations it uses, and joins the output.
@@ -194,7 +200,8 @@ module Wirebind
         @carry.each do |prefix, uri|
           carried << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << Pure::Encoder.attribute(uri) << '"'
         end
-        @out << @piece[0, @head] << carried << @piece[@head..]
+        # Byte offsets: counting characters would cost a scan of the piece.
+        @out << @piece.byteslice(0, @head) << carried << @piece.byteslice(@head, @piece.bytesize - @head)
         @piece = nil
       end
 
