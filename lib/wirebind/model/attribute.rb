@@ -49,7 +49,7 @@ module Wirebind
       PLAIN_ELEMENT = /\A[A-Za-z_][A-Za-z0-9_.-]*\z/
       # An underscore between words: after a letter or digit, before one.
       WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/
-      TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
+      TYPE_HELP = "a type is one of #{(Types::SCALARS + Types::OPEN).map(&:inspect).join(', ')}, " \
                   "a class that includes Wirebind::Model, or [type] for a list".freeze
 
       # @return [Symbol] the Ruby name, e.g. +:release_date+
@@ -109,7 +109,10 @@ module Wirebind
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
           # A bad path is an error here, not at the first decode. A plain element name, the usual
           # mapping, fits any type.
-          XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})") unless xml.match?(PLAIN_ELEMENT)
+          unless xml.match?(PLAIN_ELEMENT)
+            XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
+            XML::OpenContent.check_mapping(xml, item_type, "#{where} (xml: #{xml.inspect})") if Types.open?(item_type)
+          end
           new(
             owner: owner,
             name: name,
@@ -207,12 +210,12 @@ module Wirebind
         end
 
         def resolve_type(where, type)
-          return [type, false] if Types.scalar?(type) || model_class?(type)
+          return [type, false] if Types.scalar?(type) || Types.open?(type) || model_class?(type)
 
           if type.is_a?(Array)
             if type.length == 1
               item = type.first
-              return [item, true] if Types.scalar?(item) || model_class?(item)
+              return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
               raise SchemaError, "#{where}: lists of lists are not supported; wrap the inner list in a model" if item.is_a?(Array)
 
               raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"
