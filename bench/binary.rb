@@ -94,7 +94,7 @@ check("Binary.decode into:", expected, [reused.length, reused.type, reused.flags
 data_view = DataView.new(ArrayBuffer.new(9).tap { |b| header_bytes.each_byte.with_index { |byte, i| b[i] = byte } }, 0, 9)
 check("arraybuffer DataView", expected, [data_view.getU24(0), data_view.getU8(3), data_view.getU8(4), data_view.getU32(5) & 0x7fff_ffff])
 check("unpack1", expected, [(header_bytes.unpack1("n") << 8) | header_bytes.getbyte(2), header_bytes.unpack1("C", offset: 3),
-                             header_bytes.unpack1("C", offset: 4), header_bytes.unpack1("N", offset: 5) & 0x7fff_ffff])
+                            header_bytes.unpack1("C", offset: 4), header_bytes.unpack1("N", offset: 5) & 0x7fff_ffff])
 
 n = 1_000_000
 puts "\nframe header decode (#{n} headers per round; each figure includes the loop's own cost, first row)"

@@ -110,7 +110,7 @@ module Wirebind
 
         push(@io.readpartial(READ_SIZE, read_buffer))
         true
-      rescue EOFError, Errno::ECONNRESET, Errno::EPIPE, IOError
+      rescue IOError, Errno::ECONNRESET, Errno::EPIPE # EOFError is an IOError
         false
       end
     end
