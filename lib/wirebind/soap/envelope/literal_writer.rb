@@ -62,7 +62,8 @@ module Wirebind
           elsif value.class.include?(Wirebind::Model)
             xml = XML.encode(value, root: name)
             # As the encoder does for nested values: a subclass that declared xml_type says so.
-            xml.insert(name.bytesize + 1, XML.subtype_attributes(value.class)) if type.is_a?(Class) && !value.instance_of?(type)
+            # (After the start tag's name, which may have a prefix: a model whose namespace takes one.)
+            xml.insert(xml.index(%r{[ />]}), XML.subtype_attributes(value.class)) if type.is_a?(Class) && !value.instance_of?(type)
             out << xml
           else
             scalar = Writing.scalar(name, value, type)
