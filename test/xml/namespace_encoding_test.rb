@@ -17,7 +17,6 @@ class XMLNamespaceEncodingTest < Minitest::Test
   XML_NS = "http://www.w3.org/XML/1998/namespace"
   NETSUITE = "netsuite-0.9.3/spec/support/fixtures"
   HAPPYMAPPER = "nokogiri-happymapper-0.5.9/spec/fixtures"
-  SOAP_FIXTURES = File.expand_path("../../../shared/fixtures/soap", __dir__)
 
   # Every element of a document as [path of expanded names from the top,
   # sorted expanded names of its attributes], in document order; an xsi:type
@@ -206,7 +205,7 @@ class XMLNamespaceEncodingTest < Minitest::Test
   WSDL_TC = "http://taxcloud.net"
 
   def test_soap_fault_round_trips_with_its_expanded_names
-    input = File.read(File.join(SOAP_FIXTURES, "soap_fault.xml"))
+    input = File.read(shared_path("fixtures", "soap", "soap_fault.xml"))
     fault_class = Class.new do
       include Wirebind::Model
       xml_root "Fault"
@@ -221,6 +220,39 @@ class XMLNamespaceEncodingTest < Minitest::Test
     # faultcode and faultstring are unqualified: no prefix, and no default namespace to reset.
     assert_equal 3, assert_namespace_equivalent(input, xml, "{#{SOAP_ENV}}Fault")
     assert_match(%r{\A<soap:Fault xmlns:soap="#{SOAP_ENV}"><faultcode>soap:Server</faultcode><faultstring>}o, xml)
+  end
+
+  class TaxCloudMessage
+    include Wirebind::Model
+    xml_namespace WSDL_TC
+    attribute :type, :string, xml: "ResponseType"
+    attribute :text, :string, xml: "Message"
+  end
+
+  class TaxCloudResult
+    include Wirebind::Model
+    xml_namespace WSDL_TC
+    attribute :type, :string, xml: "ResponseType"
+    attribute :messages, [TaxCloudMessage], xml: "Messages/ResponseMessage"
+  end
+
+  class TaxCloudLookup
+    include Wirebind::Model
+    xml_namespace WSDL_TC
+    xml_root "LookupResponse"
+    attribute :result, TaxCloudResult, xml: "LookupResult"
+  end
+
+  def test_soap_response_in_a_default_namespace_keeps_it
+    input = File.read(shared_path("fixtures", "soap", "taxcloud.xml"))
+    response = XML.decode(input, TaxCloudLookup, at: "Envelope/Body/LookupResponse")
+    assert_equal ["Invalid apiLoginID and/or apiKey"], response.result.messages.map(&:text)
+    xml = encode_everywhere(response)
+
+    assert_equal 7, assert_namespace_equivalent(input, xml, "{#{WSDL_TC}}LookupResponse")
+    assert_equal %(<LookupResponse xmlns="#{WSDL_TC}"><LookupResult><ResponseType>Error</ResponseType><Messages><ResponseMessage>) +
+                 %(<ResponseType>Error</ResponseType><Message>Invalid apiLoginID and/or apiKey</Message></ResponseMessage></Messages>) +
+                 %(</LookupResult></LookupResponse>), xml
   end
 
   # ---- NetSuite: a document/literal response with xsi:type -------------------------------------

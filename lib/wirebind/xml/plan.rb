@@ -258,9 +258,12 @@ module Wirebind
             classes << type
           end
         end
-        # A namespace without a prefix takes one already declared for it, if any.
+        # A namespace without a prefix takes one already declared for it, if any;
+        # the root's, when it is the default namespace, needs none (nothing in the
+        # tree then resets the default namespace).
         late.each do |need|
           next if needs.any? { |other| other.uri == need.uri }
+          next if !unqualified && need.uri == root.namespace && root.default_prefix
 
           needs << Need.new(need.prefix, need.uri, Pure::Encoder.declaration(need.prefix, need.uri).freeze).freeze
         end
