@@ -328,6 +328,17 @@ class XMLNamespaceEncodingTest < Minitest::Test
     assert_equal response, XML.decode(xml, ReadResponse)
   end
 
+  def test_a_soap_literal_part_of_a_subclass_declares_its_namespace_once
+    out = +""
+    customer = Customer.new(internal_id: "1", company_name: "c")
+    Wirebind::SOAP::Envelope.write(out, operation: "add", namespace: MESSAGES, parts: { record: customer }, types: { record: Record },
+                                        style: :document)
+
+    assert XML.check(out)
+    assert_includes out, %(<record xsi:type="listRel:Customer" xmlns:xsi="#{XSI}" xmlns:listRel="#{RELATIONSHIPS}" xmlns:platformCore=)
+    assert_equal 1, out.scan("xmlns:listRel=").size
+  end
+
   # ---- the rules, on small models -------------------------------------------------------------
 
   class Plain
