@@ -150,14 +150,15 @@ module Wirebind
       end
 
       # Names the prefix to write a namespace with, for the names of this class's
-      # attributes declared in it (+xml: "{uri}local"+, +"@{uri}local"+) and for
+      # attributes declared in it (`xml:` paths that name it in braces) and for
       # its records' own names when {#xml_namespace} gave no prefix. Inherited.
       # Without one, such a namespace is written with an automatic prefix
       # ("wb" and a checksum of the URI).
       #
       # @example
-      #   xml_prefix "platformCore", "urn:core_2020_2.platform.webservices.netsuite.com"
-      #   attribute :status, Status, xml: "{urn:core_2020_2.platform.webservices.netsuite.com}status"
+      #   CORE = "urn:core_2020_2.platform.webservices.netsuite.com"
+      #   xml_prefix "platformCore", CORE
+      #   attribute :status, Status, xml: "{#{CORE}}status"   # <platformCore:status>
       #
       # @param prefix [String] an XML name without a colon, not +xml+ or +xmlns+
       # @param uri [String] the namespace, non-empty (not the XML namespace, whose

@@ -51,7 +51,7 @@ module Wirebind
 
       # What the document element of a record of a class declares: every
       # namespace the class's tree of models can write (its own, its attributes'
-      # +{uri}+ names, and those of the model classes its attributes hold, to any
+      # `{uri}` names, and those of the model classes its attributes hold, to any
       # depth), worked out once per class. +needs+ are the bindings declared, in
       # the order +declarations+ writes them; +default_at_top+ whether a class
       # whose namespace has no prefix may make it the default namespace (only when
@@ -94,7 +94,7 @@ module Wirebind
       #   for it, or the automatic one
       attr_reader :default_prefix
       # @return [Array<Need>] the bindings the record's own names use (its
-      #   namespace's when it has a prefix, its XML attributes', its +{uri}+
+      #   namespace's when it has a prefix, its XML attributes', its `{uri}`
       #   children's and wrappers'), each once, in the order they are declared
       #   when missing from the scope
       attr_reader :needs
@@ -416,8 +416,8 @@ module Wirebind
 
       # The prefixes this class names namespaces with, by URI: those it declared
       # with {Model::ClassMethods#xml_prefix}, then those the model classes its
-      # attributes hold declared for their own namespace (+attribute :photo,
-      # Photo, xml: "{uri}Photo"+ writes Photo's prefix), unless the prefix is
+      # attributes hold declared for their own namespace (an attribute holding
+      # Photo named in Photo's namespace is written with Photo's prefix), unless the prefix is
       # already taken here.
       def prefixes_of(klass)
         prefixes = klass.xml_prefixes.dup

@@ -208,7 +208,7 @@ module Wirebind
         # +ns+ the {Scope}, +nested+ false for the document's top element.
         #
         # Namespaces: a model's child elements are in its namespace, written with
-        # its prefix; an element declared in another namespace (+{uri}local+) with
+        # its prefix; an element declared in another namespace (`{uri}local`) with
         # the prefix the model declares for it (Model::ClassMethods#xml_prefix) or
         # the automatic one. The document element declares every binding the tree
         # of classes may use (Plan.namespaces); a record checks the ones its own
