@@ -290,24 +290,24 @@ module Wirebind
               emit "  child_default = nil"
               # A "*" item is named after its class, in no namespace.
               emit "  tag_decl = reset + tag_decl if tag.nil? && default_ns"
-              emit "  out << '<' << (tag ||= #{q(root)}) << tag_decl"
+              emit "  out << '<' << (tag ||= #{q(root)}.freeze) << tag_decl"
             elsif prefix
               emit "  pre = #{q("#{prefix}:")}"
               emit "  reset = ''"
               emit "  child_default = default_ns"
-              emit "  out << '<' << (tag ||= #{q("#{prefix}:#{root}")}) << tag_decl"
+              emit "  out << '<' << (tag ||= #{q("#{prefix}:#{root}")}.freeze) << tag_decl"
             else
               emit "  own = false"
               emit "  reset = ''"
               emit "  if default_ns == #{q(uri)}"
               emit "    pre = ''"
               emit "    child_default = default_ns"
-              emit "    out << '<' << (tag ||= #{q(root)}) << tag_decl"
+              emit "    out << '<' << (tag ||= #{q(root)}.freeze) << tag_decl"
               if @default_at_top
                 emit "  elsif !nested"
                 emit "    pre = ''"
                 emit "    child_default = #{q(uri)}"
-                emit "    out << '<' << (tag ||= #{q(root)}) << #{q(%( xmlns="#{Encoder.attribute(uri)}"))} << tag_decl"
+                emit "    out << '<' << (tag ||= #{q(root)}.freeze) << #{q(%( xmlns="#{Encoder.attribute(uri)}"))} << tag_decl"
               end
               emit "  else"
               emit "    child_default = default_ns"
