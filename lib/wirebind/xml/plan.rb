@@ -228,6 +228,8 @@ module Wirebind
       #   (cached, frozen). Records whose class the tree cannot name in advance
       #   (subclasses written with +xsi:type+) declare what else they need on
       #   their own element, as does a record whose prefix is already taken.
+      #   Kept until +klass+'s schema changes: a nested class changed since only
+      #   declares on its own elements what the set lacks (the output stays right).
       def self.namespaces(klass)
         klass.wirebind_plan(:xml_namespaces) { Shareable.make(collect_namespaces(klass)) }
       end
