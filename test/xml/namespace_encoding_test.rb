@@ -407,6 +407,15 @@ class XMLNamespaceEncodingTest < Minitest::Test
     assert_equal "ns:outer/ns:inner", errors.first.path
   end
 
+  def test_a_nested_class_changed_after_the_set_was_worked_out_declares_on_its_own_element
+    inner = Class.new { include Wirebind::Model; xml_root "i"; attribute :x, :string }
+    outer = Class.new { include Wirebind::Model; xml_root "o"; attribute :inner, inner }
+    encode_everywhere(outer.new(inner: inner.new(x: "1")))
+    inner.xml_namespace "urn:late", prefix: "late"
+
+    assert_equal %(<o><inner xmlns:late="urn:late"><late:x>1</late:x></inner></o>), encode_everywhere(outer.new(inner: inner.new(x: "1")))
+  end
+
   def test_a_list_declares_on_its_wrapper
     xml = encode_everywhere([Book.new(author: "a"), Book.new(title: "t")], root: "books")
 
