@@ -25,7 +25,7 @@ module Wirebind
     # @api private
     XML_WHITESPACE = " \t\r\n"
     # @api private
-    NON_WHITESPACE = /[^ \t\r\n]/.freeze
+    NON_WHITESPACE = /[^ \t\r\n]/
     # Values longer than this are cut short in messages: a bad 10 MB payload
     # should not become a 10 MB exception.
     # @api private

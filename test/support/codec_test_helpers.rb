@@ -34,9 +34,7 @@ module Wirebind
       end
 
       # @return [Integer] bytes handed out so far
-      def pos
-        @pos
-      end
+      attr_reader :pos
 
       def eof?
         @pos >= @bytes.bytesize

@@ -94,7 +94,7 @@ class XMLGCStressTest < Minitest::Test
 
     actual = stressed { native_outputs }
     assert_equal expected, actual
-    assert_equal expected_errors, stressed { errors(:native) }
+    assert_equal(expected_errors, stressed { errors(:native) })
     io = StringIO.new
     stressed { XML.encode(records, root: "all", io: io, backend: :native) }
     assert_equal expected.last, io.string.force_encoding(Encoding::UTF_8)
@@ -108,7 +108,7 @@ class XMLGCStressTest < Minitest::Test
     actual = stressed { documents.map { |klass, xml| XML.decode(xml, klass, backend: :native) } }
     expected.zip(actual).each { |e, a| assert_equal_decoded e, a }
     list = XML.encode(records.grep(Issue) * 3, root: "l", item: "item", backend: :pure)
-    assert_equal XML.decode(list, [Issue], backend: :pure), stressed { XML.decode(list, [Issue], backend: :native) }
+    assert_equal(XML.decode(list, [Issue], backend: :pure), stressed { XML.decode(list, [Issue], backend: :native) })
   end
 
   def test_compaction_between_encodes_with_plans_cached

@@ -202,16 +202,28 @@ class NativeDifferentialTest < Minitest::Test
       fields << "<meta zip=\"#{value(:integer)}\"/>" if chance(0.1)
       fields << leaf(pick(%w[plain a:plain]), value(:string)) if chance(0.2)
       fields << leaf("lat", value(:time)) if chance(0.3)
-      fields << "<mix>#{Array.new(@r.rand(4)) { pick(["<amount currency=\"EUR\">#{value(:decimal)}</amount>", "<note lang=\"en\">#{value(:string)}</note>", "<other/>"]) }.join}</mix>" if chance(0.2)
+      if chance(0.2)
+        fields << "<mix>#{Array.new(@r.rand(4)) do
+          pick(["<amount currency=\"EUR\">#{value(:decimal)}</amount>", "<note lang=\"en\">#{value(:string)}</note>", '<other/>'])
+        end.join}</mix>"
+      end
       fields << "<amount currency=\"EUR\">#{value(:decimal)}</amount>" if chance(0.3)
-      fields << "<amounts>#{Array.new(@r.rand(3)) { "<amount currency=\"#{pick(%w[USD JPY])}\"#{nil_attr}>#{value(:decimal)}</amount>" }.join}</amounts>" if chance(0.2)
+      if chance(0.2)
+        fields << "<amounts>#{Array.new(@r.rand(3)) do
+          "<amount currency=\"#{pick(%w[USD JPY])}\"#{nil_attr}>#{value(:decimal)}</amount>"
+        end.join}</amounts>"
+      end
       fields << "<extras>#{Array.new(@r.rand(3)) { |i| leaf("e#{i}", value(:string)) }.join}</extras>" if chance(0.3)
       fields << "<a:qn>#{value(:string)}</a:qn>" if chance(0.2)
       fields << "<b:qn>#{value(:string)}</b:qn>" if chance(0.2)
       fields << "<qn>#{value(:string)}</qn>" if chance(0.2)
       fields << "<name>mixed <!-- c --> text &amp; more<![CDATA[ cdata ]]></name>" if chance(0.1)
       fields << "<count>4<b>2</b></count>" if chance(0.05)
-      @r.rand(2).times { fields << thing(depth + 1).sub("<thing", "<child").sub(%r{</thing>\z}, "</child>").sub(%r{<child([^>]*)/>\z}, '<child\1/>') } if depth < 3
+      if depth < 3
+        @r.rand(2).times do
+          fields << thing(depth + 1).sub("<thing", "<child").sub(%r{</thing>\z}, "</child>").sub(%r{<child([^>]*)/>\z}, '<child\1/>')
+        end
+      end
       fields << junk if chance(0.3)
       fields.shuffle(random: @r).each { |f| body << blank << f }
       body << blank
@@ -236,8 +248,10 @@ class NativeDifferentialTest < Minitest::Test
     at = random.rand(n)
     case random.rand(12)
     when 0 then bytes.byteslice(0, at)
-    when 1 then bytes.byteslice(0, at) + bytes.byteslice(at + 1 + random.rand(3), n) .to_s
-    when 2 then bytes.dup.insert(at, ["<", ">", "&", "]]>", "\"", "'", "/", "=", ":", "<!--", "-->", "?>", "&#0;", "&bogus;", "\x00", "\xFF", "é", " ", "\n", "<a>", "</a>"].sample(random: random).b)
+    when 1 then bytes.byteslice(0, at) + bytes.byteslice(at + 1 + random.rand(3), n).to_s
+    when 2 then bytes.dup.insert(at,
+                                 ["<", ">", "&", "]]>", "\"", "'", "/", "=", ":", "<!--", "-->", "?>", "&#0;", "&bogus;", "\x00", "\xFF", "é", " ", "\n", "<a>",
+                                  "</a>"].sample(random: random).b)
     when 3
       b = random.rand(n)
       s = bytes.dup
@@ -300,7 +314,7 @@ class NativeDifferentialTest < Minitest::Test
       digits = Array.new(random.rand(1..30)) { random.rand(10) }.join
       point = random.rand(digits.size + 1)
       mantissa = random.rand(3).zero? ? digits : "#{digits[0, point]}.#{digits[point..]}"
-      exponent = random.rand(2).zero? ? "" : "e#{%w[- + ].sample(random: random)}#{random.rand(330)}"
+      exponent = random.rand(2).zero? ? "" : "e#{%w[- +].sample(random: random)}#{random.rand(330)}"
       "#{%w[- +].sample(random: random)}#{mantissa}#{exponent}"
     end
     texts += Array.new(100) { [random.rand * 10**random.rand(-320..308)].pack("D").unpack1("D").to_s }
@@ -411,7 +425,11 @@ class NativeDifferentialTest < Minitest::Test
       agree(xml, "bench check max_depth #{depth}") { |input, backend| XML.check(input, max_depth: depth, backend: backend) }
     end
     attrs = "<r>#{'<b x="1">' * 6}#{'</b>' * 6}<c y='2'>#{'<b x="1">' * 6}#{'</b>' * 6}</c></r>"
-    [3, 5, 7, 8].each { |depth| agree(attrs, "cached attributes, max_depth #{depth}") { |input, backend| XML.check(input, max_depth: depth, backend: backend) } }
+    [3, 5, 7, 8].each do |depth|
+      agree(attrs, "cached attributes, max_depth #{depth}") do |input, backend|
+        XML.check(input, max_depth: depth, backend: backend)
+      end
+    end
   end
 
   # The W3C selection, checked natively: documents without a DOCTYPE are decided

@@ -7,7 +7,7 @@ module Wirebind
     #
     # @api private
     class Attribute
-      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/.freeze
+      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/
 
       # Names a model's instances cannot give up: what Ruby itself calls on any
       # object (Object's public methods in Ruby 3.1, initialization, implicit
@@ -34,9 +34,9 @@ module Wirebind
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
-      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/.freeze
+      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/
       # An underscore between words: after a letter or digit, before one.
-      WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
+      WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/
       TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
                   "a class that includes Wirebind::Model, or [type] for a list".freeze
 

@@ -257,6 +257,7 @@ module Wirebind
           return text if code == :string
           return string_record(slot, text) if code == :model && slot.string_as
           return number_text(code, text, nil, pos) if slot.lenient
+
           unless STRING_CODES.include?(code)
             line, column, = position(pos)
             raise DecodeError.new("expected #{slot.expected}, got the string #{Types.excerpt(text)}",
@@ -516,7 +517,7 @@ module Wirebind
         # @param code [Symbol] :time, :date or :base64
         # @param text [String]
         # @raise [Types::InvalidValue]
-        def self.convert_text(code, text)
+        def self.convert_text(code, text) # rubocop:disable Lint/IneffectiveAccessModifier -- public: the native backend calls it
           case code
           when :time then Types::TimeType.parse(text) || raise(Types.invalid_text(Types::TimeType::EXPECTED_TEXT, text))
           when :date then Types::DateType.parse(text) || raise(Types.invalid_text(Types::DateType::EXPECTED_TEXT, text))

@@ -29,7 +29,7 @@ module Wirebind
         AMP = 38
         RBRACKET = 93
 
-        XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][A-Za-z0-9._\-]*"|'[A-Za-z][A-Za-z0-9._\-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(yes|no)"|'(yes|no)'))?[ \t\n]*\?>/
+        XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][A-Za-z0-9._-]*"|'[A-Za-z][A-Za-z0-9._-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(yes|no)"|'(yes|no)'))?[ \t\n]*\?>/
         START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
         DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
         PI_TARGET = /<\?(#{NAME.source})/
@@ -361,13 +361,14 @@ module Wirebind
 
         def processing_instruction
           s = @s
-          start = s.pos
+          s.pos
           error("unterminated processing instruction") unless ensure_ahead(/\?>/)
           start = s.pos
           error("a processing instruction needs a target name") unless s.scan(PI_TARGET)
           target = s[1]
           if target.casecmp?("xml")
-            error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document", ParseError, start)
+            error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document",
+                  ParseError, start)
           end
           error("processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)", ParseError, start) if target.include?(":")
           return if s.skip(/\?>/)
@@ -392,10 +393,11 @@ module Wirebind
 
         def parse_content
           s = @s
-          while true # rubocop:disable Style/InfiniteLoop -- faster than Kernel#loop on the hottest path
+          while true
             if !@want_text && (fast = @fast) && fast_tags(fast == :stale ? (@fast = StringScanner.new(@buf.dup.force_encoding(Encoding::BINARY))) : fast)
               return
             end
+
             @token_start = s.pos
             buf_byte = @buf.getbyte(s.pos)
             if buf_byte == LT
@@ -545,11 +547,12 @@ module Wirebind
           raw = nil
           loop do
             had_space = s.skip(S)
-            if s.skip(/\/>/)
+            if s.skip(%r{/>})
               return open_element(qname, raw, +"")
             elsif s.skip(/>/)
               return open_element(qname, raw, nil)
             end
+
             error(s.eos? ? "the input ends inside the start tag <#{qname}>" : "expected an attribute, '>' or '/>' in the start tag <#{qname}>") unless had_space && s.match?(NAME)
             too_many_attributes if raw && raw.size >= 2 * @max_attributes
             name = s.scan(NAME)
