@@ -205,12 +205,12 @@ class XMLXsiTypeTest < Minitest::Test
 
   def test_a_type_in_another_namespace_version_without_matching_stays_the_declared_class
     xml = netsuite("get/get_customer.xml")
-    contact_of_2011 = xml.sub('xsi:type="listRel:Customer"', 'xsi:type="listRel:Contact"')
-    record = decode_on_each_backend(contact_of_2011, NSRecord, at: "Envelope/Body/getResponse/readResponse/record")
+    older_contact = xml.sub('xsi:type="listRel:Customer"', 'xsi:type="listRel:Contact"')
+    record = decode_on_each_backend(older_contact, NSRecord, at: "Envelope/Body/getResponse/readResponse/record")
 
     assert_instance_of NSRecord, record, "Contact is declared in 2020_2 only"
     error = assert_raises(Wirebind::DecodeError) do
-      XML.decode(contact_of_2011, NSRecord, at: "Envelope/Body/getResponse/readResponse/record", strict: true, backend: :pure)
+      XML.decode(older_contact, NSRecord, at: "Envelope/Body/getResponse/readResponse/record", strict: true, backend: :pure)
     end
     assert_match(/Contact/, error.message)
   end
