@@ -5,6 +5,8 @@ require_relative "xml/references"
 require_relative "xml/pure/tokenizer"
 require_relative "xml/pure/decoder"
 require_relative "xml/pure/encoder"
+require_relative "xml/capture"
+require_relative "xml/open_content"
 require_relative "xml/native" if Wirebind.backend == :native
 
 module Wirebind

@@ -48,7 +48,9 @@ class XMLGCStressTest < Minitest::Test
       Order.new(number: "1", customer: long, total: 12, lines: [Price.new(currency: "EUR")]),
       Widget.new(name: long, size: 1),
       Qualified.new(a_name: "a", b_name: long, any_name: "c", only_a: "d", a_attr: "e", plain_attr: "f"),
-      Nillable.new
+      Nillable.new,
+      Open.new(raw: %(<x:a xmlns:x="urn:x" k="#{'y' * 100}">#{'y' * 100} &amp;<b/></x:a>t), data: { "@k" => long, "n" => [long, { "m" => "1" }], "{urn:q}z" => "" },
+               codes: [Wirebind::QName.new("urn:q", "Q", prefix: "q"), Wirebind::QName.new(nil, "plain")])
     ]
   end
 
@@ -56,7 +58,8 @@ class XMLGCStressTest < Minitest::Test
   def bad_records
     [
       Issue.new(votes: "12"), Issue.new(key: "a\u0000"), Issue.new(affects_versions: [Version.new(sequence: 1.5)]),
-      Holder.new(main: Issue.new), Wrapped.new(price: Price.new(amount: Rational(1, 3))), Issue.new(labels: "x")
+      Holder.new(main: Issue.new), Wrapped.new(price: Price.new(amount: Rational(1, 3))), Issue.new(labels: "x"),
+      Open.new(raw: "<a>"), Open.new(data: { "a b" => "1" }), Open.new(codes: [1])
     ]
   end
 

@@ -189,6 +189,11 @@ module Wirebind
               next
             end
 
+            if slot.code == :any && (!slot.list || byte == LBRACKET)
+              values[slot.index] = read_any(true, @stack.size)
+              next
+            end
+
             if slot.list
               if s.skip(ARRAY_START)
                 depth_error(s.pos - s.matched_size) if @stack.size >= @max_depth
@@ -254,7 +259,7 @@ module Wirebind
         # the type's own, a +string_as+ record or a +lenient+ number.
         def string_item(slot, text, pos)
           code = slot.code
-          return text if code == :string
+          return text if code == :string || code == :any
           return string_record(slot, text) if code == :model && slot.string_as
           return number_text(code, text, nil, pos) if slot.lenient
 
