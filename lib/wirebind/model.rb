@@ -72,8 +72,8 @@ module Wirebind
 
       # The class an +xsi:type+ names where +declared+ is expected: +declared+
       # itself or a subclass of it that declared that type, the one declared in
-      # exactly +uri+ first, then one declared without a namespace (when two
-      # classes declared the same, the later one).
+      # exactly +uri+ first, then one whose +matching:+ accepts +uri+, then one
+      # declared without a namespace (when two classes qualify alike, the later one).
       #
       # @api private
       # @param declared [Class] the model class the schema expects
@@ -82,16 +82,18 @@ module Wirebind
       # @return [Class, nil] nil when no such class was declared
       def xml_subtype(declared, local, uri)
         candidates = @xml_types[local] or return nil
-        loose = nil
+        matched = loose = nil
         candidates.each do |klass|
           next unless klass <= declared
 
           namespace = klass.xml_type[1]
           return klass if namespace == uri
 
+          matching = klass.xml_type_matching
+          matched ||= klass if matching == :any || (matching && uri && matching.match?(uri))
           loose ||= klass if namespace.nil?
         end
-        loose
+        matched || loose
       end
 
       # Declares many models at once: the +xml_type+s declared inside the block

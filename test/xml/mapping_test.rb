@@ -273,7 +273,8 @@ class XMLMappingTest < Minitest::Test
     full = Address.new(street: "s", country_code: "de", zip: 26_131, city: "Oldenburg", lang: "de", region: "north")
     encoded = each_backend { |backend| XML.encode(full, backend: backend) }
 
-    assert_equal %(<address><street>s</street><country code="de" xml:lang="de" xmlns:wb#{Zlib.crc32('urn:geo').to_s(36)}="urn:geo" ) +
+    # The namespace is declared once, on the record's element, not on the wrapper that uses it.
+    assert_equal %(<address xmlns:wb#{Zlib.crc32('urn:geo').to_s(36)}="urn:geo"><street>s</street><country code="de" xml:lang="de" ) +
                  %(wb#{Zlib.crc32('urn:geo').to_s(36)}:region="north"></country><city-state zipcode="26131"><city>Oldenburg</city></city-state></address>),
                  encoded
     each_backend { |backend| assert_equal full, XML.decode(encoded, Address, backend: backend) }
@@ -345,7 +346,9 @@ class XMLMappingTest < Minitest::Test
     assert_equal 1, response.start
     encoded = each_backend { |backend| XML.encode(response, backend: backend) }
 
-    assert_match(%r{\A<QueryResponse xmlns="http://schema.intuit.com/finance/v3" startPosition="1"><Customer>}, encoded)
+    # Customer declares no namespace: it is written in none, so the response's
+    # namespace takes a prefix rather than being the default one.
+    assert_match(%r{\A<(wb\w+):QueryResponse xmlns:\1="http://schema.intuit.com/finance/v3" startPosition="1"><Customer>}, encoded)
     each_backend { |backend| assert_equal response, XML.decode(encoded, QueryResponse, backend: backend) }
   end
 
