@@ -30,8 +30,7 @@ module Wirebind
         RBRACKET = 93
 
         XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][A-Za-z0-9._\-]*"|'[A-Za-z][A-Za-z0-9._\-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(yes|no)"|'(yes|no)'))?[ \t\n]*\?>/
-        START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
-        DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
+        REFERENCE_END = /[^#:#{NC_CHAR}]/
         PI_TARGET = /<\?(#{NAME.source})/
         ATTRIBUTE_CACHE_SIZE = 4096
         QNAME_CACHE_SIZE = 4096
@@ -258,6 +257,128 @@ module Wirebind
           end
         end
 
+        # Refills until the '>' that ends the start tag at the current position
+        # (outside quoted values) is in the buffer, or the input ends. Where the
+        # search stopped, and whether inside quotes, is carried over each refill: a
+        # long tag trickling in a few bytes per read is scanned once, not once per read.
+        def ensure_start_tag
+          s = @s
+          start = s.pos
+          from = 1 # bytes past the '<' known to hold no end of the tag
+          quote = nil
+          loop do
+            s.pos = start + from
+            while (byte = @buf.getbyte(s.pos))
+              if quote
+                s.skip(quote == 34 ? /[^"]*+/ : /[^']*+/)
+                break unless @buf.getbyte(s.pos)
+
+                quote = nil
+                s.pos += 1
+              elsif byte == 62 # ">"
+                s.pos = start
+                return
+              else
+                s.skip(/[^>"']*+/)
+                next unless (byte = @buf.getbyte(s.pos)) && byte != 62
+
+                quote = byte
+                s.pos += 1
+              end
+            end
+            from = s.pos - start
+            s.pos = start
+            check_token_size
+            return unless refill
+
+            start = s.pos
+          end
+        end
+
+        # What each state of #ensure_doctype's scan skips: the DOCTYPE's grammar as
+        # far as quotes, comments and PIs hide a ']' or '>' from it.
+        DOCTYPE_RUNS = {
+          head: /[^\[>"']*+/, subset: /[^\]"'<]*+/, after: /[ \t\n]*+/, 34 => /[^"]*+/, 39 => /[^']*+/
+        }.freeze
+        DOCTYPE_CLOSERS = { comment: /-->/, pi: /\?>/ }.freeze
+        private_constant :DOCTYPE_RUNS, :DOCTYPE_CLOSERS
+
+        # Refills until the whole DOCTYPE at the current position is in the buffer
+        # (to its '>'), until what is there cannot be one (the DTD parser then says
+        # what is wrong), or until the input ends. The scan's state is carried over
+        # each refill, so a big internal subset is scanned once however it is cut.
+        def ensure_doctype
+          s = @s
+          start = s.pos
+          from = 9 # past "<!DOCTYPE"
+          state = :head
+          outer = nil # the state a quoted literal returns to
+          loop do
+            s.pos = start + from
+            until s.eos?
+              if (closer = DOCTYPE_CLOSERS[state])
+                unless s.skip_until(closer)
+                  s.pos = char_start([s.pos, @buf.bytesize - 2].max) # "-->" may straddle the next read
+                  break
+                end
+                state = :subset
+                next
+              end
+              s.skip(DOCTYPE_RUNS[state])
+              break unless (byte = @buf.getbyte(s.pos))
+
+              case state
+              when 34, 39 # the closing quote
+                state = outer
+              when :head
+                if byte == 62 # ">"
+                  s.pos = start
+                  return
+                elsif byte == 91 # "["
+                  state = :subset
+                else
+                  outer = :head
+                  state = byte
+                end
+              when :subset
+                if byte == 93 # "]"
+                  state = :after
+                elsif byte == LT
+                  break if @buf.bytesize - s.pos < 4 && !@eof # "<!--" or "<?" may straddle the next read
+
+                  if s.skip(/<!--/)
+                    state = :comment
+                  elsif s.skip(/<\?/)
+                    state = :pi
+                  else
+                    s.pos += 1 # a markup declaration's '<'
+                  end
+                  next
+                else
+                  outer = :subset
+                  state = byte
+                end
+              else # :after, at the '>' that ends the DOCTYPE or at what cannot follow its subset
+                s.pos = start
+                return
+              end
+              s.pos += 1
+            end
+            from = s.pos - start
+            s.pos = start
+            check_token_size
+            return unless refill
+
+            start = s.pos
+          end
+        end
+
+        # +pos+, or the start of the character it falls inside.
+        def char_start(pos)
+          pos -= 1 while pos.positive? && (@buf.getbyte(pos) & 0xC0) == 0x80
+          pos
+        end
+
         def ensure_bytes(count)
           while @buf.bytesize - @s.pos < count
             return false unless refill
@@ -367,7 +488,8 @@ module Wirebind
           error("a processing instruction needs a target name") unless s.scan(PI_TARGET)
           target = s[1]
           if target.casecmp?("xml")
-            error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document", ParseError, start)
+            at_start = start.zero? && @base_offset.zero? && @entity_stack.empty? # not in an entity's text
+            error(at_start ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document", ParseError, start)
           end
           error("processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)", ParseError, start) if target.include?(":")
           return if s.skip(/\?>/)
@@ -379,10 +501,7 @@ module Wirebind
         def parse_doctype
           s = @s
           error("a DOCTYPE is not allowed (dtd: :reject)") if @dtd_policy == :reject
-          until s.match?(DOCTYPE_EXTENT)
-            check_token_size
-            break unless refill
-          end
+          ensure_doctype
           @token_start = s.pos
           @dtd = Dtd.new(self, s, standalone: @standalone)
           @dtd.parse
@@ -534,10 +653,7 @@ module Wirebind
         # whitespace to normalize, or an error to pinpoint.
         def start_tag_slow
           s = @s
-          until s.match?(START_EXTENT)
-            check_token_size
-            break unless refill
-          end
+          ensure_start_tag
           s.pos += 1
           unless (qname = s.scan(NAME))
             error("expected an element name after '<'")
@@ -829,9 +945,10 @@ module Wirebind
 
         def reference_in_content
           s = @s
-          until (ref = s.scan(CHAR_REF) || s.scan(ENTITY_REF))
-            error("'&' must start a character or entity reference") if s.exist?(/;/) || !refill
-          end
+          # Read on to the first character that cannot be part of a reference (the ';'
+          # if it is one), searching each byte once however the input is cut.
+          ensure_ahead(REFERENCE_END, 1)
+          error("'&' must start a character or entity reference") unless (ref = s.scan(CHAR_REF) || s.scan(ENTITY_REF))
           if ref.getbyte(1) == 35 # "#"
             char = char_from_ref(s[1], s[2], @token_start)
             on_text(char) if @want_text
