@@ -63,7 +63,7 @@ class SOAPPoolTest < Minitest::Test
     p = pool(1, [], [])
     c = p.checkout
     waiter = Thread.new { p.checkout }
-    sleep 0.05
+    Thread.pass until waiter.stop? # waiting for the connection (or already failed): no guess at how long that takes
     p.close
     assert_raises(Wirebind::SOAP::ConnectionError) { waiter.value }
     p.checkin(c, true)
