@@ -29,7 +29,7 @@ module Wirebind
 
         EXTERNAL_ID = /(SYSTEM|PUBLIC)/
         SYSTEM_LITERAL = /"([^"]*)"|'([^']*)'/
-        PUBID_LITERAL = /"([ \r\na-zA-Z0-9\-'()+,.\/:=?;!*#@$_%]*)"|'([ \r\na-zA-Z0-9\-()+,.\/:=?;!*#@$_%]*)'/
+        PUBID_LITERAL = %r{"([ \r\na-zA-Z0-9\-'()+,./:=?;!*#@$_%]*)"|'([ \r\na-zA-Z0-9\-()+,./:=?;!*#@$_%]*)'}
         ATT_TYPE = /(CDATA|IDREFS|IDREF|ID|ENTITIES|ENTITY|NMTOKENS|NMTOKEN)(?=[ \t\n\r])/
 
         def initialize(tokenizer, scanner, standalone:)
