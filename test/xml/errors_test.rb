@@ -548,6 +548,37 @@ class XMLErrorsTest < Minitest::Test
     end
   end
 
+  # Issue 11, item 9: names in the DTD follow Namespaces in XML too. The native
+  # backend hands every document with a DOCTYPE to the pure one: both are asked.
+  def test_dtd_element_and_attribute_names_are_qualified_names
+    {
+      "<!DOCTYPE a:b:c []><a:b:c xmlns:a='urn:a'/>" => ["the DOCTYPE's element name 'a:b:c'", 11],
+      "<!DOCTYPE r [<!ELEMENT a:b:c ANY>]><r/>" => ["element name 'a:b:c'", 24],
+      "<!DOCTYPE r [<!ELEMENT :x ANY>]><r/>" => ["element name ':x'", 24],
+      "<!DOCTYPE r [<!ELEMENT r (a|b:)*>]><r/>" => ["element name 'b:'", 29],
+      "<!DOCTYPE r [<!ELEMENT r (#PCDATA|p::q)*>]><r/>" => ["element name 'p::q'", 35],
+      "<!DOCTYPE r [<!ATTLIST a:b:c x CDATA #IMPLIED>]><r/>" => ["element name 'a:b:c'", 24],
+      "<!DOCTYPE r [<!ATTLIST r :x CDATA #IMPLIED>]><r/>" => ["attribute name ':x'", 26],
+      "<!DOCTYPE r [<!ATTLIST r x:y:z CDATA #IMPLIED>]><r/>" => ["attribute name 'x:y:z'", 26]
+    }.each do |xml, (what, column)|
+      each_backend do |backend|
+        error = assert_raises(Wirebind::ParseError, "#{xml} (#{backend})") { XML.check(xml, dtd: :internal, backend: backend) }
+        assert_equal "#{what} is not a qualified name (one colon, between a prefix and a local name) at line 1, column #{column}", error.message
+      end
+    end
+    ok = "<!DOCTYPE p:r [<!ELEMENT p:r (p:a|b)*><!ATTLIST p:r xmlns:p CDATA #FIXED 'urn:p' p:x CDATA 'd'>]><p:r/>"
+    each_backend { |backend| assert XML.check(ok, dtd: :internal, backend: backend) }
+  end
+
+  def test_notation_names_in_entity_and_attribute_declarations_hold_no_colon
+    ["<!DOCTYPE r [<!ENTITY e SYSTEM 'x' NDATA a:b>]><r/>", "<!DOCTYPE r [<!ATTLIST r n NOTATION (x|a:b) #IMPLIED>]><r/>"].each do |xml|
+      each_backend do |backend|
+        error = assert_raises(Wirebind::ParseError, xml) { XML.check(xml, dtd: :internal, backend: backend) }
+        assert_match(/notation name 'a:b' contains a colon/, error.message)
+      end
+    end
+  end
+
   def test_external_and_undeclared_parameter_entities_are_errors
     xml = %(<!DOCTYPE r [\n<!ENTITY % a SYSTEM "http://example.com/a.dtd">\n%a;\n<!ENTITY e "late">]><r>&e;</r>)
     error = assert_raises(Wirebind::ParseError) { XML.check(xml, dtd: :internal) }
@@ -570,5 +601,12 @@ class XMLErrorsTest < Minitest::Test
     end
     assert XML.check("\uFEFF<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>".encode("UTF-16LE").b)
     assert XML.check("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?><a/>".b)
+  end
+
+  private
+
+  # Yields each backend in this build: pure always, native when it is built.
+  def each_backend(&block)
+    (Wirebind.backend == :native ? %i[pure native] : %i[pure]).each(&block)
   end
 end

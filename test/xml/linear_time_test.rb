@@ -3,6 +3,7 @@
 require "test_helper"
 require "stringio"
 require_relative "../support/linear_time"
+require_relative "../support/codec_test_helpers"
 
 # Hostile shapes of XML decode in time linear in their size, on both backends
 # (issue 11): attribute names crafted to collide in a hash, many attributes, many
@@ -143,6 +144,29 @@ class XMLLinearTimeTest < Minitest::Test
     BACKENDS.each do |backend|
       assert_linear_time("tokens across reads (#{backend})", 1024 * 1024) do |n|
         check_all(backend, "<doc><!--#{'c' * n}--><![CDATA[#{'d' * n}]]><?pi #{'p' * n}?></doc>", io: true)
+      end
+    end
+  end
+
+  # A token cut across many small reads (1 to 8 bytes each): pure searched a start
+  # tag, a reference and a DOCTYPE again from their start after every read.
+  def test_tokens_trickling_in_a_few_bytes_per_read_grow_linearly
+    documents = {
+      "many attributes" => ->(n) { tag_with(Array.new(n) { |i| "a#{i}" }) },
+      "long attribute value" => ->(n) { %(<r a="#{'v' * (8 * n)}" b='#{'w' * (8 * n)}'/>) },
+      "long element name" => ->(n) { "<#{'n' * (8 * n)}></#{'n' * (8 * n)}>" },
+      "long entity reference" => ->(n) { %(<!DOCTYPE r [<!ENTITY #{'e' * (4 * n)} "x">]><r>&#{'e' * (4 * n)};</r>) },
+      "big internal subset" => lambda { |n|
+        declarations = Array.new(n / 8) { |i| %(<!ENTITY e#{i} "]>x"><!-- ]> --><?pi ]>?>) }.join
+        %(<!DOCTYPE r SYSTEM "a]>" [#{declarations}]><r/>)
+      }
+    }
+    BACKENDS.each do |backend|
+      documents.each do |shape, document|
+        assert_linear_time("#{shape} trickling in (#{backend})", 1000, runs: 3) do |n|
+          xml = document.call(n)
+          -> { Wirebind::XML.check(Wirebind::CodecTestHelpers::TrickleIO.new(xml, seed: n, max: 8), dtd: :internal, backend: backend) }
+        end
       end
     end
   end

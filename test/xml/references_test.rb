@@ -1,10 +1,13 @@
 # frozen_string_literal: true
 
 require_relative "xml_test_support"
+require_relative "../support/linear_time"
 
 # SOAP 1.1 encoding references (href/id, Axis multiRefs), decoded with
 # references: true on either backend.
 class XMLReferencesTest < Minitest::Test
+  include Wirebind::LinearTime
+
   ENV_OPEN = %(<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" ) +
              %(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" ) +
              %(xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"><soapenv:Body>)
@@ -193,21 +196,10 @@ class XMLReferencesTest < Minitest::Test
         node = node.next_node
       end
       assert_equal (0...20_000).map(&:to_s), names
-      small = chain.call(2_000)
-      large = chain.call(8_000)
-      t_small = timed { raw.call(small) }
-      t_large = timed { raw.call(large) }
-      assert_operator t_large, :<, t_small * 4 * 3, "#{backend}: 4x the chain took #{(t_large / t_small).round(1)}x the time"
+      assert_linear_time("a chain of references (#{backend})", 2_000, runs: 3) do |n|
+        xml = chain.call(n)
+        -> { raw.call(xml) }
+      end
     end
-  end
-
-  def timed
-    best = Float::INFINITY
-    3.times do
-      start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      yield
-      best = [best, Process.clock_gettime(Process::CLOCK_MONOTONIC) - start].min
-    end
-    best
   end
 end

@@ -83,7 +83,8 @@ module Wirebind
           s = @s
           s.pos += 9
           expect_space("after '<!DOCTYPE'")
-          s.scan(NAME) or error("expected the document element's name in the DOCTYPE")
+          name = s.scan(NAME) or error("expected the document element's name in the DOCTYPE")
+          qualified(name, "the DOCTYPE's element name")
           external_id(public_only_allowed: false) if s.skip(S) && s.match?(EXTERNAL_ID)
           s.skip(S)
           internal_subset if s.skip(/\[/)
@@ -97,6 +98,25 @@ module Wirebind
           pos = @inputs.empty? ? @s.pos : @inputs.first[2]
           message = "#{message} (in parameter entity '%#{@inputs.last[1]};')" unless @inputs.empty?
           @tokenizer.raise_error(message, klass, pos)
+        end
+
+        # Element and attribute names, wherever they occur, are qualified names
+        # (Namespaces in XML 1.0 §7): one colon at most, between a non-empty prefix
+        # and local part. Errors point at the name just scanned.
+        def qualified(name, what)
+          return if !name.include?(":") || name.match?(QNAME_ONLY)
+
+          @s.pos -= name.bytesize if @inputs.empty?
+          error("#{what} '#{name}' is not a qualified name (one colon, between a prefix and a local name)")
+        end
+
+        # Entity, notation and processing-instruction target names hold no colon
+        # (Namespaces in XML 1.0 §7).
+        def no_colon(name, what)
+          return unless name.include?(":")
+
+          @s.pos -= name.bytesize if @inputs.empty?
+          error("#{what} '#{name}' contains a colon (Namespaces in XML 1.0)")
         end
 
         def expect_space(where)
@@ -156,7 +176,7 @@ module Wirebind
           s.pos += 2
           target = s.scan(NAME) or error("a processing instruction needs a target name")
           error("the XML declaration is only allowed at the very start of the document") if target.casecmp?("xml")
-          error("processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)") if target.include?(":")
+          no_colon(target, "processing instruction target")
           return if s.skip(/\?>/)
 
           expect_space("after the processing instruction target")
@@ -190,6 +210,7 @@ module Wirebind
           s.pos += 9
           expect_space("after '<!ELEMENT'")
           name = s.scan(NAME) or error("expected an element name in <!ELEMENT")
+          qualified(name, "element name")
           expect_space("after the element name in <!ELEMENT #{name}")
           if s.skip(/EMPTY|ANY/)
             # nothing more
@@ -216,7 +237,8 @@ module Wirebind
             end
             error("expected '|' or ')' in a mixed content model") unless s.skip(/\|/)
             s.skip(S)
-            s.scan(NAME) or error("expected an element name in a mixed content model")
+            name = s.scan(NAME) or error("expected an element name in a mixed content model")
+            qualified(name, "element name")
             names += 1
           end
         end
@@ -234,7 +256,8 @@ module Wirebind
               next
             end
             error("#PCDATA is only allowed first in a mixed content model") if s.match?(/#PCDATA/)
-            s.scan(NAME) or error("expected an element name or '(' in a content model")
+            name = s.scan(NAME) or error("expected an element name or '(' in a content model")
+            qualified(name, "element name")
             s.skip(/[?*+]/)
             # after a particle: a separator, or the end of one or more groups
             loop do
@@ -262,12 +285,14 @@ module Wirebind
           s.pos += 9
           expect_space("after '<!ATTLIST'")
           element = s.scan(NAME) or error("expected an element name in <!ATTLIST")
+          qualified(element, "element name")
           loop do
             had_space = s.skip(S)
             return if s.skip(/>/)
 
             error("expected whitespace before an attribute definition in <!ATTLIST #{element}") unless had_space
             name = s.scan(NAME) or error("expected an attribute name or '>' in <!ATTLIST #{element}")
+            qualified(name, "attribute name")
             expect_space("after attribute name #{name}")
             type = attribute_type
             expect_space("after the type of attribute #{name}")
@@ -287,7 +312,7 @@ module Wirebind
           if s.skip(/NOTATION/)
             expect_space("after NOTATION")
             error("expected '(' after NOTATION") unless s.skip(/\(/)
-            name_group(NAME)
+            name_group(NAME) { |name| no_colon(name, "notation name") }
             return "NOTATION"
           end
           error("expected an attribute type") unless s.skip(/\(/)
@@ -299,7 +324,8 @@ module Wirebind
           s = @s
           loop do
             s.skip(S)
-            s.scan(pattern) or error("expected a name in an enumeration")
+            name = s.scan(pattern) or error("expected a name in an enumeration")
+            yield name if block_given?
             s.skip(S)
             return if s.skip(/\)/)
 
@@ -328,7 +354,7 @@ module Wirebind
             expect_space("after '%' in a parameter entity declaration")
           end
           name = s.scan(NAME) or error("expected an entity name")
-          error("entity name '#{name}' contains a colon (Namespaces in XML 1.0)") if name.include?(":")
+          no_colon(name, "entity name")
           expect_space("after entity name '#{name}'")
           text = nil
           notation = nil
@@ -339,6 +365,7 @@ module Wirebind
             if !parameter && s.skip(S) && s.skip(/NDATA/)
               expect_space("after NDATA")
               notation = s.scan(NAME) or error("expected a notation name after NDATA")
+              no_colon(notation, "notation name")
             end
           else
             error("expected a quoted value, SYSTEM or PUBLIC in the declaration of entity '#{name}'")
@@ -393,7 +420,7 @@ module Wirebind
           s.pos += 10
           expect_space("after '<!NOTATION'")
           name = s.scan(NAME) or error("expected a notation name")
-          error("notation name '#{name}' contains a colon (Namespaces in XML 1.0)") if name.include?(":")
+          no_colon(name, "notation name")
           expect_space("after notation name '#{name}'")
           error("expected SYSTEM or PUBLIC in <!NOTATION #{name}") unless s.match?(EXTERNAL_ID)
           external_id(public_only_allowed: true)

@@ -30,8 +30,9 @@ module Wirebind
         RBRACKET = 93
 
         XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][A-Za-z0-9._-]*"|'[A-Za-z][A-Za-z0-9._-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(yes|no)"|'(yes|no)'))?[ \t\n]*\?>/
-        START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
-        DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
+        REFERENCE_END = /[^#:#{NC_CHAR}]/
+        TARGET_END = /[^:#{NC_CHAR}]./m
+        CLOSERS = { "--" => /--/, "]]>" => /\]\]>/, "?>" => /\?>/ }.freeze
         PI_TARGET = /<\?(#{NAME.source})/
         ATTRIBUTE_CACHE_SIZE = 4096
         QNAME_CACHE_SIZE = 4096
@@ -231,15 +232,22 @@ module Wirebind
             @buf << chunk
           else
             if pos.positive?
-              consumed = @buf.byteslice(0, pos)
+              # All of the buffer read (text, a big comment read past): counted in
+              # place, and the chunk taken as it is, with no copy of either.
+              consumed = pos == @buf.bytesize ? @buf : @buf.byteslice(0, pos)
               newline = consumed.rindex("\n")
               @base_lines += consumed.count("\n")
               @base_column = newline ? consumed.length - newline - 1 : @base_column + consumed.length
             end
             @base_offset += pos
             @token_start -= pos if @token_start
-            @buf = @buf.byteslice(pos, @buf.bytesize - pos) << chunk
-            @buf_owned = true
+            if pos == @buf.bytesize
+              @buf = chunk
+              @buf_owned = false
+            else
+              @buf = @buf.byteslice(pos, @buf.bytesize - pos) << chunk
+              @buf_owned = true
+            end
           end
           @s.string = @buf
           # The binary view for fast_tags is made when it is next used: a view shares
@@ -271,6 +279,130 @@ module Wirebind
 
             start = s.pos
           end
+        end
+
+        # Refills until the '>' that ends the start tag at the current position
+        # (outside quoted values) is in the buffer, or the input ends. Where the
+        # search stopped, and whether inside quotes, is carried over each refill: a
+        # long tag trickling in a few bytes per read is scanned once, not once per read.
+        def ensure_start_tag
+          s = @s
+          start = s.pos
+          from = 1 # bytes past the '<' known to hold no end of the tag
+          quote = nil
+          loop do
+            s.pos = start + from
+            while (byte = @buf.getbyte(s.pos))
+              if quote
+                s.skip(quote == 34 ? /[^"]*+/ : /[^']*+/)
+                break unless @buf.getbyte(s.pos)
+
+                quote = nil
+                s.pos += 1
+              elsif byte == 62 # ">"
+                s.pos = start
+                return
+              else
+                s.skip(/[^>"']*+/)
+                next unless (byte = @buf.getbyte(s.pos)) && byte != 62
+
+                quote = byte
+                s.pos += 1
+              end
+            end
+            from = s.pos - start
+            s.pos = start
+            check_token_size
+            return unless refill
+
+            start = s.pos
+          end
+        end
+
+        # What each state of #ensure_doctype's scan skips: the DOCTYPE's grammar as
+        # far as quotes, comments and PIs hide a ']' or '>' from it.
+        DOCTYPE_RUNS = {
+          head: /[^\[>"']*+/, subset: /[^\]"'<]*+/, after: /[ \t\n]*+/, 34 => /[^"]*+/, 39 => /[^']*+/
+        }.freeze
+        DOCTYPE_CLOSERS = { comment: /-->/, pi: /\?>/ }.freeze
+        private_constant :DOCTYPE_RUNS, :DOCTYPE_CLOSERS
+
+        # Refills until the whole DOCTYPE at the current position is in the buffer
+        # (to its '>'), until what is there cannot be one (the DTD parser then says
+        # what is wrong), or until the input ends. The scan's state is carried over
+        # each refill, so a big internal subset is scanned once however it is cut.
+        def ensure_doctype
+          s = @s
+          start = s.pos
+          from = 9 # past "<!DOCTYPE"
+          state = :head
+          outer = nil # the state a quoted literal returns to
+          loop do
+            s.pos = start + from
+            until s.eos?
+              if (closer = DOCTYPE_CLOSERS[state])
+                unless s.skip_until(closer)
+                  s.pos = char_start([s.pos, @buf.bytesize - 2].max) # "-->" may straddle the next read
+                  break
+                end
+                state = :subset
+                next
+              end
+              s.skip(DOCTYPE_RUNS[state])
+              break unless (byte = @buf.getbyte(s.pos))
+
+              case state
+              when 34, 39 # the closing quote
+                state = outer
+              when :head
+                if byte == 62 # ">"
+                  s.pos = start
+                  return
+                elsif byte == 91 # "["
+                  state = :subset
+                else
+                  outer = :head
+                  state = byte
+                end
+              when :subset
+                if byte == 93 # "]"
+                  state = :after
+                elsif byte == LT
+                  break if @buf.bytesize - s.pos < 4 && !@eof # "<!--" or "<?" may straddle the next read
+
+                  if s.skip(/<!--/)
+                    state = :comment
+                  elsif s.skip(/<\?/)
+                    state = :pi
+                  else
+                    s.pos += 1 # a markup declaration's '<'
+                  end
+                  next
+                else
+                  outer = :subset
+                  state = byte
+                end
+              else # :after, at the '>' that ends the DOCTYPE or at what cannot follow its subset
+                s.pos = start
+                return
+              end
+              s.pos += 1
+            end
+            from = s.pos - start
+            s.pos = start
+            check_token_size
+            return unless refill
+
+            start = s.pos
+          end
+        end
+
+        # +pos+ (at least 0), or the start of the character of +buf+ it falls inside.
+        def char_start(pos, buf = @buf)
+          return 0 unless pos.positive?
+
+          pos -= 1 while pos.positive? && (buf.getbyte(pos) & 0xC0) == 0x80
+          pos
         end
 
         def ensure_bytes(count)
@@ -364,41 +496,122 @@ module Wirebind
 
         def comment
           s = @s
-          start = s.pos
-          error("unterminated comment") unless ensure_ahead(/--./m, 4)
           s.pos += 4
-          error("unterminated comment") unless s.skip_until(/--/)
-          unless ensure_bytes(1) && s.skip(/>/)
-            error("'--' is not allowed inside a comment", ParseError, s.pos - 2)
-          end
-          start
+          error("unterminated comment", ParseError, @token_mark) unless read_past("--")
+          s.pos -= 2
+          error("unterminated comment", ParseError, @token_mark) unless ensure_bytes(3)
+          error("'--' is not allowed inside a comment") unless s.skip(/-->/)
         end
 
         def processing_instruction
           s = @s
-          s.pos
-          error("unterminated processing instruction") unless ensure_ahead(/\?>/)
-          start = s.pos
-          error("a processing instruction needs a target name") unless s.scan(PI_TARGET)
-          target = s[1]
-          if target.casecmp?("xml")
-            error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document",
-                  ParseError, start)
+          # The target and the character after it (and the one after that: '?>')
+          # are kept whole; the rest is read past.
+          error("unterminated processing instruction") unless ensure_ahead(TARGET_END, 2)
+          start = s.pos # a refill moves the token to the buffer's start
+          target = s.scan(PI_TARGET) && s[1]
+          problem =
+            if target.nil?
+              "a processing instruction needs a target name"
+            elsif target.casecmp?("xml")
+              at_start = start.zero? && @base_offset.zero? && @entity_stack.empty? # not in an entity's text
+              at_start ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document"
+            elsif target.include?(":")
+              "processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)"
+            elsif s.skip(/\?>/)
+              return
+            elsif !s.skip(S)
+              "expected whitespace after the processing instruction target"
+            end
+          if problem
+            # Without a '?>' anywhere after it, the PI is unterminated whatever else is wrong.
+            after_target = problem.start_with?("expected whitespace") ? s.pos - start : 0
+            s.pos = start
+            closed = ensure_ahead(/\?>/)
+            error(closed ? problem : "unterminated processing instruction", ParseError, @token_start + (closed ? after_target : 0))
           end
-          error("processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)", ParseError, start) if target.include?(":")
-          return if s.skip(/\?>/)
+          error("unterminated processing instruction", ParseError, @token_mark) unless read_past("?>")
+        end
 
-          error("expected whitespace after the processing instruction target") unless s.skip(S)
-          s.skip_until(/\?>/)
+        # Reads on past the next +closer+ (a String of two or three ASCII bytes),
+        # letting go of what it searched: one huge comment, PI or CDATA section costs
+        # a chunk of memory, not its size (the text is handed to #on_text in pieces
+        # when +text+). False if the input ends first. @token_mark keeps the token's
+        # position for errors once its start has been let go; @token_start then goes
+        # negative, still counting the token's bytes for max_token_size.
+        #
+        # Each buffer is read whole and the next chunk taken as it comes (no copy,
+        # see #refill); the last bytes of a buffer, which may begin a closer, are
+        # carried over and looked at with the next one. On return the closer is in
+        # the buffer, just before the scanner.
+        def read_past(closer, text: false)
+          s = @s
+          pattern = CLOSERS.fetch(closer)
+          size = closer.bytesize
+          @token_mark = mark
+          carry = nil # bytes read that may begin a closer: fewer than it, whole characters
+          loop do
+            if carry
+              joined = (carry + @buf.byteslice(0, size - 1)).b
+              at = joined.index(closer)
+              if at && at < carry.bytesize
+                on_text(carry.byteslice(0, at)) if text && at.positive?
+                take_back(carry.byteslice(at, carry.bytesize - at))
+                s.pos = size
+                break
+              end
+              if @buf.bytesize < size - 1 # a tiny read: what it carries is not decided yet
+                carry += @buf
+                cut = char_start(carry.bytesize - (size - 1), carry)
+                on_text(carry.byteslice(0, cut)) if text && cut.positive?
+                carry = carry.byteslice(cut, carry.bytesize - cut)
+                s.pos = @buf.bytesize
+                check_streamed_token_size
+                next if refill
+
+                return false
+              end
+              on_text(carry) if text
+              carry = nil
+            end
+            from = s.pos
+            if s.skip_until(pattern)
+              on_text(@buf.byteslice(from, s.pos - from - size)) if text
+              break
+            end
+            cut = char_start([from, @buf.bytesize - (size - 1)].max)
+            on_text(@buf.byteslice(from, cut - from)) if text && cut > from
+            carry = @buf.byteslice(cut, @buf.bytesize - cut) if cut < @buf.bytesize
+            s.pos = @buf.bytesize
+            check_streamed_token_size
+            return false unless refill
+          end
+          check_streamed_token_size
+          true
+        end
+
+        # Puts back in front of the buffer the first bytes of a closer that began in
+        # the buffer before (ASCII, no line end: the position moves back on its line).
+        def take_back(bytes)
+          @buf = bytes + @buf
+          @buf_owned = true
+          @s.string = @buf
+          @fast = :stale
+          @base_offset -= bytes.bytesize
+          @base_column -= bytes.bytesize
+          @token_start += bytes.bytesize
+        end
+
+        def check_streamed_token_size
+          return if @s.pos - @token_start <= @max_token_size || @entity_stack.any?
+
+          error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, @token_mark)
         end
 
         def parse_doctype
           s = @s
           error("a DOCTYPE is not allowed (dtd: :reject)") if @dtd_policy == :reject
-          until s.match?(DOCTYPE_EXTENT)
-            check_token_size
-            break unless refill
-          end
+          ensure_doctype
           @token_start = s.pos
           @dtd = Dtd.new(self, s, standalone: @standalone)
           @dtd.parse
@@ -540,21 +753,15 @@ module Wirebind
         end
 
         def cdata
-          s = @s
-          error("unterminated CDATA section") unless ensure_ahead(/\]\]>/)
-          s.pos += 9
-          text = s.scan_until(/\]\]>/)
-          on_text(text.byteslice(0, text.bytesize - 3)) if @want_text
+          @s.pos += 9
+          error("unterminated CDATA section", ParseError, @token_mark) unless read_past("]]>", text: @want_text)
         end
 
         # A start tag the fast expression could not take: whole it may hold references,
         # whitespace to normalize, or an error to pinpoint.
         def start_tag_slow
           s = @s
-          until s.match?(START_EXTENT)
-            check_token_size
-            break unless refill
-          end
+          ensure_start_tag
           s.pos += 1
           unless (qname = s.scan(NAME))
             error("expected an element name after '<'")
@@ -881,9 +1088,10 @@ module Wirebind
 
         def reference_in_content
           s = @s
-          until (ref = s.scan(CHAR_REF) || s.scan(ENTITY_REF))
-            error("'&' must start a character or entity reference") if s.exist?(/;/) || !refill
-          end
+          # Read on to the first character that cannot be part of a reference (the ';'
+          # if it is one), searching each byte once however the input is cut.
+          ensure_ahead(REFERENCE_END, 1)
+          error("'&' must start a character or entity reference") unless (ref = s.scan(CHAR_REF) || s.scan(ENTITY_REF))
           if ref.getbyte(1) == 35 # "#"
             char = char_from_ref(s[1], s[2], @token_start)
             on_text(char) if @want_text
