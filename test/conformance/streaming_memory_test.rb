@@ -118,9 +118,9 @@ class StreamingMemoryTest < Minitest::Test
         IO.popen([RbConfig.ruby, "-I", File.expand_path("../../lib", __dir__), "-e", BIG_TOKENS, size.to_s, backend, kind], &:read).to_i
       end
       puts format("\n16 MiB comment, CDATA and PI through an IO (%s): peak RSS grew by %.1f MiB; the same bytes as text: %.1f MiB",
-                  backend, tokens / 1048576.0, text / 1048576.0)
+                  backend, tokens / 1_048_576.0, text / 1_048_576.0)
       allowance = TOKEN_ALLOWANCE.fetch(backend) * 1024 * 1024
-      assert_operator tokens, :<, text + allowance, "#{backend}: big tokens took #{(tokens - text) / 1048576} MiB more than text"
+      assert_operator tokens, :<, text + allowance, "#{backend}: big tokens took #{(tokens - text) / 1_048_576} MiB more than text"
     end
   end
 end
