@@ -25,7 +25,8 @@ static ID id_finite_p, id_exponent, id_utc_p, id_subsec;
 /* JSON::Pure::Writer::DECIMAL_POSITIONAL_EXPONENT */
 #define DECIMAL_POSITIONAL_EXPONENT 100
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
-    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_to_s, id_href;
+    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_to_s, id_href, id_id_of;
+static VALUE str_included;
 
 /* ==== compiled programs ===================================================== */
 
@@ -37,6 +38,7 @@ static void program_mark(void *ptr)
     rb_gc_mark_movable(program->links);
     for (size_t i = 0; i < program->op_count; i++) {
         rb_gc_mark_movable(program->ops[i].type);
+        rb_gc_mark_movable(program->ops[i].name);
         rb_gc_mark_movable(program->ops[i].nested);
         rb_gc_mark_movable(program->ops[i].nested_program);
     }
@@ -50,6 +52,7 @@ static void program_compact(void *ptr)
     program->links = rb_gc_location(program->links);
     for (size_t i = 0; i < program->op_count; i++) {
         program->ops[i].type = rb_gc_location(program->ops[i].type);
+        program->ops[i].name = rb_gc_location(program->ops[i].name);
         program->ops[i].nested = rb_gc_location(program->ops[i].nested);
         program->ops[i].nested_program = rb_gc_location(program->ops[i].nested_program);
     }
@@ -162,6 +165,7 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
     program->links = links;
     program->slot_count = NUM2INT(slot_count);
     program->max_depth = NUM2LONG(max_depth);
+    program->id_op = -1;
     if (program->slot_count < 0) rb_raise(rb_eArgError, "serializer program: negative slot count");
     wb_buffer_init(&program->strings);
 
@@ -187,6 +191,7 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         VALUE op = rb_ary_entry(ops, i);
         wb_ser_op *o = &filled[i];
         o->type = Qnil;
+        o->name = Qnil;
         o->nested = Qnil;
         o->nested_program = Qnil;
         long code = NUM2LONG(rb_ary_entry(op, F_CODE));
@@ -202,12 +207,19 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         o->list = RTEST(rb_ary_entry(op, F_LIST));
         o->skip_nil = RTEST(rb_ary_entry(op, F_SKIP_NIL));
         switch (o->code) {
-        case WB_SER_UNLESS_ANY: o->target = int_field(op, F_TARGET, limit_target); break;
+        case WB_SER_UNLESS_ANY:
+        case WB_SER_SPARSE: o->target = int_field(op, F_TARGET, limit_target); break;
         case WB_SER_LINK: o->target = int_field(op, F_TARGET, (int)RARRAY_LEN(links)); break;
         default: o->target = -1; break;
         }
         VALUE text = rb_ary_entry(op, F_TEXT);
-        if (!NIL_P(text)) o->text = intern(program, text);
+        if (o->code == WB_SER_ID || o->code == WB_SER_SPARSE || o->code == WB_SER_FIELD || o->code == WB_SER_RELATE) {
+            /* Looked up in Hashes, as Strings. */
+            StringValue(text);
+            o->name = rb_str_new_frozen(text);
+        } else if (!NIL_P(text)) {
+            o->text = intern(program, text);
+        }
         VALUE head = rb_ary_entry(op, F_HEAD);
         if (!NIL_P(head)) {
             o->head = intern(program, head);
@@ -233,18 +245,26 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         }
         /* Ops that need their slots or readers have them. */
         if ((o->code == WB_SER_LINK || o->code == WB_SER_LOAD || o->code == WB_SER_HREF || o->code == WB_SER_FLAG_CLEAR ||
-             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF) && o->slot < 0) {
+             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF || o->code == WB_SER_SPARSE ||
+             o->code == WB_SER_FIELD) && o->slot < 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a slot", i);
         }
-        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY ||
-             (o->code == WB_SER_ONE && o->from < 0)) && o->reader == 0) {
+        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY || o->code == WB_SER_ID ||
+             o->code == WB_SER_RELATE || (o->code == WB_SER_ONE && o->from < 0)) && o->reader == 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a reader", i);
         }
-        if ((o->code == WB_SER_ONE || o->code == WB_SER_MANY) && NIL_P(o->nested)) {
+        if ((o->code == WB_SER_ONE || o->code == WB_SER_MANY || o->code == WB_SER_RELATE) && NIL_P(o->nested)) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a nested serializer", i);
         }
         if (o->code == WB_SER_LINK && o->target < 0) rb_raise(rb_eArgError, "serializer program: a link without an index");
-        if (o->code == WB_SER_UNLESS_ANY && o->target <= i) rb_raise(rb_eArgError, "serializer program: a jump that is not forward");
+        if ((o->code == WB_SER_UNLESS_ANY || o->code == WB_SER_SPARSE) && o->target <= i) {
+            rb_raise(rb_eArgError, "serializer program: a jump that is not forward");
+        }
+        if (o->code == WB_SER_FIELD && o->from < 0) rb_raise(rb_eArgError, "serializer program: a field without its fieldset");
+        if (o->code == WB_SER_ID) {
+            if (!o->has_head) rb_raise(rb_eArgError, "serializer program: an id without its identifier's head");
+            if (program->id_op < 0) program->id_op = i;
+        }
         program->op_count = (size_t)i + 1;
     }
 #if RUBY_API_VERSION_CODE < 30200
@@ -289,6 +309,10 @@ typedef struct state {
     size_t slot_capacity;
     int in_list;
     long list_index;
+    long included_index; /* JSON:API: the included record being written, -1: none */
+    VALUE seen;          /* JSON:API: type => {id => true}, the resources written or queued */
+    VALUE queue;         /* JSON:API: program, record, include node... for "included" */
+    VALUE node;          /* JSON:API: the include paths below the resource being written, Qnil: all */
     VALUE last_class;
     VALUE last_program;
     /* The heads, copied: Ruby code runs while they are in use. */
@@ -310,7 +334,13 @@ static void state_mark(void *ptr)
         rb_gc_mark(st->document->list_closing);
         rb_gc_mark(st->document->list_head);
         rb_gc_mark(st->document->single_head);
+        rb_gc_mark(st->document->opening);
+        rb_gc_mark(st->document->fields);
+        rb_gc_mark(st->document->include_tree);
     }
+    rb_gc_mark(st->seen);
+    rb_gc_mark(st->queue);
+    rb_gc_mark(st->node);
     for (size_t i = 0; i < st->depth; i++) rb_gc_mark(st->frames[i].compiled);
     for (size_t i = 0; i < st->slot_len; i++) rb_gc_mark(st->slots[i]);
     rb_gc_mark(st->last_class);
@@ -333,6 +363,9 @@ static void state_release(state *st)
     st->single_head = NULL;
     st->last_class = Qnil;
     st->last_program = Qnil;
+    st->seen = Qnil;
+    st->queue = Qnil;
+    st->node = Qnil;
 }
 
 static void state_free(void *ptr)
@@ -657,6 +690,66 @@ static inline void comma_flag(state *st, size_t base, int flag)
 static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
                          long depth);
 
+/* ---- JSON:API (JsonApi::Compiled#id_of, #relate and State) ---- */
+
+/* The id of a JSON:API resource as a String: JsonApi::Compiled#id_of's
+ * cases, and Ruby's for the rest (which raises). */
+static VALUE resource_id(const wb_ser_program *program, VALUE record, int exact)
+{
+    if (program->id_op < 0) rb_raise(rb_eArgError, "serializer program: a JSON:API resource without an id");
+    VALUE value = read_field(record, &program->ops[program->id_op], exact);
+    if (RB_TYPE_P(value, T_STRING)) return value;
+    if (FIXNUM_P(value)) return rb_fix2str(value, 10);
+    if (RB_TYPE_P(value, T_BIGNUM)) return rb_big2str(value, 10);
+    return rb_funcall(program->compiled, id_id_of, 1, record);
+}
+
+/* An id written as a JSON string (Values.string's escaping, Ruby's for what
+ * C declines). */
+static void write_id(state *st, VALUE id)
+{
+    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
+}
+
+/* State#see: marks the resource `type`, `id` as written; whether it was new. */
+static int see(state *st, VALUE type, VALUE id)
+{
+    VALUE ids = rb_hash_lookup2(st->seen, type, Qnil);
+    if (NIL_P(ids)) {
+        ids = rb_hash_new();
+        rb_hash_aset(st->seen, type, ids);
+    }
+    if (rb_hash_lookup2(ids, id, Qundef) != Qundef) return 0;
+    rb_hash_aset(ids, id, Qtrue);
+    return 1;
+}
+
+/* Compiled#relate: the resource identifier of `record`, a related record of
+ * the relationship `op`, queued for "included" (State#include) unless the
+ * include paths do not go there or it was seen. */
+static void relate(state *st, wb_ser_op *op, VALUE record)
+{
+    const wb_ser_program *nested = nested_program(op);
+    int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == nested->model;
+    if (!exact && !RTEST(rb_obj_is_kind_of(record, nested->model))) raise_from(nested->compiled, id_wrong_record, record);
+    VALUE id = resource_id(nested, record, exact);
+    const wb_ser_op *identifier = &nested->ops[nested->id_op];
+    wb_buffer_append(&st->buffer, nested->strings.ptr + identifier->head.offset, identifier->head.len);
+    write_id(st, id);
+    wb_buffer_append_char(&st->buffer, '}');
+
+    VALUE node = Qnil;
+    if (!NIL_P(st->node)) {
+        node = rb_hash_lookup2(st->node, op->name, Qundef);
+        if (node == Qundef) return;
+    }
+    if (!see(st, identifier->name, id)) return;
+    rb_ary_push(st->queue, op->nested_program);
+    rb_ary_push(st->queue, record);
+    rb_ary_push(st->queue, node);
+    RB_GC_GUARD(id);
+}
+
 /* A nested record (ONE, MANY) and its head. */
 static void write_nested(state *st, const wb_ser_program *program, wb_ser_op *op, VALUE record, long depth)
 {
@@ -787,6 +880,52 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
             RB_GC_GUARD(list);
             break;
         }
+        case WB_SER_ID: {
+            st->frames[fi].at = -1;
+            VALUE id = resource_id(program, record, exact);
+            write_id(st, id);
+            RB_GC_GUARD(id);
+            break;
+        }
+        case WB_SER_SPARSE: {
+            VALUE fields = st->document->fields;
+            VALUE fieldset = NIL_P(fields) ? Qnil : rb_hash_lookup2(fields, op->name, Qnil);
+            if (!NIL_P(fieldset)) {
+                *slot_at(st, base, op->slot) = fieldset;
+                pc = (size_t)op->target;
+            }
+            break;
+        }
+        case WB_SER_FIELD: {
+            VALUE fieldset = *slot_at(st, base, op->from);
+            int kept = RB_TYPE_P(fieldset, T_HASH) && rb_hash_lookup2(fieldset, op->name, Qundef) != Qundef;
+            *slot_at(st, base, op->slot) = kept ? Qtrue : Qnil;
+            break;
+        }
+        case WB_SER_RELATE: {
+            st->frames[fi].at = op->at;
+            VALUE value = read_field(record, op, exact);
+            if (!op->list) {
+                if (NIL_P(value)) {
+                    wb_buffer_append_literal(buffer, "null");
+                } else {
+                    relate(st, op, value);
+                }
+            } else if (!NIL_P(value)) {
+                if (!RB_TYPE_P(value, T_ARRAY)) raise_from(program->compiled, id_not_a_list, value);
+                for (long i = 0; i < RARRAY_LEN(value); i++) {
+                    st->frames[fi].index = i;
+                    VALUE item = RARRAY_AREF(value, i);
+                    if (NIL_P(item)) continue;
+                    comma_flag(st, base, op->flag);
+                    relate(st, op, item);
+                    RB_GC_GUARD(item);
+                }
+                st->frames[fi].index = -1;
+            }
+            RB_GC_GUARD(value);
+            break;
+        }
         case WB_SER_HEAD:
             if (head) {
                 wb_buffer_append(buffer, head, head_len);
@@ -863,12 +1002,63 @@ static void lookup_constants(void)
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
 }
 
+/* JsonApi.primary: the primary data's resources are marked as written (so
+ * never repeated in "included") before any is written, and so checked first. */
+static void see_primary(state *st, VALUE record)
+{
+    const wb_ser_program *program = program_for(st, record);
+    int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == program->model;
+    if (!exact && !RTEST(rb_obj_is_kind_of(record, program->model))) raise_from(program->compiled, id_wrong_record, record);
+    VALUE id = resource_id(program, record, exact);
+    see(st, program->ops[program->id_op].name, id);
+    RB_GC_GUARD(id);
+}
+
+/* JsonApi.included: the queued related records, the queue growing while it
+ * is written (included records relate to more). */
+static void write_included(state *st)
+{
+    wb_buffer *buffer = &st->buffer;
+    VALUE queue = st->queue;
+    if (RARRAY_LEN(queue) == 0) return;
+    wb_buffer_append_literal(buffer, ",\"included\":[");
+    for (long position = 0; position < RARRAY_LEN(queue); position += 3) {
+        if (position > 0) wb_buffer_append_char(buffer, ',');
+        st->included_index = position / 3;
+        st->node = RARRAY_AREF(queue, position + 2);
+        write_record(st, program_of(RARRAY_AREF(queue, position)), RARRAY_AREF(queue, position + 1), NULL, 0, 1);
+        if (!NIL_P(st->document->io) && buffer->len >= WB_BUFFER_PIECE) {
+            st->written += wb_buffer_flush_io(buffer, st->document->io, 1);
+        }
+    }
+    st->included_index = -1;
+    wb_buffer_append_char(buffer, ']');
+}
+
 static VALUE write_body(VALUE arg)
 {
     state *st = (state *)arg;
     const wb_ser_document *document = st->document;
     VALUE resource = document->resource;
     wb_buffer *buffer = &st->buffer;
+    if (document->compound) {
+        st->seen = rb_hash_new();
+        st->queue = rb_ary_new();
+        st->node = document->include_tree;
+        append_value_str(buffer, document->opening);
+        if (RB_TYPE_P(resource, T_ARRAY)) {
+            st->in_list = 1;
+            for (long i = 0; i < RARRAY_LEN(resource); i++) {
+                st->list_index = i;
+                VALUE item = RARRAY_AREF(resource, i);
+                if (!NIL_P(item)) see_primary(st, item);
+                RB_GC_GUARD(item);
+            }
+            st->in_list = 0;
+        } else if (!NIL_P(resource)) {
+            see_primary(st, resource);
+        }
+    }
     if (RB_TYPE_P(resource, T_ARRAY)) {
         append_value_str(buffer, document->list_opening);
         int first = 1;
@@ -897,6 +1087,10 @@ static VALUE write_body(VALUE arg)
     } else {
         write_top(st, resource, st->single_head, st->single_head_len, 0);
     }
+    if (document->compound) {
+        write_included(st);
+        wb_buffer_append_char(buffer, '}');
+    }
     if (NIL_P(document->io)) return wb_buffer_to_str(buffer);
     st->written += wb_buffer_flush_io(buffer, document->io, 1);
     return SIZET2NUM(st->written);
@@ -915,6 +1109,10 @@ static VALUE write_rescue(VALUE arg, VALUE error)
     st->depth = 0;
     if (st->in_list && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
         error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->list_index));
+    }
+    if (st->included_index >= 0 && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
+        error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->included_index));
+        error = rb_funcall(mWriter, id_nested, 2, error, str_included);
     }
     rb_exc_raise(error);
     return Qnil;
@@ -950,6 +1148,10 @@ VALUE wb_ser_write(const wb_ser_document *document)
     wb_buffer_init(&st->buffer);
     st->last_class = Qnil;
     st->last_program = Qnil;
+    st->included_index = -1;
+    st->seen = Qnil;
+    st->queue = Qnil;
+    st->node = Qnil;
     /* The heads are copied before the state points at the caller's document: a
      * raise in between leaves nothing for the GC to follow into a dead frame. */
     st->list_head = copy_head(document->list_head, &st->list_head_len);
@@ -976,6 +1178,9 @@ void wb_ser_init(VALUE mNative)
     id_nested = rb_intern("nested");
     id_to_s = rb_intern("to_s");
     id_href = rb_intern("href");
+    id_id_of = rb_intern("id_of");
+    str_included = rb_obj_freeze(rb_str_new_cstr("included"));
+    rb_gc_register_mark_object(str_included);
     id_finite_p = rb_intern("finite?");
     id_exponent = rb_intern("exponent");
     id_utc_p = rb_intern("utc?");

@@ -165,8 +165,8 @@ module Wirebind
     #   Types and names not declared are ignored. Only with +format: :json_api+.
     # @param rel [String, Symbol] HAL and Siren: the relation under which a
     #   list's records are embedded (default "item", RFC 6573's)
-    # @param backend [Symbol] +:native+ (the C engine, for +:plain+, +:hal+ and
-    #   +:siren+; +:json_api+ is written by Ruby in any case) or +:pure+; the
+    # @param backend [Symbol] +:native+ (the C engine, for every format; records
+    #   that are not models are written by Ruby in any case) or +:pure+; the
     #   default is {Wirebind.backend}. Both write the same bytes.
     # @raise [ArgumentError] an unknown format or a bad option
     # @param include [String, Array<String, Symbol>, nil] JSON:API: the

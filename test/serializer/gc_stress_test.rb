@@ -31,15 +31,17 @@ class SerializerGCStressTest < Minitest::Test
       link(:"ne\"xt") { |_v, context| context[:next] }
     end
     project = Class.new(Wirebind::Serializer) do
+      type "project"
       attributes :name
       link(:self) { |p| p.id && "/projects/#{p.id}" }
     end
     issue = Class.new(Wirebind::Serializer) do
       type "issue"
+      id :key
       attributes :summary, :votes, :watched, :spent, :due, :labels
       attribute :key, key: "k\u00e9y\n"
       link(:self) { |i| "/issues/#{i.key}" }
-      many :affects_versions, version
+      many :affects_versions, version, links: { related: ->(i, _) { "/issues/#{i.key}/versions" } }
       one :project, project
     end
     every = Class.new(Wirebind::Serializer) do
@@ -83,9 +85,25 @@ class SerializerGCStressTest < Minitest::Test
           [e.message, e.path]
         end
     end
+    # JSON:API: a compound document (with an included record written twice
+    # over, and fieldsets), and one whose included record fails.
+    version = Version.new(id: "v\u00e9", name: "y" * 300, release_date: Time.at(1, in: "-03:30"), sequence: 2**64)
+    linked = [Issue.new(key: "a", affects_versions: [version, Version.new(id: "2")], project: Project.new(id: "P", name: "p")),
+              Issue.new(key: "b\u2028", affects_versions: [version], project: Project.new(id: "P"))]
+    results << issue.new(linked, format: :json_api, backend: backend, include: "affects_versions,project").to_json
+    results << issue.new(linked, format: :json_api, backend: backend, fields: { "issue" => "summary,project" }, meta: { "n" => 2 }).to_json
+    results << begin
+      issue.new([Issue.new(key: "c", affects_versions: [Version.new(id: "3", sequence: 1.5)])], format: :json_api, backend: backend).to_json
+    rescue Wirebind::EncodeError => e
+      [e.message, e.path]
+    end
     io = StringIO.new
     # Larger than a flush (64 KiB) in few records: few allocations under stress.
     issue.new([Issue.new(key: "io", summary: "y" * 4000 + "\u2028")] * 30, format: :hal, backend: backend).to_json(io: io)
+    results << io.string.force_encoding(Encoding::UTF_8)
+    io = StringIO.new
+    issue.new(Array.new(30) { |n| Issue.new(key: n.to_s, summary: "y" * 4000, affects_versions: [version]) }, format: :json_api,
+                                                                                                        backend: backend).to_json(io: io)
     results << io.string.force_encoding(Encoding::UTF_8)
   end
 
@@ -111,9 +129,11 @@ class SerializerGCStressTest < Minitest::Test
     expected = outputs(:pure, issue, every)
     assert_equal expected, outputs(:native, issue, every) # compiles and caches every program
     programs = FORMATS.map { |format| issue.new(nil, format: format).compiled_for(Issue.new).native_program }
+    programs << issue.new(nil, format: :json_api).compiled_for(Issue.new).native_program
     3.times do |round|
       round.even? ? GC.compact : GC.verify_compaction_references(double_heap: true, toward: :empty)
       cached = FORMATS.map { |format| issue.new(nil, format: format).compiled_for(Issue.new).native_program }
+      cached << issue.new(nil, format: :json_api).compiled_for(Issue.new).native_program
       assert_equal programs.map(&:object_id), cached.map(&:object_id), "compaction keeps the cached programs"
       assert_equal expected, outputs(:native, issue, every), "after compaction #{round + 1}"
     end
