@@ -14,18 +14,13 @@
  * of every record being written, and the frames (which Compiled is writing
  * which field at which list index), from which an error's path is built. */
 #include "serializer_engine.h"
-#include "json_encoder.h"
+#include "json_writer.h"
 #include <ruby/version.h>
-#include <math.h>
 
 static VALUE cProgram;
-static VALUE mValues, mWriter, eInvalidValue, cBigDecimal, str_F;
-static int posix_time;
-static ID id_finite_p, id_exponent, id_utc_p, id_subsec;
-/* JSON::Pure::Writer::DECIMAL_POSITIONAL_EXPONENT */
-#define DECIMAL_POSITIONAL_EXPONENT 100
+static VALUE mValues, mWriter, eInvalidValue;
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
-    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_to_s, id_href, id_id_of;
+    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of;
 static VALUE str_included;
 
 /* ==== compiled programs ===================================================== */
@@ -390,16 +385,6 @@ static const rb_data_type_t state_type = {
 
 /* ---- values --------------------------------------------------------------------- */
 
-/* Writes n in exactly `width` digits (n < 10**width) at t; returns the end. */
-static inline char *digits(char *t, unsigned long n, int width)
-{
-    for (int i = width - 1; i >= 0; i--) {
-        t[i] = (char)('0' + n % 10);
-        n /= 10;
-    }
-    return t + width;
-}
-
 /* Values.native_text(type, value): Ruby writes it, or raises. */
 static void write_ruby(state *st, VALUE type, VALUE value)
 {
@@ -407,182 +392,6 @@ static void write_ruby(state *st, VALUE type, VALUE value)
     StringValue(text);
     wb_buffer_append_str(&st->buffer, text);
     RB_GC_GUARD(text);
-}
-
-/* A value in quotes by a scalar_format.c twin (time, date, base64: nothing
- * in their text needs escaping). */
-static int write_quoted(wb_buffer *buffer, const wb_format_env *env, wb_format_kind kind, VALUE value)
-{
-    size_t mark = buffer->len;
-    wb_buffer_append_char(buffer, '"');
-    if (!wb_format_write_c(buffer, env, kind, value, WB_ESCAPE_TEXT)) {
-        wb_buffer_truncate(buffer, mark);
-        return 0;
-    }
-    wb_buffer_append_char(buffer, '"');
-    return 1;
-}
-
-/* Longer number texts go to Ruby (Writer.integer, Writer.decimal), which
- * refuses what JSON.decode's max_number_length would. */
-#define SHORT_NUMBER_TEXT 1024
-
-/* Writer.decimal for a BigDecimal: positional ("F") unless its exponent is
- * past DECIMAL_POSITIONAL_EXPONENT (then Ruby writes it, in "E" form), and
- * not for NaN or an infinity (Ruby raises). */
-static int write_decimal(wb_buffer *buffer, VALUE value)
-{
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != cBigDecimal) return 0;
-    if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;
-    VALUE exponent = rb_funcall(value, id_exponent, 0);
-    if (!FIXNUM_P(exponent) || FIX2LONG(exponent) > DECIMAL_POSITIONAL_EXPONENT ||
-        FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
-        return 0;
-    }
-    VALUE text = rb_funcall(value, id_to_s, 1, str_F);
-    if (!RB_TYPE_P(text, T_STRING) || RSTRING_LEN(text) > SHORT_NUMBER_TEXT) return 0;
-    wb_buffer_append_str(buffer, text);
-    RB_GC_GUARD(text);
-    return 1;
-}
-
-/* Values.time's common case, with one call fewer than scalar_format.c's
- * (the seconds from rb_time_timespec): a Time (exactly) at a four-digit year,
- * at UTC or a whole-minute offset within 14 hours, whose fraction is whole
- * nanoseconds. Anything else: scalar_format.c, then Ruby. */
-static int write_time(wb_buffer *buffer, VALUE value)
-{
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !posix_time) return 0;
-    VALUE utc_offset = rb_time_utc_offset(value);
-    if (!FIXNUM_P(utc_offset)) return 0;
-    long offset = FIX2LONG(utc_offset);
-    if (offset % 60 != 0 || offset > 14 * 3600 || offset < -14 * 3600) return 0;
-    /* A time in UTC has the offset 0; only then is it asked which it is. */
-    int utc = offset == 0 && RTEST(rb_funcall(value, id_utc_p, 0));
-    VALUE subsec = rb_funcall(value, id_subsec, 0);
-    long nsec = 0;
-    if (subsec != INT2FIX(0)) {
-        if (!RB_TYPE_P(subsec, T_RATIONAL)) return 0;
-        VALUE num = rb_rational_num(subsec);
-        VALUE den = rb_rational_den(subsec);
-        if (!FIXNUM_P(num) || !FIXNUM_P(den)) return 0;
-        long d = FIX2LONG(den);
-        if (d <= 0 || 1000000000L % d != 0) return 0;
-        nsec = FIX2LONG(num) * (1000000000L / d);
-        if (nsec <= 0 || nsec >= 1000000000L) return 0;
-    }
-    struct timespec ts = rb_time_timespec(value);
-    if (ts.tv_sec < -62135596800LL || ts.tv_sec > 253402300799LL + 86400) return 0; /* years 1..10000: civil below */
-    long long local = (long long)ts.tv_sec + offset;
-    long long days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400);
-    long long second_of_day = local - days * 86400;
-    /* Howard Hinnant's civil_from_days. */
-    long long z = days + 719468;
-    long long era = (z >= 0 ? z : z - 146096) / 146097;
-    long long doe = z - era * 146097;
-    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    long long mp = (5 * doy + 2) / 153;
-    int day = (int)(doy - (153 * mp + 2) / 5 + 1);
-    int month = (int)(mp < 10 ? mp + 3 : mp - 9);
-    long long year = yoe + era * 400 + (month <= 2);
-    if (year < 1000 || year > 9999) return 0;
-
-    char text[48];
-    char *t = text;
-    *t++ = '"';
-    t = digits(t, (unsigned long)year, 4);
-    *t++ = '-';
-    t = digits(t, (unsigned long)month, 2);
-    *t++ = '-';
-    t = digits(t, (unsigned long)day, 2);
-    *t++ = 'T';
-    t = digits(t, (unsigned long)(second_of_day / 3600), 2);
-    *t++ = ':';
-    t = digits(t, (unsigned long)(second_of_day / 60 % 60), 2);
-    *t++ = ':';
-    t = digits(t, (unsigned long)(second_of_day % 60), 2);
-    if (nsec > 0) {
-        int places = 9;
-        while (nsec % 10 == 0) {
-            nsec /= 10;
-            places--;
-        }
-        *t++ = '.';
-        t = digits(t, (unsigned long)nsec, places);
-    }
-    if (utc) {
-        *t++ = 'Z';
-    } else {
-        long minutes = (offset < 0 ? -offset : offset) / 60;
-        *t++ = offset < 0 ? '-' : '+';
-        t = digits(t, (unsigned long)(minutes / 60), 2);
-        *t++ = ':';
-        t = digits(t, (unsigned long)(minutes % 60), 2);
-    }
-    *t++ = '"';
-    wb_buffer_append(buffer, text, (size_t)(t - text));
-    return 1;
-}
-
-/* Generator#scalar: a value that is not nil. */
-static int write_scalar_c(state *st, const wb_ser_op *op, VALUE value)
-{
-    wb_buffer *buffer = &st->buffer;
-    switch (op->format) {
-    case WB_FORMAT_STRING:
-        if (RB_TYPE_P(value, T_STRING)) return wbj_write_string(buffer, value);
-        if (RB_TYPE_P(value, T_SYMBOL)) return wbj_write_string(buffer, rb_sym2str(value));
-        return 0;
-    case WB_FORMAT_INTEGER:
-        if (FIXNUM_P(value)) {
-            wb_buffer_append_long(buffer, FIX2LONG(value));
-            return 1;
-        }
-        if (RB_TYPE_P(value, T_BIGNUM)) {
-            VALUE digits = rb_big2str(value, 10);
-            /* A long one goes to Ruby, which refuses what JSON.decode would. */
-            if (RSTRING_LEN(digits) > SHORT_NUMBER_TEXT) return 0;
-            wb_buffer_append_str(buffer, digits);
-            RB_GC_GUARD(digits);
-            return 1;
-        }
-        return 0;
-    case WB_FORMAT_BOOLEAN:
-        if (value == Qtrue) {
-            wb_buffer_append_literal(buffer, "true");
-            return 1;
-        }
-        if (value == Qfalse) {
-            wb_buffer_append_literal(buffer, "false");
-            return 1;
-        }
-        return 0;
-    case WB_FORMAT_FLOAT:
-        if (RB_FLOAT_TYPE_P(value) && isfinite(RFLOAT_VALUE(value))) {
-            /* Float#to_s: the shortest text that reads back to the same double. */
-            VALUE text = rb_funcall(value, id_to_s, 0);
-            if (!RB_TYPE_P(text, T_STRING)) return 0;
-            wb_buffer_append_str(buffer, text);
-            RB_GC_GUARD(text);
-            return 1;
-        }
-        return 0;
-    case WB_FORMAT_DECIMAL:
-        if (FIXNUM_P(value)) {
-            wb_buffer_append_long(buffer, FIX2LONG(value));
-            return 1;
-        }
-        return write_decimal(buffer, value);
-    case WB_FORMAT_TIME:
-        if (write_time(buffer, value)) return 1;
-        return write_quoted(buffer, wb_format_env_get(), WB_FORMAT_TIME, value);
-    case WB_FORMAT_DATE:
-    case WB_FORMAT_BASE64:
-        return write_quoted(buffer, wb_format_env_get(), (wb_format_kind)op->format, value);
-    default:
-        return 0;
-    }
 }
 
 static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth)
@@ -599,7 +408,7 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
         RB_GC_GUARD(text);
         return;
     }
-    if (!write_scalar_c(st, op, value)) write_ruby(st, op->type, value);
+    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -819,13 +628,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_HREF: {
             st->frames[fi].at = op->at;
             VALUE href = *slot_at(st, base, op->slot);
-            int done = 0;
-            if (RB_TYPE_P(href, T_STRING)) {
-                done = wbj_write_string(buffer, href);
-            } else if (RB_TYPE_P(href, T_SYMBOL)) {
-                done = wbj_write_string(buffer, rb_sym2str(href));
-            }
-            if (!done) write_ruby(st, ID2SYM(id_href), href);
+            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
             RB_GC_GUARD(href);
             break;
         }
@@ -992,10 +795,7 @@ static void lookup_constants(void)
     rb_gc_register_mark_object(values);
     rb_gc_register_mark_object(writer);
     rb_gc_register_mark_object(invalid);
-    const wb_format_env *env = wb_format_env_get();
-    cBigDecimal = env->cBigDecimal;
-    str_F = env->str_F;
-    posix_time = env->posix_time;
+    (void)wb_format_env_get(); /* the JSON writer's constants, looked up before any record */
     mValues = values;
     mWriter = writer;
     eInvalidValue = invalid;
@@ -1176,15 +976,11 @@ void wb_ser_init(VALUE mNative)
     id_too_deep = rb_intern("too_deep");
     id_nested_error = rb_intern("nested_error");
     id_nested = rb_intern("nested");
-    id_to_s = rb_intern("to_s");
     id_href = rb_intern("href");
     id_id_of = rb_intern("id_of");
     str_included = rb_obj_freeze(rb_str_new_cstr("included"));
     rb_gc_register_mark_object(str_included);
-    id_finite_p = rb_intern("finite?");
-    id_exponent = rb_intern("exponent");
-    id_utc_p = rb_intern("utc?");
-    id_subsec = rb_intern("subsec");
+    wbj_writer_init();
     mValues = Qnil;
     mWriter = Qnil;
     eInvalidValue = Qnil;
