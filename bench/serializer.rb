@@ -21,8 +21,9 @@
 # plain document from the model alone.
 # plain JSON from plain objects (the same issues as Structs, no models): the
 # serializers read them through their readers:
-#   wirebind                 IssueSerializer.new(structs).to_json (generated Ruby,
-#                            values written by their class, on both backends)
+#   wirebind                 IssueSerializer.new(structs).to_json (the native engine
+#                            reading through the readers, values written by their class;
+#                            the pure backend's generated Ruby timed too)
 #   panko, alba              the same serializers as above, on the Structs
 # JSON:API, a compound document (every issue's versions, components and custom
 # fields in "included", once each):
@@ -478,6 +479,7 @@ module Bench
       structs = PlainObjects.of(issues)
       objects = {
         "wirebind" => -> { IssueSerializer.new(structs).to_json },
+        **(native ? { "wirebind (pure backend)" => -> { IssueSerializer.new(structs, backend: :pure).to_json } } : {}),
         "panko" => -> { Panko::ArraySerializer.new(structs, each_serializer: PankoIssue).to_json },
         "alba" => -> { AlbaIssuePlain.new(structs).serialize }
       }
@@ -492,7 +494,7 @@ module Bench
       }
       check("JSON:API", json_api) { |document| document.merge("included" => document["included"].sort_by { |r| [r["type"], r["id"]] }) }
       abort "plain objects: wirebind's output differs from its output for the models" unless objects["wirebind"].call == plain["wirebind"].call
-      [hal, plain, json_api].each do |contenders|
+      [hal, plain, objects, json_api].each do |contenders|
         pure = contenders["wirebind (pure backend)"] or next
         abort "the native and the pure backends write different bytes" unless contenders["wirebind"].call == pure.call
       end
@@ -512,7 +514,8 @@ module Bench
       return unless native
 
       puts "\n== the pure backend, for reference"
-      { "HAL" => %w[oat alba], "plain" => %w[panko alba], "JSON:API" => %w[jsonapi-serializer alba] }.each do |section, peers|
+      { "HAL" => %w[oat alba], "plain" => %w[panko alba], "objects" => %w[panko alba],
+        "JSON:API" => %w[jsonapi-serializer alba] }.each do |section, peers|
         pure = ratios.fetch("#{section} vs wirebind (pure backend)")
         peers.each do |peer|
           puts format("  %-18s pure wirebind is %5.2fx faster", "#{section} vs #{peer}", ratios.fetch("#{section} vs #{peer}") / pure)

@@ -20,7 +20,7 @@
 static VALUE cProgram;
 static VALUE mValues, mWriter, eInvalidValue;
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
-    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of;
+    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
 static VALUE str_included;
 
 /* ==== compiled programs ===================================================== */
@@ -80,7 +80,7 @@ static const rb_data_type_t program_type = {
 };
 
 enum { F_CODE = 0, F_AT, F_SLOT, F_TARGET, F_TEXT, F_IVAR, F_READER, F_DIRECT, F_TYPE, F_LIST, F_SKIP_NIL, F_NESTED, F_HEAD,
-       F_SLOTS, F_FROM, F_FLAG, F_COUNT };
+       F_SLOTS, F_FROM, F_FLAG, F_READERS, F_COUNT };
 
 static wb_ser_bytes intern(wb_ser_program *program, VALUE str)
 {
@@ -201,6 +201,7 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         o->direct = RTEST(rb_ary_entry(op, F_DIRECT)) && o->ivar != 0;
         o->list = RTEST(rb_ary_entry(op, F_LIST));
         o->skip_nil = RTEST(rb_ary_entry(op, F_SKIP_NIL));
+        o->readers = RTEST(rb_ary_entry(op, F_READERS));
         switch (o->code) {
         case WB_SER_UNLESS_ANY:
         case WB_SER_SPARSE: o->target = int_field(op, F_TARGET, limit_target); break;
@@ -223,10 +224,16 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         VALUE type = rb_ary_entry(op, F_TYPE);
         if (o->code == WB_SER_ATTR) {
             o->type = type;
-            o->format = (SYMBOL_P(type) && SYM2ID(type) == rb_intern("model")) ? WB_SER_FORMAT_MODEL
-                                                                                : (unsigned char)wb_format_kind_of(type);
+            if (SYMBOL_P(type) && SYM2ID(type) == rb_intern("model")) {
+                o->format = WB_SER_FORMAT_MODEL;
+            } else if (SYMBOL_P(type) && SYM2ID(type) == id_any) {
+                o->format = WB_SER_FORMAT_ANY;
+            } else {
+                o->format = (unsigned char)wb_format_kind_of(type);
+            }
         }
         o->nested = rb_ary_entry(op, F_NESTED);
+        o->dispatch = !NIL_P(o->nested) && rb_respond_to(o->nested, id_native_program_for);
         VALUE slots = rb_ary_entry(op, F_SLOTS);
         if (!NIL_P(slots)) {
             o->slots_offset = program->cond_count;
@@ -385,13 +392,27 @@ static const rb_data_type_t state_type = {
 
 /* ---- values --------------------------------------------------------------------- */
 
-/* Values.native_text(type, value): Ruby writes it, or raises. */
-static void write_ruby(state *st, VALUE type, VALUE value)
+/* Values.native_text(type, value, depth): Ruby writes it, or raises. */
+static void write_ruby(state *st, VALUE type, VALUE value, long depth)
 {
-    VALUE text = rb_funcall(mValues, id_native_text, 2, type, value);
+    VALUE text = rb_funcall(mValues, id_native_text, 3, type, value, LONG2NUM(depth));
     StringValue(text);
     wb_buffer_append_str(&st->buffer, text);
     RB_GC_GUARD(text);
+}
+
+/* Values.any's common cases (a reader's value, written by its class): 0 for
+ * the rest (Arrays, Hashes, Dates, records...), which Ruby writes. */
+static int write_any(wb_buffer *buffer, VALUE value)
+{
+    if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) return wbj_write_text(buffer, value);
+    if (RB_INTEGER_TYPE_P(value)) return wbj_write_integer(buffer, value);
+    if (RB_FLOAT_TYPE_P(value)) return wbj_write_float(buffer, value);
+    if (value == Qtrue || value == Qfalse) return wbj_write_boolean(buffer, value);
+    if (RB_SPECIAL_CONST_P(value)) return 0;
+    if (RBASIC_CLASS(value) == rb_cTime) return wbj_write_time(buffer, value);
+    if (RBASIC_CLASS(value) == wb_format_env_get()->cBigDecimal) return wbj_write_decimal(buffer, value);
+    return 0;
 }
 
 static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth)
@@ -408,7 +429,11 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
         RB_GC_GUARD(text);
         return;
     }
-    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
+    if (op->format == WB_SER_FORMAT_ANY) {
+        if (!write_any(&st->buffer, value)) write_ruby(st, op->type, value, depth);
+        return;
+    }
+    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value, depth);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -437,14 +462,30 @@ static void raise_from(VALUE compiled, ID method, VALUE argument)
     rb_exc_raise(NIL_P(argument) ? rb_funcall(compiled, method, 0) : rb_funcall(compiled, method, 1, argument));
 }
 
-static const wb_ser_program *nested_program(wb_ser_op *op)
+/* The program object that writes `record`, a record of `op`'s relation: the
+ * nested Compiled's (kept in the op), or a Dispatch's for the record's class. */
+static VALUE nested_program_object(wb_ser_op *op, VALUE record)
 {
+    if (op->dispatch) {
+        VALUE object = rb_funcall(op->nested, id_native_program_for, 1, record);
+        program_of(object);
+        return object;
+    }
     if (NIL_P(op->nested_program)) {
         VALUE object = rb_funcall(op->nested, id_native_program, 0);
         program_of(object);
         op->nested_program = object;
     }
-    return RTYPEDDATA_DATA(op->nested_program);
+    return op->nested_program;
+}
+
+/* Generator#check_list: a list read through a reader may be any Enumerable. */
+static VALUE list_of(const wb_ser_op *op, VALUE value)
+{
+    if (op->readers && !RB_TYPE_P(value, T_ARRAY) && RTEST(rb_obj_is_kind_of(value, rb_mEnumerable))) {
+        return rb_funcall(value, id_to_a, 0);
+    }
+    return value;
 }
 
 static inline VALUE *slot_at(state *st, size_t base, int slot)
@@ -517,7 +558,7 @@ static VALUE resource_id(const wb_ser_program *program, VALUE record, int exact)
  * C declines). */
 static void write_id(state *st, VALUE id)
 {
-    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
+    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id, 0);
 }
 
 /* State#see: marks the resource `type`, `id` as written; whether it was new. */
@@ -538,7 +579,8 @@ static int see(state *st, VALUE type, VALUE id)
  * include paths do not go there or it was seen. */
 static void relate(state *st, wb_ser_op *op, VALUE record)
 {
-    const wb_ser_program *nested = nested_program(op);
+    VALUE program = nested_program_object(op, record);
+    const wb_ser_program *nested = RTYPEDDATA_DATA(program);
     int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == nested->model;
     if (!exact && !RTEST(rb_obj_is_kind_of(record, nested->model))) raise_from(nested->compiled, id_wrong_record, record);
     VALUE id = resource_id(nested, record, exact);
@@ -553,18 +595,20 @@ static void relate(state *st, wb_ser_op *op, VALUE record)
         if (node == Qundef) return;
     }
     if (!see(st, identifier->name, id)) return;
-    rb_ary_push(st->queue, op->nested_program);
+    rb_ary_push(st->queue, program);
     rb_ary_push(st->queue, record);
     rb_ary_push(st->queue, node);
     RB_GC_GUARD(id);
+    RB_GC_GUARD(program);
 }
 
 /* A nested record (ONE, MANY) and its head. */
 static void write_nested(state *st, const wb_ser_program *program, wb_ser_op *op, VALUE record, long depth)
 {
-    const wb_ser_program *nested = nested_program(op);
+    VALUE nested = nested_program_object(op, record);
     const char *head = op->has_head ? program->strings.ptr + op->head.offset : NULL;
-    write_record(st, nested, record, head, op->head.len, depth + 1);
+    write_record(st, RTYPEDDATA_DATA(nested), record, head, op->head.len, depth + 1);
+    RB_GC_GUARD(nested);
 }
 
 /* The generated write: one record, by its program. */
@@ -628,7 +672,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_HREF: {
             st->frames[fi].at = op->at;
             VALUE href = *slot_at(st, base, op->slot);
-            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
+            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href, depth);
             RB_GC_GUARD(href);
             break;
         }
@@ -663,7 +707,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         }
         case WB_SER_MANY: {
             st->frames[fi].at = op->at;
-            VALUE list = read_field(record, op, exact);
+            VALUE list = list_of(op, read_field(record, op, exact));
             if (NIL_P(list)) break;
             if (!RB_TYPE_P(list, T_ARRAY)) raise_from(program->compiled, id_not_a_list, list);
             for (long i = 0; i < RARRAY_LEN(list); i++) {
@@ -708,6 +752,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_RELATE: {
             st->frames[fi].at = op->at;
             VALUE value = read_field(record, op, exact);
+            if (op->list) value = list_of(op, value);
             if (!op->list) {
                 if (NIL_P(value)) {
                     wb_buffer_append_literal(buffer, "null");
@@ -978,6 +1023,9 @@ void wb_ser_init(VALUE mNative)
     id_nested = rb_intern("nested");
     id_href = rb_intern("href");
     id_id_of = rb_intern("id_of");
+    id_native_program_for = rb_intern("native_program_for");
+    id_to_a = rb_intern("to_a");
+    id_any = rb_intern("any");
     str_included = rb_obj_freeze(rb_str_new_cstr("included"));
     rb_gc_register_mark_object(str_included);
     wbj_writer_init();

@@ -40,6 +40,8 @@ typedef enum wb_ser_op_code {
 
 /* An attribute that holds a record, written as a value: not a scalar. */
 #define WB_SER_FORMAT_MODEL 0xFF
+/* A reader's value, written by its class (Values.any). */
+#define WB_SER_FORMAT_ANY 0xFE
 
 /* A run of bytes in a program's string table. */
 typedef struct wb_ser_bytes {
@@ -55,6 +57,8 @@ typedef struct wb_ser_op {
     unsigned char list;     /* ATTR: a list of values; RELATE: a many relationship */
     unsigned char direct;   /* the reader is Model's attr_accessor: read the ivar */
     unsigned char skip_nil; /* ONE, MANY: a nil record is left out (else null) */
+    unsigned char readers;  /* MANY, RELATE: an Enumerable not an Array is read as its to_a (Generator#check_list) */
+    unsigned char dispatch; /* ONE, MANY, RELATE: `nested` is a Dispatch: the program is asked per record */
     int at;                 /* the field (or link) index, for errors; -1 none */
     int slot;               /* LINK, LOAD, HREF, FLAG_*, COMMA_IF */
     int target;             /* UNLESS_ANY: the op to jump to; LINK: the link's index */

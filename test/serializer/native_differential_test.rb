@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "serializer_test_support"
+require "set"
 
 # The native serializer engine (ext/wirebind/serializer_engine.c) against the
 # generated Ruby methods, the reference: on seeded random records (nils,
@@ -410,6 +411,55 @@ class SerializerNativeDifferentialTest < Minitest::Test
     assert_equal pure, native
     assert_equal :io, pure.first
     assert_operator pure[2], :>, 128 * 1024
+  end
+
+  # ---- records read through their readers ------------------------------------------
+
+  STRUCTS = {}.compare_by_identity
+
+  # The same record as a Struct of the model's attributes (nested records
+  # too); a list of records becomes, now and then, an Enumerable that is not
+  # an Array (a Set), as an ActiveRecord relation is.
+  def struct_of(value, random)
+    case value
+    when Array
+      items = value.map { |item| struct_of(item, random) }
+      value.any? { |item| item.is_a?(Wirebind::Model) } && random.rand < 0.3 ? Set.new(items) : items
+    when Wirebind::Model
+      names = value.class.attributes.map(&:name)
+      struct = (STRUCTS[value.class] ||= Struct.new(*names, keyword_init: true))
+      struct.new(**names.to_h { |name| [name, struct_of(value.public_send(name), random)] })
+    else value
+    end
+  end
+
+  def test_records_read_through_readers_in_every_format
+    random = Random.new(random_seed)
+    errors = 0
+    120.times do |round|
+      bad = round.even? ? 0.0 : 0.01
+      things = Array.new(random.rand(0..4)) { random.rand < 0.1 ? nil : gen_thing(random, bad) }
+      resource = random.rand < 0.8 ? things.map { |thing| struct_of(thing, random) } : struct_of(gen_thing(random, bad), random)
+      context = { next: pick(random, [nil, "/next", :sym]), nil_links: random.rand < 0.3, odd_links: random.rand < bad * 5 }
+      FORMATS.each do |format|
+        options = format == :json_api ? json_api_options(random, bad) : { context: context, rel: pick(random, ["item", :things]) }
+        result = assert_same_outcome(ThingSerializer, resource, format: format, **options)
+        errors += 1 if result.first == :error
+        assert_same_outcome(ApiThingSerializer, resource, format: :json_api, io: true, **json_api_options(random, bad)) if format == :json_api
+      end
+      assert_same_outcome(OneOnlySerializer, resource, format: pick(random, %i[plain hal siren]))
+    end
+    assert_operator errors, :>, 0, "some documents should fail"
+    # A reader that raises, a missing reader, values Values.any writes by Ruby (Hashes, Dates, nested Arrays).
+    odd = Struct.new(:id, :name)
+    raising = odd.new("1", nil)
+    raising.define_singleton_method(:name) { raise ArgumentError, "no name" }
+    [raising, Struct.new(:id).new("1"), odd.new("2", { "a" => [1, Date.new(2020), { b: nil }] }), odd.new("3", [[Time.at(0).utc, 1.5]]),
+     odd.new("4", Date.new(2020)), odd.new("5", Float::NAN), odd.new("6", BigDecimal("1.5")), odd.new("7", Object.new)].each do |record|
+      FORMATS.each do |format|
+        assert_same_outcome(OddSerializer, [record], format: format)
+      end
+    end
   end
 
   def test_the_backend_option

@@ -137,14 +137,14 @@ module Wirebind
             when :one
               p.conditional([ones[resolved.at]]) do
                 p.member(resolved.key)
-                p.emit(code: Program::ONE, at: resolved.at, from: ones[resolved.at], nested: p.nested(resolved), skip_nil: true)
+                p.emit(code: Program::ONE, at: resolved.at, from: ones[resolved.at], **p.nested(resolved), skip_nil: true)
               end
             when :many
               p.member(resolved.key)
               p.lit("[")
               flag = p.slot
               p.emit(code: Program::FLAG_CLEAR, slot: flag)
-              p.emit(code: Program::MANY, at: resolved.at, nested: p.nested(resolved), skip_nil: true, flag: flag, **p.read(resolved))
+              p.emit(code: Program::MANY, at: resolved.at, **p.nested(resolved), skip_nil: true, flag: flag, **p.read(resolved))
               p.lit("]")
             end
           end

@@ -339,7 +339,7 @@ module Wirebind
           end
         end
         p.member("data")
-        relate = { code: Program::RELATE, at: resolved.at, text: resolved.key, nested: p.nested(resolved), **p.read(resolved) }
+        relate = { code: Program::RELATE, at: resolved.at, text: resolved.key, **p.nested(resolved), **p.read(resolved) }
         if resolved.field.kind == :one
           p.emit(**relate, list: false)
         else

@@ -34,7 +34,7 @@ module Wirebind
       SPARSE = 13     # text (the type), slot, target: if the document has a fieldset for the type, slot = it, jump
       FIELD = 14      # text (a key), from (the fieldset's slot), slot: slot = true if the fieldset keeps the key, else nil
       RELATE = 15     # at, ivar/reader/direct, nested, text (the key), list, flag: resource identifiers, queued for included
-      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil nested head slots from flag].freeze
+      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil nested head slots from flag readers].freeze
 
       Container = Struct.new(:close, :state, :flag)
 
@@ -140,9 +140,11 @@ module Wirebind
         { ivar: attribute.ivar, reader: attribute.name, direct: direct?(attribute.name) }
       end
 
-      # @return [Compiled] the nested serializer's compiled form for +resolved+
+      # @return [Hash] the nested serializer of +resolved+ (a Compiled, or a
+      #   Dispatch, asked per record), and whether its list is read as
+      #   Generator#check_list reads one of a record read through its readers
       def nested(resolved)
-        @compiled.instance_variable_get(:"@n#{resolved.at}")
+        { nested: @compiled.instance_variable_get(:"@n#{resolved.at}"), readers: !resolved.attribute.is_a?(Model::Attribute) }
       end
 
       # @return [String] +"key":+, escaped

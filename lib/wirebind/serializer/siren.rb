@@ -138,7 +138,7 @@ module Wirebind
             records.each do |resolved|
               head = (+'{"rel":[' << p.string_text(resolved.key) << "],").freeze
               code = resolved.field.kind == :one ? Program::ONE : Program::MANY
-              p.emit(code: code, at: resolved.at, nested: p.nested(resolved), skip_nil: true, flag: flag, head: head, **p.read(resolved))
+              p.emit(code: code, at: resolved.at, **p.nested(resolved), skip_nil: true, flag: flag, head: head, **p.read(resolved))
             end
           end
           p.lit("]")

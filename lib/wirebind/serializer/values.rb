@@ -58,13 +58,16 @@ module Wirebind
       # The native engine's way out: +value+ written as the generated source
       # writes a +type+ value that is not nil, as a new String. C calls it for
       # what it declines (and so for every value that raises).
-      # @param type [Symbol] a scalar type, or +:href+ for a link's href or an id
+      # @param type [Symbol] a scalar type, +:any+ for a reader's value, or
+      #   +:href+ for a link's href or an id
+      # @param depth [Integer] the record's depth (for +:any+)
       # @return [String]
       # @raise [EncodeError]
-      def self.native_text(type, value)
+      def self.native_text(type, value, depth = 1)
         case type
         when :string, :href then string(+"", value)
         when :time then time(+"", value)
+        when :any then any(+"", value, depth)
         else Writer.public_send(type, +"", value)
         end
       end
