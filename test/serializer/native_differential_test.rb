@@ -266,6 +266,8 @@ class SerializerNativeDifferentialTest < Minitest::Test
         errors += 1 if result.first == :error
       end
       assert_same_outcome(LinklessSerializer, resource, format: pick(random, %i[plain hal siren]))
+      # Relationship links declared before the resource's links (their blocks come first).
+      assert_same_outcome(ApiThingSerializer, resource, format: pick(random, %i[plain hal siren]), context: context)
       assert_same_outcome(OneOnlySerializer, resource, format: pick(random, %i[plain hal siren]))
       assert_same_outcome(ThingSerializer, resource, format: pick(random, %i[plain hal siren]), io: true, context: context)
     end

@@ -108,10 +108,11 @@ module Wirebind
         links = compiled.serializer.__wb_links
         fields = compiled.fields
         Program.new(compiled) do |p|
-          hrefs = links.map do |link|
+          # By the link's index among all the link blocks (a relationship's come first when declared first).
+          hrefs = links.to_h do |link|
             slot = p.slot
             p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
-            slot
+            [link.index, slot]
           end
           p.emit(code: Program::HEAD)
           p.open(nil)
