@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "serializer_test_support"
+require "set"
 
 # The native serializer engine under a hostile GC, as test/xml/gc_stress_test.rb
 # holds the XML codecs: GC.stress (programs compiled under it too), GC.compact
@@ -101,10 +102,37 @@ class SerializerGCStressTest < Minitest::Test
     # Larger than a flush (64 KiB) in few records: few allocations under stress.
     issue.new([Issue.new(key: "io", summary: "y" * 4000 + "\u2028")] * 30, format: :hal, backend: backend).to_json(io: io)
     results << io.string.force_encoding(Encoding::UTF_8)
+    # Records read through their readers (Structs, a Set for a list).
+    rows = issues.map { |record| self.class.row_of(record) }
+    [*FORMATS, :json_api].each do |format|
+      # The first row's document, and then both: the second's Rational fails (the :any mapping has none).
+      [rows.first(1), rows].each do |list|
+        results << begin
+          issue.new(list, format: format, backend: backend, context: { next: "/n" }).to_json
+        rescue Wirebind::EncodeError => e
+          [e.message, e.path]
+        end
+      end
+    end
     io = StringIO.new
     issue.new(Array.new(30) { |n| Issue.new(key: n.to_s, summary: "y" * 4000, affects_versions: [version]) }, format: :json_api,
                                                                                                         backend: backend).to_json(io: io)
     results << io.string.force_encoding(Encoding::UTF_8)
+  end
+
+  ROWS = {}.compare_by_identity
+  private_constant :ROWS
+
+  # A model record as a Struct of its attributes, nested records too; a list of records as a Set.
+  def self.row_of(value)
+    case value
+    when Array then value.any?(Wirebind::Model) ? Set.new(value.map { |item| row_of(item) }) : value
+    when Wirebind::Model
+      names = value.class.attributes.map(&:name)
+      struct = (ROWS[value.class] ||= Struct.new(*names, keyword_init: true))
+      struct.new(**names.to_h { |name| [name, row_of(value.public_send(name))] })
+    else value
+    end
   end
 
   def stressed
