@@ -19,6 +19,7 @@
 
 static VALUE cProgram;
 static VALUE mValues, mWriter, eInvalidValue;
+static ID id_native_any;
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
     id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
 static VALUE str_included;
@@ -392,10 +393,10 @@ static const rb_data_type_t state_type = {
 
 /* ---- values --------------------------------------------------------------------- */
 
-/* Values.native_text(type, value, depth): Ruby writes it, or raises. */
-static void write_ruby(state *st, VALUE type, VALUE value, long depth)
+/* Values.native_text(type, value): Ruby writes it, or raises. */
+static void write_ruby(state *st, VALUE type, VALUE value)
 {
-    VALUE text = rb_funcall(mValues, id_native_text, 3, type, value, LONG2NUM(depth));
+    VALUE text = rb_funcall(mValues, id_native_text, 2, type, value);
     StringValue(text);
     wb_buffer_append_str(&st->buffer, text);
     RB_GC_GUARD(text);
@@ -430,10 +431,16 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
         return;
     }
     if (op->format == WB_SER_FORMAT_ANY) {
-        if (!write_any(&st->buffer, value)) write_ruby(st, op->type, value, depth);
+        /* Values.any's common values in C; the rest Values.native_any, at the record's depth. */
+        if (!write_any(&st->buffer, value)) {
+            VALUE text = rb_funcall(mValues, id_native_any, 2, value, LONG2NUM(depth));
+            StringValue(text);
+            wb_buffer_append_str(&st->buffer, text);
+            RB_GC_GUARD(text);
+        }
         return;
     }
-    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value, depth);
+    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -558,7 +565,7 @@ static VALUE resource_id(const wb_ser_program *program, VALUE record, int exact)
  * C declines). */
 static void write_id(state *st, VALUE id)
 {
-    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id, 0);
+    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
 }
 
 /* State#see: marks the resource `type`, `id` as written; whether it was new. */
@@ -672,7 +679,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_HREF: {
             st->frames[fi].at = op->at;
             VALUE href = *slot_at(st, base, op->slot);
-            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href, depth);
+            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
             RB_GC_GUARD(href);
             break;
         }
@@ -1015,6 +1022,7 @@ void wb_ser_init(VALUE mNative)
     id_compiled_for = rb_intern("compiled_for");
     id_native_program = rb_intern("native_program");
     id_native_text = rb_intern("native_text");
+    id_native_any = rb_intern("native_any");
     id_native_model_value = rb_intern("native_model_value");
     id_wrong_record = rb_intern("wrong_record");
     id_not_a_list = rb_intern("not_a_list");

@@ -86,6 +86,7 @@ module Wirebind
 
           namespace = klass.xml_type[1]
           return klass if namespace == uri
+
           loose ||= klass if namespace.nil?
         end
         loose

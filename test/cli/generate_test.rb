@@ -25,7 +25,7 @@ module Wirebind
         assert File.file?(File.join(dir, "sf_partner.rb"))
         first = Dir.glob("#{dir}/**/*.rb").sort.to_h { |f| [f, File.binread(f)] }
         assert_equal 0, run_cli("generate", wsdl, "--out", dir, "--module", "SfPartner").first
-        assert_equal first, Dir.glob("#{dir}/**/*.rb").sort.to_h { |f| [f, File.binread(f)] }
+        assert_equal(first, Dir.glob("#{dir}/**/*.rb").sort.to_h { |f| [f, File.binread(f)] })
       end
     end
 

@@ -11,12 +11,12 @@ module ModelFixtures
 
   class Version < Entity
     attribute :name,         :string
-    attribute :release_date, :time,    xml: "releaseDate"
+    attribute :release_date, :time, xml: "releaseDate"
     attribute :sequence,     :integer
   end
 
   class Issue < Entity
-    attribute :lang,             :string,    xml: "@lang"
+    attribute :lang,             :string, xml: "@lang"
     attribute :key,              :string
     attribute :votes,            :integer
     attribute :watched,          :boolean
@@ -45,7 +45,6 @@ end
 class ModelDeclarationTest < Minitest::Test
   include ModelFixtures
   include ModelFixtures::Helpers
-
 
   def test_attributes_are_frozen_in_declaration_order_inherited_first
     assert_equal %i[id lang key votes watched updated affects_versions labels], Issue.attributes.map(&:name)
@@ -260,7 +259,7 @@ class ModelDeclarationTest < Minitest::Test
   end
 
   def test_attribute_inspect_is_readable
-    assert_equal '#<Wirebind::Model::Attribute ModelFixtures::Issue#affects_versions [ModelFixtures::Version] ' \
+    assert_equal "#<Wirebind::Model::Attribute ModelFixtures::Issue#affects_versions [ModelFixtures::Version] " \
                  'xml="affectsVersions/*" json="affects_versions">', Issue.attributes[6].inspect
   end
 
@@ -354,7 +353,6 @@ end
 class ModelMacrosTest < Minitest::Test
   include ModelFixtures
   include ModelFixtures::Helpers
-
 
   def test_xml_namespace
     klass = model { xml_namespace "urn:example", prefix: "ex" }
@@ -660,7 +658,7 @@ class ModelBuildTest < Minitest::Test
 
   def test_build_does_not_call_initialize
     klass = Class.new(Entity) do
-      def initialize(**)
+      def initialize(**) # rubocop:disable Lint/MissingSuper -- the test checks it is never called
         raise "initialize called"
       end
     end
@@ -677,7 +675,6 @@ end
 class ModelPlanTest < Minitest::Test
   include ModelFixtures
   include ModelFixtures::Helpers
-
 
   def test_plan_is_computed_once_per_class_and_format
     klass = model { attribute :a, :string }
@@ -750,8 +747,8 @@ class ModelPlanTest < Minitest::Test
 
     refute_equal load, new_load
     assert_equal "x", klass.allocate.__send__(fill, "x").a
-    assert_equal %w[x y], klass.allocate.__send__(new_fill, "x", "y").then { |r| [r.a, r.b] }
-    refute klass.allocate.__send__(load, ["x", "y"]).instance_variable_defined?(:@b)
+    assert_equal(%w[x y], klass.allocate.__send__(new_fill, "x", "y").then { |r| [r.a, r.b] })
+    refute klass.allocate.__send__(load, %w[x y]).instance_variable_defined?(:@b)
   end
 
   def test_concurrent_plans_are_consistent

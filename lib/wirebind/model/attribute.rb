@@ -7,7 +7,7 @@ module Wirebind
     #
     # @api private
     class Attribute
-      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/.freeze
+      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/
 
       # Names a model's instances cannot give up: what Ruby itself calls on any
       # object (Object's public methods in Ruby 3.1, initialization, implicit
@@ -34,10 +34,10 @@ module Wirebind
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
-      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/.freeze
+      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/
       # An underscore between words: after a letter or digit, before one.
-      WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
-      TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
+      WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/
+      TYPE_HELP = "a type is one of #{(Types::SCALARS + Types::OPEN).map(&:inspect).join(', ')}, " \
                   "a class that includes Wirebind::Model, or [type] for a list".freeze
 
       # @return [Symbol] the Ruby name, e.g. +:release_date+
@@ -95,6 +95,7 @@ module Wirebind
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
           # A bad path is an error here, not at the first decode.
           XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
+          XML::OpenContent.check_mapping(xml, item_type, "#{where} (xml: #{xml.inspect})") if Types.open?(item_type)
           new(
             owner: owner,
             name: name,
@@ -188,12 +189,12 @@ module Wirebind
         end
 
         def resolve_type(where, type)
-          return [type, false] if Types.scalar?(type) || model_class?(type)
+          return [type, false] if Types.scalar?(type) || Types.open?(type) || model_class?(type)
 
           if type.is_a?(Array)
             if type.length == 1
               item = type.first
-              return [item, true] if Types.scalar?(item) || model_class?(item)
+              return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
               raise SchemaError, "#{where}: lists of lists are not supported; wrap the inner list in a model" if item.is_a?(Array)
 
               raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"

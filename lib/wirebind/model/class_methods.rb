@@ -19,7 +19,7 @@ module Wirebind
         @__wb_xml_root @__wb_json_keys @__wb_json_numbers @__wb_binary
       ].freeze
       # XML's NCName, approximated: a name without a colon.
-      XML_NAME = /\A[[:alpha:]_][[:alnum:]_.\-]*\z/.freeze
+      XML_NAME = /\A[[:alpha:]_][[:alnum:]_.-]*\z/
       NO_PLANS = {}.freeze
       private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS
 

@@ -55,19 +55,35 @@ module Wirebind
         Writer.string(out, value)
       end
 
+      # The type an attribute is written as: its own, or the one whose JSON
+      # form it shares (+:xml+ is a string, JSON::Plan::JSON_CODES).
+      # @raise [SchemaError] a type with no JSON form (+:qname+)
+      def self.json_type(attribute)
+        type = attribute.type
+        if type == :qname
+          raise SchemaError, "#{Model.display_name(attribute.owner)}##{attribute.name}: a :qname maps to XML only; JSON has no namespaces"
+        end
+
+        JSON::Plan::JSON_CODES.fetch(type, type)
+      end
+
+      # The native engine's way out for an +:any+ attribute: {.any} at the
+      # record's depth, as a new String.
+      # @return [String]
+      def self.native_any(value, depth)
+        any(+"", value, depth)
+      end
+
       # The native engine's way out: +value+ written as the generated source
       # writes a +type+ value that is not nil, as a new String. C calls it for
       # what it declines (and so for every value that raises).
-      # @param type [Symbol] a scalar type, +:any+ for a reader's value, or
-      #   +:href+ for a link's href or an id
-      # @param depth [Integer] the record's depth (for +:any+)
+      # @param type [Symbol] a scalar type, or +:href+ for a link's href or an id
       # @return [String]
       # @raise [EncodeError]
-      def self.native_text(type, value, depth = 1)
+      def self.native_text(type, value)
         case type
         when :string, :href then string(+"", value)
         when :time then time(+"", value)
-        when :any then any(+"", value, depth)
         else Writer.public_send(type, +"", value)
         end
       end

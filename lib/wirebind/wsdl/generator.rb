@@ -16,7 +16,7 @@ module Wirebind
     #
     # @api private
     class Generator
-      MODULE_NAME = /\A[A-Z][A-Za-z0-9_]*\z/.freeze
+      MODULE_NAME = /\A[A-Z][A-Za-z0-9_]*\z/
       # Methods of Wirebind::SOAP::Client (public and private) and of every
       # object that an operation must not replace.
       CLIENT_METHODS = (%w[
@@ -26,7 +26,10 @@ module Wirebind
       HEADER = "# frozen_string_literal: true\n\n"
 
       def initialize(description, module_name)
-        raise ArgumentError, "the module name must be a Ruby constant name such as \"Jira\", not #{module_name.inspect}" unless module_name.is_a?(String) && module_name.match?(MODULE_NAME)
+        unless module_name.is_a?(String) && module_name.match?(MODULE_NAME)
+          raise ArgumentError,
+                "the module name must be a Ruby constant name such as \"Jira\", not #{module_name.inspect}"
+        end
 
         @description = description
         @module_name = module_name
@@ -126,11 +129,11 @@ module Wirebind
       def shells_source
         out = +""
         @ordered.each do |spec|
-          if spec.base
-            out << "  class #{spec.const} < #{spec.base.const}; end\n"
-          else
-            out << "  class #{spec.const}\n    include ::Wirebind::Model\n  end\n"
-          end
+          out << if spec.base
+                   "  class #{spec.const} < #{spec.base.const}; end\n"
+                 else
+                   "  class #{spec.const}\n    include ::Wirebind::Model\n  end\n"
+                 end
         end
         out << "\n" unless @ordered.empty? || @clients.empty?
         @clients.each { |client| out << "  class #{client[:const]} < ::Wirebind::SOAP::Client; end\n" }
@@ -165,7 +168,7 @@ module Wirebind
       end
 
       def xml_name?(name)
-        name.match?(/\A[[:alpha:]_][[:alnum:]_.\-]*\z/)
+        name.match?(/\A[[:alpha:]_][[:alnum:]_.-]*\z/)
       end
 
       def attribute_name(local, names)

@@ -24,6 +24,8 @@ module Wirebind
       SCALAR = 0
       MODEL = 1
       GROUP = 2
+      # A +:xml+ or +:any+ element: its content is captured (XML::Capture).
+      OPEN = 3
 
       # "*" in a path: any local name, any namespace.
       ANY_STEP = [nil, nil].freeze
@@ -205,7 +207,7 @@ module Wirebind
       def add(attribute)
         context = "#{@klass}##{attribute.name} (xml: #{attribute.xml.inspect})"
         xml = attribute.xml
-        kind = attribute.model? ? MODEL : SCALAR
+        kind = attribute.model? ? MODEL : OpenContent.kind(attribute.type)
         self.class.check_mapping(xml, kind == MODEL, attribute.list?, context)
         shape, name, elements = self.class.parse(xml, context)
         case shape
