@@ -14,17 +14,36 @@
 # three configuration bytes: read whole; in 7-byte chunks with a 16-byte
 # max_token_size; a byte at a time, strings only checked, max_depth 8.
 #
-#   ruby fuzz/seed_corpus.rb [xml|json] [corpus_dir]
+# hpack (corpus fuzz/hpack_corpus), for fuzz/hpack_fuzz.c: every name and
+# value of HPACK's static table and a few realistic headers, raw and
+# Huffman-coded (by the pure coder), and the two as string literals, behind
+# two configuration bytes: 7-bit integers with raw re-encoding; 5-bit with Huffman.
+#
+#   ruby fuzz/seed_corpus.rb [xml|json|hpack] [corpus_dir]
 require "digest"
 require "fileutils"
 
 root = File.expand_path("..", __dir__)
 shared = File.expand_path("../shared", root)
-format = %w[xml json].include?(ARGV.first) ? ARGV.shift : "xml"
-corpus = File.expand_path(ARGV.fetch(0, File.join(root, "fuzz", format == "xml" ? "corpus" : "json_corpus")))
+format = %w[xml json hpack].include?(ARGV.first) ? ARGV.shift : "xml"
+corpus = File.expand_path(ARGV.fetch(0, File.join(root, "fuzz", format == "xml" ? "corpus" : "#{format}_corpus")))
 FileUtils.mkdir_p(corpus)
 
-if format == "json"
+if format == "hpack"
+  $LOAD_PATH.unshift(File.join(root, "lib"))
+  ENV["WIREBIND_BACKEND"] = "pure" # the reference coder; no build needed
+  require "wirebind"
+  require "wirebind/http2"
+  huffman = Wirebind::HTTP2::HPACK.const_get(:Huffman)
+  strings = Wirebind::HTTP2::HPACK::STATIC_TABLE.flatten.uniq +
+            ["www.example.com", "no-cache", "custom-key", "Mon, 21 Oct 2013 20:13:21 GMT", "https://www.example.com",
+             "foo=ASDJKHQKBZXOQWEOPIUAXQWEOIU; max-age=3600; version=1", "application/json, text/plain, */*"]
+  sources = strings.flat_map do |string|
+    coded = huffman.encode(string)
+    [string.b, coded, [0x80 | coded.bytesize].pack("C") + coded + [string.bytesize].pack("C") + string.b]
+  end
+  configs = ["\x06".b, "\x0c".b]
+elsif format == "json"
   sources = Dir.glob(File.join(shared, "conformance", "JSONTestSuite", "test_parsing", "*.json"))
   configs = ["\x00".b, "\x14".b, "\x49".b]
 else
@@ -36,7 +55,7 @@ abort "seed_corpus: no documents under #{shared} (is ../shared there?)" if sourc
 
 written = 0
 sources.each do |path|
-  bytes = File.binread(path)
+  bytes = format == "hpack" ? path : File.binread(path)
   next if bytes.bytesize > 64 * 1024
 
   configs.each do |config|

@@ -33,7 +33,7 @@ end
 ASAN_CI_TESTS = %w[
   test/xml/native_differential_test.rb test/xml/native_test.rb test/xml/errors_test.rb test/xml/native_encoder_test.rb
   test/json/native_differential_test.rb test/serializer/native_differential_test.rb
-  test/binary/record_differential_test.rb test/binary/buffer_differential_test.rb test/http2/hpack_test.rb
+  test/binary/record_differential_test.rb test/binary/buffer_differential_test.rb test/http2/hpack_test.rb test/http2/frame_test.rb
 ].freeze
 
 namespace :test do
@@ -116,6 +116,12 @@ namespace :fuzz do
   task :json, [:seconds] do |_, args|
     run_fuzzer(harness: "json_scanner_fuzz", engine: "json_scanner.c", corpus_name: "json_corpus", seed_args: ["json"],
                dict: "json.dict", crash_prefix: "json-", seconds: fuzz_seconds(args))
+  end
+
+  desc "Fuzz the C HPACK primitives (Huffman, integers, string literals) with libFuzzer for [seconds] (default 60)"
+  task :hpack, [:seconds] do |_, args|
+    run_fuzzer(harness: "hpack_fuzz", engine: "hpack.c", corpus_name: "hpack_corpus", seed_args: ["hpack"],
+               dict: "hpack.dict", crash_prefix: "hpack-", seconds: fuzz_seconds(args))
   end
 end
 

@@ -55,19 +55,26 @@ void wb_bin_set_bits(uint8_t *p, size_t bit_offset, unsigned count, uint64_t v);
 typedef struct wb_bbuf {
     uint8_t *own;
     size_t capa;
-    const uint8_t *str_ptr; /* the backing String's bytes */
+    const uint8_t *base;    /* the first byte: own, or into the backing String; NULL for a view of a Buffer */
     VALUE backing;          /* Qnil, a frozen String, or the root Buffer */
-    size_t offset;          /* into the root's bytes (views) */
+    size_t offset;          /* into the backing's bytes (views) */
     size_t len;
     int big;                /* default byte order */
     int read_only;
+    int of_buffer;          /* a view of another Buffer: base is looked up through it */
 } wb_bbuf;
 
 /* The Buffer behind obj (raises TypeError if it is not one). */
 wb_bbuf *wb_bbuf_get(VALUE obj);
-/* The first byte of buf and, in *available, how many bytes it may address:
- * raises Buffer::RangeError if a view's root has shrunk under it. */
-uint8_t *wb_bbuf_bytes(wb_bbuf *buf);
+/* A view's bytes, through its root Buffer: raises Buffer::RangeError if the
+ * root has shrunk under it. */
+uint8_t *wb_bbuf_root_bytes(wb_bbuf *buf);
+/* The first byte of buf (its len bytes are addressable). */
+static inline uint8_t *wb_bbuf_bytes(wb_bbuf *buf)
+{
+    if (RB_LIKELY(!buf->of_buffer)) return (uint8_t *)buf->base;
+    return wb_bbuf_root_bytes(buf);
+}
 /* Makes room for n more bytes at the end of an owned buffer (raises for views). */
 uint8_t *wb_bbuf_reserve(VALUE obj, wb_bbuf *buf, size_t n);
 /* Raises Wirebind::Buffer::RangeError with a message. */

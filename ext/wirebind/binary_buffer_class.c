@@ -11,7 +11,7 @@ static ID id_big, id_little;
 static void bbuf_mark(void *p)
 {
     wb_bbuf *b = p;
-    if (RB_TYPE_P(b->backing, T_STRING)) rb_gc_mark(b->backing); /* pinned: str_ptr points into it */
+    if (RB_TYPE_P(b->backing, T_STRING)) rb_gc_mark(b->backing); /* pinned: base points into it */
     else rb_gc_mark_movable(b->backing);
 }
 
@@ -68,10 +68,8 @@ static VALUE bbuf_alloc(VALUE klass)
     return obj;
 }
 
-uint8_t *wb_bbuf_bytes(wb_bbuf *b)
+uint8_t *wb_bbuf_root_bytes(wb_bbuf *b)
 {
-    if (NIL_P(b->backing)) return b->own;
-    if (RB_TYPE_P(b->backing, T_STRING)) return (uint8_t *)b->str_ptr + b->offset;
     wb_bbuf *root = RTYPEDDATA_DATA(b->backing);
     if (b->offset > root->len || root->len - b->offset < b->len)
         wb_bbuf_range_error("the buffer this view is a slice of is shorter than the view now");
@@ -87,6 +85,7 @@ uint8_t *wb_bbuf_reserve(VALUE obj, wb_bbuf *b, size_t n)
         size_t capa = b->capa < 64 ? 64 : b->capa;
         while (capa < need) capa = capa > SIZE_MAX / 2 ? need : capa * 2;
         b->own = ruby_xrealloc(b->own, capa);
+        b->base = b->own;
         b->capa = capa;
     }
     return b->own + b->len;
@@ -114,13 +113,21 @@ static size_t to_index(VALUE v, const char *what)
     rb_raise(rb_eTypeError, "%s must be an Integer, not %"PRIsVALUE, what, rb_obj_class(v));
 }
 
+NORETURN(static void out_of_range(wb_bbuf *b, VALUE offset, size_t n));
+/* The error for n bytes at offset (an Integer or not) outside the buffer. */
+static void out_of_range(wb_bbuf *b, VALUE offset, size_t n)
+{
+    size_t off = to_index(offset, "offset");
+    wb_bbuf_range_error("%lu bytes at offset %lu are out of range (length %lu)", (unsigned long)n, (unsigned long)off, (unsigned long)b->len);
+}
+
 /* The address of n bytes at offset, checked against the buffer's length. */
 static inline uint8_t *at(wb_bbuf *b, VALUE offset, size_t n)
 {
-    size_t off = to_index(offset, "offset");
-    if (off > b->len || b->len - off < n)
-        wb_bbuf_range_error("%lu bytes at offset %lu are out of range (length %lu)", (unsigned long)n, (unsigned long)off, (unsigned long)b->len);
-    return wb_bbuf_bytes(b) + off;
+    /* one comparison for a Fixnum in range: a negative one is a huge unsigned */
+    if (RB_LIKELY(FIXNUM_P(offset) && b->len >= n && (unsigned long)FIX2LONG(offset) <= b->len - n))
+        return wb_bbuf_bytes(b) + FIX2LONG(offset);
+    out_of_range(b, offset, n);
 }
 
 static inline void check_writable(wb_bbuf *b)
@@ -163,55 +170,6 @@ out:
     wb_bbuf_range_error("%"PRIsVALUE" does not fit %s%d", v, is_signed ? "i" : "u", width * 8);
 }
 
-static inline int endian_arg(wb_bbuf *b, int argc, VALUE *argv, int fixed)
-{
-    if (argc == fixed) return b->big;
-    if (argc == fixed + 1) return parse_endian(argv[fixed]);
-    rb_error_arity(argc, fixed, fixed + 1);
-}
-
-#define INT_ACCESSORS(name, width, is_signed)                                              \
-    /* Buffer#get_##name(offset, endian = buffer's) -> Integer */                         \
-    static VALUE wb_buffer__get_##name(int argc, VALUE *argv, VALUE self)                 \
-    {                                                                                      \
-        wb_bbuf *b = RTYPEDDATA_DATA(self);                                                \
-        int big = endian_arg(b, argc, argv, 1);                                            \
-        uint64_t v = wb_bin_load(at(b, argv[0], width), width, big);                       \
-        if (is_signed) return LL2NUM(wb_bin_signed(v, width));                             \
-        return width < 8 ? LONG2FIX((long)v) : ULL2NUM(v);                                 \
-    }                                                                                      \
-    /* Buffer#set_##name(offset, value, endian = buffer's) -> self */                     \
-    static VALUE wb_buffer__set_##name(int argc, VALUE *argv, VALUE self)                 \
-    {                                                                                      \
-        wb_bbuf *b = RTYPEDDATA_DATA(self);                                                \
-        int big = endian_arg(b, argc, argv, 2);                                            \
-        check_writable(b);                                                                 \
-        uint64_t v = int_bits(argv[1], width, is_signed);                                  \
-        wb_bin_store(at(b, argv[0], width), width, big, v);                                \
-        return self;                                                                       \
-    }                                                                                      \
-    /* Buffer#append_##name(value, endian = buffer's) -> self */                          \
-    static VALUE wb_buffer__append_##name(int argc, VALUE *argv, VALUE self)              \
-    {                                                                                      \
-        wb_bbuf *b = RTYPEDDATA_DATA(self);                                                \
-        int big = endian_arg(b, argc, argv, 1);                                            \
-        check_writable(b);                                                                 \
-        uint64_t v = int_bits(argv[0], width, is_signed);                                  \
-        wb_bin_store(wb_bbuf_reserve(self, b, width), width, big, v);                      \
-        b->len += width;                                                                   \
-        return self;                                                                       \
-    }
-
-INT_ACCESSORS(u8, 1, 0)
-INT_ACCESSORS(i8, 1, 1)
-INT_ACCESSORS(u16, 2, 0)
-INT_ACCESSORS(i16, 2, 1)
-INT_ACCESSORS(u24, 3, 0)
-INT_ACCESSORS(u32, 4, 0)
-INT_ACCESSORS(i32, 4, 1)
-INT_ACCESSORS(u64, 8, 0)
-INT_ACCESSORS(i64, 8, 1)
-
 static double load_float(const uint8_t *p, int width, int big)
 {
     uint64_t bits = wb_bin_load(p, width, big);
@@ -240,38 +198,72 @@ static uint64_t float_bits(VALUE value, int width)
     return u;
 }
 
-#define FLOAT_ACCESSORS(name, width)                                                       \
-    /* Buffer#get_##name(offset, endian = buffer's) -> Float */                           \
-    static VALUE wb_buffer__get_##name(int argc, VALUE *argv, VALUE self)                 \
-    {                                                                                      \
-        wb_bbuf *b = RTYPEDDATA_DATA(self);                                                \
-        int big = endian_arg(b, argc, argv, 1);                                            \
-        return DBL2NUM(load_float(at(b, argv[0], width), width, big));                     \
-    }                                                                                      \
-    /* Buffer#set_##name(offset, value, endian = buffer's) -> self */                     \
-    static VALUE wb_buffer__set_##name(int argc, VALUE *argv, VALUE self)                 \
-    {                                                                                      \
-        wb_bbuf *b = RTYPEDDATA_DATA(self);                                                \
-        int big = endian_arg(b, argc, argv, 2);                                            \
-        check_writable(b);                                                                 \
-        uint64_t v = float_bits(argv[1], width);                                           \
-        wb_bin_store(at(b, argv[0], width), width, big, v);                                \
-        return self;                                                                       \
-    }                                                                                      \
-    /* Buffer#append_##name(value, endian = buffer's) -> self */                          \
-    static VALUE wb_buffer__append_##name(int argc, VALUE *argv, VALUE self)              \
-    {                                                                                      \
-        wb_bbuf *b = RTYPEDDATA_DATA(self);                                                \
-        int big = endian_arg(b, argc, argv, 1);                                            \
-        check_writable(b);                                                                 \
-        uint64_t v = float_bits(argv[0], width);                                           \
-        wb_bin_store(wb_bbuf_reserve(self, b, width), width, big, v);                      \
-        b->len += width;                                                                   \
-        return self;                                                                       \
-    }
+static inline int endian_arg(wb_bbuf *b, int argc, VALUE *argv, int fixed)
+{
+    if (RB_LIKELY(argc == fixed)) return b->big;
+    if (argc == fixed + 1) return parse_endian(argv[fixed]);
+    rb_error_arity(argc, fixed, fixed + 1);
+}
 
-FLOAT_ACCESSORS(f32, 4)
-FLOAT_ACCESSORS(f64, 8)
+/* The three accessor shapes, each written once: a type is its width in bytes
+ * and whether it is signed or a float (is_signed -1). Inlined into each
+ * type's method with constant arguments, so every load and store is
+ * straight-line code. */
+
+/* Buffer#get_T(offset, endian = buffer's) -> Integer or Float */
+static inline VALUE get_value(int argc, VALUE *argv, VALUE self, int width, int is_signed)
+{
+    wb_bbuf *b = RTYPEDDATA_DATA(self);
+    int big = endian_arg(b, argc, argv, 1);
+    const uint8_t *p = at(b, argv[0], (size_t)width);
+    if (is_signed < 0) return DBL2NUM(load_float(p, width, big));
+    uint64_t v = wb_bin_load(p, width, big);
+    if (is_signed) return LL2NUM(wb_bin_signed(v, width));
+    return width < 8 ? LONG2FIX((long)v) : ULL2NUM(v);
+}
+
+/* The bits of value for a T, checked. */
+static inline uint64_t value_bits(VALUE value, int width, int is_signed)
+{
+    return is_signed < 0 ? float_bits(value, width) : int_bits(value, width, is_signed);
+}
+
+/* Buffer#set_T(offset, value, endian = buffer's) -> self */
+static inline VALUE set_value(int argc, VALUE *argv, VALUE self, int width, int is_signed)
+{
+    wb_bbuf *b = RTYPEDDATA_DATA(self);
+    int big = endian_arg(b, argc, argv, 2);
+    check_writable(b);
+    uint64_t v = value_bits(argv[1], width, is_signed);
+    wb_bin_store(at(b, argv[0], (size_t)width), width, big, v);
+    return self;
+}
+
+/* Buffer#append_T(value, endian = buffer's) -> self */
+static inline VALUE append_value(int argc, VALUE *argv, VALUE self, int width, int is_signed)
+{
+    wb_bbuf *b = RTYPEDDATA_DATA(self);
+    int big = endian_arg(b, argc, argv, 1);
+    check_writable(b);
+    uint64_t v = value_bits(argv[0], width, is_signed);
+    wb_bin_store(wb_bbuf_reserve(self, b, (size_t)width), width, big, v);
+    b->len += (size_t)width;
+    return self;
+}
+
+/* One type's three methods: entry points that only name the type (Ruby
+ * passes no data to a C method, so each needs a function of its own). */
+#define ACCESSORS(type, width, is_signed)                                                                        \
+    static VALUE wb_buffer__get_##type(int c, VALUE *v, VALUE self) { return get_value(c, v, self, width, is_signed); } \
+    static VALUE wb_buffer__set_##type(int c, VALUE *v, VALUE self) { return set_value(c, v, self, width, is_signed); } \
+    static VALUE wb_buffer__append_##type(int c, VALUE *v, VALUE self) { return append_value(c, v, self, width, is_signed); }
+
+/* The table of types: name, width in bytes, signed (1), unsigned (0) or float (-1). */
+#define BUFFER_TYPES(X) \
+    X(u8, 1, 0) X(i8, 1, 1) X(u16, 2, 0) X(i16, 2, 1) X(u24, 3, 0) X(u32, 4, 0) X(i32, 4, 1) \
+    X(u64, 8, 0) X(i64, 8, 1) X(f32, 4, -1) X(f64, 8, -1)
+
+BUFFER_TYPES(ACCESSORS)
 
 static void check_bits(wb_bbuf *b, VALUE bit_offset, VALUE count, size_t *off, unsigned *n)
 {
@@ -323,6 +315,7 @@ static VALUE wb_buffer__initialize(int argc, VALUE *argv, VALUE self)
         size_t c = to_index(capacity, "capacity");
         if (c > 0) {
             b->own = ruby_xmalloc(c);
+            b->base = b->own;
             b->capa = c;
         }
     }
@@ -335,7 +328,7 @@ VALUE wb_bbuf_view_of_string(VALUE string, size_t offset, size_t len, int big)
     VALUE obj = bbuf_alloc(wb_cBuffer);
     wb_bbuf *b = RTYPEDDATA_DATA(obj);
     b->backing = frozen;
-    b->str_ptr = (const uint8_t *)RSTRING_PTR(frozen); /* stays valid: frozen, and pinned by bbuf_mark */
+    b->base = (const uint8_t *)RSTRING_PTR(frozen) + offset; /* stays valid: frozen, and pinned by bbuf_mark */
     b->offset = offset;
     b->len = len;
     b->big = big;
@@ -372,9 +365,11 @@ VALUE wb_bbuf_slice(VALUE self, size_t off, size_t n)
     if (NIL_P(b->backing)) {
         v->backing = self;
         v->offset = off;
+        v->of_buffer = 1;
     } else {
         v->backing = b->backing; /* always the root: views never chain */
-        v->str_ptr = b->str_ptr;
+        v->of_buffer = b->of_buffer;
+        v->base = b->of_buffer ? NULL : b->base + off;
         v->offset = b->offset + off;
     }
     return obj;
@@ -509,12 +504,12 @@ void Init_wirebind_binary_buffer(VALUE mNative)
     rb_define_const(c, "ReadOnlyError", eReadOnlyError);
     rb_define_method(c, "initialize", wb_buffer__initialize, -1);
     rb_define_singleton_method(c, "read_only", wb_buffer_s__read_only, -1);
-#define DEF(name)                                                            \
-    rb_define_method(c, "get_" #name, wb_buffer__get_##name, -1);            \
-    rb_define_method(c, "set_" #name, wb_buffer__set_##name, -1);            \
-    rb_define_method(c, "append_" #name, wb_buffer__append_##name, -1);
-    DEF(u8) DEF(i8) DEF(u16) DEF(i16) DEF(u24) DEF(u32) DEF(i32) DEF(u64) DEF(i64) DEF(f32) DEF(f64)
-#undef DEF
+#define DEFINE(type, width, is_signed)                                  \
+    rb_define_method(c, "get_" #type, wb_buffer__get_##type, -1);       \
+    rb_define_method(c, "set_" #type, wb_buffer__set_##type, -1);       \
+    rb_define_method(c, "append_" #type, wb_buffer__append_##type, -1);
+    BUFFER_TYPES(DEFINE)
+#undef DEFINE
     rb_define_method(c, "get_bits", wb_buffer__get_bits, 2);
     rb_define_method(c, "set_bits", wb_buffer__set_bits, 3);
     rb_define_method(c, "slice", wb_buffer__slice, 2);

@@ -3,6 +3,8 @@
  * costs one comparison per length from the shortest (5 bits) up. */
 #include "hpack.h"
 
+#include <string.h>
+
 /* RFC 7541 Appendix B: each symbol's code length, then EOS's. */
 static const uint8_t lengths[257] = {
     13, 23, 28, 28, 28, 28, 28, 28, 28, 24, 30, 28, 28, 30, 28, 28, 28, 28, 28,
@@ -109,4 +111,66 @@ enum wb_hpack_result wb_hpack_huffman_decode(const uint8_t *in, size_t n, uint8_
     if (have > 7 || window != (((uint64_t)1 << have) - 1)) return WB_HPACK_PADDING;
     *out_len = o;
     return WB_HPACK_OK;
+}
+
+/* Encoder#integer */
+size_t wb_hpack_integer_encode(uint32_t value, unsigned prefix, uint8_t first, uint8_t *out)
+{
+    uint32_t mask = (1u << prefix) - 1;
+    size_t n = 0;
+    if (value < mask) {
+        out[0] = (uint8_t)(first | value);
+        return 1;
+    }
+    out[n++] = (uint8_t)(first | mask);
+    value -= mask;
+    while (value >= 0x80) {
+        out[n++] = (uint8_t)((value & 0x7f) | 0x80);
+        value >>= 7;
+    }
+    out[n++] = (uint8_t)value;
+    return n;
+}
+
+/* Decoder#integer */
+enum wb_hpack_result wb_hpack_integer_decode(const uint8_t *in, size_t n, size_t *pos, unsigned prefix, uint32_t limit,
+                                             uint32_t *value)
+{
+    uint32_t mask = (1u << prefix) - 1;
+    uint64_t v = in[*pos] & mask;
+    unsigned shift = 0;
+    (*pos)++;
+    if (v < mask) {
+        if (v > limit) return WB_HPACK_OVERFLOW;
+        *value = (uint32_t)v;
+        return WB_HPACK_OK;
+    }
+    for (;;) {
+        if (*pos >= n) return WB_HPACK_TRUNCATED;
+        uint8_t byte = in[*pos];
+        /* limit < 2**32 and v <= limit before: past 35 bits of shift any non-zero part overflows */
+        if (shift > 35 && (byte & 0x7f)) return WB_HPACK_OVERFLOW;
+        if (shift <= 35) v += (uint64_t)(byte & 0x7f) << shift;
+        if (v > limit) return WB_HPACK_OVERFLOW;
+        (*pos)++;
+        if (byte < 0x80) break;
+        if (shift <= 35) shift += 7; /* stays past 35 through any run of 0x80 bytes */
+    }
+    *value = (uint32_t)v;
+    return WB_HPACK_OK;
+}
+
+/* Encoder#string */
+size_t wb_hpack_string_encode(const uint8_t *in, size_t n, int huffman, uint8_t *out)
+{
+    size_t coded = huffman ? wb_hpack_huffman_length(in, n) : n + 1;
+    size_t header;
+    if (coded <= n) {
+        header = wb_hpack_integer_encode((uint32_t)coded, 7, 0x80, out);
+        wb_hpack_huffman_encode(in, n, out + header);
+        return header + coded;
+    }
+    header = wb_hpack_integer_encode((uint32_t)n, 7, 0, out);
+    if (n > 0) memcpy(out + header, in, n);
+    return header + n;
 }

@@ -19,7 +19,6 @@
  * itself (which the pure encoder meets as SystemStackError) must not eat all
  * the memory there is. */
 #define MAX_DEPTH 100000
-#define XML_NS "http://www.w3.org/XML/1998/namespace"
 
 static const char DECLARATION[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 
@@ -27,7 +26,8 @@ static VALUE cEncoderPlan;
 static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes,
     id_kind, id_type, id_list, id_name, id_uri, id_nil_xsi, id_attribute, id_ivar, id_message, id_describe,
-    id_automatic_prefix, id_attribute_writes, id_xml, id_subtype_attributes, id_element_content;
+    id_attribute_writes, id_xml, id_subtype_parts, id_namespaces, id_default_prefix, id_needs, id_declarations,
+    id_declaration, id_default_at_top, id_element_content;
 static VALUE mXML; /* Wirebind::XML, looked up on first use (pinned) */
 static VALUE mOpenContent; /* Wirebind::XML::OpenContent, likewise */
 static VALUE sym_qname;
@@ -69,6 +69,8 @@ static void plan_free(void *ptr)
     wb_xml_plan *plan = ptr;
     ruby_xfree(plan->attributes);
     ruby_xfree(plan->ops);
+    ruby_xfree(plan->needs);
+    ruby_xfree(plan->document_needs);
     wb_buffer_release(&plan->strings);
     ruby_xfree(plan);
 }
@@ -77,7 +79,7 @@ static size_t plan_memsize(const void *ptr)
 {
     const wb_xml_plan *plan = ptr;
     return sizeof(*plan) + plan->attribute_capacity * sizeof(wb_xml_attribute) + plan->op_capacity * sizeof(wb_xml_op) +
-           plan->strings.capa;
+           (plan->need_count + plan->document_need_count) * sizeof(wb_xml_need) + plan->strings.capa;
 }
 
 static const rb_data_type_t plan_type = {
@@ -104,36 +106,12 @@ static VALUE utf8(const char *cstr)
     return rb_utf8_str_new_cstr(cstr);
 }
 
-/* Things the compiler asks of the pure encoder, so that both write the same. */
+/* Things the compiler asks of the Ruby plan, so that both backends write the same. */
 typedef struct compiler {
     wb_xml_plan *plan;
     const wb_format_env *env;
     VALUE namespace;
-    VALUE prefix;
 } compiler;
-
-/* Encoder.automatic_prefix(uri): wb1, wb2... shared with the pure encoder, so
- * a namespace has the same prefix whichever backend wrote it. */
-static VALUE automatic_prefix(const compiler *c, VALUE uri)
-{
-    VALUE prefix = rb_funcall(c->env->cPureEncoder, id_automatic_prefix, 1, uri);
-    StringValue(prefix);
-    return prefix;
-}
-
-/* Encoder.declaration: %( xmlns:#{prefix}="#{Encoder.attribute(uri)}"), nothing
- * for the XML namespace (always "xml:", never declared). */
-static VALUE declaration_of(const compiler *c, VALUE prefix, VALUE uri)
-{
-    if (RSTRING_LEN(uri) == sizeof(XML_NS) - 1 && memcmp(RSTRING_PTR(uri), XML_NS, sizeof(XML_NS) - 1) == 0) return utf8("");
-    VALUE escaped = rb_funcall(c->env->cPureEncoder, id_attribute, 1, uri);
-    StringValue(escaped);
-    VALUE declaration = rb_str_plus(utf8(" xmlns:"), prefix);
-    rb_str_cat_cstr(declaration, "=\"");
-    rb_str_append(declaration, escaped);
-    rb_str_cat_cstr(declaration, "\"");
-    return declaration;
-}
 
 static VALUE qualified(VALUE prefix, VALUE local)
 {
@@ -142,8 +120,37 @@ static VALUE qualified(VALUE prefix, VALUE local)
     return name;
 }
 
+/* A Plan::Need as a wb_xml_need. */
+static void compile_need(wb_xml_plan *plan, wb_xml_need *need, VALUE prefix, VALUE uri, VALUE declaration)
+{
+    StringValue(prefix);
+    StringValue(uri);
+    StringValue(declaration);
+    need->prefix_id = rb_intern_str(prefix);
+    need->uri_id = rb_intern_str(uri);
+    need->prefix = intern(plan, prefix);
+    need->pre = intern(plan, rb_str_plus(prefix, utf8(":")));
+    need->declaration = intern(plan, declaration);
+}
+
+/* An Array of Plan::Need as wb_xml_needs (xmalloc'ed; *count set). */
+static wb_xml_need *compile_needs(wb_xml_plan *plan, VALUE needs, size_t *count)
+{
+    long len = RARRAY_LEN(needs);
+    *count = 0;
+    if (len == 0) return NULL;
+    wb_xml_need *compiled = ruby_xmalloc2((size_t)len, sizeof(wb_xml_need));
+    for (long i = 0; i < len; i++) {
+        VALUE need = rb_ary_entry(needs, i);
+        compile_need(plan, &compiled[i], rb_funcall(need, id_prefix, 0), rb_funcall(need, id_uri, 0),
+                     rb_funcall(need, id_declaration, 0));
+    }
+    *count = (size_t)len;
+    return compiled;
+}
+
 /* Generator#name_parts, the part fixed at compile time: an entry in another
- * namespace than the model's gets its automatic prefix and declaration. */
+ * namespace than the model's is named with the prefix the plan chose for it. */
 static void name_parts(const compiler *c, wb_xml_op *op, VALUE entry, int top)
 {
     VALUE local = rb_funcall(entry, id_name, 0);
@@ -151,16 +158,15 @@ static void name_parts(const compiler *c, wb_xml_op *op, VALUE entry, int top)
     if (NIL_P(local)) local = utf8("item");
     op->top = (unsigned char)top;
     if (!NIL_P(uri) && RSTRING_LEN(uri) == 0 && !NIL_P(c->namespace)) {
-        /* "{}local" in a model with a namespace: unprefixed, the default reset. */
+        /* "{}local" in a model with a namespace: unprefixed, the default reset if one is in scope. */
         op->foreign = 1;
         op->no_namespace = 1;
         op->name = intern(c->plan, local);
-        op->declaration = intern(c->plan, utf8(" xmlns=\"\""));
     } else if (!NIL_P(uri) && RSTRING_LEN(uri) > 0 && !rb_equal(uri, c->namespace)) {
-        VALUE prefix = automatic_prefix(c, uri);
+        VALUE prefix = rb_funcall(entry, id_prefix, 0);
+        StringValue(prefix);
         op->foreign = 1;
         op->name = intern(c->plan, qualified(prefix, local));
-        op->declaration = intern(c->plan, declaration_of(c, prefix, uri));
     } else {
         op->name = intern(c->plan, local);
     }
@@ -208,30 +214,19 @@ static void add_element(const compiler *c, VALUE slot, int top)
     plan->op_count++;
 }
 
-/* Whether two interned strings of one plan hold the same bytes. */
-static int same_bytes(const wb_xml_plan *plan, wb_xml_bytes a, wb_xml_bytes b)
-{
-    return a.len == b.len && a.len > 0 && memcmp(WB_XML_PTR(plan, a), WB_XML_PTR(plan, b), a.len) == 0;
-}
-
-/* Generator#attribute (and #group_attributes: +field+ is then the whole path and
- * a declaration is shared only with the record's and the wrapper's own, from
- * +group_first+ on). */
-static void add_attribute(const compiler *c, VALUE slot, VALUE field, size_t group_first)
+/* Generator#attribute and #group_attributes (+field+ is then the whole path):
+ * a namespaced attribute is named with the prefix the plan chose, which the
+ * record's needs bind. */
+static void add_attribute(const compiler *c, VALUE slot, VALUE field)
 {
     wb_xml_plan *plan = c->plan;
     VALUE local = rb_funcall(slot, id_name, 0);
     VALUE uri = rb_funcall(slot, id_uri, 0);
     VALUE name = local;
-    VALUE declaration = Qnil;
     if (!NIL_P(uri)) {
-        if (rb_equal(uri, c->namespace) && !NIL_P(c->prefix)) {
-            name = qualified(c->prefix, local);
-        } else {
-            VALUE prefix = automatic_prefix(c, uri);
-            declaration = declaration_of(c, prefix, uri);
-            name = qualified(prefix, local);
-        }
+        VALUE prefix = rb_funcall(slot, id_prefix, 0);
+        StringValue(prefix);
+        name = qualified(prefix, local);
     }
     VALUE attribute = rb_funcall(slot, id_attribute, 0);
     VALUE type = rb_funcall(slot, id_type, 0);
@@ -252,16 +247,6 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field, size_t gro
     entry->type = type;
     entry->format = (unsigned char)wb_format_kind_of(type);
     entry->ivar = rb_sym2id(ivar);
-    if (!NIL_P(declaration)) {
-        /* Generator#attribute_declarations: each prefix is declared once per element. */
-        wb_xml_bytes bytes = intern(plan, declaration);
-        int seen = 0;
-        for (size_t i = 0; i < plan->attribute_count && !seen; i++) {
-            if (i >= plan->record_attribute_count && i < group_first) continue; /* another wrapper's */
-            seen = same_bytes(plan, plan->attributes[i].declaration, bytes);
-        }
-        if (!seen) entry->declaration = bytes;
-    }
     entry->field = intern(plan, field);
     entry->prefix = intern(plan, markup);
     plan->attribute_count++;
@@ -320,7 +305,7 @@ static void add_writes(const compiler *c, VALUE writes)
             size_t first = plan->attribute_count;
             for (long i = 0; i < RARRAY_LEN(attributes); i++) {
                 VALUE slot = rb_ary_entry(attributes, i);
-                add_attribute(c, slot, rb_funcall(rb_funcall(slot, id_attribute, 0), id_xml, 0), first);
+                add_attribute(c, slot, rb_funcall(rb_funcall(slot, id_attribute, 0), id_xml, 0));
             }
             op = &plan->ops[FIX2LONG(open_index)];
             op->attribute_first = first;
@@ -342,15 +327,17 @@ VALUE wb_xml_plan_compile(VALUE klass)
     plan->text.type = Qnil;
     wb_buffer_init(&plan->strings);
 
-    VALUE source = rb_funcall(rb_path2class("Wirebind::XML::Plan"), id_for, 1, klass);
+    VALUE cPlan = rb_path2class("Wirebind::XML::Plan");
+    VALUE source = rb_funcall(cPlan, id_for, 1, klass);
+    VALUE namespaces = rb_funcall(cPlan, id_namespaces, 1, klass);
     VALUE root_name = rb_funcall(source, id_root_name, 0);
     VALUE namespace = rb_funcall(source, id_namespace, 0);
     VALUE prefix = rb_funcall(source, id_prefix, 0);
     VALUE xsi_declaration = rb_const_get(env->cPureEncoder, rb_intern("XSI_DECLARATION"));
     StringValue(root_name);
-    compiler c = {plan, env, namespace, prefix};
+    compiler c = {plan, env, namespace};
 
-    /* Encoder#initialize: the root tag. */
+    plan->root_name = intern(plan, root_name);
     plan->root_tag = intern(plan, NIL_P(prefix) ? root_name : qualified(prefix, root_name));
     VALUE nil_suffix = utf8(" xsi:nil=\"true\"");
     rb_str_append(nil_suffix, xsi_declaration);
@@ -362,35 +349,33 @@ VALUE wb_xml_plan_compile(VALUE klass)
         plan->namespace_mode = WB_XML_NS_NONE;
     } else if (!NIL_P(prefix)) {
         plan->namespace_mode = WB_XML_NS_PREFIXED;
-        plan->declaration = intern(plan, declaration_of(&c, prefix, namespace));
         plan->prefix = intern(plan, rb_str_plus(prefix, utf8(":")));
     } else {
         plan->namespace_mode = WB_XML_NS_DEFAULT;
-        VALUE automatic = automatic_prefix(&c, namespace);
         VALUE escaped = rb_funcall(env->cPureEncoder, id_attribute, 1, namespace);
         StringValue(escaped);
         VALUE default_declaration = utf8(" xmlns=\"");
         rb_str_append(default_declaration, escaped);
         rb_str_cat_cstr(default_declaration, "\"");
         plan->default_declaration = intern(plan, default_declaration);
-        plan->declaration = intern(plan, declaration_of(&c, automatic, namespace));
-        plan->prefix = intern(plan, rb_str_plus(automatic, utf8(":")));
+        VALUE own = rb_funcall(source, id_default_prefix, 0);
+        compile_need(plan, &plan->own, own, namespace, rb_funcall(env->cPureEncoder, id_declaration, 2, own, namespace));
     }
     if (!NIL_P(namespace)) plan->uri = intern(plan, namespace);
+    plan->default_at_top = RTEST(rb_funcall(namespaces, id_default_at_top, 0));
+    plan->needs = compile_needs(plan, rb_funcall(source, id_needs, 0), &plan->need_count);
+    plan->document_needs = compile_needs(plan, rb_funcall(namespaces, id_needs, 0), &plan->document_need_count);
+    plan->document_declarations = intern(plan, rb_funcall(namespaces, id_declarations, 0));
 
     VALUE attributes = rb_funcall(source, id_attribute_writes, 0);
-    for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i), Qnil, 0);
+    for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i), Qnil);
     plan->record_attribute_count = plan->attribute_count;
-    if (plan->namespace_mode == WB_XML_NS_DEFAULT) {
-        for (size_t i = 0; i < plan->attribute_count; i++) {
-            if (same_bytes(plan, plan->attributes[i].declaration, plan->declaration)) plan->attributes_declare_prefix = 1;
-        }
-    }
     VALUE text = rb_funcall(source, id_text, 0);
     if (!NIL_P(text)) add_text(&c, text);
     add_writes(&c, rb_funcall(source, id_writes, 0));
 
     RB_GC_GUARD(source);
+    RB_GC_GUARD(namespaces);
     RB_GC_GUARD(attributes);
     return rb_obj_freeze(object);
 }
@@ -422,14 +407,13 @@ typedef struct frame {
     const char *tag_name;
     size_t tag_name_len;
     const wb_xml_plan *default_ns;   /* the plan whose namespace is the default in scope (NULL: none) */
-    const wb_xml_plan *parent_ns;    /* the plan whose namespace the enclosing record's prefix stands for */
     int nested;
     /* Generator#scope */
-    const char *pre;                 /* the prefix of the record's own children: "", "p:" or "wbN:" */
+    const char *pre;                 /* the prefix of the record's own children: "" or "p:" */
     size_t pre_len;
     int reset;                       /* its unprefixed children reset the default namespace */
     const wb_xml_plan *child_default;
-    const wb_xml_plan *child_parent;
+    size_t bound;                    /* bindings its element declared, released at its end tag */
     /* where the program is */
     size_t pc;                       /* the next op */
     VALUE list;                      /* the list the op at pc is writing, or Qundef */
@@ -437,6 +421,17 @@ typedef struct frame {
     const char *field;               /* what is being written, for EncodeError#path (NULL: the element itself) */
     size_t field_len;
 } frame;
+
+/* A namespace binding in scope (Pure::Encoder::Scope): the prefix and URI,
+ * the "p:" written for it, and what the scope's tables held before it. */
+typedef struct binding {
+    ID prefix;
+    ID uri;
+    const char *pre;
+    size_t pre_len;
+    long previous_of_prefix;         /* the binding the prefix had (-1: none) */
+    long previous_of_uri;            /* the binding the URI was found by (-1: none) */
+} binding;
 
 /* One call of encode_value. */
 typedef struct encoding {
@@ -457,6 +452,12 @@ typedef struct encoding {
     st_table *plans;                 /* class => plan object, for this call */
     VALUE last_class;
     const wb_xml_plan *last_plan;
+    /* the scope: bindings in the order declared, and the current one of each
+     * prefix and of each URI (ID => index) */
+    binding *bindings;
+    size_t binding_count, binding_capacity;
+    st_table *by_prefix;
+    st_table *by_uri;
 } encoding;
 
 static int mark_plan_entry(st_data_t key, st_data_t value, st_data_t arg)
@@ -493,6 +494,13 @@ static void encoding_release(encoding *enc)
     enc->plans = NULL;
     enc->last_class = Qundef;
     enc->last_plan = NULL;
+    ruby_xfree(enc->bindings);
+    enc->bindings = NULL;
+    enc->binding_count = enc->binding_capacity = 0;
+    if (enc->by_prefix) st_free_table(enc->by_prefix);
+    enc->by_prefix = NULL;
+    if (enc->by_uri) st_free_table(enc->by_uri);
+    enc->by_uri = NULL;
 }
 
 static void encoding_free(void *ptr)
@@ -504,7 +512,7 @@ static void encoding_free(void *ptr)
 static size_t encoding_memsize(const void *ptr)
 {
     const encoding *enc = ptr;
-    return sizeof(*enc) + enc->buffer.capa + enc->capacity * sizeof(frame);
+    return sizeof(*enc) + enc->buffer.capa + enc->capacity * sizeof(frame) + enc->binding_capacity * sizeof(binding);
 }
 
 static const rb_data_type_t encoding_type = {
@@ -593,48 +601,199 @@ static inline int same_namespace(const wb_xml_plan *ns, const wb_xml_plan *plan)
            memcmp(WB_XML_PTR(ns, ns->uri), WB_XML_PTR(plan, plan->uri), plan->uri.len) == 0;
 }
 
+/* ---- the scope (Pure::Encoder::Scope) ---- */
+
+static long scope_lookup(st_table *table, ID key)
+{
+    st_data_t found;
+    return table && st_lookup(table, (st_data_t)key, &found) ? (long)found : -1;
+}
+
+/* Adds a binding; `replace_uri` 0 keeps the binding a URI is already found by
+ * (the document element's first prefix for it). */
+static void scope_push(encoding *enc, ID prefix, ID uri, const char *pre, size_t pre_len, int replace_uri)
+{
+    if (enc->binding_count == enc->binding_capacity) {
+        size_t capacity = enc->binding_capacity ? enc->binding_capacity * 2 : 16;
+        enc->bindings = ruby_xrealloc2(enc->bindings, capacity, sizeof(binding));
+        enc->binding_capacity = capacity;
+    }
+    if (!enc->by_prefix) enc->by_prefix = st_init_numtable();
+    if (!enc->by_uri) enc->by_uri = st_init_numtable();
+    long index = (long)enc->binding_count++;
+    binding *b = &enc->bindings[index];
+    b->prefix = prefix;
+    b->uri = uri;
+    b->pre = pre;
+    b->pre_len = pre_len;
+    b->previous_of_prefix = scope_lookup(enc->by_prefix, prefix);
+    b->previous_of_uri = scope_lookup(enc->by_uri, uri);
+    st_insert(enc->by_prefix, (st_data_t)prefix, (st_data_t)index);
+    if (replace_uri || b->previous_of_uri < 0) st_insert(enc->by_uri, (st_data_t)uri, (st_data_t)index);
+}
+
+/* Scope#release: undoes the last `count` bindings. */
+static void scope_release(encoding *enc, size_t count)
+{
+    while (count-- > 0) {
+        binding *b = &enc->bindings[--enc->binding_count];
+        st_data_t key = (st_data_t)b->prefix;
+        if (b->previous_of_prefix < 0) st_delete(enc->by_prefix, &key, NULL);
+        else st_insert(enc->by_prefix, key, (st_data_t)b->previous_of_prefix);
+        key = (st_data_t)b->uri;
+        if (b->previous_of_uri < 0) st_delete(enc->by_uri, &key, NULL);
+        else st_insert(enc->by_uri, key, (st_data_t)b->previous_of_uri);
+    }
+}
+
+/* `uris[prefix]`: the URI bound to the prefix, or 0. */
+static ID scope_uri(const encoding *enc, ID prefix)
+{
+    long index = scope_lookup(enc->by_prefix, prefix);
+    return index < 0 ? 0 : enc->bindings[index].uri;
+}
+
+/* Scope#pre_for: the binding of a prefix bound to `uri` in scope, or NULL. */
+static const binding *scope_pre_for(const encoding *enc, ID uri)
+{
+    long index = scope_lookup(enc->by_uri, uri);
+    if (index < 0) return NULL;
+    const binding *b = &enc->bindings[index];
+    return scope_uri(enc, b->prefix) == uri ? b : NULL;
+}
+
+/* The byte at `at` of the frame's tag (tag_prefix + tag_name); `at` is in range. */
+static char tag_byte(const frame *f, size_t at)
+{
+    return at < f->tag_prefix_len ? f->tag_prefix[at] : f->tag_name[at - f->tag_prefix_len];
+}
+
+/* Whether the frame's tag is "prefix:..." */
+static int tag_uses_prefix(const frame *f, const char *prefix, size_t len)
+{
+    if (f->tag_prefix_len + f->tag_name_len <= len) return 0;
+    for (size_t i = 0; i < len; i++) {
+        if (tag_byte(f, i) != prefix[i]) return 0;
+    }
+    return tag_byte(f, len) == ':';
+}
+
+static int contains(const char *haystack, size_t haystack_len, const char *needle, size_t needle_len)
+{
+    if (needle_len == 0 || needle_len > haystack_len) return needle_len == 0;
+    for (size_t i = 0; i + needle_len <= haystack_len; i++) {
+        if (haystack[i] == needle[0] && memcmp(haystack + i, needle, needle_len) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Scope#bind: declares `need` on the element being written (unless the start
+ * tag's additions did: an xsi:type's namespace). */
+static void scope_bind(encoding *enc, frame *f, const wb_xml_plan *plan, const wb_xml_need *need, const char *tag_declaration,
+                       size_t tag_declaration_len)
+{
+    ID current = scope_uri(enc, need->prefix_id);
+    const char *prefix = WB_XML_PTR(plan, need->prefix);
+    if (current && tag_uses_prefix(f, prefix, need->prefix.len)) {
+        VALUE tag = rb_utf8_str_new(NULL, 0);
+        append_tag(tag, f);
+        VALUE message = rb_sprintf("the prefix %" PRIsVALUE " of <%" PRIsVALUE "> stands for %" PRIsVALUE
+                                   ", and its content needs it for %" PRIsVALUE ": declare another prefix for one of them",
+                                   rb_inspect(rb_id2str(need->prefix_id)), tag, rb_inspect(rb_id2str(current)),
+                                   rb_inspect(rb_id2str(need->uri_id)));
+        fail(enc, message);
+    }
+    if (!contains(tag_declaration, tag_declaration_len, WB_XML_PTR(plan, need->declaration), need->declaration.len)) {
+        append_bytes(enc, plan, need->declaration);
+    }
+    scope_push(enc, need->prefix_id, need->uri_id, WB_XML_PTR(plan, need->pre), need->pre.len, 1);
+    f->bound++;
+}
+
+/* The document element's bindings (Plan.namespaces). */
+static void scope_declare_document(encoding *enc, const wb_xml_plan *plan)
+{
+    for (size_t i = 0; i < plan->document_need_count; i++) {
+        const wb_xml_need *need = &plan->document_needs[i];
+        scope_push(enc, need->prefix_id, need->uri_id, WB_XML_PTR(plan, need->pre), need->pre.len, 0);
+    }
+}
+
 /* The start of a record's element: the generated write up to its first child
- * (start tag, Generator#scope, XML attributes, text). */
+ * (Generator#scope, start tag, declarations, XML attributes, text). A NULL
+ * tag_name is the class's own root name, in its namespace. */
 static void write_attributes(encoding *enc, frame *f, size_t first, size_t count);
 
 static void open_record(encoding *enc, frame *f, const char *tag_declaration, size_t tag_declaration_len)
 {
     const wb_xml_plan *plan = f->plan;
     wb_buffer *buffer = &enc->buffer;
-    wb_buffer_append_char(buffer, '<');
-    wb_buffer_append(buffer, f->tag_prefix, f->tag_prefix_len);
-    wb_buffer_append(buffer, f->tag_name, f->tag_name_len);
-    wb_buffer_append(buffer, tag_declaration, tag_declaration_len);
+    int own_name = f->tag_name == NULL;
+    const wb_xml_need *own = NULL;
+    int default_declaration = 0;
 
     f->pre = "";
     f->pre_len = 0;
     f->reset = 0;
     f->child_default = f->default_ns;
-    f->child_parent = f->parent_ns;
     switch (plan->namespace_mode) {
     case WB_XML_NS_NONE:
         f->reset = f->default_ns != NULL;
         f->child_default = NULL;
+        if (own_name) {
+            f->tag_name = WB_XML_PTR(plan, plan->root_name);
+            f->tag_name_len = plan->root_name.len;
+        }
         break;
     case WB_XML_NS_PREFIXED:
-        if (!same_namespace(f->parent_ns, plan)) append_bytes(enc, plan, plan->declaration);
         f->pre = WB_XML_PTR(plan, plan->prefix);
         f->pre_len = plan->prefix.len;
-        f->child_parent = plan;
+        if (own_name) {
+            f->tag_name = WB_XML_PTR(plan, plan->root_tag);
+            f->tag_name_len = plan->root_tag.len;
+        }
         break;
     default: /* WB_XML_NS_DEFAULT */
         if (same_namespace(f->default_ns, plan)) {
             /* already the default namespace */
-        } else if (!f->nested) {
-            append_bytes(enc, plan, plan->default_declaration);
+        } else if (!f->nested && plan->default_at_top) {
+            default_declaration = 1;
             f->child_default = plan;
         } else {
-            if (!plan->attributes_declare_prefix && !same_namespace(f->parent_ns, plan)) append_bytes(enc, plan, plan->declaration);
-            f->pre = WB_XML_PTR(plan, plan->prefix);
-            f->pre_len = plan->prefix.len;
-            f->child_parent = plan;
+            const binding *bound = scope_pre_for(enc, plan->own.uri_id);
+            if (bound) {
+                f->pre = bound->pre;
+                f->pre_len = bound->pre_len;
+            } else {
+                own = &plan->own;
+                f->pre = WB_XML_PTR(plan, own->pre);
+                f->pre_len = own->pre.len;
+            }
+            /* At the top, or a "*" item: the name is in the model's namespace. */
+            if (own_name || !f->nested) {
+                f->tag_prefix = f->pre;
+                f->tag_prefix_len = f->pre_len;
+            }
+        }
+        if (own_name) {
+            f->tag_name = WB_XML_PTR(plan, plan->root_name);
+            f->tag_name_len = plan->root_name.len;
         }
         break;
+    }
+
+    wb_buffer_append_char(buffer, '<');
+    wb_buffer_append(buffer, f->tag_prefix, f->tag_prefix_len);
+    wb_buffer_append(buffer, f->tag_name, f->tag_name_len);
+    /* A "*" item without a namespace under a default one resets it. */
+    if (own_name && f->reset) wb_buffer_append_literal(buffer, RESET);
+    if (default_declaration) append_bytes(enc, plan, plan->default_declaration);
+    wb_buffer_append(buffer, tag_declaration, tag_declaration_len);
+
+    if (own) scope_bind(enc, f, plan, own, tag_declaration, tag_declaration_len);
+    for (size_t i = 0; i < plan->need_count; i++) {
+        const wb_xml_need *need = &plan->needs[i];
+        if (scope_uri(enc, need->prefix_id) != need->uri_id) scope_bind(enc, f, plan, need, tag_declaration, tag_declaration_len);
     }
 
     write_attributes(enc, f, 0, plan->record_attribute_count);
@@ -653,7 +812,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
 /* Starts writing a record: a new frame, and its start tag. */
 static void push_record(encoding *enc, const wb_xml_plan *plan, VALUE record, const char *tag_prefix, size_t tag_prefix_len,
                         const char *tag_name, size_t tag_name_len, const char *tag_declaration, size_t tag_declaration_len,
-                        const wb_xml_plan *default_ns, const wb_xml_plan *parent_ns, int nested)
+                        const wb_xml_plan *default_ns, int nested)
 {
     if (enc->depth >= MAX_DEPTH) {
         VALUE message = rb_sprintf("records nest more than %d deep (does a record contain itself?)", MAX_DEPTH);
@@ -677,7 +836,6 @@ static void push_record(encoding *enc, const wb_xml_plan *plan, VALUE record, co
     f->tag_name = tag_name;
     f->tag_name_len = tag_name_len;
     f->default_ns = default_ns;
-    f->parent_ns = parent_ns;
     f->nested = nested;
     f->list = Qundef;
     enc->depth++; /* only now does the GC see (and pin) the record */
@@ -690,7 +848,6 @@ static void write_attributes(encoding *enc, frame *f, size_t first, size_t count
     const wb_xml_plan *plan = f->plan;
     for (size_t i = first; i < first + count; i++) {
         const wb_xml_attribute *attribute = &plan->attributes[i];
-        append_bytes(enc, plan, attribute->declaration);
         set_field(f, plan, attribute->field);
         VALUE value = rb_ivar_get(f->record, attribute->ivar);
         if (NIL_P(value)) continue;
@@ -701,14 +858,14 @@ static void write_attributes(encoding *enc, frame *f, size_t first, size_t count
     }
 }
 
-/* Generator#name_parts: "<name" with what the name needs declared. */
+/* Generator#name_parts: "<name" with the reset of the default namespace it may need. */
 static void open_name(encoding *enc, const frame *f, const wb_xml_op *op)
 {
     const wb_xml_plan *plan = f->plan;
     wb_buffer_append_char(&enc->buffer, '<');
     if (op->foreign) {
         append_bytes(enc, plan, op->name);
-        append_bytes(enc, plan, op->declaration);
+        if (op->no_namespace && f->child_default) wb_buffer_append_literal(&enc->buffer, RESET);
     } else {
         wb_buffer_append(&enc->buffer, f->pre, f->pre_len);
         append_bytes(enc, plan, op->name);
@@ -722,6 +879,21 @@ static void close_name(encoding *enc, const frame *f, const wb_xml_op *op)
     if (!op->foreign) wb_buffer_append(&enc->buffer, f->pre, f->pre_len);
     append_bytes(enc, f->plan, op->name);
     wb_buffer_append_char(&enc->buffer, '>');
+}
+
+/* Encoder.subtype: the xsi:type attributes of a subclass that declared
+ * xml_type, without declaring its namespace when the scope binds it already. */
+static VALUE subtype_attributes(encoding *enc, VALUE klass)
+{
+    if (!mXML) {
+        mXML = rb_path2class("Wirebind::XML");
+        rb_gc_register_mark_object(mXML);
+    }
+    VALUE parts = rb_funcall(mXML, id_subtype_parts, 1, klass);
+    VALUE prefix = rb_ary_entry(parts, 2);
+    VALUE uri = rb_ary_entry(parts, 3);
+    int bare = !NIL_P(prefix) && scope_uri(enc, rb_intern_str(prefix)) == rb_intern_str(uri);
+    return rb_ary_entry(parts, bare ? 1 : 0);
 }
 
 /* Generator#one_value and #model_value: one value of the op at the top
@@ -775,24 +947,21 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
     const wb_xml_plan *child = plan_of(enc, rb_obj_class(value));
     /* push_record may move the frames: read the parent first. */
     const wb_xml_plan *child_default = parent->child_default;
-    const wb_xml_plan *child_parent = parent->child_parent;
     const char *declaration = "";
     size_t declaration_len = 0;
-    if (op->foreign) {
-        declaration = WB_XML_PTR(plan, op->declaration);
-        declaration_len = op->declaration.len;
-    } else if (op->named && op->top && parent->reset) {
+    if (op->no_namespace) {
+        if (child_default) {
+            declaration = RESET;
+            declaration_len = sizeof(RESET) - 1;
+        }
+    } else if (!op->foreign && op->named && op->top && parent->reset) {
         declaration = RESET;
         declaration_len = sizeof(RESET) - 1;
     }
-    /* A subclass that declared xml_type says so with xsi:type (XML.subtype_attributes). */
+    /* A subclass that declared xml_type says so with xsi:type. */
     VALUE subtype = Qnil;
     if (!exact) {
-        if (!mXML) {
-            mXML = rb_path2class("Wirebind::XML");
-            rb_gc_register_mark_object(mXML);
-        }
-        VALUE extra = rb_funcall(mXML, id_subtype_attributes, 1, rb_obj_class(value));
+        VALUE extra = subtype_attributes(enc, rb_obj_class(value));
         if (RSTRING_LEN(extra) > 0) {
             subtype = rb_str_buf_new((long)declaration_len + RSTRING_LEN(extra));
             rb_str_buf_cat(subtype, declaration, (long)declaration_len);
@@ -803,16 +972,14 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
     }
     if (!op->named) {
         /* A "*" item is named after its own class, in its own namespace. */
-        push_record(enc, child, value, "", 0, WB_XML_PTR(child, child->root_tag), child->root_tag.len, declaration, declaration_len,
-                    child_default, child_parent, 1);
+        push_record(enc, child, value, "", 0, NULL, 0, declaration, declaration_len, child_default, 1);
     } else if (op->foreign) {
         push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, declaration, declaration_len,
-                    op->no_namespace ? NULL : child_default, child_parent, 1);
+                    op->no_namespace ? NULL : child_default, 1);
     } else {
-        /* Named in this model's namespace; a child of the record itself carries
-         * the reset, and sees the default namespace in scope. */
+        /* Named in this model's namespace. */
         push_record(enc, child, value, parent->pre, parent->pre_len, WB_XML_PTR(plan, op->name), op->name.len, declaration,
-                    declaration_len, op->top ? child_default : NULL, child_parent, 1);
+                    declaration_len, child_default, 1);
     }
     RB_GC_GUARD(subtype);
 }
@@ -847,6 +1014,7 @@ static void run(encoding *enc)
             wb_buffer_append(&enc->buffer, f->tag_prefix, f->tag_prefix_len);
             wb_buffer_append(&enc->buffer, f->tag_name, f->tag_name_len);
             wb_buffer_append_char(&enc->buffer, '>');
+            if (f->bound) scope_release(enc, f->bound);
             enc->depth--;
             continue;
         }
@@ -892,18 +1060,19 @@ static VALUE encode_body(VALUE arg)
     if (enc->declaration) wb_buffer_append_literal(&enc->buffer, DECLARATION);
 
     if (RB_TYPE_P(value, T_ARRAY)) {
+        /* The wrapper declares what the first item's class can use. */
         wb_buffer_append_char(&enc->buffer, '<');
         wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
+        if (RARRAY_LEN(value) > 0) {
+            const wb_xml_plan *first = plan_of(enc, rb_obj_class(RARRAY_AREF(value, 0)));
+            append_bytes(enc, first, first->document_declarations);
+            scope_declare_document(enc, first);
+        }
         wb_buffer_append_char(&enc->buffer, '>');
         for (long i = 0; i < RARRAY_LEN(value); i++) {
             VALUE record = RARRAY_AREF(value, i);
             const wb_xml_plan *plan = plan_of(enc, rb_obj_class(record));
-            if (enc->item) {
-                push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, NULL, 0);
-            } else {
-                push_record(enc, plan, record, "", 0, WB_XML_PTR(plan, plan->root_tag), plan->root_tag.len, "", 0, NULL,
-                            NULL, 0);
-            }
+            push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, 0);
             run(enc);
             RB_GC_GUARD(record);
         }
@@ -912,11 +1081,9 @@ static VALUE encode_body(VALUE arg)
         wb_buffer_append_char(&enc->buffer, '>');
     } else {
         const wb_xml_plan *plan = plan_of(enc, rb_obj_class(value));
-        if (enc->root) {
-            push_record(enc, plan, value, "", 0, enc->root, enc->root_len, "", 0, NULL, NULL, 0);
-        } else {
-            push_record(enc, plan, value, "", 0, WB_XML_PTR(plan, plan->root_tag), plan->root_tag.len, "", 0, NULL, NULL, 0);
-        }
+        scope_declare_document(enc, plan);
+        push_record(enc, plan, value, "", 0, enc->root, enc->root_len, WB_XML_PTR(plan, plan->document_declarations),
+                    plan->document_declarations.len, NULL, 0);
         run(enc);
     }
 
@@ -997,12 +1164,17 @@ void wb_xml_encoder_init(VALUE mNative)
     id_name = rb_intern("name");
     id_uri = rb_intern("uri");
     id_nil_xsi = rb_intern("nil_xsi");
-    id_subtype_attributes = rb_intern("subtype_attributes");
+    id_subtype_parts = rb_intern("subtype_parts");
+    id_namespaces = rb_intern("namespaces");
+    id_default_prefix = rb_intern("default_prefix");
+    id_needs = rb_intern("needs");
+    id_declarations = rb_intern("declarations");
+    id_declaration = rb_intern("declaration");
+    id_default_at_top = rb_intern("default_at_top");
     id_attribute = rb_intern("attribute");
     id_ivar = rb_intern("ivar");
     id_message = rb_intern("message");
     id_describe = rb_intern("describe");
-    id_automatic_prefix = rb_intern("automatic_prefix");
     id_attribute_writes = rb_intern("attribute_writes");
     id_xml = rb_intern("xml");
     id_element_content = rb_intern("element_content");

@@ -33,25 +33,24 @@ typedef enum wb_xml_op_code {
  * and end, or an element slot), in document order.
  *
  * Names (Generator#name_parts): an entry in a namespace other than the model's
- * ("foreign") has a fixed name, "wbN:local" with the automatic prefix of its
- * namespace, declared on the element itself. Any other is written with the
- * prefix the record's scope decided at run time ("" or "p:"), and, when it is
- * a child of the record itself ("top") rather than of a wrapper, with the
- * reset of the default namespace (xmlns="") the scope may call for. */
+ * ("foreign") has a fixed name, "p:local" with the prefix the plan chose for
+ * its namespace (bound on the record's element: a need). Any other is written
+ * with the prefix the record's scope decided at run time ("" or "p:"), and,
+ * when it is a child of the record itself ("top") rather than of a wrapper,
+ * with the reset of the default namespace (xmlns="") the scope may call for. */
 typedef struct wb_xml_op {
     unsigned char code;    /* wb_xml_op_code */
     unsigned char format;  /* wb_format_kind, for SCALAR */
     unsigned char list;    /* the attribute holds an Array of values */
     unsigned char nil_xsi; /* the attribute says nil: :xsi */
-    unsigned char named;   /* 0 for "*": scalars are <item>s, records use their own root tag */
-    unsigned char foreign; /* the name is fixed: "wbN:local", declared by `declaration` */
+    unsigned char named;   /* 0 for "*": scalars are <item>s, records use their own root name */
+    unsigned char foreign; /* the name is fixed: "p:local", or "local" for no_namespace */
     unsigned char top;     /* a child of the record's element, not of a wrapper */
-    unsigned char no_namespace; /* foreign "{}local": the declaration resets the default namespace */
+    unsigned char no_namespace; /* "{}local" in a model with a namespace: resets a default namespace in scope */
     ID ivar;               /* where the record keeps the value */
     VALUE type;            /* the scalar type's Symbol, or the model Class values must be */
     wb_xml_bytes field;    /* the attribute's xml path, for EncodeError#path */
     wb_xml_bytes name;     /* the local name ("item" for "*"), or the whole foreign name */
-    wb_xml_bytes declaration; /* foreign: ' xmlns:wbN="uri"' */
     size_t attribute_first;   /* OPEN: its XML attributes ("a/@b"), attributes[first, first + count) */
     size_t attribute_count;
 } wb_xml_op;
@@ -61,15 +60,25 @@ typedef struct wb_xml_attribute {
     unsigned char format;  /* wb_format_kind */
     ID ivar;
     VALUE type;            /* the scalar type's Symbol */
-    wb_xml_bytes declaration; /* in a namespace of its own: ' xmlns:wbN="uri"', written in any case */
     wb_xml_bytes field;    /* "@local" or ".", for EncodeError#path */
     wb_xml_bytes prefix;   /* ' name="' */
 } wb_xml_attribute;
 
+/* A namespace binding (Plan::Need): `prefix` bound to `uri` by `declaration`.
+ * The prefix and URI are also interned as IDs, the keys of an encoding's
+ * scope. */
+typedef struct wb_xml_need {
+    ID prefix_id;
+    ID uri_id;
+    wb_xml_bytes prefix;      /* "p" */
+    wb_xml_bytes pre;         /* "p:" */
+    wb_xml_bytes declaration; /* ' xmlns:p="uri"' */
+} wb_xml_need;
+
 typedef enum wb_xml_namespace_mode {
     WB_XML_NS_NONE = 0,     /* no namespace: children reset an inherited default one */
-    WB_XML_NS_DEFAULT = 1,  /* the default namespace at the top, an automatic prefix when nested */
-    WB_XML_NS_PREFIXED = 2  /* xmlns:p="uri" unless the enclosing record declared it */
+    WB_XML_NS_DEFAULT = 1,  /* the default namespace at the top (if default_at_top), else a prefix in scope or its own */
+    WB_XML_NS_PREFIXED = 2  /* its prefix, bound by a need */
 } wb_xml_namespace_mode;
 
 /* A model class's compiled plan. Frozen and shareable once built; marks its
@@ -77,13 +86,19 @@ typedef enum wb_xml_namespace_mode {
 typedef struct wb_xml_plan {
     VALUE klass;
     unsigned char namespace_mode;  /* wb_xml_namespace_mode */
-    wb_xml_bytes root_tag;         /* "prefix:root" or "root" */
+    unsigned char default_at_top;  /* Plan.namespaces(klass).default_at_top */
+    wb_xml_bytes root_name;        /* "root" */
+    wb_xml_bytes root_tag;         /* "prefix:root" (PREFIXED) or "root" */
     wb_xml_bytes uri;              /* the namespace, as declared (compared byte for byte) */
-    wb_xml_bytes prefix;           /* "p:", or DEFAULT's automatic "wbN:" */
-    wb_xml_bytes declaration;      /* ' xmlns:p="uri"' (DEFAULT: with the automatic prefix) */
+    wb_xml_bytes prefix;           /* "p:" (PREFIXED) */
     wb_xml_bytes default_declaration; /* DEFAULT: ' xmlns="uri"' */
+    wb_xml_need own;               /* DEFAULT: its default_prefix, bound where it is not the default namespace */
     wb_xml_bytes nil_suffix;       /* ' xsi:nil="true" xmlns:xsi="..."/>' */
-    int attributes_declare_prefix; /* DEFAULT: an attribute in the model's namespace declares its prefix */
+    size_t need_count;             /* Plan#needs: bindings the record's own names use */
+    wb_xml_need *needs;
+    size_t document_need_count;    /* Plan.namespaces(klass): what a document element of this class declares */
+    wb_xml_need *document_needs;
+    wb_xml_bytes document_declarations;
     size_t attribute_count, attribute_capacity;
     size_t record_attribute_count; /* the record's own; wrappers' ones follow them */
     wb_xml_attribute *attributes;

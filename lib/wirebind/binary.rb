@@ -67,19 +67,12 @@ module Wirebind
       #   into is left as it was
       def decode(source, type, offset: 0, into: nil)
         plan = Plan.for(type)
-        raise ArgumentError, "offset must be a non-negative Integer, not #{offset.inspect}" unless offset.is_a?(Integer) && offset >= 0
-        raise TypeError, "into: must be a #{type}, not #{into.class}" unless into.nil? || into.instance_of?(type)
+        # the C side makes check_decode's tests itself, and calls it to raise
+        return Native.decode(plan.native, source, offset, into) if BACKEND_NATIVE
 
-        unless source.is_a?(String) || source.is_a?(Buffer)
-          raise TypeError, "source must be a String or a Wirebind::Buffer, not #{source.class}"
-        end
-
-        if BACKEND_NATIVE
-          Native.decode(plan.native, source, offset, into)
-        else
-          buffer = source.is_a?(String) ? Buffer.read_only(source) : source
-          plan.codec.decode(buffer, offset, into)
-        end
+        check_decode(source, type, offset, into)
+        buffer = source.is_a?(String) ? Buffer.read_only(source) : source
+        plan.codec.decode(buffer, offset, into)
       end
 
       # @param record [Wirebind::Model] an instance of a model with a binary layout
@@ -89,14 +82,30 @@ module Wirebind
       #   nothing is appended then
       def encode(record, into: nil)
         plan = Plan.for(record.class)
-        buffer = into || Buffer.new
-        raise TypeError, "into: must be a Wirebind::Buffer, not #{buffer.class}" unless buffer.is_a?(Buffer)
+        # the C side makes a new Buffer for a nil into, and calls check_encode to raise
+        return Native.encode(plan.native, record, into) if BACKEND_NATIVE
 
-        if BACKEND_NATIVE
-          Native.encode(plan.native, record, buffer)
-        else
-          plan.codec.encode(record, buffer)
-        end
+        buffer = into || Buffer.new
+        check_encode(buffer)
+        plan.codec.encode(record, buffer)
+      end
+
+      # Raises for arguments {.decode} does not take.
+      #
+      # @api private
+      def check_decode(source, type, offset, into)
+        raise ArgumentError, "offset must be a non-negative Integer, not #{offset.inspect}" unless offset.is_a?(Integer) && offset >= 0
+        raise TypeError, "into: must be a #{type}, not #{into.class}" unless into.nil? || into.instance_of?(type)
+        return if source.is_a?(String) || source.is_a?(Buffer)
+
+        raise TypeError, "source must be a String or a Wirebind::Buffer, not #{source.class}"
+      end
+
+      # Raises unless buffer is a {Wirebind::Buffer} ({.encode}'s into:).
+      #
+      # @api private
+      def check_encode(buffer)
+        raise TypeError, "into: must be a Wirebind::Buffer, not #{buffer.class}" unless buffer.is_a?(Buffer)
       end
     end
 

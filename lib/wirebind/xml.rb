@@ -150,15 +150,32 @@ module Wirebind
       # @param klass [Class]
       # @return [String] frozen
       def subtype_attributes(klass)
+        subtype_parts(klass)[0]
+      end
+
+      # {subtype_attributes} in parts, for encoders that know which namespaces are
+      # in scope: the attributes with the declaration of the type's namespace, the
+      # same without it, and the prefix and namespace that declaration binds
+      # (nil when the type has no namespace). Cached per class.
+      #
+      # @api private
+      # @param klass [Class]
+      # @return [Array(String, String, String, String)] frozen
+      def subtype_parts(klass)
         klass.wirebind_plan(:xsi_type) do
           local, uri = klass.xml_type
           if local.nil?
-            ""
+            ["", "", nil, nil]
           elsif uri.nil?
-            %( xsi:type="#{local}"#{Pure::Encoder::XSI_DECLARATION})
+            attributes = %( xsi:type="#{local}"#{Pure::Encoder::XSI_DECLARATION}).freeze
+            [attributes, attributes, nil, nil]
           else
-            prefix = Pure::Encoder.automatic_prefix(uri)
-            %( xsi:type="#{prefix}:#{local}" xmlns:#{prefix}="#{Pure::Encoder.attribute(uri)}"#{Pure::Encoder::XSI_DECLARATION})
+            # The prefix the class declares for the namespace (its own, or xml_prefix), else the automatic one.
+            prefix = (klass.xml_namespace_prefix if uri == klass.xml_namespace_uri) || klass.xml_prefixes[uri] ||
+                     Pure::Encoder.automatic_prefix(uri)
+            type = %( xsi:type="#{prefix}:#{local}")
+            [%(#{type}#{Pure::Encoder.declaration(prefix, uri)}#{Pure::Encoder::XSI_DECLARATION}).freeze,
+             %(#{type}#{Pure::Encoder::XSI_DECLARATION}).freeze, -prefix, uri]
           end.freeze
         end
       end

@@ -235,4 +235,30 @@ class H2FileServerTest < Minitest::Test
   ensure
     FileUtils.rm_f(File.join(@server[:root], "200k.bin"))
   end
+
+  def test_a_file_that_shrinks_while_it_is_sent_resets_its_stream
+    path = File.join(@server[:root], "shrinks.bin")
+    File.binwrite(path, "s" * 200_000)
+    raw_connection do |socket, writer|
+      writer.write_frame(Frame::HEADERS, 5, 1, request_block("/shrinks.bin"))
+      reader = Wirebind::HTTP2::Reader.new(socket, max_frame_size: 1 << 24)
+      received = +""
+      Timeout.timeout(10) do
+        # the default windows: 65,535 bytes come, then the server waits for WINDOW_UPDATE
+        while received.bytesize < Frame::DEFAULT_WINDOW
+          frame = reader.read_frame
+          received << frame.payload.to_s if frame.type == Frame::DATA && frame.stream_id == 1
+        end
+      end
+      assert_equal "s" * Frame::DEFAULT_WINDOW, received, "the file's bytes, sent from the file by the kernel"
+      File.truncate(path, 100)
+      writer.write_frame(Frame::WINDOW_UPDATE, 0, 0, [100_000].pack("N"))
+      writer.write_frame(Frame::WINDOW_UPDATE, 0, 1, [100_000].pack("N"))
+      frame, code = expect_frame(socket, Frame::RST_STREAM)
+      assert_equal [1, :INTERNAL_ERROR], [frame.stream_id, code]
+    end
+    assert_equal "hello, world\n", curl(url("/hello.txt")), "the server serves on"
+  ensure
+    FileUtils.rm_f(path)
+  end
 end

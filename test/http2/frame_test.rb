@@ -27,6 +27,30 @@ class HTTP2FrameTest < Minitest::Test
     assert_equal :DATA, frames[0].type_name
   end
 
+  def test_cork_writes_the_same_bytes_in_one_write
+    writes = []
+    io = StringIO.new("".b)
+    io.define_singleton_method(:write) { |*parts| writes << parts.size; super(*parts) }
+    writer = Wirebind::HTTP2::Writer.new(io)
+    payloads = Array.new(300) { |i| "p#{i}" }
+    result = writer.cork do
+      writer.write_frame(Frame::SETTINGS, Frame::ACK, 0)
+      writer.cork { payloads.each { |p| writer.write_frame(Frame::DATA, 0, 1, p) } } # nested: the outer one writes
+      assert_empty writes.drop(1), "nothing written before the block ends but at MAX_CORKED"
+      :done
+    end
+    assert_equal :done, result
+    assert_equal frame_bytes(4, 1, 0, "") + payloads.map { |p| frame_bytes(0, 0, 1, p) }.join, io.string
+    max = Wirebind::HTTP2::Writer::MAX_CORKED # the ACK (one part), then two parts per DATA frame
+    assert_equal [1 + 2 * max, 2 * (payloads.size - max)], writes
+    writer.write_frame(Frame::PING, 0, 0, "12345678") # not corked any more: written at once
+    assert_equal 2, writes.last
+    assert_raises(RuntimeError) { writer.cork { writer.write_frame(Frame::PING, 0, 0, "abcdefgh"); raise "boom" } }
+    assert_equal 3, writes.size, "a block that raises writes nothing"
+    writer.write_frame(Frame::PING, 0, 0, "ABCDEFGH")
+    assert io.string.end_with?(frame_bytes(6, 0, 0, "12345678") + frame_bytes(6, 0, 0, "ABCDEFGH"))
+  end
+
   def test_partial_frames_across_pushes
     bytes = frame_bytes(0, 0, 1, "a" * 100) + frame_bytes(1, 4, 1, "hdrs") + frame_bytes(0, 1, 1, "z")
     random = Random.new(random_seed)

@@ -91,6 +91,29 @@ class HPACKTest < Minitest::Test
     end
   end
 
+  def test_string_literals_and_integers_agree_between_coders
+    assert_equal hex("8c f1e3 c2e5 f23a 6ba0 ab90 f4ff"), HPACK::Huffman.append_string("".b, "www.example.com", true) # C.4.1
+    assert_equal hex("1f9a0a"), HPACK::Huffman.append_integer("".b, 1337, 5, 0) # C.1.2
+    random = Random.new(random_seed)
+    coders = [HPACK::Huffman]
+    coders << HPACK::Native if defined?(HPACK::Native)
+    300.times do
+      # bytes Huffman makes longer, and text it makes shorter, around the 7-bit prefix's limit
+      string = random.rand(2).zero? ? random.bytes(random.rand(200)) : "abcdefgh-0123"[0, 5] * random.rand(40)
+      value = [random.rand(300), random.rand(2**32)].sample(random: random)
+      prefix = random.rand(1..8)
+      first = random.rand(256) & ~((1 << prefix) - 1) & 0xff
+      results = coders.map do |coder|
+        [coder.append_string("x".b, string, true), coder.append_string("".b, string, false),
+         coder.append_integer("".b, value, prefix, first), coder.append_literal("".b, nil, string, "v#{string}", true),
+         coder.append_literal("y".b, value, "ignored", string, false)]
+      end
+      assert_equal results.first, results.last, [string, value, prefix, first].inspect
+      raw = results.first[1]
+      assert_equal string.b, raw.byteslice(raw.bytesize - string.bytesize, string.bytesize), "a raw literal ends with the string"
+    end
+  end
+
   def test_malformed_blocks_are_compression_errors
     {
       "80" => /index 0/,

@@ -623,6 +623,49 @@ class ModelInstanceTest < Minitest::Test
     refute_equal record, klass.new(id: "1", size: 3)
     assert_equal 2, klass.ancestors.grep(Wirebind::Model::GeneratedMethods).length
   end
+
+  def test_methods_are_written_on_first_use_once_per_change
+    generator = File.expand_path("../../lib/wirebind/model/generator.rb", __dir__)
+    placeholder = Wirebind::Model::Placeholders.instance_method(:to_h)
+    klass = Class.new { include Wirebind::Model }
+    klass.attribute :a, :integer
+    klass.attribute :b, :string
+    klass.attribute :c, [:string]
+    assert_equal placeholder.source_location, klass.instance_method(:to_h).source_location, "declaring writes no source"
+
+    assert_equal({ a: 1, b: "x", c: [] }, klass.new(a: 1, b: "x").to_h)
+    written = klass.instance_method(:to_h)
+    assert_equal generator, written.source_location.first
+    refute_equal placeholder.source_location, written.source_location
+    assert_equal klass.new(a: 1), klass.new(a: 1)
+    assert_equal written, klass.instance_method(:to_h), "written once"
+
+    klass.attribute :d, :integer
+    assert_equal placeholder.source_location, klass.instance_method(:to_h).source_location
+    assert_equal({ a: nil, b: nil, c: [], d: 4 }, klass.new(d: 4).to_h)
+    refute_equal written, klass.instance_method(:to_h)
+    assert_raises(ArgumentError) { klass.new(e: 1) }
+  end
+
+  def test_an_override_calling_super_into_a_placeholder_runs_once
+    calls = []
+    klass = Class.new do
+      include Wirebind::Model
+      attribute :id, :string
+      define_method(:initialize) do |**values|
+        calls << values
+        super(**values)
+      end
+      define_method(:inspect) { "!#{super()}" }
+    end
+    record = klass.new(id: "1")
+    assert_equal [{ id: "1" }], calls
+    assert_equal "1", record.id
+    assert_match(/\A!#<.* id="1">\z/, record.inspect)
+    subclass = Class.new(klass) { attribute :name, :string }
+    assert_equal({ id: "2", name: "n" }, subclass.new(id: "2", name: "n").to_h)
+    assert_equal({ id: "1" }, record.to_h)
+  end
 end
 
 class ModelBuildTest < Minitest::Test

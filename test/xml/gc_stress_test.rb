@@ -17,8 +17,16 @@ class XMLGCStressTest < Minitest::Test
     skip "the native backend is not in use" unless Wirebind.backend == :native
   end
 
+  # A subclass written with xsi:type, whose namespaces its element declares
+  # itself (the scope's bindings pushed and popped at run time).
+  class Typed < Version
+    xml_type "Typed", namespace: "urn:typed"
+    xml_namespace "urn:typed", prefix: "t"
+    attribute :extra, :string, xml: "{urn:other}extra"
+  end
+
   # Records that take every path of the encoder: namespaces (prefixed, default,
-  # automatic), wrappers, "*" lists, nil: :xsi, every scalar type (Ruby's
+  # automatic, declared on a subclass's element), wrappers, "*" lists, nil: :xsi, every scalar type (Ruby's
   # fallbacks included: a Rational decimal, an odd offset, a Latin-1 string), and
   # strings long enough not to be embedded in their object.
   def records
@@ -36,6 +44,7 @@ class XMLGCStressTest < Minitest::Test
                   price: Price.new(currency: "EUR", amount: BigDecimal("12.5"))),
       Node.new(name: "root", value: 1, children: [Node.new(name: long, children: [Node.new(name: "a1")])]),
       Holder.new(label: long, main: Version.new(name: "m"), others: [Version.new], notes: [Note.new(text: long)], prices: [Price.new]),
+      Holder.new(main: Typed.new(name: long, extra: "e"), others: [Typed.new(extra: long), Version.new, Typed.new]),
       Order.new(number: "1", customer: long, total: 12, lines: [Price.new(currency: "EUR")]),
       Widget.new(name: long, size: 1),
       Qualified.new(a_name: "a", b_name: long, any_name: "c", only_a: "d", a_attr: "e", plain_attr: "f"),

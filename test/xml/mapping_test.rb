@@ -74,6 +74,20 @@ class XMLMappingTest < Minitest::Test
     assert_nil each_backend { |backend| XML.decode(%(<r xmlns="urn:d"><title>in urn:d</title></r>), Titled, backend: backend) }.plain
   end
 
+  # A path's steps split at the slashes outside braces, whatever characters the URIs hold.
+  def test_paths_through_namespaces_holding_slashes_and_any_characters
+    model = Class.new do
+      include Wirebind::Model
+      xml_root "r"
+      attribute :city, :string, xml: "{urn:日本/地名}address/{urn:日本/地名}city"
+      attribute :zone, :string, xml: "{urn:日本/地名}address/@{urn:é/ü}zone"
+    end
+    xml = %(<r xmlns:j="urn:日本/地名" xmlns:z="urn:é/ü"><j:address z:zone="関西"><j:city>京都</j:city></j:address></r>)
+    record = each_backend { |backend| XML.decode(xml, model, backend: backend) }
+
+    assert_equal %w[京都 関西], [record.city, record.zone]
+  end
+
   def test_a_single_value_takes_the_first_matching_element_whatever_its_namespace
     %w[a b].permutation.each do |first, second|
       xml = %(<r xmlns:a="urn:a" xmlns:b="urn:b"><#{first}:name>#{first}</#{first}:name><#{second}:name>#{second}</#{second}:name></r>)
@@ -259,7 +273,8 @@ class XMLMappingTest < Minitest::Test
     full = Address.new(street: "s", country_code: "de", zip: 26_131, city: "Oldenburg", lang: "de", region: "north")
     encoded = each_backend { |backend| XML.encode(full, backend: backend) }
 
-    assert_equal %(<address><street>s</street><country code="de" xml:lang="de" xmlns:wb#{Zlib.crc32('urn:geo').to_s(36)}="urn:geo" ) +
+    # The namespace is declared once, on the record's element, not on the wrapper that uses it.
+    assert_equal %(<address xmlns:wb#{Zlib.crc32('urn:geo').to_s(36)}="urn:geo"><street>s</street><country code="de" xml:lang="de" ) +
                  %(wb#{Zlib.crc32('urn:geo').to_s(36)}:region="north"></country><city-state zipcode="26131"><city>Oldenburg</city></city-state></address>),
                  encoded
     each_backend { |backend| assert_equal full, XML.decode(encoded, Address, backend: backend) }
@@ -331,7 +346,9 @@ class XMLMappingTest < Minitest::Test
     assert_equal 1, response.start
     encoded = each_backend { |backend| XML.encode(response, backend: backend) }
 
-    assert_match(%r{\A<QueryResponse xmlns="http://schema.intuit.com/finance/v3" startPosition="1"><Customer>}, encoded)
+    # Customer declares no namespace: it is written in none, so the response's
+    # namespace takes a prefix rather than being the default one.
+    assert_match(%r{\A<(wb\w+):QueryResponse xmlns:\1="http://schema.intuit.com/finance/v3" startPosition="1"><Customer>}, encoded)
     each_backend { |backend| assert_equal response, XML.decode(encoded, QueryResponse, backend: backend) }
   end
 

@@ -345,6 +345,37 @@ class XMLNativeEncoderTest < Minitest::Test
     assert_same_encoding(inner_prefixed.new(v: "x"), root: "other")
   end
 
+  # Namespaces declared where a class's tree cannot say in advance (a subclass
+  # written with xsi:type, a prefix another namespace took), xml_prefix, and the
+  # error of a name whose prefix its content rebinds.
+  def test_namespaces_declared_on_the_way_encode_the_same
+    base = Class.new { include Wirebind::Model; xml_root "b"; attribute :v, :string }
+    typed = Class.new(base) do
+      xml_type "T", namespace: "urn:t"
+      xml_namespace "urn:t", prefix: "ns"
+      xml_prefix "x", "urn:x"
+      attribute :x, :string, xml: "{urn:x}x"
+      attribute :y, :string, xml: "@{urn:y}y"
+    end
+    loose = Class.new(base) { xml_type "L"; xml_namespace "urn:l"; attribute :w, :string }
+    outer = Class.new do
+      include Wirebind::Model
+      xml_root "o"
+      xml_namespace "urn:o", prefix: "ns"
+      attribute :one, base, xml: "{}one"
+      attribute :many, [base], xml: "{urn:m}many"
+      attribute :any, [base], xml: "{}all/*"
+    end
+    values = [typed.new(v: "1", x: "2", y: "3"), loose.new(w: "4"), base.new(v: "5"), nil]
+    values.product(values).each do |one, many|
+      assert_same_encoding(outer.new(one: one, many: [many, one], any: [one].compact))
+    end
+    # <ns:b> named in urn:o while its content needs ns for urn:t: an EncodeError on both.
+    named = Class.new { include Wirebind::Model; xml_root "o"; xml_namespace "urn:o", prefix: "ns"; attribute :b, base }
+    assert_same_encoding(named.new(b: typed.new(v: "1")))
+    assert_same_encoding([typed.new(v: "1"), loose.new, base.new], root: "list")
+  end
+
   def test_each_kind_of_bad_value_fails_the_same_way
     BAD_SCALARS.each do |type, values|
       values.each do |value|
@@ -542,7 +573,8 @@ class XMLNativeEncoderTest < Minitest::Test
     record.b = 3
     record.inner.y = "why"
     assert_same_encoding(record)
-    assert_includes XML.encode(record, backend: :native), %(<inner xmlns:i="urn:i"><i:x>2</i:x><i:y>why</i:y></inner>)
+    # The nested class's namespace is declared once, on the document element.
+    assert_equal %(<k xmlns:i="urn:i" b="3"><a>1</a><inner><i:x>2</i:x><i:y>why</i:y></inner></k>), XML.encode(record, backend: :native)
   end
 
   def test_records_missing_ivars_frozen_records_and_subclasses

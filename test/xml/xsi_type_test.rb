@@ -129,4 +129,127 @@ class XMLXsiTypeTest < Minitest::Test
     assert_raises(Wirebind::SchemaError) { Class.new(Record) { xml_type "not a name" } }
     assert_raises(Wirebind::SchemaError) { Class.new(Record) { xml_type "X", namespace: "" } }
   end
+
+  # ---- NetSuite's published responses (netsuite 0.9.3, MIT): plain XML.decode of
+  # document/literal payloads, the prefix listRel bound per document to one
+  # version or another of the relationships namespace --------------------------------------
+
+  NETSUITE = "netsuite-0.9.3"
+  REL_2011 = "urn:relationships_2011_2.lists.webservices.netsuite.com"
+  REL_2020 = "urn:relationships_2020_2.lists.webservices.netsuite.com"
+  ANY_RELATIONSHIPS = /\Aurn:relationships_\d{4}_\d\.lists\.webservices\.netsuite\.com\z/
+
+  class NSRecord
+    include Wirebind::Model
+    attribute :internal_id, :string, xml: "@internalId"
+    attribute :external_id, :string, xml: "@externalId"
+    attribute :entity_id, :string
+  end
+
+  # Written as 2020_2; read in any version of the namespace.
+  class NSCustomer < NSRecord
+    xml_type "Customer", namespace: REL_2020, matching: ANY_RELATIONSHIPS
+    attribute :company_name, :string
+  end
+
+  class NSContact < NSRecord
+    xml_type "Contact", namespace: REL_2020
+    attribute :title, :string
+  end
+
+  class NSSearchRow
+    include Wirebind::Model
+  end
+
+  class NSCustomerSearchRow < NSSearchRow
+    xml_type "CustomerSearchRow", matching: :any
+    attribute :alt_names, [:string], xml: "basic/altName/searchValue"
+  end
+
+  def netsuite(file)
+    File.read(fixture_gem_path(NETSUITE, "spec/support/fixtures/#{file}"))
+  end
+
+  def decode_on_each_backend(*args, **options)
+    results = backends.map { |backend| XML.decode(*args, backend: backend, **options) }
+    assert_equal 1, results.uniq.size, "the backends disagree"
+    results.first
+  end
+
+  def test_netsuite_single_record_of_another_namespace_version_by_matching
+    xml = netsuite("get/get_customer.xml") # listRel = relationships_2011_2
+    customer = decode_on_each_backend(xml, NSRecord, at: "Envelope/Body/getResponse/readResponse/record")
+
+    assert_instance_of NSCustomer, customer
+    assert_equal ["988", "100157", "100157", "Test Inc."], [customer.internal_id, customer.external_id, customer.entity_id, customer.company_name]
+  end
+
+  def test_netsuite_list_of_records_in_the_declared_namespace
+    xml = netsuite("search/basic_search_contact.xml") # listRel = relationships_2020_2
+    records = decode_on_each_backend(xml, [NSRecord], at: "Envelope/Body/searchResponse/searchResult/recordList/record")
+
+    assert_equal [NSContact], records.map(&:class)
+    assert_equal([%w[7272 Mary President/CEO]], records.map { |r| [r.internal_id, r.entity_id, r.title] })
+  end
+
+  def test_netsuite_search_rows_matched_in_any_namespace
+    xml = netsuite("search/saved_search_joined_custom_customer.xml") # relationships_2012_1
+    rows = decode_on_each_backend(xml, [NSSearchRow], at: "Envelope/Body/searchResponse/searchResult/searchRowList/searchRow")
+
+    assert_equal [NSCustomerSearchRow, NSCustomerSearchRow], rows.map(&:class)
+    assert_equal "A Awesome Name", rows.first.alt_names.first
+    streamed = []
+    XML.each(xml, NSSearchRow, at: "Envelope/Body/searchResponse/searchResult/searchRowList/searchRow") { |row| streamed << row.class }
+    assert_equal rows.map(&:class), streamed
+  end
+
+  def test_a_type_in_another_namespace_version_without_matching_stays_the_declared_class
+    xml = netsuite("get/get_customer.xml")
+    older_contact = xml.sub('xsi:type="listRel:Customer"', 'xsi:type="listRel:Contact"')
+    record = decode_on_each_backend(older_contact, NSRecord, at: "Envelope/Body/getResponse/readResponse/record")
+
+    assert_instance_of NSRecord, record, "Contact is declared in 2020_2 only"
+    error = assert_raises(Wirebind::DecodeError) do
+      XML.decode(older_contact, NSRecord, at: "Envelope/Body/getResponse/readResponse/record", strict: true, backend: :pure)
+    end
+    assert_match(/Contact/, error.message)
+  end
+
+  # Exact namespace first, then a matching: pattern, then a class declared without a namespace.
+  class Ranked
+    include Wirebind::Model
+    attribute :v, :string
+  end
+
+  class RankedExact < Ranked
+    xml_type "T", namespace: "urn:v1"
+  end
+
+  class RankedPattern < Ranked
+    xml_type "T", namespace: "urn:v2", matching: /\Aurn:v\d\z/
+  end
+
+  class RankedLoose < Ranked
+    xml_type "T"
+  end
+
+  def test_which_declaration_an_xsi_type_finds
+    xml = %(<r #{XSI} xmlns:a="urn:v1" xmlns:b="urn:v2" xmlns:c="urn:v3" xmlns:d="urn:other">) +
+          %(<x xsi:type="a:T"/><x xsi:type="b:T"/><x xsi:type="c:T"/><x xsi:type="d:T"/><x xsi:type="T"/></r>)
+
+    assert_equal [RankedExact, RankedPattern, RankedPattern, RankedLoose, RankedLoose], decode_on_each_backend(xml, [Ranked]).map(&:class)
+    assert_equal RankedPattern.xml_type_matching, /\Aurn:v\d\z/
+    assert_predicate RankedPattern.xml_type_matching, :frozen?
+    assert_raises(Wirebind::SchemaError) { Class.new(Ranked) { xml_type "U", matching: "urn:v1" } }
+  end
+
+  def test_the_encoder_writes_the_declared_namespace_with_the_classes_prefix
+    klass = Class.new(Record) { xml_type "Prefixed", namespace: "urn:rel_2020"; xml_prefix "rel", "urn:rel_2020" }
+    outputs = backends.map { |backend| XML.encode(Holder.new(main: klass.new(name: "n")), backend: backend) }
+
+    assert_equal 1, outputs.uniq.size
+    assert_includes outputs.first, %(<main xsi:type="rel:Prefixed" xmlns:rel="urn:rel_2020")
+    ns_holder = Class.new { include Wirebind::Model; xml_root "h"; attribute :record, NSRecord }
+    assert_includes XML.encode(ns_holder.new(record: NSCustomer.new)), %(xsi:type="wb#{Zlib.crc32(REL_2020).to_s(36)}:Customer")
+  end
 end

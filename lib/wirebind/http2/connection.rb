@@ -8,9 +8,10 @@ module Wirebind
     # and their ACK, PING, flow control both ways, stream states, RST_STREAM for
     # stream errors and GOAWAY with the error code the RFC names for connection
     # errors. Requests go to the handler as soon as their headers are complete;
-    # it answers with {#respond}, whose body is sent in DATA frames read from
-    # its IO into one reused String, as the peer's windows allow, round robin
-    # between streams.
+    # it answers with {#respond}, whose body is sent in DATA frames as the
+    # peer's windows allow, round robin between streams: straight from the
+    # file by the kernel for a File body (+IO.copy_stream+, sendfile), else
+    # read from its IO into one reused String.
     #
     # @example
     #   handler = ->(connection, stream) { connection.respond(stream, 200, [["content-length", "2"]], body: StringIO.new("hi"), length: 2) }
@@ -21,6 +22,9 @@ module Wirebind
       # Our receive window: replenished when half of it is used.
       RECEIVE_WINDOW = Frame::DEFAULT_WINDOW
       IDLE_TIMEOUT = 60
+      # DATA frames sent between two reads of the peer's frames
+      PUMP_BURST = 8
+      private_constant :PUMP_BURST
 
       # @return [Integer] the last stream id the peer opened
       attr_reader :last_stream_id
@@ -62,7 +66,11 @@ module Wirebind
             next
           end
           if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
-            pump
+            # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
+            PUMP_BURST.times do
+              pump
+              break unless @send_window.positive? && @sending.any? { |stream| stream.send_window.positive? }
+            end
             next if @reader.fill_nonblock
           else
             break unless wait_readable && @reader.fill_nonblock
@@ -97,6 +105,7 @@ module Wirebind
           forget(stream) if stream.closed?
         else
           stream.body = body
+          stream.body_offset = body.is_a?(File) ? body.pos : nil
           stream.remaining = length
           @sending << stream
         end
@@ -133,17 +142,19 @@ module Wirebind
         stream = @sending.find { |s| s.send_window.positive? }
         @sending.delete(stream)
         size = [stream.remaining, stream.send_window, @send_window, @peer_max_frame_size].min
-        chunk = stream.body.read(size, @chunk)
-        if chunk.nil? || chunk.bytesize != size
+        last = stream.remaining == size
+        if stream.body_offset
+          return unless send_file_data(stream, size, last)
+        else
+          chunk = stream.body.read(size, @chunk)
           # the file shrank under us: nothing honest can follow the content-length already sent
-          reset_stream(stream, :INTERNAL_ERROR)
-          return
+          return reset_stream(stream, :INTERNAL_ERROR) if chunk.nil? || chunk.bytesize != size
+
+          @writer.write_data(last ? Frame::END_STREAM : 0, stream.id, chunk)
         end
         stream.remaining -= size
         stream.send_window -= size
         @send_window -= size
-        last = stream.remaining.zero?
-        @writer.write_data(last ? Frame::END_STREAM : 0, stream.id, chunk)
         if last
           stream.body.close
           stream.body = nil
@@ -152,6 +163,23 @@ module Wirebind
         else
           @sending << stream # round robin
         end
+      end
+
+      # One DATA frame of a File body, by the kernel. The file's size is
+      # checked first, so that a file that shrank is a reset stream rather than
+      # a frame shorter than its header says (which would break the connection).
+      def send_file_data(stream, size, last)
+        offset = stream.body_offset
+        if stream.body.size < offset + size
+          reset_stream(stream, :INTERNAL_ERROR)
+          return false
+        end
+        sent = @writer.write_file_data(last ? Frame::END_STREAM : 0, stream.id, stream.body, offset, size)
+        # shrank between the check and the copy: the frame is cut, the connection cannot go on
+        raise ConnectionClosed, "a file shrank while it was being sent" if sent != size
+
+        stream.body_offset = offset + size
+        true
       end
 
       def forget(stream)

@@ -240,7 +240,9 @@ module Wirebind
             @pending_size_update = nil
           end
           headers.each do |name, value|
-            field(out, binary(name), binary(value))
+            name = binary(name) unless name.is_a?(String) && name.encoding == Encoding::BINARY
+            value = binary(value) unless value.is_a?(String) && value.encoding == Encoding::BINARY
+            field(out, name, value)
           end
           out
         end
@@ -261,17 +263,11 @@ module Wirebind
         end
 
         def field(out, name, value)
-          index = STATIC_PAIRS.fetch(name, NO_VALUES)[value] || dynamic_index(@by_pair.fetch(name, NO_VALUES)[value])
+          index = STATIC_PAIRS.fetch(name, NO_VALUES)[value] || ((number = @by_pair.fetch(name, NO_VALUES)[value]) && dynamic_index(number))
           return integer(out, index, 7, 0x80) if index
 
-          name_index = STATIC_NAMES[name] || dynamic_index(@by_name[name])
-          if name_index
-            integer(out, name_index, 6, 0x40)
-          else
-            out << 0x40
-            string(out, name)
-          end
-          string(out, value)
+          name_index = STATIC_NAMES[name] || ((number = @by_name[name]) && dynamic_index(number))
+          HUFFMAN.append_literal(out, name_index, name, value, @huffman)
           remember(name, value)
         end
 
@@ -306,28 +302,9 @@ module Wirebind
         end
 
         def integer(out, value, prefix, first)
-          mask = (1 << prefix) - 1
-          if value < mask
-            out << (first | value)
-            return
-          end
-          out << (first | mask)
-          value -= mask
-          while value >= 0x80
-            out << ((value & 0x7f) | 0x80)
-            value >>= 7
-          end
-          out << value
-        end
+          return out << (first | value) if value < (1 << prefix) - 1 # the common case, without a call
 
-        def string(out, string)
-          if @huffman && (encoded = HUFFMAN.encode(string)).bytesize <= string.bytesize
-            integer(out, encoded.bytesize, 7, 0x80)
-            out << encoded
-          else
-            integer(out, string.bytesize, 7, 0)
-            out << string
-          end
+          HUFFMAN.append_integer(out, value, prefix, first)
         end
       end
     end

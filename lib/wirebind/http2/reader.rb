@@ -21,6 +21,7 @@ module Wirebind
         @data = "".b.freeze
         @view = Buffer.read_only(@data)
         @pos = 0
+        @read_buffer = nil # the IO reads into this one String (push copies what came)
       end
 
       # Adds bytes read elsewhere.
@@ -88,7 +89,7 @@ module Wirebind
       # One read from the IO without blocking.
       # @return [Boolean, Symbol] true if bytes came, :wait_readable, or false at the end
       def fill_nonblock
-        chunk = @io.read_nonblock(READ_SIZE, exception: false)
+        chunk = @io.read_nonblock(READ_SIZE, read_buffer, exception: false)
         return false if chunk.nil?
         return :wait_readable if chunk == :wait_readable
 
@@ -100,10 +101,14 @@ module Wirebind
 
       private
 
+      def read_buffer
+        @read_buffer ||= String.new(capacity: READ_SIZE, encoding: Encoding::BINARY)
+      end
+
       def fill
         raise ArgumentError, "this reader has no IO: push bytes into it" unless @io
 
-        push(@io.readpartial(READ_SIZE))
+        push(@io.readpartial(READ_SIZE, read_buffer))
         true
       rescue IOError, Errno::ECONNRESET, Errno::EPIPE # EOFError is an IOError
         false

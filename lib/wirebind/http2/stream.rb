@@ -15,6 +15,8 @@ module Wirebind
       # @api private: the response body being sent ([io, remaining bytes]) and
       # the header block being collected from CONTINUATION frames
       attr_accessor :body, :remaining, :header_block, :end_stream_after_headers
+      # @api private: where the next DATA frame's bytes start in a File body
+      attr_accessor :body_offset
 
       def initialize(id, send_window)
         @id = id
@@ -23,6 +25,7 @@ module Wirebind
         @headers = nil
         @body = nil
         @remaining = 0
+        @body_offset = 0
         @header_block = nil
       end
 

@@ -15,13 +15,15 @@ module Wirebind
       # Instance variables that make up a schema, copied into each subclass.
       # Every value they hold is frozen, so sharing them is copying them.
       SCHEMA_IVARS = %i[
-        @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix
+        @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix @__wb_xml_prefixes
         @__wb_xml_root @__wb_json_keys @__wb_json_numbers @__wb_binary
       ].freeze
       # XML's NCName, approximated: a name without a colon.
       XML_NAME = /\A[[:alpha:]_][[:alnum:]_.-]*\z/
       NO_PLANS = {}.freeze
-      private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS
+      NO_PREFIXES = {}.freeze
+      XML_NS = "http://www.w3.org/XML/1998/namespace"
+      private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS, :NO_PREFIXES, :XML_NS
 
       # Declares an attribute: a reader, a writer, a keyword of +new+, and a
       # place on the wire.
@@ -147,6 +149,47 @@ module Wirebind
         @__wb_xml_namespace_prefix
       end
 
+      # Names the prefix to write a namespace with, for the names of this class's
+      # attributes declared in it (`xml:` paths that name it in braces) and for
+      # its records' own names when {#xml_namespace} gave no prefix. Inherited.
+      # Without one, such a namespace is written with an automatic prefix
+      # ("wb" and a checksum of the URI).
+      #
+      # @example
+      #   CORE = "urn:core_2020_2.platform.webservices.netsuite.com"
+      #   xml_prefix "platformCore", CORE
+      #   attribute :status, Status, xml: "{#{CORE}}status"   # <platformCore:status>
+      #
+      # @param prefix [String] an XML name without a colon, not +xml+ or +xmlns+
+      # @param uri [String] the namespace, non-empty (not the XML namespace, whose
+      #   prefix is always +xml+)
+      # @return [void]
+      # @raise [SchemaError] a bad prefix or URI, or a prefix this class already
+      #   uses for another namespace
+      def xml_prefix(prefix, uri)
+        unless prefix.is_a?(String) && XML_NAME.match?(prefix) && !prefix.match?(/\Axml/i)
+          raise SchemaError, "#{Model.display_name(self)}.xml_prefix: #{prefix.inspect} cannot be a prefix"
+        end
+        unless uri.is_a?(String) && !uri.empty? && uri != XML_NS
+          raise SchemaError, "#{Model.display_name(self)}.xml_prefix: #{uri.inspect} cannot be given a prefix"
+        end
+
+        SCHEMA_LOCK.synchronize do
+          taken = @__wb_xml_prefixes.find { |other_uri, other| other == prefix && other_uri != uri }
+          taken ||= [@__wb_xml_namespace_uri] if prefix == @__wb_xml_namespace_prefix && uri != @__wb_xml_namespace_uri
+          raise SchemaError, "#{Model.display_name(self)}.xml_prefix: #{prefix.inspect} already stands for #{taken[0].inspect}" if taken
+
+          @__wb_xml_prefixes = @__wb_xml_prefixes.merge(-uri => -prefix).freeze
+          schema_changed
+        end
+        nil
+      end
+
+      # @return [Hash{String => String}] the prefixes {#xml_prefix} declared, by namespace
+      def xml_prefixes
+        @__wb_xml_prefixes
+      end
+
       # Reads, or with an argument sets, the name of the element a record of
       # this class is written as.
       #
@@ -177,18 +220,31 @@ module Wirebind
       # +xml_type+ decodes into that subclass. Not inherited: a subclass is
       # another type and declares its own.
       #
+      # When decoding, a type is found by its local name and namespace (the
+      # +xsi:type+ value's prefix resolved where it appears): first a class
+      # declared in exactly that namespace, then one whose +matching:+ accepts
+      # it, then one declared without a namespace.
+      #
       # @example
       #   class RemoteIssue < AbstractRemoteEntity
       #     xml_type "RemoteIssue", namespace: "http://beans.soap.rpc.jira.atlassian.com"
       #   end
+      # @example NetSuite: one type across the versions of its namespace
+      #   class Customer < Record
+      #     xml_type "Customer", namespace: "urn:relationships_2020_2.lists.webservices.netsuite.com",
+      #                          matching: /\Aurn:relationships_\d{4}_\d\.lists\.webservices\.netsuite\.com\z/
+      #   end
       #
       # @param name [String, nil] the type's local name; nil reads the setting
-      # @param namespace [String, nil] the type's namespace; nil matches any
-      #   namespace when decoding (services that rebind one prefix to several
-      #   versions of a namespace, such as NetSuite's, need that)
+      # @param namespace [String, nil] the type's namespace, the one encoding
+      #   writes; nil matches any namespace when decoding (and is written unprefixed)
+      # @param matching [Regexp, :any, nil] other namespaces the type is recognized
+      #   in when decoding (services that rebind one prefix to several versions of
+      #   a namespace, such as NetSuite's, need that): a pattern the namespace
+      #   must match, or +:any+ for any namespace (including none)
       # @return [Array(String, String), nil] the type's name and namespace, if declared
       # @raise [SchemaError]
-      def xml_type(name = nil, namespace: nil)
+      def xml_type(name = nil, namespace: nil, matching: nil)
         unless name.nil?
           unless name.is_a?(String) && XML_NAME.match?(name)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: #{name.inspect} is not an XML type name"
@@ -196,14 +252,23 @@ module Wirebind
           unless namespace.nil? || (namespace.is_a?(String) && !namespace.empty?)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: the namespace must be a non-empty String or nil, not #{namespace.inspect}"
           end
+          unless matching.nil? || matching == :any || matching.is_a?(Regexp)
+            raise SchemaError, "#{Model.display_name(self)}.xml_type: matching: must be a Regexp, :any or nil, not #{matching.inspect}"
+          end
 
           SCHEMA_LOCK.synchronize do
             @__wb_xml_type = [-name, namespace && -namespace].freeze
+            @__wb_xml_type_matching = matching.is_a?(Regexp) ? Shareable.make(matching.dup) : matching
             Model.register_xml_type(self)
             schema_changed
           end
         end
         @__wb_xml_type
+      end
+
+      # @return [Regexp, :any, nil] the +matching:+ of {#xml_type}
+      def xml_type_matching
+        @__wb_xml_type_matching
       end
 
       # Reads, or with an argument sets, how default JSON keys are spelled.
@@ -334,34 +399,59 @@ module Wirebind
           @__wb_attributes = [].freeze
           @__wb_xml_namespace_uri = nil
           @__wb_xml_namespace_prefix = nil
+          @__wb_xml_prefixes = NO_PREFIXES
           @__wb_xml_root = nil
           @__wb_json_keys = :snake
           @__wb_json_numbers = :strict
           @__wb_binary = nil
         end
         @__wb_xml_type = nil
+        @__wb_xml_type_matching = nil
         @__wb_plans = NO_PLANS
         @__wb_schema_generation = 0
         @__wb_builders = nil
         @__wb_builder_version = 0
         @__wb_generated_methods = GeneratedMethods.new(self)
+        @__wb_methods_stale = false
         include @__wb_generated_methods
         __wb_generate_methods
       end
 
-      # Writes the generated methods for the attributes as they are now, or, inside
-      # {Model.batch}, once at its end.
+      # Marks the generated methods as out of date: placeholders take their
+      # place until the first call writes them for the attributes as they are
+      # then ({#__wb_methods}). Declaring a class and its attributes thus costs
+      # no Ruby source at all, and a class with N attributes is generated once,
+      # not N times.
       def __wb_generate_methods
-        if (pending = Thread.current[:__wb_model_batch])
-          pending[self] = true
-        else
-          Generator.generate(@__wb_generated_methods, @__wb_attributes)
-        end
+        return if @__wb_methods_stale
+
+        Generator.defer(@__wb_generated_methods)
+        @__wb_methods_stale = true
       end
 
+      public
+
+      # The module of this class's generated methods, written first if the
+      # schema changed since they last were. The placeholders call it, then
+      # the method it now holds.
+      #
       # @api private
-      def __wb_generate_pending
+      # @return [GeneratedMethods]
+      def __wb_methods
+        return @__wb_generated_methods unless @__wb_methods_stale
+
+        # A placeholder may run under the lock (an inspect in a schema error's message).
+        SCHEMA_LOCK.owned? ? __wb_write_methods : SCHEMA_LOCK.synchronize { __wb_write_methods }
+        @__wb_generated_methods
+      end
+
+      private
+
+      def __wb_write_methods
+        return unless @__wb_methods_stale
+
         Generator.generate(@__wb_generated_methods, @__wb_attributes)
+        @__wb_methods_stale = false
       end
 
       # Call with SCHEMA_LOCK held, after the schema has changed.

@@ -32,7 +32,7 @@ module Wirebind
 
       # Where one value goes. +index+ is the attribute's position in the model's
       # values (nil for the record itself), +type+ a scalar Symbol or a model Class.
-      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, :default_offset,
+      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, :default_offset, :prefix,
                         keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
@@ -44,9 +44,25 @@ module Wirebind
       # A wrapper element on the way to one or more slots; +attributes+ and
       # +attribute_writes+ are the XML attributes read from it by path
       # (+"city-state/@zipcode"+), as a plan's.
-      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, keyword_init: true)
+      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, :prefix, keyword_init: true)
+
+      # A namespace a record's element must have in scope for its own names to
+      # mean what the schema says: +prefix+ bound to +uri+, by +declaration+
+      # (' xmlns:p="uri"').
+      Need = Struct.new(:prefix, :uri, :declaration)
+
+      # What the document element of a record of a class declares: every
+      # namespace the class's tree of models can write (its own, its attributes'
+      # `{uri}` names, and those of the model classes its attributes hold, to any
+      # depth), worked out once per class. +needs+ are the bindings declared, in
+      # the order +declarations+ writes them; +default_at_top+ whether a class
+      # whose namespace has no prefix may make it the default namespace (only when
+      # nothing in the tree is written in no namespace, which would need
+      # +xmlns=""+ on every such element).
+      Namespaces = Struct.new(:needs, :declarations, :default_at_top)
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
+      PATH_MARKS = %r{[/{}]}
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
       XML_PREFIX = "xml:"
 
@@ -76,6 +92,17 @@ module Wirebind
       attr_reader :namespace
       # @return [String, nil] the model's namespace prefix
       attr_reader :prefix
+      # @return [String, nil] the prefix of the model's namespace where it is not
+      #   the default one, when {#prefix} is nil: the class's {Model::ClassMethods#xml_prefix}
+      #   for it, or the automatic one
+      attr_reader :default_prefix
+      # @return [Array<Need>] the bindings the record's own names use (its
+      #   namespace's when it has a prefix, its XML attributes', its `{uri}`
+      #   children's and wrappers'), each once, in the order they are declared
+      #   when missing from the scope
+      attr_reader :needs
+      # @return [Boolean] whether a child is declared +"{}local"+ (in no namespace)
+      attr_reader :unqualified_children
 
       class << self
         # @return [Plan] the (cached, frozen) plan of +klass+
@@ -87,18 +114,25 @@ module Wirebind
         # Splits a path at the slashes that are not inside a `{uri}`.
         # @return [Array<String>]
         def split_path(path)
-          segments = [+""]
+          segments = []
+          start = 0
           in_uri = false
-          path.each_char do |char|
-            if char == "/" && !in_uri
-              segments << +""
+          # From one of "/{}" to the next, not char by char: models declare attributes by the
+          # thousand when generated code loads.
+          at = -1
+          while (at = path.index(PATH_MARKS, at + 1))
+            # String#index counts characters (a URI may hold any): compare the character, not a byte.
+            case path[at]
+            when "{" then in_uri = true
+            when "}" then in_uri = false
             else
-              in_uri = true if char == "{"
-              in_uri = false if char == "}"
-              segments.last << char
+              next if in_uri
+
+              segments << path[start...at]
+              start = at + 1
             end
           end
-          segments
+          segments << path[start..]
         end
 
         # Checks an +xml:+ mapping when it is declared, so that a bad path is a
@@ -186,12 +220,84 @@ module Wirebind
         @root_name = klass.xml_root
         @namespace = klass.xml_namespace_uri
         @prefix = klass.xml_namespace_prefix
+        @prefixes = prefixes_of(klass)
+        @default_prefix = @namespace && !@prefix ? prefix_for(@namespace) : nil
+        @needs = []
+        @unqualified_children = false
         attrs = klass.attributes
         @size = attrs.size
         @loader, @filler = klass.__wb_builders
         attrs.each { |attribute| add(attribute) }
+        remove_instance_variable(:@prefixes)
+        collect_needs
         freeze_tables
         freeze
+      end
+
+      # @return [Namespaces] what the document element of a +klass+ record declares
+      #   (cached, frozen). Records whose class the tree cannot name in advance
+      #   (subclasses written with +xsi:type+) declare what else they need on
+      #   their own element, as does a record whose prefix is already taken.
+      #   Kept until +klass+'s schema changes: a nested class changed since only
+      #   declares on its own elements what the set lacks (the output stays right).
+      def self.namespaces(klass)
+        klass.wirebind_plan(:xml_namespaces) { Shareable.make(collect_namespaces(klass)) }
+      end
+
+      # A breadth-first walk of the model classes reachable from +klass+, each
+      # once (schemas may be recursive): their needs in order, the first binding
+      # of each prefix kept (another namespace wanting the same prefix is declared
+      # where it is used).
+      def self.collect_namespaces(klass)
+        classes = [klass]
+        seen = { klass => true }.compare_by_identity
+        needs = []
+        unqualified = false
+        late = [] # namespaces without a prefix, written with their default_prefix when nested
+        root = Plan.for(klass)
+        index = 0
+        while index < classes.size
+          plan = Plan.for(classes[index])
+          nested = index.positive?
+          index += 1
+          unqualified ||= plan.unqualified_children || (nested && plan.namespace.nil?)
+          late << Need.new(plan.default_prefix, plan.namespace, nil) if nested && plan.default_prefix
+          needs.concat(plan.needs)
+          plan.model_types.each do |type|
+            next if seen[type]
+
+            seen[type] = true
+            classes << type
+          end
+        end
+        # A namespace without a prefix takes one already declared for it, if any;
+        # the root's, when it is the default namespace, needs none (nothing in the
+        # tree then resets the default namespace).
+        late.each do |need|
+          next if needs.any? { |other| other.uri == need.uri }
+          next if !unqualified && need.uri == root.namespace && root.default_prefix
+
+          needs << Need.new(need.prefix, need.uri, Pure::Encoder.declaration(need.prefix, need.uri).freeze).freeze
+        end
+        if root.default_prefix && unqualified && needs.none? { |other| other.uri == root.namespace }
+          needs.unshift(Need.new(root.default_prefix, root.namespace, Pure::Encoder.declaration(root.default_prefix, root.namespace).freeze).freeze)
+        end
+        declared = {}
+        needs = needs.select { |need| declared[need.prefix].nil? && (declared[need.prefix] = need.uri) }.uniq
+        Namespaces.new(needs.freeze, needs.map(&:declaration).join.freeze, !unqualified).freeze
+      end
+      private_class_method :collect_namespaces
+
+      # @return [Array<Class>] the model classes this plan's attributes hold
+      #   (each once), in declaration order
+      def model_types
+        types = []
+        @klass.attributes.each do |attribute|
+          next unless attribute.model?
+
+          (attribute.choices || [attribute.type]).each { |type| types << type unless types.include?(type) }
+        end
+        types
       end
 
       # A record from its values, by the builder of the schema this plan was
@@ -257,7 +363,8 @@ module Wirebind
         steps.each do |local, uri|
           existing = find(holder.table, local, uri)
           if existing.nil?
-            group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [], attributes: {}, attribute_writes: [])
+            group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [], attributes: {}, attribute_writes: [],
+                              prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri))
             insert(holder, local, group, context)
             holder = group
           elsif existing.kind == GROUP
@@ -316,7 +423,65 @@ module Wirebind
       def slot(attribute, kind, local, uri)
         Slot.new(kind: kind, index: attribute.index, type: attribute.type, list: attribute.list?,
                  name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute,
-                 default_offset: attribute.default_offset)
+                 default_offset: attribute.default_offset, prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri))
+      end
+
+      # The prefixes this class names namespaces with, by URI: those it declared
+      # with {Model::ClassMethods#xml_prefix}, then those the model classes its
+      # attributes hold declared for their own namespace (an attribute holding
+      # Photo named in Photo's namespace is written with Photo's prefix), unless the prefix is
+      # already taken here.
+      def prefixes_of(klass)
+        prefixes = klass.xml_prefixes.dup
+        taken = prefixes.invert
+        taken[klass.xml_namespace_prefix] = klass.xml_namespace_uri if klass.xml_namespace_prefix
+        klass.attributes.each do |attribute|
+          next unless attribute.model?
+
+          (attribute.choices || [attribute.type]).each do |type|
+            uri = type.xml_namespace_uri
+            prefix = type.xml_namespace_prefix
+            next if prefix.nil? || prefixes.key?(uri) || taken.key?(prefix)
+
+            prefixes[uri] = prefix
+            taken[prefix] = uri
+          end
+        end
+        prefixes
+      end
+
+      # The prefix this class writes +uri+ with: "xml" for the XML namespace, its
+      # own prefix for its own namespace, one of #prefixes_of, or the automatic one.
+      def prefix_for(uri)
+        return "xml" if uri == Pure::Syntax::XML_NS
+        return @prefix if @prefix && uri == @namespace
+
+        @prefixes[uri] || Pure::Encoder.automatic_prefix(uri)
+      end
+
+      # The bindings this record's own names use (see #needs), each once.
+      def collect_needs
+        need(@prefix, @namespace) if @prefix
+        pending = [self]
+        until pending.empty?
+          holder = pending.shift
+          holder.attribute_writes.each { |slot| need(slot.prefix, slot.uri) if slot.uri }
+          holder.writes.each do |entry|
+            if entry.uri == ""
+              @unqualified_children = true unless @namespace.nil?
+            elsif entry.uri && entry.uri != @namespace
+              need(entry.prefix, entry.uri)
+            end
+            pending << entry if entry.kind == GROUP
+          end
+        end
+        @needs.freeze
+      end
+
+      def need(prefix, uri)
+        return if uri == Pure::Syntax::XML_NS || @needs.any? { |other| other.prefix == prefix && other.uri == uri }
+
+        @needs << Need.new(prefix, uri, Pure::Encoder.declaration(prefix, uri).freeze).freeze
       end
 
       def freeze_tables

@@ -40,6 +40,48 @@ module Wirebind
             out
           end
 
+          # Appends string as a string literal (RFC 7541 section 5.2): its
+          # length, then its bytes, Huffman-coded if huffman and that is not longer.
+          # @return [String] out
+          def append_string(out, string, huffman)
+            if huffman && (encoded = encode(string)).bytesize <= string.bytesize
+              append_integer(out, encoded.bytesize, 7, 0x80)
+              out << encoded
+            else
+              append_integer(out, string.bytesize, 7, 0)
+              out << string
+            end
+          end
+
+          # Appends a literal header field with incremental indexing (section
+          # 6.2.1): the name by its index when name_index is not nil, else as a
+          # string literal, then the value's literal.
+          # @return [String] out
+          def append_literal(out, name_index, name, value, huffman)
+            if name_index
+              append_integer(out, name_index, 6, 0x40)
+            else
+              out << 0x40
+              append_string(out, name, huffman)
+            end
+            append_string(out, value, huffman)
+          end
+
+          # Appends value with a prefix-bit prefix (section 5.1) after the bits of first.
+          # @return [String] out
+          def append_integer(out, value, prefix, first)
+            mask = (1 << prefix) - 1
+            return out << (first | value) if value < mask
+
+            out << (first | mask)
+            value -= mask
+            while value >= 0x80
+              out << ((value & 0x7f) | 0x80)
+              value >>= 7
+            end
+            out << value
+          end
+
           # @return [String, Symbol] the decoded bytes, or an error Symbol
           #   (:eos, :padding) the caller turns into a CompressionError
           def decode(string)

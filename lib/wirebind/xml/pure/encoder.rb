@@ -13,22 +13,28 @@ module Wirebind
           xsi_all = nil_style == :xsi
           written = 0
           if value.is_a?(Array)
-            out << "<" << root << ">"
+            # The wrapper declares what the first item's class can use; items of
+            # other classes declare what else they need themselves.
+            namespaces = value.empty? ? nil : Plan.namespaces(value.first.class)
+            out << "<" << root << (namespaces ? namespaces.declarations : "") << ">"
+            scope = Encoder::Scope.new(namespaces ? namespaces.needs : EMPTY)
             value.each do |record|
-              encoder = Encoder.for(record.class)
-              encoder.write(record, out, item || encoder.root_tag, "", xsi_all, nil, nil, false)
+              Encoder.for(record.class).write(record, out, item, "", xsi_all, nil, scope, false)
               written += Chunks.flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
             end
             out << "</" << root << ">"
           else
-            encoder = Encoder.for(value.class)
-            encoder.write(value, out, root || encoder.root_tag, "", xsi_all, nil, nil, false)
+            namespaces = Plan.namespaces(value.class)
+            Encoder.for(value.class).write(value, out, root, namespaces.declarations, xsi_all, nil, Encoder::Scope.new(namespaces.needs), false)
           end
           return out unless io
 
           written + Chunks.flush(io, out)
         end
       end
+
+      EMPTY = [].freeze
+      private_constant :EMPTY
 
       # Writes models as XML through a method generated, once per class, from the
       # class's plan: straight-line code that reads each attribute and appends its
@@ -74,6 +80,13 @@ module Wirebind
             %( xmlns:#{prefix}="#{attribute(uri)}")
           end
 
+          # @return [String] XML.subtype_attributes of +klass+, without declaring
+          #   the type's namespace when +scope+ has it bound to the same prefix
+          def subtype(klass, scope)
+            declared, bare, prefix, uri = XML.subtype_parts(klass)
+            prefix && scope.uris[prefix] == uri ? bare : declared
+          end
+
           # @return [String] +text+ escaped for element content
           def text(text)
             text = utf8(text)
@@ -114,52 +127,118 @@ module Wirebind
 
         # @return [Plan]
         attr_reader :plan
-        # @return [String] the element name a record is written as, with its prefix
-        attr_reader :root_tag
 
         def initialize(plan)
           @plan = plan
-          @root_tag = plan.prefix ? "#{plan.prefix}:#{plan.root_name}" : plan.root_name
           @types = plan.klass.attributes.map(&:type).freeze
-          singleton_class.class_eval(Generator.new(plan).source, __FILE__, __LINE__)
+          singleton_class.class_eval(Generator.new(plan, Plan.namespaces(plan.klass).default_at_top).source, __FILE__, __LINE__)
           freeze
         end
 
-        # Generates the source of
-        # +write(record, out, tag, tag_decl, xsi_all, default_ns, parent_ns, nested)+:
-        # +tag+ and +tag_decl+ are the element's name and the declarations the caller
-        # needs on it, +default_ns+ the default namespace in scope, +parent_ns+ the
-        # namespace of the enclosing model (whose prefix is then in scope), +nested+
-        # false for the document's top element.
+        # The namespace bindings in scope while one document is written: the
+        # document element's (see Plan.namespaces), and those a record declared
+        # on its own element, undone at its end tag. One per encode call.
         #
-        # Namespaces: a model's child elements are in its namespace, written with its
-        # prefix; a model with a namespace but no prefix uses it as the default
-        # namespace at the top, and an automatic prefix ("wb" and a checksum) where nested
-        # under another default namespace; an element declared in another namespace
-        # (`{uri}local`) gets the automatic prefix of that namespace. A model without a
-        # namespace under a default namespace writes xmlns="" on its children. So a
-        # document always decodes back to what was encoded, whichever way it nests.
+        # The hook for values that carry names of their own (open content,
+        # QNames): look up what is bound ({#uris}, {#pre_for}) and declare what is
+        # missing on the element being written ({#bind}, then {#release} after its
+        # end tag); the native encoder has the same operations (scope_uri,
+        # scope_pre_for, scope_bind, scope_release in xml_encoder.c).
+        #
+        # @api private
+        class Scope
+          # @return [Hash{String => String}] the namespace bound to each prefix in scope
+          attr_reader :uris
+
+          # @param needs [Array<Plan::Need>] the bindings the document element declares
+          def initialize(needs)
+            @uris = {}
+            @prefixes = {} # uri => [prefix, "prefix:"]
+            @undo = []
+            needs.each do |need|
+              @uris[need.prefix] = need.uri
+              @prefixes[need.uri] ||= [need.prefix, "#{need.prefix}:"]
+            end
+          end
+
+          # @return [String, nil] "p:" for a prefix bound to +uri+ in scope
+          def pre_for(uri)
+            prefix, pre = @prefixes[uri]
+            pre if prefix && @uris[prefix] == uri
+          end
+
+          # Declares +prefix+ for +uri+ on the element being written (named +tag+,
+          # +tag_decl+ already written on it, which may declare it already: an
+          # xsi:type's namespace), for that element and what it contains.
+          # @return [Integer] 1, the bindings to release at its end tag
+          # @raise [Types::InvalidValue] the element's own name uses +prefix+ for another namespace
+          def bind(out, tag, tag_decl, prefix, uri, declaration)
+            current = @uris[prefix]
+            if current && tag.start_with?(prefix) && tag.getbyte(prefix.bytesize) == 58 # ":"
+              raise Types::InvalidValue, "the prefix #{prefix.inspect} of <#{tag}> stands for #{current.inspect}, and its content " \
+                                         "needs it for #{uri.inspect}: declare another prefix for one of them"
+            end
+
+            out << declaration unless tag_decl.include?(declaration)
+            @undo << prefix << current << uri << @prefixes[uri]
+            @uris[prefix] = uri
+            @prefixes[uri] = [prefix, "#{prefix}:"]
+            1
+          end
+
+          # Undoes the last +count+ bindings.
+          # @return [void]
+          def release(count)
+            count.times do
+              previous_prefix = @undo.pop
+              uri = @undo.pop
+              previous_uri = @undo.pop
+              prefix = @undo.pop
+              previous_uri ? @uris[prefix] = previous_uri : @uris.delete(prefix)
+              previous_prefix ? @prefixes[uri] = previous_prefix : @prefixes.delete(uri)
+            end
+          end
+        end
+
+        # Generates the source of
+        # +write(record, out, tag, tag_decl, xsi_all, default_ns, ns, nested)+:
+        # +tag+ and +tag_decl+ are the element's name (nil: the class's own root
+        # name, in its namespace) and what the caller writes in its start tag
+        # (+xmlns=""+, +xsi:type+), +default_ns+ the default namespace in scope,
+        # +ns+ the {Scope}, +nested+ false for the document's top element.
+        #
+        # Namespaces: a model's child elements are in its namespace, written with
+        # its prefix; an element declared in another namespace (`{uri}local`) with
+        # the prefix the model declares for it (Model::ClassMethods#xml_prefix) or
+        # the automatic one. The document element declares every binding the tree
+        # of classes may use (Plan.namespaces); a record checks the ones its own
+        # names need (Plan#needs) against the scope and declares only what is
+        # missing (records of a subclass, a prefix taken by another namespace). A
+        # model with a namespace but no prefix makes it the default namespace at
+        # the top, unless the tree writes names in no namespace (then, and where
+        # nested, it takes a prefix bound to it in scope, or its own). A model
+        # without a namespace under a default namespace writes xmlns="" on its
+        # children. So a document always decodes back to the expanded names it
+        # was encoded with, whichever way it nests.
         # @api private
         class Generator
-          def initialize(plan)
+          def initialize(plan, default_at_top)
             @plan = plan
+            @default_at_top = default_at_top
             @lines = []
             @temp = 0
-            @attribute_declarations = attribute_declarations
-            # Declarations the record's element writes: a wrapper's attributes need no other.
-            @record_declarations = @attribute_declarations.dup.freeze
           end
 
           def source
-            emit "def write(record, out, tag, tag_decl, xsi_all, default_ns, parent_ns, nested)"
+            emit "def write(record, out, tag, tag_decl, xsi_all, default_ns, ns, nested)"
             emit "  field = nil"
-            emit "  out << '<' << tag << tag_decl"
             scope
             @plan.attribute_writes.each { |slot| attribute(slot) }
             emit "  out << '>'"
             text_content(@plan.text) if @plan.text
             @plan.writes.each { |entry| entry.kind == Plan::GROUP ? group(entry, 1, true) : element(entry, 1, true) }
             emit "  out << '</' << tag << '>'"
+            emit "  ns.release(bound) if bound > 0" if binds?
             drop_unused_locals
             emit "rescue Types::InvalidValue => e"
             emit "  raise EncodeError.new(e.message, path: field ? \"\#{tag}/\#{field}\" : tag)"
@@ -179,84 +258,108 @@ module Wirebind
             string.inspect
           end
 
+          # Whether a record may declare bindings of its own.
+          def binds?
+            !@plan.needs.empty? || (@plan.namespace && !@plan.prefix)
+          end
+
           # The scope's locals are computed for every model; a model that names no
           # child element or nests no model does not read some of them, and Ruby
           # warns about a local assigned and never read.
           def drop_unused_locals
             body = @lines[(@lines_before_scope + 1)..].join("\n")
-            %w[pre reset child_default child_parent].each do |local|
+            %w[pre reset child_default].each do |local|
               next if body.match?(/\b#{local}\b(?! =)/)
 
               @lines.reject! { |line| line.match?(/\A\s*#{local} = /) }
             end
           end
 
-          # Works out, at run time, the prefix of the model's own child elements
-          # (+pre+), whether unprefixed children must reset the default namespace
-          # (+reset+), and the scope nested models see. Plain models (no namespace
-          # anywhere) skip all this unless a default namespace is in scope.
+          # Works out the prefix of the model's own child elements (+pre+),
+          # whether unprefixed children must reset the default namespace
+          # (+reset+), and the default namespace nested models see; writes the
+          # start tag's name and the declarations the record's names need.
           def scope
             uri = @plan.namespace
             prefix = @plan.prefix
+            root = @plan.root_name
             @lines_before_scope = @lines.size
             if uri.nil?
               emit "  pre = ''"
               emit "  reset = default_ns ? ' xmlns=\"\"' : ''"
               emit "  child_default = nil"
-              emit "  child_parent = parent_ns"
+              # A "*" item is named after its class, in no namespace.
+              emit "  tag_decl = reset + tag_decl if tag.nil? && default_ns"
+              emit "  out << '<' << (tag ||= #{q(root)}.freeze) << tag_decl"
             elsif prefix
-              emit "  out << #{q(declaration(prefix, uri))} unless parent_ns == #{q(uri)}"
               emit "  pre = #{q("#{prefix}:")}"
               emit "  reset = ''"
               emit "  child_default = default_ns"
-              emit "  child_parent = #{q(uri)}"
+              emit "  out << '<' << (tag ||= #{q("#{prefix}:#{root}")}.freeze) << tag_decl"
             else
-              auto = Encoder.automatic_prefix(uri)
+              emit "  own = false"
               emit "  reset = ''"
-              emit "  child_parent = parent_ns"
               emit "  if default_ns == #{q(uri)}"
               emit "    pre = ''"
               emit "    child_default = default_ns"
-              emit "  elsif !nested"
-              emit "    out << #{q(%( xmlns="#{Encoder.attribute(uri)}"))}"
-              emit "    pre = ''"
-              emit "    child_default = #{q(uri)}"
-              emit "  else"
-              # The model's attributes in its namespace may declare the prefix already.
-              unless @attribute_declarations.include?(declaration(auto, uri))
-                emit "    out << #{q(declaration(auto, uri))} unless parent_ns == #{q(uri)}"
+              emit "    out << '<' << (tag ||= #{q(root)}.freeze) << tag_decl"
+              if @default_at_top
+                emit "  elsif !nested"
+                emit "    pre = ''"
+                emit "    child_default = #{q(uri)}"
+                emit "    out << '<' << (tag ||= #{q(root)}.freeze) << #{q(%( xmlns="#{Encoder.attribute(uri)}"))} << tag_decl"
               end
-              emit "    pre = #{q("#{auto}:")}"
+              emit "  else"
               emit "    child_default = default_ns"
-              emit "    child_parent = #{q(uri)}"
+              emit "    own = !(pre = ns.pre_for(#{q(uri)}))"
+              emit "    pre = #{q("#{@plan.default_prefix}:")} if own"
+              # At the top, or a "*" item: the name is in the model's namespace.
+              emit "    tag = pre + (tag || #{q(root)}) if tag.nil? || !nested"
+              emit "    out << '<' << tag << tag_decl"
               emit "  end"
+            end
+            return unless binds?
+
+            emit "  bound = 0"
+            if uri && !prefix
+              declaration = Encoder.declaration(@plan.default_prefix, uri)
+              emit "  bound += ns.bind(out, tag, tag_decl, #{q(@plan.default_prefix)}, #{q(uri)}, #{q(declaration)}) if own"
+            end
+            return if @plan.needs.empty?
+
+            emit "  uris = ns.uris"
+            @plan.needs.each do |need|
+              emit "  bound += ns.bind(out, tag, tag_decl, #{q(need.prefix)}, #{q(need.uri)}, #{q(need.declaration)}) " \
+                   "unless uris[#{q(need.prefix)}] == #{q(need.uri)}"
             end
           end
 
-          def declaration(prefix, uri)
-            Encoder.declaration(prefix, uri)
-          end
-
           # Ruby expressions for an entry's start-tag opening ("<name" plus any
-          # declaration) and its name for the end tag.
+          # reset of the default namespace) and its name for the end tag.
           def name_parts(entry, top)
             name = entry.name || "item"
             if no_namespace?(entry)
-              [q("<#{name} xmlns=\"\""), q(name), true]
-            elsif entry.uri && !entry.uri.empty? && entry.uri != @plan.namespace
-              prefix = entry.uri == @plan.namespace ? @plan.prefix : Encoder.automatic_prefix(entry.uri)
-              [q("<#{prefix}:#{name}#{declaration(prefix, entry.uri)}"), q("#{prefix}:#{name}"), true]
+              ["'<#{name}' << (child_default ? ' xmlns=\"\"' : '')", q(name)]
+            elsif foreign?(entry)
+              [q("<#{entry.prefix}:#{name}"), q("#{entry.prefix}:#{name}")]
             elsif top
-              ["'<' << pre << #{q(name)} << reset", "(pre + #{q(name)})", false]
+              ["'<' << pre << #{q(name)} << reset", "(pre + #{q(name)})"]
             else
-              ["'<' << pre << #{q(name)}", "(pre + #{q(name)})", false]
+              ["'<' << pre << #{q(name)}", "(pre + #{q(name)})"]
             end
           end
 
           # A "{}local" entry in a model with a namespace: written unprefixed, with
-          # the default namespace reset (in a model without one it is any element).
+          # the default namespace reset if one is in scope (in a model without a
+          # namespace it is any element).
           def no_namespace?(entry)
             entry.uri == "" && !@plan.namespace.nil?
+          end
+
+          # An entry in a namespace other than the model's: written with its prefix,
+          # which the record's element has in scope (Plan#needs).
+          def foreign?(entry)
+            entry.uri && !entry.uri.empty? && entry.uri != @plan.namespace
           end
 
           # Encoding reads the values decoding set: the instance variables, not
@@ -265,51 +368,18 @@ module Wirebind
             "record.instance_variable_get(#{slot.attribute.ivar.inspect})"
           end
 
-          # The declarations the model's namespaced XML attributes need on its
-          # element, each once (two attributes of one namespace share a prefix).
-          def attribute_declarations
-            @plan.attribute_writes.filter_map do |slot|
-              next if slot.uri.nil? || (slot.uri == @plan.namespace && @plan.prefix)
-
-              declaration = declaration(Encoder.automatic_prefix(slot.uri), slot.uri)
-              declaration unless declaration.empty?
-            end.uniq
-          end
-
           def attribute(slot)
-            name =
-              if slot.uri.nil?
-                slot.name
-              elsif slot.uri == @plan.namespace && @plan.prefix
-                "#{@plan.prefix}:#{slot.name}"
-              else
-                prefix = Encoder.automatic_prefix(slot.uri)
-                declaration = declaration(prefix, slot.uri)
-                emit "  out << #{q(declaration)}" if @attribute_declarations.delete(declaration)
-                "#{prefix}:#{slot.name}"
-              end
+            name = slot.uri.nil? ? slot.name : "#{slot.prefix}:#{slot.name}"
             emit "  field = #{q("@#{slot.name}")}"
             emit "  unless (v = #{reader(slot)}).nil?"
             emit "    out << #{q(" #{name}=\"")} << Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
             emit "  end"
           end
 
-          # XML attributes read from a wrapper by path ("city-state/@zipcode"); a
-          # namespace the record's element does not declare is declared here, once.
+          # XML attributes read from a wrapper by path ("city-state/@zipcode").
           def group_attributes(group, pad)
-            declared = []
             group.attribute_writes.each do |slot|
-              name = slot.name
-              if slot.uri
-                prefix = slot.uri == @plan.namespace && @plan.prefix ? @plan.prefix : Encoder.automatic_prefix(slot.uri)
-                declaration = declaration(prefix, slot.uri)
-                unless declaration.empty? || @record_declarations.include?(declaration) || declared.include?(declaration) ||
-                       prefix == @plan.prefix
-                  declared << declaration
-                  emit "#{pad}out << #{q(declaration)}"
-                end
-                name = "#{prefix}:#{name}"
-              end
+              name = slot.uri.nil? ? slot.name : "#{slot.prefix}:#{slot.name}"
               emit "#{pad}field = #{q(slot.attribute.xml)}"
               emit "#{pad}unless (v = #{reader(slot)}).nil?"
               emit "#{pad}  out << #{q(" #{name}=\"")} << Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
@@ -326,7 +396,7 @@ module Wirebind
 
           def group(group, depth, top)
             pad = "  " * depth
-            open, close, = name_parts(group, top)
+            open, close = name_parts(group, top)
             emit "#{pad}out << #{open}"
             group_attributes(group, pad)
             emit "#{pad}out << '>'"
@@ -358,7 +428,7 @@ module Wirebind
           # would shift the items after it and lose data.
           def one_value(slot, value, depth, top, in_list = false)
             pad = "  " * depth
-            open, close, = name_parts(slot, top)
+            open, close = name_parts(slot, top)
             emit "#{pad}if #{value}.nil?"
             nil_markup = "#{open} << #{q(%( xsi:nil="true"#{XSI_DECLARATION}/>))}"
             emit(slot.nil_xsi || in_list ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
@@ -379,26 +449,25 @@ module Wirebind
             emit "#{pad}encoder = Encoder.for(#{value}.class)"
             if slot.name.nil?
               # A "*" item is named after its own class, in its own namespace.
-              emit "#{pad}encoder.write(#{value}, out, encoder.root_tag, #{subtype(slot, value, "''")}, xsi_all, child_default, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, nil, #{subtype(slot, value, "''")}, xsi_all, child_default, ns, true)"
             elsif no_namespace?(slot)
-              emit "#{pad}encoder.write(#{value}, out, #{q(slot.name)}, #{subtype(slot, value, q(' xmlns=""'))}, xsi_all, nil, child_parent, true)"
-            elsif slot.uri && !slot.uri.empty? && slot.uri != @plan.namespace
-              prefix = Encoder.automatic_prefix(slot.uri)
-              emit "#{pad}encoder.write(#{value}, out, #{q("#{prefix}:#{slot.name}")}, #{subtype(slot, value, q(declaration(prefix, slot.uri)))}, " \
-                   "xsi_all, child_default, child_parent, true)"
+              emit "#{pad}encoder.write(#{value}, out, #{q(slot.name)}, #{subtype(slot, value, "(child_default ? ' xmlns=\"\"' : '')")}, " \
+                   "xsi_all, nil, ns, true)"
+            elsif foreign?(slot)
+              emit "#{pad}encoder.write(#{value}, out, #{q("#{slot.prefix}:#{slot.name}")}, #{subtype(slot, value, "''")}, " \
+                   "xsi_all, child_default, ns, true)"
             else
-              # The element is named in this model's namespace; nested under a reset
-              # default namespace it carries the reset itself.
-              decl = top ? "reset" : "''"
-              emit "#{pad}encoder.write(#{value}, out, pre + #{q(slot.name)}, #{subtype(slot, value, decl)}, xsi_all, " \
-                   "#{top ? 'child_default' : 'nil'}, child_parent, true)"
+              # The element is named in this model's namespace; a child of the
+              # record itself carries the reset a model without a namespace needs.
+              emit "#{pad}encoder.write(#{value}, out, pre + #{q(slot.name)}, #{subtype(slot, value, top ? 'reset' : "''")}, xsi_all, " \
+                   "child_default, ns, true)"
             end
           end
 
-          # The start tag's declarations, plus an xsi:type when the value is of a
+          # The start tag's additions, plus an xsi:type when the value is of a
           # subclass that declared xml_type (XML.subtype_attributes).
           def subtype(slot, value, declaration)
-            "(#{value}.instance_of?(@types[#{slot.index}]) ? #{declaration} : #{declaration} + XML.subtype_attributes(#{value}.class))"
+            "(#{value}.instance_of?(@types[#{slot.index}]) ? #{declaration} : #{declaration} + Encoder.subtype(#{value}.class, ns))"
           end
         end
       end
