@@ -21,18 +21,21 @@
 # plain document from the model alone.
 # plain JSON from plain objects (the same issues as Structs, no models): the
 # serializers read them through their readers:
-#   wirebind                 IssueSerializer.new(structs).to_json (generated Ruby,
-#                            values written by their class, on both backends)
+#   wirebind                 IssueSerializer.new(structs).to_json (the native engine
+#                            reading through the readers, values written by their class;
+#                            the pure backend's generated Ruby timed too)
 #   panko, alba              the same serializers as above, on the Structs
 # JSON:API, a compound document (every issue's versions, components and custom
 # fields in "included", once each):
 #   wirebind                 ApiIssueSerializer.new(issues, format: :json_api).to_json
-#                            (generated Ruby on both backends: no C engine for it yet)
+#                            (the native engine when the extension is loaded, whose
+#                            bytes are checked equal to the pure backend's, also timed)
 #   jsonapi-serializer       JSONAPI::Serializer classes, include: every relation,
 #                            serializable_hash, then JSON.generate
 #   alba                     Alba resources shaped as JSON:API (type, id, nested
 #                            attributes, relationships, links) and included records
-#                            gathered once each by hand, then JSON.generate
+#                            gathered once each by hand, then JSON.generate: Alba has
+#                            no JSON:API mode (its README: "JSON:API compliance: manual")
 # The peers order "included" differently: the check compares it sorted by type and id.
 #
 # The peers format values the way wirebind does, so that the documents are
@@ -476,6 +479,7 @@ module Bench
       structs = PlainObjects.of(issues)
       objects = {
         "wirebind" => -> { IssueSerializer.new(structs).to_json },
+        **(native ? { "wirebind (pure backend)" => -> { IssueSerializer.new(structs, backend: :pure).to_json } } : {}),
         "panko" => -> { Panko::ArraySerializer.new(structs, each_serializer: PankoIssue).to_json },
         "alba" => -> { AlbaIssuePlain.new(structs).serialize }
       }
@@ -484,11 +488,16 @@ module Bench
       check("plain objects", objects)
       json_api = {
         "wirebind" => -> { ApiIssueSerializer.new(issues, format: :json_api).to_json },
+        **(native ? { "wirebind (pure backend)" => -> { ApiIssueSerializer.new(issues, format: :json_api, backend: :pure).to_json } } : {}),
         "jsonapi-serializer" => -> { ::JSON.generate(JsonapiIssue.new(issues, include: JSONAPI_INCLUDE).serializable_hash) },
         "alba" => -> { SerializerRun.alba_json_api(issues) }
       }
       check("JSON:API", json_api) { |document| document.merge("included" => document["included"].sort_by { |r| [r["type"], r["id"]] }) }
       abort "plain objects: wirebind's output differs from its output for the models" unless objects["wirebind"].call == plain["wirebind"].call
+      [hal, plain, objects, json_api].each do |contenders|
+        pure = contenders["wirebind (pure backend)"] or next
+        abort "the native and the pure backends write different bytes" unless contenders["wirebind"].call == pure.call
+      end
       ratios = {}
       ratios.merge!(report("HAL", hal).transform_keys { |name| "HAL vs #{name}" })
       ratios.merge!(report("plain", plain).transform_keys { |name| "plain vs #{name}" })
@@ -505,7 +514,8 @@ module Bench
       return unless native
 
       puts "\n== the pure backend, for reference"
-      { "HAL" => %w[oat alba], "plain" => %w[panko alba] }.each do |section, peers|
+      { "HAL" => %w[oat alba], "plain" => %w[panko alba], "objects" => %w[panko alba],
+        "JSON:API" => %w[jsonapi-serializer alba] }.each do |section, peers|
         pure = ratios.fetch("#{section} vs wirebind (pure backend)")
         peers.each do |peer|
           puts format("  %-18s pure wirebind is %5.2fx faster", "#{section} vs #{peer}", ratios.fetch("#{section} vs #{peer}") / pure)

@@ -15,7 +15,10 @@
 enum { E_MODEL = 0, E_LIST = 1, E_ARRAY = 2, E_HASH = 3 };
 
 static ID id_message, id_describe, id_expected, id_item, id_format_path, id_to_s, id_name, id_string, id_integer, id_float,
-    id_decimal, id_boolean, id_time, id_date, id_base64, id_finite_p, id_exponent, id_too_deep;
+    id_decimal, id_boolean, id_time, id_date, id_base64, id_too_deep;
+/* Pure::Writer's method for each scalar type, in WBS_* order: what the JSON
+ * writer declines goes there. */
+static ID scalar_methods[WBS_TYPES];
 
 /* Ruby constants, defined after the extension loads: looked up on first use
  * (every Ractor that races here writes the same values), and pinned. */
@@ -27,7 +30,6 @@ typedef struct ruby_env {
     VALUE cBigDecimal;
     VALUE cDate;
     VALUE cDateTime;
-    VALUE str_F;       /* "F" */
     VALUE item_true;   /* {item: true} */
     const wb_format_env *format;
 } ruby_env;
@@ -46,7 +48,6 @@ static const ruby_env *env_get(void)
     e.cBigDecimal = wb_pinned(rb_path2class("BigDecimal"));
     e.cDate = wb_pinned(rb_path2class("Date"));
     e.cDateTime = wb_pinned(rb_path2class("DateTime"));
-    e.str_F = wb_pinned(rb_obj_freeze(rb_str_new_cstr("F")));
     VALUE options = rb_hash_new();
     rb_hash_aset(options, ID2SYM(id_item), Qtrue);
     e.item_true = wb_pinned(rb_obj_freeze(options));
@@ -73,9 +74,10 @@ void wbj_encoder_init(void)
     id_time = rb_intern("time");
     id_date = rb_intern("date");
     id_base64 = rb_intern("base64");
-    id_finite_p = rb_intern("finite?");
-    id_exponent = rb_intern("exponent");
     id_too_deep = rb_intern("too_deep");
+    ID methods[WBS_TYPES] = {id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64};
+    memcpy(scalar_methods, methods, sizeof(methods));
+    wbj_writer_init();
 }
 
 /* ==== state ======================================================================= */
@@ -215,215 +217,18 @@ static void write_ruby(encoding *enc, ID method, VALUE value)
     RB_GC_GUARD(out);
 }
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
+/* The JSON writer's type codes are scalar.h's, in the same order. */
+_Static_assert(WBS_STRING == (int)WB_FORMAT_STRING && WBS_INTEGER == (int)WB_FORMAT_INTEGER &&
+                   WBS_FLOAT == (int)WB_FORMAT_FLOAT && WBS_DECIMAL == (int)WB_FORMAT_DECIMAL &&
+                   WBS_BOOLEAN == (int)WB_FORMAT_BOOLEAN && WBS_TIME == (int)WB_FORMAT_TIME &&
+                   WBS_DATE == (int)WB_FORMAT_DATE && WBS_BASE64 == (int)WB_FORMAT_BASE64,
+               "scalar.h and scalar_format.h number the types alike");
 
-static const char HEX[] = "0123456789abcdef";
-
-/* Whether a byte of w may need a look: a C0 control, '"', '\\', or 0xE2 (the
- * lead of U+2028 and U+2029). (b - 0x20) borrows into the high bit of a byte
- * below 0x20; ~w keeps bytes below 0x80; a zero byte of w ^ c is a c. */
-static inline int word_needs_look(uint64_t w)
-{
-    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\'), e = w ^ (ONES * 0xE2);
-    return ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | ((e - ONES) & ~e)) & HIGHS) != 0;
-}
-
-/* Writer::ESCAPES for one byte that needs it (not U+2028/U+2029). */
-static void append_escape(wb_buffer *buffer, unsigned char c)
-{
-    switch (c) {
-    case '"': wb_buffer_append_literal(buffer, "\\\""); return;
-    case '\\': wb_buffer_append_literal(buffer, "\\\\"); return;
-    case '\b': wb_buffer_append_literal(buffer, "\\b"); return;
-    case '\f': wb_buffer_append_literal(buffer, "\\f"); return;
-    case '\n': wb_buffer_append_literal(buffer, "\\n"); return;
-    case '\r': wb_buffer_append_literal(buffer, "\\r"); return;
-    case '\t': wb_buffer_append_literal(buffer, "\\t"); return;
-    default: {
-        char seq[6] = {'\\', 'u', '0', '0', HEX[c >> 4], HEX[c & 15]};
-        wb_buffer_append(buffer, seq, 6);
-    }
-    }
-}
-
-/* Writer::ESCAPE over p[0, n), quoted: runs that need nothing are copied whole.
- * Room for the common case (nothing to escape) is reserved up front; escapes
- * reserve their own. Reads only p[0, n). */
-static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
-{
-    const unsigned char *end = p + n;
-    const unsigned char *run = p;
-    wb_buffer_reserve(buffer, n + 2);
-    buffer->ptr[buffer->len++] = '"';
-    while (p < end) {
-        while (end - p >= 8) {
-            uint64_t w;
-            memcpy(&w, p, 8);
-            if (word_needs_look(w)) break;
-            p += 8;
-        }
-        if (p >= end) break;
-        unsigned char c = *p;
-        if (c == 0xE2) {
-            /* E2 80 A8 / E2 80 A9; any other character starting E2 stays as it is. */
-            if (end - p >= 3 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
-                wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
-                wb_buffer_append(buffer, p[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
-                p += 3;
-                run = p;
-            } else {
-                p++;
-            }
-        } else if (c < 0x20 || c == '"' || c == '\\') {
-            wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
-            append_escape(buffer, c);
-            run = ++p;
-        } else {
-            p++;
-        }
-    }
-    wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
-    wb_buffer_append_char(buffer, '"');
-}
-
-int wbj_write_string(wb_buffer *buffer, VALUE str)
-{
-    int index = ENCODING_GET(str);
-    int cr = rb_enc_str_coderange(str);
-    if (cr == ENC_CODERANGE_BROKEN) return 0;
-    /* ASCII-only text reads the same in any ASCII-compatible encoding as the
-     * UTF-8 Writer.string would transcode it to. */
-    if (index != wb_utf8_index && (cr != ENC_CODERANGE_7BIT || !rb_enc_asciicompat(rb_enc_from_index(index)))) return 0;
-    /* Growing the buffer may run the GC while the bytes are read: str stays on
-     * this stack (pinned) meanwhile. */
-    append_escaped(buffer, (const unsigned char *)RSTRING_PTR(str), (size_t)RSTRING_LEN(str));
-    RB_GC_GUARD(str);
-    return 1;
-}
-
-/* Writer.string: a String or Symbol as a JSON string; Ruby writes what C
- * declines (transcoding, or raising). */
-static void write_string(encoding *enc, VALUE value)
-{
-    VALUE str = value;
-    if (RB_TYPE_P(str, T_SYMBOL)) str = rb_sym2str(str);
-    if (RB_TYPE_P(str, T_STRING) && wbj_write_string(&enc->buffer, str)) return;
-    write_ruby(enc, id_string, value);
-}
-
-/* Longer number texts go to Ruby (Writer.integer, Writer.decimal), which
- * refuses what JSON.decode's max_number_length would. */
-#define SHORT_NUMBER_TEXT 1024
-
-static void write_integer(encoding *enc, VALUE value)
-{
-    if (FIXNUM_P(value)) {
-        wb_buffer_append_long(&enc->buffer, FIX2LONG(value));
-    } else {
-        VALUE digits = rb_big2str(value, 10);
-        if (RSTRING_LEN(digits) > SHORT_NUMBER_TEXT) {
-            write_ruby(enc, id_integer, value);
-            return;
-        }
-        wb_buffer_append_str(&enc->buffer, digits);
-        RB_GC_GUARD(digits);
-    }
-}
-
-/* Writer.float: a finite Float as Float#to_s; anything else to Ruby. */
-static void write_float(encoding *enc, VALUE value)
-{
-    if (RB_FLOAT_TYPE_P(value) && isfinite(RFLOAT_VALUE(value))) {
-        VALUE text = rb_funcall(value, id_to_s, 0);
-        wb_buffer_append_str(&enc->buffer, text);
-        RB_GC_GUARD(text);
-        return;
-    }
-    write_ruby(enc, id_float, value);
-}
-
-/* Writer.decimal: an Integer as to_s, a finite BigDecimal of a modest
- * exponent as to_s("F"); anything else to Ruby. */
-static void write_decimal(encoding *enc, VALUE value)
-{
-    if (RB_INTEGER_TYPE_P(value)) {
-        write_integer(enc, value);
-        return;
-    }
-    if (!RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == enc->env->cBigDecimal && RTEST(rb_funcall(value, id_finite_p, 0))) {
-        VALUE exponent = rb_funcall(value, id_exponent, 0);
-        if (FIXNUM_P(exponent) && labs(FIX2LONG(exponent)) <= 100) {
-            VALUE text = rb_funcall(value, id_to_s, 1, enc->env->str_F);
-            StringValue(text);
-            if (RSTRING_LEN(text) > SHORT_NUMBER_TEXT) {
-                write_ruby(enc, id_decimal, value);
-                return;
-            }
-            wb_buffer_append_str(&enc->buffer, text);
-            RB_GC_GUARD(text);
-            return;
-        }
-    }
-    write_ruby(enc, id_decimal, value);
-}
-
-/* Writer.time and Writer.date: the C twins of TimeType/DateType.generate
- * (scalar_format.c), in quotes; what they decline, to Ruby. */
-static void write_calendar(encoding *enc, wb_format_kind kind, ID method, VALUE value)
-{
-    size_t mark = enc->buffer.len;
-    wb_buffer_append_char(&enc->buffer, '"');
-    if (wb_format_write_c(&enc->buffer, enc->env->format, kind, value, WB_ESCAPE_TEXT)) {
-        wb_buffer_append_char(&enc->buffer, '"');
-        return;
-    }
-    wb_buffer_truncate(&enc->buffer, mark);
-    write_ruby(enc, method, value);
-}
-
-static void write_base64(encoding *enc, VALUE value)
-{
-    if (!RB_TYPE_P(value, T_STRING)) {
-        write_ruby(enc, id_base64, value);
-        return;
-    }
-    size_t n = (size_t)RSTRING_LEN(value);
-    if (n > ((size_t)LONG_MAX / 4) * 3 - 3) rb_raise(rb_eNoMemError, "wirebind: %zu bytes are too many to write as base64", n);
-    wb_buffer_reserve(&enc->buffer, ((n + 2) / 3) * 4 + 2);
-    wb_buffer_append_char(&enc->buffer, '"');
-    wb_buffer_append_base64(&enc->buffer, (const unsigned char *)RSTRING_PTR(value), n);
-    wb_buffer_append_char(&enc->buffer, '"');
-    RB_GC_GUARD(value);
-}
-
-/* One scalar of a slot's type (the generated code's #value for scalars). */
+/* One scalar of a type (the generated code's #value for scalars, and
+ * Writer.value's for a String, Integer...): json_writer.c's, else Ruby's. */
 static void write_scalar(encoding *enc, int code, VALUE value)
 {
-    switch (code) {
-    case WBS_STRING: write_string(enc, value); break;
-    case WBS_INTEGER:
-        if (RB_INTEGER_TYPE_P(value)) {
-            write_integer(enc, value);
-        } else {
-            write_ruby(enc, id_integer, value);
-        }
-        break;
-    case WBS_BOOLEAN:
-        if (value == Qtrue) {
-            wb_buffer_append_literal(&enc->buffer, "true");
-        } else if (value == Qfalse) {
-            wb_buffer_append_literal(&enc->buffer, "false");
-        } else {
-            write_ruby(enc, id_boolean, value);
-        }
-        break;
-    case WBS_FLOAT: write_float(enc, value); break;
-    case WBS_DECIMAL: write_decimal(enc, value); break;
-    case WBS_TIME: write_calendar(enc, WB_FORMAT_TIME, id_time, value); break;
-    case WBS_DATE: write_calendar(enc, WB_FORMAT_DATE, id_date, value); break;
-    default: write_base64(enc, value); break;
-    }
+    if (!wbj_write_scalar(&enc->buffer, (wb_format_kind)code, value)) write_ruby(enc, scalar_methods[code], value);
 }
 
 /* ==== frames ============================================================================== */
@@ -487,15 +292,15 @@ static void write_value(encoding *enc, VALUE value, long depth)
         return;
     }
     if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) {
-        write_string(enc, value);
+        write_scalar(enc, WBS_STRING, value);
         return;
     }
     if (RB_INTEGER_TYPE_P(value)) {
-        write_integer(enc, value);
+        write_scalar(enc, WBS_INTEGER, value);
         return;
     }
     if (RB_FLOAT_TYPE_P(value)) {
-        write_float(enc, value);
+        write_scalar(enc, WBS_FLOAT, value);
         return;
     }
     if (value == Qtrue) {
@@ -522,18 +327,18 @@ static void write_value(encoding *enc, VALUE value, long depth)
     }
     const ruby_env *env = enc->env;
     if (RTEST(rb_obj_is_kind_of(value, env->cBigDecimal))) {
-        write_decimal(enc, value);
+        write_scalar(enc, WBS_DECIMAL, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, rb_cTime))) {
-        write_calendar(enc, WB_FORMAT_TIME, id_time, value);
+        write_scalar(enc, WBS_TIME, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, env->cDate))) {
         if (RTEST(rb_obj_is_kind_of(value, env->cDateTime))) {
             fail(enc, rb_utf8_str_new_cstr("cannot write a DateTime in JSON without a schema; use a Time"));
         }
-        write_calendar(enc, WB_FORMAT_DATE, id_date, value);
+        write_scalar(enc, WBS_DATE, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, env->mModel))) {
@@ -667,7 +472,7 @@ static void run(encoding *enc)
             }
             f->part = f->next;
             f->next++;
-            write_string(enc, key);
+            write_scalar(enc, WBS_STRING, key);
             wb_buffer_append_char(&enc->buffer, ':');
             write_value(enc, item, depth + 1);
             RB_GC_GUARD(key);

@@ -7,7 +7,7 @@
  * The output is byte for byte what lib/wirebind/json/pure/encoder.rb and
  * writer.rb write, errors included (EncodeError with the same message and
  * path); those files are the reference, and this one names the Ruby it
- * follows. Scalars the C twins cannot write exactly (an odd Time offset, a
+ * follows. Scalars are written by json_writer.c; those it cannot write exactly (an odd Time offset, a
  * String in another encoding, a value of the wrong class...) are written, or
  * refused, by Pure::Writer itself. Values are read from instance variables,
  * not through readers (as the native XML encoder does). */
@@ -17,6 +17,7 @@
 #include "wirebind.h"
 #include "buffer.h"
 #include "json_plan.h"
+#include "json_writer.h"
 
 /* Interns names; call once from Init. */
 void wbj_encoder_init(void);
@@ -25,11 +26,5 @@ void wbj_encoder_init(void);
  * `max_depth` deep. Returns the text as a UTF-8 String, or, given an IO,
  * writes it in pieces of at most 64 KiB and returns the bytes written. */
 VALUE wbj_encode(VALUE value, VALUE io, long max_depth);
-
-/* Writer.string for a String C can read (valid UTF-8, or ASCII-only in an
- * ASCII-compatible encoding): appends it quoted and escaped as the writer
- * does (", \\, C0 controls, U+2028/U+2029) and returns 1. Returns 0, the
- * buffer untouched, for anything else, which Ruby then writes or refuses. */
-int wbj_write_string(wb_buffer *buffer, VALUE str);
 
 #endif

@@ -14,20 +14,15 @@
  * of every record being written, and the frames (which Compiled is writing
  * which field at which list index), from which an error's path is built. */
 #include "serializer_engine.h"
-#include "json_encoder.h"
+#include "json_writer.h"
 #include <ruby/version.h>
-#include <math.h>
 
 static VALUE cProgram;
-static VALUE mValues, mWriter, eInvalidValue, cBigDecimal, str_F;
-static VALUE sym_any;
+static VALUE mValues, mWriter, eInvalidValue;
 static ID id_native_any;
-static int posix_time;
-static ID id_finite_p, id_exponent, id_utc_p, id_subsec;
-/* JSON::Pure::Writer::DECIMAL_POSITIONAL_EXPONENT */
-#define DECIMAL_POSITIONAL_EXPONENT 100
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
-    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_to_s, id_href;
+    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
+static VALUE str_included;
 
 /* ==== compiled programs ===================================================== */
 
@@ -39,6 +34,7 @@ static void program_mark(void *ptr)
     rb_gc_mark_movable(program->links);
     for (size_t i = 0; i < program->op_count; i++) {
         rb_gc_mark_movable(program->ops[i].type);
+        rb_gc_mark_movable(program->ops[i].name);
         rb_gc_mark_movable(program->ops[i].nested);
         rb_gc_mark_movable(program->ops[i].nested_program);
     }
@@ -52,6 +48,7 @@ static void program_compact(void *ptr)
     program->links = rb_gc_location(program->links);
     for (size_t i = 0; i < program->op_count; i++) {
         program->ops[i].type = rb_gc_location(program->ops[i].type);
+        program->ops[i].name = rb_gc_location(program->ops[i].name);
         program->ops[i].nested = rb_gc_location(program->ops[i].nested);
         program->ops[i].nested_program = rb_gc_location(program->ops[i].nested_program);
     }
@@ -84,7 +81,7 @@ static const rb_data_type_t program_type = {
 };
 
 enum { F_CODE = 0, F_AT, F_SLOT, F_TARGET, F_TEXT, F_IVAR, F_READER, F_DIRECT, F_TYPE, F_LIST, F_SKIP_NIL, F_NESTED, F_HEAD,
-       F_SLOTS, F_FROM, F_FLAG, F_COUNT };
+       F_SLOTS, F_FROM, F_FLAG, F_READERS, F_COUNT };
 
 static wb_ser_bytes intern(wb_ser_program *program, VALUE str)
 {
@@ -164,6 +161,7 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
     program->links = links;
     program->slot_count = NUM2INT(slot_count);
     program->max_depth = NUM2LONG(max_depth);
+    program->id_op = -1;
     if (program->slot_count < 0) rb_raise(rb_eArgError, "serializer program: negative slot count");
     wb_buffer_init(&program->strings);
 
@@ -189,6 +187,7 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         VALUE op = rb_ary_entry(ops, i);
         wb_ser_op *o = &filled[i];
         o->type = Qnil;
+        o->name = Qnil;
         o->nested = Qnil;
         o->nested_program = Qnil;
         long code = NUM2LONG(rb_ary_entry(op, F_CODE));
@@ -203,13 +202,21 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         o->direct = RTEST(rb_ary_entry(op, F_DIRECT)) && o->ivar != 0;
         o->list = RTEST(rb_ary_entry(op, F_LIST));
         o->skip_nil = RTEST(rb_ary_entry(op, F_SKIP_NIL));
+        o->readers = RTEST(rb_ary_entry(op, F_READERS));
         switch (o->code) {
-        case WB_SER_UNLESS_ANY: o->target = int_field(op, F_TARGET, limit_target); break;
+        case WB_SER_UNLESS_ANY:
+        case WB_SER_SPARSE: o->target = int_field(op, F_TARGET, limit_target); break;
         case WB_SER_LINK: o->target = int_field(op, F_TARGET, (int)RARRAY_LEN(links)); break;
         default: o->target = -1; break;
         }
         VALUE text = rb_ary_entry(op, F_TEXT);
-        if (!NIL_P(text)) o->text = intern(program, text);
+        if (o->code == WB_SER_ID || o->code == WB_SER_SPARSE || o->code == WB_SER_FIELD || o->code == WB_SER_RELATE) {
+            /* Looked up in Hashes, as Strings. */
+            StringValue(text);
+            o->name = rb_str_new_frozen(text);
+        } else if (!NIL_P(text)) {
+            o->text = intern(program, text);
+        }
         VALUE head = rb_ary_entry(op, F_HEAD);
         if (!NIL_P(head)) {
             o->head = intern(program, head);
@@ -218,10 +225,16 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         VALUE type = rb_ary_entry(op, F_TYPE);
         if (o->code == WB_SER_ATTR) {
             o->type = type;
-            o->format = (SYMBOL_P(type) && SYM2ID(type) == rb_intern("model")) ? WB_SER_FORMAT_MODEL
-                                                                                : (unsigned char)wb_format_kind_of(type);
+            if (SYMBOL_P(type) && SYM2ID(type) == rb_intern("model")) {
+                o->format = WB_SER_FORMAT_MODEL;
+            } else if (SYMBOL_P(type) && SYM2ID(type) == id_any) {
+                o->format = WB_SER_FORMAT_ANY;
+            } else {
+                o->format = (unsigned char)wb_format_kind_of(type);
+            }
         }
         o->nested = rb_ary_entry(op, F_NESTED);
+        o->dispatch = !NIL_P(o->nested) && rb_respond_to(o->nested, id_native_program_for);
         VALUE slots = rb_ary_entry(op, F_SLOTS);
         if (!NIL_P(slots)) {
             o->slots_offset = program->cond_count;
@@ -235,18 +248,26 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         }
         /* Ops that need their slots or readers have them. */
         if ((o->code == WB_SER_LINK || o->code == WB_SER_LOAD || o->code == WB_SER_HREF || o->code == WB_SER_FLAG_CLEAR ||
-             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF) && o->slot < 0) {
+             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF || o->code == WB_SER_SPARSE ||
+             o->code == WB_SER_FIELD) && o->slot < 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a slot", i);
         }
-        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY ||
-             (o->code == WB_SER_ONE && o->from < 0)) && o->reader == 0) {
+        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY || o->code == WB_SER_ID ||
+             o->code == WB_SER_RELATE || (o->code == WB_SER_ONE && o->from < 0)) && o->reader == 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a reader", i);
         }
-        if ((o->code == WB_SER_ONE || o->code == WB_SER_MANY) && NIL_P(o->nested)) {
+        if ((o->code == WB_SER_ONE || o->code == WB_SER_MANY || o->code == WB_SER_RELATE) && NIL_P(o->nested)) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a nested serializer", i);
         }
         if (o->code == WB_SER_LINK && o->target < 0) rb_raise(rb_eArgError, "serializer program: a link without an index");
-        if (o->code == WB_SER_UNLESS_ANY && o->target <= i) rb_raise(rb_eArgError, "serializer program: a jump that is not forward");
+        if ((o->code == WB_SER_UNLESS_ANY || o->code == WB_SER_SPARSE) && o->target <= i) {
+            rb_raise(rb_eArgError, "serializer program: a jump that is not forward");
+        }
+        if (o->code == WB_SER_FIELD && o->from < 0) rb_raise(rb_eArgError, "serializer program: a field without its fieldset");
+        if (o->code == WB_SER_ID) {
+            if (!o->has_head) rb_raise(rb_eArgError, "serializer program: an id without its identifier's head");
+            if (program->id_op < 0) program->id_op = i;
+        }
         program->op_count = (size_t)i + 1;
     }
 #if RUBY_API_VERSION_CODE < 30200
@@ -291,6 +312,10 @@ typedef struct state {
     size_t slot_capacity;
     int in_list;
     long list_index;
+    long included_index; /* JSON:API: the included record being written, -1: none */
+    VALUE seen;          /* JSON:API: type => {id => true}, the resources written or queued */
+    VALUE queue;         /* JSON:API: program, record, include node... for "included" */
+    VALUE node;          /* JSON:API: the include paths below the resource being written, Qnil: all */
     VALUE last_class;
     VALUE last_program;
     /* The heads, copied: Ruby code runs while they are in use. */
@@ -312,7 +337,13 @@ static void state_mark(void *ptr)
         rb_gc_mark(st->document->list_closing);
         rb_gc_mark(st->document->list_head);
         rb_gc_mark(st->document->single_head);
+        rb_gc_mark(st->document->opening);
+        rb_gc_mark(st->document->fields);
+        rb_gc_mark(st->document->include_tree);
     }
+    rb_gc_mark(st->seen);
+    rb_gc_mark(st->queue);
+    rb_gc_mark(st->node);
     for (size_t i = 0; i < st->depth; i++) rb_gc_mark(st->frames[i].compiled);
     for (size_t i = 0; i < st->slot_len; i++) rb_gc_mark(st->slots[i]);
     rb_gc_mark(st->last_class);
@@ -335,6 +366,9 @@ static void state_release(state *st)
     st->single_head = NULL;
     st->last_class = Qnil;
     st->last_program = Qnil;
+    st->seen = Qnil;
+    st->queue = Qnil;
+    st->node = Qnil;
 }
 
 static void state_free(void *ptr)
@@ -359,16 +393,6 @@ static const rb_data_type_t state_type = {
 
 /* ---- values --------------------------------------------------------------------- */
 
-/* Writes n in exactly `width` digits (n < 10**width) at t; returns the end. */
-static inline char *digits(char *t, unsigned long n, int width)
-{
-    for (int i = width - 1; i >= 0; i--) {
-        t[i] = (char)('0' + n % 10);
-        n /= 10;
-    }
-    return t + width;
-}
-
 /* Values.native_text(type, value): Ruby writes it, or raises. */
 static void write_ruby(state *st, VALUE type, VALUE value)
 {
@@ -378,180 +402,18 @@ static void write_ruby(state *st, VALUE type, VALUE value)
     RB_GC_GUARD(text);
 }
 
-/* A value in quotes by a scalar_format.c twin (time, date, base64: nothing
- * in their text needs escaping). */
-static int write_quoted(wb_buffer *buffer, const wb_format_env *env, wb_format_kind kind, VALUE value)
+/* Values.any's common cases (a reader's value, written by its class): 0 for
+ * the rest (Arrays, Hashes, Dates, records...), which Ruby writes. */
+static int write_any(wb_buffer *buffer, VALUE value)
 {
-    size_t mark = buffer->len;
-    wb_buffer_append_char(buffer, '"');
-    if (!wb_format_write_c(buffer, env, kind, value, WB_ESCAPE_TEXT)) {
-        wb_buffer_truncate(buffer, mark);
-        return 0;
-    }
-    wb_buffer_append_char(buffer, '"');
-    return 1;
-}
-
-/* Longer number texts go to Ruby (Writer.integer, Writer.decimal), which
- * refuses what JSON.decode's max_number_length would. */
-#define SHORT_NUMBER_TEXT 1024
-
-/* Writer.decimal for a BigDecimal: positional ("F") unless its exponent is
- * past DECIMAL_POSITIONAL_EXPONENT (then Ruby writes it, in "E" form), and
- * not for NaN or an infinity (Ruby raises). */
-static int write_decimal(wb_buffer *buffer, VALUE value)
-{
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != cBigDecimal) return 0;
-    if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;
-    VALUE exponent = rb_funcall(value, id_exponent, 0);
-    if (!FIXNUM_P(exponent) || FIX2LONG(exponent) > DECIMAL_POSITIONAL_EXPONENT ||
-        FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
-        return 0;
-    }
-    VALUE text = rb_funcall(value, id_to_s, 1, str_F);
-    if (!RB_TYPE_P(text, T_STRING) || RSTRING_LEN(text) > SHORT_NUMBER_TEXT) return 0;
-    wb_buffer_append_str(buffer, text);
-    RB_GC_GUARD(text);
-    return 1;
-}
-
-/* Values.time's common case, with one call fewer than scalar_format.c's
- * (the seconds from rb_time_timespec): a Time (exactly) at a four-digit year,
- * at UTC or a whole-minute offset within 14 hours, whose fraction is whole
- * nanoseconds. Anything else: scalar_format.c, then Ruby. */
-static int write_time(wb_buffer *buffer, VALUE value)
-{
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !posix_time) return 0;
-    VALUE utc_offset = rb_time_utc_offset(value);
-    if (!FIXNUM_P(utc_offset)) return 0;
-    long offset = FIX2LONG(utc_offset);
-    if (offset % 60 != 0 || offset > 14 * 3600 || offset < -14 * 3600) return 0;
-    /* A time in UTC has the offset 0; only then is it asked which it is. */
-    int utc = offset == 0 && RTEST(rb_funcall(value, id_utc_p, 0));
-    VALUE subsec = rb_funcall(value, id_subsec, 0);
-    long nsec = 0;
-    if (subsec != INT2FIX(0)) {
-        if (!RB_TYPE_P(subsec, T_RATIONAL)) return 0;
-        VALUE num = rb_rational_num(subsec);
-        VALUE den = rb_rational_den(subsec);
-        if (!FIXNUM_P(num) || !FIXNUM_P(den)) return 0;
-        long d = FIX2LONG(den);
-        if (d <= 0 || 1000000000L % d != 0) return 0;
-        nsec = FIX2LONG(num) * (1000000000L / d);
-        if (nsec <= 0 || nsec >= 1000000000L) return 0;
-    }
-    struct timespec ts = rb_time_timespec(value);
-    if (ts.tv_sec < -62135596800LL || ts.tv_sec > 253402300799LL + 86400) return 0; /* years 1..10000: civil below */
-    long long local = (long long)ts.tv_sec + offset;
-    long long days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400);
-    long long second_of_day = local - days * 86400;
-    /* Howard Hinnant's civil_from_days. */
-    long long z = days + 719468;
-    long long era = (z >= 0 ? z : z - 146096) / 146097;
-    long long doe = z - era * 146097;
-    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    long long mp = (5 * doy + 2) / 153;
-    int day = (int)(doy - (153 * mp + 2) / 5 + 1);
-    int month = (int)(mp < 10 ? mp + 3 : mp - 9);
-    long long year = yoe + era * 400 + (month <= 2);
-    if (year < 1000 || year > 9999) return 0;
-
-    char text[48];
-    char *t = text;
-    *t++ = '"';
-    t = digits(t, (unsigned long)year, 4);
-    *t++ = '-';
-    t = digits(t, (unsigned long)month, 2);
-    *t++ = '-';
-    t = digits(t, (unsigned long)day, 2);
-    *t++ = 'T';
-    t = digits(t, (unsigned long)(second_of_day / 3600), 2);
-    *t++ = ':';
-    t = digits(t, (unsigned long)(second_of_day / 60 % 60), 2);
-    *t++ = ':';
-    t = digits(t, (unsigned long)(second_of_day % 60), 2);
-    if (nsec > 0) {
-        int places = 9;
-        while (nsec % 10 == 0) {
-            nsec /= 10;
-            places--;
-        }
-        *t++ = '.';
-        t = digits(t, (unsigned long)nsec, places);
-    }
-    if (utc) {
-        *t++ = 'Z';
-    } else {
-        long minutes = (offset < 0 ? -offset : offset) / 60;
-        *t++ = offset < 0 ? '-' : '+';
-        t = digits(t, (unsigned long)(minutes / 60), 2);
-        *t++ = ':';
-        t = digits(t, (unsigned long)(minutes % 60), 2);
-    }
-    *t++ = '"';
-    wb_buffer_append(buffer, text, (size_t)(t - text));
-    return 1;
-}
-
-/* Generator#scalar: a value that is not nil. */
-static int write_scalar_c(state *st, const wb_ser_op *op, VALUE value)
-{
-    wb_buffer *buffer = &st->buffer;
-    switch (op->format) {
-    case WB_FORMAT_STRING:
-        if (RB_TYPE_P(value, T_STRING)) return wbj_write_string(buffer, value);
-        if (RB_TYPE_P(value, T_SYMBOL)) return wbj_write_string(buffer, rb_sym2str(value));
-        return 0;
-    case WB_FORMAT_INTEGER:
-        if (FIXNUM_P(value)) {
-            wb_buffer_append_long(buffer, FIX2LONG(value));
-            return 1;
-        }
-        if (RB_TYPE_P(value, T_BIGNUM)) {
-            VALUE digits = rb_big2str(value, 10);
-            /* A long one goes to Ruby, which refuses what JSON.decode would. */
-            if (RSTRING_LEN(digits) > SHORT_NUMBER_TEXT) return 0;
-            wb_buffer_append_str(buffer, digits);
-            RB_GC_GUARD(digits);
-            return 1;
-        }
-        return 0;
-    case WB_FORMAT_BOOLEAN:
-        if (value == Qtrue) {
-            wb_buffer_append_literal(buffer, "true");
-            return 1;
-        }
-        if (value == Qfalse) {
-            wb_buffer_append_literal(buffer, "false");
-            return 1;
-        }
-        return 0;
-    case WB_FORMAT_FLOAT:
-        if (RB_FLOAT_TYPE_P(value) && isfinite(RFLOAT_VALUE(value))) {
-            /* Float#to_s: the shortest text that reads back to the same double. */
-            VALUE text = rb_funcall(value, id_to_s, 0);
-            if (!RB_TYPE_P(text, T_STRING)) return 0;
-            wb_buffer_append_str(buffer, text);
-            RB_GC_GUARD(text);
-            return 1;
-        }
-        return 0;
-    case WB_FORMAT_DECIMAL:
-        if (FIXNUM_P(value)) {
-            wb_buffer_append_long(buffer, FIX2LONG(value));
-            return 1;
-        }
-        return write_decimal(buffer, value);
-    case WB_FORMAT_TIME:
-        if (write_time(buffer, value)) return 1;
-        return write_quoted(buffer, wb_format_env_get(), WB_FORMAT_TIME, value);
-    case WB_FORMAT_DATE:
-    case WB_FORMAT_BASE64:
-        return write_quoted(buffer, wb_format_env_get(), (wb_format_kind)op->format, value);
-    default:
-        return 0;
-    }
+    if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) return wbj_write_text(buffer, value);
+    if (RB_INTEGER_TYPE_P(value)) return wbj_write_integer(buffer, value);
+    if (RB_FLOAT_TYPE_P(value)) return wbj_write_float(buffer, value);
+    if (value == Qtrue || value == Qfalse) return wbj_write_boolean(buffer, value);
+    if (RB_SPECIAL_CONST_P(value)) return 0;
+    if (RBASIC_CLASS(value) == rb_cTime) return wbj_write_time(buffer, value);
+    if (RBASIC_CLASS(value) == wb_format_env_get()->cBigDecimal) return wbj_write_decimal(buffer, value);
+    return 0;
 }
 
 static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth)
@@ -568,15 +430,17 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
         RB_GC_GUARD(text);
         return;
     }
-    if (op->type == sym_any) {
-        /* Values.native_any: written by its class, at the record's depth. */
-        VALUE text = rb_funcall(mValues, id_native_any, 2, value, LONG2NUM(depth));
-        StringValue(text);
-        wb_buffer_append_str(&st->buffer, text);
-        RB_GC_GUARD(text);
+    if (op->format == WB_SER_FORMAT_ANY) {
+        /* Values.any's common values in C; the rest Values.native_any, at the record's depth. */
+        if (!write_any(&st->buffer, value)) {
+            VALUE text = rb_funcall(mValues, id_native_any, 2, value, LONG2NUM(depth));
+            StringValue(text);
+            wb_buffer_append_str(&st->buffer, text);
+            RB_GC_GUARD(text);
+        }
         return;
     }
-    if (!write_scalar_c(st, op, value)) write_ruby(st, op->type, value);
+    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -605,14 +469,30 @@ static void raise_from(VALUE compiled, ID method, VALUE argument)
     rb_exc_raise(NIL_P(argument) ? rb_funcall(compiled, method, 0) : rb_funcall(compiled, method, 1, argument));
 }
 
-static const wb_ser_program *nested_program(wb_ser_op *op)
+/* The program object that writes `record`, a record of `op`'s relation: the
+ * nested Compiled's (kept in the op), or a Dispatch's for the record's class. */
+static VALUE nested_program_object(wb_ser_op *op, VALUE record)
 {
+    if (op->dispatch) {
+        VALUE object = rb_funcall(op->nested, id_native_program_for, 1, record);
+        program_of(object);
+        return object;
+    }
     if (NIL_P(op->nested_program)) {
         VALUE object = rb_funcall(op->nested, id_native_program, 0);
         program_of(object);
         op->nested_program = object;
     }
-    return RTYPEDDATA_DATA(op->nested_program);
+    return op->nested_program;
+}
+
+/* Generator#check_list: a list read through a reader may be any Enumerable. */
+static VALUE list_of(const wb_ser_op *op, VALUE value)
+{
+    if (op->readers && !RB_TYPE_P(value, T_ARRAY) && RTEST(rb_obj_is_kind_of(value, rb_mEnumerable))) {
+        return rb_funcall(value, id_to_a, 0);
+    }
+    return value;
 }
 
 static inline VALUE *slot_at(state *st, size_t base, int slot)
@@ -667,12 +547,75 @@ static inline void comma_flag(state *st, size_t base, int flag)
 static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
                          long depth);
 
+/* ---- JSON:API (JsonApi::Compiled#id_of, #relate and State) ---- */
+
+/* The id of a JSON:API resource as a String: JsonApi::Compiled#id_of's
+ * cases, and Ruby's for the rest (which raises). */
+static VALUE resource_id(const wb_ser_program *program, VALUE record, int exact)
+{
+    if (program->id_op < 0) rb_raise(rb_eArgError, "serializer program: a JSON:API resource without an id");
+    VALUE value = read_field(record, &program->ops[program->id_op], exact);
+    if (RB_TYPE_P(value, T_STRING)) return value;
+    if (FIXNUM_P(value)) return rb_fix2str(value, 10);
+    if (RB_TYPE_P(value, T_BIGNUM)) return rb_big2str(value, 10);
+    return rb_funcall(program->compiled, id_id_of, 1, record);
+}
+
+/* An id written as a JSON string (Values.string's escaping, Ruby's for what
+ * C declines). */
+static void write_id(state *st, VALUE id)
+{
+    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
+}
+
+/* State#see: marks the resource `type`, `id` as written; whether it was new. */
+static int see(state *st, VALUE type, VALUE id)
+{
+    VALUE ids = rb_hash_lookup2(st->seen, type, Qnil);
+    if (NIL_P(ids)) {
+        ids = rb_hash_new();
+        rb_hash_aset(st->seen, type, ids);
+    }
+    if (rb_hash_lookup2(ids, id, Qundef) != Qundef) return 0;
+    rb_hash_aset(ids, id, Qtrue);
+    return 1;
+}
+
+/* Compiled#relate: the resource identifier of `record`, a related record of
+ * the relationship `op`, queued for "included" (State#include) unless the
+ * include paths do not go there or it was seen. */
+static void relate(state *st, wb_ser_op *op, VALUE record)
+{
+    VALUE program = nested_program_object(op, record);
+    const wb_ser_program *nested = RTYPEDDATA_DATA(program);
+    int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == nested->model;
+    if (!exact && !RTEST(rb_obj_is_kind_of(record, nested->model))) raise_from(nested->compiled, id_wrong_record, record);
+    VALUE id = resource_id(nested, record, exact);
+    const wb_ser_op *identifier = &nested->ops[nested->id_op];
+    wb_buffer_append(&st->buffer, nested->strings.ptr + identifier->head.offset, identifier->head.len);
+    write_id(st, id);
+    wb_buffer_append_char(&st->buffer, '}');
+
+    VALUE node = Qnil;
+    if (!NIL_P(st->node)) {
+        node = rb_hash_lookup2(st->node, op->name, Qundef);
+        if (node == Qundef) return;
+    }
+    if (!see(st, identifier->name, id)) return;
+    rb_ary_push(st->queue, program);
+    rb_ary_push(st->queue, record);
+    rb_ary_push(st->queue, node);
+    RB_GC_GUARD(id);
+    RB_GC_GUARD(program);
+}
+
 /* A nested record (ONE, MANY) and its head. */
 static void write_nested(state *st, const wb_ser_program *program, wb_ser_op *op, VALUE record, long depth)
 {
-    const wb_ser_program *nested = nested_program(op);
+    VALUE nested = nested_program_object(op, record);
     const char *head = op->has_head ? program->strings.ptr + op->head.offset : NULL;
-    write_record(st, nested, record, head, op->head.len, depth + 1);
+    write_record(st, RTYPEDDATA_DATA(nested), record, head, op->head.len, depth + 1);
+    RB_GC_GUARD(nested);
 }
 
 /* The generated write: one record, by its program. */
@@ -736,13 +679,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_HREF: {
             st->frames[fi].at = op->at;
             VALUE href = *slot_at(st, base, op->slot);
-            int done = 0;
-            if (RB_TYPE_P(href, T_STRING)) {
-                done = wbj_write_string(buffer, href);
-            } else if (RB_TYPE_P(href, T_SYMBOL)) {
-                done = wbj_write_string(buffer, rb_sym2str(href));
-            }
-            if (!done) write_ruby(st, ID2SYM(id_href), href);
+            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
             RB_GC_GUARD(href);
             break;
         }
@@ -777,7 +714,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         }
         case WB_SER_MANY: {
             st->frames[fi].at = op->at;
-            VALUE list = read_field(record, op, exact);
+            VALUE list = list_of(op, read_field(record, op, exact));
             if (NIL_P(list)) break;
             if (!RB_TYPE_P(list, T_ARRAY)) raise_from(program->compiled, id_not_a_list, list);
             for (long i = 0; i < RARRAY_LEN(list); i++) {
@@ -795,6 +732,53 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
             }
             st->frames[fi].index = -1;
             RB_GC_GUARD(list);
+            break;
+        }
+        case WB_SER_ID: {
+            st->frames[fi].at = -1;
+            VALUE id = resource_id(program, record, exact);
+            write_id(st, id);
+            RB_GC_GUARD(id);
+            break;
+        }
+        case WB_SER_SPARSE: {
+            VALUE fields = st->document->fields;
+            VALUE fieldset = NIL_P(fields) ? Qnil : rb_hash_lookup2(fields, op->name, Qnil);
+            if (!NIL_P(fieldset)) {
+                *slot_at(st, base, op->slot) = fieldset;
+                pc = (size_t)op->target;
+            }
+            break;
+        }
+        case WB_SER_FIELD: {
+            VALUE fieldset = *slot_at(st, base, op->from);
+            int kept = RB_TYPE_P(fieldset, T_HASH) && rb_hash_lookup2(fieldset, op->name, Qundef) != Qundef;
+            *slot_at(st, base, op->slot) = kept ? Qtrue : Qnil;
+            break;
+        }
+        case WB_SER_RELATE: {
+            st->frames[fi].at = op->at;
+            VALUE value = read_field(record, op, exact);
+            if (op->list) value = list_of(op, value);
+            if (!op->list) {
+                if (NIL_P(value)) {
+                    wb_buffer_append_literal(buffer, "null");
+                } else {
+                    relate(st, op, value);
+                }
+            } else if (!NIL_P(value)) {
+                if (!RB_TYPE_P(value, T_ARRAY)) raise_from(program->compiled, id_not_a_list, value);
+                for (long i = 0; i < RARRAY_LEN(value); i++) {
+                    st->frames[fi].index = i;
+                    VALUE item = RARRAY_AREF(value, i);
+                    if (NIL_P(item)) continue;
+                    comma_flag(st, base, op->flag);
+                    relate(st, op, item);
+                    RB_GC_GUARD(item);
+                }
+                st->frames[fi].index = -1;
+            }
+            RB_GC_GUARD(value);
             break;
         }
         case WB_SER_HEAD:
@@ -863,14 +847,44 @@ static void lookup_constants(void)
     rb_gc_register_mark_object(values);
     rb_gc_register_mark_object(writer);
     rb_gc_register_mark_object(invalid);
-    const wb_format_env *env = wb_format_env_get();
-    cBigDecimal = env->cBigDecimal;
-    str_F = env->str_F;
-    posix_time = env->posix_time;
+    (void)wb_format_env_get(); /* the JSON writer's constants, looked up before any record */
     mValues = values;
     mWriter = writer;
     eInvalidValue = invalid;
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+}
+
+/* JsonApi.primary: the primary data's resources are marked as written (so
+ * never repeated in "included") before any is written, and so checked first. */
+static void see_primary(state *st, VALUE record)
+{
+    const wb_ser_program *program = program_for(st, record);
+    int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == program->model;
+    if (!exact && !RTEST(rb_obj_is_kind_of(record, program->model))) raise_from(program->compiled, id_wrong_record, record);
+    VALUE id = resource_id(program, record, exact);
+    see(st, program->ops[program->id_op].name, id);
+    RB_GC_GUARD(id);
+}
+
+/* JsonApi.included: the queued related records, the queue growing while it
+ * is written (included records relate to more). */
+static void write_included(state *st)
+{
+    wb_buffer *buffer = &st->buffer;
+    VALUE queue = st->queue;
+    if (RARRAY_LEN(queue) == 0) return;
+    wb_buffer_append_literal(buffer, ",\"included\":[");
+    for (long position = 0; position < RARRAY_LEN(queue); position += 3) {
+        if (position > 0) wb_buffer_append_char(buffer, ',');
+        st->included_index = position / 3;
+        st->node = RARRAY_AREF(queue, position + 2);
+        write_record(st, program_of(RARRAY_AREF(queue, position)), RARRAY_AREF(queue, position + 1), NULL, 0, 1);
+        if (!NIL_P(st->document->io) && buffer->len >= WB_BUFFER_PIECE) {
+            st->written += wb_buffer_flush_io(buffer, st->document->io, 1);
+        }
+    }
+    st->included_index = -1;
+    wb_buffer_append_char(buffer, ']');
 }
 
 static VALUE write_body(VALUE arg)
@@ -879,6 +893,24 @@ static VALUE write_body(VALUE arg)
     const wb_ser_document *document = st->document;
     VALUE resource = document->resource;
     wb_buffer *buffer = &st->buffer;
+    if (document->compound) {
+        st->seen = rb_hash_new();
+        st->queue = rb_ary_new();
+        st->node = document->include_tree;
+        append_value_str(buffer, document->opening);
+        if (RB_TYPE_P(resource, T_ARRAY)) {
+            st->in_list = 1;
+            for (long i = 0; i < RARRAY_LEN(resource); i++) {
+                st->list_index = i;
+                VALUE item = RARRAY_AREF(resource, i);
+                if (!NIL_P(item)) see_primary(st, item);
+                RB_GC_GUARD(item);
+            }
+            st->in_list = 0;
+        } else if (!NIL_P(resource)) {
+            see_primary(st, resource);
+        }
+    }
     if (RB_TYPE_P(resource, T_ARRAY)) {
         append_value_str(buffer, document->list_opening);
         int first = 1;
@@ -907,6 +939,10 @@ static VALUE write_body(VALUE arg)
     } else {
         write_top(st, resource, st->single_head, st->single_head_len, 0);
     }
+    if (document->compound) {
+        write_included(st);
+        wb_buffer_append_char(buffer, '}');
+    }
     if (NIL_P(document->io)) return wb_buffer_to_str(buffer);
     st->written += wb_buffer_flush_io(buffer, document->io, 1);
     return SIZET2NUM(st->written);
@@ -925,6 +961,10 @@ static VALUE write_rescue(VALUE arg, VALUE error)
     st->depth = 0;
     if (st->in_list && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
         error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->list_index));
+    }
+    if (st->included_index >= 0 && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
+        error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->included_index));
+        error = rb_funcall(mWriter, id_nested, 2, error, str_included);
     }
     rb_exc_raise(error);
     return Qnil;
@@ -960,6 +1000,10 @@ VALUE wb_ser_write(const wb_ser_document *document)
     wb_buffer_init(&st->buffer);
     st->last_class = Qnil;
     st->last_program = Qnil;
+    st->included_index = -1;
+    st->seen = Qnil;
+    st->queue = Qnil;
+    st->node = Qnil;
     /* The heads are copied before the state points at the caller's document: a
      * raise in between leaves nothing for the GC to follow into a dead frame. */
     st->list_head = copy_head(document->list_head, &st->list_head_len);
@@ -979,19 +1023,20 @@ void wb_ser_init(VALUE mNative)
     id_native_program = rb_intern("native_program");
     id_native_text = rb_intern("native_text");
     id_native_any = rb_intern("native_any");
-    sym_any = ID2SYM(rb_intern("any"));
     id_native_model_value = rb_intern("native_model_value");
     id_wrong_record = rb_intern("wrong_record");
     id_not_a_list = rb_intern("not_a_list");
     id_too_deep = rb_intern("too_deep");
     id_nested_error = rb_intern("nested_error");
     id_nested = rb_intern("nested");
-    id_to_s = rb_intern("to_s");
     id_href = rb_intern("href");
-    id_finite_p = rb_intern("finite?");
-    id_exponent = rb_intern("exponent");
-    id_utc_p = rb_intern("utc?");
-    id_subsec = rb_intern("subsec");
+    id_id_of = rb_intern("id_of");
+    id_native_program_for = rb_intern("native_program_for");
+    id_to_a = rb_intern("to_a");
+    id_any = rb_intern("any");
+    str_included = rb_obj_freeze(rb_str_new_cstr("included"));
+    rb_gc_register_mark_object(str_included);
+    wbj_writer_init();
     mValues = Qnil;
     mWriter = Qnil;
     eInvalidValue = Qnil;

@@ -4,7 +4,7 @@
  * wb_buffer.
  *
  * The output is byte for byte what the generated Ruby methods write
- * (lib/wirebind/serializer/{compiler,plain,hal,siren}.rb), errors included
+ * (lib/wirebind/serializer/{compiler,plain,hal,siren,json_api}.rb), errors included
  * (EncodeError, message and path): those files are the reference. What C does
  * not write itself it asks Ruby for, as a String: values it declines
  * (Serializer::Values.native_text), model-typed attribute values
@@ -31,11 +31,17 @@ typedef enum wb_ser_op_code {
     WB_SER_ONE = 9,
     WB_SER_MANY = 10,
     WB_SER_HEAD = 11,
+    WB_SER_ID = 12,
+    WB_SER_SPARSE = 13,
+    WB_SER_FIELD = 14,
+    WB_SER_RELATE = 15,
     WB_SER_OP_LIMIT
 } wb_ser_op_code;
 
 /* An attribute that holds a record, written as a value: not a scalar. */
 #define WB_SER_FORMAT_MODEL 0xFF
+/* A reader's value, written by its class (Values.any). */
+#define WB_SER_FORMAT_ANY 0xFE
 
 /* A run of bytes in a program's string table. */
 typedef struct wb_ser_bytes {
@@ -48,22 +54,25 @@ struct wb_ser_program;
 typedef struct wb_ser_op {
     unsigned char code;     /* wb_ser_op_code */
     unsigned char format;   /* ATTR: wb_format_kind, or WB_SER_FORMAT_MODEL */
-    unsigned char list;     /* ATTR: a list of values */
+    unsigned char list;     /* ATTR: a list of values; RELATE: a many relationship */
     unsigned char direct;   /* the reader is Model's attr_accessor: read the ivar */
     unsigned char skip_nil; /* ONE, MANY: a nil record is left out (else null) */
+    unsigned char readers;  /* MANY, RELATE: an Enumerable not an Array is read as its to_a (Generator#check_list) */
+    unsigned char dispatch; /* ONE, MANY, RELATE: `nested` is a Dispatch: the program is asked per record */
     int at;                 /* the field (or link) index, for errors; -1 none */
     int slot;               /* LINK, LOAD, HREF, FLAG_*, COMMA_IF */
     int target;             /* UNLESS_ANY: the op to jump to; LINK: the link's index */
-    int from;               /* ONE: the slot holding the record, -1: read it */
-    int flag;               /* ONE, MANY: the comma flag's slot, -1: none */
+    int from;               /* ONE: the slot holding the record, -1: read it; FIELD: the fieldset's slot */
+    int flag;               /* ONE, MANY, RELATE: the comma flag's slot, -1: none */
     ID ivar;
     ID reader;
     unsigned int ivar_index; /* Ruby 3.1: 1 + the ivar's index in the model's instances, 0: unknown */
     VALUE type;             /* ATTR: the type Symbol (for Values.native_text) */
-    VALUE nested;           /* ONE, MANY: the nested Compiled */
+    VALUE name;             /* ID, SPARSE: the resource type; FIELD, RELATE: the member's key (frozen Strings) */
+    VALUE nested;           /* ONE, MANY, RELATE: the nested Compiled */
     VALUE nested_program;   /* its program object, looked up on first use */
     wb_ser_bytes text;      /* LIT */
-    wb_ser_bytes head;      /* ONE, MANY: the nested record's head */
+    wb_ser_bytes head;      /* ONE, MANY: the nested record's head; ID: the resource identifier's, up to its id */
     int has_head;
     size_t slots_offset;    /* UNLESS_ANY: its slots, in the program's cond table */
     size_t slots_count;
@@ -79,6 +88,7 @@ typedef struct wb_ser_program {
     long max_depth;         /* Compiled::MAX_DEPTH */
     size_t record_size_hint; /* bytes the first record of the last list took, plus one */
     size_t op_count;
+    long id_op;             /* JSON:API: the index of the ID op (how the id is read), -1: none */
     wb_ser_op *ops;
     size_t cond_count;
     int *cond;
@@ -103,6 +113,12 @@ typedef struct wb_ser_document {
     VALUE list_head;    /* Qnil: none */
     VALUE single_head;  /* Qnil: none */
     int skip_nil;       /* nil items of a list are left out (else null) */
+    /* A JSON:API compound document: `opening` (the top-level object up to
+     * "data":) before the primary data, then "included" and "}". */
+    int compound;
+    VALUE opening;
+    VALUE fields;       /* the sparse fieldsets (Serializer#fields), Qnil: none */
+    VALUE include_tree; /* Serializer#include_tree, Qnil: every related record */
 } wb_ser_document;
 
 /* Writes the document: a UTF-8 String, or the bytes written to io. */

@@ -165,8 +165,8 @@ module Wirebind
     #   Types and names not declared are ignored. Only with +format: :json_api+.
     # @param rel [String, Symbol] HAL and Siren: the relation under which a
     #   list's records are embedded (default "item", RFC 6573's)
-    # @param backend [Symbol] +:native+ (the C engine, for +:plain+, +:hal+ and
-    #   +:siren+; +:json_api+ is written by Ruby in any case) or +:pure+; the
+    # @param backend [Symbol] +:native+ (the C engine, for every format and any
+    #   records) or +:pure+ (the generated Ruby methods); the
     #   default is {Wirebind.backend}. Both write the same bytes.
     # @raise [ArgumentError] an unknown format or a bad option
     # @param include [String, Array<String, Symbol>, nil] JSON:API: the
@@ -221,7 +221,7 @@ module Wirebind
       Options.io(io)
 
       definition = FORMATS[@format]
-      if @backend == :native && definition.respond_to?(:program) && models?(@resource)
+      if @backend == :native && definition.respond_to?(:program)
         return Native.write(self, @resource, @context, io, *definition.native_document(self))
       end
 
@@ -260,12 +260,6 @@ module Wirebind
     end
 
     private
-
-    # Whether the native engine can write +resource+: model records (records
-    # of other classes are written by the generated Ruby, through their readers).
-    def models?(resource)
-      resource.is_a?(Array) ? resource.all? { |item| item.nil? || item.is_a?(Model) } : resource.nil? || resource.is_a?(Model)
-    end
 
     def normalize_include(paths)
       paths = paths.split(",") if paths.is_a?(String)

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "serializer_test_support"
+require "set"
 
 # The native serializer engine under a hostile GC, as test/xml/gc_stress_test.rb
 # holds the XML codecs: GC.stress (programs compiled under it too), GC.compact
@@ -31,15 +32,17 @@ class SerializerGCStressTest < Minitest::Test
       link(:"ne\"xt") { |_v, context| context[:next] }
     end
     project = Class.new(Wirebind::Serializer) do
+      type "project"
       attributes :name
       link(:self) { |p| p.id && "/projects/#{p.id}" }
     end
     issue = Class.new(Wirebind::Serializer) do
       type "issue"
+      id :key
       attributes :summary, :votes, :watched, :spent, :due, :labels
       attribute :key, key: "k\u00e9y\n"
       link(:self) { |i| "/issues/#{i.key}" }
-      many :affects_versions, version
+      many :affects_versions, version, links: { related: ->(i, _) { "/issues/#{i.key}/versions" } }
       one :project, project
     end
     every = Class.new(Wirebind::Serializer) do
@@ -82,10 +85,53 @@ class SerializerGCStressTest < Minitest::Test
           [e.message, e.path]
         end
     end
+    # JSON:API: a compound document (with an included record written twice
+    # over, and fieldsets), and one whose included record fails.
+    version = Version.new(id: "v\u00e9", name: "y" * 300, release_date: Time.at(1, in: "-03:30"), sequence: 2**64)
+    linked = [Issue.new(key: "a", affects_versions: [version, Version.new(id: "2")], project: Project.new(id: "P", name: "p")),
+              Issue.new(key: "b\u2028", affects_versions: [version], project: Project.new(id: "P"))]
+    results << issue.new(linked, format: :json_api, backend: backend, include: "affects_versions,project").to_json
+    results << issue.new(linked, format: :json_api, backend: backend, fields: { "issue" => "summary,project" }, meta: { "n" => 2 }).to_json
+    results << begin
+      issue.new([Issue.new(key: "c", affects_versions: [Version.new(id: "3", sequence: 1.5)])], format: :json_api, backend: backend).to_json
+    rescue Wirebind::EncodeError => e
+      [e.message, e.path]
+    end
     io = StringIO.new
     # Larger than a flush (64 KiB) in few records: few allocations under stress.
     issue.new([Issue.new(key: "io", summary: "y" * 4000 + "\u2028")] * 30, format: :hal, backend: backend).to_json(io: io)
     results << io.string.force_encoding(Encoding::UTF_8)
+    # Records read through their readers (Structs, a Set for a list).
+    rows = issues.map { |record| self.class.row_of(record) }
+    [*FORMATS, :json_api].each do |format|
+      # The first row's document, and then both: the second's Rational fails (the :any mapping has none).
+      [rows.first(1), rows].each do |list|
+        results << begin
+          issue.new(list, format: format, backend: backend, context: { next: "/n" }).to_json
+        rescue Wirebind::EncodeError => e
+          [e.message, e.path]
+        end
+      end
+    end
+    io = StringIO.new
+    issue.new(Array.new(30) { |n| Issue.new(key: n.to_s, summary: "y" * 4000, affects_versions: [version]) }, format: :json_api,
+                                                                                                        backend: backend).to_json(io: io)
+    results << io.string.force_encoding(Encoding::UTF_8)
+  end
+
+  ROWS = {}.compare_by_identity
+  private_constant :ROWS
+
+  # A model record as a Struct of its attributes, nested records too; a list of records as a Set.
+  def self.row_of(value)
+    case value
+    when Array then value.any?(Wirebind::Model) ? Set.new(value.map { |item| row_of(item) }) : value
+    when Wirebind::Model
+      names = value.class.attributes.map(&:name)
+      struct = (ROWS[value.class] ||= Struct.new(*names, keyword_init: true))
+      struct.new(**names.to_h { |name| [name, row_of(value.public_send(name))] })
+    else value
+    end
   end
 
   def stressed
@@ -110,9 +156,11 @@ class SerializerGCStressTest < Minitest::Test
     expected = outputs(:pure, issue, every)
     assert_equal expected, outputs(:native, issue, every) # compiles and caches every program
     programs = FORMATS.map { |format| issue.new(nil, format: format).compiled_for(Issue.new).native_program }
+    programs << issue.new(nil, format: :json_api).compiled_for(Issue.new).native_program
     3.times do |round|
       round.even? ? GC.compact : GC.verify_compaction_references(double_heap: true, toward: :empty)
       cached = FORMATS.map { |format| issue.new(nil, format: format).compiled_for(Issue.new).native_program }
+      cached << issue.new(nil, format: :json_api).compiled_for(Issue.new).native_program
       assert_equal programs.map(&:object_id), cached.map(&:object_id), "compaction keeps the cached programs"
       assert_equal expected, outputs(:native, issue, every), "after compaction #{round + 1}"
     end

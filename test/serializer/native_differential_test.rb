@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "serializer_test_support"
+require "set"
 
 # The native serializer engine (ext/wirebind/serializer_engine.c) against the
 # generated Ruby methods, the reference: on seeded random records (nils,
@@ -98,6 +99,22 @@ class SerializerNativeDifferentialTest < Minitest::Test
   class OneOnlySerializer < Wirebind::Serializer
     one :main, PartSerializer
     one :inner, TagSerializer
+  end
+
+  # JSON:API's own members: relationship links (one giving nil or a
+  # non-String by the context), links on a many, and a one written again.
+  class ApiThingSerializer < Wirebind::Serializer
+    type "thing"
+    model Thing
+    attributes :text, :count, :at
+    one :main, PartSerializer, links: {
+      self: ->(thing, _) { "/things/#{thing.id}/relationships/main" },
+      related: ->(thing, context) { context[:odd_links] ? thing.count : context[:next] }
+    }
+    many :parts, PartSerializer, links: { related: ->(thing, context) { context[:nil_links] ? nil : "/things/#{thing.id}/parts" } }
+    many :tags, TagSerializer, key: "labels"
+    one :child, ApiThingSerializer
+    link(:self) { |thing| "/things/#{thing.id}" }
   end
 
   class OddSerializer < Wirebind::Serializer
@@ -249,6 +266,8 @@ class SerializerNativeDifferentialTest < Minitest::Test
         errors += 1 if result.first == :error
       end
       assert_same_outcome(LinklessSerializer, resource, format: pick(random, %i[plain hal siren]))
+      # Relationship links declared before the resource's links (their blocks come first).
+      assert_same_outcome(ApiThingSerializer, resource, format: pick(random, %i[plain hal siren]), context: context)
       assert_same_outcome(OneOnlySerializer, resource, format: pick(random, %i[plain hal siren]))
       assert_same_outcome(ThingSerializer, resource, format: pick(random, %i[plain hal siren]), io: true, context: context)
     end
@@ -309,6 +328,139 @@ class SerializerNativeDifferentialTest < Minitest::Test
       assert_equal pure, native
       assert_equal :io, pure.first
       assert_operator pure[2], :>, 64 * 1024
+    end
+  end
+
+  # ---- JSON:API compound documents ------------------------------------------------
+
+  INCLUDES = [nil, [], "main", "parts.tags", "labels", "child.child.main.tags", "main.tags,labels", "child,child.parts",
+              "nothing.there", "main.tags.more"].freeze
+  FIELDSETS = [nil, { "thing" => "text" }, { "thing" => %w[text main labels], "part" => "name,tags" }, { "part" => [] },
+               { "tag" => "label", "thing" => "count,child,nothing" }, { "other" => "x" }].freeze
+
+  def json_api_options(random, bad)
+    hrefs = [nil, "/next", "/n\"e\u2028xt", :sym]
+    hrefs << 12 if bad.positive?
+    options = { context: { next: pick(random, hrefs), nil_links: random.rand < 0.3, odd_links: random.rand < bad * 5 },
+                include: pick(random, INCLUDES), fields: pick(random, FIELDSETS) }
+    options[:meta] = { "total" => random.rand(100), "note" => pick(random, STRINGS) } if random.rand < 0.3
+    options[:links] = { self: "/things", next: pick(random, [nil, "/things?page=2"]) } if random.rand < 0.3
+    options[:meta] = { "bad" => Object.new } if random.rand < bad
+    options
+  end
+
+  def test_json_api_compound_documents
+    random = Random.new(random_seed)
+    errors = 0
+    oks = 0
+    200.times do |round|
+      bad = round.even? ? 0.0 : 0.01
+      resource = random.rand < 0.8 ? Array.new(random.rand(0..4)) { random.rand < 0.1 ? nil : gen_thing(random, bad) } : gen_thing(random, bad)
+      # The same resources again: written once, in data or in included.
+      resource += resource.first(random.rand(0..2)) if resource.is_a?(Array) && random.rand < 0.2
+      [ThingSerializer, ApiThingSerializer].each do |serializer|
+        options = json_api_options(random, bad)
+        result = assert_same_outcome(serializer, resource, format: :json_api, **options)
+        assert_same_outcome(serializer, resource, format: :json_api, io: true, **options)
+        result.first == :error ? errors += 1 : oks += 1
+      end
+    end
+    assert_operator errors, :>, 0, "some documents should fail"
+    assert_operator oks, :>, 100, "most documents should be written"
+  end
+
+  def test_json_api_ids_included_records_and_their_errors
+    part = ->(id, **rest) { Part.new(id: id, name: "p#{id}", **rest) }
+    shared = part.call(2)
+    cases = [
+      Thing.new(id: "1", main: shared, parts: [shared, nil, part.call(2**70), part.call(-3)], child: Thing.new(id: "1")),
+      [Thing.new(id: "1", child: Thing.new(id: "2")), Thing.new(id: "2", child: Thing.new(id: "1"))],
+      Thing.new(id: "é\"\u2028", tags: [Tag.new(id: "t", label: "x"), Tag.new(id: "t", label: "again")]),
+      # Errors: ids that are not Strings or Integers, in data and in included, and a record in included that fails.
+      Thing.new(id: 1.5), [Thing.new(id: "1"), Thing.new(id: :sym)], Thing.new(id: "1", main: part.call(7.5)),
+      Thing.new(id: "1", parts: [part.call(1), part.call(nil)]), Thing.new(id: "1", main: part.call(1, tags: [Tag.new(id: "t"), Part.new])),
+      Thing.new(id: "1", main: part.call(1, weight: Float::NAN)), Thing.new(id: "bad \xFF".dup.force_encoding("UTF-8")),
+      Thing.new(id: "1", parts: [Tag.new(id: "x")]), Thing.new(id: "1", tags: "not a list"), [Thing.new(id: "1"), Tag.new(id: "t")]
+    ]
+    cases.each_with_index do |resource, n|
+      [ThingSerializer, ApiThingSerializer].each do |serializer|
+        [nil, "main", "parts,child"].each do |paths|
+          result = assert_same_outcome(serializer, resource, format: :json_api, include: paths, context: {})
+          assert_equal n < 3 ? :ok : :error, result.first, "case #{n} #{serializer} #{result.inspect}" if paths.nil?
+        end
+      end
+    end
+    error = assert_raises(Wirebind::EncodeError) do
+      ApiThingSerializer.new(Thing.new(id: "1", main: part.call(1, weight: Float::NAN)), format: :json_api, backend: :native).to_json
+    end
+    assert_equal "included[0].weight", error.path
+  end
+
+  def test_json_api_records_that_contain_themselves
+    record = Thing.new(id: "loop", main: Part.new(id: 1))
+    record.child = record
+    result = assert_same_outcome(ApiThingSerializer, record, format: :json_api, context: {})
+    assert_equal :ok, result.first
+    assert_equal 1, result[1].scan('"id":"loop"').size - 1, "the record is in data, and identified once as its own child"
+  end
+
+  def test_json_api_large_documents_through_io
+    random = Random.new(random_seed)
+    things = Array.new(300) { |n| Thing.new(id: "t#{n}", text: gen_string(random, 0.0), main: Part.new(id: n, name: "x" * 200),
+                                            parts: Array.new(3) { |k| Part.new(id: (n * 3) + k, name: "y" * 100) }) }
+    pure = outcome(ApiThingSerializer, things, :pure, io: true, format: :json_api, context: {})
+    native = outcome(ApiThingSerializer, things, :native, io: true, format: :json_api, context: {})
+    assert_equal pure, native
+    assert_equal :io, pure.first
+    assert_operator pure[2], :>, 128 * 1024
+  end
+
+  # ---- records read through their readers ------------------------------------------
+
+  STRUCTS = {}.compare_by_identity
+
+  # The same record as a Struct of the model's attributes (nested records
+  # too); a list of records becomes, now and then, an Enumerable that is not
+  # an Array (a Set), as an ActiveRecord relation is.
+  def struct_of(value, random)
+    case value
+    when Array
+      items = value.map { |item| struct_of(item, random) }
+      value.any? { |item| item.is_a?(Wirebind::Model) } && random.rand < 0.3 ? Set.new(items) : items
+    when Wirebind::Model
+      names = value.class.attributes.map(&:name)
+      struct = (STRUCTS[value.class] ||= Struct.new(*names, keyword_init: true))
+      struct.new(**names.to_h { |name| [name, struct_of(value.public_send(name), random)] })
+    else value
+    end
+  end
+
+  def test_records_read_through_readers_in_every_format
+    random = Random.new(random_seed)
+    errors = 0
+    120.times do |round|
+      bad = round.even? ? 0.0 : 0.01
+      things = Array.new(random.rand(0..4)) { random.rand < 0.1 ? nil : gen_thing(random, bad) }
+      resource = random.rand < 0.8 ? things.map { |thing| struct_of(thing, random) } : struct_of(gen_thing(random, bad), random)
+      context = { next: pick(random, [nil, "/next", :sym]), nil_links: random.rand < 0.3, odd_links: random.rand < bad * 5 }
+      FORMATS.each do |format|
+        options = format == :json_api ? json_api_options(random, bad) : { context: context, rel: pick(random, ["item", :things]) }
+        result = assert_same_outcome(ThingSerializer, resource, format: format, **options)
+        errors += 1 if result.first == :error
+        assert_same_outcome(ApiThingSerializer, resource, format: :json_api, io: true, **json_api_options(random, bad)) if format == :json_api
+      end
+      assert_same_outcome(OneOnlySerializer, resource, format: pick(random, %i[plain hal siren]))
+    end
+    assert_operator errors, :>, 0, "some documents should fail"
+    # A reader that raises, a missing reader, values Values.any writes by Ruby (Hashes, Dates, nested Arrays).
+    odd = Struct.new(:id, :name)
+    raising = odd.new("1", nil)
+    raising.define_singleton_method(:name) { raise ArgumentError, "no name" }
+    [raising, Struct.new(:id).new("1"), odd.new("2", { "a" => [1, Date.new(2020), { b: nil }] }), odd.new("3", [[Time.at(0).utc, 1.5]]),
+     odd.new("4", Date.new(2020)), odd.new("5", Float::NAN), odd.new("6", BigDecimal("1.5")), odd.new("7", Object.new)].each do |record|
+      FORMATS.each do |format|
+        assert_same_outcome(OddSerializer, [record], format: format)
+      end
     end
   end
 

@@ -6,9 +6,9 @@ require "set"
 # Serializers read any object through its readers (issue 12): Structs,
 # Data-like value objects, plain objects with attr_readers, ActiveRecord-like
 # rows whose associations are Enumerable relations. The output is the same as
-# for the equivalent models, in every format and on both backends (model
-# records keep the native engine; other records are written by the generated
-# Ruby).
+# for the equivalent models, in every format and on both backends (the
+# native engine reads them through their readers; native_differential_test.rb
+# holds it to the generated Ruby).
 class SerializerReadersTest < Minitest::Test
   include SerializerTestSupport
 

@@ -171,6 +171,11 @@ module Wirebind
         :any
       end
 
+      # No instance variable: read through the reader, always.
+      def ivar
+        nil
+      end
+
       def list?
         false
       end
@@ -222,6 +227,12 @@ module Wirebind
       # JsonApi::Compiled#relate
       def relate(record, out, state, key)
         compiled_for(record).relate(record, out, state, key)
+      end
+
+      # The native engine's program for +record+ (Compiled#native_program of
+      # the compiled form for its class).
+      def native_program_for(record)
+        compiled_for(record).native_program
       end
 
       private

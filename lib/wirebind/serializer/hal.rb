@@ -86,10 +86,11 @@ module Wirebind
         links = compiled.serializer.__wb_links
         fields = compiled.fields
         Program.new(compiled) do |p|
-          hrefs = links.map do |link|
+          # By the link's index among all the link blocks (a relationship's come first when declared first).
+          hrefs = links.to_h do |link|
             slot = p.slot
             p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
-            slot
+            [link.index, slot]
           end
           ones = {}
           fields.each do |resolved|
@@ -112,7 +113,7 @@ module Wirebind
       end
 
       def links_object(p, compiled, links, hrefs)
-        p.conditional(hrefs) do
+        p.conditional(hrefs.values) do
           p.member("_links")
           p.open
           links.each do |link|
@@ -137,14 +138,14 @@ module Wirebind
             when :one
               p.conditional([ones[resolved.at]]) do
                 p.member(resolved.key)
-                p.emit(code: Program::ONE, at: resolved.at, from: ones[resolved.at], nested: p.nested(resolved), skip_nil: true)
+                p.emit(code: Program::ONE, at: resolved.at, from: ones[resolved.at], **p.nested(resolved), skip_nil: true)
               end
             when :many
               p.member(resolved.key)
               p.lit("[")
               flag = p.slot
               p.emit(code: Program::FLAG_CLEAR, slot: flag)
-              p.emit(code: Program::MANY, at: resolved.at, nested: p.nested(resolved), skip_nil: true, flag: flag, **p.read(resolved))
+              p.emit(code: Program::MANY, at: resolved.at, **p.nested(resolved), skip_nil: true, flag: flag, **p.read(resolved))
               p.lit("]")
             end
           end

@@ -75,6 +75,8 @@ module Wirebind
       class Compiled < Serializer::Compiled
         # @return [Model::Attribute] the attribute written as +id+
         attr_reader :id_attribute
+        # @return [String] a resource identifier's text up to its id: +{"type":"issue","id":+
+        attr_reader :identifier_head
 
         # Writes the resource identifier of +record+ and queues it for +included+.
         # @return [String] +out+
@@ -235,6 +237,127 @@ module Wirebind
       end
 
       module_function
+
+      # The native engine's program for +compiled+: the Generator's +write+,
+      # then, where SPARSE jumps when the document has a fieldset for the
+      # type, its +write_sparse+.
+      # @return [Program]
+      def program(compiled)
+        Program.new(compiled) do |p|
+          fieldset = p.slot
+          sparse = p.emit(code: Program::SPARSE, text: compiled.type, slot: fieldset)
+          resource_program(p, compiled, nil)
+          done = p.emit(code: Program::UNLESS_ANY, slots: [].freeze) # no slots: always jumps
+          p.land(sparse)
+          resource_program(p, compiled, fieldset)
+          p.land(done)
+        end
+      end
+
+      # One resource object (Generator#resource_method); kept members chosen
+      # by the fieldset in slot +fieldset+, if given.
+      def resource_program(p, compiled, fieldset)
+        links = compiled.serializer.__wb_links
+        base = compiled.fields.size
+        hrefs = link_calls(p, base, links)
+        p.open
+        p.member("type")
+        p.lit(p.string_text(compiled.type))
+        p.member("id")
+        p.emit(code: Program::ID, text: compiled.type, head: compiled.identifier_head, **p.read_attribute(compiled.id_attribute))
+        kinds = compiled.fields.group_by { |resolved| resolved.field.kind == :attribute ? :attribute : :relationship }
+        attributes = (kinds[:attribute] || []).reject { |resolved| resolved.key == "id" }
+        group_program(p, "attributes", attributes, fieldset) { |resolved| p.attribute(resolved) }
+        group_program(p, "relationships", kinds[:relationship] || [], fieldset) do |resolved|
+          relationship_program(p, base, resolved)
+        end
+        unless links.empty?
+          p.conditional(hrefs) do
+            p.member("links")
+            p.open
+            links.each_with_index do |link, n|
+              body = lambda do
+                p.member(link.rel)
+                p.emit(code: Program::HREF, at: base + link.index, slot: hrefs[n])
+              end
+              links.size == 1 ? body.call : p.conditional([hrefs[n]], &body)
+            end
+            p.close
+          end
+        end
+        p.close
+      end
+
+      # Calls the link blocks of +links+ into new slots. @return [Array<Integer>] the slots
+      def link_calls(p, base, links)
+        links.map do |link|
+          slot = p.slot
+          p.emit(code: Program::LINK, at: base + link.index, slot: slot, target: link.index)
+          slot
+        end
+      end
+
+      # Generator#group
+      def group_program(p, name, members, fieldset, &each)
+        return if members.empty?
+
+        kept = fieldset && members.map do |resolved|
+          slot = p.slot
+          p.emit(code: Program::FIELD, text: resolved.key, from: fieldset, slot: slot)
+          slot
+        end
+        body = lambda do
+          p.member(name)
+          p.open
+          members.each_with_index do |resolved, n|
+            member = lambda do
+              p.member(resolved.key)
+              each.call(resolved)
+            end
+            kept ? p.conditional([kept[n]], &member) : member.call
+          end
+          p.close
+        end
+        kept ? p.conditional(kept, &body) : body.call
+      end
+
+      # Generator#relationship
+      def relationship_program(p, base, resolved)
+        p.open
+        field_links = resolved.field.links || []
+        unless field_links.empty?
+          hrefs = link_calls(p, base, field_links)
+          p.conditional(hrefs) do
+            p.member("links")
+            p.open
+            field_links.each_with_index do |link, n|
+              p.conditional([hrefs[n]]) do
+                p.member(link.rel)
+                p.emit(code: Program::HREF, at: base + link.index, slot: hrefs[n])
+              end
+            end
+            p.close
+          end
+        end
+        p.member("data")
+        relate = { code: Program::RELATE, at: resolved.at, text: resolved.key, **p.nested(resolved), **p.read(resolved) }
+        if resolved.field.kind == :one
+          p.emit(**relate, list: false)
+        else
+          p.lit("[")
+          flag = p.slot
+          p.emit(code: Program::FLAG_CLEAR, slot: flag)
+          p.emit(**relate, list: true, flag: flag)
+          p.lit("]")
+        end
+        p.close
+      end
+
+      # How the native engine writes the document (see Plain.native_document),
+      # and the compound document's [opening, fieldsets, include paths].
+      def native_document(document)
+        ["[", "]", nil, nil, true, [top_level(document), document.fields, document.include_tree].freeze]
+      end
 
       # @return [Integer] bytes flushed to +io+ so far
       def write(document, out, io)

@@ -53,12 +53,12 @@ module Wirebind
             case resolved.field.kind
             when :attribute then p.attribute(resolved)
             when :one
-              p.emit(code: Program::ONE, at: resolved.at, nested: p.nested(resolved), skip_nil: false, **p.read(resolved))
+              p.emit(code: Program::ONE, at: resolved.at, **p.nested(resolved), skip_nil: false, **p.read(resolved))
             when :many
               p.lit("[")
               flag = p.slot
               p.emit(code: Program::FLAG_CLEAR, slot: flag)
-              p.emit(code: Program::MANY, at: resolved.at, nested: p.nested(resolved), skip_nil: false, flag: flag, **p.read(resolved))
+              p.emit(code: Program::MANY, at: resolved.at, **p.nested(resolved), skip_nil: false, flag: flag, **p.read(resolved))
               p.lit("]")
             end
           end

@@ -29,7 +29,12 @@ module Wirebind
       ONE = 9         # at, ivar/reader/direct or slot (from), nested, skip_nil, flag, head
       MANY = 10       # at, ivar/reader/direct, nested, skip_nil, flag, head
       HEAD = 11       # append the head the record was written with
-      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil nested head slots from flag].freeze
+      # JSON:API (JsonApi.program):
+      ID = 12         # ivar/reader/direct, text (the type), head (the identifier's): write the resource's id
+      SPARSE = 13     # text (the type), slot, target: if the document has a fieldset for the type, slot = it, jump
+      FIELD = 14      # text (a key), from (the fieldset's slot), slot: slot = true if the fieldset keeps the key, else nil
+      RELATE = 15     # at, ivar/reader/direct, nested, text (the key), list, flag: resource identifiers, queued for included
+      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil nested head slots from flag readers].freeze
 
       Container = Struct.new(:close, :state, :flag)
 
@@ -109,8 +114,14 @@ module Wirebind
         else
           emit(code: FLAG_SET, slot: container.flag)
         end
-        jump[FIELDS.index(:target)] = @ops.size
+        land(jump)
         container.state = before == :nonempty ? :nonempty : :unknown
+      end
+
+      # Makes the jump +op+ (UNLESS_ANY, SPARSE) land here, after the pending text.
+      def land(op)
+        flush
+        op[FIELDS.index(:target)] = @ops.size
       end
 
       # The attribute's value (or list of values), +null+ for nil.
@@ -121,13 +132,19 @@ module Wirebind
 
       # @return [Hash] how the engine reads the attribute of +resolved+
       def read(resolved)
-        name = resolved.attribute.name
-        { ivar: resolved.attribute.ivar, reader: name, direct: direct?(name) }
+        read_attribute(resolved.attribute)
       end
 
-      # @return [Compiled] the nested serializer's compiled form for +resolved+
+      # @return [Hash] how the engine reads +attribute+ (a Model::Attribute)
+      def read_attribute(attribute)
+        { ivar: attribute.ivar, reader: attribute.name, direct: direct?(attribute.name) }
+      end
+
+      # @return [Hash] the nested serializer of +resolved+ (a Compiled, or a
+      #   Dispatch, asked per record), and whether its list is read as
+      #   Generator#check_list reads one of a record read through its readers
       def nested(resolved)
-        @compiled.instance_variable_get(:"@n#{resolved.at}")
+        { nested: @compiled.instance_variable_get(:"@n#{resolved.at}"), readers: !resolved.attribute.is_a?(Model::Attribute) }
       end
 
       # @return [String] +"key":+, escaped

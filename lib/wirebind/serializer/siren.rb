@@ -108,10 +108,11 @@ module Wirebind
         links = compiled.serializer.__wb_links
         fields = compiled.fields
         Program.new(compiled) do |p|
-          hrefs = links.map do |link|
+          # By the link's index among all the link blocks (a relationship's come first when declared first).
+          hrefs = links.to_h do |link|
             slot = p.slot
             p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
-            slot
+            [link.index, slot]
           end
           p.emit(code: Program::HEAD)
           p.open(nil)
@@ -138,7 +139,7 @@ module Wirebind
             records.each do |resolved|
               head = (+'{"rel":[' << p.string_text(resolved.key) << "],").freeze
               code = resolved.field.kind == :one ? Program::ONE : Program::MANY
-              p.emit(code: code, at: resolved.at, nested: p.nested(resolved), skip_nil: true, flag: flag, head: head, **p.read(resolved))
+              p.emit(code: code, at: resolved.at, **p.nested(resolved), skip_nil: true, flag: flag, head: head, **p.read(resolved))
             end
           end
           p.lit("]")
