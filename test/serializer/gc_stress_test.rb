@@ -115,7 +115,7 @@ class SerializerGCStressTest < Minitest::Test
     end
     io = StringIO.new
     issue.new(Array.new(30) { |n| Issue.new(key: n.to_s, summary: "y" * 4000, affects_versions: [version]) }, format: :json_api,
-                                                                                                        backend: backend).to_json(io: io)
+                                                                                                              backend: backend).to_json(io: io)
     results << io.string.force_encoding(Encoding::UTF_8)
   end
 

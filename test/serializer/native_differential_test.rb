@@ -406,8 +406,10 @@ class SerializerNativeDifferentialTest < Minitest::Test
 
   def test_json_api_large_documents_through_io
     random = Random.new(random_seed)
-    things = Array.new(300) { |n| Thing.new(id: "t#{n}", text: gen_string(random, 0.0), main: Part.new(id: n, name: "x" * 200),
-                                            parts: Array.new(3) { |k| Part.new(id: (n * 3) + k, name: "y" * 100) }) }
+    things = Array.new(300) do |n|
+      Thing.new(id: "t#{n}", text: gen_string(random, 0.0), main: Part.new(id: n, name: "x" * 200),
+                parts: Array.new(3) { |k| Part.new(id: (n * 3) + k, name: "y" * 100) })
+    end
     pure = outcome(ApiThingSerializer, things, :pure, io: true, format: :json_api, context: {})
     native = outcome(ApiThingSerializer, things, :native, io: true, format: :json_api, context: {})
     assert_equal pure, native
