@@ -88,6 +88,17 @@ class XMLLinearTimeTest < Minitest::Test
     end
   end
 
+  # An <!ATTLIST> of n attributes applied to a tag of n attributes (dtd: :internal;
+  # the native backend hands DOCTYPEs to pure): each rule found by name, not by a
+  # scan of the tag (n * n).
+  def test_an_attlist_of_many_attributes_on_a_tag_of_many
+    assert_linear_time("ATTLIST rules against many attributes", 1000) do |n|
+      rules = Array.new(n) { |i| "a#{i} NMTOKEN #IMPLIED" }.join(" ")
+      xml = "<!DOCTYPE r [<!ATTLIST r #{rules}>]>#{tag_with(Array.new(n) { |i| "a#{i}" })}"
+      -> { Wirebind::XML.check(xml, dtd: :internal, backend: :pure) }
+    end
+  end
+
   # n declarations on the root, n elements using them, then n elements that each
   # declare one more (a copy of everything in scope per element would be n * n).
   def namespaces_document(n)

@@ -59,17 +59,12 @@ module Wirebind
           return raw unless rules
 
           result = raw ? raw.dup : []
+          # The tag's attributes by name, once: a rule list and a tag of
+          # thousands of attributes each stay linear.
+          positions = {}
+          (0...result.size).step(2) { |i| positions[result[i]] ||= i }
           rules.each_value do |rule|
-            index = nil
-            i = 0
-            while i < result.size
-              if result[i] == rule.name
-                index = i
-                break
-              end
-              i += 2
-            end
-            if index
+            if (index = positions[rule.name])
               result[index + 1] = collapse(result[index + 1]) unless rule.type == "CDATA"
             elsif rule.default
               result << rule.name << rule.default
