@@ -22,6 +22,32 @@ module Wirebind
     # having more than +max+ references pending at once. Everything here is a loop
     # over Arrays and Hashes (no recursion), linear in the references.
     #
+    # == Streaming (+each+): what is kept
+    #
+    # Axis writes the records of a list as references in the Body and every
+    # multiRef after it, breadth first (all the issues, then what they
+    # reference, then what that references), so a record can only be yielded
+    # once everything it reaches has been read: it is *complete* when it is
+    # read and each referent it references is complete. Records are yielded in
+    # document order as soon as the first one waiting is complete (not once the
+    # whole document is read).
+    #
+    # A model referent that only the records of the list reference (an
+    # issue the list's +href+ names) is let go once each of those records was
+    # yielded: its value is no longer held here, only its id, so that a later
+    # reference to it is a {DecodeError} saying so (never a second, different
+    # object, nor a silent dangling reference). Referents that other referents
+    # reference (an issue's versions, components, custom field values; Axis's
+    # +long+ multiRefs) are kept for the whole document: they are shared
+    # between records, and the next record may reference them again after the
+    # first one was yielded (an Axis writer shares the same +Long+ between an
+    # issue's +votes+ and a version's +sequence+). So memory while streaming is
+    # the records still pending (a few words each for those not read yet),
+    # what they reference, and an id per record let go. A document whose later
+    # multiRefs reference a record of the list already yielded (records that
+    # link to each other, not a list of trees with shared parts) needs
+    # {XML.decode}, which keeps every referent.
+    #
     # @api private
     class References
       # What {#lookup} returns for an id not read yet.
@@ -54,14 +80,36 @@ module Wirebind
         @held = []       # [key, index, id] for records not built yet, innermost last
         @edges = {}      # referent id => ids its content references
         @current = nil   # the id of the referent being decoded
-        @queue = nil     # each: boxes of records waiting for references before them
         @count = 0
+        return unless block
+
+        # each only: completion and letting go (see "Streaming" above).
+        @queue = []      # boxes [record, incomplete children, children ids], in document order
+        @top = []        # ids referenced by the top-level record being read
+        @waiting = {}    # referent id => how many of its references are to incomplete referents (> 0)
+        @parents = {}    # id => [referent id or box, ...] waiting for its completion
+        @holders = {}    # id => how many records not yielded yet reference it
+        @nested = {}     # id => true: referenced by a referent (kept)
+        @released = {}   # id => true: let go
       end
 
       # Called for every reference the decoders meet.
       # @return [Object] the value read for +id+, or {PENDING}
       def lookup(id)
-        (@edges[@current] ||= []) << id if @current
+        if @current
+          (@edges[@current] ||= []) << id
+          if @block
+            @nested[id] = true
+            unless complete?(id)
+              @waiting[@current] = @waiting.fetch(@current, 0) + 1
+              (@parents[id] ||= []) << @current
+            end
+          end
+        elsif @block
+          @top << id
+          @holders[id] = @holders.fetch(id, 0) + 1
+        end
+        released(id) if @block && @released.key?(id)
         @values.fetch(id, PENDING)
       end
 
@@ -116,6 +164,7 @@ module Wirebind
         id = @current
         @current = nil
         @values[id] = value
+        @types.delete(id)
         targets = @targets.delete(id)
         if targets
           @pending -= targets.size
@@ -123,27 +172,29 @@ module Wirebind
             target.is_a?(Array) ? target[where] = value : target.instance_variable_set(where, value)
           end
         end
-        flush if @queue && @pending.zero?
+        completed(id) if @block && !@waiting.key?(id)
       end
 
-      # +each+: a record that is not a reference, yielded in document order.
+      # +each+: a record that is not a reference (the decoder looked up the
+      # references it holds), yielded in document order once complete.
       def each_record(record)
-        if @queue.nil? || (@queue.empty? && @pending.zero?)
+        children = @top
+        if children.empty? && @queue.empty?
           @count += 1
           @block.call(record)
         else
-          @queue << [record]
+          @top = []
+          enqueue([record, 0, children])
         end
       end
 
-      # +each+: a record that is a reference, yielded once every reference is read.
+      # +each+: a record that is a reference the decoder looked up and found
+      # not read yet; yielded in document order once complete.
       def each_reference(id, type)
-        value = lookup(id)
-        return each_record(value) unless value.equal?(PENDING)
-
-        box = [nil]
-        @queue ||= []
-        @queue << box
+        children = @top
+        @top = []
+        box = [nil, 0, children]
+        enqueue(box)
         into_array(id, type, box, 0)
       end
 
@@ -157,10 +208,86 @@ module Wirebind
                              "or it came before any reference to it without an xsi:type naming a known type)"
         end
         check_cycles
-        flush if @queue
+        return unless @block
+
+        flush
+        # Unreachable: an incomplete record waits on a cycle, which check_cycles reports.
+        raise DecodeError, "#{@queue.size} records wait for references that never completed" unless @queue.empty?
       end
 
       private
+
+      # Whether +id+ was read along with every referent it reaches.
+      def complete?(id)
+        @released.key?(id) || (@values.key?(id) && !@waiting.key?(id))
+      end
+
+      def released(id)
+        raise DecodeError, "href=\"##{id}\" references a multiRef that each already let go: the records holding it were " \
+                           "yielded before this reference came (each keeps only what pending records hold; decode keeps every multiRef)"
+      end
+
+      # A box waits for its incomplete children; yielded when none is left and
+      # every box before it was yielded.
+      def enqueue(box)
+        waiting = 0
+        box[2].each do |child|
+          next if complete?(child)
+
+          waiting += 1
+          (@parents[child] ||= []) << box
+        end
+        box[1] = waiting
+        @queue << box
+        flush if waiting.zero? && @queue.size == 1
+      end
+
+      # +id+ became complete: so may the referents and boxes that wait for it.
+      def completed(id)
+        done = [id]
+        until done.empty?
+          parents = @parents.delete(done.pop) or next
+          parents.each do |parent|
+            if parent.is_a?(Array)
+              parent[1] -= 1
+            elsif (left = @waiting[parent] - 1).zero?
+              @waiting.delete(parent)
+              done << parent if @values.key?(parent)
+            else
+              @waiting[parent] = left
+            end
+          end
+        end
+        flush
+      end
+
+      def flush
+        queue = @queue
+        until queue.empty? || queue.first[1].positive?
+          record, _, children = queue.shift
+          @count += 1
+          @block.call(record)
+          let_go(children)
+        end
+      end
+
+      # A record holding references to +ids+ was yielded: a model referent that
+      # only yielded records referenced is let go.
+      def let_go(ids)
+        ids.each do |id|
+          left = @holders.fetch(id, 0) - 1
+          if left.positive?
+            @holders[id] = left
+            next
+          end
+          @holders.delete(id)
+          next if @nested.key?(id) || !@values[id].is_a?(Wirebind::Model)
+
+          @values.delete(id)
+          @edges.delete(id)
+          @released[id] = true
+        end
+      end
 
       def wait(id, type, target)
         @pending += 1
@@ -178,14 +305,6 @@ module Wirebind
           return scalar if scalar
         end
         Wirebind::Model.xml_subtype(Object, local, uri)
-      end
-
-      def flush
-        queue = @queue
-        until queue.empty?
-          @count += 1
-          @block.call(queue.shift[0])
-        end
       end
 
       # Iterative depth-first search over the referents' references.
