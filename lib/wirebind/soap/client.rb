@@ -82,6 +82,9 @@ module Wirebind
         @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
         @http_headers.freeze
         @path = @uri.request_uri
+        @read_options = nil
+        @read_options = read_options({}).freeze # those of a call without options of its own
+        @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
         @transport = build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
       end
 
@@ -131,6 +134,8 @@ module Wirebind
       private
 
       def read_options(call_options)
+        return @read_options if @read_options && call_options.empty?
+
         options = @decode_options.merge(call_options)
         options[:references] = true if @style == :rpc_encoded && !options.key?(:references)
         options
@@ -190,7 +195,21 @@ module Wirebind
         reader.peeked.lstrip.start_with?("<?xml", "<") && !reader.peeked.lstrip.downcase.start_with?("<!doctype html", "<html")
       end
 
+      # The same few operations call after call: their headers are made once
+      # (at most REQUEST_HEADERS_KEPT of them; a proc's action is asked each call).
       def request_headers(operation, call_action)
+        return build_request_headers(operation, call_action) if call_action || @soap_action.is_a?(Proc)
+
+        @request_headers[operation] || begin
+          headers = build_request_headers(operation, nil).freeze
+          @request_headers = @request_headers.merge(operation.dup.freeze => headers) if @request_headers.size < REQUEST_HEADERS_KEPT
+          headers
+        end
+      end
+      REQUEST_HEADERS_KEPT = 256
+      private_constant :REQUEST_HEADERS_KEPT
+
+      def build_request_headers(operation, call_action)
         action = soap_action_for(operation, call_action)
         headers = @http_headers.dup
         if @version == "1.1"

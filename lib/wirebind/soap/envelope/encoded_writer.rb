@@ -121,6 +121,8 @@ module Wirebind
         # not after every item's (Axis writes them level by level, which makes a
         # reader hold every item at once). A stack of lists, not recursion.
         def write_multi_refs
+          return write_levels if @multi_ref == :breadth_first
+
           stack = [@pending]
           @pending = []
           until stack.empty?
@@ -136,6 +138,18 @@ module Wirebind
             stack << @pending
             @pending = []
           end
+        end
+
+        # Axis 1's order: every multiRef of a level, then those they introduced.
+        def write_levels
+          index = 0
+          while index < @pending.size
+            record = @pending[index]
+            @pending[index] = nil # written: let it go
+            index += 1
+            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{ENCODING_STYLE}))
+          end
+          @pending.clear
         end
 
         def record_element(name, record, extra)

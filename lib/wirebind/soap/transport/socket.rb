@@ -29,7 +29,7 @@ module Wirebind
 
         # @param (see NetHTTP#initialize)
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          @host = uri.host
+          @host = uri.hostname # without the brackets of an IPv6 address
           @port = uri.port
           @tls = uri.scheme == "https"
           @host_header = "#{uri.host}#{":#{uri.port}" unless uri.port == uri.default_port}"
@@ -69,7 +69,7 @@ module Wirebind
           head = +"POST #{path} HTTP/1.1\r\nHost: #{@host_header}\r\nUser-Agent: #{USER_AGENT}\r\n"
           head << "Accept-Encoding: gzip, deflate\r\n" unless headers.any? { |name, _| name.casecmp?("accept-encoding") }
           headers.each do |name, value|
-            raise ArgumentError, "HTTP header #{name.inspect} holds a line break" if "#{name}#{value}".match?(/[\r\n]/)
+            raise ArgumentError, "HTTP header #{name.inspect} holds a line break" if line_break?(name) || line_break?(value)
 
             head << name << ": " << value << "\r\n"
           end
@@ -87,6 +87,10 @@ module Wirebind
           end
           connection.used!
           connection
+        end
+
+        def line_break?(text)
+          text.include?("\n") || text.include?("\r")
         end
 
         def open_socket
