@@ -54,16 +54,18 @@ module Wirebind
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
-      # @param adapter [Symbol, Object] +:net_http+ (default), +:socket+ (a lean HTTP/1.1
-      #   client on the standard library's sockets, {Transport::Socket}: the fastest for
-      #   many small calls), +:httpx+ (the httpx gem, an optional dependency loaded only
-      #   then), or an object answering the {Transport} interface
+      # @param adapter [Symbol, Object] +:socket+ (the default: a lean HTTP/1.1 client on
+      #   the standard library's sockets, {Transport::Socket}, with TLS, gzip/deflate,
+      #   chunked bodies, keep-alive and the timeouts; about twice the calls per second of
+      #   net/http), +:net_http+ (net/http, {Transport::NetHTTP}: what to choose behind an
+      #   HTTP proxy, which it takes from +http_proxy+), +:httpx+ (the httpx gem, an
+      #   optional dependency loaded only then), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
-                     ssl: {}, pool_size: 5, adapter: :net_http, logger: nil, **decode_options)
+                     ssl: {}, pool_size: 5, adapter: :socket, logger: nil, **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host

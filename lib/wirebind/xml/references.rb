@@ -50,6 +50,11 @@ module Wirebind
     #
     # @api private
     class References
+      # How many model referents +each+ keeps after letting them go, for a later
+      # reference to take back.
+      RECENT = 4096
+      EMPTY = [].freeze
+      private_constant :EMPTY
       # What {#lookup} returns for an id not read yet.
       PENDING = Object.new.freeze
       # The +attribute+ of a referent's slot: where the decoders tell it apart.
@@ -88,28 +93,29 @@ module Wirebind
         @top = []        # ids referenced by the top-level record being read
         @waiting = {}    # referent id => how many of its references are to incomplete referents (> 0)
         @parents = {}    # id => [referent id or box, ...] waiting for its completion
-        @holders = {}    # id => how many records not yielded yet reference it
-        @nested = {}     # id => true: referenced by a referent (kept)
-        @released = {}   # id => true: let go
+        @holders = {}    # id => how many references to it are held (by records not yielded, referents not let go)
+        @recent = {}     # id => value: the last RECENT model referents let go, oldest first
+        @released = {}   # id => true: let go and gone
       end
 
       # Called for every reference the decoders meet.
       # @return [Object] the value read for +id+, or {PENDING}
       def lookup(id)
+        id.freeze # one String for every Hash that keys on it (an unfrozen key is copied)
         if @current
           (@edges[@current] ||= []) << id
-          if @block
-            @nested[id] = true
-            unless complete?(id)
-              @waiting[@current] = @waiting.fetch(@current, 0) + 1
-              (@parents[id] ||= []) << @current
-            end
-          end
         elsif @block
           @top << id
-          @holders[id] = @holders.fetch(id, 0) + 1
         end
-        released(id) if @block && @released.key?(id)
+        return @values.fetch(id, PENDING) unless @block
+
+        revive(id) if @recent.key?(id)
+        released(id) if @released.key?(id)
+        @holders[id] = @holders.fetch(id, 0) + 1
+        if @current && !complete?(id)
+          @waiting[@current] = @waiting.fetch(@current, 0) + 1
+          (@parents[id] ||= []) << @current
+        end
         @values.fetch(id, PENDING)
       end
 
@@ -152,6 +158,7 @@ module Wirebind
       # @param xsi_uri [String, nil] its namespace, resolved where it appeared
       # @return [Class, Symbol, nil]
       def referent_type(id, xsi_local, xsi_uri)
+        id.freeze
         raise DecodeError, "two elements have id=#{id.inspect}" if @values.key?(id)
 
         type = @types[id] || type_named(xsi_local, xsi_uri)
@@ -219,12 +226,12 @@ module Wirebind
 
       # Whether +id+ was read along with every referent it reaches.
       def complete?(id)
-        @released.key?(id) || (@values.key?(id) && !@waiting.key?(id))
+        @values.key?(id) && !@waiting.key?(id)
       end
 
       def released(id)
-        raise DecodeError, "href=\"##{id}\" references a multiRef that each already let go: the records holding it were " \
-                           "yielded before this reference came (each keeps only what pending records hold; decode keeps every multiRef)"
+        raise DecodeError, "href=\"##{id}\" references a multiRef that each let go more than #{RECENT} multiRefs ago " \
+                           "(each keeps what pending records hold, and the last #{RECENT} let go; decode keeps every multiRef)"
       end
 
       # A box waits for its incomplete children; yielded when none is left and
@@ -271,22 +278,54 @@ module Wirebind
         end
       end
 
-      # A record holding references to +ids+ was yielded: a model referent that
-      # only yielded records referenced is let go.
+      # A record holding references to +ids+ was yielded: a model referent no
+      # one holds any more is let go, and so are, in turn, those only it held.
+      # It stays among the RECENT last let go, from where a later reference
+      # takes it back (the same object); older ones are gone.
       def let_go(ids)
-        ids.each do |id|
+        return if ids.empty?
+
+        ids = ids.dup
+        until ids.empty?
+          id = ids.pop
           left = @holders.fetch(id, 0) - 1
           if left.positive?
             @holders[id] = left
             next
           end
           @holders.delete(id)
-          next if @nested.key?(id) || !@values[id].is_a?(Wirebind::Model)
+          value = @values[id]
+          next unless value.is_a?(Wirebind::Model)
 
           @values.delete(id)
-          @edges.delete(id)
-          @released[id] = true
+          @recent[id] = value
+          children = @edges[id]
+          ids.concat(children) if children
+          forget_oldest if @recent.size > RECENT
         end
+      end
+
+      # A reference to a referent let go lately: held again, and so is what it
+      # holds (counted back as let_go counted it down).
+      def revive(id)
+        @values[id] = @recent.delete(id)
+        children = (@edges[id] || EMPTY).dup
+        until children.empty?
+          child = children.pop
+          @holders[child] = @holders.fetch(child, 0) + 1
+          next unless @recent.key?(child)
+
+          @values[child] = @recent.delete(child)
+          grandchildren = @edges[child]
+          children.concat(grandchildren) if grandchildren
+        end
+      end
+
+      def forget_oldest
+        id, = @recent.first
+        @recent.delete(id)
+        @edges.delete(id)
+        @released[id] = true
       end
 
       def wait(id, type, target)

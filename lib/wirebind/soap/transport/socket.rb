@@ -74,20 +74,31 @@ module Wirebind
             head << name << ": " << value << "\r\n"
           end
           head << "Content-Length: " << body.bytesize.to_s << "\r\n\r\n"
-          message = head.b << body.b
           begin
-            connection.write(message, @write_timeout)
+            write_message(connection, head, body)
           rescue ConnectionError
             raise unless connection.reused?
 
             # The server closed it as the request went out: it read nothing. Once more, on a new connection.
             connection.close
             connection = Connection.new(open_socket)
-            connection.write(message, @write_timeout)
+            write_message(connection, head, body)
           end
           connection.used!
           connection
         end
+
+        # A small request in one write (one segment, one syscall); a large body
+        # after its head, not copied behind it.
+        def write_message(connection, head, body)
+          if body.bytesize <= SMALL_BODY
+            connection.write(head.b << body.b, @write_timeout)
+          else
+            connection.write(head.b, @write_timeout)
+            connection.write(body, @write_timeout)
+          end
+        end
+        SMALL_BODY = 64 * 1024
 
         def line_break?(text)
           text.include?("\n") || text.include?("\r")
