@@ -274,8 +274,8 @@ module Bench
         File.rename("#{file}.part", file)
         exit!(0)
       end
-      Process.wait(pid)
-      abort "writing #{file} failed" unless $?.success? && File.exist?(file)
+      _, status = Process.wait2(pid)
+      abort "writing #{file} failed" unless status.success? && File.exist?(file)
       file
     end
 
@@ -549,7 +549,7 @@ module Bench
             socket.write(canned(path))
           end
         end
-      rescue EOFError, IOError, SystemCallError
+      rescue IOError, SystemCallError # EOFError included
         nil
       ensure
         socket.close

@@ -204,8 +204,10 @@ class XMLReferencesTest < Minitest::Test
 
   def test_each_yields_before_the_document_ends
     items = (0...50).map { |i| %(<item href="#i#{i}"/>) }.join
-    refs = (0...50).map { |i| %(<multiRef id="i#{i}" soapenc:root="0"><key>K#{i}</key><fix href="#v#{i}"/></multiRef>) +
-                               %(<multiRef id="v#{i}" soapenc:root="0"><name>#{i}</name></multiRef>) }.join
+    refs = (0...50).map do |i|
+      %(<multiRef id="i#{i}" soapenc:root="0"><key>K#{i}</key><fix href="#v#{i}"/></multiRef>) +
+        %(<multiRef id="v#{i}" soapenc:root="0"><name>#{i}</name></multiRef>)
+    end.join
     xml = doc("<resp><return>#{items}</return></resp>#{refs}")
     backends.each do |backend|
       io = Wirebind::CodecTestHelpers::TrickleIO.new(xml, seed: random_seed)

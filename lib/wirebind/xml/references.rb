@@ -32,21 +32,19 @@ module Wirebind
     # document order as soon as the first one waiting is complete (not once the
     # whole document is read).
     #
-    # A model referent that only the records of the list reference (an
-    # issue the list's +href+ names) is let go once each of those records was
-    # yielded: its value is no longer held here, only its id, so that a later
-    # reference to it is a {DecodeError} saying so (never a second, different
-    # object, nor a silent dangling reference). Referents that other referents
-    # reference (an issue's versions, components, custom field values; Axis's
-    # +long+ multiRefs) are kept for the whole document: they are shared
-    # between records, and the next record may reference them again after the
-    # first one was yielded (an Axis writer shares the same +Long+ between an
-    # issue's +votes+ and a version's +sequence+). So memory while streaming is
-    # the records still pending (a few words each for those not read yet),
-    # what they reference, and an id per record let go. A document whose later
-    # multiRefs reference a record of the list already yielded (records that
-    # link to each other, not a list of trees with shared parts) needs
-    # {XML.decode}, which keeps every referent.
+    # Each reference is counted against what holds it (a record not yielded
+    # yet, or a referent). Once a record is yielded, the model referents it
+    # references that nothing else holds are let go, and in turn those only
+    # they held: their values are no longer held here. The last {RECENT} let go
+    # are kept aside, so that a later reference takes one back, the same
+    # object (a version shared by issues yielded apart); a reference to one let
+    # go before those is a {DecodeError} saying so (never a second, different
+    # object, nor a silent dangling reference), and {XML.decode}, which keeps
+    # every referent, reads such a document. Scalar referents (Axis writes
+    # every +long+ as one, and shares them between records and levels) are kept
+    # for the whole document: a value each. So memory while streaming is the
+    # records still pending and what they reference, {RECENT} referents, and an
+    # id per referent let go.
     #
     # @api private
     class References
