@@ -6,7 +6,7 @@ Warning[:deprecated] = true
 
 module Wirebind
   module TestWarnings
-    def warn(message, category: nil)
+    def warn(message, category: nil) # rubocop:disable Lint/UnusedMethodArgument -- Warning.warn's signature
       raise "warning raised as an error: #{message}"
     end
   end
