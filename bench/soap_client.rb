@@ -15,14 +15,21 @@
 # multiRefs resolved by hand); then each is timed, medians reported, and the
 # goals printed with the ratios measured in this run.
 #
+#   /file?P a file written before the run, sent as it is read: getIssuesFromJqlSearch
+#           of STREAM_ISSUES (100,000) issues, rpc/encoded multiRefs, in two orders
+#           (depth first as wirebind's Service writes them, level by level as Axis 1
+#           does), streamed by the client's each (kept in tmp/bench/ between runs)
+#
 # Environment: BENCH_COUNT=1000, SMALL_CALLS=10000, SAVON_SMALL_CALLS=1000,
-# STREAM_MB=80, SAVON_STREAM_MB=16, BENCH_RUNS=15.
+# STREAM_MB=80, SAVON_STREAM_MB=16, STREAM_ISSUES=100000, BENCH_RUNS=15.
 
 lib = File.expand_path("../lib", __dir__)
 $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
 $stdout.sync = true
 
 require "socket"
+require "fileutils"
+require "tempfile"
 require "wirebind"
 require "savon"
 require_relative "clock"
@@ -39,6 +46,7 @@ module Bench
     STREAM_MB = Integer(ENV.fetch("STREAM_MB", "80"))
     SAVON_STREAM_MB = Integer(ENV.fetch("SAVON_STREAM_MB", "16"))
     RUNS = Integer(ENV.fetch("BENCH_RUNS", "15"))
+    STREAM_ISSUES = Integer(ENV.fetch("STREAM_ISSUES", "100000"))
     THREADS = 16
     MIB = 1024.0 * 1024
 
@@ -57,6 +65,7 @@ module Bench
       big_issue(server, issues)
       small_calls(server)
       streaming(server, issues.first(50))
+      multi_ref_streaming(server)
     ensure
       server&.stop
     end
@@ -207,6 +216,67 @@ module Bench
 
       puts "Savon's peak RSS growth per MB of body: #{(savon[:rss] / 1024.0 / SAVON_STREAM_MB).round(1)} MiB/MB " \
            "(so about #{(savon[:rss] / 1024.0 / SAVON_STREAM_MB * STREAM_MB).round} MiB for #{STREAM_MB} MB, not run: bounded at #{SAVON_STREAM_MB} MB)"
+    end
+
+    # ---- 100,000 issues, rpc/encoded multiRefs, through each ---------------------------------
+
+    def multi_ref_streaming(server)
+      orders = { true => "depth first (wirebind's Service)", breadth_first: "level by level (Axis 1's order)" }
+      results = orders.map do |order, label|
+        file = multi_ref_file(order)
+        result = in_child do
+          client = wirebind_client(server, "/file?#{file}")
+          count = 0
+          bad = 0
+          client.each(:getIssuesFromJqlSearch, { in0: "token", in1: "project = OPS", in2: STREAM_ISSUES }, returns: Issue) do |issue|
+            # spot-checked: every 997th against the issue it was written from
+            bad += 1 if (count % 997).zero? && issue != Generator.expected_issue(count)
+            count += 1
+          end
+          raise "#{bad} of the streamed issues checked differ" unless bad.zero?
+
+          count
+        end
+        abort "each over #{file} gave #{result[:value]} issues, not #{STREAM_ISSUES}" if result[:ok] && result[:value] != STREAM_ISSUES
+        [label, File.size(file), result]
+      end
+      puts
+      puts "| getIssuesFromJqlSearch, #{STREAM_ISSUES} issues (rpc/encoded, multiRef) through each | size | time | issues/s | peak RSS growth |"
+      puts "|---|---:|---:|---:|---:|"
+      results.each do |label, size, result|
+        if result[:ok]
+          puts "| multiRefs #{label} | #{(size / MIB).round} MiB | #{result[:time].round(1)} s | #{(STREAM_ISSUES / result[:time]).round} | " \
+               "#{(result[:rss] / 1024.0).round(1)} MiB |"
+        else
+          puts "| multiRefs #{label} | #{(size / MIB).round} MiB | failed: #{result[:error]} | | |"
+        end
+      end
+      depth = results.first[2]
+      goal_max("#{STREAM_ISSUES} issues, depth-first multiRefs, through each: peak RSS growth (MiB)", depth[:rss] / 1024.0, 128) if depth[:ok]
+      puts "(level by level, every issue waits for the level after it: each holds them all, as the multiRefs still pending)"
+    end
+
+    # The response, written once by a child process (its memory is not the
+    # parent's) into tmp/bench/, and kept for the next run.
+    def multi_ref_file(order)
+      dir = File.expand_path("../tmp/bench", __dir__)
+      FileUtils.mkdir_p(dir)
+      file = File.join(dir, "soap_multi_ref_#{order == true ? 'depth' : 'levels'}_#{STREAM_ISSUES}.xml")
+      return file if File.exist?(file)
+
+      pid = fork do
+        issues = Enumerator.new { |y| STREAM_ISSUES.times { |n| y << Generator.expected_issue(n) } }
+        File.open("#{file}.part", "wb") do |io|
+          Wirebind::SOAP::Envelope.write(io, operation: "getIssuesFromJqlSearchResponse", namespace: NS,
+                                             parts: { getIssuesFromJqlSearchReturn: issues }, types: { getIssuesFromJqlSearchReturn: [Issue] },
+                                             style: :rpc_encoded, multi_ref: order)
+        end
+        File.rename("#{file}.part", file)
+        exit!(0)
+      end
+      _, status = Process.wait2(pid)
+      abort "writing #{file} failed" unless status.success? && File.exist?(file)
+      file
     end
 
     def streamed_row(name, megabytes, result)
@@ -398,21 +468,35 @@ module Bench
         new(bodies)
       end
 
+      # SERVER_PROCESSES (2) processes accept on the same socket, a thread per
+      # connection in each: the server is no GVL-bound single process that 16
+      # client threads (or Savon's connection per call) would queue behind. Each
+      # counts the connections it accepted in its own slot of a shared file.
       def initialize(bodies)
         @bodies = bodies
         server = TCPServer.new("127.0.0.1", 0)
         @port = server.addr[1]
-        @pid = fork do
-          connections = 0
-          lock = Mutex.new
-          loop do
-            socket = server.accept
-            socket.setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
-            lock.synchronize { connections += 1 }
-            Thread.new(socket) { |s| serve(s, -> { lock.synchronize { connections } }) }
+        @counts = Tempfile.create("wirebind-bench-connections")
+        processes = Integer(ENV.fetch("SERVER_PROCESSES", "2"))
+        @counts.write("\0" * 8 * processes)
+        @counts.flush
+        @pids = Array.new(processes) do |slot|
+          fork do
+            connections = 0
+            lock = Mutex.new
+            loop do
+              socket = server.accept
+              socket.setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
+              lock.synchronize { @counts.pwrite([connections += 1].pack("Q"), 8 * slot) }
+              Thread.new(socket) { |s| serve(s, -> { accepted }) }
+            end
           end
         end
         server.close
+      end
+
+      def accepted
+        File.binread(@counts.path).unpack("Q*").sum
       end
 
       def size(path)
@@ -428,41 +512,68 @@ module Bench
       end
 
       def stop
-        Process.kill(:TERM, @pid)
-        Process.wait(@pid)
-      rescue Errno::ESRCH, Errno::ECHILD
-        nil
+        @pids.each do |pid|
+          Process.kill(:TERM, pid)
+          Process.wait(pid)
+        rescue Errno::ESRCH, Errno::ECHILD
+          nil
+        end
+        @counts.close
+        File.unlink(@counts.path)
       end
 
       private
 
+      # One read for a small request's head and body (no line-by-line gets), and
+      # each canned response written whole, made once: what a server costs per
+      # call must stay well below what any client costs, or it is the server
+      # that is measured (the floor line of the small-calls table says how far).
       def serve(socket, connections)
-        while (line = socket.gets("\r\n"))
-          path = line.split(" ")[1]
-          length = 0
-          while (header = socket.gets("\r\n")) && header != "\r\n"
-            name, value = header.split(":", 2)
-            length = value.to_i if name.casecmp?("content-length")
+        buffer = +"".b
+        loop do
+          until (ends = buffer.index("\r\n\r\n"))
+            buffer << socket.readpartial(65_536)
           end
-          socket.read(length)
+          length = buffer.byteslice(0, ends)[/^content-length:[ \t]*(\d+)/i, 1].to_i
+          total = ends + 4 + length
+          buffer << socket.readpartial(65_536) while buffer.bytesize < total
+          path = buffer[/\A[A-Z]+ (\S+)/, 1]
+          buffer = buffer.byteslice(total, buffer.bytesize - total)
           if path == "/stats"
             respond(socket, connections.call.to_s, "text/plain")
+          elsif path.start_with?("/file?")
+            send_file(socket, path.delete_prefix("/file?"))
           elsif path.start_with?("/big")
             stream_big(socket, Integer(path[/mb=(\d+)/, 1]))
           else
-            respond(socket, @bodies.fetch(path))
+            socket.write(canned(path))
           end
         end
-      rescue IOError, SystemCallError
+      rescue IOError, SystemCallError # EOFError included
         nil
       ensure
         socket.close
       end
 
+      def canned(path)
+        (@canned ||= {})[path] ||= response(@bodies.fetch(path)).freeze
+      end
+
       # One write (and no Nagle delay): two small writes would wait on the
       # client's delayed ACK, 40 ms a call, for every client alike.
       def respond(socket, body, type = "text/xml; charset=utf-8")
-        socket.write("HTTP/1.1 200 OK\r\nContent-Type: #{type}\r\nContent-Length: #{body.bytesize}\r\n\r\n#{body}")
+        socket.write(response(body, type))
+      end
+
+      def response(body, type = "text/xml; charset=utf-8")
+        "HTTP/1.1 200 OK\r\nContent-Type: #{type}\r\nContent-Length: #{body.bytesize}\r\n\r\n#{body}"
+      end
+
+      def send_file(socket, path)
+        File.open(path, "rb") do |file|
+          socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: #{file.size}\r\n\r\n")
+          IO.copy_stream(file, socket)
+        end
       end
 
       # A document/literal response of +megabytes+, written in chunks as it is made.

@@ -382,6 +382,9 @@ class SOAPClientSocketTest < SOAPClientTest
 
   def test_it_is_the_socket_adapter
     assert_instance_of Wirebind::SOAP::Transport::Socket, new_client(endpoint: "http://127.0.0.1:1/x").transport
+    # the default
+    assert_instance_of Wirebind::SOAP::Transport::Socket, Client.new(endpoint: "http://127.0.0.1:1/x").transport
+    assert_instance_of Wirebind::SOAP::Transport::NetHTTP, Client.new(endpoint: "http://127.0.0.1:1/x", adapter: :net_http).transport
   end
 end
 

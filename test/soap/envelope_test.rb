@@ -243,7 +243,13 @@ class SOAPEnvelopeTest < Minitest::Test
     assert_match Regexp.new(expected), body
     # two issues, and the one version object each shares between its two references
     assert_equal 4, body.scan("<multiRef ").size
-    assert_equal %w[id0 id1 id2 id3], body.scan(/<multiRef id="(id\d+)"/).flatten
+    # depth first: each issue's version right after it, so that a streaming reader completes it there
+    assert_equal %w[id0 id2 id1 id3], body.scan(/<multiRef id="(id\d+)"/).flatten
+    # Axis 1's order, level by level
+    axis = Envelope.write(+"", operation: "getIssuesResponse", namespace: "urn:ops", parts: { getIssuesReturn: issues },
+                               style: :rpc_encoded, multi_ref: :breadth_first)
+    assert_equal %w[id0 id1 id2 id3], axis.scan(/<multiRef id="(id\d+)"/).flatten
+    assert_equal axis.scan(%r{<multiRef .*?</multiRef>}).sort, body.scan(%r{<multiRef .*?</multiRef>}).sort
   end
 
   def test_multi_ref_output_survives_cycles

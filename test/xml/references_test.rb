@@ -180,6 +180,96 @@ class XMLReferencesTest < Minitest::Test
     assert_raises(ArgumentError) { decode(xml, [Issue], max_references: 0) }
   end
 
+  # each yields a record as soon as it and everything it references were read
+  # (depth-first multiRefs), not at the end of the document; a shared nested
+  # referent stays the same object across records yielded apart.
+  def test_each_yields_records_once_complete_and_keeps_shared_referents
+    xml = doc(<<~XML)
+      <resp><return><item href="#a"/><item href="#b"/><item href="#c"/></return></resp>
+      <multiRef id="a" soapenc:root="0"><key>A</key><votes href="#n"/><fix href="#v"/></multiRef>
+      <multiRef id="v" soapenc:root="0"><name>1.0</name></multiRef>
+      <multiRef id="n" soapenc:root="0" xsi:type="xsd:long">4</multiRef>
+      <multiRef id="b" soapenc:root="0"><key>B</key><votes href="#n"/><fix href="#v"/></multiRef>
+      <multiRef id="c" soapenc:root="0"><key>C</key><versions><item href="#v"/><item href="#w"/></versions></multiRef>
+      <multiRef id="w" soapenc:root="0"><name>2.0</name></multiRef>
+    XML
+    backends.each do |backend|
+      issues = []
+      count = Wirebind::XML.each(xml, Issue, at: AT, references: true, backend: backend) { |issue| issues << issue }
+      assert_equal 3, count
+      assert_equal %w[A B C], issues.map(&:key)
+      assert_equal [4, 4, nil], issues.map(&:votes)
+      assert_same issues[0].fix, issues[1].fix
+      assert_same issues[0].fix, issues[2].versions[0]
+      assert_equal %w[1.0 2.0], issues[2].versions.map(&:name)
+    end
+  end
+
+  def test_each_yields_before_the_document_ends
+    items = (0...50).map { |i| %(<item href="#i#{i}"/>) }.join
+    refs = (0...50).map do |i|
+      %(<multiRef id="i#{i}" soapenc:root="0"><key>K#{i}</key><fix href="#v#{i}"/></multiRef>) +
+        %(<multiRef id="v#{i}" soapenc:root="0"><name>#{i}</name></multiRef>)
+    end.join
+    xml = doc("<resp><return>#{items}</return></resp>#{refs}")
+    backends.each do |backend|
+      io = Wirebind::CodecTestHelpers::TrickleIO.new(xml, seed: random_seed)
+      positions = []
+      Wirebind::XML.each(io, Issue, at: AT, references: true, backend: backend) { positions << io.pos }
+      assert_equal 50, positions.size
+      assert_operator positions[0], :<, xml.bytesize / 2, "#{backend}: the first record waited for the document's end"
+    end
+  end
+
+  # A record yielded and let go is taken back by a later reference while it is
+  # among the last RECENT let go (the same object); older, it is an error.
+  def test_each_later_references_to_records_let_go
+    xml = doc(<<~XML)
+      <resp><return><item href="#a"/><item href="#b"/></return></resp>
+      <multiRef id="a" soapenc:root="0"><name>a</name></multiRef>
+      <multiRef id="b" soapenc:root="0"><name>b</name><next href="#a"/></multiRef>
+    XML
+    recent = Wirebind::XML::References::RECENT
+    items = (0..recent).map { |i| %(<item href="#r#{i}"/>) }.join
+    refs = (0..recent).map { |i| %(<multiRef id="r#{i}"><name>#{i}</name></multiRef>) }.join
+    tail = %(<multiRef id="tail"><name>tail</name><next href="#r0"/></multiRef>)
+    old = doc(%(<resp><return>#{items}<item href="#tail"/></return></resp>#{refs}#{tail}))
+    recent_enough = old.sub('<next href="#r0"/>', '<next href="#r1"/>')
+    backends.each do |backend|
+      nodes = []
+      Wirebind::XML.each(xml, Node, at: AT, references: true, backend: backend) { |node| nodes << node }
+      assert_equal %w[a b], nodes.map(&:name)
+      assert_same nodes[0], nodes[1].next_node
+      seen = 0
+      error = assert_raises(Wirebind::DecodeError) do
+        Wirebind::XML.each(old, Node, at: AT, references: true, backend: backend) { seen += 1 }
+      end
+      assert_equal recent + 1, seen
+      assert_match(/href="#r0" references a multiRef that each let go more than #{recent} multiRefs ago/, error.message)
+      last = nil
+      Wirebind::XML.each(recent_enough, Node, at: AT, references: true, backend: backend) { |node| last = node }
+      assert_equal %w[tail 1], [last.name, last.next_node.name]
+    end
+    # decode keeps every referent.
+    assert_equal "0", decode(old, [Node]).last.next_node.name
+  end
+
+  def test_each_cycles_dangling_and_max_references
+    cycle = doc(%(<resp><return><item href="#z"/><item href="#a"/></return></resp>) +
+                %(<multiRef id="z"><name>z</name></multiRef>) +
+                %(<multiRef id="a"><name>a</name><next href="#b"/></multiRef><multiRef id="b"><name>b</name><next href="#a"/></multiRef>))
+    dangling = doc(%(<resp><return><item href="#a"/></return></resp><multiRef id="a"><name>a</name><next href="#gone"/></multiRef>))
+    items = (1..20).map { |i| %(<item href="#r#{i}"/>) }.join
+    many = doc("<resp><return>#{items}</return></resp>#{(1..20).map { |i| %(<multiRef id="r#{i}"><name>#{i}</name></multiRef>) }.join}")
+    backends.each do |backend|
+      each = ->(xml, **options) { Wirebind::XML.each(xml, Node, at: AT, references: true, backend: backend, **options) { |n| n } }
+      assert_match(/cycle/, assert_raises(Wirebind::DecodeError) { each.call(cycle) }.message)
+      assert_match(/gone/, assert_raises(Wirebind::DecodeError) { each.call(dangling) }.message)
+      assert_equal 20, each.call(many, max_references: 20)
+      assert_match(/max_references/, assert_raises(Wirebind::DecodeError) { each.call(many, max_references: 19) }.message)
+    end
+  end
+
   # A chain of 20,000 references, each referent pointing at the next, resolved
   # and checked for cycles without recursion, in time linear in its length.
   def test_long_chains_neither_recurse_nor_slow_down

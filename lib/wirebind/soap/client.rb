@@ -54,16 +54,18 @@ module Wirebind
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
-      # @param adapter [Symbol, Object] +:net_http+ (default), +:socket+ (a lean HTTP/1.1
-      #   client on the standard library's sockets, {Transport::Socket}: the fastest for
-      #   many small calls), +:httpx+ (the httpx gem, an optional dependency loaded only
-      #   then), or an object answering the {Transport} interface
+      # @param adapter [Symbol, Object] +:socket+ (the default: a lean HTTP/1.1 client on
+      #   the standard library's sockets, {Transport::Socket}, with TLS, gzip/deflate,
+      #   chunked bodies, keep-alive and the timeouts; about twice the calls per second of
+      #   net/http), +:net_http+ (net/http, {Transport::NetHTTP}: what to choose behind an
+      #   HTTP proxy, which it takes from +http_proxy+), +:httpx+ (the httpx gem, an
+      #   optional dependency loaded only then), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
-                     ssl: {}, pool_size: 5, adapter: :net_http, logger: nil, **decode_options)
+                     ssl: {}, pool_size: 5, adapter: :socket, logger: nil, **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -82,6 +84,9 @@ module Wirebind
         @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
         @http_headers.freeze
         @path = @uri.request_uri
+        @read_options = nil
+        @read_options = read_options({}).freeze # those of a call without options of its own
+        @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
         @transport = build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
       end
 
@@ -131,6 +136,8 @@ module Wirebind
       private
 
       def read_options(call_options)
+        return @read_options if @read_options && call_options.empty?
+
         options = @decode_options.merge(call_options)
         options[:references] = true if @style == :rpc_encoded && !options.key?(:references)
         options
@@ -190,7 +197,21 @@ module Wirebind
         reader.peeked.lstrip.start_with?("<?xml", "<") && !reader.peeked.lstrip.downcase.start_with?("<!doctype html", "<html")
       end
 
+      # The same few operations call after call: their headers are made once
+      # (at most REQUEST_HEADERS_KEPT of them; a proc's action is asked each call).
       def request_headers(operation, call_action)
+        return build_request_headers(operation, call_action) if call_action || @soap_action.is_a?(Proc)
+
+        @request_headers[operation] || begin
+          headers = build_request_headers(operation, nil).freeze
+          @request_headers = @request_headers.merge(operation.dup.freeze => headers) if @request_headers.size < REQUEST_HEADERS_KEPT
+          headers
+        end
+      end
+      REQUEST_HEADERS_KEPT = 256
+      private_constant :REQUEST_HEADERS_KEPT
+
+      def build_request_headers(operation, call_action)
         action = soap_action_for(operation, call_action)
         headers = @http_headers.dup
         if @version == "1.1"

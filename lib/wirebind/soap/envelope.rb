@@ -59,8 +59,11 @@ module Wirebind
         #   +soapenc:arrayType+ for lists)
         # @param headers [Array<Wirebind::Model>] written into +Header+ with {Wirebind::XML.encode}
         # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
-        # @param multi_ref [Boolean] in +:rpc_encoded+, write each model value as
-        #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style)
+        # @param multi_ref [Boolean, :breadth_first] in +:rpc_encoded+, write each model value as
+        #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style):
+        #   depth first (each multiRef followed by the ones it introduces, which a streaming
+        #   reader completes one record at a time), or +:breadth_first+ level by level, in
+        #   the order Axis 1 writes them (for tests and benchmarks of readers)
         # @param wrap_lists [Boolean] in +:document+, write a list part as one element
         #   holding an +item+ element per value (as a service's list result, which
         #   +returns: [T]+ reads), instead of one element per value

@@ -22,10 +22,13 @@ module Wirebind
     # its timeout, and {ConnectionError} when the connection is refused, reset, or
     # closed before the body ended; the block's own exceptions pass through.
     #
-    # {Transport::NetHTTP} is the default; {Transport::Socket} (+adapter: :socket+,
-    # the standard library's sockets) does the same with less work per call, and
-    # Transport::HTTPX (+adapter: :httpx+) uses the httpx gem; both are loaded only
-    # when asked for. All take their connections from a {Pool}.
+    # {Transport::Socket} (+adapter: :socket+, the standard library's sockets) is the
+    # default: it does what net/http does for SOAP (TLS with verification,
+    # gzip/deflate, chunked bodies, keep-alive, the timeouts) with about half the
+    # work per call. {Transport::NetHTTP} (+adapter: :net_http+) is there for an
+    # HTTP proxy (net/http takes +http_proxy+ from the environment), and
+    # Transport::HTTPX (+adapter: :httpx+) uses the httpx gem; each is loaded when
+    # first used. All take their connections from a {Pool}.
     module Transport
       # Errors of the socket layer, as {ConnectionError}s.
       CONNECTION_ERRORS = [

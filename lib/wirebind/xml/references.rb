@@ -22,8 +22,37 @@ module Wirebind
     # having more than +max+ references pending at once. Everything here is a loop
     # over Arrays and Hashes (no recursion), linear in the references.
     #
+    # == Streaming (+each+): what is kept
+    #
+    # Axis writes the records of a list as references in the Body and every
+    # multiRef after it, breadth first (all the issues, then what they
+    # reference, then what that references), so a record can only be yielded
+    # once everything it reaches has been read: it is *complete* when it is
+    # read and each referent it references is complete. Records are yielded in
+    # document order as soon as the first one waiting is complete (not once the
+    # whole document is read).
+    #
+    # Each reference is counted against what holds it (a record not yielded
+    # yet, or a referent). Once a record is yielded, the model referents it
+    # references that nothing else holds are let go, and in turn those only
+    # they held: their values are no longer held here. The last {RECENT} let go
+    # are kept aside, so that a later reference takes one back, the same
+    # object (a version shared by issues yielded apart); a reference to one let
+    # go before those is a {DecodeError} saying so (never a second, different
+    # object, nor a silent dangling reference), and {XML.decode}, which keeps
+    # every referent, reads such a document. Scalar referents (Axis writes
+    # every +long+ as one, and shares them between records and levels) are kept
+    # for the whole document: a value each. So memory while streaming is the
+    # records still pending and what they reference, {RECENT} referents, and an
+    # id per referent let go.
+    #
     # @api private
     class References
+      # How many model referents +each+ keeps after letting them go, for a later
+      # reference to take back.
+      RECENT = 4096
+      EMPTY = [].freeze
+      private_constant :EMPTY
       # What {#lookup} returns for an id not read yet.
       PENDING = Object.new.freeze
       # The +attribute+ of a referent's slot: where the decoders tell it apart.
@@ -54,14 +83,37 @@ module Wirebind
         @held = []       # [key, index, id] for records not built yet, innermost last
         @edges = {}      # referent id => ids its content references
         @current = nil   # the id of the referent being decoded
-        @queue = nil     # each: boxes of records waiting for references before them
         @count = 0
+        return unless block
+
+        # each only: completion and letting go (see "Streaming" above).
+        @queue = []      # boxes [record, incomplete children, children ids], in document order
+        @top = []        # ids referenced by the top-level record being read
+        @waiting = {}    # referent id => how many of its references are to incomplete referents (> 0)
+        @parents = {}    # id => [referent id or box, ...] waiting for its completion
+        @holders = {}    # id => how many references to it are held (by records not yielded, referents not let go)
+        @recent = {}     # id => value: the last RECENT model referents let go, oldest first
+        @released = {}   # id => true: let go and gone
       end
 
       # Called for every reference the decoders meet.
       # @return [Object] the value read for +id+, or {PENDING}
       def lookup(id)
-        (@edges[@current] ||= []) << id if @current
+        id.freeze # one String for every Hash that keys on it (an unfrozen key is copied)
+        if @current
+          (@edges[@current] ||= []) << id
+        elsif @block
+          @top << id
+        end
+        return @values.fetch(id, PENDING) unless @block
+
+        revive(id) if @recent.key?(id)
+        released(id) if @released.key?(id)
+        @holders[id] = @holders.fetch(id, 0) + 1
+        if @current && !complete?(id)
+          @waiting[@current] = @waiting.fetch(@current, 0) + 1
+          (@parents[id] ||= []) << @current
+        end
         @values.fetch(id, PENDING)
       end
 
@@ -104,6 +156,7 @@ module Wirebind
       # @param xsi_uri [String, nil] its namespace, resolved where it appeared
       # @return [Class, Symbol, nil]
       def referent_type(id, xsi_local, xsi_uri)
+        id.freeze
         raise DecodeError, "two elements have id=#{id.inspect}" if @values.key?(id)
 
         type = @types[id] || type_named(xsi_local, xsi_uri)
@@ -116,6 +169,7 @@ module Wirebind
         id = @current
         @current = nil
         @values[id] = value
+        @types.delete(id)
         targets = @targets.delete(id)
         if targets
           @pending -= targets.size
@@ -123,27 +177,29 @@ module Wirebind
             target.is_a?(Array) ? target[where] = value : target.instance_variable_set(where, value)
           end
         end
-        flush if @queue && @pending.zero?
+        completed(id) if @block && !@waiting.key?(id)
       end
 
-      # +each+: a record that is not a reference, yielded in document order.
+      # +each+: a record that is not a reference (the decoder looked up the
+      # references it holds), yielded in document order once complete.
       def each_record(record)
-        if @queue.nil? || (@queue.empty? && @pending.zero?)
+        children = @top
+        if children.empty? && @queue.empty?
           @count += 1
           @block.call(record)
         else
-          @queue << [record]
+          @top = []
+          enqueue([record, 0, children])
         end
       end
 
-      # +each+: a record that is a reference, yielded once every reference is read.
+      # +each+: a record that is a reference the decoder looked up and found
+      # not read yet; yielded in document order once complete.
       def each_reference(id, type)
-        value = lookup(id)
-        return each_record(value) unless value.equal?(PENDING)
-
-        box = [nil]
-        @queue ||= []
-        @queue << box
+        children = @top
+        @top = []
+        box = [nil, 0, children]
+        enqueue(box)
         into_array(id, type, box, 0)
       end
 
@@ -157,10 +213,118 @@ module Wirebind
                              "or it came before any reference to it without an xsi:type naming a known type)"
         end
         check_cycles
-        flush if @queue
+        return unless @block
+
+        flush
+        # Unreachable: an incomplete record waits on a cycle, which check_cycles reports.
+        raise DecodeError, "#{@queue.size} records wait for references that never completed" unless @queue.empty?
       end
 
       private
+
+      # Whether +id+ was read along with every referent it reaches.
+      def complete?(id)
+        @values.key?(id) && !@waiting.key?(id)
+      end
+
+      def released(id)
+        raise DecodeError, "href=\"##{id}\" references a multiRef that each let go more than #{RECENT} multiRefs ago " \
+                           "(each keeps what pending records hold, and the last #{RECENT} let go; decode keeps every multiRef)"
+      end
+
+      # A box waits for its incomplete children; yielded when none is left and
+      # every box before it was yielded.
+      def enqueue(box)
+        waiting = 0
+        box[2].each do |child|
+          next if complete?(child)
+
+          waiting += 1
+          (@parents[child] ||= []) << box
+        end
+        box[1] = waiting
+        @queue << box
+        flush if waiting.zero? && @queue.size == 1
+      end
+
+      # +id+ became complete: so may the referents and boxes that wait for it.
+      def completed(id)
+        done = [id]
+        until done.empty?
+          parents = @parents.delete(done.pop) or next
+          parents.each do |parent|
+            if parent.is_a?(Array)
+              parent[1] -= 1
+            elsif (left = @waiting[parent] - 1).zero?
+              @waiting.delete(parent)
+              done << parent if @values.key?(parent)
+            else
+              @waiting[parent] = left
+            end
+          end
+        end
+        flush
+      end
+
+      def flush
+        queue = @queue
+        until queue.empty? || queue.first[1].positive?
+          record, _, children = queue.shift
+          @count += 1
+          @block.call(record)
+          let_go(children)
+        end
+      end
+
+      # A record holding references to +ids+ was yielded: a model referent no
+      # one holds any more is let go, and so are, in turn, those only it held.
+      # It stays among the RECENT last let go, from where a later reference
+      # takes it back (the same object); older ones are gone.
+      def let_go(ids)
+        return if ids.empty?
+
+        ids = ids.dup
+        until ids.empty?
+          id = ids.pop
+          left = @holders.fetch(id, 0) - 1
+          if left.positive?
+            @holders[id] = left
+            next
+          end
+          @holders.delete(id)
+          value = @values[id]
+          next unless value.is_a?(Wirebind::Model)
+
+          @values.delete(id)
+          @recent[id] = value
+          children = @edges[id]
+          ids.concat(children) if children
+          forget_oldest if @recent.size > RECENT
+        end
+      end
+
+      # A reference to a referent let go lately: held again, and so is what it
+      # holds (counted back as let_go counted it down).
+      def revive(id)
+        @values[id] = @recent.delete(id)
+        children = (@edges[id] || EMPTY).dup
+        until children.empty?
+          child = children.pop
+          @holders[child] = @holders.fetch(child, 0) + 1
+          next unless @recent.key?(child)
+
+          @values[child] = @recent.delete(child)
+          grandchildren = @edges[child]
+          children.concat(grandchildren) if grandchildren
+        end
+      end
+
+      def forget_oldest
+        id, = @recent.first
+        @recent.delete(id)
+        @edges.delete(id)
+        @released[id] = true
+      end
 
       def wait(id, type, target)
         @pending += 1
@@ -178,14 +342,6 @@ module Wirebind
           return scalar if scalar
         end
         Wirebind::Model.xml_subtype(Object, local, uri)
-      end
-
-      def flush
-        queue = @queue
-        until queue.empty?
-          @count += 1
-          @block.call(queue.shift[0])
-        end
       end
 
       # Iterative depth-first search over the referents' references.

@@ -115,8 +115,33 @@ module Wirebind
           end
         end
 
-        # Each multiRef may reference more records: a queue, not recursion.
+        # Depth first: each multiRef is followed by the ones it introduced (the
+        # records it references that were not written yet), so that a streaming
+        # reader completes the first list item after reading its own multiRefs,
+        # not after every item's (Axis writes them level by level, which makes a
+        # reader hold every item at once). A stack of lists, not recursion.
         def write_multi_refs
+          return write_levels if @multi_ref == :breadth_first
+
+          stack = [@pending]
+          @pending = []
+          until stack.empty?
+            list = stack.last
+            record = list.shift
+            unless record
+              stack.pop
+              next
+            end
+            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{ENCODING_STYLE}))
+            next if @pending.empty?
+
+            stack << @pending
+            @pending = []
+          end
+        end
+
+        # Axis 1's order: every multiRef of a level, then those they introduced.
+        def write_levels
           index = 0
           while index < @pending.size
             record = @pending[index]

@@ -121,8 +121,26 @@ module Wirebind
 
           text = text.b unless text.encoding == Encoding::BINARY || text.ascii_only?
           match = QUICK_START.match(text) or return false
-          return false unless match[0].ascii_only?
+          start = match[0]
+          return false unless start.ascii_only?
 
+          # A server starts every response alike: the last start read, and what
+          # it gave, are kept (one frozen pair, replaced whole: safe between threads).
+          last = Reader.last_quick_start
+          if last && last[0] == start
+            found = last[1]
+          else
+            found = quick_scope(match) or return false
+            Reader.last_quick_start = [start.freeze, found].freeze
+          end
+          @version, @operation = found
+          @fault = nil
+          @input = recorder ? Replay.new(recorder.stop, input) : input
+          true
+        end
+
+        # @return [Array(String, Array), false] the version and operation the start's declarations give
+        def quick_scope(match)
           scope = {}
           [match[2], match[4], match[7]].each do |attributes|
             attributes.scan(QUICK_DECLARATION) { |name, double, single| scope[name] = double || single }
@@ -134,11 +152,12 @@ module Wirebind
           uri = scope[match[5] ? "xmlns:#{match[5]}" : "xmlns"]
           return false if uri == env || (match[5] && uri.nil?) # a fault, or a prefix declared further out
 
-          @version = version
-          @operation = [match[6].force_encoding(Encoding::UTF_8), uri&.force_encoding(Encoding::UTF_8)].freeze
-          @fault = nil
-          @input = recorder ? Replay.new(recorder.stop, input) : input
-          true
+          [version, [match[6].force_encoding(Encoding::UTF_8).freeze, uri&.force_encoding(Encoding::UTF_8)&.freeze].freeze].freeze
+        end
+
+        class << self
+          # @api private
+          attr_accessor :last_quick_start
         end
 
         def tokenizer_options

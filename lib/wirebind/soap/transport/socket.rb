@@ -29,7 +29,7 @@ module Wirebind
 
         # @param (see NetHTTP#initialize)
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          @host = uri.host
+          @host = uri.hostname # without the brackets of an IPv6 address
           @port = uri.port
           @tls = uri.scheme == "https"
           @host_header = "#{uri.host}#{":#{uri.port}" unless uri.port == uri.default_port}"
@@ -69,24 +69,39 @@ module Wirebind
           head = +"POST #{path} HTTP/1.1\r\nHost: #{@host_header}\r\nUser-Agent: #{USER_AGENT}\r\n"
           head << "Accept-Encoding: gzip, deflate\r\n" unless headers.any? { |name, _| name.casecmp?("accept-encoding") }
           headers.each do |name, value|
-            raise ArgumentError, "HTTP header #{name.inspect} holds a line break" if "#{name}#{value}".match?(/[\r\n]/)
+            raise ArgumentError, "HTTP header #{name.inspect} holds a line break" if line_break?(name) || line_break?(value)
 
             head << name << ": " << value << "\r\n"
           end
           head << "Content-Length: " << body.bytesize.to_s << "\r\n\r\n"
-          message = head.b << body.b
           begin
-            connection.write(message, @write_timeout)
+            write_message(connection, head, body)
           rescue ConnectionError
             raise unless connection.reused?
 
             # The server closed it as the request went out: it read nothing. Once more, on a new connection.
             connection.close
             connection = Connection.new(open_socket)
-            connection.write(message, @write_timeout)
+            write_message(connection, head, body)
           end
           connection.used!
           connection
+        end
+
+        # A small request in one write (one segment, one syscall); a large body
+        # after its head, not copied behind it.
+        def write_message(connection, head, body)
+          if body.bytesize <= SMALL_BODY
+            connection.write(head.b << body.b, @write_timeout)
+          else
+            connection.write(head.b, @write_timeout)
+            connection.write(body, @write_timeout)
+          end
+        end
+        SMALL_BODY = 64 * 1024
+
+        def line_break?(text)
+          text.include?("\n") || text.include?("\r")
         end
 
         def open_socket
