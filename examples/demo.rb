@@ -113,8 +113,8 @@ begin
   if peak_reset && peak && base
     growth = peak - base
     puts "  peak RSS while streaming #{mib(peak)}, #{format('%.0f MiB', growth)} above where it started " \
-         "(#{format('%.2f', growth * MIB / count / 1024)} KiB a record): the records are yielded one at a time, but an " \
-         "Axis multiRef body is read keeping each record by its id, as a later one may refer to it"
+         "(#{format('%.2f', growth * MIB / count / 1024)} KiB a record): each record is yielded once it and its " \
+         "multiRefs are read, and a multiRef is let go once no record still waiting holds it"
   else
     puts "  peak RSS of the process #{mib(peak)}"
   end
