@@ -28,10 +28,15 @@ module Wirebind
       ratio
     end
 
+    # The CPU time of this process where the platform has that clock; JRuby has
+    # none (it offers CLOCK_THREAD_CPUTIME_ID, the calling thread's, which is
+    # the one that does the work here).
+    CPU_CLOCK = defined?(Process::CLOCK_PROCESS_CPUTIME_ID) ? Process::CLOCK_PROCESS_CPUTIME_ID : Process::CLOCK_THREAD_CPUTIME_ID
+
     def cpu_time
-      start = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+      start = Process.clock_gettime(CPU_CLOCK)
       yield
-      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - start
+      Process.clock_gettime(CPU_CLOCK) - start
     end
   end
 end

@@ -392,9 +392,13 @@ class TimeTypeTest < Minitest::Test
   def test_fractional_seconds_are_exact
     assert_equal Rational(1, 2), parse(:time, "2021-03-04T05:06:07.5Z").subsec
     assert_equal Rational(123, 1000), parse(:time, "2021-03-04T05:06:07.123+01:00").subsec
-    assert_equal Rational(123_456_789_123_456_789, 10**18), parse(:time, "2021-03-04T05:06:07.123456789123456789Z").subsec
     assert_equal 0, parse(:time, "2021-03-04T05:06:07.000Z").subsec
     assert_equal Rational(1, 10), parse(:time, "2021-03-04T05:06:07.1").subsec
+  end
+
+  def test_fractional_seconds_finer_than_a_nanosecond_are_exact
+    skip_on_jruby "Time keeps whole nanoseconds: finer fractions of a second are cut"
+    assert_equal Rational(123_456_789_123_456_789, 10**18), parse(:time, "2021-03-04T05:06:07.123456789123456789Z").subsec
   end
 
   def test_hour_24_is_the_next_midnight
