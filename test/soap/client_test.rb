@@ -384,7 +384,7 @@ class SOAPClientHTTPXTest < SOAPClientTest
     return @httpx_missing if defined?(@httpx_missing)
 
     @httpx_missing = begin
-      Wirebind::SOAP::Transport::HTTPX
+      Wirebind::SOAP::Transport.const_get(:HTTPX)
       nil
     rescue LoadError => e
       e.message
