@@ -83,7 +83,7 @@ reused = Frame::Header.new
 Wirebind::Binary.decode(view, Frame::Header, into: reused)
 check("Binary.decode into:", expected, [reused.length, reused.type, reused.flags, reused.stream_id])
 check("unpack1", expected, [(header_bytes.unpack1("n") << 8) | header_bytes.getbyte(2), header_bytes.unpack1("C", offset: 3),
-                             header_bytes.unpack1("C", offset: 4), header_bytes.unpack1("N", offset: 5) & 0x7fff_ffff])
+                            header_bytes.unpack1("C", offset: 4), header_bytes.unpack1("N", offset: 5) & 0x7fff_ffff])
 
 n = 1_000_000
 puts "\nframe header decode (#{n} headers per round)"
@@ -317,7 +317,7 @@ begin
     abort "bench/binary.rb: #{name} sent #{size} bytes of 1 GiB" unless size == 1 << 30
     h2load, = Open3.capture2("h2load", "-n", "20000", "-c", "4", "-m", "10", "-T", "60", "http://127.0.0.1:#{server_port}/small.txt")
     abort "bench/binary.rb: h2load against #{name} failed:\n#{h2load}" unless h2load.include?("20000 succeeded")
-    rps = h2load[/finished in [^,]+, ([\d.]+) req\/s/, 1].to_f
+    rps = h2load[%r{finished in [^,]+, ([\d.]+) req/s}, 1].to_f
     figures[name] = [speed, rps]
     puts format("  %-10s 1 GiB with curl: %8.1f MB/s   h2load 20000 x 1 KiB (4 connections, 10 streams each): %9.1f req/s",
                 name, speed / 1e6, rps)

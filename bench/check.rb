@@ -46,7 +46,7 @@ module Bench
 
     def first_difference(expected, actual, path)
       if model?(expected)
-        return "#{path}: #{actual.class} where #{expected.class} was expected" unless actual.class == expected.class
+        return "#{path}: #{actual.class} where #{expected.class} was expected" unless actual.instance_of?(expected.class)
 
         # to_h only for the names: it turns nested models into Hashes.
         expected.to_h.each_key do |name|
@@ -62,7 +62,7 @@ module Bench
           found = first_difference(value, actual[index], "#{path}[#{index}]")
           return found if found
         end
-      elsif !(actual.class == expected.class && actual == expected)
+      elsif !(actual.instance_of?(expected.class) && actual == expected)
         return "#{path}: #{show(actual)}, expected #{show(expected)}"
       elsif expected.is_a?(Time) && expected.utc_offset != actual.utc_offset
         return "#{path}: offset #{actual.utc_offset}s, expected #{expected.utc_offset}s (#{show(expected)})"

@@ -27,11 +27,11 @@ module Bench
           <ns1:getIssuesResponse soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xmlns:ns1="http://soap.rpc.jira.atlassian.com">
             <return soapenc:arrayType="ns2:RemoteIssue[%<count>d]" xsi:type="soapenc:Array" xmlns:ns2="http://beans.soap.rpc.jira.atlassian.com" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
     XML
-    TAIL = <<-XML
-      </return>
-    </ns1:getIssuesResponse>
-  </soapenv:Body>
-</soapenv:Envelope>
+    TAIL = <<~XML
+            </return>
+          </ns1:getIssuesResponse>
+        </soapenv:Body>
+      </soapenv:Envelope>
     XML
 
     # Indentation of an issue's <item>, of its fields, and of nested records' fields.
@@ -58,7 +58,7 @@ module Bench
     USERS = ["admin", "jdoe", "mwright", "jérôme", "søren.k", "李雷", "o'connor", "dev-bot"].freeze
     PROJECTS = %w[JRA CONF WIRE BENCH OPS].freeze
     LANGS = %w[en de fr ja pt-BR].freeze
-    LABELS = ["ui", "backend", "perf", "regression", "i18n", "sécurité", "ドキュメント", "needs-triage"].freeze
+    LABELS = %w[ui backend perf regression i18n sécurité ドキュメント needs-triage].freeze
     COMPONENTS = ["Core", "UI & UX", "Import/Export", "Sécurité", "API <v2>", "ドキュメント", "Build"].freeze
     OFFSETS = ["Z", "Z", "Z", "+00:00", "+01:00", "-05:00", "+05:30", "+09:00", "-03:30"].freeze
     STATUSES = %w[1 3 4 5 6 10000].freeze
@@ -173,10 +173,10 @@ module Bench
     end
 
     # nil: the wrapper element is absent (decodes to []); otherwise 0..max records.
-    def draw_list(rng, absent_chance, max)
+    def draw_list(rng, absent_chance, max, &block)
       return nil if chance(rng, absent_chance)
 
-      Array.new(rng.rand(max + 1)) { yield }
+      Array.new(rng.rand(max + 1), &block)
     end
 
     def draw_version(rng)
@@ -298,7 +298,7 @@ module Bench
     def time_spent(rng)
       return NIL if chance(rng, 0.3)
 
-      string = chance(rng, 0.7) ? format("%.2f", rng.rand(0..400) / 4r) : "#{rng.rand(0..99)}.#{rng.rand(0..9999)}"
+      string = chance(rng, 0.7) ? format("%.2f", rng.rand(0..400)/4r) : "#{rng.rand(0..99)}.#{rng.rand(0..9999)}"
       [string, BigDecimal(string)]
     end
 

@@ -58,11 +58,11 @@ module Bench
       native = ->(rows) { rows.find { |r| r[:name] == "wirebind native" } }
       peer = ->(rows, name) { rows.find { |r| r[:name] == name } }
       out = []
-      if (w = native.(@decode))
+      if (w = native.call(@decode))
         [["decode vs a bare Nokogiri::XML parse", "nokogiri parse only", 1.0],
          ["decode vs the jiraSOAP 0.9 technique", "nokogiri children", 10.0],
          ["decode vs Nori with Savon's options", "nori (savon)", 50.0]].each do |what, name, wanted|
-          next unless (other = peer.(@decode, name))
+          next unless (other = peer.call(@decode, name))
 
           ratio = other[:median] / w[:median]
           out << [what, format("%.1fx", ratio), format(">= %.1fx", wanted), ratio >= wanted]
@@ -73,15 +73,15 @@ module Bench
                   format("<= %.1f (%.1f objects + 1)", limit, objects_per_record), w[:allocations_per_record] <= limit]
         end
       end
-      if (w = native.(@encode))
+      if (w = native.call(@encode))
         [["encode vs Builder", "builder", 10.0], ["encode vs hand-written Ox::Builder", "ox builder", 2.0]].each do |what, name, wanted|
-          next unless (other = peer.(@encode, name))
+          next unless (other = peer.call(@encode, name))
 
           ratio = other[:median] / w[:median]
           out << [what, format("%.1fx", ratio), format(">= %.1fx", wanted), ratio >= wanted]
         end
       end
-      if (w = native.(@stream))
+      if (w = native.call(@stream))
         growth = w[:hwm_growth] / 1024.0 / 1024
         out << ["streaming #{mb(stream_document[:bytes])} MB: peak RSS growth", format("%.1f MiB", growth), "<= 64 MiB", growth <= 64]
         if w[:vs_in_memory]

@@ -231,7 +231,7 @@ module Bench
       writer.close
       data = reader.read
       Process.wait(pid)
-      result = Marshal.load(data) # written by our own child, above
+      result = Marshal.load(data) # rubocop:disable Security/MarshalLoad -- written by our own child, above
       abort "#{contender.name} failed while being timed: #{result[:error]}" if result[:error]
 
       result

@@ -499,7 +499,7 @@ module Bench
       goal(ratios, "HAL vs alba", 2)
       goal(ratios, "plain vs panko", 1)
       goal(ratios, "objects vs alba", 2)
-      %w[objects\ vs\ panko JSON:API\ vs\ jsonapi-serializer JSON:API\ vs\ alba].each do |name|
+      ["objects vs panko", "JSON:API vs jsonapi-serializer", "JSON:API vs alba"].each do |name|
         puts format("  %-18s wirebind is %5.2fx faster", name, ratios.fetch(name))
       end
       return unless native

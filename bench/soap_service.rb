@@ -127,7 +127,7 @@ module Bench
         string(x, :environment, issue.environment)
         refs(x, :fixVersions, issue.fix_versions, "RemoteVersion", ref)
         %i[key priority project reporter resolution status summary].each { |name| string(x, name, issue.public_send(name)) }
-        string(x, :type, issue.issue_type)
+        string(x, :type, issue.type)
         x.updated(time(issue.updated), "xsi:type" => "xsd:dateTime")
         x.votes(issue.votes.to_s, "xsi:type" => "xsd:int")
       end

@@ -2,16 +2,18 @@
 
 # bundle install && bundle exec rake demo
 #
-# The job wirebind exists for, end to end: a JIRA-like SOAP service
-# (examples/jira/service.rb: rpc/encoded, every record an Axis-style multiRef,
-# the beans of JIRA's WSDL in examples/jira/models.rb) runs under Puma on
-# 127.0.0.1 in a child process; this process calls it with the wirebind client:
+# The job wirebind exists for, end to end: the models and client of JIRA's SOAP
+# API are generated from its WSDL (../shared/fixtures/wsdl/jirasoapservice-v2.wsdl,
+# defined in memory by examples/jira/models.rb with Wirebind::WSDL.load(...).define,
+# the same classes `wirebind generate` writes as files); a JIRA-like SOAP service
+# built on those models (examples/jira/service.rb: rpc/encoded, every record an
+# Axis-style multiRef) runs under Puma on 127.0.0.1 in a child process; this
+# process calls it with the generated client:
 #
-#   client = Wirebind::SOAP::Client.new(endpoint: url, namespace: "http://soap.rpc.jira.atlassian.com",
-#                                       style: :rpc_encoded)
-#   token  = client.call(:login, { in0: "demo", in1: "secret" }, returns: :string)
-#   issues = client.call(:getIssuesFromJqlSearch, { in0: token, in1: jql, in2: 1000 }, returns: [Jira::RemoteIssue])
-#   client.each(:getIssuesFromJqlSearch, { in0: token, in1: jql, in2: 100_000 }, returns: Jira::RemoteIssue) { |issue| ... }
+#   client = Jira::Client.new(endpoint: url)    # rpc/encoded, JIRA's namespace: from the WSDL
+#   token  = client.login(in0: "demo", in1: "secret")
+#   issues = client.get_issues_from_jql_search(in0: token, in1: jql, in2: 1000)          # [Jira::RemoteIssue]
+#   client.each_get_issues_from_jql_search(in0: token, in1: jql, in2: 100_000) { |issue| ... }
 #
 # then makes the same 1000-issue call with Savon and prints the ratio. The
 # server is stopped at the end. DEMO_CALL=1000 and DEMO_STREAM=100000 set how
@@ -59,16 +61,18 @@ end
 server = Jira::ForkedServer.new(Jira::Service.new)
 begin
   puts "wirebind #{Wirebind::VERSION} (#{Wirebind.backend} backend) on Ruby #{RUBY_VERSION}"
-  puts "A JIRA-like SOAP service (rpc/encoded, Axis-style multiRefs) under Puma at #{server.url}"
+  operations = Jira::DESCRIPTION.ports.sum { |port| port.binding.operations.size }
+  puts "Models and client generated from #{File.basename(Jira::WSDL_PATH)}: #{Jira::DESCRIPTION.types.size} types, " \
+       "#{Jira::Client.name} with #{operations} operations (#{format('%.0f', Jira::DEFINE_SECONDS * 1000)} ms)"
+  puts "A JIRA-like SOAP service on those models (rpc/encoded, Axis-style multiRefs) under Puma at #{server.url}"
   puts "  its WSDL: #{server.url}?wsdl"
 
-  client = Wirebind::SOAP::Client.new(endpoint: server.url, namespace: Jira::Service.namespace, style: :rpc_encoded,
-                                      read_timeout: 600)
-  token = client.call(:login, { in0: "demo", in1: "secret" }, returns: :string)
+  client = Jira::Client.new(endpoint: server.url, read_timeout: 600)
+  token = client.login(in0: "demo", in1: "secret")
   puts "\nlogin -> #{token.inspect}"
 
   # ---- 1000 issues -------------------------------------------------------------------------
-  call = -> { client.call(:getIssuesFromJqlSearch, { in0: token, in1: JQL, in2: CALL_COUNT }, returns: [Jira::RemoteIssue]) }
+  call = -> { client.get_issues_from_jql_search(in0: token, in1: JQL, in2: CALL_COUNT) }
   issues = call.call
   expected = Array.new(CALL_COUNT) { |n| Jira.issue(n) }
   raise "the issues received differ from those the service generated" unless issues == expected
@@ -95,7 +99,7 @@ begin
   count = 0
   votes = 0
   t0 = now
-  client.each(:getIssuesFromJqlSearch, { in0: token, in1: JQL, in2: STREAM_COUNT }, returns: Jira::RemoteIssue) do |issue|
+  client.each_get_issues_from_jql_search(in0: token, in1: JQL, in2: STREAM_COUNT) do |issue|
     count += 1
     votes += issue.votes
   end

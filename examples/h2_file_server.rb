@@ -54,7 +54,7 @@ class H2FileServer
     method = headers.find { |name, _| name == ":method" }&.last
     path = headers.find { |name, _| name == ":path" }&.last.to_s
     unless %w[GET HEAD].include?(method)
-      return connection.respond(stream, 405, [%w[allow GET, HEAD], ["content-length", "0"]])
+      return connection.respond(stream, 405, [["allow", "GET, HEAD"], ["content-length", "0"]])
     end
 
     real = resolve(path)

@@ -20,6 +20,7 @@ BENCH_SECTIONS = {
   soap: "bench/soap_client.rb", # the SOAP client against Savon over loopback
   binary: "bench/binary.rb", # Buffer, records, HTTP/2, HPACK, the h2c example server
   soap_service: "bench/soap_service.rb", # SOAP::Service against a Builder handler, under Puma
+  wsdl: "bench/wsdl.rb" # WSDL load + generate and the generated code's load, beside Wasabi
 }.freeze
 
 # Runs a benchmark script, echoing what it prints, and keeps that report in

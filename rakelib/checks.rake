@@ -39,7 +39,7 @@ ASAN_CI_TESTS = %w[
 namespace :test do
   desc "Build the extension with ASan+UBSan (WIREBIND_SANITIZE=1, in tmp/asan) and run the native suite on it"
   task asan: "asan:build" do
-    libasan = `#{RbConfig::CONFIG.fetch('CC', 'gcc').split.first} -print-file-name=libasan.so`.strip
+    libasan = `#{RbConfig::CONFIG.fetch("CC", "gcc").split.first} -print-file-name=libasan.so`.strip
     abort "libasan.so not found (gcc -print-file-name=libasan.so said #{libasan.inspect})" unless File.exist?(libasan)
 
     env = {
@@ -72,7 +72,8 @@ namespace :test do
 
   desc "Run the GC stress tests (GC.stress, GC.compact) of the XML and JSON codecs and the serializer on the native backend; slow"
   task gc_stress: :compile do
-    files = %w[test/xml/gc_stress_test.rb test/xml/references_gc_stress_test.rb test/json/gc_stress_test.rb test/serializer/gc_stress_test.rb test/binary/gc_stress_test.rb]
+    files = %w[test/xml/gc_stress_test.rb test/xml/references_gc_stress_test.rb test/json/gc_stress_test.rb test/serializer/gc_stress_test.rb
+               test/binary/gc_stress_test.rb]
     sh({ "WIREBIND_GC_STRESS" => "1", "WIREBIND_BACKEND" => "native" },
        RbConfig.ruby, "-w", "-Ilib", "-Itest", "-e", "ARGV.each { |f| require File.expand_path(f) }", *files)
   end
@@ -139,4 +140,9 @@ end
 desc "Build the API documentation (YARD) into tmp/yard; any warning fails"
 task :yard do
   sh "yard", "doc", "--output-dir", "tmp/yard", "--fail-on-warning", "--no-progress"
+end
+
+desc "Check the Ruby style (.rubocop.yml: the project's rules, each exception with its reason)"
+task :rubocop do
+  sh "rubocop", "--format", "quiet"
 end

@@ -10,9 +10,9 @@ module Wirebind
     # subspawn/posix/pty.rb) and from its Java integration when it first wraps a
     # Java exception (already initialized constant java.lang::Throwable): not
     # wirebind's warnings, and not ours to fix. MRI has neither, so it ignores none.
-    JRUBY_OWN_WARNING = /\Auri:classloader:|already initialized constant java\.lang::/.freeze
+    JRUBY_OWN_WARNING = /\Auri:classloader:|already initialized constant java\.lang::/
 
-    def warn(message, category: nil)
+    def warn(message, category: nil) # rubocop:disable Lint/UnusedMethodArgument -- Warning.warn's signature
       return if RUBY_ENGINE == "jruby" && JRUBY_OWN_WARNING.match?(message)
 
       raise "warning raised as an error: #{message}"

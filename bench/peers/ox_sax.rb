@@ -41,7 +41,7 @@ module Bench
       }.freeze
       COMPONENT = { id: %i[id string], name: %i[name string] }.freeze
       CUSTOM_FIELD = {
-        customfieldId: %i[id string], key: %i[key string], values: [:values, :strings]
+        customfieldId: %i[id string], key: %i[key string], values: %i[values strings]
       }.freeze
       ISSUE = {
         id: %i[id string], key: %i[key string], summary: %i[summary string],

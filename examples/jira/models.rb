@@ -1,64 +1,28 @@
 # frozen_string_literal: true
 
-# The JIRA SOAP API's beans, as ../shared/fixtures/wsdl/jirasoapservice-v2.wsdl
-# declares them (namespace http://beans.soap.rpc.jira.atlassian.com): the same
-# names, element order, types and inheritance. One file, so that models
-# generated from that WSDL can take its place.
+require "wirebind/wsdl"
+
+# The JIRA SOAP API's beans and client, generated from JIRA's own WSDL
+# (../shared/fixtures/wsdl/jirasoapservice-v2.wsdl, or the file JIRA_WSDL
+# names) when this file is loaded: Wirebind::WSDL defines in this module the
+# models of its 40 types (Jira::RemoteIssue, Jira::RemoteVersion...) and
+# Jira::Client, the same classes `wirebind generate` writes as files:
+#
+#   bundle exec wirebind generate ../shared/fixtures/wsdl/jirasoapservice-v2.wsdl --out tmp/jira --module Jira
+#
+# The demo's service (service.rb) is built on these models, and its client is
+# the generated one.
 module Jira
   BEANS = "http://beans.soap.rpc.jira.atlassian.com"
-
-  class AbstractRemoteEntity
-    include Wirebind::Model
-    xml_type "AbstractRemoteEntity", namespace: BEANS
-    attribute :id, :string
+  WSDL_PATH = ENV.fetch("JIRA_WSDL") { File.expand_path("../../../shared/fixtures/wsdl/jirasoapservice-v2.wsdl", __dir__) }
+  unless File.file?(WSDL_PATH)
+    raise LoadError, "#{WSDL_PATH} is absent: the shared test data sits beside the checkout (or set JIRA_WSDL to JIRA's WSDL)"
   end
 
-  class AbstractNamedRemoteEntity < AbstractRemoteEntity
-    xml_type "AbstractNamedRemoteEntity", namespace: BEANS
-    attribute :name, :string
-  end
-
-  class RemoteVersion < AbstractNamedRemoteEntity
-    xml_type "RemoteVersion", namespace: BEANS
-    attribute :archived, :boolean
-    attribute :release_date, :time
-    attribute :released, :boolean
-    attribute :sequence, :integer
-  end
-
-  class RemoteComponent < AbstractNamedRemoteEntity
-    xml_type "RemoteComponent", namespace: BEANS
-  end
-
-  class RemoteCustomFieldValue
-    include Wirebind::Model
-    xml_type "RemoteCustomFieldValue", namespace: BEANS
-    attribute :customfield_id, :string, xml: "customfieldId"
-    attribute :key, :string
-    attribute :values, [:string], xml: "values/*"
-  end
-
-  class RemoteIssue < AbstractRemoteEntity
-    xml_type "RemoteIssue", namespace: BEANS
-    attribute :affects_versions, [RemoteVersion], xml: "affectsVersions/*"
-    attribute :assignee, :string
-    attribute :attachment_names, [:string], xml: "attachmentNames/*"
-    attribute :components, [RemoteComponent], xml: "components/*"
-    attribute :created, :time
-    attribute :custom_field_values, [RemoteCustomFieldValue], xml: "customFieldValues/*"
-    attribute :description, :string
-    attribute :duedate, :time
-    attribute :environment, :string
-    attribute :fix_versions, [RemoteVersion], xml: "fixVersions/*"
-    attribute :key, :string
-    attribute :priority, :string
-    attribute :project, :string
-    attribute :reporter, :string
-    attribute :resolution, :string
-    attribute :status, :string
-    attribute :summary, :string
-    attribute :issue_type, :string, xml: "type"
-    attribute :updated, :time
-    attribute :votes, :integer
-  end
+  started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  # The description the classes are generated from.
+  DESCRIPTION = Wirebind::WSDL.load(WSDL_PATH)
+  DESCRIPTION.define(self)
+  # Seconds taken to read the WSDL and define the classes (the demo prints it).
+  DEFINE_SECONDS = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
 end

@@ -5,7 +5,8 @@ require_relative "models"
 
 module Jira
   # A JIRA-like SOAP service, as JIRA's Axis 1 endpoint speaks: rpc/encoded,
-  # every record an Axis-style multiRef. Issues are generated, the same for a
+  # every record an Axis-style multiRef, the records those of the models
+  # generated from JIRA's WSDL (models.rb). Issues are made up, the same for a
   # given number in every process, so a caller can check what it received.
   class Service < Wirebind::SOAP::Service
     namespace "http://soap.rpc.jira.atlassian.com"
@@ -40,7 +41,7 @@ module Jira
   # @return [RemoteIssue] issue number +n+, the same in every process
   def self.issue(n)
     RemoteIssue.new(
-      id: (20_000 + n).to_s, key: "OPS-#{n + 1}", project: "OPS", issue_type: "1", status: (n % 5 + 1).to_s,
+      id: (20_000 + n).to_s, key: "OPS-#{n + 1}", project: "OPS", type: "1", status: (n % 5 + 1).to_s,
       priority: (n % 4 + 1).to_s, resolution: n.even? ? nil : "1", assignee: "dev#{n % 7}", reporter: "ops#{n % 3}",
       summary: "Disk usage alert on node-#{n % 100} <prod> & friends", description: "Step #{n}: check é, ü and “quotes”.\nLine two.",
       environment: nil, created: CREATED + n * 60, updated: CREATED + n * 120, duedate: nil, votes: n % 11,

@@ -955,6 +955,11 @@ static void members(wbj_decoder *d)
             d->values[vi] = Qnil;
             continue;
         }
+        if (slot->code == WBJ_ANY && (!slot->list || byte == '[')) {
+            VALUE v = read_any(d, 1, d->nframes);
+            d->values[vi] = v;
+            continue;
+        }
         if (slot->list) {
             if (byte != '[') {
                 if (!slot->one_or_many) mismatch(d, slot_expected(slot, 0), -1);

@@ -550,6 +550,11 @@ static void write_value(encoding *enc, VALUE value, long depth)
  * a record of the slot's class, which pushes a frame at `depth`. */
 static void write_slot_value(encoding *enc, wbj_slot *slot, VALUE value, long depth)
 {
+    if (slot->code == WBJ_ANY) {
+        /* Writer.value: plain values (Hash, Array, scalars, records). */
+        write_value(enc, value, depth);
+        return;
+    }
     if (slot->code != WBJ_MODEL) {
         write_scalar(enc, slot->code, value);
         return;

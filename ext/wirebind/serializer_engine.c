@@ -20,6 +20,8 @@
 
 static VALUE cProgram;
 static VALUE mValues, mWriter, eInvalidValue, cBigDecimal, str_F;
+static VALUE sym_any;
+static ID id_native_any;
 static int posix_time;
 static ID id_finite_p, id_exponent, id_utc_p, id_subsec;
 /* JSON::Pure::Writer::DECIMAL_POSITIONAL_EXPONENT */
@@ -566,6 +568,14 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
         RB_GC_GUARD(text);
         return;
     }
+    if (op->type == sym_any) {
+        /* Values.native_any: written by its class, at the record's depth. */
+        VALUE text = rb_funcall(mValues, id_native_any, 2, value, LONG2NUM(depth));
+        StringValue(text);
+        wb_buffer_append_str(&st->buffer, text);
+        RB_GC_GUARD(text);
+        return;
+    }
     if (!write_scalar_c(st, op, value)) write_ruby(st, op->type, value);
 }
 
@@ -968,6 +978,8 @@ void wb_ser_init(VALUE mNative)
     id_compiled_for = rb_intern("compiled_for");
     id_native_program = rb_intern("native_program");
     id_native_text = rb_intern("native_text");
+    id_native_any = rb_intern("native_any");
+    sym_any = ID2SYM(rb_intern("any"));
     id_native_model_value = rb_intern("native_model_value");
     id_wrong_record = rb_intern("wrong_record");
     id_not_a_list = rb_intern("not_a_list");

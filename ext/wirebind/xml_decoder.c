@@ -13,8 +13,11 @@
 static VALUE mNative;
 static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
     id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_filler, id_lookup, id_into_array,
-    id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan;
+    id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
+    id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE refs_pending; /* XML::References::PENDING */
+static VALUE cCapture, mQNameType; /* looked up on first use (pinned) */
+static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wbd_init_ids(VALUE module)
 {
@@ -54,6 +57,19 @@ void wbd_init_ids(VALUE module)
     id_count = rb_intern("count");
     id_xml_types_p = rb_intern("xml_types?");
     id_subtype_plan = rb_intern("subtype_plan");
+    id_start = rb_intern("start");
+    id_leaf = rb_intern("leaf");
+    id_new = rb_intern("new");
+    id_value = rb_intern("value");
+    id_leaf_value = rb_intern("leaf_value");
+    id_split = rb_intern("split");
+    id_qresolve = rb_intern("resolve");
+    sym_xml = ID2SYM(rb_intern("xml"));
+    sym_any = ID2SYM(rb_intern("any"));
+    sym_qname = ID2SYM(rb_intern("qname"));
+    sym_scope = ID2SYM(rb_intern("scope"));
+    cCapture = Qundef;
+    mQNameType = Qundef;
     refs_pending = Qundef;
     wbs_init();
 }
@@ -218,8 +234,11 @@ static wbp_entry *compile_entry(compile_state *cs, VALUE node)
     e->type_value = rb_funcall(node, id_type, 0);
     e->default_offset = copy_string(rb_funcall(node, id_default_offset, 0), &e->default_offset_len);
     if (e->kind == WBP_SCALAR) {
-        e->type = wbs_type_code(e->type_value);
+        e->type = e->type_value == sym_qname ? WBD_QNAME : wbs_type_code(e->type_value);
         if (e->type < 0) rb_raise(rb_eArgError, "unknown scalar type %" PRIsVALUE, rb_inspect(e->type_value));
+    } else if (e->kind == WBP_OPEN) {
+        if (e->type_value != sym_xml && e->type_value != sym_any) rb_raise(rb_eArgError, "unknown open type %" PRIsVALUE, rb_inspect(e->type_value));
+        e->type = e->type_value == sym_xml ? WBD_XML : WBD_ANY;
     }
     return e;
 }
@@ -567,10 +586,13 @@ static void with_default_offset(wbd_decoder *d, const char **p, size_t *n, const
     *n = d->scratch.len;
 }
 
+static VALUE resolve_qname(wbd_decoder *d, const char *p, size_t n, leaf_path leaf, size_t mark);
+
 static VALUE convert(wbd_decoder *d, const wbp_entry *slot, const char *p, size_t n, leaf_path leaf, size_t mark)
 {
     if (slot->type == WBS_STRING) return wb_utf8_str(p, n);
     if (n == 0 || ((unsigned char)p[0] <= 32 && blank(p, n))) return Qnil;
+    if (slot->type == WBD_QNAME) return resolve_qname(d, p, n, leaf, mark);
     if (slot->type == WBS_TIME && (slot->default_offset || d->default_offset)) {
         if (slot->default_offset)
             with_default_offset(d, &p, &n, slot->default_offset, slot->default_offset_len);
@@ -581,6 +603,104 @@ static VALUE convert(wbd_decoder *d, const wbp_entry *slot, const char *p, size_
     if (v != Qundef) return v;
     ruby_convert_args a = {d, slot->type_value, wb_utf8_str(p, n), leaf, mark};
     return rb_rescue2(call_from_xml_text, (VALUE)&a, rescue_invalid, (VALUE)&a, d->eInvalidValue, (VALUE)0);
+}
+
+/* ---- open content: :qname, and :xml / :any through XML::Capture ------------------- */
+
+static VALUE str_or_nil(wbx_str s)
+{
+    return s.ptr ? wb_utf8_str(s.ptr, s.len) : Qnil;
+}
+
+typedef struct qname_args {
+    wbd_decoder *d;
+    VALUE text;
+} qname_args;
+
+/* Decoder#qname: QNameType.split, the prefix looked up where the text
+ * appears (on_end runs before the element's own declarations are undone),
+ * QNameType.resolve. */
+static VALUE call_qname(VALUE arg)
+{
+    qname_args *a = (qname_args *)arg;
+    if (mQNameType == Qundef) {
+        mQNameType = rb_path2class("Wirebind::Types::QNameType");
+        rb_gc_register_mark_object(mQNameType);
+    }
+    VALUE parts = rb_funcall(mQNameType, id_split, 1, a->text);
+    VALUE prefix = rb_ary_entry(parts, 0);
+    StringValue(prefix);
+    wbx_str uri = wbx_namespace_of(&a->d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix));
+    VALUE result = rb_funcall(mQNameType, id_qresolve, 4, prefix, rb_ary_entry(parts, 1), str_or_nil(uri), a->text);
+    RB_GC_GUARD(prefix);
+    return result;
+}
+
+static VALUE rescue_qname(VALUE arg, VALUE error)
+{
+    ruby_convert_args *a = (ruby_convert_args *)arg;
+    decode_error(a->d, rb_funcall(error, id_message, 0), a->leaf, a->mark);
+    return Qnil;
+}
+
+static VALUE resolve_qname(wbd_decoder *d, const char *p, size_t n, leaf_path leaf, size_t mark)
+{
+    qname_args q = {d, wb_utf8_str(p, n)};
+    ruby_convert_args a = {d, Qnil, q.text, leaf, mark}; /* for rescue_qname */
+    VALUE result = rb_rescue2(call_qname, (VALUE)&q, rescue_qname, (VALUE)&a, d->eInvalidValue, (VALUE)0);
+    RB_GC_GUARD(q.text);
+    return result;
+}
+
+/* attrs as [name, uri, value, ...]: the name as written (inside a capture) or
+ * the local name (the captured element's own). */
+static VALUE attrs_array(const wbx_attr *attrs, size_t n, int written)
+{
+    if (!n) return Qnil;
+    VALUE ary = rb_ary_new_capa((long)n * 3);
+    for (size_t i = 0; i < n; i++) {
+        const wbx_attr *a = &attrs[i];
+        rb_ary_push(ary, written ? wb_utf8_str(a->qname.ptr, a->qname.len) : wb_utf8_str(a->local.ptr, a->local.len));
+        rb_ary_push(ary, str_or_nil(a->uri));
+        rb_ary_push(ary, wb_utf8_str(a->value.ptr, a->value.len));
+    }
+    return ary;
+}
+
+/* Tokenizer#tag_source's declarations: [prefix, uri or nil, ...], or nil. */
+static VALUE tag_declarations(const wbx_tokenizer *t)
+{
+    size_t count = wbx_binding_count(t);
+    if (count <= t->tag_ns) return Qnil;
+    VALUE ary = rb_ary_new_capa((long)(count - t->tag_ns) * 2);
+    for (size_t i = t->tag_ns; i < count; i++) {
+        wbx_str prefix, uri;
+        wbx_binding_at(t, i, &prefix, &uri);
+        rb_ary_push(ary, wb_utf8_str(prefix.ptr, prefix.len));
+        rb_ary_push(ary, str_or_nil(uri));
+    }
+    return ary;
+}
+
+static VALUE capture_class(void)
+{
+    if (cCapture == Qundef) {
+        cCapture = rb_path2class("Wirebind::XML::Capture");
+        rb_gc_register_mark_object(cCapture);
+    }
+    return cCapture;
+}
+
+/* DecodeState#namespace_of: what a prefix is bound to where the decoder is,
+ * for the Capture being fed (nil: unbound). Only while a capture runs. */
+VALUE wbd_namespace_of(wbd_decoder *d, VALUE prefix)
+{
+    StringValue(prefix);
+    const wbd_frame *top = top_frame(d);
+    if (!top || top->kind != WBP_CAPTURE) rb_raise(rb_eRuntimeError, "namespace_of is asked only while a capture runs");
+    VALUE uri = str_or_nil(wbx_namespace_of(&d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix)));
+    RB_GC_GUARD(prefix);
+    return uri;
 }
 
 /* xsi:nil="true" or "1" on the first xsi:nil attribute. */
@@ -817,6 +937,48 @@ static void start_scalar(wbd_decoder *d, wbp_entry *slot, size_t values, const w
     d->tok.want_text = 1;
 }
 
+static int nil_attribute(const wbx_attr *attrs, size_t n);
+
+/* Decoder#start_capture: a :xml or :any element; text is wanted throughout,
+ * and every event inside goes to its Capture (kept in the values stack). */
+static void start_capture(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx_attr *attrs, size_t n, wbx_str uri)
+{
+    if (n && nil_attribute(attrs, n)) {
+        deliver(d, slot, values, Qnil);
+        d->skip = 1;
+        d->tok.want_text = 0;
+        return;
+    }
+    size_t at = push_values(d, 1);
+    VALUE options = rb_hash_new();
+    rb_hash_aset(options, sym_scope, d->state);
+    VALUE args[4] = {slot->type_value, str_or_nil(uri), attrs_array(attrs, n, 0), options};
+    VALUE capture = rb_class_new_instance_kw(4, args, capture_class(), RB_PASS_KEYWORDS);
+    d->values[at] = capture;
+    wbd_frame *f = push_frame(d, WBP_CAPTURE);
+    f->entry = slot;
+    f->values = values;
+    f->parent = at;
+    f->wants_text = 1;
+    f->open = 0;
+    d->tok.want_text = 1;
+}
+
+/* An element inside a captured one: Capture#start, or #leaf when seen whole. */
+static void capture_element(wbd_decoder *d, wbd_frame *top, wbx_str uri, const wbx_attr *attrs, size_t n, const wbx_str *text)
+{
+    const wbx_tokenizer *t = &d->tok;
+    VALUE capture = d->values[top->parent];
+    VALUE args[5] = {wb_utf8_str(t->tag_qname.ptr, t->tag_qname.len), str_or_nil(uri), attrs_array(attrs, n, 1), tag_declarations(t), Qnil};
+    if (text) {
+        args[4] = wb_utf8_str(text->ptr, text->len);
+        rb_funcallv(capture, id_leaf, 5, args);
+    } else {
+        top->open++;
+        rb_funcallv(capture, id_start, 4, args);
+    }
+}
+
 static int step_matches(const wbd_step *step, wbx_str local, wbx_str uri)
 {
     return (!step->local || name_is(local, step->local, step->local_len)) && (!step->uri || uri_is(uri, step->uri, step->uri_len));
@@ -862,6 +1024,10 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
         locate_record(d, local, uri, attrs, n);
         return;
     }
+    if (top->kind == WBP_CAPTURE) {
+        capture_element(d, top, uri, attrs, n, NULL);
+        return;
+    }
     if (top->kind == WBP_SCALAR) scalar_with_children(d, top, local, 0);
     if (top->wants_text) top->children = 1;
     wbp_entry *e = lookup(top, local, uri);
@@ -897,6 +1063,7 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
         break;
     }
     case WBP_MODEL: start_model(d, e, values, attrs, n); break;
+    case WBP_OPEN: start_capture(d, e, values, attrs, n, uri); break;
     default: start_scalar(d, e, values, attrs, n); break;
     }
 }
@@ -909,6 +1076,11 @@ static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx
         return;
     }
     leaf_path l = {local, {NULL, 0}};
+    if (slot->kind == WBP_OPEN) {
+        VALUE args[3] = {slot->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len)};
+        deliver(d, slot, values, rb_funcallv(capture_class(), id_leaf_value, 3, args));
+        return;
+    }
     if (slot->kind == WBP_MODEL) {
         const wbp_plan *plan = wbp_entry_plan(slot);
         if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
@@ -953,6 +1125,10 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
         leaf_value(d, &d->record, NONE, attrs, n, text, local);
         return;
     }
+    if (top->kind == WBP_CAPTURE) {
+        capture_element(d, top, uri, attrs, n, &text);
+        return;
+    }
     if (top->kind == WBP_SCALAR) scalar_with_children(d, top, local, 1);
     if (top->wants_text) top->children = 1;
     wbp_entry *e = lookup(top, local, uri);
@@ -985,6 +1161,10 @@ static void on_text(void *ctx, const char *p, size_t n)
     wbd_decoder *d = ctx;
     wbd_frame *top = top_frame(d);
     if (!top) return;
+    if (top->kind == WBP_CAPTURE) {
+        rb_funcall(d->values[top->parent], id_text, 1, wb_utf8_str(p, n));
+        return;
+    }
     top->has_text = 1;
     /* An empty CDATA section: nothing to copy, and no buffer may exist yet
      * (memcpy with a NULL destination is undefined even for 0 bytes). */
@@ -1019,6 +1199,12 @@ static void on_end(void *ctx)
         d->located--;
         return;
     }
+    wbd_frame *capture = top_frame(d);
+    if (capture->kind == WBP_CAPTURE && capture->open) {
+        capture->open--;
+        rb_funcall(d->values[capture->parent], id_finish, 0);
+        return;
+    }
     /* The frame leaves the stack, its memory (text) stays until the next push. */
     wbd_frame *f = &d->frames[--d->frame_count];
     wbd_frame *top = top_frame(d);
@@ -1026,6 +1212,10 @@ static void on_end(void *ctx)
     const char *text = f->text.ptr ? f->text.ptr : "";
     if (f->kind == WBP_SCALAR) {
         VALUE v = f->nil ? Qnil : convert(d, f->entry, text, f->text.len, NO_LEAF, f->mark);
+        deliver(d, f->entry, f->values, v);
+    } else if (f->kind == WBP_CAPTURE) {
+        VALUE v = rb_funcall(d->values[f->parent], id_value, 0);
+        d->value_count = f->parent;
         deliver(d, f->entry, f->values, v);
     } else if (f->kind == WBP_MODEL) {
         const wbp_plan *plan = f->plan;
@@ -1212,6 +1402,7 @@ void wbd_mark(wbd_decoder *d)
     rb_gc_mark_movable(d->mTypes);
     rb_gc_mark_movable(d->eInvalidValue);
     rb_gc_mark_movable(d->refs);
+    if (d->state) rb_gc_mark_movable(d->state);
     rb_gc_mark_movable(d->result_box);
     rb_gc_mark_movable(d->keep);
     rb_gc_mark_movable(d->referent.type_value);
@@ -1235,6 +1426,7 @@ void wbd_compact(wbd_decoder *d)
     d->mTypes = rb_gc_location(d->mTypes);
     d->eInvalidValue = rb_gc_location(d->eInvalidValue);
     d->refs = rb_gc_location(d->refs);
+    if (d->state) d->state = rb_gc_location(d->state);
     d->result_box = rb_gc_location(d->result_box);
     d->keep = rb_gc_location(d->keep);
     d->referent.type_value = rb_gc_location(d->referent.type_value);

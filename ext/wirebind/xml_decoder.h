@@ -10,8 +10,14 @@
 #include "scalar.h"
 #include "xml_tokenizer.h"
 
-/* Entry kinds, as Plan::SCALAR, MODEL, GROUP. */
-enum { WBP_SCALAR = 0, WBP_MODEL = 1, WBP_GROUP = 2 };
+/* Entry kinds, as Plan::SCALAR, MODEL, GROUP, OPEN; and the frame of an OPEN
+ * element whose content is being captured (Pure::Decoder::CAPTURE). */
+enum { WBP_SCALAR = 0, WBP_MODEL = 1, WBP_GROUP = 2, WBP_OPEN = 3, WBP_CAPTURE = 4 };
+
+/* Entry types besides the WBS_* scalar codes: :qname (a SCALAR entry whose
+ * text is resolved in scope), :xml and :any (OPEN entries, captured by
+ * XML::Capture, which the decoder feeds with Ruby calls). */
+enum { WBD_QNAME = WBS_TYPES, WBD_XML, WBD_ANY };
 
 typedef struct wbp_entry wbp_entry;
 
@@ -90,6 +96,8 @@ typedef struct wbd_frame {
     int has_text;
     int children; /* a child element was seen (kept by frames that want text) */
     int holds; /* MODEL: references wait for values of this record (References#hold) */
+    size_t open; /* CAPTURE: elements open inside the captured one (its Capture
+                  * object sits in the values stack at `parent`) */
 } wbd_frame;
 
 typedef struct wbd_decoder {
@@ -128,6 +136,7 @@ typedef struct wbd_decoder {
     VALUE keep;       /* plans of xsi:type subclasses in use (a Hash), or Qnil */
     int poly;         /* some model declared xml_type: look at xsi:type */
     wbp_entry referent; /* the slot of the referent being read (one at a time, at the top) */
+    VALUE state;        /* the DecodeState that owns this decoder: the scope Captures ask (namespace_of) */
 } wbd_decoder;
 
 /* Sets up a decoder (mode WBD_CHECK: well-formedness only). Raises on bad arguments. */
@@ -141,5 +150,7 @@ void wbd_compact(wbd_decoder *d);
 size_t wbd_memsize(const wbd_decoder *d);
 
 void wbd_init_ids(VALUE mNative);
+/* DecodeState#namespace_of (see XML::Capture): the binding of a prefix where the decoder is. */
+VALUE wbd_namespace_of(wbd_decoder *d, VALUE prefix);
 
 #endif

@@ -4,6 +4,7 @@
 #include "xml_decoder.h"
 
 static VALUE sym_list, sym_first, sym_each, sym_check, sym_doctype;
+static VALUE cDecodeState;
 static ID id_unread;
 
 /* A decode in progress, as a Ruby object: a raise anywhere in the middle leaves
@@ -98,9 +99,10 @@ static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
         {hash_key[0], hash_key[1]},
     };
     decode_state *s;
-    VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
+    VALUE state = TypedData_Make_Struct(cDecodeState, decode_state, &state_type, s);
     wbd_decoder *d = &s->d;
     wbd_init(d, source, item, code, path, RTEST(strict), &config, block, refs, missing, default_offset);
+    d->state = state;
     VALUE result = wbd_run(d);
     if (result == Qundef) {
         /* A DOCTYPE: give back everything read, for the pure backend to start over. */
@@ -119,6 +121,15 @@ static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
 }
 
 /* Compiles a Wirebind::XML::Plan into C tables (frozen, shareable). */
+/* DecodeState#namespace_of(prefix) -> String or nil: the namespace a prefix
+ * ("" the default) is bound to where the decoder is; asked by XML::Capture
+ * for prefixes in attribute values, only while it is fed. */
+static VALUE wb_decode_state__namespace_of(VALUE self, VALUE prefix)
+{
+    decode_state *s = rb_check_typeddata(self, &state_type);
+    return wbd_namespace_of(&s->d, prefix);
+}
+
 static VALUE wb_native__compile_plan(VALUE self, VALUE plan)
 {
     return wbp_compile(plan);
@@ -139,4 +150,9 @@ void Init_wirebind_xml_decoder(VALUE mNative)
     RB_GC_GUARD(key);
     rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, -1);
     rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
+    /* The state of one decode_source call; Ruby sees it only as a Capture's scope. */
+    cDecodeState = rb_define_class_under(mNative, "DecodeState", rb_cObject);
+    rb_gc_register_mark_object(cDecodeState);
+    rb_undef_alloc_func(cDecodeState);
+    rb_define_method(cDecodeState, "namespace_of", wb_decode_state__namespace_of, 1);
 }

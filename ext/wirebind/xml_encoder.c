@@ -27,11 +27,13 @@ static VALUE cEncoderPlan;
 static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes,
     id_kind, id_type, id_list, id_name, id_uri, id_nil_xsi, id_attribute, id_ivar, id_message, id_describe,
-    id_automatic_prefix, id_attribute_writes, id_xml, id_subtype_attributes;
+    id_automatic_prefix, id_attribute_writes, id_xml, id_subtype_attributes, id_element_content;
 static VALUE mXML; /* Wirebind::XML, looked up on first use (pinned) */
+static VALUE mOpenContent; /* Wirebind::XML::OpenContent, likewise */
+static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
-enum { PLAN_SCALAR = 0, PLAN_MODEL = 1, PLAN_GROUP = 2 };
+enum { PLAN_SCALAR = 0, PLAN_MODEL = 1, PLAN_GROUP = 2, PLAN_OPEN = 3 };
 
 /* ==== compiled plans ========================================================= */
 
@@ -189,11 +191,12 @@ static void add_element(const compiler *c, VALUE slot, int top)
     VALUE type = rb_funcall(slot, id_type, 0);
     VALUE field = rb_funcall(attribute, id_xml, 0);
     VALUE ivar = rb_funcall(attribute, id_ivar, 0);
-    int model = FIX2INT(rb_funcall(slot, id_kind, 0)) == PLAN_MODEL;
+    int kind = FIX2INT(rb_funcall(slot, id_kind, 0));
+    int model = kind == PLAN_MODEL;
     StringValue(field);
 
     wb_xml_op *op = new_op(plan);
-    op->code = model ? WB_XML_OP_MODEL : WB_XML_OP_SCALAR;
+    op->code = model ? WB_XML_OP_MODEL : kind == PLAN_OPEN || type == sym_qname ? WB_XML_OP_CONTENT : WB_XML_OP_SCALAR;
     op->format = (unsigned char)(model ? WB_FORMAT_OTHER : wb_format_kind_of(type));
     op->list = RTEST(rb_funcall(slot, id_list, 0));
     op->nil_xsi = RTEST(rb_funcall(slot, id_nil_xsi, 0));
@@ -735,6 +738,30 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
         }
         return;
     }
+    if (op->code == WB_XML_OP_CONTENT) {
+        /* Generator#one_value for open types: "<name", then what
+         * OpenContent.element_content writes, then the end tag. */
+        VALUE qname;
+        if (op->foreign) {
+            qname = rb_utf8_str_new(WB_XML_PTR(plan, op->name), (long)op->name.len);
+        } else {
+            qname = rb_utf8_str_new(parent->pre, (long)parent->pre_len);
+            rb_str_cat(qname, WB_XML_PTR(plan, op->name), (long)op->name.len);
+        }
+        if (!mOpenContent) {
+            mOpenContent = rb_path2class("Wirebind::XML::OpenContent");
+            rb_gc_register_mark_object(mOpenContent);
+        }
+        VALUE content = rb_funcall(mOpenContent, id_element_content, 3, op->type, value, qname);
+        StringValue(content);
+        parent = &enc->frames[enc->depth - 1];
+        open_name(enc, parent, op);
+        wb_buffer_append_str(&enc->buffer, content);
+        close_name(enc, parent, op);
+        RB_GC_GUARD(content);
+        RB_GC_GUARD(qname);
+        return;
+    }
     if (op->code == WB_XML_OP_SCALAR) {
         open_name(enc, parent, op);
         wb_buffer_append_char(&enc->buffer, '>');
@@ -978,4 +1005,6 @@ void wb_xml_encoder_init(VALUE mNative)
     id_automatic_prefix = rb_intern("automatic_prefix");
     id_attribute_writes = rb_intern("attribute_writes");
     id_xml = rb_intern("xml");
+    id_element_content = rb_intern("element_content");
+    sym_qname = ID2SYM(rb_intern("qname"));
 }

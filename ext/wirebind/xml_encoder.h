@@ -24,7 +24,9 @@ typedef enum wb_xml_op_code {
     WB_XML_OP_OPEN = 0,   /* a wrapper's start tag */
     WB_XML_OP_CLOSE = 1,  /* a wrapper's end tag */
     WB_XML_OP_SCALAR = 2, /* one attribute holding a scalar (or a list of them) */
-    WB_XML_OP_MODEL = 3   /* one attribute holding a record (or a list of them) */
+    WB_XML_OP_MODEL = 3,  /* one attribute holding a record (or a list of them) */
+    WB_XML_OP_CONTENT = 4 /* one attribute of an open type (:xml, :any, :qname): the element's
+                           * content is XML::OpenContent.element_content's */
 } wb_xml_op_code;
 
 /* One step of a model's program: an entry of Plan#writes (a wrapper's start

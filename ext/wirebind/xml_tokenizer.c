@@ -779,6 +779,20 @@ wbx_str wbx_namespace_of(const wbx_tokenizer *t, const char *prefix, size_t len)
     return ns_uri(t, ns_lookup(t, prefix, len));
 }
 
+size_t wbx_binding_count(const wbx_tokenizer *t)
+{
+    return t->ns_count;
+}
+
+void wbx_binding_at(const wbx_tokenizer *t, size_t i, wbx_str *prefix, wbx_str *uri)
+{
+    const wbx_ns *b = &t->ns[i];
+    prefix->ptr = t->ns_bytes.ptr + b->prefix;
+    prefix->len = b->prefix_len;
+    uri->ptr = b->none ? NULL : t->ns_bytes.ptr + b->uri;
+    uri->len = b->none ? 0 : b->uri_len;
+}
+
 wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i)
 {
     wbx_str s = {"", 0};
@@ -933,6 +947,8 @@ static size_t process_attributes(wbx_tokenizer *t)
         wbx_attr *a = &t->attrs[k++];
         a->value.ptr = raw_value(t, r);
         a->value.len = r->value_len;
+        a->qname.ptr = name;
+        a->qname.len = r->name_len;
         size_t colon = r->prefix_end != NONE ? r->prefix_end : wbx_prefix_end(name, r->name_len);
         if (r->prefix_end == NONE && !is_qname(name, r->name_len))
             fail(t, WBX_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(r->name_len), name);
@@ -993,6 +1009,9 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_
         local.len = qlen;
         uri = ns_uri(t, ns_lookup(t, "", 0));
     }
+    t->tag_qname.ptr = qname;
+    t->tag_qname.len = qlen;
+    t->tag_ns = saved_count;
     if (kind != EL_START) {
         if (t->depth >= t->max_depth) fail(t, WBX_LIMIT_ERROR, deep_at, LIMIT_DEPTH, t->max_depth);
         wbx_str s = {"", 0};
@@ -1014,6 +1033,7 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_
     t->depth++;
     if (t->depth > t->max_depth) fail(t, WBX_LIMIT_ERROR, deep_at, LIMIT_DEPTH, t->max_depth);
     /* The qname was copied: the names stack may have grown, the window has not. */
+    t->tag_qname.ptr = t->name_bytes.ptr + e->off;
     t->h->on_start(t->ctx, local, uri, t->attrs, nattrs);
 }
 
@@ -1026,8 +1046,10 @@ static void close_element(wbx_tokenizer *t, size_t n, size_t nlen)
     const char *expected = t->name_bytes.ptr + e->off;
     if (e->len != nlen || memcmp(expected, name, nlen) != 0)
         fail(t, WBX_PARSE_ERROR, t->tok, "expected </%.*s>, found </%.*s>", NAMEF(e->len), expected, NAMEF(nlen), name);
-    ns_restore(t, e->ns_count, e->ns_bytes);
+    /* The element's own declarations are still in force during on_end. */
     t->h->on_end(t->ctx);
+    e = &t->names[t->depth - 1];
+    ns_restore(t, e->ns_count, e->ns_bytes);
     t->depth--;
     t->name_bytes.len = e->off;
 }

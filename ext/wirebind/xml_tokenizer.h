@@ -42,6 +42,7 @@ typedef struct wbx_attr {
     wbx_str local;
     wbx_str uri; /* ptr == NULL: no namespace */
     wbx_str value;
+    wbx_str qname; /* the name as written, prefix included */
 } wbx_attr;
 
 typedef struct wbx_handler {
@@ -56,7 +57,8 @@ typedef struct wbx_handler {
     void (*on_leaf)(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t count, wbx_str text);
     /* Character data of the current element; only while want_text is set. */
     void (*on_text)(void *ctx, const char *ptr, size_t len);
-    /* The current element ends (its name is still on the stack). */
+    /* The current element ends (its name is still on the stack, its namespace
+     * declarations still in force). */
     void (*on_end)(void *ctx);
 } wbx_handler;
 
@@ -175,6 +177,12 @@ typedef struct wbx_tokenizer {
     size_t mark_count, marks_cap;
 
     wbx_bytes message;
+
+    /* The start tag being reported (valid during on_start and on_leaf): its
+     * name as written, and the bindings in force before its own declarations
+     * (its own are ns[tag_ns, ns_count)). */
+    wbx_str tag_qname;
+    size_t tag_ns;
 } wbx_tokenizer;
 
 /* Sets up a tokenizer (config is copied); nothing is allocated until it runs. */
@@ -196,6 +204,11 @@ wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i);
 /* The namespace a prefix ("" for the default) is bound to where the parser is
  * (during on_leaf, with the leaf's own declarations); {NULL, 0} when unbound. */
 wbx_str wbx_namespace_of(const wbx_tokenizer *t, const char *prefix, size_t len);
+/* The i-th namespace binding in force (0 binds xml; ns_count of them, innermost
+ * last): its prefix ("" for the default) and URI (ptr NULL for xmlns=""). */
+void wbx_binding_at(const wbx_tokenizer *t, size_t i, wbx_str *prefix, wbx_str *uri);
+/* How many bindings are in force. */
+size_t wbx_binding_count(const wbx_tokenizer *t);
 /* The index just past a name's prefix colon, or 0 when it has no proper prefix
  * (names such as ":", "a:" and "a:b:c" are not qualified names: the tokenizer
  * refuses them in element and attribute names). */

@@ -91,6 +91,7 @@ module Wirebind
         plan = Plan.for(record.class)
         buffer = into || Buffer.new
         raise TypeError, "into: must be a Wirebind::Buffer, not #{buffer.class}" unless buffer.is_a?(Buffer)
+
         if BACKEND_NATIVE
           Native.encode(plan.native, record, buffer)
         else

@@ -22,7 +22,9 @@ module Wirebind
   #
   # Each class gets a reader and a writer per attribute, and +initialize+ (all
   # keywords optional), +==+, +eql?+, +hash+, +to_h+ and +inspect+, generated as
-  # Ruby source for its own attribute list and regenerated when it changes.
+  # Ruby source for its own attribute list, on first use and again on first use
+  # after it changes (declaring thousands of models compiles nothing until they
+  # are used).
   # They live in a module of their own, so the class body may override them and
   # call +super+. See {ClassMethods} for the DSL and how schemas inherit.
   module Model
@@ -86,34 +88,29 @@ module Wirebind
 
           namespace = klass.xml_type[1]
           return klass if namespace == uri
+
           loose ||= klass if namespace.nil?
         end
         loose
       end
 
-      # Declares many models at once: inside the block, each class's generated
-      # methods (+initialize+, +==+, +to_h+...) are written once, when the block
-      # ends, rather than again for every attribute declared (which costs time
-      # quadratic in a class's attributes). Generated code (+wirebind generate+)
-      # uses it; the classes must not be used before the block ends. Per thread;
-      # nested blocks join the outermost.
+      # Declares many models at once: the +xml_type+s declared inside the block
+      # are registered together when it ends (one copy of the registry, not one
+      # per class). Generated code (+wirebind generate+) uses it. Per thread;
+      # nested blocks join the outermost. (Each class's methods are written on
+      # first use in any case, see {ClassMethods#attribute}.)
       #
       # @yield declares classes and attributes
       # @return [Object] the block's value
       def batch
-        return yield if Thread.current[:__wb_model_batch]
+        return yield if Thread.current[:__wb_model_batch_types]
 
-        pending = Thread.current[:__wb_model_batch] = {}.compare_by_identity
         types = Thread.current[:__wb_model_batch_types] = []
         begin
           yield
         ensure
-          Thread.current[:__wb_model_batch] = nil
           Thread.current[:__wb_model_batch_types] = nil
-          SCHEMA_LOCK.synchronize do
-            pending.each_key { |klass| klass.__send__(:__wb_generate_pending) }
-            register_xml_types(types)
-          end
+          SCHEMA_LOCK.synchronize { register_xml_types(types) }
         end
       end
 

@@ -183,6 +183,7 @@ module Wirebind
         raise ArgumentError, "backend: must be :pure#{' or :native' if Wirebind.backend == :native}, not #{backend.inspect}"
       end
       raise ArgumentError, "fields: are JSON:API's sparse fieldsets; they need format: :json_api" if fields && format != :json_api
+
       { include: include, links: links, meta: meta }.each do |name, value|
         raise ArgumentError, "#{name}: is a JSON:API document member; it needs format: :json_api" if value && format != :json_api
       end

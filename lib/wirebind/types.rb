@@ -14,6 +14,11 @@ module Wirebind
   module Types
     # The scalar type names an attribute may use.
     SCALARS = %i[string integer float decimal boolean time date base64].freeze
+    # The open-content types an attribute may use besides the scalars (see
+    # {Wirebind::XML::OpenContent}): +:xml+ (an element's content as XML text),
+    # +:any+ (XML: nested Hashes, Arrays and Strings; JSON: plain values) and
+    # +:qname+ (a {Wirebind::QName}).
+    OPEN = %i[xml any qname].freeze
 
     # A text or a value does not fit its type.
     #
@@ -25,7 +30,7 @@ module Wirebind
     # @api private
     XML_WHITESPACE = " \t\r\n"
     # @api private
-    NON_WHITESPACE = /[^ \t\r\n]/.freeze
+    NON_WHITESPACE = /[^ \t\r\n]/
     # Values longer than this are cut short in messages: a bad 10 MB payload
     # should not become a 10 MB exception.
     # @api private
@@ -42,6 +47,7 @@ require_relative "types/boolean_type"
 require_relative "types/time_type"
 require_relative "types/date_type"
 require_relative "types/base64_type"
+require_relative "types/qname_type"
 
 module Wirebind
   module Types
@@ -62,6 +68,12 @@ module Wirebind
       # @return [Boolean] whether +type+ names a scalar type
       def scalar?(type)
         MODULES.key?(type)
+      end
+
+      # @api private
+      # @return [Boolean] whether +type+ names an open-content type ({OPEN})
+      def open?(type)
+        OPEN.include?(type)
       end
 
       # Converts the text of an element or attribute to the Ruby value of +type+.

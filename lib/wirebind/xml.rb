@@ -5,6 +5,8 @@ require_relative "xml/references"
 require_relative "xml/pure/tokenizer"
 require_relative "xml/pure/decoder"
 require_relative "xml/pure/encoder"
+require_relative "xml/capture"
+require_relative "xml/open_content"
 require_relative "xml/native" if Wirebind.backend == :native
 
 module Wirebind
@@ -98,7 +100,7 @@ module Wirebind
                references: false, max_references: DEFAULT_MAX_REFERENCES, missing: nil, default_offset: nil, **limits, &block)
         unless block
           return enum_for(:each, input, type, at: at, strict: strict, dtd: dtd, backend: backend, references: references,
-                                                 max_references: max_references, missing: missing, default_offset: default_offset, **limits)
+                                              max_references: max_references, missing: missing, default_offset: default_offset, **limits)
         end
 
         item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
@@ -200,7 +202,8 @@ module Wirebind
         return type if type.is_a?(Class) && type.include?(Wirebind::Model)
         return type if Types::SCALARS.include?(type)
 
-        raise ArgumentError, "type must be a Wirebind::Model class, a scalar type (#{Types::SCALARS.join(', ')}) or a one-element Array of one, not #{type.inspect}"
+        raise ArgumentError,
+              "type must be a Wirebind::Model class, a scalar type (#{Types::SCALARS.join(', ')}) or a one-element Array of one, not #{type.inspect}"
       end
 
       # "Envelope/Body/*/item" => [[local, uri], ...]; nil uri matches any namespace

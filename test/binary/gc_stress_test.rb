@@ -27,7 +27,7 @@ class BinaryGCStressTest < Minitest::Test
     huffman = Wirebind::HTTP2::HPACK::Huffman.encode("www.example.com")
     under_stress do
       frame = Wirebind::Binary.decode(FRAME.dup, Wirebind::HTTP2::Frame)
-      assert_equal expected, frame.to_h.transform_values { |v| v.respond_to?(:get_u8) ? v.to_s : v }
+      assert_equal(expected, frame.to_h.transform_values { |v| v.respond_to?(:get_u8) ? v.to_s : v })
       assert_equal FRAME, Wirebind::Binary.encode(frame).to_s
       buffer = Wirebind::Buffer.new
       buffer.append("ab").append_u64(2**64 - 1)

@@ -103,7 +103,7 @@ class CLIConvertTest < Minitest::Test
     status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", input)
 
     assert_equal 1, status
-    assert_match(/wirebind convert: .*"many".*item\/votes.*line 1/, err)
+    assert_match(%r{wirebind convert: .*"many".*item/votes.*line 1}, err)
   end
 
   def test_malformed_input_prints_line_and_column

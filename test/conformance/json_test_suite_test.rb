@@ -50,7 +50,10 @@ class JSONTestSuiteTest < Minitest::Test
   def test_json_test_suite_scores_100_percent
     skip "JSONTestSuite is not in ../shared" unless Dir.exist?(DIR)
 
-    y_failures = cases("y").filter_map { |path| "#{File.basename(path)}: #{e.class}: #{e.message}" if (e = outcome(path)) }
+    y_failures = cases("y").filter_map do |path|
+      e = outcome(path)
+      "#{File.basename(path)}: #{e.class}: #{e.message}" if e
+    end
     n_failures = cases("n").filter_map do |path|
       e = outcome(path)
       "#{File.basename(path)}: #{e ? "#{e.class}: #{e.message}" : 'accepted'}" unless e.is_a?(Wirebind::ParseError)
@@ -61,7 +64,9 @@ class JSONTestSuiteTest < Minitest::Test
       i_accepted += 1 unless e
       "#{File.basename(path)}: #{e.class}: #{e.message}" if e && !e.is_a?(Wirebind::Error)
     end
-    y, n, i = cases("y").size, cases("n").size, cases("i").size
+    y = cases("y").size
+    n = cases("n").size
+    i = cases("i").size
     backend = Wirebind::JSON.send(:default_backend)
     puts format("\nJSONTestSuite (#{backend} backend): y_ accepted %d/%d, n_ rejected %d/%d, i_ handled %d/%d (%d accepted, %d rejected)",
                 y - y_failures.size, y, n - n_failures.size, n, i - i_failures.size, i, i_accepted, i - i_accepted)

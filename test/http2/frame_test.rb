@@ -22,8 +22,8 @@ class HTTP2FrameTest < Minitest::Test
     reader = Wirebind::HTTP2::Reader.new(StringIO.new(io.string))
     frames = Array.new(3) { reader.read_frame }
     assert_nil reader.read_frame
-    assert_equal [[5, 0, 1, 3, "hello"], [8, 6, 0, 0, "12345678"], [0, 4, 1, 0, ""]],
-                 frames.map { |f| [f.length, f.type, f.flags, f.stream_id, f.payload.to_s] }
+    assert_equal([[5, 0, 1, 3, "hello"], [8, 6, 0, 0, "12345678"], [0, 4, 1, 0, ""]],
+                 frames.map { |f| [f.length, f.type, f.flags, f.stream_id, f.payload.to_s] })
     assert_equal :DATA, frames[0].type_name
   end
 
@@ -41,7 +41,7 @@ class HTTP2FrameTest < Minitest::Test
         frames << frame
       end
     end
-    assert_equal ["a" * 100, "hdrs", "z"], frames.map { |f| f.payload.to_s }
+    assert_equal(["a" * 100, "hdrs", "z"], frames.map { |f| f.payload.to_s })
     assert_equal 0, reader.buffered
   end
 

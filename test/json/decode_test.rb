@@ -31,7 +31,7 @@ class JSONDecodeTest < Minitest::Test
     assert_equal 19_800, issue.updated.utc_offset
     assert_equal [Version.new(id: "1", name: "1.0", release_date: Time.utc(2013, 12, 24), sequence: 1),
                   Version.new(id: "2", name: "2.0", release_date: nil, sequence: 2)], issue.affects_versions
-    assert_equal ["ui", "naïve", "日本語"], issue.labels
+    assert_equal %w[ui naïve 日本語], issue.labels
     assert_equal Encoding::UTF_8, issue.labels.last.encoding
   end
 
@@ -122,8 +122,8 @@ class JSONDecodeTest < Minitest::Test
                                "0.30000000000000000000000001, -0.0]", [:decimal])
 
     assert(values.all?(BigDecimal))
-    assert_equal %w[0.1 12.5 -3.0 100.0 0.0015 123456789012345678901234567890.123456789 0.30000000000000000000000001 -0.0],
-                 values.map { |v| v.to_s("F") }
+    assert_equal(%w[0.1 12.5 -3.0 100.0 0.0015 123456789012345678901234567890.123456789 0.30000000000000000000000001 -0.0],
+                 values.map { |v| v.to_s("F") })
     assert_equal BigDecimal("0.1"), JSON.decode('{"d": 0.1}', AllTypes).d
   end
 
@@ -200,7 +200,7 @@ class JSONDecodeTest < Minitest::Test
     nulls = decode_everywhere('{"s":null,"i":null,"f":null,"d":null,"b":null,"t":null,"dt":null,"bin":null}', AllTypes)
     assert_equal AllTypes.new, nulls
     lists = decode_everywhere('{"s":null,"i":[],"f":null}', AllLists)
-    assert_equal [[], [], [], [], [], [], [], []], AllLists.attributes.map { |a| lists.public_send(a.name) }
+    assert_equal([[], [], [], [], [], [], [], []], AllLists.attributes.map { |a| lists.public_send(a.name) })
   end
 
   def test_null_items_stay_in_lists
@@ -215,9 +215,9 @@ class JSONDecodeTest < Minitest::Test
     json = '{"s":["a","\\u00e9"],"i":[1,-2],"f":[1,2.5],"d":[0.1],"b":[true,false],' \
            '"t":["2014-01-01T00:00:00+01:00"],"dt":["2014-01-02"],"bin":["aGk="]}'
     lists = decode_everywhere(json, AllLists)
-    assert_equal [%w[a é], [1, -2], [1.0, 2.5], [BigDecimal("0.1")], [true, false],
+    assert_equal([%w[a é], [1, -2], [1.0, 2.5], [BigDecimal("0.1")], [true, false],
                   [Time.new(2014, 1, 1, 0, 0, 0, "+01:00")], [Date.new(2014, 1, 2)], ["hi".b]],
-                 AllLists.attributes.map { |a| lists.public_send(a.name) }
+                 AllLists.attributes.map { |a| lists.public_send(a.name) })
   end
 
   def test_a_list_where_a_value_is_declared_and_the_reverse
@@ -355,7 +355,7 @@ class JSONDecodeTest < Minitest::Test
 
   def test_frozen_binary_and_other_encodings
     assert_equal "é", JSON.decode('"é"'.b.freeze, :string)
-    frozen = '{"key": "k"}'.freeze
+    frozen = '{"key": "k"}'
     assert_equal "k", JSON.decode(frozen, Issue).key
     assert_equal ["é"], JSON.decode('["é"]'.encode(Encoding::UTF_16LE), [:string])
     assert_equal ["é"], JSON.decode('["é"]'.encode(Encoding::ISO_8859_1), [:string])

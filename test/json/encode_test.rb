@@ -66,8 +66,12 @@ class JSONEncodeTest < Minitest::Test
     limit = JSON::DEFAULT_LIMITS[:max_number_length]
     longest = (10**(limit - 1)) + 1
     [longest, -(10**(limit - 2)), BigDecimal("1.#{'1' * (limit - 2)}")].each do |number|
-      assert_equal number, JSON.decode(JSON.encode([number]), :any).first.then { |n| number.is_a?(BigDecimal) ? BigDecimal(n.to_s) : n } unless number.is_a?(BigDecimal)
-      assert_equal [number], JSON.decode(JSON.encode(AllTypes.new(d: number)), AllTypes).then { |r| [r.d] }
+      unless number.is_a?(BigDecimal)
+        assert_equal(number, JSON.decode(JSON.encode([number]), :any).first.then do |n|
+          number.is_a?(BigDecimal) ? BigDecimal(n.to_s) : n
+        end)
+      end
+      assert_equal([number], JSON.decode(JSON.encode(AllTypes.new(d: number)), AllTypes).then { |r| [r.d] })
     end
     too_long = 10**limit
     message = /\Aa number of #{limit + 1} characters is longer than max_number_length \(#{limit}\): JSON.decode would refuse it/
@@ -97,7 +101,8 @@ class JSONEncodeTest < Minitest::Test
   end
 
   def test_decimals_are_written_exactly
-    values = [BigDecimal("0.1"), BigDecimal("-12.50"), BigDecimal("1e400"), BigDecimal("1e-400"), BigDecimal("123456789012345678901234567890.5"), 7, Rational(1, 8)]
+    values = [BigDecimal("0.1"), BigDecimal("-12.50"), BigDecimal("1e400"), BigDecimal("1e-400"), BigDecimal("123456789012345678901234567890.5"), 7,
+              Rational(1, 8)]
     json = JSON.encode(AllLists.new(d: values))
     assert_includes json, '"d":[0.1,-12.5,0.1e401,0.1e-399,123456789012345678901234567890.5,7,0.125]'
     assert_equal values.map { |v| BigDecimal(v, 40) }, JSON.decode(json, AllLists).d

@@ -92,7 +92,7 @@ class JSONGCStressTest < Minitest::Test
   def test_decode_and_encode_under_gc_stress
     expected = outcomes(:pure)
     fresh_plans
-    assert_equal expected, stressed { outcomes(:native) }
+    assert_equal(expected, stressed { outcomes(:native) })
   end
 
   def test_compaction_between_calls_with_plans_cached

@@ -89,7 +89,7 @@ class JSONOptionsTest < Minitest::Test
   def test_the_model_methods
     assert_equal Issue.new(id: "1"), Issue.from_json('{"id":"1","x":2}')
     assert_raises(Wirebind::DecodeError) { Issue.from_json('{"id":"1","x":2}', strict: true) }
-    assert_equal [Issue.new(id: "1")], [Issue.new(id: "1")].map { |i| Issue.from_json(i.to_json) }
+    assert_equal([Issue.new(id: "1")], [Issue.new(id: "1")].map { |i| Issue.from_json(i.to_json) })
     error = assert_raises(Wirebind::SchemaError) do
       Class.new do
         include Wirebind::Model

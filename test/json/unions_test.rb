@@ -106,7 +106,9 @@ class JSONUnionsTest < Minitest::Test
     assert_equal [BigDecimal("1.10"), BigDecimal("2"), BigDecimal("-0.5")], money.history
     native_numbers = decode_everywhere('{"amount": -58.17, "quantity": 12}', Money)
     assert_equal [BigDecimal("-58.17"), 12], [native_numbers.amount, native_numbers.quantity]
-    assert_equal [BigDecimal("1"), 2, "x"], decode_everywhere('{"amount": "1", "count": "2", "name": "x"}', LenientModel).then { [_1.amount, _1.count, _1.name] }
+    assert_equal([BigDecimal("1"), 2, "x"], decode_everywhere('{"amount": "1", "count": "2", "name": "x"}', LenientModel).then do
+      [_1.amount, _1.count, _1.name]
+    end)
   end
 
   def test_what_does_not_fit_is_a_decode_error_saying_what_was_expected
@@ -135,7 +137,7 @@ class JSONUnionsTest < Minitest::Test
 
   def test_top_level_values_take_no_unions
     error = assert_raises(Wirebind::DecodeError) { JSON.decode('[{"href": "/a"}, "/b"]', [Link]) }
-    assert_match(/expected a JSONUnionsTest::Link object, got the string "\/b"/, error.message)
+    assert_match(%r{expected a JSONUnionsTest::Link object, got the string "/b"}, error.message)
     assert_raises(Wirebind::DecodeError) { JSON.decode('"/b"', Link) }
     assert_raises(Wirebind::DecodeError) { JSON.decode('{"href": "/b"}', [Link]) }
   end
@@ -174,6 +176,6 @@ class JSONUnionsTest < Minitest::Test
       end
       assert_match message, error.message
     end
-    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; json_numbers :loose } } # rubocop:disable Style/Semicolon
+    assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; json_numbers :loose } }
   end
 end

@@ -32,7 +32,7 @@ module Wirebind
         end
       end
       assert_equal({ a: 1 }, klass.new(a: 1).to_h)
-      assert_nil Thread.current[:__wb_model_batch]
+      assert_nil Thread.current[:__wb_model_batch_types]
     end
   end
 end

@@ -11,12 +11,12 @@ module ModelFixtures
 
   class Version < Entity
     attribute :name,         :string
-    attribute :release_date, :time,    xml: "releaseDate"
+    attribute :release_date, :time, xml: "releaseDate"
     attribute :sequence,     :integer
   end
 
   class Issue < Entity
-    attribute :lang,             :string,    xml: "@lang"
+    attribute :lang,             :string, xml: "@lang"
     attribute :key,              :string
     attribute :votes,            :integer
     attribute :watched,          :boolean
@@ -45,7 +45,6 @@ end
 class ModelDeclarationTest < Minitest::Test
   include ModelFixtures
   include ModelFixtures::Helpers
-
 
   def test_attributes_are_frozen_in_declaration_order_inherited_first
     assert_equal %i[id lang key votes watched updated affects_versions labels], Issue.attributes.map(&:name)
@@ -260,7 +259,7 @@ class ModelDeclarationTest < Minitest::Test
   end
 
   def test_attribute_inspect_is_readable
-    assert_equal '#<Wirebind::Model::Attribute ModelFixtures::Issue#affects_versions [ModelFixtures::Version] ' \
+    assert_equal "#<Wirebind::Model::Attribute ModelFixtures::Issue#affects_versions [ModelFixtures::Version] " \
                  'xml="affectsVersions/*" json="affects_versions">', Issue.attributes[6].inspect
   end
 
@@ -354,7 +353,6 @@ end
 class ModelMacrosTest < Minitest::Test
   include ModelFixtures
   include ModelFixtures::Helpers
-
 
   def test_xml_namespace
     klass = model { xml_namespace "urn:example", prefix: "ex" }
@@ -625,6 +623,49 @@ class ModelInstanceTest < Minitest::Test
     refute_equal record, klass.new(id: "1", size: 3)
     assert_equal 2, klass.ancestors.grep(Wirebind::Model::GeneratedMethods).length
   end
+
+  def test_methods_are_written_on_first_use_once_per_change
+    generator = File.expand_path("../../lib/wirebind/model/generator.rb", __dir__)
+    placeholder = Wirebind::Model::Placeholders.instance_method(:to_h)
+    klass = Class.new { include Wirebind::Model }
+    klass.attribute :a, :integer
+    klass.attribute :b, :string
+    klass.attribute :c, [:string]
+    assert_equal placeholder.source_location, klass.instance_method(:to_h).source_location, "declaring writes no source"
+
+    assert_equal({ a: 1, b: "x", c: [] }, klass.new(a: 1, b: "x").to_h)
+    written = klass.instance_method(:to_h)
+    assert_equal generator, written.source_location.first
+    refute_equal placeholder.source_location, written.source_location
+    assert_equal klass.new(a: 1), klass.new(a: 1)
+    assert_equal written, klass.instance_method(:to_h), "written once"
+
+    klass.attribute :d, :integer
+    assert_equal placeholder.source_location, klass.instance_method(:to_h).source_location
+    assert_equal({ a: nil, b: nil, c: [], d: 4 }, klass.new(d: 4).to_h)
+    refute_equal written, klass.instance_method(:to_h)
+    assert_raises(ArgumentError) { klass.new(e: 1) }
+  end
+
+  def test_an_override_calling_super_into_a_placeholder_runs_once
+    calls = []
+    klass = Class.new do
+      include Wirebind::Model
+      attribute :id, :string
+      define_method(:initialize) do |**values|
+        calls << values
+        super(**values)
+      end
+      define_method(:inspect) { "!#{super()}" }
+    end
+    record = klass.new(id: "1")
+    assert_equal [{ id: "1" }], calls
+    assert_equal "1", record.id
+    assert_match(/\A!#<.* id="1">\z/, record.inspect)
+    subclass = Class.new(klass) { attribute :name, :string }
+    assert_equal({ id: "2", name: "n" }, subclass.new(id: "2", name: "n").to_h)
+    assert_equal({ id: "1" }, record.to_h)
+  end
 end
 
 class ModelBuildTest < Minitest::Test
@@ -661,7 +702,7 @@ class ModelBuildTest < Minitest::Test
 
   def test_build_does_not_call_initialize
     klass = Class.new(Entity) do
-      def initialize(**)
+      def initialize(**) # rubocop:disable Lint/MissingSuper -- the test checks it is never called
         raise "initialize called"
       end
     end
@@ -678,7 +719,6 @@ end
 class ModelPlanTest < Minitest::Test
   include ModelFixtures
   include ModelFixtures::Helpers
-
 
   def test_plan_is_computed_once_per_class_and_format
     klass = model { attribute :a, :string }
@@ -751,8 +791,8 @@ class ModelPlanTest < Minitest::Test
 
     refute_equal load, new_load
     assert_equal "x", klass.allocate.__send__(fill, "x").a
-    assert_equal %w[x y], klass.allocate.__send__(new_fill, "x", "y").then { |r| [r.a, r.b] }
-    refute klass.allocate.__send__(load, ["x", "y"]).instance_variable_defined?(:@b)
+    assert_equal(%w[x y], klass.allocate.__send__(new_fill, "x", "y").then { |r| [r.a, r.b] })
+    refute klass.allocate.__send__(load, %w[x y]).instance_variable_defined?(:@b)
   end
 
   def test_concurrent_plans_are_consistent

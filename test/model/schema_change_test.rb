@@ -82,6 +82,19 @@ class SchemaChangeTest < Minitest::Test
     end
   end
 
+  # Records made and read while the generated methods are rewritten (on first
+  # use after each change): each call runs the methods of one schema.
+  def test_new_and_to_h_while_attributes_are_added
+    model = new_model
+    results = while_the_schema_grows(model) { model.new(a0: "v").to_h }
+    refute_empty results
+    results.each do |hash|
+      assert_equal NAMES.first(hash.size), hash.keys
+      assert_equal ["v", *Array.new(hash.size - 1)], hash.values
+    end
+    assert_equal NAMES, model.new.to_h.keys
+  end
+
   # Encoding a record made before the change: its keys are those of one schema.
   def test_encoding_while_attributes_are_added
     BACKENDS.each do |backend|

@@ -16,7 +16,7 @@ class TwoFormatsTest < Minitest::Test
     attribute :city, :string
     attribute :zip, :string
     attribute :state_abbr, :string, xml: "state_abbr"
-    attribute :latitude, :decimal, lenient_numbers: true      # JSON "-58.17", XML <latitude>-58.17</latitude>
+    attribute :latitude, :decimal, lenient_numbers: true # JSON "-58.17", XML <latitude>-58.17</latitude>
     attribute :longitude, :decimal, lenient_numbers: true
   end
 
@@ -30,12 +30,12 @@ class TwoFormatsTest < Minitest::Test
     include Wirebind::Model
     attribute :name, :string
     attribute :address, Address
-    attribute :contacts, [Contact], xml: "contact"             # <contact/><contact/> / "contacts": [...]
+    attribute :contacts, [Contact], xml: "contact" # <contact/><contact/> / "contacts": [...]
   end
 
   class BankAccount
     include Wirebind::Model
-    json_numbers :lenient                                       # every number of the model may be a JSON string
+    json_numbers :lenient # every number of the model may be a JSON string
     attribute :number, :string
     attribute :balance, :decimal
     attribute :bank, Company

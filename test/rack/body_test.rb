@@ -136,7 +136,7 @@ class RackBodyTest < Minitest::Test
     body.each { |piece| text << piece }
     body.close
     assert_equal [200, "application/vnd.api+json"], [status, headers["content-type"]]
-    assert_equal %w[issue issue], ::JSON.parse(text)["data"].map { |resource| resource["type"] }
+    assert_equal(%w[issue issue], ::JSON.parse(text)["data"].map { |resource| resource["type"] })
   end
 
   def test_arguments_are_checked

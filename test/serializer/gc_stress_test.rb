@@ -45,12 +45,11 @@ class SerializerGCStressTest < Minitest::Test
     every = Class.new(Wirebind::Serializer) do
       attributes :id, :text, :count, :ratio, :amount, :flag, :at_time, :on_date, :bytes, :times, :inner
     end
-    [issue, every].tap do |pair|
+    [issue, every].tap do |_pair|
       self.class.const_set(:"Issue#{round}", issue)
       self.class.const_set(:"Every#{round}", every)
       self.class.const_set(:"Version#{round}", version)
       self.class.const_set(:"Project#{round}", project)
-      pair
     end
   end
 

@@ -107,7 +107,7 @@ class SerializerJSONAPITest < Minitest::Test
                    "links" => { "self" => "/issues/WB-1" } }, first)
     assert_equal({ "summary" => "café ✓", "votes" => nil }, document["data"][1]["attributes"])
     # Each related resource once, by type and id, though both issues relate to v1 and P1.
-    assert_equal [%w[version v1], %w[version v2], %w[project P1]], document["included"].map { |r| r.values_at("type", "id") }
+    assert_equal([%w[version v1], %w[version v2], %w[project P1]], document["included"].map { |r| r.values_at("type", "id") })
     assert_equal({ "type" => "version", "id" => "v1", "attributes" => { "name" => "1.0", "release_date" => "2014-03-01T10:00:00Z", "sequence" => 1 },
                    "links" => { "self" => "/versions/v1" } }, document["included"][0])
   end
@@ -149,10 +149,10 @@ class SerializerJSONAPITest < Minitest::Test
     assert_equal({ "parent" => { "data" => { "type" => "node", "id" => "1" } }, "children" => { "data" => [{ "type" => "node", "id" => "3" }] } },
                  document["data"]["relationships"])
     # root's child is child itself: primary data, not included again.
-    assert_equal %w[1 3], document["included"].map { |r| r["id"] }
+    assert_equal(%w[1 3], document["included"].map { |r| r["id"] })
     document = parse(NodeSerializer.new([root, grandchild], format: :json_api).to_json)
-    assert_equal %w[1 3], document["data"].map { |r| r["id"] }
-    assert_equal %w[2], document["included"].map { |r| r["id"] }
+    assert_equal(%w[1 3], document["data"].map { |r| r["id"] })
+    assert_equal(%w[2], document["included"].map { |r| r["id"] })
   end
 
   def test_sparse_fieldsets
@@ -167,7 +167,7 @@ class SerializerJSONAPITest < Minitest::Test
     document = parse(IssueSerializer.new(issues.first, format: :json_api, fields: { "issue" => "affects_versions", "version" => "name,nope" }).to_json)
     refute document["data"].key?("attributes")
     assert_equal ["affects_versions"], document["data"]["relationships"].keys
-    assert_equal [{ "name" => "1.0" }, { "name" => "2.0 «beta»" }], document["included"].map { |r| r["attributes"] }
+    assert_equal([{ "name" => "1.0" }, { "name" => "2.0 «beta»" }], document["included"].map { |r| r["attributes"] })
     document = parse(IssueSerializer.new(issues.first, format: :json_api, fields: { "issue" => [], "version" => [] }).to_json)
     assert_equal %w[type id links], document["data"].keys
     refute document.key?("included")

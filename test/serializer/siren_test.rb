@@ -59,7 +59,7 @@ class SerializerSirenTest < Minitest::Test
     siren = parse(IssueSerializer.new(issues.first, format: :siren).to_json)
     assert_equal ["issue"], siren["class"]
     assert_equal({ "summary" => "Crash on \"save\"", "votes" => 3 }, siren["properties"])
-    assert_equal [["affects_versions"], ["affects_versions"], ["project"]], siren["entities"].map { |e| e["rel"] }
+    assert_equal([["affects_versions"], ["affects_versions"], ["project"]], siren["entities"].map { |e| e["rel"] })
     assert_equal({ "rel" => ["project"], "class" => ["project"], "properties" => { "name" => "Wirebind" }, "entities" => [],
                    "links" => [{ "rel" => ["self"], "href" => "/projects/P1" }], "actions" => [] }, siren["entities"][2])
     assert_equal [{ "rel" => ["self"], "href" => "/issues/WB-1" }], siren["links"]
@@ -69,7 +69,7 @@ class SerializerSirenTest < Minitest::Test
   # A list is an entity whose sub-entities are its records, rel "item".
   def test_a_list_is_what_an_oat_collection_writes
     assert_equal oat_json(OatIssues.new(issues)), parse(IssueSerializer.new(issues, format: :siren).to_json)
-    assert_equal [["issues"]] * 2, parse(IssueSerializer.new(issues, format: :siren, rel: "issues").to_json)["entities"].map { |e| e["rel"] }
+    assert_equal([["issues"]] * 2, parse(IssueSerializer.new(issues, format: :siren, rel: "issues").to_json)["entities"].map { |e| e["rel"] })
   end
 
   # Difference from Oat: Oat leaves out a sub-entity whose hash equals one

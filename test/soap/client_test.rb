@@ -378,22 +378,10 @@ end
 class SOAPClientHTTPXTest < SOAPClientTest
   ADAPTER = :httpx
 
-  # Why the adapter cannot load, or nil. Asked once: after a failed autoload JRuby
-  # forgets the constant (a NameError the next time), where MRI tries again.
-  def self.httpx_missing
-    return @httpx_missing if defined?(@httpx_missing)
-
-    @httpx_missing = begin
-      Wirebind::SOAP::Transport.const_get(:HTTPX)
-      nil
-    rescue LoadError => e
-      e.message
-    end
-  end
-
   def setup
-    missing = self.class.httpx_missing
-    skip "httpx is not installed: #{missing}" if missing
+    Wirebind::SOAP::Transport::HTTPX # autoloaded: raises LoadError where httpx is not installed
+  rescue LoadError, NameError => e # (NameError: JRuby, once an autoload has failed)
+    skip "httpx is not installed: #{e.message}"
   end
 
   def test_it_is_the_httpx_adapter

@@ -63,7 +63,7 @@ class SOAPPoolTest < Minitest::Test
     p = pool(1, [], [])
     c = p.checkout
     waiter = Thread.new do
-      Thread.current.report_on_exception = false # the error is expected, and asserted below
+      Thread.current.report_on_exception = false # its exception is the one asserted below
       p.checkout
     end
     sleep 0.05

@@ -34,9 +34,7 @@ module Wirebind
       end
 
       # @return [Integer] bytes handed out so far
-      def pos
-        @pos
-      end
+      attr_reader :pos
 
       def eof?
         @pos >= @bytes.bytesize
@@ -92,6 +90,7 @@ module Wirebind
       when BigDecimal then [:decimal, value.to_s]
       when Integer then [:integer, value]
       when Date then [:date, value.jd, value.class]
+      when Wirebind::QName then [:qname, value.namespace, value.local_name, value.prefix]
       else value
       end
     end

@@ -421,7 +421,7 @@ class TimeTypeTest < Minitest::Test
     assert_equal 29, parse(:time, "2000-02-29T00:00:00Z").day
     assert_equal 29, parse(:time, "2024-02-29T00:00:00Z").day
     assert_invalid_text(:time, "1900-02-29T00:00:00Z",
-                        'expected a date-time (YYYY-MM-DDThh:mm:ss with optional .fraction and Z or +hh:mm), ' \
+                        "expected a date-time (YYYY-MM-DDThh:mm:ss with optional .fraction and Z or +hh:mm), " \
                         'got "1900-02-29T00:00:00Z" (1900-02 has days 1 to 28)')
     assert_match(/\(2021-04 has days 1 to 30\)\z/, assert_invalid_text(:time, "2021-04-31T00:00:00Z").message)
     %w[
@@ -497,7 +497,7 @@ class TimeTypeTest < Minitest::Test
 
   def test_write_refuses_a_fraction_with_no_decimal_form
     skip_on_jruby %(Time keeps whole nanoseconds: Time.at(Rational(1, 3)) is 0.333333333 s there)
-    assert_match(/its fraction of a second, 1\/3, has no finite decimal form\z/,
+    assert_match(%r{its fraction of a second, 1/3, has no finite decimal form\z},
                  assert_invalid_value(:time, Time.at(Rational(1, 3)).utc).message)
   end
 

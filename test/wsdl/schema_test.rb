@@ -101,16 +101,16 @@ module Wirebind
         assert_equal [:integer, false, "id"], fields[:id]
         assert_equal [:string, false, "@lang"], fields[:lang]
         assert_equal [:string, false, "codes"], fields[:codes]
-        assert_equal [node, true, "children"], node.attributes[5].then { |a| [a.type, a.list?, a.xml] }
+        assert_equal([node, true, "children"], node.attributes[5].then { |a| [a.type, a.list?, a.xml] })
         # The same name in two namespaces: sorted by namespace, the second suffixed.
         assert_equal ["urn:test"], mod::Thing2.xml_type.drop(1)
-        assert_equal [mod::Thing, false, "{urn:other}Thing"], node.attributes[7].then { |a| [a.type, a.list?, a.xml] }
-        assert_equal ["red", "green"], node.attributes[3].enum.keys
+        assert_equal([mod::Thing, false, "{urn:other}Thing"], node.attributes[7].then { |a| [a.type, a.list?, a.xml] })
+        assert_equal %w[red green], node.attributes[3].enum.keys
         assert_equal "urn:test", node.xml_namespace_uri
         price = node.attributes[8].type
         assert_equal %w[. @currency], price.attributes.map(&:xml)
         assert_equal :decimal, price.attributes.first.type
-        assert_equal [[mod::Node, true, "nodes/*"]], mod::Holder.attributes.map { |a| [a.type, a.list?, a.xml] }
+        assert_equal([[mod::Node, true, "nodes/*"]], mod::Holder.attributes.map { |a| [a.type, a.list?, a.xml] })
         assert mod.const_defined?(:Included)
         assert_nil mod::Thing.xml_namespace_uri # urn:other is unqualified
         assert_equal ["Thing", "urn:other"], mod::Thing.xml_type
@@ -164,7 +164,7 @@ module Wirebind
         assert_match(/"blue" is not one of \["red", "green"\]/, error.message)
         assert_raises(EncodeError) { Wirebind::JSON.encode(bad) }
         nested = mod::Node.new(children: [mod::Node.new, mod::Node.new(color: "blue")])
-        assert_equal "children[1]/color", assert_raises(EncodeError) { nested.to_xml }.path.sub(%r{\A.*?(?=children)}, "")
+        assert_equal "children[1]/color", assert_raises(EncodeError) { nested.to_xml }.path.sub(/\A.*?(?=children)/, "")
         assert_raises(DecodeError) { mod::Node.from_xml('<Node xmlns="urn:test"><color>blue</color></Node>') }
         assert_equal "red", mod::Node.from_xml('<Node xmlns="urn:test"><color>red</color></Node>').color
       end

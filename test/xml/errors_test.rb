@@ -80,9 +80,9 @@ class XMLErrorsTest < Minitest::Test
 
   # [document, the token the error is about, what the message says was expected or wrong]
   NOT_WELL_FORMED = [
-    ["<a>\n<b>\n<c></b></a>", "</b>", /expected <\/c>/],
-    ["<a>\n  <b>\n  </a>", "</a>", /expected <\/b>/],
-    ["<a></A>", "</A>", /<\/a>/],
+    ["<a>\n<b>\n<c></b></a>", "</b>", %r{expected </c>}],
+    ["<a>\n  <b>\n  </a>", "</a>", %r{expected </b>}],
+    ["<a></A>", "</A>", %r{</a>}],
     ["<a b=1/>", "1", /quote/],
     ["<a>\n  <b c='1' c='2'/></a>", "<b c='1' c='2'/>", /twice/],
     ["<a>\n  <p:b/></a>", "<p:b/>", /prefix 'p'.*not declared|not declared.*p/],
@@ -110,7 +110,7 @@ class XMLErrorsTest < Minitest::Test
     ["<a>\n<!DOCTYPE a></a>", "<!DOCTYPE", /DOCTYPE/],
     ["<a><!bogus></a>", "<!bogus", /comment or CDATA/],
     ["<a b='1'c='2'/>", "c='2'", /attribute|whitespace/],
-    ["<a>\n  <b></b >\n</c>", "</c>", /expected <\/a>/]
+    ["<a>\n  <b></b >\n</c>", "</c>", %r{expected </a>}]
   ].freeze
 
   def test_not_well_formed_documents

@@ -39,7 +39,9 @@ class XMLGCStressTest < Minitest::Test
       Order.new(number: "1", customer: long, total: 12, lines: [Price.new(currency: "EUR")]),
       Widget.new(name: long, size: 1),
       Qualified.new(a_name: "a", b_name: long, any_name: "c", only_a: "d", a_attr: "e", plain_attr: "f"),
-      Nillable.new
+      Nillable.new,
+      Open.new(raw: %(<x:a xmlns:x="urn:x" k="#{'y' * 100}">#{'y' * 100} &amp;<b/></x:a>t), data: { "@k" => long, "n" => [long, { "m" => "1" }], "{urn:q}z" => "" },
+               codes: [Wirebind::QName.new("urn:q", "Q", prefix: "q"), Wirebind::QName.new(nil, "plain")])
     ]
   end
 
@@ -47,7 +49,8 @@ class XMLGCStressTest < Minitest::Test
   def bad_records
     [
       Issue.new(votes: "12"), Issue.new(key: "a\u0000"), Issue.new(affects_versions: [Version.new(sequence: 1.5)]),
-      Holder.new(main: Issue.new), Wrapped.new(price: Price.new(amount: Rational(1, 3))), Issue.new(labels: "x")
+      Holder.new(main: Issue.new), Wrapped.new(price: Price.new(amount: Rational(1, 3))), Issue.new(labels: "x"),
+      Open.new(raw: "<a>"), Open.new(data: { "a b" => "1" }), Open.new(codes: [1])
     ]
   end
 
@@ -85,7 +88,7 @@ class XMLGCStressTest < Minitest::Test
 
     actual = stressed { native_outputs }
     assert_equal expected, actual
-    assert_equal expected_errors, stressed { errors(:native) }
+    assert_equal(expected_errors, stressed { errors(:native) })
     io = StringIO.new
     stressed { XML.encode(records, root: "all", io: io, backend: :native) }
     assert_equal expected.last, io.string.force_encoding(Encoding::UTF_8)
@@ -99,7 +102,7 @@ class XMLGCStressTest < Minitest::Test
     actual = stressed { documents.map { |klass, xml| XML.decode(xml, klass, backend: :native) } }
     expected.zip(actual).each { |e, a| assert_equal_decoded e, a }
     list = XML.encode(records.grep(Issue) * 3, root: "l", item: "item", backend: :pure)
-    assert_equal XML.decode(list, [Issue], backend: :pure), stressed { XML.decode(list, [Issue], backend: :native) }
+    assert_equal(XML.decode(list, [Issue], backend: :pure), stressed { XML.decode(list, [Issue], backend: :native) })
   end
 
   def test_compaction_between_encodes_with_plans_cached

@@ -74,6 +74,20 @@ class XMLMappingTest < Minitest::Test
     assert_nil each_backend { |backend| XML.decode(%(<r xmlns="urn:d"><title>in urn:d</title></r>), Titled, backend: backend) }.plain
   end
 
+  # A path's steps split at the slashes outside braces, whatever characters the URIs hold.
+  def test_paths_through_namespaces_holding_slashes_and_any_characters
+    model = Class.new do
+      include Wirebind::Model
+      xml_root "r"
+      attribute :city, :string, xml: "{urn:日本/地名}address/{urn:日本/地名}city"
+      attribute :zone, :string, xml: "{urn:日本/地名}address/@{urn:é/ü}zone"
+    end
+    xml = %(<r xmlns:j="urn:日本/地名" xmlns:z="urn:é/ü"><j:address z:zone="関西"><j:city>京都</j:city></j:address></r>)
+    record = each_backend { |backend| XML.decode(xml, model, backend: backend) }
+
+    assert_equal %w[京都 関西], [record.city, record.zone]
+  end
+
   def test_a_single_value_takes_the_first_matching_element_whatever_its_namespace
     %w[a b].permutation.each do |first, second|
       xml = %(<r xmlns:a="urn:a" xmlns:b="urn:b"><#{first}:name>#{first}</#{first}:name><#{second}:name>#{second}</#{second}:name></r>)

@@ -165,7 +165,7 @@ class XMLNamespacesTest < Minitest::Test
     end
     record = XML.decode(%(<t xmlns:a="urn:a" xmlns:b="urn:b" b:code="B" a:code="A"/>), klass)
 
-    assert_equal ["A", "B"], [record.a_code, record.b_code]
+    assert_equal %w[A B], [record.a_code, record.b_code]
   end
 
   def test_a_qualified_and_an_unqualified_attribute_of_one_local_name
@@ -177,7 +177,7 @@ class XMLNamespacesTest < Minitest::Test
     end
     record = XML.decode(%(<t xmlns:a="urn:a" code="plain" a:code="A"/>), klass)
 
-    assert_equal ["A", "plain"], [record.a_code, record.code]
+    assert_equal %w[A plain], [record.a_code, record.code]
   end
 
   # ---- at: with namespaces ---------------------------------------------------------------
@@ -226,7 +226,7 @@ class XMLNamespacesTest < Minitest::Test
     xml = %(<r xmlns:s="#{soap}" xml:lang="en"><s:Code>c</s:Code><Code>not this</Code><s:Reason><s:Text>why</s:Text></s:Reason></r>)
     record = XML.decode(xml, klass)
 
-    assert_equal ["c", "why", "en"], [record.code, record.reason, record.lang]
+    assert_equal %w[c why en], [record.code, record.reason, record.lang]
   end
 
   def test_xsi_nil_is_found_by_namespace

@@ -241,7 +241,7 @@ class XMLNativeEncoderTest < Minitest::Test
     end
     return nil if depth > 3 || (depth.positive? && random.rand < 0.1)
 
-    klass = (klass.subclasses.sample(random: random) || klass) if random.rand < 0.3
+    klass = klass.subclasses.sample(random: random) || klass if random.rand < 0.3
     record = klass.allocate
     klass.attributes.each do |attribute|
       next if random.rand < 0.1 # never set: the ivar is missing altogether
@@ -280,7 +280,7 @@ class XMLNativeEncoderTest < Minitest::Test
 
         list = Array.new(random.rand(0..4)) { gen_record(random, factory.classes.sample(random: random), 0, bad) }
         assert_same_encoding(list, "round #{round}, list #{n}", root: "list", item: [nil, "it"].sample(random: random),
-                                                                 **options.except(:root))
+                                                                **options.except(:root))
       end
     end
     assert_operator outcomes[:ok], :>, 100, "most random records should encode: #{outcomes}"
@@ -456,7 +456,7 @@ class XMLNativeEncoderTest < Minitest::Test
   def test_numbers_at_their_edges
     integers = [0, -1, 2**62 - 1, -(2**62), 2**62, 2**64, -(2**64) - 1, 10**100, -(10**100)]
     integers.each { |i| assert_same_encoding(AllTypes.new(i: i, f: i, d: i), i.inspect) }
-    floats = [0.0, -0.0, 1e22, 1e21, 1e16, 1e15, 123456789.123, 1e-5, 1e-4, 5e-324, Float::MAX, Float::NAN, -Float::INFINITY]
+    floats = [0.0, -0.0, 1e22, 1e21, 1e16, 1e15, 123_456_789.123, 1e-5, 1e-4, 5e-324, Float::MAX, Float::NAN, -Float::INFINITY]
     floats.each { |f| assert_same_encoding(AllTypes.new(f: f), f.inspect) }
     decimals = [BigDecimal("0"), BigDecimal("-0"), BigDecimal("1e-20"), BigDecimal("1e40"), BigDecimal("-1.5"), Rational(3, 8),
                 Rational(-1, 1024), Rational(5, 1), BigDecimal("NaN"), BigDecimal("-Infinity")]

@@ -30,7 +30,7 @@ class XMLOptionsTest < Minitest::Test
     end
   end
 
-  def test_max_depth_defaults_to_1024
+  def test_max_depth_defaults_to_one_thousand_and_twenty_four
     assert XML.check(nested(1024))
     assert XML.check(nested(1024, leaf: true))
     error = assert_raises(Wirebind::LimitError) { XML.check(nested(1025)) }

@@ -100,13 +100,13 @@ class XMLRoundTripTest < Minitest::Test
     klass.attributes.each do |attribute|
       next if attribute.xml == "." && attribute.type == :string && (values[attribute.name] = gen_string(random))
 
-      if attribute.list?
-        values[attribute.name] = Array.new(random.rand(0..3)) { random.rand(6).zero? ? nil : gen_value(attribute.type, random, depth) }
-      elsif random.rand(4).zero?
-        values[attribute.name] = nil
-      else
-        values[attribute.name] = gen_value(attribute.type, random, depth)
-      end
+      values[attribute.name] = if attribute.list?
+                                 Array.new(random.rand(0..3)) { random.rand(6).zero? ? nil : gen_value(attribute.type, random, depth) }
+                               elsif random.rand(4).zero?
+                                 nil
+                               else
+                                 gen_value(attribute.type, random, depth)
+                               end
     end
     klass.new(**values)
   end

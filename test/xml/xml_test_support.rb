@@ -157,6 +157,15 @@ module XMLTestModels
     attribute :sometimes, :string
     attribute :when, :time, nil: :xsi
   end
+
+  # Open content (issue 13): captured XML, nested values, QNames, in a namespace.
+  class Open
+    include Wirebind::Model
+    xml_namespace "urn:open", prefix: "o"
+    attribute :raw, :xml
+    attribute :data, :any
+    attribute :codes, [:qname], xml: "code"
+  end
 end
 
 module XMLTestHelpers

@@ -66,7 +66,7 @@ module Wirebind
             end
           when Symbol
             source = @entries.find { |entry| entry.name == length }
-            unless source && source.kind != :payload && source.signed != nil
+            unless source && source.kind != :payload && !source.signed.nil?
               raise SchemaError, "#{Model.display_name(@model)}.binary: payload #{name.inspect} takes its length " \
                                  "from #{length.inspect}, which is not an earlier integer field"
             end

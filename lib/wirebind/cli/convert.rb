@@ -15,7 +15,7 @@ module Wirebind
       TO = %w[json jsonl hal].freeze
       # A constant path: "Issue", "Jira::RemoteIssue". Names come from the command
       # line, never from the payload, and are only looked up, never evaluated.
-      CONSTANT = /\A(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*\z/.freeze
+      CONSTANT = /\A(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*\z/
       # How a list of records opens, separates and closes, per output format.
       FRAMES = {
         "json" => ["[", ",", "]\n"],
@@ -49,7 +49,10 @@ module Wirebind
 
         to = options.fetch(:to, "json")
         serializer = options[:serializer] && constant(options[:serializer], "--serializer")
-        raise UsageError, "--serializer #{options[:serializer]} is not a Wirebind::Serializer" if serializer && !(serializer.is_a?(Class) && serializer <= Serializer)
+        if serializer && !(serializer.is_a?(Class) && serializer <= Serializer)
+          raise UsageError,
+                "--serializer #{options[:serializer]} is not a Wirebind::Serializer"
+        end
         raise UsageError, "--to hal needs --serializer" if to == "hal" && !serializer
 
         from = options.fetch(:from, "xml")
@@ -103,10 +106,10 @@ module Wirebind
         end
       end
 
-      def open_output(path)
+      def open_output(path, &block)
         return yield @out if path.nil? || path == "-"
 
-        File.open(path, "wb") { |file| yield file }
+        File.open(path, "wb", &block)
       end
 
       # The input as the codecs read it (+readpartial+), counting the bytes for the

@@ -192,7 +192,8 @@ module Wirebind
         when Frame::GOAWAY then receive_goaway(frame)
         when Frame::WINDOW_UPDATE then receive_window_update(frame)
         when Frame::CONTINUATION then receive_continuation(frame)
-        end # unknown types are ignored (section 4.1)
+          # Frames of unknown types are ignored (section 4.1).
+        end
       rescue StreamError => e
         reset_stream(e.stream_id, e.code)
       end

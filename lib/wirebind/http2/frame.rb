@@ -92,7 +92,7 @@ module Wirebind
           pad = data.get_u8(0)
           start = 1
           if pad + start + skip > stop
-            raise ConnectionError.new("#{type_name} frame on stream #{stream_id}: #{pad} bytes of padding in a #{stop}-byte payload")
+            raise ConnectionError, "#{type_name} frame on stream #{stream_id}: #{pad} bytes of padding in a #{stop}-byte payload"
           end
 
           stop -= pad

@@ -202,7 +202,8 @@ module Wirebind
           decoded = HUFFMAN.decode(raw)
           return decoded if decoded.is_a?(String)
 
-          raise CompressionError, decoded == :eos ? "EOS or an invalid code in a Huffman string before offset #{@pos}" : "bad Huffman padding before offset #{@pos}"
+          raise CompressionError,
+                decoded == :eos ? "EOS or an invalid code in a Huffman string before offset #{@pos}" : "bad Huffman padding before offset #{@pos}"
         end
       end
 

@@ -105,7 +105,7 @@ module Wirebind
 
         push(@io.readpartial(READ_SIZE))
         true
-      rescue EOFError, Errno::ECONNRESET, Errno::EPIPE, IOError
+      rescue IOError, Errno::ECONNRESET, Errno::EPIPE # EOFError is an IOError
         false
       end
     end

@@ -57,6 +57,9 @@ module Wirebind
         any: "a JSON value"
       }.freeze
 
+      # The code of a type whose JSON form is another's: +:xml+ content is a string.
+      JSON_CODES = { xml: :string }.freeze
+
       # @return [Class] the model class
       attr_reader :klass
       # @return [Hash{String => Slot}] slots by JSON key
@@ -105,8 +108,12 @@ module Wirebind
             raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a list of several model classes maps to XML only " \
                                "(by element name); JSON has no element names to tell them apart"
           end
+          if attribute.type == :qname
+            raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a :qname maps to XML only " \
+                               "(its prefix is resolved against the namespaces in scope); JSON has no namespaces"
+          end
           slot = Slot.new(
-            key: key, index: attribute.index, code: attribute.model? ? :model : attribute.type,
+            key: key, index: attribute.index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.type, attribute.type),
             type: attribute.type, list: attribute.list?, attribute: attribute,
             one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute)
           ).freeze

@@ -7,7 +7,7 @@ module Wirebind
     #
     # @api private
     class Attribute
-      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/.freeze
+      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/
 
       # Names a model's instances cannot give up: what Ruby itself calls on any
       # object (Object's public methods in Ruby 3.1, initialization, implicit
@@ -31,13 +31,25 @@ module Wirebind
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
       OPTIONS = %i[xml json nil enum default_offset one_or_many string_as lenient_numbers].freeze
+      RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
+      OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
+      NO_UNION = {}.freeze
+      # Where a declaration is, for its messages ("Issue.attribute :votes"), written when one is.
+      Declaration = Struct.new(:owner, :name) do
+        def to_s
+          Attribute.__send__(:declaration, owner, name)
+        end
+      end
+      private_constant :RESERVED_SET, :OPTION_SET, :NO_UNION, :Declaration
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
-      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/.freeze
+      OFFSET_PATTERN = /\A(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)\z/
+      # An unprefixed element name (ASCII): a mapping XML::Plan.check_mapping always accepts.
+      PLAIN_ELEMENT = /\A[A-Za-z_][A-Za-z0-9_.-]*\z/
       # An underscore between words: after a letter or digit, before one.
-      WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/.freeze
-      TYPE_HELP = "a type is one of #{Types::SCALARS.map(&:inspect).join(', ')}, " \
+      WORD_BREAK = /(?<=[a-zA-Z0-9])_([a-z0-9])/
+      TYPE_HELP = "a type is one of #{(Types::SCALARS + Types::OPEN).map(&:inspect).join(', ')}, " \
                   "a class that includes Wirebind::Model, or [type] for a list".freeze
 
       # @return [Symbol] the Ruby name, e.g. +:release_date+
@@ -81,10 +93,12 @@ module Wirebind
         # @return [Attribute]
         # @raise [SchemaError]
         def declare(owner, name, type, options, index:, json_keys:)
-          where = declaration(owner, name)
-          unknown = options.keys - OPTIONS
-          unless unknown.empty?
-            raise SchemaError, "#{where}: unknown option #{unknown.first.inspect} (known: #{OPTIONS.map { |o| "#{o}:" }.join(', ')})"
+          # Messages start with where; it is written only when one is.
+          where = Declaration.new(owner, name)
+          options.each_key do |option|
+            next if OPTION_SET.key?(option)
+
+            raise SchemaError, "#{where}: unknown option #{option.inspect} (known: #{OPTIONS.map { |o| "#{o}:" }.join(', ')})"
           end
 
           choices = choice_types(where, type)
@@ -93,8 +107,12 @@ module Wirebind
           check_default_offset(where, item_type, default_offset) unless default_offset.nil?
           json = options[:json]
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
-          # A bad path is an error here, not at the first decode.
-          XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
+          # A bad path is an error here, not at the first decode. A plain element name, the usual
+          # mapping, fits any type.
+          unless xml.match?(PLAIN_ELEMENT)
+            XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
+            XML::OpenContent.check_mapping(xml, item_type, "#{where} (xml: #{xml.inspect})") if Types.open?(item_type)
+          end
           new(
             owner: owner,
             name: name,
@@ -124,6 +142,8 @@ module Wirebind
         # @return [Hash{Symbol => Object}] the options given, frozen (empty: none)
         # @raise [SchemaError] an option that does not fit the type
         def json_union(where, type, list, options)
+          return NO_UNION unless options.key?(:one_or_many) || options.key?(:string_as) || options.key?(:lenient_numbers)
+
           union = {}
           if (value = options[:one_or_many])
             raise SchemaError, "#{where}: one_or_many: must be true or false, not #{value.inspect}" unless value == true
@@ -142,7 +162,7 @@ module Wirebind
 
             union[:lenient_numbers] = true
           end
-          union.freeze
+          union.empty? ? NO_UNION : union.freeze
         end
 
         # @return [String] +name+ in lowerCamelCase: +release_date+ gives "releaseDate"
@@ -167,14 +187,16 @@ module Wirebind
           end
 
           name = name.to_sym
-          where = declaration(owner, name)
+          # The message's prefix is built only for an error: declaring is on the path of loading generated code.
           unless NAME_PATTERN.match?(name)
-            raise SchemaError, "#{where}: a name starts with a lowercase letter or _ and has only letters, digits and _"
+            raise SchemaError, "#{declaration(owner, name)}: a name starts with a lowercase letter or _ and has only letters, digits and _"
           end
-          raise SchemaError, "#{where}: names starting with #{INTERNAL_PREFIX} are wirebind's own" if name.start_with?(INTERNAL_PREFIX)
-          if RESERVED_NAMES.include?(name)
+          if name.start_with?(INTERNAL_PREFIX)
+            raise SchemaError, "#{declaration(owner, name)}: names starting with #{INTERNAL_PREFIX} are wirebind's own"
+          end
+          if RESERVED_SET.key?(name)
             raise SchemaError,
-                  "#{where}: every model needs its own ##{name}; name the attribute otherwise " \
+                  "#{declaration(owner, name)}: every model needs its own ##{name}; name the attribute otherwise " \
                   "and keep the wire name, e.g. attribute :#{name}_value, ..., xml: \"#{lower_camel(name)}\""
           end
 
@@ -188,12 +210,12 @@ module Wirebind
         end
 
         def resolve_type(where, type)
-          return [type, false] if Types.scalar?(type) || model_class?(type)
+          return [type, false] if Types.scalar?(type) || Types.open?(type) || model_class?(type)
 
           if type.is_a?(Array)
             if type.length == 1
               item = type.first
-              return [item, true] if Types.scalar?(item) || model_class?(item)
+              return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
               raise SchemaError, "#{where}: lists of lists are not supported; wrap the inner list in a model" if item.is_a?(Array)
 
               raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"

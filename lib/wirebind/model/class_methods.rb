@@ -19,7 +19,7 @@ module Wirebind
         @__wb_xml_root @__wb_json_keys @__wb_json_numbers @__wb_binary
       ].freeze
       # XML's NCName, approximated: a name without a colon.
-      XML_NAME = /\A[[:alpha:]_][[:alnum:]_.\-]*\z/.freeze
+      XML_NAME = /\A[[:alpha:]_][[:alnum:]_.-]*\z/
       NO_PLANS = {}.freeze
       private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS
 
@@ -343,23 +343,46 @@ module Wirebind
         @__wb_builders = nil
         @__wb_builder_version = 0
         @__wb_generated_methods = GeneratedMethods.new(self)
+        @__wb_methods_stale = false
         include @__wb_generated_methods
         __wb_generate_methods
       end
 
-      # Writes the generated methods for the attributes as they are now, or, inside
-      # {Model.batch}, once at its end.
+      # Marks the generated methods as out of date: placeholders take their
+      # place until the first call writes them for the attributes as they are
+      # then ({#__wb_methods}). Declaring a class and its attributes thus costs
+      # no Ruby source at all, and a class with N attributes is generated once,
+      # not N times.
       def __wb_generate_methods
-        if (pending = Thread.current[:__wb_model_batch])
-          pending[self] = true
-        else
-          Generator.generate(@__wb_generated_methods, @__wb_attributes)
-        end
+        return if @__wb_methods_stale
+
+        Generator.defer(@__wb_generated_methods)
+        @__wb_methods_stale = true
       end
 
+      public
+
+      # The module of this class's generated methods, written first if the
+      # schema changed since they last were. The placeholders call it, then
+      # the method it now holds.
+      #
       # @api private
-      def __wb_generate_pending
+      # @return [GeneratedMethods]
+      def __wb_methods
+        return @__wb_generated_methods unless @__wb_methods_stale
+
+        # A placeholder may run under the lock (an inspect in a schema error's message).
+        SCHEMA_LOCK.owned? ? __wb_write_methods : SCHEMA_LOCK.synchronize { __wb_write_methods }
+        @__wb_generated_methods
+      end
+
+      private
+
+      def __wb_write_methods
+        return unless @__wb_methods_stale
+
         Generator.generate(@__wb_generated_methods, @__wb_attributes)
+        @__wb_methods_stale = false
       end
 
       # Call with SCHEMA_LOCK held, after the schema has changed.

@@ -33,6 +33,48 @@ module Wirebind
       end
     end
 
+    # Stand-ins for a model's generated methods while they are out of date
+    # ({Generator.defer}): the first call writes the class's methods
+    # (ClassMethods#__wb_methods) and runs the one it stood for, bound to the
+    # receiver directly, so a method of the class body that called +super+
+    # into a placeholder does not run twice. Copied, not closures: no source
+    # is compiled and nothing is captured.
+    #
+    # A placeholder in a class's module is only ever reached by receivers of
+    # that class: each model class has its own module with all of these
+    # methods, ahead of its parent's, so +self.class+ is the class to write.
+    #
+    # @api private
+    module Placeholders
+      def initialize(**values)
+        self.class.__wb_methods.instance_method(:initialize).bind_call(self, **values)
+      end
+
+      def __wb_load(values)
+        self.class.__wb_methods.instance_method(:__wb_load).bind_call(self, values)
+      end
+
+      def ==(other)
+        self.class.__wb_methods.instance_method(:==).bind_call(self, other)
+      end
+
+      def eql?(other)
+        self.class.__wb_methods.instance_method(:eql?).bind_call(self, other)
+      end
+
+      def hash
+        self.class.__wb_methods.instance_method(:hash).bind_call(self)
+      end
+
+      def to_h
+        self.class.__wb_methods.instance_method(:to_h).bind_call(self)
+      end
+
+      def inspect
+        self.class.__wb_methods.instance_method(:inspect).bind_call(self)
+      end
+    end
+
     # Writes the Ruby source of a model's +initialize+, +__wb_load+, +==+,
     # +eql?+, +hash+, +to_h+ and +inspect+, and evaluates it into the model's
     # {GeneratedMethods}. Plain methods with one line per attribute run as
@@ -43,6 +85,7 @@ module Wirebind
     # @api private
     module Generator
       METHOD_NAMES = %i[initialize __wb_load == eql? hash to_h inspect].freeze
+      PLACEHOLDERS = METHOD_NAMES.to_h { |name| [name, Placeholders.instance_method(name)] }.freeze
       # Keywords pass the name check, and serve as keyword parameters and hash
       # keys, but a parameter named +end+ can only be read through its binding.
       KEYWORDS = %i[
@@ -52,6 +95,18 @@ module Wirebind
       ].freeze
 
       module_function
+
+      # Puts {Placeholders} in place of the generated methods in +methods_module+,
+      # until {generate} writes them.
+      #
+      # @param methods_module [GeneratedMethods]
+      # @return [void]
+      def defer(methods_module)
+        PLACEHOLDERS.each do |method_name, placeholder|
+          keep_quiet(methods_module, method_name)
+          methods_module.define_method(method_name, placeholder)
+        end
+      end
 
       # Replaces the generated methods in +methods_module+ with ones for +attributes+.
       #
@@ -71,16 +126,18 @@ module Wirebind
           def to_h; { #{attributes.map { |a| "#{a.name}: #{hash_value(a)}" }.join(', ')} }; end
           def inspect; text = +"#<" << self.class.inspect; #{inspect_parts(attributes)}; text << ">"; end
         RUBY
-        # Ruby warns, under -w, when a method nothing aliases is redefined (and
-        # when initialize is removed): aliasing each method to itself first
-        # keeps the regeneration silent.
-        METHOD_NAMES.each do |method_name|
-          next unless methods_module.method_defined?(method_name, false) ||
+        METHOD_NAMES.each { |method_name| keep_quiet(methods_module, method_name) }
+        methods_module.module_eval(source, __FILE__, line)
+      end
+
+      # Ruby warns, under -w, when a method nothing aliases is redefined (and
+      # when initialize is removed): aliasing it to itself first keeps the
+      # replacement silent.
+      def keep_quiet(methods_module, method_name)
+        return unless methods_module.method_defined?(method_name, false) ||
                       methods_module.private_method_defined?(method_name, false)
 
-          methods_module.alias_method(method_name, method_name)
-        end
-        methods_module.module_eval(source, __FILE__, line)
+        methods_module.alias_method(method_name, method_name)
       end
 
       # Defines +__wb_load_v<version>+ and +__wb_fill_v<version>+ for
@@ -166,7 +223,7 @@ module Wirebind
         end.join("; ")
       end
 
-      private_class_method :enum_checks, :assign_keywords, :assign_values, :compare, :hash_value, :inspect_parts
+      private_class_method :keep_quiet, :enum_checks, :assign_keywords, :assign_values, :compare, :hash_value, :inspect_parts
     end
   end
 end

@@ -399,7 +399,7 @@ module Wirebind
       def scalar(resolved, x)
         pre = take
         head = pre.empty? ? "" : "out << #{pre.inspect}; "
-        case resolved.attribute.model? ? :model : resolved.attribute.type
+        case resolved.attribute.model? ? :model : Values.json_type(resolved.attribute)
         when :string
           line "if #{Values.string_fast(x)} then out << #{(pre + '"').inspect} << #{x} << '\"'"
           line "elsif #{x}.nil? then out << #{(pre + 'null').inspect}"

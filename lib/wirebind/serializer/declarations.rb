@@ -28,7 +28,7 @@ module Wirebind
       # A Ruby identifier a model may declare (see {Model::Attribute::NAME_PATTERN}).
       NAME = Model::Attribute::NAME_PATTERN
       # JSON:API member names, allowed characters only (a relation name or a type).
-      MEMBER_NAME = /\A[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?\z/.freeze
+      MEMBER_NAME = /\A[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?\z/
       # Declarations copied into each subclass; every value they hold is frozen.
       STATE_IVARS = %i[@__wb_fields @__wb_links @__wb_link_blocks @__wb_type @__wb_model @__wb_id].freeze
       private_constant :STATE_IVARS

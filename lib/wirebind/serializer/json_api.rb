@@ -65,6 +65,7 @@ module Wirebind
         def include(compiled, record, id, key)
           node = @node
           node = node[key] or return unless node.nil?
+
           @queue << compiled << record << node if see(compiled.type, id)
         end
       end

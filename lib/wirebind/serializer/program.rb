@@ -115,7 +115,7 @@ module Wirebind
 
       # The attribute's value (or list of values), +null+ for nil.
       def attribute(resolved)
-        emit(code: ATTR, at: resolved.at, type: resolved.attribute.model? ? :model : resolved.attribute.type,
+        emit(code: ATTR, at: resolved.at, type: resolved.attribute.model? ? :model : Values.json_type(resolved.attribute),
              list: resolved.attribute.list?, **read(resolved))
       end
 

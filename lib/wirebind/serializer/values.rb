@@ -55,6 +55,25 @@ module Wirebind
         Writer.string(out, value)
       end
 
+      # The type an attribute is written as: its own, or the one whose JSON
+      # form it shares (+:xml+ is a string, JSON::Plan::JSON_CODES).
+      # @raise [SchemaError] a type with no JSON form (+:qname+)
+      def self.json_type(attribute)
+        type = attribute.type
+        if type == :qname
+          raise SchemaError, "#{Model.display_name(attribute.owner)}##{attribute.name}: a :qname maps to XML only; JSON has no namespaces"
+        end
+
+        JSON::Plan::JSON_CODES.fetch(type, type)
+      end
+
+      # The native engine's way out for an +:any+ attribute: {.any} at the
+      # record's depth, as a new String.
+      # @return [String]
+      def self.native_any(value, depth)
+        any(+"", value, depth)
+      end
+
       # The native engine's way out: +value+ written as the generated source
       # writes a +type+ value that is not nil, as a new String. C calls it for
       # what it declines (and so for every value that raises).

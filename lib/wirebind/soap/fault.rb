@@ -82,9 +82,7 @@ module Wirebind
       # @return [Wirebind::Model, nil] the detail decoded into the fault model the
       #   service's WSDL declares for it (clients generated from a WSDL set it; see
       #   {Wirebind::WSDL}); nil otherwise
-      def detail_object
-        @detail_object
-      end
+      attr_reader :detail_object
 
       # @api private
       # @return [Fault] this fault, with its decoded detail

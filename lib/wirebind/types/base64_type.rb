@@ -8,7 +8,7 @@ module Wirebind
     module Base64Type
       EXPECTED_TEXT = "base64 data"
       EXPECTED_VALUE = "a String"
-      WHITESPACE = /[ \t\r\n]/.freeze
+      WHITESPACE = /[ \t\r\n]/
 
       # Whitespace may sit anywhere (documents wrap base64 at 76 columns); the
       # rest must be the strict alphabet with canonical padding, which is what

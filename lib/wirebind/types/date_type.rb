@@ -9,7 +9,7 @@ module Wirebind
     module DateType
       EXPECTED_TEXT = "a date (YYYY-MM-DD)"
       EXPECTED_VALUE = "a Date (not a DateTime or Time)"
-      PATTERN = /\A-?\d{4,}-\d\d-\d\d(?:Z|[+-]\d\d:\d\d)?\z/.freeze
+      PATTERN = /\A-?\d{4,}-\d\d-\d\d(?:Z|[+-]\d\d:\d\d)?\z/
       # Years after the Gregorian reform read the same in Date's default
       # calendar (the Italian reform of 1582); earlier ones need the proleptic
       # Gregorian calendar XML Schema uses.

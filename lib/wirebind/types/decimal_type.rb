@@ -9,7 +9,7 @@ module Wirebind
     module DecimalType
       EXPECTED_TEXT = "a decimal number (like 12, -0.5 or 3.25)"
       EXPECTED_VALUE = "a BigDecimal, Integer or Rational"
-      PATTERN = /\A[+-]?(?:\d+(?:\.\d*)?|\.\d+)\z/.freeze
+      PATTERN = /\A[+-]?(?:\d+(?:\.\d*)?|\.\d+)\z/
 
       # @param text [String] without surrounding whitespace
       # @return [BigDecimal, nil] nil when +text+ is not a decimal

@@ -11,19 +11,19 @@ module Wirebind
       EXPECTED_VALUE = "a Float or Integer"
 
       # The whole lexical space of xs:double (and XML Schema 1.1's "+INF").
-      PATTERN = /\A([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\z/.freeze
+      PATTERN = /\A([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?\z/
       # The forms Kernel#Float reads ("1." is not one of them), without and
       # with an exponent.
-      FLOAT_PLAIN = /\A[+-]?(?:\d+(?:\.\d+)?|\.\d+)\z/.freeze
-      FLOAT_EXPONENT = /\A[+-]?(?:\d+(?:\.\d+)?|\.\d+)[eE][+-]?\d+\z/.freeze
+      FLOAT_PLAIN = /\A[+-]?(?:\d+(?:\.\d+)?|\.\d+)\z/
+      FLOAT_EXPONENT = /\A[+-]?(?:\d+(?:\.\d+)?|\.\d+)[eE][+-]?\d+\z/
       # Kernel#Float is exact for short texts, but ignores digits past the
       # sixtieth and warns when a value overflows or underflows. Up to this
       # length, with an exponent of at most EXACT_EXPONENT_LIMIT, neither can
       # happen: such a value lies between 1e-290 and 1e290.
       EXACT_LENGTH_LIMIT = 40
       EXACT_EXPONENT_LIMIT = 250
-      LEADING_ZEROS = /\A0+/.freeze
-      NONZERO_DIGIT = /[1-9]/.freeze
+      LEADING_ZEROS = /\A0+/
+      NONZERO_DIGIT = /[1-9]/
       # Keeps the exact path's arithmetic bounded however long the text.
       MAX_SIGNIFICANT_DIGITS = 800
 

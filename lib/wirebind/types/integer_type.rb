@@ -9,7 +9,7 @@ module Wirebind
       EXPECTED_TEXT = "an integer"
       EXPECTED_VALUE = "an Integer"
       # \d is ASCII-only in Ruby regexps, so no Arabic-Indic or full-width digits.
-      PATTERN = /\A[+-]?\d+\z/.freeze
+      PATTERN = /\A[+-]?\d+\z/
 
       # @param text [String] without surrounding whitespace
       # @return [Integer, nil] nil when +text+ is not an integer

@@ -13,7 +13,7 @@ module Wirebind
     module TimeType
       EXPECTED_TEXT = "a date-time (YYYY-MM-DDThh:mm:ss with optional .fraction and Z or +hh:mm)"
       EXPECTED_VALUE = "a Time"
-      PATTERN = /\A-?\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?\z/.freeze
+      PATTERN = /\A-?\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?\z/
       ZULU = "Z".ord
       PLUS = "+".ord
       MINUS = "-".ord

@@ -139,7 +139,7 @@ module Wirebind
         input = abstract && io_message(abstract, "input")
         output = abstract && io_message(abstract, "output")
         binding_input = node.child(WSDL_NS, "input")
-        body = binding_input && binding_input.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "body" }
+        body = binding_input&.children&.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "body" }
         headers = (binding_input ? binding_input.children : []).select { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "header" }
         header_pairs = headers.filter_map do |header|
           message = header["message"] && @messages[header.qname(header["message"])]

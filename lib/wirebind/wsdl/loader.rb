@@ -11,7 +11,7 @@ module Wirebind
     #
     # @api private
     class Loader
-      URL = %r{\A[a-zA-Z][a-zA-Z0-9+.\-]*://}.freeze
+      URL = %r{\A[a-zA-Z][a-zA-Z0-9+.-]*://}
       # Most files one description may read: a guard against a generated chain of imports.
       MAX_FILES = 10_000
       # Largest body fetched from a URL.

@@ -9,8 +9,8 @@ module Wirebind
     #
     # @api private
     module Naming
-      CONSTANT = /\A[A-Z][A-Za-z0-9_]*\z/.freeze
-      METHOD = /\A[a-z_][a-z0-9_]*\z/.freeze
+      CONSTANT = /\A[A-Z][A-Za-z0-9_]*\z/
+      METHOD = /\A[a-z_][a-z0-9_]*\z/
       RUBY_KEYWORDS = Model::Generator::KEYWORDS.map(&:to_s).freeze
 
       module_function

@@ -94,7 +94,7 @@ module Wirebind
         "float" => :float, "double" => :float, "decimal" => :decimal, "boolean" => :boolean,
         "dateTime" => :time, "timeInstant" => :time, "date" => :date, "base64Binary" => :base64, "base64" => :base64
       }.freeze
-      NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/.freeze
+      NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
       # Longest chain of simple type restrictions, group or attribute group references followed.
       MAX_CHAIN = 256
 

@@ -24,6 +24,8 @@ module Wirebind
       SCALAR = 0
       MODEL = 1
       GROUP = 2
+      # A +:xml+ or +:any+ element: its content is captured (XML::Capture).
+      OPEN = 3
 
       # "*" in a path: any local name, any namespace.
       ANY_STEP = [nil, nil].freeze
@@ -45,6 +47,7 @@ module Wirebind
       Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, keyword_init: true)
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
+      PATH_MARKS = %r{[/{}]}
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
       XML_PREFIX = "xml:"
 
@@ -85,18 +88,25 @@ module Wirebind
         # Splits a path at the slashes that are not inside a `{uri}`.
         # @return [Array<String>]
         def split_path(path)
-          segments = [+""]
+          segments = []
+          start = 0
           in_uri = false
-          path.each_char do |char|
-            if char == "/" && !in_uri
-              segments << +""
+          # From one of "/{}" to the next, not char by char: models declare attributes by the
+          # thousand when generated code loads.
+          at = -1
+          while (at = path.index(PATH_MARKS, at + 1))
+            # String#index counts characters (a URI may hold any): compare the character, not a byte.
+            case path[at]
+            when "{" then in_uri = true
+            when "}" then in_uri = false
             else
-              in_uri = true if char == "{"
-              in_uri = false if char == "}"
-              segments.last << char
+              next if in_uri
+
+              segments << path[start...at]
+              start = at + 1
             end
           end
-          segments
+          segments << path[start..]
         end
 
         # Checks an +xml:+ mapping when it is declared, so that a bad path is a
@@ -205,7 +215,7 @@ module Wirebind
       def add(attribute)
         context = "#{@klass}##{attribute.name} (xml: #{attribute.xml.inspect})"
         xml = attribute.xml
-        kind = attribute.model? ? MODEL : SCALAR
+        kind = attribute.model? ? MODEL : OpenContent.kind(attribute.type)
         self.class.check_mapping(xml, kind == MODEL, attribute.list?, context)
         shape, name, elements = self.class.parse(xml, context)
         case shape

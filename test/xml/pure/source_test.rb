@@ -205,7 +205,7 @@ class XMLPureSourceTest < Minitest::Test
   end
 
   def test_bad_declared_encodings
-    ["no-such-encoding", "UTF-16", "UTF-32"].each do |name|
+    %w[no-such-encoding UTF-16 UTF-32].each do |name|
       assert_raises(Wirebind::ParseError, name) { drain(%(<?xml version="1.0" encoding="#{name}"?><a/>)) }
     end
   end

@@ -334,6 +334,6 @@ class XMLPureTokenizerTest < Minitest::Test
     assert XML.check(xml, max_depth: depth)
     recorder = Recorder.new(xml, want_text: false, max_depth: depth)
     recorder.run
-    assert_equal depth - 1, recorder.events.count { |e| e[0] == :start }
+    assert_equal(depth - 1, recorder.events.count { |e| e[0] == :start })
   end
 end

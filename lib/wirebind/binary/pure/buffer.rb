@@ -213,9 +213,7 @@ module Wirebind
         end
 
         # @return [Integer]
-        def length
-          @length
-        end
+        attr_reader :length
         alias size length
 
         # @return [Boolean]

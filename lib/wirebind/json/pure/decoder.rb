@@ -189,6 +189,11 @@ module Wirebind
               next
             end
 
+            if slot.code == :any && (!slot.list || byte == LBRACKET)
+              values[slot.index] = read_any(true, @stack.size)
+              next
+            end
+
             if slot.list
               if s.skip(ARRAY_START)
                 depth_error(s.pos - s.matched_size) if @stack.size >= @max_depth
@@ -254,9 +259,10 @@ module Wirebind
         # the type's own, a +string_as+ record or a +lenient+ number.
         def string_item(slot, text, pos)
           code = slot.code
-          return text if code == :string
+          return text if code == :string || code == :any
           return string_record(slot, text) if code == :model && slot.string_as
           return number_text(code, text, nil, pos) if slot.lenient
+
           unless STRING_CODES.include?(code)
             line, column, = position(pos)
             raise DecodeError.new("expected #{slot.expected}, got the string #{Types.excerpt(text)}",
@@ -516,7 +522,7 @@ module Wirebind
         # @param code [Symbol] :time, :date or :base64
         # @param text [String]
         # @raise [Types::InvalidValue]
-        def self.convert_text(code, text)
+        def self.convert_text(code, text) # rubocop:disable Lint/IneffectiveAccessModifier -- public: the native backend calls it
           case code
           when :time then Types::TimeType.parse(text) || raise(Types.invalid_text(Types::TimeType::EXPECTED_TEXT, text))
           when :date then Types::DateType.parse(text) || raise(Types.invalid_text(Types::DateType::EXPECTED_TEXT, text))

@@ -165,6 +165,8 @@ module Wirebind
               emit "#{pad}end"
             when :float, :decimal, :time, :date, :base64
               emit "#{pad}Writer.#{slot.code}(out, #{x})"
+            when :any
+              emit "#{pad}Writer.value(out, #{x}, #{depth}, max_depth)"
             else
               index = @plan.slots.index(slot)
               emit "#{pad}unless #{x}.is_a?(@types[#{index}])"

@@ -61,8 +61,8 @@ module Wirebind
         # fits a machine word, and a number that Kernel#Float reads exactly (at
         # most 38 characters and an exponent below 100; see Types::FloatType).
         # The lookahead proves the number complete.
-        INTEGER = /-?(?:0|[1-9][0-9]{0,17})(?=[ \t\n\r,\]\}])/
-        NUMBER = /-?(?:0|[1-9][0-9]{0,15})(?:\.[0-9]{1,16})?(?:[eE][+-]?[0-9]{1,2})?(?=[ \t\n\r,\]\}])/
+        INTEGER = /-?(?:0|[1-9][0-9]{0,17})(?=[ \t\n\r,\]}])/
+        NUMBER = /-?(?:0|[1-9][0-9]{0,15})(?:\.[0-9]{1,16})?(?:[eE][+-]?[0-9]{1,2})?(?=[ \t\n\r,\]}])/
         FAST_NUMBER_LENGTH = 40
         # The slow path reads the longest run of number characters, then checks it.
         NUMBER_RUN = /[-+0-9.eE]+/
@@ -74,8 +74,8 @@ module Wirebind
           0x66 => "\f", 0x6E => "\n", 0x72 => "\r", 0x74 => "\t"
         }.freeze
         HEX4 = /\A[0-9a-fA-F]{4}\z/
-        HIGH_SURROGATES = (0xD800..0xDBFF).freeze
-        LOW_SURROGATES = (0xDC00..0xDFFF).freeze
+        HIGH_SURROGATES = (0xD800..0xDBFF)
+        LOW_SURROGATES = (0xDC00..0xDFFF)
 
         # @param input [String, #readpartial, #read]
         # @param max_depth [Integer] deepest nesting of arrays and objects accepted
@@ -332,14 +332,12 @@ module Wirebind
         # @return [String, nil]
         def next_key(first)
           byte = peek_byte
-          unless first
-            if byte == COMMA
-              @s.pos += 1
-              byte = peek_byte
-              return read_key if byte == QUOTE
+          if !first && (byte == COMMA)
+            @s.pos += 1
+            byte = peek_byte
+            return read_key if byte == QUOTE
 
-              error(byte ? "expected a key string after ','" : "the input ends inside an object (expected a key)")
-            end
+            error(byte ? "expected a key string after ','" : "the input ends inside an object (expected a key)")
           end
           if byte == RBRACE
             @s.pos += 1
@@ -402,7 +400,7 @@ module Wirebind
 
         # @param char [String] one character
         # @return [String] how a message names it: quoted when printable, else U+XXXX
-        def self.describe_char(char)
+        def self.describe_char(char) # rubocop:disable Lint/IneffectiveAccessModifier -- public: the C scanner words messages with it
           char.match?(/[[:print:]]/) ? "'#{char}'" : format("U+%04X", char.ord)
         end
 

@@ -27,9 +27,9 @@ module Wirebind
         # a character class over multi-byte text.
         ESCAPE = Shareable.make(Regexp.new('["\\\\\x00-\x1f]|\xE2\x80[\xA8\xA9]'.b, Regexp::NOENCODING))
         ESCAPES = Shareable.make((0x00..0x1F).to_h { |code| [code.chr.b, format("\\u%04x", code)] }.merge(
-          '"'.b => '\\"', "\\".b => "\\\\", "\b".b => "\\b", "\f".b => "\\f", "\n".b => "\\n", "\r".b => "\\r",
-          "\t".b => "\\t", "\u2028".b => "\\u2028", "\u2029".b => "\\u2029"
-        ))
+                                   '"'.b => '\\"', "\\".b => "\\\\", "\b".b => "\\b", "\f".b => "\\f", "\n".b => "\\n", "\r".b => "\\r",
+                                   "\t".b => "\\t", "\u2028".b => "\\u2028", "\u2029".b => "\\u2029"
+                                 ))
         # Beyond this exponent a BigDecimal is written in exponent notation
         # (0.12e345) rather than with hundreds of zeros; both read back exactly.
         DECIMAL_POSITIONAL_EXPONENT = 100

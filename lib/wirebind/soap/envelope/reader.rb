@@ -269,7 +269,7 @@ module Wirebind
 
           def on_text(text)
             if @detail_depth
-              @detail << XML::Pure::Encoder.text(text)
+              @detail_content.text(text)
             elsif @field
               @field << text
             end
@@ -329,17 +329,19 @@ module Wirebind
           # 1.2's Code/Value, Code/Subcode/.../Value, Reason/Text, Node, Role, Detail.
           def fault_element(local, uri, attrs, depth, leaf_text)
             if @detail_depth
-              detail_open(local, uri, attrs, leaf_text)
+              # Inside the detail: the same capture as a :xml attribute's.
+              qname, written, decls = tag_source(attrs)
+              leaf_text ? @detail_content.leaf(qname, uri, written, decls, leaf_text) : @detail_content.start(qname, uri, written, decls)
               return
             end
             @path << local
             if depth == @fault_depth + 1 && %w[detail Detail].include?(local)
               @detail_depth = depth
               @detail = +""
-              @detail_ns = [namespace_snapshot]
-              @detail_names = [element_qname(local, uri)]
-              @detail << "<" << @detail_names.first << all_declarations << attributes_xml(attrs)
-              @detail << (leaf_text ? ">#{XML::Pure::Encoder.text(leaf_text)}" : ">")
+              @detail_name = element_qname(local, uri)
+              @detail_content = XML::Capture.new(:xml, uri, nil, scope: self, written: namespace_snapshot)
+              @detail << "<" << @detail_name << all_declarations << attributes_xml(attrs) << ">"
+              @detail_content.text(leaf_text) if leaf_text
               @want_text = true
               return
             end
@@ -354,13 +356,13 @@ module Wirebind
               throw FOUND, true
             end
             if @detail_depth
-              @detail << "</" << @detail_names.pop << ">"
               if depth == @detail_depth
+                @detail << @detail_content.value << "</" << @detail_name << ">"
                 @detail_depth = nil
                 @fields[:detail] = @detail
                 @path.pop
               else
-                @detail_ns.pop
+                @detail_content.finish
               end
               return
             end
@@ -391,20 +393,6 @@ module Wirebind
                                subcodes: @subcodes, actor: fields[:actor], node: fields[:node])
           end
 
-          # Re-writes an element inside the detail: its name with the prefix it was
-          # written with, the declarations it added, its attributes.
-          def detail_open(local, uri, attrs, leaf_text)
-            qname = element_qname(local, uri)
-            @detail << "<" << qname << new_declarations(@detail_ns.last) << attributes_xml(attrs)
-            if leaf_text
-              @detail << ">" << XML::Pure::Encoder.text(leaf_text) << "</" << qname << ">"
-            else
-              @detail << ">"
-              @detail_names << qname
-              @detail_ns << namespace_snapshot
-            end
-          end
-
           def element_qname(local, uri)
             return local if uri.nil? || uri == @default_ns
 
@@ -432,19 +420,6 @@ module Wirebind
 
               prefix.empty? ? %( xmlns="#{XML::Pure::Encoder.attribute(uri)}") : %( xmlns:#{prefix}="#{XML::Pure::Encoder.attribute(uri)}")
             end.join
-          end
-
-          def new_declarations(outer)
-            return "" if namespace_snapshot.equal?(outer)
-
-            xml = +""
-            namespace_snapshot.each do |prefix, uri|
-              next if prefix == "xml" || outer[prefix] == uri
-
-              xml << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << XML::Pure::Encoder.attribute(uri) << '"'
-            end
-            xml << ' xmlns=""' if outer.key?("") && !namespace_snapshot.key?("")
-            xml
           end
         end
         private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE

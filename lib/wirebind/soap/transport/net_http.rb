@@ -130,11 +130,9 @@ module Wirebind
             @done = true if chunk.nil?
             chunk
           end
-
         end
         private_constant :BodyReader
       end
-
     end
   end
 end

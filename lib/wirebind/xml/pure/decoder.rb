@@ -45,6 +45,10 @@ module Wirebind
         SCALAR = Plan::SCALAR
         MODEL = Plan::MODEL
         GROUP = Plan::GROUP
+        OPEN = Plan::OPEN
+        # The frame of a +:xml+ or +:any+ element: its NODE is the Capture fed
+        # with everything inside it (VALUES and SLOT: where its value goes).
+        CAPTURE = 4
 
         # Frame layout: [kind, node, values, slot, parent_values, text, nil?, wants_text, mark, children?]
         # node: the Plan (MODEL), Group (GROUP) or Slot (SCALAR) in force;
@@ -131,6 +135,8 @@ module Wirebind
           return locate(local, uri, attrs) unless top
 
           kind = top[KIND]
+          return top[NODE].start(*tag_source(attrs).insert(1, uri)) if kind == CAPTURE
+
           scalar_with_children(top, local, nil) if kind == SCALAR
           top[CHILDREN] = true if top[WANTS_TEXT]
           unless (entry = lookup(top[NODE], local, uri))
@@ -158,6 +164,8 @@ module Wirebind
             push([GROUP, entry, values, nil, nil, nil, false, false])
           when MODEL
             start_model(entry, values, attrs)
+          when OPEN
+            start_capture(entry, values, attrs, uri)
           else
             start_scalar(entry, values, attrs)
           end
@@ -187,7 +195,11 @@ module Wirebind
             leaf_value(@record_slot, nil, attrs, text, local)
             return
           end
-          scalar_with_children(top, local, local) if top[KIND] == SCALAR
+          if (kind = top[KIND]) == CAPTURE
+            qname, written, decls = tag_source(attrs)
+            return top[NODE].leaf(qname, uri, written, decls, text)
+          end
+          scalar_with_children(top, local, local) if kind == SCALAR
           top[CHILDREN] = true if top[WANTS_TEXT]
 
           unless (entry = lookup(top[NODE], local, uri))
@@ -218,6 +230,8 @@ module Wirebind
 
         def on_text(text)
           top = @top
+          return top[NODE].text(text) if top[KIND] == CAPTURE
+
           buffered = top[TEXT]
           top[TEXT] =
             if buffered.nil?
@@ -240,10 +254,14 @@ module Wirebind
             @located -= 1
             return
           end
+          return top[NODE].finish if top[KIND] == CAPTURE && top[NODE].depth > 0
+
           @stack.pop
           @top = @stack.last
           @want_text = @top ? @top[WANTS_TEXT] : false
           case top[KIND]
+          when CAPTURE
+            deliver(top[SLOT], top[VALUES], top[NODE].value)
           when SCALAR
             slot = top[NODE]
             text = top[TEXT] || ""
@@ -324,6 +342,20 @@ module Wirebind
           @want_text = wants_text
         end
 
+        # A +:xml+ or +:any+ element: text wanted throughout, so that every tag
+        # inside is read by open_element (see Tokenizer#tag_source).
+        def start_capture(slot, values, attrs, uri)
+          if attrs && nil_attribute?(attrs)
+            deliver(slot, values, nil)
+            @skip = 1
+            @want_text = false
+            return
+          end
+          capture = Capture.new(slot.type, uri, attrs, scope: self)
+          push([CAPTURE, capture, values, slot, nil, nil, false, true, nil])
+          @want_text = true
+        end
+
         def start_scalar(slot, values, attrs)
           push([SCALAR, slot, values, nil, nil, nil, attrs ? nil_attribute?(attrs) : false, true, mark])
           @want_text = true
@@ -333,6 +365,8 @@ module Wirebind
         def leaf_value(slot, values, attrs, text, local)
           if attrs && nil_attribute?(attrs)
             deliver(slot, values, nil)
+          elsif slot.kind == OPEN
+            deliver(slot, values, Capture.leaf_value(slot.type, attrs, text))
           elsif slot.kind == MODEL
             plan = slot.plan
             plan = subtype_plan(plan, attrs, local) if @poly && attrs
@@ -516,9 +550,18 @@ module Wirebind
           if type == :time && (offset = slot.default_offset || @default_offset)
             text = Types::TimeType.with_default_offset(text, offset)
           end
+          return qname(text) if type == :qname
+
           Types.from_xml_text(type, text)
         rescue Types::InvalidValue => e
           decode_error(e.message, leaf, mark)
+        end
+
+        # A +:qname+'s prefix resolved where the text appears (on_end runs while
+        # the element's own declarations are still in force).
+        def qname(text)
+          prefix, local = Types::QNameType.split(text)
+          Types::QNameType.resolve(prefix, local, prefix.empty? ? @default_ns : @ns[prefix], text)
         end
 
         # A child element inside a value declared as a scalar: its text alone would

@@ -29,7 +29,7 @@ module Wirebind
 
         EXTERNAL_ID = /(SYSTEM|PUBLIC)/
         SYSTEM_LITERAL = /"([^"]*)"|'([^']*)'/
-        PUBID_LITERAL = /"([ \r\na-zA-Z0-9\-'()+,.\/:=?;!*#@$_%]*)"|'([ \r\na-zA-Z0-9\-()+,.\/:=?;!*#@$_%]*)'/
+        PUBID_LITERAL = %r{"([ \r\na-zA-Z0-9\-'()+,./:=?;!*#@$_%]*)"|'([ \r\na-zA-Z0-9\-()+,./:=?;!*#@$_%]*)'}
         ATT_TYPE = /(CDATA|IDREFS|IDREF|ID|ENTITIES|ENTITY|NMTOKENS|NMTOKEN)(?=[ \t\n\r])/
 
         def initialize(tokenizer, scanner, standalone:)
@@ -83,7 +83,7 @@ module Wirebind
           s = @s
           s.pos += 9
           expect_space("after '<!DOCTYPE'")
-          name = s.scan(NAME) or error("expected the document element's name in the DOCTYPE")
+          s.scan(NAME) or error("expected the document element's name in the DOCTYPE")
           external_id(public_only_allowed: false) if s.skip(S) && s.match?(EXTERNAL_ID)
           s.skip(S)
           internal_subset if s.skip(/\[/)

@@ -365,6 +365,8 @@ module Wirebind
             emit "#{pad}else"
             if slot.kind == Plan::MODEL
               model_value(slot, value, depth + 1, top)
+            elsif slot.kind == Plan::OPEN || slot.type == :qname
+              emit "#{pad}  out << #{open} << OpenContent.element_content(#{slot.type.inspect}, #{value}, #{close}) << '</' << #{close} << '>'"
             else
               emit "#{pad}  out << #{open} << '>' << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, #{value})) << '</' << #{close} << '>'"
             end

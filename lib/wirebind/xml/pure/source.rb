@@ -26,7 +26,7 @@ module Wirebind
         FORBIDDEN_BYTES = "\x00-\x08\x0B\x0C\x0E-\x1F"
         NONCHARACTERS = /\xEF\xBF[\xBE\xBF]/n # U+FFFE and U+FFFF in UTF-8
 
-        ENCODING_DECL = /\A<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._\-]*)"|'([A-Za-z][A-Za-z0-9._\-]*)')/n
+        ENCODING_DECL = /\A<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:"([A-Za-z][A-Za-z0-9._-]*)"|'([A-Za-z][A-Za-z0-9._-]*)')/n
 
         # Names under which UTF-8 may be declared; anything else is transcoded.
         UTF8_NAMES = %w[UTF-8 UTF8 US-ASCII ASCII].freeze
@@ -156,6 +156,7 @@ module Wirebind
             if name.start_with?("UTF-16") || name.start_with?("UTF-32") || name.start_with?("UCS")
               raise ParseError.new("the document declares #{@declared_encoding} but has no byte order mark", line: 1, column: 1, offset: 0)
             end
+
             unless UTF8_NAMES.include?(name) || @bom_encoding
               encoding = begin
                 Encoding.find(@declared_encoding)
@@ -165,6 +166,7 @@ module Wirebind
               unless encoding.ascii_compatible?
                 raise ParseError.new("unsupported encoding #{@declared_encoding.inspect}", line: 1, column: 1, offset: 0)
               end
+
               @converter = Encoding::Converter.new(encoding, Encoding::UTF_8) unless encoding == Encoding::UTF_8 || encoding == Encoding::US_ASCII
             end
           end
@@ -260,7 +262,15 @@ module Wirebind
             back += 1
             next if byte & 0xC0 == 0x80 # continuation byte: keep looking for the lead
 
-            needed = if byte >= 0xF0 then 4 elsif byte >= 0xE0 then 3 elsif byte >= 0xC0 then 2 else 1 end
+            needed = if byte >= 0xF0
+                       4
+                     elsif byte >= 0xE0
+                       3
+                     elsif byte >= 0xC0
+                       2
+                     else
+                       1
+                     end
             return text if needed <= back # the last character is complete
 
             @pending = text.byteslice(cut, back).b

@@ -47,7 +47,7 @@ module Wirebind
         # exclude ASCII bytes, so multi-byte UTF-8 text passes through unharmed.
         SPACED_TAG_BINARY = Regexp.new(SPACED_TAG.source, Regexp::NOENCODING).freeze
 
-        END_TAG = /<\/(#{NAME.source})[ \t\n]*>/
+        END_TAG = %r{</(#{NAME.source})[ \t\n]*>}
         # Runs of text are matched possessively (*+, ++): Onigmo keeps a backtrack
         # entry per character of a plain greedy or atomic run, which made a String
         # input holding a 32 MB text node ten times slower than the same bytes read

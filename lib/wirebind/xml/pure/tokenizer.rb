@@ -29,7 +29,7 @@ module Wirebind
         AMP = 38
         RBRACKET = 93
 
-        XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][A-Za-z0-9._\-]*"|'[A-Za-z][A-Za-z0-9._\-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(yes|no)"|'(yes|no)'))?[ \t\n]*\?>/
+        XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.[0-9]+"|'1\.[0-9]+')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"[A-Za-z][A-Za-z0-9._-]*"|'[A-Za-z][A-Za-z0-9._-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(yes|no)"|'(yes|no)'))?[ \t\n]*\?>/
         START_EXTENT = /<[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/
         DOCTYPE_EXTENT = /<!DOCTYPE(?:[^\[>"']|"[^"]*"|'[^']*')*(?:\[(?:[^\]"'<]|"[^"]*"|'[^']*'|<!--.*?-->|<\?.*?\?>|<(?!!--|\?))*\][ \t\n]*)?>/m
         PI_TARGET = /<\?(#{NAME.source})/
@@ -113,8 +113,23 @@ module Wirebind
         # Character data of the current element; called only while +@want_text+.
         def on_text(_text); end
 
-        # The current element ends.
+        # The current element ends (its name and namespace declarations still in force).
         def on_end; end
+
+        # @param prefix [String] ("" for the default namespace)
+        # @return [String, nil] the namespace +prefix+ is bound to where the parser is
+        def namespace_of(prefix)
+          @ns[prefix]
+        end
+
+        # The start tag just reported, as the document wrote it, for hooks that
+        # re-write it (XML::Capture). Valid in on_start and on_leaf, and only for
+        # tags read by #open_element: those read while +@want_text+ is set are.
+        # @return [Array] [qname, attributes as [qname, uri, value, ...] or nil,
+        #   the tag's namespace declarations as [prefix, uri or nil, ...] or nil]
+        def tag_source(attrs)
+          [@tag, attrs && tag_attribute_names(attrs), @tag_ns && tag_declarations(@tag_ns[0])]
+        end
 
         # @return [Hash{String => String}] a frozen copy of the namespace bindings in
         #   force (prefix => URI, "" the default namespace), for hooks that keep them
@@ -361,13 +376,14 @@ module Wirebind
 
         def processing_instruction
           s = @s
-          start = s.pos
+          s.pos
           error("unterminated processing instruction") unless ensure_ahead(/\?>/)
           start = s.pos
           error("a processing instruction needs a target name") unless s.scan(PI_TARGET)
           target = s[1]
           if target.casecmp?("xml")
-            error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document", ParseError, start)
+            error(start.zero? && @base_offset.zero? ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document",
+                  ParseError, start)
           end
           error("processing instruction target '#{target}' contains a colon (Namespaces in XML 1.0)", ParseError, start) if target.include?(":")
           return if s.skip(/\?>/)
@@ -392,10 +408,11 @@ module Wirebind
 
         def parse_content
           s = @s
-          while true # rubocop:disable Style/InfiniteLoop -- faster than Kernel#loop on the hottest path
+          while true
             if !@want_text && (fast = @fast) && fast_tags(fast == :stale ? (@fast = StringScanner.new(@buf.dup.force_encoding(Encoding::BINARY))) : fast)
               return
             end
+
             @token_start = s.pos
             buf_byte = @buf.getbyte(s.pos)
             if buf_byte == LT
@@ -545,11 +562,12 @@ module Wirebind
           raw = nil
           loop do
             had_space = s.skip(S)
-            if s.skip(/\/>/)
+            if s.skip(%r{/>})
               return open_element(qname, raw, +"")
             elsif s.skip(/>/)
               return open_element(qname, raw, nil)
             end
+
             error(s.eos? ? "the input ends inside the start tag <#{qname}>" : "expected an attribute, '>' or '/>' in the start tag <#{qname}>") unless had_space && s.match?(NAME)
             too_many_attributes if raw && raw.size >= 2 * @max_attributes
             name = s.scan(NAME)
@@ -669,6 +687,10 @@ module Wirebind
             local = qname
             uri = @default_ns
           end
+          # The tag as written, for hooks that re-write it (see #tag_source).
+          @tag = qname
+          @tag_attributes = attributes
+          @tag_ns = saved_ns
           # A depth error points at the tag's start, wherever the tag was read.
           if leaf_text
             error("elements are nested deeper than max_depth (#{@max_depth})", LimitError, @token_start) if @names.size >= @max_depth
@@ -680,6 +702,35 @@ module Wirebind
             @ns_saves << [@names.size, *saved_ns] if saved_ns
             on_start(local, uri, attrs)
           end
+        end
+
+        # attrs ([local, uri, value, ...]) with each local name replaced by the
+        # name as written: the raw attributes minus the declarations, in order.
+        def tag_attribute_names(attrs)
+          raw = @tag_attributes
+          names = raw.is_a?(String) ? raw.scan(FAST_ATTR).map(&:first) : (raw || []).each_slice(2).map(&:first)
+          names.reject! { |name| name.start_with?("xmlns") && (name.size == 5 || name.getbyte(5) == 58) }
+          written = attrs.dup
+          i = 0
+          while i < written.size
+            name = names[i / 3]
+            # An attribute a DTD defaulted has no written name: one bound to its namespace.
+            name ||= written[i + 1] ? "#{@ns.key(written[i + 1])}:#{written[i]}" : written[i]
+            written[i] = name
+            i += 3
+          end
+          written
+        end
+
+        # The declarations logged since +undo_size+: [prefix, uri or nil, ...].
+        def tag_declarations(undo_size)
+          decls = []
+          i = undo_size
+          while i < @ns_undo.size
+            decls << @ns_undo[i] << @ns[@ns_undo[i]]
+            i += 2
+          end
+          decls
         end
 
         # Checks and resolves [qname, value, ...]; namespace declarations among them
@@ -745,11 +796,12 @@ module Wirebind
           unless qname == expected
             error(expected ? "expected </#{expected}>, found </#{qname}>" : "unexpected end tag </#{qname}>", ParseError, @token_start)
           end
+          # The element's own declarations are still in force during on_end.
+          on_end
           if (save = @ns_saves.last) && save[0] == names.size
             @ns_saves.pop
             unbind(save[1], save[2])
           end
-          on_end
           names.pop
         end
 

@@ -1,0 +1,214 @@
+# frozen_string_literal: true
+
+module Wirebind
+  module XML
+    # The open-content types on the XML side: what a declaration may map them
+    # to, and how both encoders write them (the native one calls
+    # {.element_content} too, so there is one rule). Decoding is {Capture}'s
+    # (+:xml+, +:any+) and {Types::QNameType}'s (+:qname+).
+    #
+    # - +:xml+ maps to an element; its value is the element's content as XML
+    #   text. Written back verbatim after a well-formedness check (a +:xml+
+    #   value that is not well-formed XML content is an {EncodeError}).
+    #   Unprefixed names in it take the default namespace in scope where it
+    #   is written, as for any XML pasted into a document.
+    # - +:any+ maps to an element; its value is the shape {Capture} documents
+    #   (a String, or a Hash of +"@attribute"+, +"#text"+ and child names, an
+    #   Array for a repeated name). Written back from that shape: children named
+    #   without braces in the element's own namespace, `"{uri}local"` with that
+    #   default namespace, attributes in a namespace with an automatic prefix.
+    # - +:qname+ maps to an element (or a list of them); written as
+    #   +prefix:local+ with the prefix declared on the element itself (the one
+    #   the value was read with, when it has one and it does not clash with the
+    #   element's own).
+    #
+    # @api private
+    module OpenContent
+      TYPES = %i[xml any].freeze
+      NCNAME = Pure::Syntax::NCNAME_ONLY
+      CLARK = /\A\{([^{}]*)\}(.+)\z/
+      KEY_TEXT = Capture::KEY_TEXT
+      TEXT_VALUE = [String, Symbol, Integer, Float, TrueClass, FalseClass].freeze
+
+      class << self
+        # @return [Integer] the Plan kind of an attribute of scalar or open +type+
+        def kind(type)
+          TYPES.include?(type) ? Plan::OPEN : Plan::SCALAR
+        end
+
+        # @raise [SchemaError] an open type mapped where it cannot go
+        def check_mapping(xml, type, context)
+          shape = Plan.parse(xml, context).first
+          return if shape == :element
+
+          where = shape == :text ? "the element's own text (\".\")" : "an XML attribute"
+          raise SchemaError, "#{context}: #{type.inspect} maps to an element, not to #{where}"
+        end
+
+        # What follows "<name" when an element of an open type is written: its
+        # declarations and attributes, ">", and its content.
+        #
+        # @param type [Symbol] +:xml+, +:any+ or +:qname+
+        # @param value [Object] not nil
+        # @param qname [String] the element's name as written ("p:local" or "local")
+        # @return [String]
+        # @raise [Types::InvalidValue]
+        def element_content(type, value, qname)
+          case type
+          when :xml then ">#{well_formed(value)}"
+          when :any then AnyWriter.new(qname).write(value)
+          else qname_content(value, qname)
+          end
+        end
+
+        private
+
+        def well_formed(value)
+          unless value.is_a?(String)
+            raise Types::InvalidValue, "expected XML text (a String) for :xml, got #{Types.describe(value)}"
+          end
+
+          Pure::Encoder.text(value) # valid UTF-8 (or convertible) and XML 1.0 characters, as any text
+          utf8 = value.encoding == Encoding::UTF_8 ? value : utf8_copy(value)
+          begin
+            Pure::Tokenizer.new("<x>#{utf8}</x>", **XML::DEFAULT_LIMITS, dtd: :reject).run
+          rescue ParseError => e
+            raise Types::InvalidValue, "the :xml value is not well-formed XML content (#{e.message}): #{Types.excerpt(value)}"
+          end
+          utf8
+        end
+
+        def utf8_copy(value)
+          value.encoding == Encoding::BINARY ? value.dup.force_encoding(Encoding::UTF_8) : value.encode(Encoding::UTF_8)
+        end
+
+        def qname_content(value, element_qname)
+          qname = Types::QNameType.coerce(value) or
+            raise Types::InvalidValue, "expected #{Types::QNameType::EXPECTED_VALUE} for :qname, got #{Types.describe(value)}"
+          uri = qname.namespace
+          return ">#{Pure::Encoder.text(qname.local_name)}" if uri.nil?
+          return ">xml:#{Pure::Encoder.text(qname.local_name)}" if uri == Pure::Syntax::XML_NS
+
+          colon = element_qname.index(":")
+          element_prefix = colon ? element_qname[0, colon] : nil
+          prefix = qname.prefix
+          prefix = nil unless prefix && NCNAME.match?(prefix) && !prefix.start_with?("xml", "XML", "Xml") && prefix != element_prefix
+          prefix ||= Pure::Encoder.automatic_prefix(uri)
+          "#{Pure::Encoder.declaration(prefix, uri)}>#{prefix}:#{Pure::Encoder.text(qname.local_name)}"
+        end
+      end
+
+      # Writes the +:any+ shape with an explicit stack (no recursion on the
+      # value's depth).
+      # @api private
+      class AnyWriter
+        def initialize(qname)
+          colon = qname.index(":")
+          @prefix = colon ? qname[0, colon + 1] : ""
+          @out = String.new(encoding: Encoding::UTF_8)
+          @path = []
+        end
+
+        # @param value [String, Hash] the element's value (not nil)
+        # @return [String] the rest of its start tag and its content (no end tag)
+        def write(value)
+          # A work item is a node, [value, prefix of its unbraced children, name
+          # to open (nil: already open), its declaration, key], or an end tag (a String).
+          stack = [[value, @prefix, nil, nil, nil]]
+          until stack.empty?
+            item = stack.pop
+            if item.is_a?(String)
+              @out << "</" << item << ">"
+              @path.pop
+              next
+            end
+            node, prefix, name, declaration, key = item
+            if name
+              @path << key
+              @out << "<" << name << declaration
+            end
+            if node.is_a?(Hash)
+              stack.concat(hash_content(node, prefix).reverse!)
+            else
+              @out << ">" << Pure::Encoder.text(text_of(node))
+            end
+          end
+          @out
+        end
+
+        private
+
+        def at
+          @path.empty? ? "" : " at #{@path.join('/').inspect}"
+        end
+
+        def text_of(value)
+          return value if value.is_a?(String)
+          return value.to_s if TEXT_VALUE.include?(value.class)
+
+          raise Types::InvalidValue, "expected a String, Hash or Array in the :any value#{at}, got #{Types.describe(value)}"
+        end
+
+        # Writes a Hash's attributes, ">" and "#text"; returns the work items of
+        # its children, in order.
+        def hash_content(hash, prefix)
+          declared = nil
+          content = nil
+          children = []
+          hash.each do |key, value|
+            raise Types::InvalidValue, "expected String keys in the :any value#{at}, got #{Types.describe(key)}" unless key.is_a?(String)
+            next if value.nil?
+
+            if key.start_with?("@")
+              name = attribute_name(key, declared ||= {})
+              @out << " " << name << "=\"" << Pure::Encoder.attribute(text_of(value)) << '"'
+            elsif key == KEY_TEXT
+              content = text_of(value)
+            else
+              name, declaration, child_prefix = element_name(key, prefix)
+              (value.is_a?(Array) ? value : [value]).each do |child|
+                children << [child, child_prefix, name, declaration, key] << name unless child.nil?
+              end
+            end
+          end
+          @out << ">"
+          @out << Pure::Encoder.text(content) if content
+          children
+        end
+
+        def attribute_name(key, declared)
+          name = key[1..]
+          clark = CLARK.match(name)
+          return check_name(name, key) unless clark
+
+          uri, local = clark.captures
+          check_name(local, key)
+          return local if uri.empty?
+          return "xml:#{local}" if uri == Pure::Syntax::XML_NS
+
+          prefix = Pure::Encoder.automatic_prefix(uri)
+          unless declared[prefix]
+            declared[prefix] = true
+            @out << Pure::Encoder.declaration(prefix, uri)
+          end
+          "#{prefix}:#{local}"
+        end
+
+        # [name as written, its declaration, the prefix of its own unbraced children]
+        def element_name(key, prefix)
+          clark = CLARK.match(key)
+          return ["#{prefix}#{check_name(key, key)}", "", prefix] unless clark
+
+          uri, local = clark.captures
+          [check_name(local, key), %( xmlns="#{Pure::Encoder.attribute(uri)}"), ""]
+        end
+
+        def check_name(local, key)
+          return local if NCNAME.match?(local)
+
+          raise Types::InvalidValue, "#{key.inspect} in the :any value#{at} is not a name (@name, @{uri}name, #text, name or {uri}name)"
+        end
+      end
+    end
+  end
+end
