@@ -27,7 +27,7 @@ module Wirebind
       # (+name+ has passed {Attribute.check_name}).
       # @param name [Symbol]
       def accessor(name)
-        attr_accessor(name)
+        attr_accessor(name) # rubocop:disable Layout/EmptyLinesAroundAttributeAccessor -- the body of a method
       rescue NameError
         module_eval("def #{name}; @#{name}; end\ndef #{name}=(value); @#{name} = value; end\n", __FILE__, __LINE__)
       end

@@ -83,7 +83,7 @@ module Wirebind
       # (JRuby), such a double is written with 17 significant digits, which do.
       def self.text(float)
         text = float.to_s
-        return text if FLOAT_TO_S_READS_BACK || Float(text) == float
+        return text if FLOAT_TO_S_READS_BACK || Float(text).eql?(float) # rubocop:disable Lint/FloatComparison -- bit for bit is the point
 
         format("%.17g", float)
       end
