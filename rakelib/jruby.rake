@@ -19,7 +19,7 @@ end
 def jruby_command(*args)
   lib = File.join(JRUBY_DIR, "jruby-jars-#{JRUBY_VERSION_USED}", "lib")
   classpath = Dir[File.join(lib, "*.jar")].sort.join(File::PATH_SEPARATOR)
-  ["java", "-Xss4m", "-cp", classpath, "org.jruby.Main", *args]
+  ["java", "-Xss16m", "-cp", classpath, "org.jruby.Main", *args]
 end
 
 namespace :jruby do
