@@ -4,12 +4,22 @@
 # `java -cp`: no JRuby installation needed, only Java. Everything lands in tmp/jruby.
 JRUBY_VERSION_USED = "9.4.14.0"
 JRUBY_DIR = File.expand_path("../tmp/jruby", __dir__)
-JRUBY_TEST_GEMS = %w[minitest:5.27.0 rexml oat].freeze
+# The gems the tests load, pure Ruby (or, for puma, with its JRuby build on
+# RubyGems), at the versions of Gemfile.lock where it pins them. httpx is left
+# out: its tests skip with the reason.
+JRUBY_TEST_GEMS = %w[minitest:5.27.0 rexml oat rack:3.2.8 webrick:1.9.2 puma:8.0.2].freeze
+
+# Runs JRuby outside Bundler's environment: the RUBYOPT=-rbundler/setup that
+# `bundle exec` sets would make JRuby look for MRI's bundle.
+def jruby_sh(env, *args)
+  run = -> { sh env, *jruby_command(*args) }
+  defined?(Bundler) ? Bundler.with_unbundled_env(&run) : run.call
+end
 
 def jruby_command(*args)
   lib = File.join(JRUBY_DIR, "jruby-jars-#{JRUBY_VERSION_USED}", "lib")
   classpath = Dir[File.join(lib, "*.jar")].sort.join(File::PATH_SEPARATOR)
-  ["java", "-Xss4m", "-cp", classpath, "org.jruby.Main", *args]
+  ["java", "-Xss16m", "-cp", classpath, "org.jruby.Main", *args]
 end
 
 namespace :jruby do
@@ -23,8 +33,9 @@ namespace :jruby do
       end
     end
     gem_home = File.join(JRUBY_DIR, "gems")
-    unless File.directory?(File.join(gem_home, "gems")) && Dir[File.join(gem_home, "gems", "oat-*")].any?
-      sh({ "GEM_HOME" => gem_home, "GEM_PATH" => gem_home }, *jruby_command("-S", "gem", "install", "--no-document", *JRUBY_TEST_GEMS))
+    missing = JRUBY_TEST_GEMS.reject { |gem| Dir[File.join(gem_home, "gems", "#{gem.split(':').first}-[0-9]*")].any? }
+    unless missing.empty?
+      jruby_sh({ "GEM_HOME" => gem_home, "GEM_PATH" => gem_home }, "-S", "gem", "install", "--no-document", *missing)
     end
   end
 end
@@ -34,7 +45,6 @@ namespace :test do
   task jruby: "jruby:setup" do
     gem_home = File.join(JRUBY_DIR, "gems")
     env = { "GEM_HOME" => gem_home, "GEM_PATH" => gem_home, "WIREBIND_BACKEND" => "pure" }
-    run = -> { sh env, *jruby_command("-Ilib", "-Itest", "test/jruby_runner.rb") }
-    defined?(Bundler) ? Bundler.with_unbundled_env(&run) : run.call
+    jruby_sh(env, "-Ilib", "-Itest", "test/jruby_runner.rb")
   end
 end

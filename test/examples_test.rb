@@ -20,6 +20,7 @@ class ExamplesTest < Minitest::Test
 
   # `rake demo`, smaller: the service under Puma, the client, Savon; the server stopped.
   def test_demo_serves_calls_streams_and_compares_with_savon
+    require_ruby_subprocess
     env = { "DEMO_CALL" => "100", "DEMO_STREAM" => "1000" }
     output, status = Open3.capture2e(env, RbConfig.ruby, "-W0", File.join(EXAMPLES, "demo.rb"))
 

@@ -6,8 +6,16 @@
 require "wirebind"
 abort "jruby_runner: expected the pure backend, got #{Wirebind.backend}" unless Wirebind.backend == :pure
 
+# WIREBIND_TEST_SHARD=i/n loads only every n-th file, from the i-th (1-based):
+# n processes, one per core, share the run.
+files = Dir[File.expand_path("**/*_test.rb", __dir__)].sort
+if (shard = ENV["WIREBIND_TEST_SHARD"])
+  index, count = shard.split("/").map { |n| Integer(n) }
+  files = files.select.with_index { |_, i| i % count == index - 1 }
+end
+
 unloadable = []
-Dir[File.expand_path("**/*_test.rb", __dir__)].sort.each do |file|
+files.each do |file|
   require file
 rescue StandardError, ScriptError => e
   unloadable << "#{file.delete_prefix("#{__dir__}/")}: #{e.class}: #{e.message.lines.first.chomp}"

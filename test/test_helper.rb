@@ -6,7 +6,15 @@ Warning[:deprecated] = true
 
 module Wirebind
   module TestWarnings
+    # JRuby warns from its own stdlib (paths under uri:classloader:, e.g.
+    # subspawn/posix/pty.rb) and from its Java integration when it first wraps a
+    # Java exception (already initialized constant java.lang::Throwable): not
+    # wirebind's warnings, and not ours to fix. MRI has neither, so it ignores none.
+    JRUBY_OWN_WARNING = /\Auri:classloader:|already initialized constant java\.lang::/
+
     def warn(message, category: nil) # rubocop:disable Lint/UnusedMethodArgument -- Warning.warn's signature
+      return if RUBY_ENGINE == "jruby" && JRUBY_OWN_WARNING.match?(message)
+
       raise "warning raised as an error: #{message}"
     end
   end
@@ -33,8 +41,6 @@ module Wirebind
       path
     end
 
-    # Each randomized test gets its own seed, printed so a failure can be replayed
-    # with WIREBIND_SEED=<n>.
     # Tests that start a Ruby subprocess need RbConfig.ruby to be a program: JRuby
     # run from its jars (rake test:jruby) has none.
     def require_ruby_subprocess
@@ -43,10 +49,20 @@ module Wirebind
       skip "starts a Ruby subprocess, and RbConfig.ruby (#{RbConfig.ruby}) is not a program here"
     end
 
+    # Skips, on JRuby only, a test of a behaviour that JRuby's core classes give
+    # differently from MRI (the README's "Threads, Ractors and other Rubies" lists
+    # each); MRI still runs it.
+    # @param difference [String] what JRuby does differently, printed as the reason
+    def skip_on_jruby(difference)
+      skip "JRuby: #{difference}" if RUBY_ENGINE == "jruby"
+    end
+
     def require_ractors
       skip "#{RUBY_ENGINE} #{RUBY_ENGINE_VERSION} has no Ractors" unless defined?(Ractor)
     end
 
+    # Each randomized test gets its own seed, printed so a failure can be replayed
+    # with WIREBIND_SEED=<n>.
     def random_seed
       seed = Integer(ENV.fetch("WIREBIND_SEED", Random.new_seed % 2**32))
       puts "\n#{self.class}##{name}: WIREBIND_SEED=#{seed}"

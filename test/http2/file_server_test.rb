@@ -53,6 +53,7 @@ class H2FileServerTest < Minitest::Test
   end
 
   def setup
+    require_ruby_subprocess
     %w[curl nghttp h2load].each do |tool|
       skip "#{tool} is not installed (apt-get install curl nghttp2-client)" unless system("command -v #{tool} > /dev/null 2>&1")
     end

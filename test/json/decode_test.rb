@@ -150,9 +150,16 @@ class JSONDecodeTest < Minitest::Test
     assert_equal [Time.utc(2014, 3, 1, 10), Time.utc(2014, 3, 1, 10)], times[0, 2]
     assert(times[0].utc? && times[1].utc?)
     assert_equal(-12_600, times[2].utc_offset)
-    assert_equal Rational(123_456_789_123, 10**12), times[2].subsec
+    assert_equal 123_456_789, times[2].nsec
     assert_equal(-44, times[3].year)
     assert_equal Time.utc(2015, 1, 1), times[4]
+  end
+
+  def test_time_fractions_finer_than_a_nanosecond_are_exact
+    skip_on_jruby "Time keeps whole nanoseconds: finer fractions of a second are cut"
+    times = decode_everywhere('["2014-03-01T10:00:00.123456789123-03:30"]', [:time])
+
+    assert_equal Rational(123_456_789_123, 10**12), times[0].subsec
   end
 
   def test_invalid_times_and_dates_are_decode_errors_with_position

@@ -687,6 +687,7 @@ class ModelBuildTest < Minitest::Test
   end
 
   def test_build_sets_ivars_in_attribute_order
+    skip_on_jruby "#instance_variables lists a class's variables in the order the class first met them, not the order this object got them"
     assert_equal Issue.attributes.map(&:ivar), Issue.__wb_build(values).instance_variables
     assert_equal Issue.attributes.map(&:ivar), Issue.new.instance_variables
   end

@@ -28,10 +28,25 @@ module Wirebind
       ratio
     end
 
-    def cpu_time
-      start = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
-      yield
-      Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - start
+    # The CPU time of this process. JRuby has no CPU clock for
+    # Process.clock_gettime, and its Process.times counts in 10 ms steps: there
+    # the JVM counts this thread's CPU time, in nanoseconds (the JIT compiles on
+    # threads of its own).
+    if defined?(Process::CLOCK_PROCESS_CPUTIME_ID)
+      def cpu_time
+        start = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+        yield
+        Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - start
+      end
+    else
+      require "java"
+      THREADS = java.lang.management.ManagementFactory.getThreadMXBean
+
+      def cpu_time
+        start = THREADS.getCurrentThreadCpuTime
+        yield
+        (THREADS.getCurrentThreadCpuTime - start) / 1e9
+      end
     end
   end
 end

@@ -148,8 +148,10 @@ class XMLNativeEncoderTest < Minitest::Test
     float: ["1.5", BigDecimal("1"), Rational(1, 2), 2**1100],
     decimal: [1.5, "1", BigDecimal("NaN"), BigDecimal("Infinity"), Rational(1, 3)],
     boolean: ["true", 1, 0, nil.to_a],
-    time: [Date.new(2000), "2000", DateTime.new(2000), Time.at(Rational(1, 3)), Time.utc(10**10), 1],
-    date: [Time.now, "2000-01-01", DateTime.now, Date.new(10**10)],
+    # JRuby's Time and Date cannot even hold the year 10**10 (RangeError, Date::Error):
+    # the native backend never runs there.
+    time: [Date.new(2000), "2000", DateTime.new(2000), Time.at(Rational(1, 3)), *(Time.utc(10**10) unless RUBY_ENGINE == "jruby"), 1],
+    date: [Time.now, "2000-01-01", DateTime.now, *(Date.new(10**10) unless RUBY_ENGINE == "jruby")],
     base64: [1, :sym, nil.to_a]
   }.freeze
 

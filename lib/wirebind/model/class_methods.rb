@@ -71,9 +71,7 @@ module Wirebind
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze
-          # attr_accessor methods run inside the VM, without a Ruby frame: the
-          # fastest readers and writers there are.
-          @__wb_generated_methods.attr_accessor(name) unless inherited
+          @__wb_generated_methods.accessor(name) unless inherited
           __wb_generate_methods
           schema_changed
           attribute

@@ -19,6 +19,18 @@ module Wirebind
         "#<#{self.class.name} for #{Model.display_name(@model)}>"
       end
       alias to_s inspect
+
+      # Defines an attribute's reader and writer. attr_accessor methods run
+      # inside the VM, without a Ruby frame: the fastest readers and writers
+      # there are. JRuby's attr_accessor refuses keywords (+:end+, +:self+...)
+      # that MRI takes; there the two methods are written as source instead
+      # (+name+ has passed {Attribute.check_name}).
+      # @param name [Symbol]
+      def accessor(name)
+        attr_accessor(name) # rubocop:disable Layout/EmptyLinesAroundAttributeAccessor -- the body of a method
+      rescue NameError
+        module_eval("def #{name}; @#{name}; end\ndef #{name}=(value); @#{name} = value; end\n", __FILE__, __LINE__)
+      end
     end
 
     # Stand-ins for a model's generated methods while they are out of date

@@ -32,6 +32,9 @@ module Wirebind
       MIN_BINARY_EXPONENT = -1074
       # Every finite double is below 2**1024.
       MAX_BITS = 1024
+      # JRuby's Float#to_s drops a needed digit of some doubles
+      # (3.0974109830400201e+19 as 3.09741098304002e+19, another double).
+      FLOAT_TO_S_READS_BACK = RUBY_ENGINE != "jruby"
 
       # @param text [String] without surrounding whitespace
       # @return [Float, nil] nil when +text+ is not a double
@@ -61,9 +64,7 @@ module Wirebind
       def self.generate(value)
         case value
         when Float
-          # Float#to_s is the shortest text that reads back to the same double,
-          # and its "1.0e+20" form is valid xs:double.
-          return value.to_s if value.finite?
+          return text(value) if value.finite?
 
           value.nan? ? "NaN" : (value.positive? ? "INF" : "-INF")
         when Integer
@@ -73,8 +74,18 @@ module Wirebind
           float = magnitude.bit_length <= SIGNIFICAND_BITS ? magnitude.to_f : nearest(magnitude, 0)
           raise InvalidValue, "cannot write #{Types.describe(value)} as a double: it is too large" unless float.finite?
 
-          (value.negative? ? -float : float).to_s
+          text(value.negative? ? -float : float)
         end
+      end
+
+      # Float#to_s is the shortest text that reads back to the same double, and
+      # its "1.0e+20" form is valid xs:double. Where it may not read back
+      # (JRuby), such a double is written with 17 significant digits, which do.
+      def self.text(float)
+        text = float.to_s
+        return text if FLOAT_TO_S_READS_BACK || Float(text).eql?(float) # rubocop:disable Lint/FloatComparison -- bit for bit is the point
+
+        format("%.17g", float)
       end
 
       # The slow path for long or extreme texts: integer arithmetic, exact.
@@ -138,7 +149,7 @@ module Wirebind
         [quotient, (remainder * 2) <=> denominator]
       end
 
-      private_class_method :parse_exactly, :scaled_division
+      private_class_method :parse_exactly, :scaled_division, :text
     end
   end
 end
