@@ -265,7 +265,7 @@ module Wirebind
           s = @s
           start = s.pos
           first = from
-          loop do
+          while true # not loop: a return or break inside a block allocates
             s.pos = start + from if start + from <= @buf.bytesize
             found = s.pos == start + from && s.exist?(pattern)
             s.pos = start
@@ -290,7 +290,7 @@ module Wirebind
           start = s.pos
           from = 1 # bytes past the '<' known to hold no end of the tag
           quote = nil
-          loop do
+          while true # not loop: a return or break inside a block allocates
             s.pos = start + from
             while (byte = @buf.getbyte(s.pos))
               if quote
@@ -337,7 +337,7 @@ module Wirebind
           from = 9 # past "<!DOCTYPE"
           state = :head
           outer = nil # the state a quoted literal returns to
-          loop do
+          while true # not loop: a return or break inside a block allocates
             s.pos = start + from
             until s.eos?
               if (closer = DOCTYPE_CLOSERS[state])
@@ -499,6 +499,7 @@ module Wirebind
           s.pos += 4
           error("unterminated comment", ParseError, @token_mark) unless read_past("--")
           s.pos -= 2
+          hold_token_mark if @buf.bytesize - s.pos < 3 # ensure_bytes may refill
           error("unterminated comment", ParseError, @token_mark) unless ensure_bytes(3)
           error("'--' is not allowed inside a comment") unless s.skip(/-->/)
         end
@@ -548,9 +549,9 @@ module Wirebind
           s = @s
           pattern = CLOSERS.fetch(closer)
           size = closer.bytesize
-          @token_mark = mark
+          @token_mark = @token_start # a position in this buffer until #hold_token_mark
           carry = nil # bytes read that may begin a closer: fewer than it, whole characters
-          loop do
+          while true # not loop: a return or break inside a block allocates
             if carry
               joined = (carry + @buf.byteslice(0, size - 1)).b
               at = joined.index(closer)
@@ -567,6 +568,7 @@ module Wirebind
                 carry = carry.byteslice(cut, carry.bytesize - cut)
                 s.pos = @buf.bytesize
                 check_streamed_token_size
+                hold_token_mark
                 next if refill
 
                 return false
@@ -584,10 +586,17 @@ module Wirebind
             carry = @buf.byteslice(cut, @buf.bytesize - cut) if cut < @buf.bytesize
             s.pos = @buf.bytesize
             check_streamed_token_size
+            hold_token_mark
             return false unless refill
           end
           check_streamed_token_size
           true
+        end
+
+        # Turns @token_mark into a #mark before a refill can let go of the
+        # token's start: a mark allocates, so only tokens that span reads pay.
+        def hold_token_mark
+          @token_mark = mark if @token_mark.is_a?(Integer)
         end
 
         # Puts back in front of the buffer the first bytes of a closer that began in
@@ -767,7 +776,7 @@ module Wirebind
             error("expected an element name after '<'")
           end
           raw = nil
-          loop do
+          while true # not loop: a return or break inside a block allocates
             had_space = s.skip(S)
             if s.skip(%r{/>})
               return open_element(qname, raw, +"")
