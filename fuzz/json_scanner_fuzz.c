@@ -21,56 +21,28 @@
  *   bit 5     max_number_length 8 (else 4096)
  *   bit 6     max_depth 8 (else 1024) */
 #include "json_scanner.h"
+#include "fuzz_input.h"
 
 #include <setjmp.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 typedef struct harness {
     wbjs_scanner scan;
     jmp_buf escape;
-    const unsigned char *text; /* the sanitized document */
-    size_t text_len;
-    size_t offset;             /* handed out so far */
-    size_t chunk_size;         /* 0: the whole document at once */
-    char *chunk;               /* the current chunk's own buffer */
-    char *previous;            /* the one before, still valid (json_scanner.h) */
+    fuzz_feed feed;            /* the document, in chunks (the one before the last stays valid) */
     int check_only;
     size_t max_depth;
     unsigned char *open;       /* the open containers: 1 object, 0 array */
     volatile unsigned long sink; /* what reading the handed-back bytes adds up to */
 } harness;
 
-static const size_t CHUNK_SIZES[8] = {0, 1, 2, 3, 7, 16, 64, 4096};
-
 static void touch(harness *h, const char *ptr, size_t len)
 {
-    unsigned long sum = 0;
-    for (size_t i = 0; i < len; i++) sum += (unsigned char)ptr[i];
-    h->sink += sum;
+    h->sink += fuzz_sum(ptr, len);
 }
 
 static int on_read(void *ctx, const char **ptr, size_t *len)
 {
-    harness *h = ctx;
-    free(h->previous); /* the time of the chunk before the last is over */
-    h->previous = h->chunk;
-    h->chunk = NULL;
-    if (h->offset >= h->text_len) return 0;
-    size_t n = h->text_len - h->offset;
-    if (h->chunk_size && n > h->chunk_size) {
-        n = h->chunk_size;
-        /* Chunks end between characters: extend to the end of the one cut. */
-        while (h->offset + n < h->text_len && (h->text[h->offset + n] & 0xC0) == 0x80) n++;
-    }
-    h->chunk = malloc(n);
-    if (!h->chunk) abort();
-    memcpy(h->chunk, h->text + h->offset, n);
-    h->offset += n;
-    *ptr = h->chunk;
-    *len = n;
-    return 1;
+    return fuzz_next_chunk(&((harness *)ctx)->feed, ptr, len);
 }
 
 static void on_error(void *ctx, const wbjs_error *e)
@@ -81,7 +53,7 @@ static void on_error(void *ctx, const wbjs_error *e)
     if (e->quote != WBJS_QUOTE_NONE) touch(h, e->subject, e->subject_len);
     if (e->quote == WBJS_QUOTE_CHAR && e->subject_len > 4) abort(); /* one character's bytes at most */
     if (e->line < 1 || e->column < 1 || e->offset < 0) abort(); /* positions are 1-based, never negative */
-    if ((unsigned long long)e->offset > h->text_len) abort();   /* never past the input */
+    if ((unsigned long long)e->offset > h->feed.text_len) abort();   /* never past the input */
     longjmp(h->escape, 1);
 }
 
@@ -170,54 +142,15 @@ static void walk(harness *h)
     }
 }
 
-/* The length of the well-formed UTF-8 sequence at p, or 0. */
-static size_t utf8_length(const unsigned char *p, size_t avail)
-{
-    unsigned char c = p[0];
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF && avail >= 2 && (p[1] & 0xC0) == 0x80) return 2;
-    if (c >= 0xE0 && c <= 0xEF && avail >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F)) return 0;
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4 && avail >= 4 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80) {
-        if ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F)) return 0;
-        return 4;
-    }
-    return 0;
-}
-
-/* What Pure::Source would hand the scanner, give or take its errors. */
-static unsigned char *sanitize(const uint8_t *data, size_t size, size_t *out_len)
-{
-    unsigned char *out = malloc(size * 3 + 1); /* U+FFFD is 3 bytes for each bad byte */
-    if (!out) abort();
-    size_t n = 0;
-    size_t i = 0;
-    while (i < size) {
-        size_t len = utf8_length(data + i, size - i);
-        if (len == 0) {
-            memcpy(out + n, "\xEF\xBF\xBD", 3);
-            n += 3;
-            i++;
-            continue;
-        }
-        memcpy(out + n, data + i, len);
-        n += len;
-        i += len;
-    }
-    *out_len = n;
-    return out;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     unsigned char config = data[0];
     harness *h = calloc(1, sizeof(harness));
     if (!h) abort();
-    h->text = sanitize(data + 1, size - 1, &h->text_len);
-    h->chunk_size = CHUNK_SIZES[config & 7];
+    fuzz_sanitize(&h->feed, data + 1, size - 1, 0);
+    h->feed.chunk_size = FUZZ_CHUNK_SIZES[config & 7];
+    h->feed.keep_previous = 1;
     h->check_only = (config >> 3) & 1;
     size_t max_token_size = (config & 0x10) ? 16 : 1024 * 1024;
     size_t max_number_length = (config & 0x20) ? 8 : 4096;
@@ -234,9 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wbjs_free(&h->scan);
     wbjs_free(&h->scan); /* idempotent, as promised */
     free(h->open);
-    free(h->chunk);
-    free(h->previous);
-    free((void *)h->text);
+    fuzz_feed_free(&h->feed);
     free(h);
     return 0;
 }

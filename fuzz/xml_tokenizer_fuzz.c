@@ -22,32 +22,23 @@
  *   bit 7     remember token positions (marks), as the decoder does */
 #include "xml_tokenizer.h"
 
+#include "fuzz_input.h"
+
 #include <setjmp.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 typedef struct harness {
     wbx_tokenizer tok;
     jmp_buf escape;
-    const unsigned char *text; /* the sanitized document */
-    size_t text_len;
-    size_t offset;             /* handed out so far */
-    size_t chunk_size;         /* 0: the whole document at once */
-    char *chunk;               /* the current chunk's own buffer */
+    fuzz_feed feed;            /* the document, in chunks */
     int marks;                 /* push/pop marks like the decoder */
     size_t mark_depth;
     int all_text;
     volatile unsigned long sink; /* what reading the callbacks' bytes adds up to */
 } harness;
 
-static const size_t CHUNK_SIZES[8] = {0, 1, 2, 3, 7, 16, 64, 4096};
-
 static void touch(harness *h, const char *ptr, size_t len)
 {
-    unsigned long sum = 0;
-    for (size_t i = 0; i < len; i++) sum += (unsigned char)ptr[i];
-    h->sink += sum;
+    h->sink += fuzz_sum(ptr, len);
 }
 
 static void touch_str(harness *h, wbx_str s)
@@ -57,23 +48,7 @@ static void touch_str(harness *h, wbx_str s)
 
 static int on_read(void *ctx, const char **ptr, size_t *len)
 {
-    harness *h = ctx;
-    free(h->chunk); /* the previous chunk's time is over */
-    h->chunk = NULL;
-    if (h->offset >= h->text_len) return 0;
-    size_t n = h->text_len - h->offset;
-    if (h->chunk_size && n > h->chunk_size) {
-        n = h->chunk_size;
-        /* Chunks end between characters: extend to the end of the one cut. */
-        while (h->offset + n < h->text_len && (h->text[h->offset + n] & 0xC0) == 0x80) n++;
-    }
-    h->chunk = malloc(n);
-    if (!h->chunk) abort();
-    memcpy(h->chunk, h->text + h->offset, n);
-    h->offset += n;
-    *ptr = h->chunk;
-    *len = n;
-    return 1;
+    return fuzz_next_chunk(&((harness *)ctx)->feed, ptr, len);
 }
 
 static void on_error(void *ctx, int kind, const char *message, size_t length, long line, long column, long long offset)
@@ -148,75 +123,14 @@ static void on_end(void *ctx)
 
 static const wbx_handler HANDLER = {on_read, on_error, on_start, on_leaf, on_text, on_end};
 
-static int forbidden(uint32_t c)
-{
-    return (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) || c == 0xFFFE || c == 0xFFFF;
-}
-
-/* The length of the well-formed UTF-8 sequence at p (and its code point), or 0. */
-static size_t decode_utf8(const unsigned char *p, size_t avail, uint32_t *code)
-{
-    unsigned char c = p[0];
-    if (c < 0x80) {
-        *code = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF && avail >= 2 && (p[1] & 0xC0) == 0x80) {
-        *code = ((uint32_t)(c & 0x1F) << 6) | (p[1] & 0x3F);
-        return 2;
-    }
-    if (c >= 0xE0 && c <= 0xEF && avail >= 3 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F)) return 0;
-        *code = ((uint32_t)(c & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4 && avail >= 4 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80) {
-        if ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F)) return 0;
-        *code = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) | ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
-        return 4;
-    }
-    return 0;
-}
-
-/* What Pure::Source would hand the tokenizer, give or take its errors. */
-static unsigned char *sanitize(const uint8_t *data, size_t size, size_t *out_len)
-{
-    unsigned char *out = malloc(size * 3 + 1); /* U+FFFD is 3 bytes for each bad byte */
-    if (!out) abort();
-    size_t n = 0;
-    size_t i = 0;
-    while (i < size) {
-        uint32_t code;
-        size_t len = decode_utf8(data + i, size - i, &code);
-        if (len == 0) {
-            memcpy(out + n, "\xEF\xBF\xBD", 3);
-            n += 3;
-            i++;
-            continue;
-        }
-        if (code == 0x0D) {
-            out[n++] = '\n';
-            i += (i + 1 < size && data[i + 1] == '\n') ? 2 : 1;
-            continue;
-        }
-        if (!forbidden(code)) {
-            memcpy(out + n, data + i, len);
-            n += len;
-        }
-        i += len;
-    }
-    *out_len = n;
-    return out;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     unsigned char config = data[0];
     harness *h = calloc(1, sizeof(harness));
     if (!h) abort();
-    h->text = sanitize(data + 1, size - 1, &h->text_len);
-    h->chunk_size = CHUNK_SIZES[config & 7];
+    fuzz_sanitize(&h->feed, data + 1, size - 1, 1);
+    h->feed.chunk_size = FUZZ_CHUNK_SIZES[config & 7];
     h->all_text = (config >> 3) & 1;
     h->marks = (config >> 7) & 1;
     int reject_dtd = (config >> 4) & 1;
@@ -242,8 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)wbx_memsize(&h->tok);
     wbx_free(&h->tok);
     wbx_free(&h->tok); /* idempotent, as promised */
-    free(h->chunk);
-    free((void *)h->text);
+    fuzz_feed_free(&h->feed);
     free(h);
     return 0;
 }
