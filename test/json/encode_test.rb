@@ -10,15 +10,15 @@ class JSONEncodeTest < Minitest::Test
   include JSONTestModels
 
   def test_writes_every_member_in_declaration_order
-    issue = Issue.new(id: "1", key: "K", votes: 3, watched: true, updated: Time.new(2014, 3, 1, 10, 0, Rational(1, 2), "+05:30"),
+    issue = Issue.new(id: "1", lang: "en", key: "K", votes: 3, watched: true, updated: Time.new(2014, 3, 1, 10, 0, Rational(1, 2), "+05:30"),
                       affects_versions: [Version.new(id: "v", sequence: 2)], labels: %w[a b])
-    assert_equal '{"id":"1","key":"K","votes":3,"watched":true,"updated":"2014-03-01T10:00:00.5+05:30",' \
+    assert_equal '{"id":"1","lang":"en","key":"K","votes":3,"watched":true,"updated":"2014-03-01T10:00:00.5+05:30",' \
                  '"affects_versions":[{"id":"v","name":null,"release_date":null,"sequence":2}],"labels":["a","b"]}',
                  JSON.encode(issue)
   end
 
   def test_nil_is_null_and_a_nil_list_is_empty
-    assert_equal '{"id":null,"key":null,"votes":null,"watched":null,"updated":null,"affects_versions":[],"labels":[]}',
+    assert_equal '{"id":null,"lang":null,"key":null,"votes":null,"watched":null,"updated":null,"affects_versions":[],"labels":[]}',
                  JSON.encode(Issue.new)
     issue = Issue.new
     issue.labels = nil

@@ -5,63 +5,21 @@ require "stringio"
 require "bigdecimal"
 require "date"
 require_relative "../support/codec_test_helpers"
+require_relative "../support/models"
 
 # Models and helpers shared by the JSON codec tests (test/json/**). Not a test
 # file itself: every *_test.rb under test/json requires it.
 module JSONTestModels
-  # The models of the contract.
-  class Entity
-    include Wirebind::Model
-    attribute :id, :string
-  end
-
-  class Version < Entity
-    attribute :name, :string
-    attribute :release_date, :time
-    attribute :sequence, :integer
-  end
-
-  class Issue < Entity
-    attribute :key, :string
-    attribute :votes, :integer
-    attribute :watched, :boolean
-    attribute :updated, :time
-    attribute :affects_versions, [Version]
-    attribute :labels, [:string]
-  end
-
-  # One attribute of every scalar type.
-  class AllTypes
-    include Wirebind::Model
-    attribute :s, :string
-    attribute :i, :integer
-    attribute :f, :float
-    attribute :d, :decimal
-    attribute :b, :boolean
-    attribute :t, :time
-    attribute :dt, :date
-    attribute :bin, :base64
-  end
-
-  # A list of every scalar type.
-  class AllLists
-    include Wirebind::Model
-    attribute :s, [:string]
-    attribute :i, [:integer]
-    attribute :f, [:float]
-    attribute :d, [:decimal]
-    attribute :b, [:boolean]
-    attribute :t, [:time]
-    attribute :dt, [:date]
-    attribute :bin, [:base64]
-  end
+  # The models of the contract (Issue, Version, AllTypes, Holder...), shared
+  # with the XML tests; the ones below are JSON's own shapes.
+  include Wirebind::TestModels
 
   # Keys in lowerCamelCase, one renamed explicitly.
   class Camel
     include Wirebind::Model
     json_keys :camel
     attribute :release_date, :date
-    attribute :fix_versions, [Version]
+    attribute :fix_versions, [Wirebind::TestModels::Version]
     attribute :time_spent, :decimal, json: "timeSpentHours"
     attribute :id, :string
   end
@@ -73,24 +31,6 @@ module JSONTestModels
     attribute :spaced, :string, json: "with space"
     attribute :unicode, :integer, json: "clé"
     attribute :quoted, :integer, json: "q\"k"
-  end
-
-  # A model that contains itself.
-  class Node
-    include Wirebind::Model
-    attribute :name, :string
-    attribute :value, :integer
-    attribute :children, [Node]
-    attribute :parent_ref, Node
-  end
-
-  # A record holding records.
-  class Holder
-    include Wirebind::Model
-    attribute :label, :string
-    attribute :main, Version
-    attribute :others, [Version]
-    attribute :types, AllTypes
   end
 
   # A subclass adds members; its parent's decoder still reads it.

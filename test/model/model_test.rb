@@ -2,28 +2,11 @@
 
 require "test_helper"
 require "minitest/mock"
+require_relative "../support/models"
 
 module ModelFixtures
-  class Entity
-    include Wirebind::Model
-    attribute :id, :string
-  end
-
-  class Version < Entity
-    attribute :name,         :string
-    attribute :release_date, :time, xml: "releaseDate"
-    attribute :sequence,     :integer
-  end
-
-  class Issue < Entity
-    attribute :lang,             :string, xml: "@lang"
-    attribute :key,              :string
-    attribute :votes,            :integer
-    attribute :watched,          :boolean
-    attribute :updated,          :time
-    attribute :affects_versions, [Version],  xml: "affectsVersions/*"
-    attribute :labels,           [:string],  xml: "label"
-  end
+  # Issue, Version and Entity: the models of the contract (test/support/models.rb).
+  include Wirebind::TestModels
 
   # Fresh classes for tests that change a schema, so the fixtures above stay put.
   module Helpers
@@ -259,7 +242,7 @@ class ModelDeclarationTest < Minitest::Test
   end
 
   def test_attribute_inspect_is_readable
-    assert_equal "#<Wirebind::Model::Attribute ModelFixtures::Issue#affects_versions [ModelFixtures::Version] " \
+    assert_equal "#<Wirebind::Model::Attribute Wirebind::TestModels::Issue#affects_versions [Wirebind::TestModels::Version] " \
                  'xml="affectsVersions/*" json="affects_versions">', Issue.attributes[6].inspect
   end
 
@@ -550,11 +533,11 @@ class ModelInstanceTest < Minitest::Test
   end
 
   def test_inspect_shows_what_is_set
-    assert_equal '#<ModelFixtures::Issue id="1" key="A-1" votes=3 affects_versions=' \
-                 '[#<ModelFixtures::Version id="v1" name="1.0" release_date=2020-01-02 00:00:00 UTC sequence=1>]>',
+    assert_equal '#<Wirebind::TestModels::Issue id="1" key="A-1" votes=3 affects_versions=' \
+                 '[#<Wirebind::TestModels::Version id="v1" name="1.0" release_date=2020-01-02 00:00:00 UTC sequence=1>]>',
                  issue.inspect
-    assert_equal "#<ModelFixtures::Issue>", Issue.new.inspect
-    assert_equal '#<ModelFixtures::Issue watched=false labels=["x"]>', Issue.new(watched: false, labels: ["x"]).inspect
+    assert_equal "#<Wirebind::TestModels::Issue>", Issue.new.inspect
+    assert_equal '#<Wirebind::TestModels::Issue watched=false labels=["x"]>', Issue.new(watched: false, labels: ["x"]).inspect
     assert_match(/\A#<#<Class:0x\h+> id="1">\z/, Class.new(Entity).new(id: "1").inspect)
   end
 
@@ -608,7 +591,7 @@ class ModelInstanceTest < Minitest::Test
       assert_kind_of Wirebind::Model::GeneratedMethods, method.owner
     end
     assert_kind_of Wirebind::Model::GeneratedMethods, Issue.instance_method(:key).owner
-    assert_equal "#<Wirebind::Model::GeneratedMethods for ModelFixtures::Issue>",
+    assert_equal "#<Wirebind::Model::GeneratedMethods for Wirebind::TestModels::Issue>",
                  Issue.instance_method(:initialize).owner.inspect
     refute Issue.method_defined?(:method_missing, false)
   end

@@ -6,6 +6,7 @@ require "bigdecimal"
 require "date"
 require "stringio"
 require "time"
+require_relative "../support/models"
 
 # Models, serializers and helpers shared by the serializer tests
 # (test/serializer/**). Not a test file itself.
@@ -34,13 +35,9 @@ module SerializerTestSupport
     attribute :name, :string
   end
 
-  class Version
-    include Wirebind::Model
-    attribute :id, :string
-    attribute :name, :string
-    attribute :release_date, :time
-    attribute :sequence, :integer
-  end
+  # The contract's Version (test/support/models.rb); the Issue here has a
+  # serializer's shape (a project, a summary, a decimal and a date).
+  Version = Wirebind::TestModels::Version
 
   class Issue
     include Wirebind::Model

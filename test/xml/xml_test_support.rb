@@ -6,44 +6,14 @@ require "bigdecimal"
 require "date"
 require "tempfile"
 require_relative "../support/codec_test_helpers"
+require_relative "../support/models"
 
 # Models and helpers shared by the XML codec tests (test/xml/**). Not a test file
 # itself: every *_test.rb under test/xml requires it.
 module XMLTestModels
-  # The models of the contract, exactly as the issue declares them.
-  class Entity
-    include Wirebind::Model
-    attribute :id, :string
-  end
-
-  class Version < Entity
-    attribute :name, :string
-    attribute :release_date, :time, xml: "releaseDate"
-    attribute :sequence, :integer
-  end
-
-  class Issue < Entity
-    attribute :lang, :string, xml: "@lang"
-    attribute :key, :string
-    attribute :votes, :integer
-    attribute :watched, :boolean
-    attribute :updated, :time
-    attribute :affects_versions, [Version], xml: "affectsVersions/*"
-    attribute :labels, [:string], xml: "label"
-  end
-
-  # One attribute of every scalar type, as elements.
-  class AllTypes
-    include Wirebind::Model
-    attribute :s, :string
-    attribute :i, :integer
-    attribute :f, :float
-    attribute :d, :decimal
-    attribute :b, :boolean
-    attribute :t, :time
-    attribute :dt, :date
-    attribute :bin, :base64
-  end
+  # The models of the contract (Issue, Version, AllTypes, Holder...), shared
+  # with the JSON tests; the ones below are XML's own shapes.
+  include Wirebind::TestModels
 
   # One attribute of every scalar type, as XML attributes.
   class AllTypesAttrs
@@ -59,34 +29,6 @@ module XMLTestModels
     attribute :bin, :base64, xml: "@bin"
   end
 
-  # A list of every scalar type.
-  class AllLists
-    include Wirebind::Model
-    attribute :s, [:string]
-    attribute :i, [:integer]
-    attribute :f, [:float]
-    attribute :d, [:decimal]
-    attribute :b, [:boolean]
-    attribute :t, [:time]
-    attribute :dt, [:date]
-    attribute :bin, [:base64]
-  end
-
-  # An element's own text next to XML attributes: <price currency="EUR">12.50</price>.
-  class Price
-    include Wirebind::Model
-    xml_root "price"
-    attribute :currency, :string, xml: "@currency"
-    attribute :amount, :decimal, xml: "."
-  end
-
-  class Note
-    include Wirebind::Model
-    xml_root "note"
-    attribute :lang, :string, xml: "@lang"
-    attribute :text, :string, xml: "."
-  end
-
   # Wrappers shared between attributes, nested two deep.
   class Wrapped
     include Wirebind::Model
@@ -96,25 +38,7 @@ module XMLTestModels
     attribute :count, :integer, xml: "meta/count"
     attribute :tags, [:string], xml: "meta/tags/tag"
     attribute :anything, [:string], xml: "extras/*"
-    attribute :price, Price, xml: "meta/price"
-  end
-
-  # A model that contains itself.
-  class Node
-    include Wirebind::Model
-    xml_root "node"
-    attribute :name, :string, xml: "@name"
-    attribute :value, :integer
-    attribute :children, [Node], xml: "child"
-  end
-
-  class Holder
-    include Wirebind::Model
-    attribute :label, :string
-    attribute :main, Version
-    attribute :others, [Version], xml: "other"
-    attribute :notes, [Note], xml: "notes/note"
-    attribute :prices, [Price], xml: "price"
+    attribute :price, Wirebind::TestModels::Price, xml: "meta/price"
   end
 
   # A model with an explicit root name and a namespace with a prefix.
@@ -125,7 +49,7 @@ module XMLTestModels
     attribute :number, :string, xml: "@number"
     attribute :customer, :string
     attribute :total, :decimal
-    attribute :lines, [Price], xml: "lines/line"
+    attribute :lines, [Wirebind::TestModels::Price], xml: "lines/line"
   end
 
   # A model in a default namespace (no prefix).
