@@ -1,33 +1,40 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/backend_differential"
 
 # Random sequences of Buffer calls on the C and the Ruby buffer: the same
 # values, or the same error class and message, every step.
 class BufferDifferentialTest < Minitest::Test
   TYPES = %i[u8 i8 u16 i16 u24 u32 i32 u64 i64 f32 f64].freeze
 
+  include Wirebind::BackendDifferential
+
+  # What a call may raise on both: the buffer's errors, and Ruby's own for
+  # arguments of the wrong kind or range.
+  CALL_ERRORS = [Wirebind::Error, TypeError, ArgumentError].freeze
+  # NaN == NaN is false: a NaN is compared as :nan.
+  RESULT = ->(result) { result.is_a?(Float) && result.nan? ? :nan : result }
+
   def setup
-    skip "the native extension is not loaded" unless Wirebind.backend == :native
+    require_native_backend
   end
 
   def test_random_call_sequences_agree
     random = Random.new(random_seed)
     300.times do
       endian = random.rand(2).zero? ? :big : :little
-      native = Wirebind::Binary::Native::Buffer.new(endian: endian)
-      pure = Wirebind::Binary::Pure::Buffer.new(endian: endian)
+      buffers = { native: Wirebind::Binary::Native::Buffer.new(endian: endian), pure: Wirebind::Binary::Pure::Buffer.new(endian: endian) }
       60.times do
         call = random_call(random)
-        assert_equal outcome(pure, call), outcome(native, call), call.inspect
-        assert_equal pure.to_s, native.to_s
+        agree(call, call.inspect, shape: RESULT, errors: CALL_ERRORS) { |_, backend| result_of(buffers[backend], call) }
+        assert_equal buffers[:pure].to_s, buffers[:native].to_s
       end
-      view_string = native.to_s
-      pair = [Wirebind::Binary::Native::Buffer.read_only(view_string), Wirebind::Binary::Pure::Buffer.read_only(view_string)]
+      view_string = buffers[:native].to_s
+      views = { native: Wirebind::Binary::Native::Buffer.read_only(view_string), pure: Wirebind::Binary::Pure::Buffer.read_only(view_string) }
       20.times do
         call = random_call(random)
-        native_result = outcome(pair[0], call)
-        assert_equal outcome(pair[1], call), native_result, call.inspect
+        agree(call, "#{call.inspect} on a read-only view", shape: RESULT, errors: CALL_ERRORS) { |_, backend| result_of(views[backend], call) }
       end
     end
   end
@@ -59,11 +66,9 @@ class BufferDifferentialTest < Minitest::Test
     end
   end
 
-  def outcome(buffer, call)
+  # The call's result; the buffer itself (a call that chains) by its bytes.
+  def result_of(buffer, call)
     result = buffer.public_send(*call)
-    result = result.to_s if result.equal?(buffer)
-    result.is_a?(Float) && result.nan? ? :nan : result
-  rescue Wirebind::Error, TypeError, ArgumentError => e
-    [e.class, e.message]
+    result.equal?(buffer) ? result.to_s : result
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "json_test_support"
+require_relative "../support/backend_differential"
 require_relative "../../bench/generator"
 
 # The native JSON backend against the reference: every document here is
@@ -13,6 +14,7 @@ require_relative "../../bench/generator"
 # them. Encoding must give the same bytes, or the same EncodeError.
 class JSONNativeDifferentialTest < Minitest::Test
   include JSONTestHelpers
+  include Wirebind::BackendDifferential
 
   # A schema that touches every path of the decoder: every scalar type alone
   # and in lists, records and lists of records, recursion, keys that need
@@ -68,7 +70,7 @@ class JSONNativeDifferentialTest < Minitest::Test
   }.freeze
 
   def setup
-    skip "the native backend is not in use (WIREBIND_BACKEND=native)" unless Wirebind.backend == :native
+    require_native_backend
   end
 
   # Under WIREBIND_BACKEND=native the whole JSON suite runs on the C codecs:
@@ -102,53 +104,15 @@ class JSONNativeDifferentialTest < Minitest::Test
     end
   end
 
-  # ---- what both backends did ----------------------------------------------------------
+  # ---- what both backends did (test/support/backend_differential.rb) -------------------------
 
-  def outcome(backend, input, &call)
-    value = call.call(input.respond_to?(:call) ? input.call : input, backend)
-    [:ok, deep_shape(value)]
-  rescue Wirebind::DecodeError => e
-    [:decode_error, e.path, e.line, e.column, e.message]
-  rescue Wirebind::ParseError => e
-    [e.class.name, e.line, e.column, e.offset, e.message]
-  rescue Wirebind::EncodeError => e
-    [:encode_error, e.path, e.message]
-  rescue StandardError => e
-    [e.class.name, e.message]
-  end
-
-  def agree(input, label, &call)
-    pure = outcome(:pure, input, &call)
-    native = outcome(:native, input, &call)
-    assert(pure == native, lambda do
-      text = input.respond_to?(:call) ? "(an IO)" : input
-      shown = text.is_a?(String) && text.bytesize < 3000 ? text.inspect : "(#{text.is_a?(String) ? text.bytesize : '?'} bytes)"
-      "#{label}: the backends disagree\n  pure:   #{pure.inspect}\n  native: #{native.inspect}\n  document: #{shown}"
-    end)
-    pure
-  end
-
-  # Both backends, from a String and from trickled reads; the String's outcome
-  # must also be the trickled one (the reference does not depend on the reads).
-  def agree_everywhere(json, label, seeds: [1], &call)
-    expected = agree(json, label, &call)
-    seeds.each do |seed|
-      trickled = agree(-> { TrickleIO.new(json, seed: seed) }, "#{label} (trickled, seed #{seed})", &call)
-      assert_equal expected, trickled, "#{label}: trickled reads (seed #{seed}) give another outcome than the String"
-    end
-    expected
-  end
-
+  # Every document is also read trickled (seed 1), unless a test says otherwise.
   def agree_decode(json, type, label, seeds: [1], **options)
-    agree_everywhere(json, label, seeds: seeds) { |input, backend| JSON.decode(input, type, backend: backend, **options) }
+    agree_on_decode(JSON, json, type, label, seeds: seeds, **options)
   end
 
-  def agree_each(json, type, label, **options)
-    agree_everywhere(json, label) do |input, backend|
-      seen = []
-      count = JSON.each(input, type, backend: backend, **options) { |item| seen << item }
-      [count, seen]
-    end
+  def agree_each(json, type, label, seeds: [1], **options)
+    agree_on_each(JSON, json, type, label, seeds: seeds, **options)
   end
 
   def agree_encode(value, label, **options)
@@ -415,7 +379,6 @@ class JSONNativeDifferentialTest < Minitest::Test
 
   def test_json_test_suite_decodes_alike
     dir = shared_path("conformance", "JSONTestSuite", "test_parsing")
-    skip "JSONTestSuite is not in ../shared" unless Dir.exist?(dir)
 
     Dir.glob(File.join(dir, "*.json")).sort.each do |path|
       bytes = File.binread(path)

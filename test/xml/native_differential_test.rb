@@ -2,6 +2,7 @@
 
 require "test_helper"
 require_relative "xml_test_support"
+require_relative "../support/backend_differential"
 require_relative "../../bench/generator"
 require_relative "../conformance/xmlconf_runner"
 
@@ -12,6 +13,7 @@ require_relative "../conformance/xmlconf_runner"
 # purpose in every way a random edit can break them.
 class NativeDifferentialTest < Minitest::Test
   include XMLTestHelpers
+  include Wirebind::BackendDifferential
 
   # A schema that touches every feature of the decoder: attributes (plain and
   # namespaced), the element's text, every scalar type, lists with and without
@@ -99,43 +101,7 @@ class NativeDifferentialTest < Minitest::Test
   VALUES = VALID.to_h { |type, texts| [type, texts + INVALID.fetch(type)] }.freeze
 
   def setup
-    skip "the native backend is not in use (WIREBIND_BACKEND=native)" unless Wirebind.backend == :native
-  end
-
-  # ---- what both backends did ----------------------------------------------------------
-
-  def outcome(backend, input, &call)
-    value = call.call(input.respond_to?(:call) ? input.call : input, backend)
-    [:ok, deep_shape(value)]
-  rescue Wirebind::DecodeError => e
-    [:decode_error, e.path, e.line, e.column, e.message]
-  rescue Wirebind::ParseError => e
-    [e.class.name, e.line, e.column, e.offset, e.message]
-  rescue StandardError => e
-    [e.class.name, e.message]
-  end
-
-  def agree(input, label, &call)
-    pure = outcome(:pure, input, &call)
-    native = outcome(:native, input, &call)
-    assert(pure == native, lambda do
-      text = input.respond_to?(:call) ? "(an IO)" : input
-      shown = text.is_a?(String) && text.bytesize < 4000 ? text.inspect : "(#{text.is_a?(String) ? text.bytesize : '?'} bytes)"
-      "#{label}: the backends disagree\n  pure:   #{pure.inspect}\n  native: #{native.inspect}\n  document: #{shown}"
-    end)
-    pure
-  end
-
-  def agree_decode(xml, type, label, **options)
-    agree(xml, label) { |input, backend| XML.decode(input, type, backend: backend, **options) }
-  end
-
-  def agree_each(xml, type, label, **options)
-    agree(xml, label) do |input, backend|
-      seen = []
-      count = XML.each(input, type, backend: backend, **options) { |record| seen << record }
-      [count, seen]
-    end
+    require_native_backend
   end
 
   # ---- random documents ---------------------------------------------------------------
@@ -276,14 +242,14 @@ class NativeDifferentialTest < Minitest::Test
     writer = Writer.new(random)
     120.times do |i|
       xml = writer.document(random.rand(0..4))
-      agree_decode(xml, [Thing], "generated ##{i}", at: "list/thing")
-      agree_decode(xml, Thing, "generated ##{i} (first)", at: "list/thing")
-      agree_decode(xml, [Thing], "generated ##{i} strict", at: "list/thing", strict: true) if i % 3 == 0
-      agree_each(xml, Thing, "generated ##{i} (each, *)", at: "*/*") if i % 4 == 0
-      agree_decode(xml, [:string], "generated ##{i} (strings)", at: "list/thing/name") if i % 5 == 0
-      agree_decode(xml, [Thing], "generated ##{i} (missing)", at: "list/things/thing", missing: :raise) if i % 5 == 1
-      agree_decode(xml, Thing, "generated ##{i} (offset)", at: "list/thing", default_offset: "-03:00") if i % 5 == 2
-      agree_decode(xml, [:integer], "generated ##{i} (integers)", at: "list/*/count") if i % 5 == 1
+      agree_on_decode(XML, xml, [Thing], "generated ##{i}", at: "list/thing")
+      agree_on_decode(XML, xml, Thing, "generated ##{i} (first)", at: "list/thing")
+      agree_on_decode(XML, xml, [Thing], "generated ##{i} strict", at: "list/thing", strict: true) if i % 3 == 0
+      agree_on_each(XML, xml, Thing, "generated ##{i} (each, *)", at: "*/*") if i % 4 == 0
+      agree_on_decode(XML, xml, [:string], "generated ##{i} (strings)", at: "list/thing/name") if i % 5 == 0
+      agree_on_decode(XML, xml, [Thing], "generated ##{i} (missing)", at: "list/things/thing", missing: :raise) if i % 5 == 1
+      agree_on_decode(XML, xml, Thing, "generated ##{i} (offset)", at: "list/thing", default_offset: "-03:00") if i % 5 == 2
+      agree_on_decode(XML, xml, [:integer], "generated ##{i} (integers)", at: "list/*/count") if i % 5 == 1
     end
   end
 
@@ -292,7 +258,7 @@ class NativeDifferentialTest < Minitest::Test
     writer = Writer.new(random)
     600.times do |i|
       xml = mutate(writer.document(random.rand(1..2)), random)
-      agree_decode(xml, [Thing], "mutation ##{i}", at: "list/thing")
+      agree_on_decode(XML, xml, [Thing], "mutation ##{i}", at: "list/thing")
       agree(xml, "mutation ##{i} (check)") { |input, backend| XML.check(input, backend: backend) } if i % 4 == 0
     end
   end
@@ -301,9 +267,9 @@ class NativeDifferentialTest < Minitest::Test
     VALUES.each do |type, texts|
       texts.each do |text|
         xml = "<r><v>#{text}</v><v> #{text}</v><w>#{text}<!-- split --></w></r>"
-        agree_decode(xml, [type], "#{type} #{text.inspect}", at: "r/*")
-        agree_decode("<r v=\"#{text.gsub(/[<"]/, '')}\"/>", Class.new { include Wirebind::Model; attribute :v, type, xml: "@v" },
-                     "#{type} attribute #{text.inspect}")
+        agree_on_decode(XML, xml, [type], "#{type} #{text.inspect}", at: "r/*")
+        agree_on_decode(XML, "<r v=\"#{text.gsub(/[<"]/, '')}\"/>", Class.new { include Wirebind::Model; attribute :v, type, xml: "@v" },
+                        "#{type} attribute #{text.inspect}")
       end
     end
   end
@@ -319,15 +285,15 @@ class NativeDifferentialTest < Minitest::Test
     end
     texts += Array.new(100) { [random.rand * 10**random.rand(-320..308)].pack("D").unpack1("D").to_s }
     xml = "<r>#{texts.map { |t| "<v>#{t}</v>" }.join}</r>"
-    agree_decode(xml, [:float], "random floats", at: "r/v")
+    agree_on_decode(XML, xml, [:float], "random floats", at: "r/v")
   end
 
   def test_benchmark_documents_decode_alike
     [1, 3, 20].each do |count|
       xml = Bench::Generator.issues_xml(count, seed: count)
-      agree_decode(xml, [Bench::Issue], "bench #{count}", at: Bench::ISSUES_PATH)
-      agree_each(xml, Bench::Issue, "bench #{count} (each)", at: Bench::STREAM_PATH)
-      agree_decode(xml, Bench::Issue, "bench #{count} (first)", at: Bench::STREAM_PATH)
+      agree_on_decode(XML, xml, [Bench::Issue], "bench #{count}", at: Bench::ISSUES_PATH)
+      agree_on_each(XML, xml, Bench::Issue, "bench #{count} (each)", at: Bench::STREAM_PATH)
+      agree_on_decode(XML, xml, Bench::Issue, "bench #{count} (first)", at: Bench::STREAM_PATH)
     end
   end
 
@@ -336,7 +302,7 @@ class NativeDifferentialTest < Minitest::Test
     xml = Bench::Generator.issues_xml(2, seed: random.rand(1000))
     400.times do |i|
       broken = mutate(xml, random)
-      agree_decode(broken, [Bench::Issue], "bench mutation ##{i}", at: Bench::ISSUES_PATH)
+      agree_on_decode(XML, broken, [Bench::Issue], "bench mutation ##{i}", at: Bench::ISSUES_PATH)
     end
   end
 
@@ -445,7 +411,7 @@ class NativeDifferentialTest < Minitest::Test
     decoded = 0
     300.times do |i|
       xml = writer.document
-      result = agree_decode(xml, Open, "open content ##{i}")
+      result = agree_on_decode(XML, xml, Open, "open content ##{i}")
       agree(xml, "open content ##{i}, trickled") { |_, backend| XML.decode(TrickleIO.new(xml, seed: i), Open, backend: backend) } if i % 10 == 0
       next unless result.first == :ok
 
@@ -465,12 +431,12 @@ class NativeDifferentialTest < Minitest::Test
   def test_limits_fail_alike
     deep = "<a>\n#{'<b> ' * 30}<b>x</b>#{' </b>' * 30}</a>"
     [1, 5, 9, 12, 40].each do |depth|
-      agree_decode(deep, :string, "max_depth #{depth}", at: "a", max_depth: depth)
+      agree_on_decode(XML, deep, :string, "max_depth #{depth}", at: "a", max_depth: depth)
       agree(deep, "check, max_depth #{depth}") { |input, backend| XML.check(input, max_depth: depth, backend: backend) }
     end
     xml = Bench::Generator.issues_xml(2, seed: 3)
     [8, 20, 40, 100, 400].each do |size|
-      agree_decode(xml, [Bench::Issue], "max_token_size #{size}", at: Bench::ISSUES_PATH, max_token_size: size)
+      agree_on_decode(XML, xml, [Bench::Issue], "max_token_size #{size}", at: Bench::ISSUES_PATH, max_token_size: size)
       agree(-> { TrickleIO.new(xml, seed: size, max: 300) }, "trickled max_token_size #{size}") do |input, backend|
         XML.check(input, max_token_size: size, backend: backend)
       end
@@ -515,7 +481,7 @@ class NativeDifferentialTest < Minitest::Test
   def test_names_namespaces_forbid_fail_alike
     NOT_NAMESPACE_WELL_FORMED.each do |xml|
       result = agree(xml, "not namespace-well-formed") { |input, backend| XML.check(input, backend: backend) }
-      assert_equal "Wirebind::ParseError", result[0], "#{xml}: #{result.inspect}"
+      assert_equal [:error, "Wirebind::ParseError"], result[0, 2], "#{xml}: #{result.inspect}"
       agree(-> { TrickleIO.new(xml, seed: xml.size) }, "trickled") { |input, backend| XML.check(input, backend: backend) }
     end
   end
@@ -525,7 +491,7 @@ class NativeDifferentialTest < Minitest::Test
   def test_depth_errors_point_where_pure_points
     xml = Bench::Generator.issues_xml(2, seed: 3)
     (1..12).each do |depth|
-      agree_decode(xml, [Bench::Issue], "bench max_depth #{depth}", at: Bench::ISSUES_PATH, max_depth: depth)
+      agree_on_decode(XML, xml, [Bench::Issue], "bench max_depth #{depth}", at: Bench::ISSUES_PATH, max_depth: depth)
       agree(xml, "bench check max_depth #{depth}") { |input, backend| XML.check(input, max_depth: depth, backend: backend) }
     end
     attrs = "<r>#{'<b x="1">' * 6}#{'</b>' * 6}<c y='2'>#{'<b x="1">' * 6}#{'</b>' * 6}</c></r>"
