@@ -2,30 +2,25 @@
 
 require "test_helper"
 require "wirebind/http2"
+require_relative "../support/gc_stress"
 
 # The C buffer, record engine and Huffman coder under GC.stress and
 # compaction, each answer checked against the pure backend's. Slow:
 # `rake test:gc_stress` runs it (WIREBIND_GC_STRESS=1).
 class BinaryGCStressTest < Minitest::Test
+  include Wirebind::GCStress
+
   def setup
-    skip "set WIREBIND_GC_STRESS=1 to run (rake test:gc_stress)" unless ENV["WIREBIND_GC_STRESS"] == "1"
-    skip "the native backend is not in use" unless Wirebind.backend == :native
+    require_gc_stress
   end
 
   FRAME = ([0, 5, 0, 1, 3].pack("CnCCN") + "hello").b
-
-  def under_stress
-    GC.stress = true
-    yield
-  ensure
-    GC.stress = false
-  end
 
   def test_records_buffers_and_huffman_under_stress
     plan = Wirebind::Binary::Plan.for(Wirebind::HTTP2::Frame)
     expected = plan.codec.decode(Wirebind::Binary::Pure::Buffer.read_only(FRAME), 0).to_h.transform_values { |v| v.respond_to?(:get_u8) ? v.to_s : v }
     huffman = Wirebind::HTTP2::HPACK::Huffman.encode("www.example.com")
-    under_stress do
+    stressed do
       frame = Wirebind::Binary.decode(FRAME.dup, Wirebind::HTTP2::Frame)
       assert_equal(expected, frame.to_h.transform_values { |v| v.respond_to?(:get_u8) ? v.to_s : v })
       assert_equal FRAME, Wirebind::Binary.encode(frame).to_s

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "json_test_support"
+require_relative "../support/gc_stress"
 
 # The native JSON codecs under a hostile GC: GC.stress (a collection at every
 # allocation, so any object C holds without marking is swept at once), and
@@ -12,9 +13,10 @@ class JSONGCStressTest < Minitest::Test
   include JSONTestHelpers
   include JSONTestModels
 
+  include Wirebind::GCStress
+
   def setup
-    skip "set WIREBIND_GC_STRESS=1 to run (rake test:gc_stress)" unless ENV["WIREBIND_GC_STRESS"] == "1"
-    skip "the native backend is not in use" unless Wirebind.backend == :native
+    require_gc_stress
   end
 
   LONG = ("x" * 100) + "é\"\\\n\u2028"
@@ -82,16 +84,9 @@ class JSONGCStressTest < Minitest::Test
     [decoded, each, errors, trickled, encoded, io.string, encode_errors]
   end
 
-  def stressed
-    GC.stress = true
-    yield
-  ensure
-    GC.stress = false
-  end
-
   def test_decode_and_encode_under_gc_stress
     expected = outcomes(:pure)
-    fresh_plans
+    forget_plans(JSONTestModels)
     assert_equal(expected, stressed { outcomes(:native) })
   end
 
@@ -121,25 +116,8 @@ class JSONGCStressTest < Minitest::Test
   end
 
   def test_auto_compaction_under_gc_stress
-    skip "GC.auto_compact is not supported here" unless GC.respond_to?(:auto_compact=)
     expected = outcomes(:pure)
-    before = GC.auto_compact
-    begin
-      GC.auto_compact = true
-      actual = stressed { outcomes(:native) }
-    ensure
-      GC.auto_compact = before
-    end
+    actual = stressed_and_compacting { outcomes(:native) }
     assert_equal expected, actual
-  end
-
-  private
-
-  # Forgets every cached plan (setting a class's root name, to what it is,
-  # counts as a schema change), so that compiling happens under stress too.
-  def fresh_plans
-    JSONTestModels.constants.map { |name| JSONTestModels.const_get(name) }.grep(Class).each do |klass|
-      klass.xml_root(klass.xml_root) if klass.include?(Wirebind::Model)
-    end
   end
 end

@@ -2,6 +2,7 @@
 
 require_relative "serializer_test_support"
 require "set"
+require_relative "../support/gc_stress"
 
 # The native serializer engine under a hostile GC, as test/xml/gc_stress_test.rb
 # holds the XML codecs: GC.stress (programs compiled under it too), GC.compact
@@ -15,9 +16,10 @@ class SerializerGCStressTest < Minitest::Test
   FORMATS = %i[plain hal siren].freeze
   ROUNDS = [0] # serializers made so far
 
+  include Wirebind::GCStress
+
   def setup
-    skip "set WIREBIND_GC_STRESS=1 to run (rake test:gc_stress)" unless ENV["WIREBIND_GC_STRESS"] == "1"
-    skip "the native backend is not in use" unless Wirebind.backend == :native
+    require_gc_stress
   end
 
   # Fresh serializer classes: compiled (Ruby source and native program) on
@@ -134,13 +136,6 @@ class SerializerGCStressTest < Minitest::Test
     end
   end
 
-  def stressed
-    GC.stress = true
-    yield
-  ensure
-    GC.stress = false
-  end
-
   # The Ruby methods are compiled by the pure run; the native programs, on
   # first use, under stress.
   def test_under_gc_stress_programs_compiled_under_it_too
@@ -167,16 +162,9 @@ class SerializerGCStressTest < Minitest::Test
   end
 
   def test_auto_compaction_under_gc_stress
-    skip "GC.auto_compact is not supported here" unless GC.respond_to?(:auto_compact=)
     issue, every = serializers
     expected = outputs(:pure, issue, every)
-    before = GC.auto_compact
-    begin
-      GC.auto_compact = true
-      actual = stressed { outputs(:native, issue, every) }
-    ensure
-      GC.auto_compact = before
-    end
+    actual = stressed_and_compacting { outputs(:native, issue, every) }
     assert_equal expected, actual
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "xml_test_support"
+require_relative "../support/gc_stress"
 
 # The native codecs under a hostile GC: GC.stress (a collection at every
 # allocation, so any object C holds without marking is swept at once), and
@@ -12,9 +13,10 @@ class XMLGCStressTest < Minitest::Test
   include XMLTestHelpers
   include XMLTestModels
 
+  include Wirebind::GCStress
+
   def setup
-    skip "set WIREBIND_GC_STRESS=1 to run (rake test:gc_stress)" unless ENV["WIREBIND_GC_STRESS"] == "1"
-    skip "the native backend is not in use" unless Wirebind.backend == :native
+    require_gc_stress
   end
 
   # A subclass written with xsi:type, whose namespaces its element declares
@@ -83,17 +85,10 @@ class XMLGCStressTest < Minitest::Test
     end
   end
 
-  def stressed
-    GC.stress = true
-    yield
-  ensure
-    GC.stress = false
-  end
-
   def test_encode_under_gc_stress
     expected = expected_outputs
     expected_errors = errors(:pure)
-    fresh_plans
+    forget_plans(XMLTestModels)
 
     actual = stressed { native_outputs }
     assert_equal expected, actual
@@ -130,25 +125,8 @@ class XMLGCStressTest < Minitest::Test
   end
 
   def test_auto_compaction_under_gc_stress
-    skip "GC.auto_compact is not supported here" unless GC.respond_to?(:auto_compact=)
     expected = expected_outputs
-    before = GC.auto_compact
-    begin
-      GC.auto_compact = true
-      actual = stressed { native_outputs }
-    ensure
-      GC.auto_compact = before
-    end
+    actual = stressed_and_compacting { native_outputs }
     assert_equal expected, actual
-  end
-
-  private
-
-  # Forgets every cached plan (setting a class's root name, to what it is,
-  # counts as a schema change), so that compiling happens under stress too.
-  def fresh_plans
-    XMLTestModels.constants.map { |name| XMLTestModels.const_get(name) }.grep(Class).each do |klass|
-      klass.xml_root(klass.xml_root) if klass.include?(Wirebind::Model)
-    end
   end
 end

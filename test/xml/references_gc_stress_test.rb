@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "xml_test_support"
+require_relative "../support/gc_stress"
 
 # References (multiRefs) and xsi:type subclasses in the native codecs under
 # GC.stress and compaction, checked against the pure backend's answer.
@@ -27,9 +28,10 @@ class XMLReferencesGCStressTest < Minitest::Test
     attribute :fix, Version
   end
 
+  include Wirebind::GCStress
+
   def setup
-    skip "set WIREBIND_GC_STRESS=1 to run (rake test:gc_stress)" unless ENV["WIREBIND_GC_STRESS"] == "1"
-    skip "the native backend is not in use" unless Wirebind.backend == :native
+    require_gc_stress
   end
 
   def document
@@ -47,14 +49,11 @@ class XMLReferencesGCStressTest < Minitest::Test
     xml = document
     expected = XML.decode(xml, [Issue], at: "Envelope/Body/r/return/*", references: true, backend: :pure)
     encoded_expected = XML.encode(expected.first, backend: :pure)
-    begin
-      GC.stress = true
+    streamed = []
+    decoded, encoded = stressed do
       decoded = XML.decode(xml, [Issue], at: "Envelope/Body/r/return/*", references: true)
-      streamed = []
       XML.each(xml, Issue, at: "Envelope/Body/r/return/*", references: true) { |issue| streamed << issue }
-      encoded = XML.encode(expected.first)
-    ensure
-      GC.stress = false
+      [decoded, XML.encode(expected.first)]
     end
     assert_equal expected, decoded
     assert_equal expected, streamed
