@@ -96,6 +96,13 @@ module Wirebind
       document
     end
 
+    # What is written once is written again the same after a round trip: the
+    # written form of a value is settled by the first encode.
+    def assert_stable_encoding(value, format, type: value.class)
+      document = format.codec.encode(value)
+      assert_equal document, format.codec.encode(format.codec.decode(document, type)), "#{format.name}: written again differently"
+    end
+
     # ---- random values ------------------------------------------------------------------
 
     def gen_string(random, format, max_pieces: 8)
