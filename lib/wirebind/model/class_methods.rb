@@ -70,7 +70,8 @@ module Wirebind
           attribute = Attribute.declare(self, name, type, options, index: index, json_keys: @__wb_json_keys)
           # Only mappings that start with the same element (or text, or XML attribute) can clash.
           head = XML::Plan.mapping_head(attribute.xml)
-          XML::Plan.check_siblings(attribute, @__wb_xml_heads.fetch(head, NO_ATTRIBUTES))
+          same_head = @__wb_xml_heads[head]
+          XML::Plan.check_siblings(attribute, same_head.is_a?(Array) ? same_head : [same_head]) if same_head
           __wb_index_mapping(head, attribute, inherited)
           Model.enums_declared! if attribute.enum
           attributes = @__wb_attributes.dup
@@ -134,7 +135,9 @@ module Wirebind
           raise SchemaError, "#{Model.display_name(self)}.xml_namespace: #{prefix.inspect} cannot be a prefix#{' without a URI' unless uri}"
         end
 
-        XML::Plan.check_namespace(uri, "#{Model.display_name(self)}.xml_namespace") if uri
+        if uri && (problem = XML::Plan.namespace_problem(uri))
+          raise SchemaError, "#{Model.display_name(self)}.xml_namespace: #{problem}"
+        end
 
         SCHEMA_LOCK.synchronize do
           @__wb_xml_namespace_uri = uri && -uri
@@ -179,7 +182,9 @@ module Wirebind
           raise SchemaError, "#{Model.display_name(self)}.xml_prefix: #{uri.inspect} cannot be given a prefix"
         end
 
-        XML::Plan.check_namespace(uri, "#{Model.display_name(self)}.xml_prefix")
+        if (problem = XML::Plan.namespace_problem(uri))
+          raise SchemaError, "#{Model.display_name(self)}.xml_prefix: #{problem}"
+        end
 
         SCHEMA_LOCK.synchronize do
           taken = @__wb_xml_prefixes.find { |other_uri, other| other == prefix && other_uri != uri }
@@ -260,7 +265,9 @@ module Wirebind
             raise SchemaError, "#{Model.display_name(self)}.xml_type: the namespace must be a non-empty String or nil, not #{namespace.inspect}"
           end
 
-          XML::Plan.check_namespace(namespace, "#{Model.display_name(self)}.xml_type") if namespace
+          if namespace && (problem = XML::Plan.namespace_problem(namespace))
+            raise SchemaError, "#{Model.display_name(self)}.xml_type: #{problem}"
+          end
           unless matching.nil? || matching == :any || matching.is_a?(Regexp)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: matching: must be a Regexp, :any or nil, not #{matching.inspect}"
           end
@@ -469,14 +476,18 @@ module Wirebind
       # The class's attributes by the head of their +xml:+ mapping
       # ({XML::Plan.mapping_head}), which {XML::Plan.check_siblings} compares a
       # new one with: an index kept as attributes are declared, so that
-      # declaring N attributes takes time linear in N. Call with SCHEMA_LOCK held.
+      # declaring N attributes takes time linear in N. A head's value is its
+      # one attribute (the usual case, no Array made) or a frozen Array of
+      # several. Call with SCHEMA_LOCK held.
       def __wb_index_mapping(head, attribute, replaced)
         heads = @__wb_xml_heads
         if replaced
           old = XML::Plan.mapping_head(replaced.xml)
-          heads[old] = heads[old].reject { |other| other.equal?(replaced) }.freeze
+          kept = Array(heads[old]).reject { |other| other.equal?(replaced) }
+          kept.empty? ? heads.delete(old) : heads[old] = (kept.size == 1 ? kept[0] : kept.freeze)
         end
-        heads[head] = [*heads[head], attribute].freeze
+        same_head = heads[head]
+        heads[head] = same_head.nil? ? attribute : [*same_head, attribute].freeze
       end
 
       def schema_changed

@@ -63,6 +63,7 @@ module Wirebind
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
       PATH_MARKS = %r{[/{}]}
+      ASCII_CONTROL = /[\x00-\x1F\x7F]/
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
       XML_PREFIX = "xml:"
 
@@ -213,30 +214,33 @@ module Wirebind
             raise SchemaError, "#{context}: '#{segment}' is not an element name (use a local name, {uri}local or *)"
           end
 
-          check_namespace(uri, context, xml: true) unless uri.nil? || uri.empty?
+          if uri && !uri.empty? && (problem = namespace_problem(uri, xml: true))
+            raise SchemaError, "#{context}: #{problem}"
+          end
 
           [local.freeze, uri&.freeze].freeze
         end
 
-        # Checks a namespace a schema names (in an +xml:+ path, +xml_namespace+,
-        # +xml_prefix+, +xml_type+): text XML 1.0 can hold, and not one of the
-        # two XML reserves (+xmlns+'s may never be bound; XML's own only to its
-        # prefix +xml+, which is how a path's +{uri}+ names are written).
+        # What is wrong with a namespace a schema names (in an +xml:+ path,
+        # +xml_namespace+, +xml_prefix+, +xml_type+), or nil: it must be text
+        # XML 1.0 can hold, and not one of the two XML reserves (+xmlns+'s may
+        # never be bound; XML's own only to its prefix +xml+, which is how a
+        # path's +{uri}+ names are written).
         # @param xml [Boolean] whether XML's own namespace is allowed
-        # @return [void]
-        # @raise [SchemaError]
-        def check_namespace(uri, context, xml: false)
-          begin
-            text = Pure::Encoder.attribute(uri)
-          rescue Types::InvalidValue => e
-            raise SchemaError, "#{context}: the namespace #{uri.inspect} cannot be written: #{e.message}"
+        # @return [String, nil] the problem, for a SchemaError
+        def namespace_problem(uri, xml: false)
+          # Printable ASCII (every namespace in practice) is written as it is; anything else by the encoders' check.
+          unless uri.ascii_only? && !uri.match?(ASCII_CONTROL)
+            begin
+              Pure::Encoder.attribute(uri)
+            rescue Types::InvalidValue => e
+              return "the namespace #{uri.inspect} cannot be written: #{e.message}"
+            end
           end
-          if text == Pure::Syntax::XMLNS_NS
-            raise SchemaError, "#{context}: the namespace #{uri} is reserved for namespace declarations"
-          end
+          return "the namespace #{uri} is reserved for namespace declarations" if uri == Pure::Syntax::XMLNS_NS
           return if xml || uri != Pure::Syntax::XML_NS
 
-          raise SchemaError, "#{context}: the namespace #{uri} is XML's own, bound only to the prefix xml (name it in a path, as @xml:lang)"
+          "the namespace #{uri} is XML's own, bound only to the prefix xml (name it in a path, as @xml:lang)"
         end
 
         # The first segment of an +xml:+ mapping (+"a"+ of +"a/b/@c"+, +"@id"+,
