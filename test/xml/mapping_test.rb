@@ -301,6 +301,7 @@ class XMLMappingTest < Minitest::Test
       [%w[a a]] => /:w \(xml: "a"\): <a> is already mapped \(by :v\)/,
       [%w[{urn:x}a {urn:x}a]] => /<a> is already mapped/,
       [%w[@a @a]] => /XML attribute '@a' is already mapped/,
+      [%w[@a @{}a]] => /XML attribute '@\{\}a' is already mapped/,
       [%w[w/@a w/@a]] => %r{XML attribute 'w/@a' is already mapped},
       [%w[. .]] => /the element's text is already mapped/,
       [%w[a a/b]] => /<a> is already mapped to a value, it cannot also be a wrapper/,

@@ -247,7 +247,11 @@ module Wirebind
         # +"."+): only mappings with the same head can clash.
         # @return [String]
         def mapping_head(xml)
-          return split_path(xml).first if xml.include?("{")
+          if xml.include?("{")
+            head = split_path(xml).first
+            # "@{}a" is "@a" (an XML attribute in no namespace); "{}a" stays apart from "a", as in the plan.
+            return head.start_with?("@{}") ? "@#{head[3..]}" : head
+          end
 
           slash = xml.index("/")
           slash ? xml[0, slash] : xml
