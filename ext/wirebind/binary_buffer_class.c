@@ -5,7 +5,6 @@
 #include <stdarg.h>
 
 VALUE wb_cBuffer;
-static VALUE eRangeError, eReadOnlyError;
 static ID id_big, id_little;
 
 static void bbuf_mark(void *p)
@@ -46,7 +45,7 @@ void wb_bbuf_range_error(const char *fmt, ...)
     va_start(args, fmt);
     VALUE message = rb_vsprintf(fmt, args);
     va_end(args);
-    rb_exc_raise(rb_exc_new_str(eRangeError, message));
+    rb_exc_raise(rb_exc_new_str(wb_hooks.eBinaryRangeError, message));
 }
 
 wb_bbuf *wb_bbuf_get(VALUE obj)
@@ -78,7 +77,7 @@ uint8_t *wb_bbuf_root_bytes(wb_bbuf *b)
 
 uint8_t *wb_bbuf_reserve(VALUE obj, wb_bbuf *b, size_t n)
 {
-    if (!NIL_P(b->backing)) rb_raise(eReadOnlyError, "a view cannot grow (append to the Buffer it is a view of)");
+    if (!NIL_P(b->backing)) rb_raise(wb_hooks.eBinaryReadOnlyError, "a view cannot grow (append to the Buffer it is a view of)");
     if (n > SIZE_MAX - b->len) wb_bbuf_range_error("buffer too large");
     size_t need = b->len + n;
     if (need > b->capa) {
@@ -132,7 +131,7 @@ static inline uint8_t *at(wb_bbuf *b, VALUE offset, size_t n)
 
 static inline void check_writable(wb_bbuf *b)
 {
-    if (b->read_only) rb_raise(eReadOnlyError, "the buffer is read-only");
+    if (b->read_only) rb_raise(wb_hooks.eBinaryReadOnlyError, "the buffer is read-only");
 }
 
 /* Checks that an Integer fits width bytes, signed or not, and returns its bits. */
@@ -463,7 +462,7 @@ static VALUE wb_buffer__clear(VALUE self)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
     check_writable(b);
-    if (!NIL_P(b->backing)) rb_raise(eReadOnlyError, "a view cannot be cleared");
+    if (!NIL_P(b->backing)) rb_raise(wb_hooks.eBinaryReadOnlyError, "a view cannot be cleared");
     b->len = 0;
     return self;
 }
@@ -494,14 +493,12 @@ void Init_wirebind_binary_buffer(VALUE mNative)
 {
     id_big = rb_intern("big");
     id_little = rb_intern("little");
-    eRangeError = wb_pinned(rb_path2class("Wirebind::Binary::RangeError"));
-    eReadOnlyError = wb_pinned(rb_path2class("Wirebind::Binary::ReadOnlyError"));
 
     VALUE c = wb_cBuffer = rb_define_class_under(mNative, "Buffer", rb_cObject);
     rb_gc_register_mark_object(c);
     rb_define_alloc_func(c, bbuf_alloc);
-    rb_define_const(c, "RangeError", eRangeError);
-    rb_define_const(c, "ReadOnlyError", eReadOnlyError);
+    rb_define_const(c, "RangeError", wb_hooks.eBinaryRangeError);
+    rb_define_const(c, "ReadOnlyError", wb_hooks.eBinaryReadOnlyError);
     rb_define_method(c, "initialize", wb_buffer__initialize, -1);
     rb_define_singleton_method(c, "read_only", wb_buffer_s__read_only, -1);
 #define DEFINE(type, width, is_signed)                                  \

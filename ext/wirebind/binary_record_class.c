@@ -6,7 +6,6 @@
 static ID id_model, id_steps, id_segments, id_big, id_attributes, id_ivar, id_list_p, id_kind, id_width,
     id_signed, id_at, id_index, id_length, id_codec, id_decode, id_encode, id_int, id_bits, id_payload, id_name,
     id_check_decode, id_check_encode;
-static VALUE mBinary;
 
 typedef struct {
     wbr_plan plan;
@@ -139,7 +138,7 @@ static VALUE wb_binary_native__decode(VALUE mod, VALUE plan, VALUE source, VALUE
     /* Binary.check_decode's tests; it raises for what fails them */
     if (RB_UNLIKELY(!(FIXNUM_P(offset) && FIX2LONG(offset) >= 0 && (NIL_P(into) || rb_obj_class(into) == rp->plan.model) &&
                       (RB_TYPE_P(source, T_STRING) || wb_bbuf_p(source))))) {
-        rb_funcall(mBinary, id_check_decode, 4, source, rp->plan.model, offset, into);
+        rb_funcall(wb_hooks.mBinary, id_check_decode, 4, source, rp->plan.model, offset, into);
         /* it did not raise: an offset past any Fixnum, so past the input; the pure codec says where */
         VALUE view = RB_TYPE_P(source, T_STRING) ? wb_bbuf_view_of_string(source, 0, (size_t)RSTRING_LEN(source), rp->plan.big) : source;
         return rb_funcall(get(rp->ruby_plan, id_codec), id_decode, 3, view, offset, into);
@@ -156,7 +155,7 @@ static VALUE wb_binary_native__encode(VALUE mod, VALUE plan, VALUE record, VALUE
 {
     record_plan *rp = get_plan(plan);
     if (!RTEST(into)) into = rb_class_new_instance(0, NULL, wb_cBuffer);
-    else if (RB_UNLIKELY(!wb_bbuf_p(into))) rb_funcall(mBinary, id_check_encode, 1, into); /* raises */
+    else if (RB_UNLIKELY(!wb_bbuf_p(into))) rb_funcall(wb_hooks.mBinary, id_check_encode, 1, into); /* raises */
     if (rb_obj_class(record) != rp->plan.model) rb_raise(rb_eTypeError, "the record is not of the plan's model");
     VALUE result = wbr_encode(&rp->plan, record, into);
     if (result != Qundef) return result;
@@ -173,7 +172,6 @@ void Init_wirebind_binary_record(VALUE mNative)
     id_list_p = rb_intern("list?");
     id_check_decode = rb_intern("check_decode");
     id_check_encode = rb_intern("check_encode");
-    mBinary = wb_pinned(rb_path2class("Wirebind::Binary"));
     id_signed = rb_intern("signed");
     rb_define_module_function(mNative, "compile_plan", wb_binary_native__compile_plan, 1);
     rb_define_module_function(mNative, "decode", wb_binary_native__decode, 4);

@@ -23,40 +23,7 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char,
-    id_convert_text, id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_item, id_Date, id_GREGORIAN, id_fetch;
-
-/* Ruby constants, defined after the extension loads: looked up on first use,
- * once (every Ractor that races here writes the same values), and pinned. */
-typedef struct ruby_env {
-    VALUE mTypes;          /* Wirebind::Types (excerpt) */
-    VALUE eInvalidValue;   /* Wirebind::Types::InvalidValue */
-    VALUE cDecoder;        /* Wirebind::JSON::Pure::Decoder (format_path, convert_text) */
-    VALUE cScanner;        /* Wirebind::JSON::Pure::Scanner (describe_char) */
-    VALUE eSourceInvalid;  /* Wirebind::JSON::Pure::Source::Invalid */
-    VALUE expected;        /* Wirebind::JSON::Plan::EXPECTED */
-    VALUE item_true;       /* {item: true} */
-} ruby_env;
-
-static ruby_env env_cache;
-static int env_ready;
-
-static const ruby_env *env_get(void)
-{
-    if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
-    ruby_env e;
-    e.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
-    e.eInvalidValue = wb_pinned(rb_path2class("Wirebind::Types::InvalidValue"));
-    e.cDecoder = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
-    e.cScanner = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Scanner"));
-    e.eSourceInvalid = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Source::Invalid"));
-    e.expected = wb_pinned(rb_const_get(rb_path2class("Wirebind::JSON::Plan"), rb_intern("EXPECTED")));
-    VALUE options = rb_hash_new();
-    rb_hash_aset(options, ID2SYM(id_item), Qtrue);
-    e.item_true = wb_pinned(rb_obj_freeze(options));
-    env_cache = e;
-    __atomic_store_n(&env_ready, 1, __ATOMIC_RELEASE);
-    return &env_cache;
-}
+    id_convert_text, id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch;
 
 void wbj_decoder_init(void)
 {
@@ -74,9 +41,6 @@ void wbj_decoder_init(void)
     id_BigDecimal = rb_intern("BigDecimal");
     id_finite_p = rb_intern("finite?");
     id_zero_p = rb_intern("zero?");
-    id_item = rb_intern("item");
-    id_Date = rb_intern("Date");
-    id_GREGORIAN = rb_intern("GREGORIAN");
     id_fetch = rb_intern("fetch");
     wbs_init();
 }
@@ -121,7 +85,7 @@ static VALUE number_excerpt(const char *p, size_t n)
 
 static VALUE excerpt(VALUE text)
 {
-    return rb_funcall(env_get()->mTypes, id_excerpt, 1, text);
+    return rb_funcall(wb_hooks.mTypes, id_excerpt, 1, text);
 }
 
 /* Scanner#describe_byte: the character the (up to 4) bytes start with, as
@@ -131,7 +95,7 @@ static VALUE describe_bytes(const char *p, size_t n)
     if (n == 0) return utf8("the end of the input");
     VALUE bytes = rb_utf8_str_new(p, (long)n);
     VALUE first = rb_funcall(rb_funcall(bytes, id_scrub, 0), id_aref, 1, INT2FIX(0));
-    return rb_funcall(env_get()->cScanner, id_describe_char, 1, first);
+    return rb_funcall(wb_hooks.cJSONScanner, id_describe_char, 1, first);
 }
 
 /* ==== the scanner's handler: input and errors ===================================== */
@@ -147,7 +111,7 @@ static VALUE rescue_source_invalid(VALUE arg, VALUE error)
     long line, column;
     long long offset;
     wbjs_locate(&d->s, d->s.len, &line, &column, &offset);
-    wb_raise_parse_error(wb_eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset);
+    wb_raise_parse_error(wb_hooks.eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset);
     return Qnil;
 }
 
@@ -156,7 +120,7 @@ static VALUE rescue_source_invalid(VALUE arg, VALUE error)
 static int read_chunk(void *ctx, const char **ptr, size_t *len)
 {
     wbj_decoder *d = ctx;
-    VALUE chunk = rb_rescue2(call_next_chunk, (VALUE)d, rescue_source_invalid, (VALUE)d, env_get()->eSourceInvalid, (VALUE)0);
+    VALUE chunk = rb_rescue2(call_next_chunk, (VALUE)d, rescue_source_invalid, (VALUE)d, wb_hooks.eJSONSourceInvalid, (VALUE)0);
     if (NIL_P(chunk)) return 0;
     StringValue(chunk);
     /* A frozen copy (shared, not copied, for a long String): the caller's String
@@ -186,7 +150,7 @@ static void scanner_error(void *ctx, const wbjs_error *e)
     default: break;
     }
     rb_str_cat_cstr(message, e->suffix);
-    wb_raise_parse_error(e->kind == WBJS_LIMIT_ERROR ? wb_eLimitError : wb_eParseError, message, e->line, e->column,
+    wb_raise_parse_error(e->kind == WBJS_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, message, e->line, e->column,
                          (long)e->offset);
 }
 
@@ -203,8 +167,8 @@ static void fail_at(const wbj_decoder *d, VALUE klass, VALUE message, size_t p)
     wb_raise_parse_error(klass, message, line, column, (long)offset);
 }
 
-#define PARSE_ERROR(d, message, p) fail_at((d), wb_eParseError, (message), (p))
-#define LIMIT_ERROR(d, message, p) fail_at((d), wb_eLimitError, (message), (p))
+#define PARSE_ERROR(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p))
+#define LIMIT_ERROR(d, message, p) fail_at((d), wb_hooks.eLimitError, (message), (p))
 
 static NORETURN(void depth_error(const wbj_decoder *d, size_t p));
 static void depth_error(const wbj_decoder *d, size_t p)
@@ -393,7 +357,7 @@ static VALUE decode_path(wbj_decoder *d, long index, const char *key, size_t key
         }
     }
     if (index >= 0) rb_ary_push(parts, LONG2NUM(index));
-    return rb_funcall(env_get()->cDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
 }
 
 static NORETURN(void value_error(wbj_decoder *d, VALUE message, long index, size_t p));
@@ -409,14 +373,14 @@ static void value_error(wbj_decoder *d, VALUE message, long index, size_t p)
 static VALUE slot_expected(const wbj_slot *slot, int item)
 {
     if (!item) return rb_funcall(slot->slot, id_expected, 0);
-    VALUE options = env_get()->item_true;
+    VALUE options = wb_hooks.item_true;
     return rb_funcallv_kw(slot->slot, id_expected, 1, &options, RB_PASS_KEYWORDS);
 }
 
 /* Plan::EXPECTED.fetch(code) */
 static VALUE code_expected(int code)
 {
-    return rb_funcall(env_get()->expected, id_fetch, 1, wbs_type_symbol(code));
+    return rb_funcall(wb_hooks.json_expected, id_fetch, 1, wbs_type_symbol(code));
 }
 
 /* Decoder#describe_value: reads the value at the scan position to name it. */
@@ -478,7 +442,7 @@ typedef struct convert_args {
 static VALUE call_convert_text(VALUE arg)
 {
     convert_args *a = (convert_args *)arg;
-    return rb_funcall(env_get()->cDecoder, id_convert_text, 2, wbs_type_symbol(a->code), a->text);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_convert_text, 2, wbs_type_symbol(a->code), a->text);
 }
 
 static VALUE rescue_convert(VALUE arg, VALUE error)
@@ -505,7 +469,7 @@ static VALUE convert_text(wbj_decoder *d, int code, const char *p, size_t n, int
         if (v != Qundef) return v;
     }
     convert_args a = {d, code, new_string(p, n, high), index, start};
-    return rb_rescue2(call_convert_text, (VALUE)&a, rescue_convert, (VALUE)&a, env_get()->eInvalidValue, (VALUE)0);
+    return rb_rescue2(call_convert_text, (VALUE)&a, rescue_convert, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 /* Decoder#decimal: BigDecimal() of the text, which reads any exponent but gives
@@ -647,7 +611,7 @@ static VALUE any_path(wbj_decoder *d, size_t base_any, size_t base_values)
             rb_ary_push(parts, LONG2NUM(RARRAY_LEN(d->values[v])));
         }
     }
-    return rb_funcall(env_get()->cDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
 }
 
 static void push_any(wbj_decoder *d, int object, VALUE container, VALUE key)
@@ -1082,7 +1046,6 @@ static void root_value(wbj_decoder *d)
 void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
               size_t max_token_size, size_t max_number_length, VALUE block)
 {
-    (void)env_get();
     d->source = source;
     d->chunk = Qnil;
     d->previous_chunk = Qnil;
@@ -1099,14 +1062,8 @@ void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALU
     d->root.key_str = Qnil;
     d->root.plan = 0;
     d->root.string_as = -1; /* the document's value has no JSON unions */
-    d->env.cDate = 0;
-    d->env.gregorian = Qnil;
     d->env.decimal_text = 0;
     d->decimal_text = 0;
-    if (rb_const_defined(rb_cObject, id_Date)) {
-        d->env.cDate = rb_const_get(rb_cObject, id_Date);
-        d->env.gregorian = rb_const_get(d->env.cDate, id_GREGORIAN);
-    }
     /* Scanner#initialize: the first chunk; a byte order mark counts in offsets only. */
     wbjs_refill(&d->s);
     d->s.base_offset = NUM2LL(rb_funcall(source, id_bom_size, 0));
@@ -1155,8 +1112,7 @@ void wbj_mark(wbj_decoder *d)
     rb_gc_mark(d->root.slot);
     if (d->root.plan) rb_gc_mark(d->root.plan);
     if (d->decimal_text) rb_gc_mark(d->decimal_text);
-    if (d->env.cDate) rb_gc_mark(d->env.cDate);
-    rb_gc_mark(d->env.gregorian);
+    if (d->env.decimal_text) rb_gc_mark(d->env.decimal_text);
     for (size_t i = 0; i < d->nvalues; i++) rb_gc_mark(d->values[i]);
 }
 

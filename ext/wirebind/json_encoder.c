@@ -14,55 +14,17 @@
 
 enum { E_MODEL = 0, E_LIST = 1, E_ARRAY = 2, E_HASH = 3 };
 
-static ID id_message, id_describe, id_expected, id_item, id_format_path, id_to_s, id_name, id_string, id_integer, id_float,
+static ID id_message, id_describe, id_expected, id_format_path, id_to_s, id_name, id_string, id_integer, id_float,
     id_decimal, id_boolean, id_time, id_date, id_base64, id_too_deep;
 /* Pure::Writer's method for each scalar type, in WBS_* order: what the JSON
  * writer declines goes there. */
 static ID scalar_methods[WBS_TYPES];
-
-/* Ruby constants, defined after the extension loads: looked up on first use
- * (every Ractor that races here writes the same values), and pinned. */
-typedef struct ruby_env {
-    VALUE mTypes;      /* Wirebind::Types (describe) */
-    VALUE mWriter;     /* Wirebind::JSON::Pure::Writer: every value C does not write */
-    VALUE cDecoder;    /* Wirebind::JSON::Pure::Decoder (format_path) */
-    VALUE mModel;      /* Wirebind::Model */
-    VALUE cBigDecimal;
-    VALUE cDate;
-    VALUE cDateTime;
-    VALUE item_true;   /* {item: true} */
-    const wb_format_env *format;
-} ruby_env;
-
-static ruby_env env_cache;
-static int env_ready;
-
-static const ruby_env *env_get(void)
-{
-    if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
-    ruby_env e;
-    e.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
-    e.mWriter = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Writer"));
-    e.cDecoder = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
-    e.mModel = wb_pinned(rb_path2class("Wirebind::Model"));
-    e.cBigDecimal = wb_pinned(rb_path2class("BigDecimal"));
-    e.cDate = wb_pinned(rb_path2class("Date"));
-    e.cDateTime = wb_pinned(rb_path2class("DateTime"));
-    VALUE options = rb_hash_new();
-    rb_hash_aset(options, ID2SYM(id_item), Qtrue);
-    e.item_true = wb_pinned(rb_obj_freeze(options));
-    e.format = wb_format_env_get();
-    env_cache = e;
-    __atomic_store_n(&env_ready, 1, __ATOMIC_RELEASE);
-    return &env_cache;
-}
 
 void wbj_encoder_init(void)
 {
     id_message = rb_intern("message");
     id_describe = rb_intern("describe");
     id_expected = rb_intern("expected");
-    id_item = rb_intern("item");
     id_format_path = rb_intern("format_path");
     id_to_s = rb_intern("to_s");
     id_name = rb_intern("name");
@@ -104,7 +66,6 @@ typedef struct encoding {
     VALUE last_class; /* the class of the last record whose plan was looked up, and that plan */
     VALUE last_plan;
     int own_error;    /* the EncodeError being raised has its path already */
-    const ruby_env *env;
 } encoding;
 
 static void encoding_mark(void *ptr)
@@ -168,7 +129,7 @@ static VALUE error_path(const encoding *enc)
         }
     }
     if (RARRAY_LEN(parts) == 0) return Qnil;
-    return rb_funcall(enc->env->cDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
 }
 
 static NORETURN(void fail(encoding *enc, VALUE message));
@@ -181,7 +142,7 @@ static void fail(encoding *enc, VALUE message)
 
 static VALUE describe(const encoding *enc, VALUE value)
 {
-    return rb_funcall(enc->env->mTypes, id_describe, 1, value);
+    return rb_funcall(wb_hooks.mTypes, id_describe, 1, value);
 }
 
 static NORETURN(void fail_expected(encoding *enc, VALUE expected, VALUE value));
@@ -210,7 +171,7 @@ static void too_deep(encoding *enc)
 static void write_ruby(encoding *enc, ID method, VALUE value)
 {
     VALUE out = rb_utf8_str_new(NULL, 0);
-    VALUE text = rb_funcall(enc->env->mWriter, method, 2, out, value);
+    VALUE text = rb_funcall(wb_hooks.mJSONWriter, method, 2, out, value);
     StringValue(text);
     wb_buffer_append_str(&enc->buffer, text);
     RB_GC_GUARD(text);
@@ -325,8 +286,7 @@ static void write_value(encoding *enc, VALUE value, long depth)
         wb_buffer_append_char(&enc->buffer, '[');
         return;
     }
-    const ruby_env *env = enc->env;
-    if (RTEST(rb_obj_is_kind_of(value, env->cBigDecimal))) {
+    if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cBigDecimal))) {
         write_scalar(enc, WBS_DECIMAL, value);
         return;
     }
@@ -334,14 +294,14 @@ static void write_value(encoding *enc, VALUE value, long depth)
         write_scalar(enc, WBS_TIME, value);
         return;
     }
-    if (RTEST(rb_obj_is_kind_of(value, env->cDate))) {
-        if (RTEST(rb_obj_is_kind_of(value, env->cDateTime))) {
+    if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDate))) {
+        if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDateTime))) {
             fail(enc, rb_utf8_str_new_cstr("cannot write a DateTime in JSON without a schema; use a Time"));
         }
         write_scalar(enc, WBS_DATE, value);
         return;
     }
-    if (RTEST(rb_obj_is_kind_of(value, env->mModel))) {
+    if (RTEST(rb_obj_is_kind_of(value, wb_hooks.mModel))) {
         push_record(enc, plan_of(enc, rb_obj_class(value)), value, depth);
         return;
     }
@@ -371,7 +331,7 @@ static void write_slot_value(encoding *enc, wbj_slot *slot, VALUE value, long de
         plan = slot->plan;
     } else {
         if (!RTEST(rb_obj_is_kind_of(value, slot->type))) {
-            VALUE options = enc->env->item_true;
+            VALUE options = wb_hooks.item_true;
             fail_expected(enc, rb_funcallv_kw(slot->slot, id_expected, 1, &options, RB_PASS_KEYWORDS), value);
         }
         plan = plan_of(enc, rb_obj_class(value));
@@ -508,7 +468,7 @@ static VALUE encode_rescue(VALUE arg, VALUE error)
 
 static VALUE encode_protected(VALUE arg)
 {
-    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_eEncodeError, rb_path2class("Wirebind::Types::InvalidValue"), (VALUE)0);
+    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_hooks.eEncodeError, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 static VALUE encode_ensure(VALUE arg)
@@ -527,7 +487,6 @@ VALUE wbj_encode(VALUE value, VALUE io, long max_depth)
     enc->max_depth = max_depth;
     enc->last_class = Qundef;
     enc->last_plan = Qnil;
-    enc->env = env_get();
     VALUE result = rb_ensure(encode_protected, (VALUE)enc, encode_ensure, (VALUE)enc);
     RB_GC_GUARD(holder);
     return result;

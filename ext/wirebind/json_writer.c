@@ -148,8 +148,7 @@ int wbj_write_float(wb_buffer *buffer, VALUE value)
 int wbj_write_decimal(wb_buffer *buffer, VALUE value)
 {
     if (RB_INTEGER_TYPE_P(value)) return wbj_write_integer(buffer, value);
-    const wb_format_env *env = wb_format_env_get();
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != env->cBigDecimal) return 0;
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != wb_hooks.cBigDecimal) return 0;
     /* NaN and the infinities: Ruby raises. Past the exponent: Ruby writes the "E" form. */
     if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;
     VALUE exponent = rb_funcall(value, id_exponent, 0);
@@ -157,7 +156,7 @@ int wbj_write_decimal(wb_buffer *buffer, VALUE value)
         FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
         return 0;
     }
-    VALUE text = rb_funcall(value, id_to_s, 1, env->str_F);
+    VALUE text = rb_funcall(value, id_to_s, 1, wb_hooks.str_F);
     if (!RB_TYPE_P(text, T_STRING) || RSTRING_LEN(text) > SHORT_NUMBER_TEXT) return 0;
     wb_buffer_append_str(buffer, text);
     RB_GC_GUARD(text);
@@ -185,7 +184,7 @@ static int write_quoted(wb_buffer *buffer, wb_format_kind kind, VALUE value)
 {
     size_t mark = buffer->len;
     wb_buffer_append_char(buffer, '"');
-    if (!wb_format_write_c(buffer, wb_format_env_get(), kind, value, WB_ESCAPE_TEXT)) {
+    if (!wb_format_write_c(buffer, kind, value, WB_ESCAPE_TEXT)) {
         wb_buffer_truncate(buffer, mark);
         return 0;
     }
@@ -209,7 +208,7 @@ static inline char *digits(char *t, unsigned long n, int width)
  * nanoseconds. Anything else: scalar_format.c. */
 static int write_common_time(wb_buffer *buffer, VALUE value)
 {
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !wb_format_env_get()->posix_time) return 0;
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !wb_hooks.posix_time) return 0;
     VALUE utc_offset = rb_time_utc_offset(value);
     if (!FIXNUM_P(utc_offset)) return 0;
     long offset = FIX2LONG(utc_offset);

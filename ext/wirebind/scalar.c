@@ -278,7 +278,7 @@ static VALUE parse_time(const char *ptr, size_t n)
 }
 
 /* xs:date → Date, as DateType.parse (the zone is checked, then dropped). */
-static VALUE parse_date(const wbs_env *env, const char *ptr, size_t n)
+static VALUE parse_date(const char *ptr, size_t n)
 {
     const unsigned char *p = (const unsigned char *)ptr;
     long long year;
@@ -287,10 +287,9 @@ static VALUE parse_date(const wbs_env *env, const char *ptr, size_t n)
     if (!i) return Qundef;
     int utc, offset;
     if (!zone(p, i, n, &utc, &offset)) return Qundef;
-    if (!env->cDate) return Qundef;
-    VALUE args[4] = {LL2NUM(year), INT2FIX(month), INT2FIX(day), env->gregorian};
+    VALUE args[4] = {LL2NUM(year), INT2FIX(month), INT2FIX(day), wb_hooks.date_gregorian};
     /* Before the Gregorian reform, Date's default calendar counts Julian days. */
-    return rb_funcallv(env->cDate, id_new, year > 1582 ? 3 : 4, args);
+    return rb_funcallv(wb_hooks.cDate, id_new, year > 1582 ? 3 : 4, args);
 }
 
 /* ---- base64: strict, with blanks anywhere ----------------------------------------------- */
@@ -359,7 +358,7 @@ VALUE wbs_convert(wbs_env *env, int type, const char *ptr, size_t len)
     case WBS_DECIMAL: return parse_decimal(env, ptr, len);
     case WBS_BOOLEAN: return parse_boolean(ptr, len);
     case WBS_TIME: return parse_time(ptr, len);
-    case WBS_DATE: return parse_date(env, ptr, len);
+    case WBS_DATE: return parse_date(ptr, len);
     default: return Qundef;
     }
 }

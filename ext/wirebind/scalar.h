@@ -21,11 +21,9 @@ enum {
     WBS_TYPES
 };
 
-/* What the conversions need from Ruby, looked up once per decode (not in Init:
- * date and bigdecimal are loaded after the extension). */
+/* A decode's scratch for the conversions (the Ruby classes they use are
+ * wb_hooks'). */
 typedef struct wbs_env {
-    VALUE cDate;
-    VALUE gregorian; /* Date::GREGORIAN */
     VALUE decimal_text; /* one String reused for every BigDecimal() call (0 until needed); the owner marks it */
 } wbs_env;
 

@@ -1,22 +1,11 @@
-/* The extension's entry point: wires the bindings' Init functions together and
- * looks up the error classes, which are defined in Ruby. */
+/* The extension's entry point: reads the Ruby objects it uses (hooks.c) and
+ * wires the bindings' Init functions together. */
 #include "wirebind.h"
 
-VALUE wb_eParseError;
-VALUE wb_eLimitError;
-VALUE wb_eDecodeError;
-VALUE wb_eEncodeError;
 int wb_utf8_index;
 
 static ID id_new;
 static VALUE sym_line, sym_column, sym_offset, sym_path;
-
-static VALUE lookup_error(const char *name)
-{
-    VALUE klass = rb_path2class(name);
-    rb_gc_register_mark_object(klass);
-    return klass;
-}
 
 void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset)
 {
@@ -35,7 +24,7 @@ void wb_raise_decode_error(VALUE message, VALUE path, long line, long column)
     rb_hash_aset(options, sym_line, LONG2NUM(line));
     rb_hash_aset(options, sym_column, LONG2NUM(column));
     VALUE args[2] = {message, options};
-    rb_exc_raise(rb_funcallv_kw(wb_eDecodeError, id_new, 2, args, RB_PASS_KEYWORDS));
+    rb_exc_raise(rb_funcallv_kw(wb_hooks.eDecodeError, id_new, 2, args, RB_PASS_KEYWORDS));
 }
 
 void wb_raise_encode_error(VALUE message, VALUE path)
@@ -43,7 +32,7 @@ void wb_raise_encode_error(VALUE message, VALUE path)
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_path, path);
     VALUE args[2] = {message, options};
-    rb_exc_raise(rb_funcallv_kw(wb_eEncodeError, id_new, 2, args, RB_PASS_KEYWORDS));
+    rb_exc_raise(rb_funcallv_kw(wb_hooks.eEncodeError, id_new, 2, args, RB_PASS_KEYWORDS));
 }
 
 RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
@@ -58,10 +47,7 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     sym_offset = ID2SYM(rb_intern("offset"));
     sym_path = ID2SYM(rb_intern("path"));
 
-    wb_eParseError = lookup_error("Wirebind::ParseError");
-    wb_eLimitError = lookup_error("Wirebind::LimitError");
-    wb_eDecodeError = lookup_error("Wirebind::DecodeError");
-    wb_eEncodeError = lookup_error("Wirebind::EncodeError");
+    wb_hooks_init();
 
     VALUE mWirebind = rb_define_module("Wirebind");
     VALUE mXML = rb_define_module_under(mWirebind, "XML");

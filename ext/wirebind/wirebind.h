@@ -1,6 +1,6 @@
-/* Shared by every file of the extension: Ruby's headers, the error classes
- * (defined once, in Ruby, in lib/wirebind/errors.rb, and looked up here), and
- * the Init functions of each binding. */
+/* Shared by every file of the extension: Ruby's headers, the Ruby objects C
+ * uses (hooks.h: the error classes, defined once in Ruby, among them), the
+ * error raisers, and the Init functions of each binding. */
 #ifndef WIREBIND_H
 #define WIREBIND_H
 
@@ -9,10 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern VALUE wb_eParseError;
-extern VALUE wb_eLimitError;
-extern VALUE wb_eDecodeError;
-extern VALUE wb_eEncodeError;
+#include "hooks.h"
+
 
 /* The index of UTF-8 among Ruby's encodings, set once by Init_wirebind_ext. */
 extern int wb_utf8_index;
@@ -25,14 +23,6 @@ static inline VALUE wb_utf8_str(const char *p, size_t n)
     VALUE s = rb_str_new(p, (long)n);
     RB_ENCODING_SET_INLINED(s, wb_utf8_index);
     return s;
-}
-
-/* object, registered as a mark object for the life of the process: for the
- * classes and frozen constants an engine looks up once and keeps in a static. */
-static inline VALUE wb_pinned(VALUE object)
-{
-    rb_gc_register_mark_object(object);
-    return object;
 }
 
 /* Raises klass (ParseError or LimitError) with its position readers set. */

@@ -12,11 +12,9 @@
 
 static VALUE mNative;
 static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
-    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_filler, id_lookup, id_into_array,
+    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_filler, id_lookup, id_into_array,
     id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
     id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
-static VALUE refs_pending; /* XML::References::PENDING */
-static VALUE cCapture, mQNameType; /* looked up on first use (pinned) */
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wbd_init_ids(VALUE module)
@@ -43,8 +41,6 @@ void wbd_init_ids(VALUE module)
     id_plan_for = rb_intern("plan_for");
     id_from_xml_text = rb_intern("from_xml_text");
     id_message = rb_intern("message");
-    id_const_Date = rb_intern("Date");
-    id_const_GREGORIAN = rb_intern("GREGORIAN");
     id_lookup = rb_intern("lookup");
     id_into_array = rb_intern("into_array");
     id_hold = rb_intern("hold");
@@ -68,9 +64,6 @@ void wbd_init_ids(VALUE module)
     sym_any = ID2SYM(rb_intern("any"));
     sym_qname = ID2SYM(rb_intern("qname"));
     sym_scope = ID2SYM(rb_intern("scope"));
-    cCapture = Qundef;
-    mQNameType = Qundef;
-    refs_pending = Qundef;
     wbs_init();
 }
 
@@ -544,7 +537,7 @@ typedef struct ruby_convert_args {
 static VALUE call_from_xml_text(VALUE arg)
 {
     ruby_convert_args *a = (ruby_convert_args *)arg;
-    return rb_funcall(a->d->mTypes, id_from_xml_text, 2, a->type, a->text);
+    return rb_funcall(wb_hooks.mTypes, id_from_xml_text, 2, a->type, a->text);
 }
 
 static VALUE rescue_invalid(VALUE arg, VALUE error)
@@ -602,7 +595,7 @@ static VALUE convert(wbd_decoder *d, const wbp_entry *slot, const char *p, size_
     VALUE v = wbs_convert(&d->env, slot->type, p, n);
     if (v != Qundef) return v;
     ruby_convert_args a = {d, slot->type_value, wb_utf8_str(p, n), leaf, mark};
-    return rb_rescue2(call_from_xml_text, (VALUE)&a, rescue_invalid, (VALUE)&a, d->eInvalidValue, (VALUE)0);
+    return rb_rescue2(call_from_xml_text, (VALUE)&a, rescue_invalid, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 /* ---- open content: :qname, and :xml / :any through XML::Capture ------------------- */
@@ -623,15 +616,11 @@ typedef struct qname_args {
 static VALUE call_qname(VALUE arg)
 {
     qname_args *a = (qname_args *)arg;
-    if (mQNameType == Qundef) {
-        mQNameType = rb_path2class("Wirebind::Types::QNameType");
-        rb_gc_register_mark_object(mQNameType);
-    }
-    VALUE parts = rb_funcall(mQNameType, id_split, 1, a->text);
+    VALUE parts = rb_funcall(wb_hooks.mQNameType, id_split, 1, a->text);
     VALUE prefix = rb_ary_entry(parts, 0);
     StringValue(prefix);
     wbx_str uri = wbx_namespace_of(&a->d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix));
-    VALUE result = rb_funcall(mQNameType, id_qresolve, 4, prefix, rb_ary_entry(parts, 1), str_or_nil(uri), a->text);
+    VALUE result = rb_funcall(wb_hooks.mQNameType, id_qresolve, 4, prefix, rb_ary_entry(parts, 1), str_or_nil(uri), a->text);
     RB_GC_GUARD(prefix);
     return result;
 }
@@ -647,7 +636,7 @@ static VALUE resolve_qname(wbd_decoder *d, const char *p, size_t n, leaf_path le
 {
     qname_args q = {d, wb_utf8_str(p, n)};
     ruby_convert_args a = {d, Qnil, q.text, leaf, mark}; /* for rescue_qname */
-    VALUE result = rb_rescue2(call_qname, (VALUE)&q, rescue_qname, (VALUE)&a, d->eInvalidValue, (VALUE)0);
+    VALUE result = rb_rescue2(call_qname, (VALUE)&q, rescue_qname, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
     RB_GC_GUARD(q.text);
     return result;
 }
@@ -680,15 +669,6 @@ static VALUE tag_declarations(const wbx_tokenizer *t)
         rb_ary_push(ary, str_or_nil(uri));
     }
     return ary;
-}
-
-static VALUE capture_class(void)
-{
-    if (cCapture == Qundef) {
-        cCapture = rb_path2class("Wirebind::XML::Capture");
-        rb_gc_register_mark_object(cCapture);
-    }
-    return cCapture;
 }
 
 /* DecodeState#namespace_of: what a prefix is bound to where the decoder is,
@@ -835,7 +815,7 @@ static void reference(wbd_decoder *d, wbp_entry *slot, size_t values, wbx_str id
 {
     VALUE idv = wb_utf8_str(id.ptr, id.len);
     VALUE value = rb_funcall(d->refs, id_lookup, 1, idv);
-    if (value != refs_pending) {
+    if (value != wb_hooks.reference_pending) {
         deliver(d, slot, values, value);
         return;
     }
@@ -953,7 +933,7 @@ static void start_capture(wbd_decoder *d, wbp_entry *slot, size_t values, const 
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_scope, d->state);
     VALUE args[4] = {slot->type_value, str_or_nil(uri), attrs_array(attrs, n, 0), options};
-    VALUE capture = rb_class_new_instance_kw(4, args, capture_class(), RB_PASS_KEYWORDS);
+    VALUE capture = rb_class_new_instance_kw(4, args, wb_hooks.cXMLCapture, RB_PASS_KEYWORDS);
     d->values[at] = capture;
     wbd_frame *f = push_frame(d, WBP_CAPTURE);
     f->entry = slot;
@@ -1078,7 +1058,7 @@ static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx
     leaf_path l = {local, {NULL, 0}};
     if (slot->kind == WBP_OPEN) {
         VALUE args[3] = {slot->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len)};
-        deliver(d, slot, values, rb_funcallv(capture_class(), id_leaf_value, 3, args));
+        deliver(d, slot, values, rb_funcallv(wb_hooks.cXMLCapture, id_leaf_value, 3, args));
         return;
     }
     if (slot->kind == WBP_MODEL) {
@@ -1255,7 +1235,7 @@ static void raise_error(void *ctx, int kind, const char *message, size_t length,
 {
     if (kind == WBX_NO_MEMORY) rb_memerror();
     VALUE text = rb_utf8_str_new(message, (long)length);
-    wb_raise_parse_error(kind == WBX_LIMIT_ERROR ? wb_eLimitError : wb_eParseError, text, line, column, (long)offset);
+    wb_raise_parse_error(kind == WBX_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, text, line, column, (long)offset);
 }
 
 static void check_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n) {}
@@ -1295,10 +1275,6 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
     d->result = Qnil;
     d->chunk = Qnil;
     d->root_plan = Qnil;
-    d->mTypes = Qnil;
-    d->eInvalidValue = Qnil;
-    d->env.cDate = 0;
-    d->env.gregorian = Qnil;
     d->env.decimal_text = 0;
     d->record.type_value = Qnil;
     d->record.index = -1;
@@ -1307,11 +1283,7 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
     } else {
         d->handler = (wbx_handler){read_chunk, raise_error, on_start, on_leaf, on_text, on_end};
         if (mode == WBD_LIST) d->results = rb_ary_new();
-        if (!NIL_P(refs) && refs_pending == Qundef) {
-            refs_pending = rb_const_get(rb_path2class("Wirebind::XML::References"), rb_intern("PENDING"));
-            rb_gc_register_mark_object(refs_pending);
-        }
-        d->poly = RTEST(rb_funcall(rb_path2class("Wirebind::Model"), id_xml_types_p, 0));
+        d->poly = RTEST(rb_funcall(wb_hooks.mModel, id_xml_types_p, 0));
         d->record.type_value = item;
         if (RB_TYPE_P(item, T_CLASS)) {
             d->record.kind = WBP_MODEL;
@@ -1335,13 +1307,6 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
             d->steps[i].local = copy_bytes(RARRAY_AREF(step, 0), &d->steps[i].local_len);
             d->steps[i].uri = copy_bytes(RARRAY_AREF(step, 1), &d->steps[i].uri_len);
         }
-        /* Looked up per call: types.rb (and date, bigdecimal) load after the extension. */
-        d->mTypes = rb_path2class("Wirebind::Types");
-        d->eInvalidValue = rb_path2class("Wirebind::Types::InvalidValue");
-        if (rb_const_defined(rb_cObject, id_const_Date)) {
-            d->env.cDate = rb_const_get(rb_cObject, id_const_Date);
-            d->env.gregorian = rb_const_get(d->env.cDate, id_const_GREGORIAN);
-        }
     }
     wbx_init(&d->tok, &d->handler, d, config);
 }
@@ -1353,7 +1318,7 @@ VALUE wbd_run(wbd_decoder *d)
     if (!NIL_P(d->missing) && d->mode != WBD_CHECK) {
         /* Decoder#check_found: a single record needs the whole path, a list its parent. */
         size_t needed = d->mode == WBD_FIRST || d->mode == WBD_DONE ? d->step_count : d->step_count - 1;
-        if (d->reached < needed) rb_exc_raise(rb_class_new_instance(1, &d->missing, wb_eDecodeError));
+        if (d->reached < needed) rb_exc_raise(rb_class_new_instance(1, &d->missing, wb_hooks.eDecodeError));
     }
     switch (d->mode) {
     case WBD_CHECK: return Qtrue;
@@ -1399,16 +1364,12 @@ void wbd_mark(wbd_decoder *d)
     rb_gc_mark_movable(d->root_plan);
     rb_gc_mark_movable(d->missing);
     rb_gc_mark_movable(d->record.type_value);
-    rb_gc_mark_movable(d->mTypes);
-    rb_gc_mark_movable(d->eInvalidValue);
     rb_gc_mark_movable(d->refs);
     if (d->state) rb_gc_mark_movable(d->state);
     rb_gc_mark_movable(d->result_box);
     rb_gc_mark_movable(d->keep);
     rb_gc_mark_movable(d->referent.type_value);
     if (d->referent.plan) rb_gc_mark_movable(d->referent.plan);
-    if (d->env.cDate) rb_gc_mark_movable(d->env.cDate);
-    rb_gc_mark_movable(d->env.gregorian);
     if (d->env.decimal_text) rb_gc_mark_movable(d->env.decimal_text);
     for (size_t i = 0; i < d->value_count; i++) rb_gc_mark_movable(d->values[i]);
 }
@@ -1423,16 +1384,12 @@ void wbd_compact(wbd_decoder *d)
     d->missing = rb_gc_location(d->missing);
     d->record.plan = d->root_plan;
     d->record.type_value = rb_gc_location(d->record.type_value);
-    d->mTypes = rb_gc_location(d->mTypes);
-    d->eInvalidValue = rb_gc_location(d->eInvalidValue);
     d->refs = rb_gc_location(d->refs);
     if (d->state) d->state = rb_gc_location(d->state);
     d->result_box = rb_gc_location(d->result_box);
     d->keep = rb_gc_location(d->keep);
     d->referent.type_value = rb_gc_location(d->referent.type_value);
     if (d->referent.plan) d->referent.plan = rb_gc_location(d->referent.plan);
-    if (d->env.cDate) d->env.cDate = rb_gc_location(d->env.cDate);
-    d->env.gregorian = rb_gc_location(d->env.gregorian);
     if (d->env.decimal_text) d->env.decimal_text = rb_gc_location(d->env.decimal_text);
     for (size_t i = 0; i < d->value_count; i++) d->values[i] = rb_gc_location(d->values[i]);
 }

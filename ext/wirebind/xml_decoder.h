@@ -127,8 +127,6 @@ typedef struct wbd_decoder {
     size_t skip;
     size_t record_depth;
     wbs_env env;
-    VALUE mTypes;
-    VALUE eInvalidValue;
     wbx_bytes scratch;
     /* SOAP encoding references (XML::References, or Qnil) and xsi:type subclasses. */
     VALUE refs;

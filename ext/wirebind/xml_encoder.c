@@ -28,8 +28,6 @@ static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_te
     id_kind, id_type, id_list, id_name, id_uri, id_nil_xsi, id_attribute, id_ivar, id_message, id_describe,
     id_attribute_writes, id_xml, id_subtype_parts, id_namespaces, id_default_prefix, id_needs, id_declarations,
     id_declaration, id_default_at_top, id_element_content;
-static VALUE mXML; /* Wirebind::XML, looked up on first use (pinned) */
-static VALUE mOpenContent; /* Wirebind::XML::OpenContent, likewise */
 static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -109,7 +107,6 @@ static VALUE utf8(const char *cstr)
 /* Things the compiler asks of the Ruby plan, so that both backends write the same. */
 typedef struct compiler {
     wb_xml_plan *plan;
-    const wb_format_env *env;
     VALUE namespace;
 } compiler;
 
@@ -320,27 +317,24 @@ static void add_writes(const compiler *c, VALUE writes)
 
 VALUE wb_xml_plan_compile(VALUE klass)
 {
-    const wb_format_env *env = wb_format_env_get();
     wb_xml_plan *plan;
     VALUE object = TypedData_Make_Struct(cEncoderPlan, wb_xml_plan, &plan_type, plan);
     plan->klass = klass;
     plan->text.type = Qnil;
     wb_buffer_init(&plan->strings);
 
-    VALUE cPlan = rb_path2class("Wirebind::XML::Plan");
-    VALUE source = rb_funcall(cPlan, id_for, 1, klass);
-    VALUE namespaces = rb_funcall(cPlan, id_namespaces, 1, klass);
+    VALUE source = rb_funcall(wb_hooks.cXMLPlan, id_for, 1, klass);
+    VALUE namespaces = rb_funcall(wb_hooks.cXMLPlan, id_namespaces, 1, klass);
     VALUE root_name = rb_funcall(source, id_root_name, 0);
     VALUE namespace = rb_funcall(source, id_namespace, 0);
     VALUE prefix = rb_funcall(source, id_prefix, 0);
-    VALUE xsi_declaration = rb_const_get(env->cPureEncoder, rb_intern("XSI_DECLARATION"));
     StringValue(root_name);
-    compiler c = {plan, env, namespace};
+    compiler c = {plan, namespace};
 
     plan->root_name = intern(plan, root_name);
     plan->root_tag = intern(plan, NIL_P(prefix) ? root_name : qualified(prefix, root_name));
     VALUE nil_suffix = utf8(" xsi:nil=\"true\"");
-    rb_str_append(nil_suffix, xsi_declaration);
+    rb_str_append(nil_suffix, wb_hooks.xsi_declaration);
     rb_str_cat_cstr(nil_suffix, "/>");
     plan->nil_suffix = intern(plan, nil_suffix);
 
@@ -352,14 +346,14 @@ VALUE wb_xml_plan_compile(VALUE klass)
         plan->prefix = intern(plan, rb_str_plus(prefix, utf8(":")));
     } else {
         plan->namespace_mode = WB_XML_NS_DEFAULT;
-        VALUE escaped = rb_funcall(env->cPureEncoder, id_attribute, 1, namespace);
+        VALUE escaped = rb_funcall(wb_hooks.cXMLEncoder, id_attribute, 1, namespace);
         StringValue(escaped);
         VALUE default_declaration = utf8(" xmlns=\"");
         rb_str_append(default_declaration, escaped);
         rb_str_cat_cstr(default_declaration, "\"");
         plan->default_declaration = intern(plan, default_declaration);
         VALUE own = rb_funcall(source, id_default_prefix, 0);
-        compile_need(plan, &plan->own, own, namespace, rb_funcall(env->cPureEncoder, id_declaration, 2, own, namespace));
+        compile_need(plan, &plan->own, own, namespace, rb_funcall(wb_hooks.cXMLEncoder, id_declaration, 2, own, namespace));
     }
     if (!NIL_P(namespace)) plan->uri = intern(plan, namespace);
     plan->default_at_top = RTEST(rb_funcall(namespaces, id_default_at_top, 0));
@@ -436,7 +430,6 @@ typedef struct binding {
 /* One call of encode_value. */
 typedef struct encoding {
     wb_buffer buffer;
-    const wb_format_env *env;
     VALUE value;
     VALUE io;
     int xsi_all;
@@ -579,7 +572,7 @@ static void fail_expected(const encoding *enc, VALUE what, VALUE value)
     VALUE message = utf8("expected ");
     rb_str_append(message, what);
     rb_str_cat_cstr(message, ", got ");
-    rb_str_append(message, rb_funcall(enc->env->mTypes, id_describe, 1, value));
+    rb_str_append(message, rb_funcall(wb_hooks.mTypes, id_describe, 1, value));
     fail(enc, message);
 }
 
@@ -803,7 +796,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
         set_field(f, plan, plan->text.field);
         VALUE value = rb_ivar_get(f->record, plan->text.ivar);
         if (!NIL_P(value)) {
-            wb_format_write(buffer, enc->env, (wb_format_kind)plan->text.format, plan->text.type, value, WB_ESCAPE_TEXT);
+            wb_format_write(buffer, (wb_format_kind)plan->text.format, plan->text.type, value, WB_ESCAPE_TEXT);
         }
         RB_GC_GUARD(value);
     }
@@ -852,7 +845,7 @@ static void write_attributes(encoding *enc, frame *f, size_t first, size_t count
         VALUE value = rb_ivar_get(f->record, attribute->ivar);
         if (NIL_P(value)) continue;
         append_bytes(enc, plan, attribute->prefix);
-        wb_format_write(&enc->buffer, enc->env, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
+        wb_format_write(&enc->buffer, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
         wb_buffer_append_char(&enc->buffer, '"');
         RB_GC_GUARD(value);
     }
@@ -885,11 +878,7 @@ static void close_name(encoding *enc, const frame *f, const wb_xml_op *op)
  * xml_type, without declaring its namespace when the scope binds it already. */
 static VALUE subtype_attributes(encoding *enc, VALUE klass)
 {
-    if (!mXML) {
-        mXML = rb_path2class("Wirebind::XML");
-        rb_gc_register_mark_object(mXML);
-    }
-    VALUE parts = rb_funcall(mXML, id_subtype_parts, 1, klass);
+    VALUE parts = rb_funcall(wb_hooks.mXML, id_subtype_parts, 1, klass);
     VALUE prefix = rb_ary_entry(parts, 2);
     VALUE uri = rb_ary_entry(parts, 3);
     int bare = !NIL_P(prefix) && scope_uri(enc, rb_intern_str(prefix)) == rb_intern_str(uri);
@@ -920,11 +909,7 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
             qname = rb_utf8_str_new(parent->pre, (long)parent->pre_len);
             rb_str_cat(qname, WB_XML_PTR(plan, op->name), (long)op->name.len);
         }
-        if (!mOpenContent) {
-            mOpenContent = rb_path2class("Wirebind::XML::OpenContent");
-            rb_gc_register_mark_object(mOpenContent);
-        }
-        VALUE content = rb_funcall(mOpenContent, id_element_content, 3, op->type, value, qname);
+        VALUE content = rb_funcall(wb_hooks.mXMLOpenContent, id_element_content, 3, op->type, value, qname);
         StringValue(content);
         parent = &enc->frames[enc->depth - 1];
         open_name(enc, parent, op);
@@ -937,7 +922,7 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
     if (op->code == WB_XML_OP_SCALAR) {
         open_name(enc, parent, op);
         wb_buffer_append_char(&enc->buffer, '>');
-        wb_format_write(&enc->buffer, enc->env, (wb_format_kind)op->format, op->type, value, WB_ESCAPE_TEXT);
+        wb_format_write(&enc->buffer, (wb_format_kind)op->format, op->type, value, WB_ESCAPE_TEXT);
         close_name(enc, parent, op);
         return;
     }
@@ -1105,8 +1090,7 @@ static VALUE encode_rescue(VALUE arg, VALUE error)
 
 static VALUE encode_protected(VALUE arg)
 {
-    encoding *enc = (encoding *)arg;
-    return rb_rescue2(encode_body, arg, encode_rescue, arg, enc->env->eInvalidValue, (VALUE)0);
+    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 static VALUE encode_ensure(VALUE arg)
@@ -1128,7 +1112,6 @@ VALUE wb_xml_encode(VALUE value, VALUE root, VALUE item, int xsi_all, int declar
     encoding *enc;
     VALUE holder = TypedData_Make_Struct(0, encoding, &encoding_type, enc);
     wb_buffer_init(&enc->buffer);
-    enc->env = wb_format_env_get();
     enc->value = value;
     enc->io = io;
     enc->xsi_all = xsi_all;
