@@ -1,7 +1,8 @@
 /* wb_hooks, read once from Wirebind::NativeHooks (see hooks.h). */
-#include "hooks.h"
+#include "wirebind.h"
 
 struct wb_hooks wb_hooks;
+int wb_utf8_index;
 
 static VALUE hook(VALUE mHooks, const char *name)
 {
@@ -52,4 +53,5 @@ void wb_hooks_init(void)
     VALUE y2k = rb_funcall(rb_cTime, rb_intern("utc"), 1, INT2FIX(2000));
     h.posix_time = rb_funcall(y2k, rb_intern("to_i"), 0) == LONG2FIX(946684800L);
     wb_hooks = h;
+    wb_utf8_index = rb_utf8_encindex();
 }
