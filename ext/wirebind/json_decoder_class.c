@@ -3,8 +3,25 @@
  * json_decoder.c over json_plan.c; this file turns Ruby arguments into a
  * decode state and back. */
 #include "json_decoder.h"
+#include "config.h"
 
-static VALUE sym_model, sym_any;
+static VALUE sym_model, sym_any, cDecodeConfig;
+
+/* Native::DecodeConfig's members, in order. */
+enum {
+    DC_CODE,              /* the document value's code: :model, :any or a scalar type Symbol (Plan.root) */
+    DC_TYPE,              /* its model class or type */
+    DC_LIST,              /* the document is a list of them */
+    DC_SLOT,              /* that Plan::Slot, asked for messages only */
+    DC_STRICT,            /* unknown keys are errors */
+    DC_MAX_DEPTH,         /* the limits: positive Integers */
+    DC_MAX_TOKEN_SIZE,
+    DC_MAX_NUMBER_LENGTH,
+    DC_COUNT
+};
+static const char *const decode_config_members[DC_COUNT] = {
+    "code", "type", "list", "slot", "strict", "max_depth", "max_token_size", "max_number_length",
+};
 
 /* A decode in progress, as a Ruby object: a raise anywhere in the middle (a
  * DecodeError, the each block) leaves it to the GC, which frees every buffer. */
@@ -57,22 +74,24 @@ static int root_code(VALUE code)
     return c;
 }
 
-/* Native.decode_source(source, code, type, list, slot, strict, max_depth, max_token_size, max_number_length, block) -> Object:
- * decodes one document from a Pure::Source into the root slot's values (the
- * block non-nil: yields each top-level item, returns their number). */
-static VALUE wb_json_native__decode_source(int argc, VALUE *argv, VALUE self)
+/* Native.decode_source(source, config, block) -> Object: decodes one document
+ * from a Pure::Source into the root slot's values as a Native::DecodeConfig
+ * says (block non-nil: yields each top-level item, returns their number). */
+static VALUE wb_json_native__decode_source(VALUE self, VALUE source, VALUE config, VALUE block)
 {
-    rb_check_arity(argc, 10, 10);
-    VALUE source = argv[0], type = argv[2], slot = argv[4], block = argv[9];
-    int code = root_code(argv[1]);
-    int list = RTEST(argv[3]);
+    wb_config_check(config, cDecodeConfig);
+    VALUE type = wb_config_get(config, DC_TYPE), slot = wb_config_get(config, DC_SLOT);
+    int code = root_code(wb_config_get(config, DC_CODE));
+    int list = RTEST(wb_config_get(config, DC_LIST));
     if (!NIL_P(block) && !list) rb_raise(rb_eArgError, "each reads a list");
     if (code == WBJ_MODEL && !RB_TYPE_P(type, T_CLASS)) rb_raise(rb_eArgError, "a model root needs its class");
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wbj_decoder *d = &s->d;
-    wbj_init(d, source, code, type, list, slot, RTEST(argv[5]), limit(argv[6], "max_depth"), limit(argv[7], "max_token_size"),
-             limit(argv[8], "max_number_length"), block);
+    wbj_init(d, source, code, type, list, slot, RTEST(wb_config_get(config, DC_STRICT)),
+             limit(wb_config_get(config, DC_MAX_DEPTH), "max_depth"),
+             limit(wb_config_get(config, DC_MAX_TOKEN_SIZE), "max_token_size"),
+             limit(wb_config_get(config, DC_MAX_NUMBER_LENGTH), "max_number_length"), block);
     VALUE result = wbj_run(d);
     wbj_free(d);
     RB_GC_GUARD(state);
@@ -91,6 +110,7 @@ void Init_wirebind_json_decoder(VALUE mNative)
     sym_any = ID2SYM(rb_intern("any"));
     wbj_decoder_init();
     wbj_plan_init(mNative);
-    rb_define_singleton_method(mNative, "decode_source", wb_json_native__decode_source, -1);
+    cDecodeConfig = wb_config_define(mNative, "DecodeConfig", decode_config_members, DC_COUNT);
+    rb_define_singleton_method(mNative, "decode_source", wb_json_native__decode_source, 3);
     rb_define_singleton_method(mNative, "compile_plan", wb_json_native__compile_plan, 2);
 }

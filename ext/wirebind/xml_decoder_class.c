@@ -2,9 +2,30 @@
  * (called by lib/wirebind/xml/native.rb). The engine is xml_decoder.c over
  * xml_tokenizer.c; this file turns Ruby arguments into a decode state and back. */
 #include "xml_decoder.h"
+#include "config.h"
 
 static VALUE sym_list, sym_first, sym_each, sym_check, sym_doctype;
-static VALUE cDecodeState;
+static VALUE cDecodeState, cDecodeConfig;
+
+/* Native::DecodeConfig's members, in order. */
+enum {
+    DC_ITEM,           /* the model class or scalar type Symbol of each item */
+    DC_MODE,           /* :list, :first, :each or :check */
+    DC_PATH,           /* [[local, uri], ...]: where the items are */
+    DC_STRICT,         /* unknown elements are errors */
+    DC_MAX_DEPTH,      /* the limits: positive Integers */
+    DC_MAX_TOKEN_SIZE,
+    DC_MAX_ATTRIBUTES,
+    DC_MAX_NAMESPACES,
+    DC_REJECT_DTD,     /* a DOCTYPE is an error (else: :doctype is returned) */
+    DC_MISSING,        /* the message to raise when path never matched, or nil */
+    DC_DEFAULT_OFFSET, /* "Z" or "+hh:mm" for times without one, or nil */
+    DC_COUNT
+};
+static const char *const decode_config_members[DC_COUNT] = {
+    "item", "mode", "path", "strict", "max_depth", "max_token_size", "max_attributes", "max_namespaces",
+    "reject_dtd", "missing", "default_offset",
+};
 static ID id_unread;
 
 /* A decode in progress, as a Ruby object: a raise anywhere in the middle leaves
@@ -67,41 +88,30 @@ static size_t limit(VALUE n, const char *name)
  * Random.urandom, and only read after that (so shared by every Ractor). */
 static uint64_t hash_key[2];
 
-/* Decodes one document from a Pure::Source; see Wirebind::XML::Native (native.rb). */
-/* decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references = nil, missing = nil,
- *               default_offset = nil), limits: [max_depth, max_token_size, max_attributes, max_namespaces];
- * missing: the message to raise when path never matched, or nil */
-static VALUE wb_native__decode_source(int argc, VALUE *argv, VALUE self)
+/* Native.decode_source(source, config, block, references) -> Object or :doctype:
+ * decodes one document from a Pure::Source as a Native::DecodeConfig says
+ * (block: each item's, for mode :each; references: an XML::References or
+ * nil); see Wirebind::XML::Native (native.rb). */
+static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE settings, VALUE block, VALUE refs)
 {
-    VALUE source, item, mode, path, strict, limits, reject_dtd, block, refs, missing, default_offset;
-    rb_check_arity(argc, 8, 11);
-    source = argv[0];
-    item = argv[1];
-    mode = argv[2];
-    path = argv[3];
-    strict = argv[4];
-    limits = argv[5];
-    reject_dtd = argv[6];
-    block = argv[7];
-    refs = argc > 8 ? argv[8] : Qnil;
-    missing = argc > 9 ? argv[9] : Qnil;
-    default_offset = argc > 10 ? argv[10] : Qnil;
-    int code = mode_code(mode);
+    wb_config_check(settings, cDecodeConfig);
+    VALUE item = wb_config_get(settings, DC_ITEM);
+    VALUE path = wb_config_get(settings, DC_PATH);
+    int code = mode_code(wb_config_get(settings, DC_MODE));
     if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
-    Check_Type(limits, T_ARRAY);
-    if (RARRAY_LEN(limits) != 4) rb_raise(rb_eArgError, "limits: [max_depth, max_token_size, max_attributes, max_namespaces]");
     wbx_config config = {
-        limit(RARRAY_AREF(limits, 0), "max_depth"),
-        limit(RARRAY_AREF(limits, 1), "max_token_size"),
-        limit(RARRAY_AREF(limits, 2), "max_attributes"),
-        limit(RARRAY_AREF(limits, 3), "max_namespaces"),
-        RTEST(reject_dtd),
+        limit(wb_config_get(settings, DC_MAX_DEPTH), "max_depth"),
+        limit(wb_config_get(settings, DC_MAX_TOKEN_SIZE), "max_token_size"),
+        limit(wb_config_get(settings, DC_MAX_ATTRIBUTES), "max_attributes"),
+        limit(wb_config_get(settings, DC_MAX_NAMESPACES), "max_namespaces"),
+        RTEST(wb_config_get(settings, DC_REJECT_DTD)),
         {hash_key[0], hash_key[1]},
     };
     decode_state *s;
     VALUE state = TypedData_Make_Struct(cDecodeState, decode_state, &state_type, s);
     wbd_decoder *d = &s->d;
-    wbd_init(d, source, item, code, path, RTEST(strict), &config, block, refs, missing, default_offset);
+    wbd_init(d, source, item, code, path, RTEST(wb_config_get(settings, DC_STRICT)), &config, block, refs,
+             wb_config_get(settings, DC_MISSING), wb_config_get(settings, DC_DEFAULT_OFFSET));
     d->state = state;
     VALUE result = wbd_run(d);
     if (result == Qundef) {
@@ -148,7 +158,8 @@ void Init_wirebind_xml_decoder(VALUE mNative)
     if (!RB_TYPE_P(key, T_STRING) || RSTRING_LEN(key) != 16) rb_raise(rb_eRuntimeError, "Random.urandom gave no key");
     memcpy(hash_key, RSTRING_PTR(key), 16);
     RB_GC_GUARD(key);
-    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, -1);
+    cDecodeConfig = wb_config_define(mNative, "DecodeConfig", decode_config_members, DC_COUNT);
+    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, 4);
     rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
     /* The state of one decode_source call; Ruby sees it only as a Capture's scope. */
     cDecodeState = rb_define_class_under(mNative, "DecodeState", rb_cObject);
