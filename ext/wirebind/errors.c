@@ -5,7 +5,7 @@
 static ID id_new;
 static VALUE sym_line, sym_column, sym_offset, sym_path;
 
-void wb_errors_init(void)
+void wb_error_init(void)
 {
     id_new = rb_intern("new");
     sym_line = ID2SYM(rb_intern("line"));
@@ -14,7 +14,7 @@ void wb_errors_init(void)
     sym_path = ID2SYM(rb_intern("path"));
 }
 
-void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset)
+void wb_error_raise_parse(VALUE klass, VALUE message, long line, long column, long offset)
 {
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_line, LONG2NUM(line));
@@ -24,7 +24,7 @@ void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, lo
     rb_exc_raise(rb_funcallv_kw(klass, id_new, 2, args, RB_PASS_KEYWORDS));
 }
 
-void wb_raise_decode_error(VALUE message, VALUE path, long line, long column)
+void wb_error_raise_decode(VALUE message, VALUE path, long line, long column)
 {
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_path, path);
@@ -34,7 +34,7 @@ void wb_raise_decode_error(VALUE message, VALUE path, long line, long column)
     rb_exc_raise(rb_funcallv_kw(wb_hooks.eDecodeError, id_new, 2, args, RB_PASS_KEYWORDS));
 }
 
-void wb_raise_encode_error(VALUE message, VALUE path)
+void wb_error_raise_encode(VALUE message, VALUE path)
 {
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_path, path);

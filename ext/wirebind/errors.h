@@ -7,13 +7,13 @@
 #include <ruby.h>
 
 /* Interns the keywords; called once from Init_wirebind_ext. */
-void wb_errors_init(void);
+void wb_error_init(void);
 
 /* Raises klass (ParseError or LimitError) with its position readers set. */
-NORETURN(void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset));
+NORETURN(void wb_error_raise_parse(VALUE klass, VALUE message, long line, long column, long offset));
 /* Raises DecodeError with its path and position. */
-NORETURN(void wb_raise_decode_error(VALUE message, VALUE path, long line, long column));
+NORETURN(void wb_error_raise_decode(VALUE message, VALUE path, long line, long column));
 /* Raises EncodeError with its path. */
-NORETURN(void wb_raise_encode_error(VALUE message, VALUE path));
+NORETURN(void wb_error_raise_encode(VALUE message, VALUE path));
 
 #endif

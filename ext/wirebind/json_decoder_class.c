@@ -26,23 +26,23 @@ static const char *const decode_config_members[DC_COUNT] = {
 /* A decode in progress, as a Ruby object: a raise anywhere in the middle (a
  * DecodeError, the each block) leaves it to the GC, which frees every buffer. */
 typedef struct decode_state {
-    wbj_decoder d;
+    wb_jdec d;
 } decode_state;
 
 static void state_mark(void *ptr)
 {
-    wbj_mark(&((decode_state *)ptr)->d);
+    wb_jdec_mark(&((decode_state *)ptr)->d);
 }
 
 static void state_free(void *ptr)
 {
-    wbj_free(&((decode_state *)ptr)->d);
+    wb_jdec_free(&((decode_state *)ptr)->d);
     ruby_xfree(ptr);
 }
 
 static size_t state_memsize(const void *ptr)
 {
-    return wbj_memsize(&((const decode_state *)ptr)->d);
+    return wb_jdec_memsize(&((const decode_state *)ptr)->d);
 }
 
 static const rb_data_type_t state_type = {
@@ -67,9 +67,9 @@ static size_t limit(VALUE n, const char *name)
 
 static int root_code(VALUE code)
 {
-    if (code == sym_model) return WBJ_MODEL;
-    if (code == sym_any) return WBJ_ANY;
-    int c = wbs_type_code(code);
+    if (code == sym_model) return WB_JPLAN_MODEL;
+    if (code == sym_any) return WB_JPLAN_ANY;
+    int c = wb_scalar_type_code(code);
     if (c < 0) rb_raise(rb_eArgError, "unknown root code %" PRIsVALUE, rb_inspect(code));
     return c;
 }
@@ -84,16 +84,16 @@ static VALUE wb_json_native__decode_source(VALUE self, VALUE source, VALUE confi
     int code = root_code(wb_config_get(config, DC_CODE));
     int list = RTEST(wb_config_get(config, DC_LIST));
     if (!NIL_P(block) && !list) rb_raise(rb_eArgError, "each reads a list");
-    if (code == WBJ_MODEL && !RB_TYPE_P(type, T_CLASS)) rb_raise(rb_eArgError, "a model root needs its class");
+    if (code == WB_JPLAN_MODEL && !RB_TYPE_P(type, T_CLASS)) rb_raise(rb_eArgError, "a model root needs its class");
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
-    wbj_decoder *d = &s->d;
-    wbj_init(d, source, code, type, list, slot, RTEST(wb_config_get(config, DC_STRICT)),
+    wb_jdec *d = &s->d;
+    wb_jdec_init(d, source, code, type, list, slot, RTEST(wb_config_get(config, DC_STRICT)),
              limit(wb_config_get(config, DC_MAX_DEPTH), "max_depth"),
              limit(wb_config_get(config, DC_MAX_TOKEN_SIZE), "max_token_size"),
              limit(wb_config_get(config, DC_MAX_NUMBER_LENGTH), "max_number_length"), block);
-    VALUE result = wbj_run(d);
-    wbj_free(d);
+    VALUE result = wb_jdec_run(d);
+    wb_jdec_free(d);
     RB_GC_GUARD(state);
     return result;
 }
@@ -101,15 +101,15 @@ static VALUE wb_json_native__decode_source(VALUE self, VALUE source, VALUE confi
 /* Native.compile_plan(klass, slots) -> plan: a Plan's slots compiled into C tables (frozen, shareable). */
 static VALUE wb_json_native__compile_plan(VALUE self, VALUE klass, VALUE slots)
 {
-    return wbj_plan_compile(klass, slots);
+    return wb_jplan_compile(klass, slots);
 }
 
 void Init_wirebind_json_decoder(VALUE mNative)
 {
     sym_model = ID2SYM(rb_intern("model"));
     sym_any = ID2SYM(rb_intern("any"));
-    wbj_decoder_init();
-    wbj_plan_init(mNative);
+    wb_jdec_init_ids();
+    wb_jplan_init(mNative);
     cDecodeConfig = wb_config_define(mNative, "DecodeConfig", decode_config_members, DC_COUNT);
     rb_define_singleton_method(mNative, "decode_source", wb_json_native__decode_source, 3);
     rb_define_singleton_method(mNative, "compile_plan", wb_json_native__compile_plan, 2);

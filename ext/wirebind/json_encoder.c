@@ -16,11 +16,11 @@ enum { E_MODEL = 0, E_LIST = 1, E_ARRAY = 2, E_HASH = 3 };
 
 static ID id_message, id_describe, id_expected, id_format_path, id_to_s, id_name, id_string, id_integer, id_float,
     id_decimal, id_boolean, id_time, id_date, id_base64, id_too_deep;
-/* Pure::Writer's method for each scalar type, in WBS_* order: what the JSON
+/* Pure::Writer's method for each scalar type, in WB_SCALAR_* order: what the JSON
  * writer declines goes there. */
-static ID scalar_methods[WBS_TYPES];
+static ID scalar_methods[WB_SCALAR_TYPES];
 
-void wbj_encoder_init(void)
+void wb_jenc_init(void)
 {
     id_message = rb_intern("message");
     id_describe = rb_intern("describe");
@@ -37,18 +37,18 @@ void wbj_encoder_init(void)
     id_date = rb_intern("date");
     id_base64 = rb_intern("base64");
     id_too_deep = rb_intern("too_deep");
-    ID methods[WBS_TYPES] = {id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64};
+    ID methods[WB_SCALAR_TYPES] = {id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64};
     memcpy(scalar_methods, methods, sizeof(methods));
-    wbj_writer_init();
+    wb_jwrite_init();
 }
 
 /* ==== state ======================================================================= */
 
 typedef struct frame {
     unsigned char kind;
-    const wbj_plan *plan; /* E_MODEL */
+    const wb_jplan *plan; /* E_MODEL */
     VALUE plan_object;    /* E_MODEL: the plan's Ruby object, marked while the frame is open */
-    wbj_slot *slot;       /* E_LIST: the list attribute's slot */
+    wb_jplan_slot *slot;       /* E_LIST: the list attribute's slot */
     VALUE object;         /* the record, the Array, or the Hash's pairs ([k0, v0, k1, v1...]) */
     long next;            /* the next slot, item or pair */
     long part;            /* what an error's path names here: the slot, item or pair being written (-1: none) */
@@ -137,7 +137,7 @@ static void fail(encoding *enc, VALUE message)
 {
     VALUE path = error_path(enc);
     enc->own_error = 1;
-    wb_raise_encode_error(message, path);
+    wb_error_raise_encode(message, path);
 }
 
 static VALUE describe(const encoding *enc, VALUE value)
@@ -179,17 +179,17 @@ static void write_ruby(encoding *enc, ID method, VALUE value)
 }
 
 /* The JSON writer's type codes are scalar.h's, in the same order. */
-_Static_assert(WBS_STRING == (int)WB_FORMAT_STRING && WBS_INTEGER == (int)WB_FORMAT_INTEGER &&
-                   WBS_FLOAT == (int)WB_FORMAT_FLOAT && WBS_DECIMAL == (int)WB_FORMAT_DECIMAL &&
-                   WBS_BOOLEAN == (int)WB_FORMAT_BOOLEAN && WBS_TIME == (int)WB_FORMAT_TIME &&
-                   WBS_DATE == (int)WB_FORMAT_DATE && WBS_BASE64 == (int)WB_FORMAT_BASE64,
+_Static_assert(WB_SCALAR_STRING == (int)WB_FORMAT_STRING && WB_SCALAR_INTEGER == (int)WB_FORMAT_INTEGER &&
+                   WB_SCALAR_FLOAT == (int)WB_FORMAT_FLOAT && WB_SCALAR_DECIMAL == (int)WB_FORMAT_DECIMAL &&
+                   WB_SCALAR_BOOLEAN == (int)WB_FORMAT_BOOLEAN && WB_SCALAR_TIME == (int)WB_FORMAT_TIME &&
+                   WB_SCALAR_DATE == (int)WB_FORMAT_DATE && WB_SCALAR_BASE64 == (int)WB_FORMAT_BASE64,
                "scalar.h and scalar_format.h number the types alike");
 
 /* One scalar of a type (the generated code's #value for scalars, and
  * Writer.value's for a String, Integer...): json_writer.c's, else Ruby's. */
 static void write_scalar(encoding *enc, int code, VALUE value)
 {
-    if (!wbj_write_scalar(&enc->buffer, (wb_format_kind)code, value)) write_ruby(enc, scalar_methods[code], value);
+    if (!wb_jwrite_scalar(&enc->buffer, (wb_format_kind)code, value)) write_ruby(enc, scalar_methods[code], value);
 }
 
 /* ==== frames ============================================================================== */
@@ -221,7 +221,7 @@ static frame *push(encoding *enc, int kind, VALUE object, long depth)
 static VALUE plan_of(encoding *enc, VALUE klass)
 {
     if (klass != enc->last_class) {
-        enc->last_plan = wbj_plan_for(klass);
+        enc->last_plan = wb_jplan_for(klass);
         enc->last_class = klass;
     }
     return enc->last_plan;
@@ -232,7 +232,7 @@ static VALUE plan_of(encoding *enc, VALUE klass)
 static void push_record(encoding *enc, VALUE plan_object, VALUE record, long depth)
 {
     if (depth >= enc->max_depth) too_deep(enc);
-    const wbj_plan *plan = wbj_plan_get(plan_object);
+    const wb_jplan *plan = wb_jplan_get(plan_object);
     frame *f = push(enc, E_MODEL, record, depth);
     f->plan = plan;
     f->plan_object = plan_object;
@@ -253,15 +253,15 @@ static void write_value(encoding *enc, VALUE value, long depth)
         return;
     }
     if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) {
-        write_scalar(enc, WBS_STRING, value);
+        write_scalar(enc, WB_SCALAR_STRING, value);
         return;
     }
     if (RB_INTEGER_TYPE_P(value)) {
-        write_scalar(enc, WBS_INTEGER, value);
+        write_scalar(enc, WB_SCALAR_INTEGER, value);
         return;
     }
     if (RB_FLOAT_TYPE_P(value)) {
-        write_scalar(enc, WBS_FLOAT, value);
+        write_scalar(enc, WB_SCALAR_FLOAT, value);
         return;
     }
     if (value == Qtrue) {
@@ -287,18 +287,18 @@ static void write_value(encoding *enc, VALUE value, long depth)
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cBigDecimal))) {
-        write_scalar(enc, WBS_DECIMAL, value);
+        write_scalar(enc, WB_SCALAR_DECIMAL, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, rb_cTime))) {
-        write_scalar(enc, WBS_TIME, value);
+        write_scalar(enc, WB_SCALAR_TIME, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDate))) {
         if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDateTime))) {
             fail(enc, rb_utf8_str_new_cstr("cannot write a DateTime in JSON without a schema; use a Time"));
         }
-        write_scalar(enc, WBS_DATE, value);
+        write_scalar(enc, WB_SCALAR_DATE, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, wb_hooks.mModel))) {
@@ -313,21 +313,21 @@ static void write_value(encoding *enc, VALUE value, long depth)
 
 /* The generated code's #value for one item of a slot (not nil): a scalar, or
  * a record of the slot's class, which pushes a frame at `depth`. */
-static void write_slot_value(encoding *enc, wbj_slot *slot, VALUE value, long depth)
+static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, long depth)
 {
-    if (slot->code == WBJ_ANY) {
+    if (slot->code == WB_JPLAN_ANY) {
         /* Writer.value: plain values (Hash, Array, scalars, records). */
         write_value(enc, value, depth);
         return;
     }
-    if (slot->code != WBJ_MODEL) {
+    if (slot->code != WB_JPLAN_MODEL) {
         write_scalar(enc, slot->code, value);
         return;
     }
     VALUE klass = RB_SPECIAL_CONST_P(value) ? Qnil : RBASIC_CLASS(value);
     VALUE plan;
     if (klass == slot->type) {
-        (void)wbj_slot_plan(slot); /* compiles it on first use */
+        (void)wb_jplan_slot_plan(slot); /* compiles it on first use */
         plan = slot->plan;
     } else {
         if (!RTEST(rb_obj_is_kind_of(value, slot->type))) {
@@ -349,14 +349,14 @@ static void run(encoding *enc)
         frame *f = &enc->frames[enc->depth - 1];
         switch (f->kind) {
         case E_MODEL: {
-            const wbj_plan *plan = f->plan;
+            const wb_jplan *plan = f->plan;
             if (f->next >= plan->size) {
                 wb_buffer_append_char(&enc->buffer, plan->size ? '}' : '{');
                 if (!plan->size) wb_buffer_append_char(&enc->buffer, '}');
                 enc->depth--;
                 continue;
             }
-            wbj_slot *slot = &plan->slots[f->next];
+            wb_jplan_slot *slot = &plan->slots[f->next];
             long depth = f->depth;
             VALUE record = f->object;
             f->part = f->next;
@@ -432,7 +432,7 @@ static void run(encoding *enc)
             }
             f->part = f->next;
             f->next++;
-            write_scalar(enc, WBS_STRING, key);
+            write_scalar(enc, WB_SCALAR_STRING, key);
             wb_buffer_append_char(&enc->buffer, ':');
             write_value(enc, item, depth + 1);
             RB_GC_GUARD(key);
@@ -477,7 +477,7 @@ static VALUE encode_ensure(VALUE arg)
     return Qnil;
 }
 
-VALUE wbj_encode(VALUE value, VALUE io, long max_depth)
+VALUE wb_jenc_encode(VALUE value, VALUE io, long max_depth)
 {
     encoding *enc;
     VALUE holder = TypedData_Make_Struct(0, encoding, &encoding_type, enc);

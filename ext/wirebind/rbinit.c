@@ -8,7 +8,7 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     rb_ext_ractor_safe(true);
 #endif
     wb_hooks_init();
-    wb_errors_init();
+    wb_error_init();
 
     VALUE mWirebind = rb_define_module("Wirebind");
     VALUE mXML = rb_define_module_under(mWirebind, "XML");

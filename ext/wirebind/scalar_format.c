@@ -62,22 +62,22 @@ wb_format_kind wb_format_kind_of(VALUE type)
 
 /* ---- strings (StringType, Pure::Encoder.text/attribute) --------------------- */
 
-void wb_format_write_string(wb_buffer *buffer, VALUE str, wb_escape_mode mode)
+void wb_format_write_string(wb_buffer *buffer, VALUE str, wb_format_escape_mode mode)
 {
-    if (wb_buffer_append_escaped_str(buffer, str, mode) == WB_ESCAPE_OK) return;
+    if (wb_buffer_append_escaped_str(buffer, str, mode) == WB_FORMAT_ESCAPE_OK) return;
     /* Another encoding, or something to refuse: Ruby transcodes, or raises
      * InvalidValue with its message. */
-    VALUE escaped = rb_funcall(wb_hooks.cXMLEncoder, mode == WB_ESCAPE_ATTRIBUTE ? id_attribute : id_text, 1, str);
+    VALUE escaped = rb_funcall(wb_hooks.cXMLEncoder, mode == WB_FORMAT_ESCAPE_ATTRIBUTE ? id_attribute : id_text, 1, str);
     StringValue(escaped);
     wb_buffer_append_str(buffer, escaped);
     RB_GC_GUARD(str);
 }
 
-static int write_string(wb_buffer *buffer, VALUE value, wb_escape_mode mode)
+static int write_string(wb_buffer *buffer, VALUE value, wb_format_escape_mode mode)
 {
     if (RB_TYPE_P(value, T_SYMBOL)) value = rb_sym2str(value);
     if (!RB_TYPE_P(value, T_STRING)) return 0;
-    return wb_buffer_append_escaped_str(buffer, value, mode) == WB_ESCAPE_OK;
+    return wb_buffer_append_escaped_str(buffer, value, mode) == WB_FORMAT_ESCAPE_OK;
 }
 
 /* ---- :integer (IntegerType: Integer#to_s) ------------------------------------- */
@@ -99,7 +99,7 @@ static int write_integer(wb_buffer *buffer, VALUE value)
 
 /* ---- :float (FloatType: Float#to_s, INF, -INF, NaN) ---------------------------- */
 
-static int write_float(wb_buffer *buffer, VALUE value, wb_escape_mode mode)
+static int write_float(wb_buffer *buffer, VALUE value, wb_format_escape_mode mode)
 {
     if (!RB_FLOAT_TYPE_P(value)) return 0; /* an Integer takes FloatType's exact rounding */
     double d = RFLOAT_VALUE(value);
@@ -114,20 +114,20 @@ static int write_float(wb_buffer *buffer, VALUE value, wb_escape_mode mode)
     } else {
         /* Float#to_s: the shortest text that reads back to the same double. */
         VALUE text = rb_funcall(value, id_to_s, 0);
-        if (!RB_TYPE_P(text, T_STRING) || wb_buffer_append_escaped_str(buffer, text, mode) != WB_ESCAPE_OK) return 0;
+        if (!RB_TYPE_P(text, T_STRING) || wb_buffer_append_escaped_str(buffer, text, mode) != WB_FORMAT_ESCAPE_OK) return 0;
     }
     return 1;
 }
 
 /* ---- :decimal (DecimalType: BigDecimal#to_s("F"), Integer#to_s) ----------------- */
 
-static int write_decimal(wb_buffer *buffer, VALUE value, wb_escape_mode mode)
+static int write_decimal(wb_buffer *buffer, VALUE value, wb_format_escape_mode mode)
 {
     if (RB_INTEGER_TYPE_P(value)) return write_integer(buffer, value);
     if (!is_a(value, wb_hooks.cBigDecimal)) return 0; /* a Rational needs Ruby's arithmetic */
     if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;    /* Ruby raises */
     VALUE text = rb_funcall(value, id_to_s, 1, wb_hooks.str_F);
-    return RB_TYPE_P(text, T_STRING) && wb_buffer_append_escaped_str(buffer, text, mode) == WB_ESCAPE_OK;
+    return RB_TYPE_P(text, T_STRING) && wb_buffer_append_escaped_str(buffer, text, mode) == WB_FORMAT_ESCAPE_OK;
 }
 
 /* ---- :boolean (BooleanType) ------------------------------------------------------ */
@@ -318,7 +318,7 @@ static int write_date(wb_buffer *buffer, VALUE value)
 
 /* ---- dispatch ---------------------------------------------------------------------- */
 
-int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_escape_mode mode)
+int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_format_escape_mode mode)
 {
     switch (kind) {
     case WB_FORMAT_STRING: return write_string(buffer, value, mode);
@@ -333,7 +333,7 @@ int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_es
     }
 }
 
-void wb_format_write_ruby(wb_buffer *buffer, VALUE type, VALUE value, wb_escape_mode mode)
+void wb_format_write_ruby(wb_buffer *buffer, VALUE type, VALUE value, wb_format_escape_mode mode)
 {
     VALUE text = rb_funcall(wb_hooks.mTypes, id_to_xml_text, 2, type, value);
     StringValue(text);

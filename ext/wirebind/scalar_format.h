@@ -36,22 +36,22 @@ wb_format_kind wb_format_kind_of(VALUE type);
  * declined (the buffer untouched). Never raises for a value it declines; may
  * raise what Ruby methods it calls raise (NoMemoryError, or the errors of a
  * Time or Date object that is not initialized). */
-int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_escape_mode mode);
+int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_format_escape_mode mode);
 
 /* Writes `value` the way the pure encoder does:
  * Pure::Encoder.text(Types.to_xml_text(type, value)) (or .attribute). Raises
  * Types::InvalidValue for a value that does not fit its type. */
-void wb_format_write_ruby(wb_buffer *buffer, VALUE type, VALUE value, wb_escape_mode mode);
+void wb_format_write_ruby(wb_buffer *buffer, VALUE type, VALUE value, wb_format_escape_mode mode);
 
 /* wb_format_write_c, falling back to wb_format_write_ruby. */
 static inline void wb_format_write(wb_buffer *buffer, wb_format_kind kind, VALUE type, VALUE value,
-                                   wb_escape_mode mode)
+                                   wb_format_escape_mode mode)
 {
     if (!wb_format_write_c(buffer, kind, value, mode)) wb_format_write_ruby(buffer, type, value, mode);
 }
 
 /* Appends a String escaped for `mode`, through Ruby (Pure::Encoder.text or
  * .attribute, which transcode and raise InvalidValue) when C cannot. */
-void wb_format_write_string(wb_buffer *buffer, VALUE str, wb_escape_mode mode);
+void wb_format_write_string(wb_buffer *buffer, VALUE str, wb_format_escape_mode mode);
 
 #endif

@@ -403,13 +403,13 @@ static void write_ruby(state *st, VALUE type, VALUE value)
  * the rest (Arrays, Hashes, Dates, records...), which Ruby writes. */
 static int write_any(wb_buffer *buffer, VALUE value)
 {
-    if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) return wbj_write_text(buffer, value);
-    if (RB_INTEGER_TYPE_P(value)) return wbj_write_integer(buffer, value);
-    if (RB_FLOAT_TYPE_P(value)) return wbj_write_float(buffer, value);
-    if (value == Qtrue || value == Qfalse) return wbj_write_boolean(buffer, value);
+    if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) return wb_jwrite_text(buffer, value);
+    if (RB_INTEGER_TYPE_P(value)) return wb_jwrite_integer(buffer, value);
+    if (RB_FLOAT_TYPE_P(value)) return wb_jwrite_float(buffer, value);
+    if (value == Qtrue || value == Qfalse) return wb_jwrite_boolean(buffer, value);
     if (RB_SPECIAL_CONST_P(value)) return 0;
-    if (RBASIC_CLASS(value) == rb_cTime) return wbj_write_time(buffer, value);
-    if (RBASIC_CLASS(value) == wb_hooks.cBigDecimal) return wbj_write_decimal(buffer, value);
+    if (RBASIC_CLASS(value) == rb_cTime) return wb_jwrite_time(buffer, value);
+    if (RBASIC_CLASS(value) == wb_hooks.cBigDecimal) return wb_jwrite_decimal(buffer, value);
     return 0;
 }
 
@@ -437,7 +437,7 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
         }
         return;
     }
-    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
+    if (!wb_jwrite_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -562,7 +562,7 @@ static VALUE resource_id(const wb_ser_program *program, VALUE record, int exact)
  * C declines). */
 static void write_id(state *st, VALUE id)
 {
-    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
+    if (!wb_jwrite_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
 }
 
 /* State#see: marks the resource `type`, `id` as written; whether it was new. */
@@ -676,7 +676,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_HREF: {
             st->frames[fi].at = op->at;
             VALUE href = *slot_at(st, base, op->slot);
-            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
+            if (!wb_jwrite_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
             RB_GC_GUARD(href);
             break;
         }
@@ -1014,6 +1014,6 @@ void wb_ser_init(VALUE mNative)
     id_any = rb_intern("any");
     str_included = rb_obj_freeze(rb_str_new_cstr("included"));
     rb_gc_register_mark_object(str_included);
-    wbj_writer_init();
+    wb_jwrite_init();
 }
 

@@ -31,28 +31,28 @@ static ID id_unread;
 /* A decode in progress, as a Ruby object: a raise anywhere in the middle leaves
  * it to the GC, which frees every buffer. */
 typedef struct decode_state {
-    wbd_decoder d;
+    wb_xdec d;
 } decode_state;
 
 static void state_mark(void *ptr)
 {
-    wbd_mark(&((decode_state *)ptr)->d);
+    wb_xdec_mark(&((decode_state *)ptr)->d);
 }
 
 static void state_free(void *ptr)
 {
-    wbd_free(&((decode_state *)ptr)->d);
+    wb_xdec_free(&((decode_state *)ptr)->d);
     xfree(ptr);
 }
 
 static size_t state_memsize(const void *ptr)
 {
-    return wbd_memsize(&((const decode_state *)ptr)->d);
+    return wb_xdec_memsize(&((const decode_state *)ptr)->d);
 }
 
 static void state_compact(void *ptr)
 {
-    wbd_compact(&((decode_state *)ptr)->d);
+    wb_xdec_compact(&((decode_state *)ptr)->d);
 }
 
 static const rb_data_type_t state_type = {
@@ -65,10 +65,10 @@ static const rb_data_type_t state_type = {
 
 static int mode_code(VALUE mode)
 {
-    if (mode == sym_list) return WBD_LIST;
-    if (mode == sym_first) return WBD_FIRST;
-    if (mode == sym_each) return WBD_EACH;
-    if (mode == sym_check) return WBD_CHECK;
+    if (mode == sym_list) return WB_XDEC_LIST;
+    if (mode == sym_first) return WB_XDEC_FIRST;
+    if (mode == sym_each) return WB_XDEC_EACH;
+    if (mode == sym_check) return WB_XDEC_CHECK;
     rb_raise(rb_eArgError, "mode must be :list, :first, :each or :check, not %" PRIsVALUE, rb_inspect(mode));
 }
 
@@ -84,7 +84,7 @@ static size_t limit(VALUE n, const char *name)
     rb_raise(rb_eArgError, "%s must be a positive Integer", name);
 }
 
-/* The tokenizer's hash key (wbx_config.hash_key): drawn once, at load, from
+/* The tokenizer's hash key (wb_xtok_config.hash_key): drawn once, at load, from
  * Random.urandom, and only read after that (so shared by every Ractor). */
 static uint64_t hash_key[2];
 
@@ -92,14 +92,14 @@ static uint64_t hash_key[2];
  * decodes one document from a Pure::Source as a Native::DecodeConfig says
  * (block: each item's, for mode :each; references: an XML::References or
  * nil); see Wirebind::XML::Native (native.rb). */
-static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE settings, VALUE block, VALUE refs)
+static VALUE wb_xml_native__decode_source(VALUE self, VALUE source, VALUE settings, VALUE block, VALUE refs)
 {
     wb_config_check(settings, cDecodeConfig);
     VALUE item = wb_config_get(settings, DC_ITEM);
     VALUE path = wb_config_get(settings, DC_PATH);
     int code = mode_code(wb_config_get(settings, DC_MODE));
-    if (code == WBD_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
-    wbx_config config = {
+    if (code == WB_XDEC_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
+    wb_xtok_config config = {
         limit(wb_config_get(settings, DC_MAX_DEPTH), "max_depth"),
         limit(wb_config_get(settings, DC_MAX_TOKEN_SIZE), "max_token_size"),
         limit(wb_config_get(settings, DC_MAX_ATTRIBUTES), "max_attributes"),
@@ -109,22 +109,22 @@ static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE settings, 
     };
     decode_state *s;
     VALUE state = TypedData_Make_Struct(cDecodeState, decode_state, &state_type, s);
-    wbd_decoder *d = &s->d;
-    wbd_init(d, source, item, code, path, RTEST(wb_config_get(settings, DC_STRICT)), &config, block, refs,
+    wb_xdec *d = &s->d;
+    wb_xdec_init(d, source, item, code, path, RTEST(wb_config_get(settings, DC_STRICT)), &config, block, refs,
              wb_config_get(settings, DC_MISSING), wb_config_get(settings, DC_DEFAULT_OFFSET));
     d->state = state;
-    VALUE result = wbd_run(d);
+    VALUE result = wb_xdec_run(d);
     if (result == Qundef) {
         /* A DOCTYPE: give back everything read, for the pure backend to start over. */
         const char *text;
         size_t len;
-        wbx_read_so_far(&d->tok, &text, &len);
+        wb_xtok_read_so_far(&d->tok, &text, &len);
         VALUE back = rb_utf8_str_new(text, (long)len);
-        wbd_free(d);
+        wb_xdec_free(d);
         rb_funcall(source, id_unread, 1, back);
         result = sym_doctype;
     } else {
-        wbd_free(d);
+        wb_xdec_free(d);
     }
     RB_GC_GUARD(state);
     return result;
@@ -134,15 +134,15 @@ static VALUE wb_native__decode_source(VALUE self, VALUE source, VALUE settings, 
 /* DecodeState#namespace_of(prefix) -> String or nil: the namespace a prefix
  * ("" the default) is bound to where the decoder is; asked by XML::Capture
  * for prefixes in attribute values, only while it is fed. */
-static VALUE wb_decode_state__namespace_of(VALUE self, VALUE prefix)
+static VALUE wb_xml_decode_state__namespace_of(VALUE self, VALUE prefix)
 {
     decode_state *s = rb_check_typeddata(self, &state_type);
-    return wbd_namespace_of(&s->d, prefix);
+    return wb_xdec_namespace_of(&s->d, prefix);
 }
 
-static VALUE wb_native__compile_plan(VALUE self, VALUE plan)
+static VALUE wb_xml_native__compile_plan(VALUE self, VALUE plan)
 {
-    return wbp_compile(plan);
+    return wb_xplan_compile(plan);
 }
 
 void Init_wirebind_xml_decoder(VALUE mNative)
@@ -153,17 +153,17 @@ void Init_wirebind_xml_decoder(VALUE mNative)
     sym_check = ID2SYM(rb_intern("check"));
     sym_doctype = ID2SYM(rb_intern("doctype"));
     id_unread = rb_intern("unread");
-    wbd_init_ids(mNative);
+    wb_xdec_init_ids(mNative);
     VALUE key = rb_funcall(rb_cRandom, rb_intern("urandom"), 1, INT2FIX(16));
     if (!RB_TYPE_P(key, T_STRING) || RSTRING_LEN(key) != 16) rb_raise(rb_eRuntimeError, "Random.urandom gave no key");
     memcpy(hash_key, RSTRING_PTR(key), 16);
     RB_GC_GUARD(key);
     cDecodeConfig = wb_config_define(mNative, "DecodeConfig", decode_config_members, DC_COUNT);
-    rb_define_singleton_method(mNative, "decode_source", wb_native__decode_source, 4);
-    rb_define_singleton_method(mNative, "compile_plan", wb_native__compile_plan, 1);
+    rb_define_singleton_method(mNative, "decode_source", wb_xml_native__decode_source, 4);
+    rb_define_singleton_method(mNative, "compile_plan", wb_xml_native__compile_plan, 1);
     /* The state of one decode_source call; Ruby sees it only as a Capture's scope. */
     cDecodeState = rb_define_class_under(mNative, "DecodeState", rb_cObject);
     rb_gc_register_mark_object(cDecodeState);
     rb_undef_alloc_func(cDecodeState);
-    rb_define_method(cDecodeState, "namespace_of", wb_decode_state__namespace_of, 1);
+    rb_define_method(cDecodeState, "namespace_of", wb_xml_decode_state__namespace_of, 1);
 }
