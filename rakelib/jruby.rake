@@ -16,10 +16,17 @@ def jruby_sh(env, *args)
   defined?(Bundler) ? Bundler.with_unbundled_env(&run) : run.call
 end
 
+# The packages bin/jruby opens to JRuby on Java 9 and later (its
+# bin/.jruby.module_opts, which the jars do not carry): without sun.nio.ch,
+# JRuby cannot reach the file descriptor of a pipe, and spawn(out: pipe) and
+# Open3 leave the child writing to JRuby's own stdout. Java 8 ignores them.
+JRUBY_MODULE_OPENS = %w[java.base/java.io java.base/java.nio.channels java.base/sun.nio.ch java.management/sun.management]
+                     .flat_map { |package| ["--add-opens", "#{package}=ALL-UNNAMED"] }.freeze
+
 def jruby_command(*args)
   lib = File.join(JRUBY_DIR, "jruby-jars-#{JRUBY_VERSION_USED}", "lib")
   classpath = Dir[File.join(lib, "*.jar")].sort.join(File::PATH_SEPARATOR)
-  ["java", "-Xss16m", "-cp", classpath, "org.jruby.Main", *args]
+  ["java", "-XX:+IgnoreUnrecognizedVMOptions", *JRUBY_MODULE_OPENS, "-Xss16m", "-cp", classpath, "org.jruby.Main", *args]
 end
 
 namespace :jruby do
