@@ -212,10 +212,11 @@ class FloatTypeTest < Minitest::Test
     200.times do
       lower = random.rand * (10.0**random.rand(-300..300))
       upper = lower.next_float
-      midpoint = (lower.to_r + upper.to_r) / 2
+      # Rational(float): JRuby's Float#to_r is an Integer for a whole float past 2**52.
+      midpoint = (Rational(lower) + Rational(upper)) / 2
       tie = exact_decimal(midpoint)
       # lower / ulp is lower's significand: its parity says which neighbour is even.
-      even = (lower.to_r / (upper.to_r - lower.to_r)).to_i.even? ? lower : upper
+      even = (Rational(lower) / (Rational(upper) - Rational(lower))).to_i.even? ? lower : upper
 
       assert_equal even, parse(:float, tie), tie
       assert_equal upper, parse(:float, "#{tie}#{'0' * 50}1"), "just above #{tie}"
