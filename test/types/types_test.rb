@@ -323,7 +323,8 @@ class DecimalTypeTest < Minitest::Test
 
   def test_rationals_read_back_equal
     [Rational(3, 8), Rational(-7, 1250), Rational(10**30 + 1, 2**40)].each do |value|
-      assert_equal value, parse(:decimal, write(:decimal, value))
+      # #to_r: JRuby compares BigDecimal == Rational at limited precision.
+      assert_equal value, parse(:decimal, write(:decimal, value)).to_r
     end
   end
 
@@ -512,9 +513,12 @@ class TimeTypeTest < Minitest::Test
   def test_round_trip_keeps_instant_offset_and_fraction
     random = Random.new(random_seed)
     1_000.times do
-      seconds = random.rand(-(2**36)..(2**36)) + fraction(random)
+      seconds = random.rand(-(2**36)..(2**36))
+      # Apart from the seconds: JRuby's Time.at(negative Rational) keeps a negative
+      # sub-millisecond part, and is not == to the same instant read back.
+      nanoseconds = fraction(random) * 1_000_000_000
       offset = random.rand(-14 * 60..14 * 60) * 60
-      time = random.rand(4).zero? ? Time.at(seconds).utc : Time.at(seconds, in: offset)
+      time = random.rand(4).zero? ? Time.at(seconds, nanoseconds, :nsec).utc : Time.at(seconds, nanoseconds, :nsec, in: offset)
       next unless time.year.between?(-9999, 99_999)
 
       back = assert_round_trip(:time, time)
