@@ -22,3 +22,31 @@ rescue StandardError, ScriptError => e
 end
 puts "JRuby #{JRUBY_VERSION}: #{unloadable.size} test file(s) could not be loaded" unless unloadable.empty?
 unloadable.each { |line| puts "  #{line}" }
+
+# Minitest prints skip reasons only with --verbose, among a line per test: this
+# prints each reason once, with its count, after the totals.
+class SkipReasons < Minitest::AbstractReporter
+  def initialize(io)
+    super()
+    @io = io
+    @counts = Hash.new(0)
+  end
+
+  def record(result)
+    @counts[result.failure.message] += 1 if result.skipped?
+  end
+
+  def report
+    return if @counts.empty?
+
+    @io.puts "\nSkips by reason (#{@counts.values.sum}):"
+    @counts.sort_by { |reason, count| [-count, reason] }.each { |reason, count| @io.puts format("%5d  %s", count, reason) }
+  end
+end
+
+module Minitest
+  def self.plugin_skip_reasons_init(options)
+    reporter << SkipReasons.new(options[:io])
+  end
+end
+Minitest.register_plugin(:skip_reasons)
