@@ -14,14 +14,21 @@ if (shard = ENV["WIREBIND_TEST_SHARD"])
   files = files.select.with_index { |_, i| i % count == index - 1 }
 end
 
-unloadable = []
+UNLOADABLE = [] # filled just below
 files.each do |file|
   require file
 rescue StandardError, ScriptError => e
-  unloadable << "#{file.delete_prefix("#{__dir__}/")}: #{e.class}: #{e.message.lines.first.chomp}"
+  UNLOADABLE << "#{file.delete_prefix("#{__dir__}/")}: #{e.class}: #{e.message.lines.first.chomp}"
 end
-puts "JRuby #{JRUBY_VERSION}: #{unloadable.size} test file(s) could not be loaded" unless unloadable.empty?
-unloadable.each { |line| puts "  #{line}" }
+puts "JRuby #{JRUBY_VERSION}: #{UNLOADABLE.size} test file(s) could not be loaded" unless UNLOADABLE.empty?
+UNLOADABLE.each { |line| puts "  #{line}" }
+
+# A file that did not load is an error of the run, not a silent gap in it.
+class JRubyLoadTest < Minitest::Test
+  def test_every_test_file_loads
+    assert_empty UNLOADABLE, "test files that could not be loaded on JRuby"
+  end
+end
 
 # Minitest prints skip reasons only with --verbose, among a line per test: this
 # prints each reason once, with its count, after the totals.
