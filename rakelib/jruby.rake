@@ -4,10 +4,10 @@
 # `java -cp`: no JRuby installation needed, only Java. Everything lands in tmp/jruby.
 JRUBY_VERSION_USED = "9.4.14.0"
 JRUBY_DIR = File.expand_path("../tmp/jruby", __dir__)
-# The gems the tests load, pure Ruby (or, for puma, with its JRuby build on
-# RubyGems), at the versions of Gemfile.lock where it pins them. httpx is left
-# out: its tests skip with the reason.
-JRUBY_TEST_GEMS = %w[minitest:5.27.0 rexml oat rack:3.2.8 webrick:1.9.2 puma:8.0.2].freeze
+# The gems the tests load, pure Ruby (or, for puma and nokogiri, with their
+# JRuby builds on RubyGems), at the versions of Gemfile.lock where it pins them.
+# savon and httpx are left out: their tests skip with the reason.
+JRUBY_TEST_GEMS = %w[minitest:5.27.0 rexml oat rack:3.2.8 webrick:1.9.2 puma:8.0.2 nokogiri:1.18.10].freeze
 
 # Runs JRuby outside Bundler's environment: the RUBYOPT=-rbundler/setup that
 # `bundle exec` sets would make JRuby look for MRI's bundle.
@@ -16,10 +16,17 @@ def jruby_sh(env, *args)
   defined?(Bundler) ? Bundler.with_unbundled_env(&run) : run.call
 end
 
+# The packages bin/jruby opens to JRuby on Java 9 and later (its
+# bin/.jruby.module_opts, which the jars do not carry): without sun.nio.ch,
+# JRuby cannot reach the file descriptor of a pipe, and spawn(out: pipe) and
+# Open3 leave the child writing to JRuby's own stdout. Java 8 ignores them.
+JRUBY_MODULE_OPENS = %w[java.base/java.io java.base/java.nio.channels java.base/sun.nio.ch java.management/sun.management]
+                     .flat_map { |package| ["--add-opens", "#{package}=ALL-UNNAMED"] }.freeze
+
 def jruby_command(*args)
   lib = File.join(JRUBY_DIR, "jruby-jars-#{JRUBY_VERSION_USED}", "lib")
   classpath = Dir[File.join(lib, "*.jar")].sort.join(File::PATH_SEPARATOR)
-  ["java", "-Xss16m", "-cp", classpath, "org.jruby.Main", *args]
+  ["java", "-XX:+IgnoreUnrecognizedVMOptions", *JRUBY_MODULE_OPENS, "-Xss16m", "-cp", classpath, "org.jruby.Main", *args]
 end
 
 namespace :jruby do

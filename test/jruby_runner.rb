@@ -14,11 +14,46 @@ if (shard = ENV["WIREBIND_TEST_SHARD"])
   files = files.select.with_index { |_, i| i % count == index - 1 }
 end
 
-unloadable = []
+UNLOADABLE = [] # filled just below
 files.each do |file|
   require file
 rescue StandardError, ScriptError => e
-  unloadable << "#{file.delete_prefix("#{__dir__}/")}: #{e.class}: #{e.message.lines.first.chomp}"
+  UNLOADABLE << "#{file.delete_prefix("#{__dir__}/")}: #{e.class}: #{e.message.lines.first.chomp}"
 end
-puts "JRuby #{JRUBY_VERSION}: #{unloadable.size} test file(s) could not be loaded" unless unloadable.empty?
-unloadable.each { |line| puts "  #{line}" }
+puts "JRuby #{JRUBY_VERSION}: #{UNLOADABLE.size} test file(s) could not be loaded" unless UNLOADABLE.empty?
+UNLOADABLE.each { |line| puts "  #{line}" }
+
+# A file that did not load is an error of the run, not a silent gap in it.
+class JRubyLoadTest < Minitest::Test
+  def test_every_test_file_loads
+    assert_empty UNLOADABLE, "test files that could not be loaded on JRuby"
+  end
+end
+
+# Minitest prints skip reasons only with --verbose, among a line per test: this
+# prints each reason once, with its count, after the totals.
+class SkipReasons < Minitest::AbstractReporter
+  def initialize(io)
+    super()
+    @io = io
+    @counts = Hash.new(0)
+  end
+
+  def record(result)
+    @counts[result.failure.message] += 1 if result.skipped?
+  end
+
+  def report
+    return if @counts.empty?
+
+    @io.puts "\nSkips by reason (#{@counts.values.sum}):"
+    @counts.sort_by { |reason, count| [-count, reason] }.each { |reason, count| @io.puts format("%5d  %s", count, reason) }
+  end
+end
+
+module Minitest
+  def self.plugin_skip_reasons_init(options)
+    reporter << SkipReasons.new(options[:io])
+  end
+end
+Minitest.register_plugin(:skip_reasons)

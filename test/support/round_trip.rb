@@ -150,11 +150,13 @@ module Wirebind
     def gen_time(random)
       seconds = random.rand(MIN_TIME..MAX_TIME)
       places = random.rand(0..12)
-      fraction = places.zero? ? 0 : Rational(random.rand(10**places), 10**places)
+      # Seconds and nanoseconds apart: JRuby's Time.at(negative Rational) keeps a
+      # negative sub-millisecond part, and is not == to the same instant read back.
+      nanoseconds = places.zero? ? 0 : Rational(random.rand(10**places), 10**places) * 1_000_000_000
       case random.rand(4)
-      when 0 then Time.at(seconds + fraction, in: "UTC")
-      when 1 then Time.at(seconds + fraction, in: "+00:00")
-      else Time.at(seconds + fraction, in: gen_zone(random))
+      when 0 then Time.at(seconds, nanoseconds, :nsec, in: "UTC")
+      when 1 then Time.at(seconds, nanoseconds, :nsec, in: "+00:00")
+      else Time.at(seconds, nanoseconds, :nsec, in: gen_zone(random))
       end
     end
 
