@@ -13,8 +13,24 @@ module Wirebind
     # @param small [Integer] N
     # @yieldparam n [Integer] the size to work on (N or 4N); the block builds its
     #   input first and returns a lambda that does the work to time
-    def assert_linear_time(name, small, runs: 5)
-      times = [small, small * 4].map do |n|
+    def assert_linear_time(name, small, runs: 5, &build)
+      times = fastest_times(small, runs, &build)
+      ratio = times[1] / [times[0], 1e-6].max
+      # A ratio over the bound is measured once more and the fastest runs of both
+      # kept: a pause of the machine or the JVM (JRuby's JIT and GC run on threads
+      # of their own) passes, quadratic work (about 16x) fails again.
+      if ratio >= MAX_RATIO
+        times = fastest_times(small, runs, &build).zip(times).map(&:min)
+        ratio = times[1] / [times[0], 1e-6].max
+      end
+      assert_operator ratio, :<, MAX_RATIO,
+                      format("%s: %.1f ms at N=%d, %.1f ms at 4N: %.1fx (linear is about 4x)", name, times[0] * 1000, small, times[1] * 1000, ratio)
+      ratio
+    end
+
+    # @return [Array(Float, Float)] the fastest of +runs+ timings at N and at 4N
+    def fastest_times(small, runs)
+      [small, small * 4].map do |n|
         work = yield(n)
         work.call # warm-up: caches, plans, generated methods
         Array.new(runs) do
@@ -22,10 +38,6 @@ module Wirebind
           cpu_time(&work)
         end.min
       end
-      ratio = times[1] / [times[0], 1e-6].max
-      assert_operator ratio, :<, MAX_RATIO,
-                      format("%s: %.1f ms at N=%d, %.1f ms at 4N: %.1fx (linear is about 4x)", name, times[0] * 1000, small, times[1] * 1000, ratio)
-      ratio
     end
 
     # The CPU time of this process. JRuby has no CPU clock for
