@@ -492,7 +492,7 @@ class SerializerNativeDifferentialTest < Minitest::Test
     model Thing
     attributes :id, :words
     one :inner, TagSerializer, links: { related: ->(thing, _) { thing.id && "/things/#{thing.id}/inner" } }
-    link(:self) { |thing, context| context[:next] }
+    link(:self) { |_thing, context| context[:next] }
   end
 
   def test_small_shapes_in_every_format
