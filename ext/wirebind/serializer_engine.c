@@ -459,15 +459,17 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
 
 /* ---- records ---------------------------------------------------------------------- */
 
-/* r.name: the ivar when the reader is Model's attr_accessor and the record is
- * exactly of the model class (no subclass or singleton may override it). */
+/* A model's attribute is its ivar, whatever its class's readers do (the
+ * generated Ruby's instance_variable_get); an object that is not a model is
+ * read through its reader (r.name). */
 static inline VALUE read_field(VALUE record, const wb_ser_op *op, int exact)
 {
-    if (exact && op->direct) {
+    if (op->direct) {
 #if RUBY_API_VERSION_CODE < 30200
         /* rb_ivar_get looks the name up in the class's index table each time;
-         * the index found once (probe_ivars) reads the same slot. */
-        if (op->ivar_index && RB_TYPE_P(record, T_OBJECT) && op->ivar_index <= ROBJECT_NUMIV(record)) {
+         * the index found once (probe_ivars) reads the same slot, for a
+         * record of exactly the model class (a subclass has its own table). */
+        if (exact && op->ivar_index && RB_TYPE_P(record, T_OBJECT) && op->ivar_index <= ROBJECT_NUMIV(record)) {
             VALUE value = ROBJECT_IVPTR(record)[op->ivar_index - 1];
             return value == Qundef ? Qnil : value;
         }

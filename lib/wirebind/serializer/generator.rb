@@ -108,7 +108,7 @@ module Wirebind
       def id_method
         name = @id.reader
         line "def id_of(r)"
-        line "  v = r.#{name}"
+        line "  v = #{read(@id)}"
         line "  return v if String === v"
         line "  return v.to_s if Integer === v"
         line "  raise EncodeError.new(#{"a JSON:API resource needs an id: #{name} is ".inspect} + Types.describe(v), path: #{name.name.inspect})"
@@ -148,6 +148,14 @@ module Wirebind
         @at = entry
       end
 
+      # The expression reading the attribute +op+ reads from the record in
+      # local +r+: a model's instance variable (a model's values are its
+      # ivars, see {Wirebind::Model}), or the reader of an object that is
+      # not a model.
+      def read(op)
+        op.ivar ? "r.instance_variable_get(#{op.ivar.inspect})" : "r.#{op.reader}"
+      end
+
       # The local of +slot+ assigned (or nothing, for a slot no one reads).
       def assign(slot)
         @read[slot] ? "s#{slot} = " : ""
@@ -165,7 +173,7 @@ module Wirebind
             line "#{assign(op.slot)}@links[#{op.target}].call(r, ctx)"
           when Program::LOAD
             at(op.at)
-            line "#{assign(op.slot)}r.#{op.reader}"
+            line "#{assign(op.slot)}#{read(op)}"
           when Program::HREF
             at(op.at)
             string_value("s#{op.slot}")
@@ -213,7 +221,7 @@ module Wirebind
       # The attribute's value from local +v+ (set here), or its list of values.
       def attribute(op)
         at(op.at)
-        line "v = r.#{op.reader}"
+        line "v = #{read(op)}"
         return scalar(op, "v") unless op.list
 
         @pending << "["
@@ -310,7 +318,7 @@ module Wirebind
           x = "s#{op.from}"
         else
           x = "v"
-          line "v = r.#{op.reader}"
+          line "v = #{read(op)}"
         end
         if op.skip_nil
           flush
@@ -331,7 +339,7 @@ module Wirebind
       # Nested records, from the list in local +v+; nil items left out or null.
       def many(op)
         at(op.at)
-        line "v = r.#{op.reader}"
+        line "v = #{read(op)}"
         each_item(op) do
           if op.skip_nil
             line "unless x.nil?"
@@ -352,7 +360,7 @@ module Wirebind
       # queued for +included+ (JsonApi::Compiled#relate).
       def relate(op)
         at(op.at)
-        line "v = r.#{op.reader}"
+        line "v = #{read(op)}"
         call = "relate(%s, out, st, #{op.text.inspect})"
         unless op.list
           pre = take

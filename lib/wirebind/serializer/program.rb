@@ -97,8 +97,7 @@ module Wirebind
       # Array of {FIELDS}; a block becomes a forward jump over it (an
       # UNLESS_ANY to its end; a SPARSE to its body, after the otherwise and
       # an UNLESS_ANY without slots, which always jumps, to the end). Made
-      # when asked (once per {Compiled}, by Compiled#native_program), so that
-      # +direct+ (whether the reader is Model's own) is decided then.
+      # when asked (once per {Compiled}, by Compiled#native_program).
       # @return [Array<Array>]
       def ops
         flat = []
@@ -187,11 +186,11 @@ module Wirebind
         read_attribute(resolved.attribute)
       end
 
-      # @return [Hash] how +attribute+ (a Model::Attribute or a
-      #   ReaderAttribute) is read: through its reader (the instance variable,
-      #   for the native engine, when +direct+: see {#ops})
+      # @return [Hash] how +attribute+ is read: a model's instance variable
+      #   (+direct+; see {Wirebind::Model}), or the reader of an object that
+      #   is not a model (a {ReaderAttribute}, which has no ivar)
       def read_attribute(attribute)
-        { ivar: attribute.ivar, reader: attribute.name }
+        { ivar: attribute.ivar, reader: attribute.name, direct: !attribute.ivar.nil? }
       end
 
       # @return [Hash] whether the list of +resolved+ is read as
@@ -263,18 +262,7 @@ module Wirebind
         row = FIELDS.map { |name| op[name] }
         row[FIELDS.index(:from)] ||= -1
         row[FIELDS.index(:flag)] ||= -1
-        row[FIELDS.index(:direct)] = direct?(op.reader) if op.reader && op.ivar
         row
-      end
-
-      # Whether the record's reader is the attr_accessor Model defined for
-      # the attribute, so that reading the instance variable (for a record of
-      # exactly the model class: C checks) is reading it through the reader.
-      def direct?(name)
-        owner = @compiled.model.instance_method(name).owner
-        owner.is_a?(Model::GeneratedMethods) && !Model::Generator::METHOD_NAMES.include?(name)
-      rescue NameError
-        false
       end
     end
   end
