@@ -88,6 +88,21 @@ class JSONNativeDifferentialTest < Minitest::Test
     Thread.current[:wirebind_native_calls] = nil
   end
 
+  # C's entry point takes its settings as one frozen Struct that C defines, and
+  # refuses anything else (a Hash, an unfrozen config) with a TypeError.
+  def test_decode_source_takes_one_frozen_config
+    assert_equal %i[code type list slot strict max_depth max_token_size max_number_length],
+                 Wirebind::JSON::Native::DecodeConfig.members
+    config = Wirebind::JSON::Native.decode_config(Thing, false, false, max_depth: 8, max_token_size: 1024, max_number_length: 64)
+    assert_predicate config, :frozen?
+    assert Ractor.shareable?(config) if defined?(Ractor)
+    assert_equal Thing.new(name: "x"), Wirebind::JSON::Native.decode_source(Wirebind::JSON::Pure::Source.new('{"name": "x"}'), config, nil)
+    [config.dup, config.to_h.freeze].each do |wrong|
+      error = assert_raises(TypeError) { Wirebind::JSON::Native.decode_source(Wirebind::JSON::Pure::Source.new("{}"), wrong, nil) }
+      assert_match(/expected a frozen Wirebind::JSON::Native::DecodeConfig/, error.message)
+    end
+  end
+
   # Counts calls into C while a test asks it to (prepended for good; plain
   # methods, not closures, so that other Ractors may still call through it).
   module NativeSpy
