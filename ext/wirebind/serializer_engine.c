@@ -18,7 +18,7 @@
 #include <ruby/version.h>
 
 static VALUE cProgram;
-static ID id_native_any;
+static ID id_native_any, id_compiled, id_model, id_links, id_ops, id_slot_count, id_max_depth;
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
     id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
 static VALUE str_included;
@@ -79,8 +79,9 @@ static const rb_data_type_t program_type = {
     RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
-enum { F_CODE = 0, F_AT, F_SLOT, F_TARGET, F_TEXT, F_IVAR, F_READER, F_DIRECT, F_TYPE, F_LIST, F_SKIP_NIL, F_NESTED, F_HEAD,
-       F_SLOTS, F_FROM, F_FLAG, F_READERS, F_COUNT };
+/* Program::FIELDS, in its order. */
+enum { F_CODE = 0, F_AT, F_SLOT, F_TARGET, F_TEXT, F_IVAR, F_READER, F_DIRECT, F_TYPE, F_LIST, F_SKIP_NIL, F_HEAD, F_SLOTS,
+       F_FROM, F_FLAG, F_READERS, F_COUNT };
 
 static wb_ser_bytes intern(wb_ser_program *program, VALUE str)
 {
@@ -147,17 +148,25 @@ static VALUE probe_ivars(VALUE arg)
 }
 #endif
 
-VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE slot_count, VALUE max_depth)
+VALUE wb_ser_compile(VALUE description)
 {
+    /* The description's fields, read once. */
+    VALUE compiled = rb_funcall(description, id_compiled, 0);
+    VALUE model = rb_funcall(description, id_model, 0);
+    VALUE links = rb_funcall(description, id_links, 0);
+    VALUE ops = rb_funcall(description, id_ops, 0);
+    int slot_count = NUM2INT(rb_funcall(description, id_slot_count, 0));
+    long max_depth = NUM2LONG(rb_funcall(description, id_max_depth, 0));
     Check_Type(ops, T_ARRAY);
     Check_Type(links, T_ARRAY);
+    if (!RB_TYPE_P(model, T_CLASS)) rb_raise(rb_eTypeError, "serializer program: the model is not a Class");
     wb_ser_program *program;
     VALUE object = TypedData_Make_Struct(cProgram, wb_ser_program, &program_type, program);
     program->compiled = compiled;
     program->model = model;
     program->links = links;
-    program->slot_count = NUM2INT(slot_count);
-    program->max_depth = NUM2LONG(max_depth);
+    program->slot_count = slot_count;
+    program->max_depth = max_depth;
     program->id_op = -1;
     if (program->slot_count < 0) rb_raise(rb_eArgError, "serializer program: negative slot count");
     wb_buffer_init(&program->strings);
@@ -187,6 +196,8 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
         o->name = Qnil;
         o->nested = Qnil;
         o->nested_program = Qnil;
+        /* Counted from here on (marked): Ruby runs below, and may collect. */
+        program->op_count = (size_t)i + 1;
         long code = NUM2LONG(rb_ary_entry(op, F_CODE));
         if (code < 0 || code >= WB_SER_OP_LIMIT) rb_raise(rb_eArgError, "serializer program: unknown op %ld", code);
         o->code = (unsigned char)code;
@@ -230,7 +241,10 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
                 o->format = (unsigned char)wb_format_kind_of(type);
             }
         }
-        o->nested = rb_ary_entry(op, F_NESTED);
+        if (o->code == WB_SER_ONE || o->code == WB_SER_MANY || o->code == WB_SER_RELATE) {
+            if (o->at < 0) rb_raise(rb_eArgError, "serializer program: op %ld needs its field", i);
+            o->nested = rb_funcall(compiled, id_nested, 1, INT2FIX(o->at));
+        }
         o->dispatch = !NIL_P(o->nested) && rb_respond_to(o->nested, id_native_program_for);
         VALUE slots = rb_ary_entry(op, F_SLOTS);
         if (!NIL_P(slots)) {
@@ -265,7 +279,6 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
             if (!o->has_head) rb_raise(rb_eArgError, "serializer program: an id without its identifier's head");
             if (program->id_op < 0) program->id_op = i;
         }
-        program->op_count = (size_t)i + 1;
     }
 #if RUBY_API_VERSION_CODE < 30200
     /* A model that cannot be allocated (or raises doing it) is read by name. */
@@ -279,6 +292,7 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
     }
 #endif
     RB_GC_GUARD(ops);
+    RB_GC_GUARD(description);
     return rb_obj_freeze(object);
 }
 
@@ -485,7 +499,7 @@ static VALUE nested_program_object(wb_ser_op *op, VALUE record)
     return op->nested_program;
 }
 
-/* Generator#check_list: a list read through a reader may be any Enumerable. */
+/* Generator#each_item: a list read through a reader may be any Enumerable. */
 static VALUE list_of(const wb_ser_op *op, VALUE value)
 {
     if (op->readers && !RB_TYPE_P(value, T_ARRAY) && RTEST(rb_obj_is_kind_of(value, rb_mEnumerable))) {
@@ -1014,6 +1028,12 @@ void wb_ser_init(VALUE mNative)
     id_native_program_for = rb_intern("native_program_for");
     id_to_a = rb_intern("to_a");
     id_any = rb_intern("any");
+    id_compiled = rb_intern("compiled");
+    id_model = rb_intern("model");
+    id_links = rb_intern("links");
+    id_ops = rb_intern("ops");
+    id_slot_count = rb_intern("slot_count");
+    id_max_depth = rb_intern("max_depth");
     str_included = rb_obj_freeze(rb_str_new_cstr("included"));
     rb_gc_register_mark_object(str_included);
     wb_jwrite_init();

@@ -3,9 +3,10 @@
  * per serializer, model class and format) over records, appending JSON to a
  * wb_buffer.
  *
- * The output is byte for byte what the generated Ruby methods write
- * (lib/wirebind/serializer/{compiler,plain,hal,siren,json_api}.rb), errors included
- * (EncodeError, message and path): those files are the reference. What C does
+ * The output is byte for byte what the pure backend's methods write, errors
+ * included (EncodeError, message and path): those are generated from the same
+ * program (lib/wirebind/serializer/generator.rb translates each op into the
+ * Ruby this engine's case for it mirrors), and are the reference. What C does
  * not write itself it asks Ruby for, as a String: values it declines
  * (Serializer::Values.native_text), model-typed attribute values
  * (Compiled#native_model_value), and every error (Compiled#wrong_record,
@@ -57,11 +58,11 @@ typedef struct wb_ser_op {
     unsigned char list;     /* ATTR: a list of values; RELATE: a many relationship */
     unsigned char direct;   /* a model's attribute: read the ivar, not the reader */
     unsigned char skip_nil; /* ONE, MANY: a nil record is left out (else null) */
-    unsigned char readers;  /* MANY, RELATE: an Enumerable not an Array is read as its to_a (Generator#check_list) */
+    unsigned char readers;  /* MANY, RELATE: an Enumerable not an Array is read as its to_a (Generator#each_item) */
     unsigned char dispatch; /* ONE, MANY, RELATE: `nested` is a Dispatch: the program is asked per record */
     int at;                 /* the field (or link) index, for errors; -1 none */
     int slot;               /* LINK, LOAD, HREF, FLAG_*, COMMA_IF */
-    int target;             /* UNLESS_ANY: the op to jump to; LINK: the link's index */
+    int target;             /* UNLESS_ANY, SPARSE: the op to jump to (forward); LINK: the link's index */
     int from;               /* ONE: the slot holding the record, -1: read it; FIELD: the fieldset's slot */
     int flag;               /* ONE, MANY, RELATE: the comma flag's slot, -1: none */
     ID ivar;
@@ -69,7 +70,7 @@ typedef struct wb_ser_op {
     unsigned int ivar_index; /* Ruby 3.1: 1 + the ivar's index in the model's instances, 0: unknown */
     VALUE type;             /* ATTR: the type Symbol (for Values.native_text) */
     VALUE name;             /* ID, SPARSE: the resource type; FIELD, RELATE: the member's key (frozen Strings) */
-    VALUE nested;           /* ONE, MANY, RELATE: the nested Compiled */
+    VALUE nested;           /* ONE, MANY, RELATE: the nested Compiled (or Dispatch), Compiled#nested(at) */
     VALUE nested_program;   /* its program object, looked up on first use */
     wb_ser_bytes text;      /* LIT */
     wb_ser_bytes head;      /* ONE, MANY: the nested record's head; ID: the resource identifier's, up to its id */
@@ -98,11 +99,16 @@ typedef struct wb_ser_program {
 /* Interns names and defines the program class under `mNative`. */
 void wb_ser_init(VALUE mNative);
 
-/* Native.compile(compiled, model, links, ops, slot_count, max_depth). */
-VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE slot_count, VALUE max_depth);
+/* Native.compile(program): a Serializer::Program (frozen, built once per
+ * Compiled) compiled for C. Its fields are read once: compiled, model, links,
+ * ops (flattened: Arrays of Program::FIELDS), slot_count, max_depth; each
+ * nested serializer is asked of the Compiled (Compiled#nested). */
+VALUE wb_ser_compile(VALUE program);
 
 /* The document of one Serializer#to_json: the resource, written with
- * `list_opening`... around a list, each record with its head. */
+ * `list_opening`... around a list, each record with its head; all but the
+ * first four members are the Serializer::Layout's, whose objects (frozen) it
+ * holds while the document is written. */
 typedef struct wb_ser_document {
     VALUE serializer;   /* the Serializer instance (compiled_for) */
     VALUE resource;

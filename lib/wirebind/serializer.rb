@@ -6,6 +6,8 @@ require_relative "serializer/declarations"
 require_relative "serializer/values"
 require_relative "serializer/compiler"
 require_relative "serializer/program"
+require_relative "serializer/layout"
+require_relative "serializer/generator"
 require_relative "serializer/plain"
 require_relative "serializer/hal"
 require_relative "serializer/json_api"
@@ -55,9 +57,11 @@ module Wirebind
   #
   # == How it runs
   #
-  # A serializer is compiled, once per model class and format, into plain
-  # methods generated as Ruby source (no blocks on the way but the links',
-  # called once per record); the methods append to one String. A value that
+  # A serializer is compiled, once per model class and format, into one
+  # description of a record ({Program}), which the native engine runs and
+  # which is translated into plain methods generated as Ruby source for the
+  # pure backend (no blocks on the way but the links', called once per
+  # record); the methods append to one String. A value that
   # does not fit its declared type raises {EncodeError} with its path
   # (+"[3].affects_versions[0].sequence"+); a declaration that does not fit
   # the model or the format raises {SchemaError}, when it is made or when the
@@ -107,7 +111,7 @@ module Wirebind
           begin
             definition = FORMATS.fetch(format)
             klass = definition.const_defined?(:Compiled, false) ? definition::Compiled : Compiled
-            compiled = klass.new(self, model, format, definition::Generator)
+            compiled = klass.new(self, model, format)
             compiling[key] = compiled
             compiled.resolve_nested
             # Published when every serializer it reaches is complete.
@@ -218,13 +222,11 @@ module Wirebind
     def to_json(*_state, io: nil)
       Options.io(io)
 
-      definition = FORMATS[@format]
-      if @backend == :native && definition.respond_to?(:program)
-        return Native.write(self, @resource, @context, io, *definition.native_document(self))
-      end
+      layout = FORMATS[@format].layout(self)
+      return Native.write(self, @resource, @context, io, layout) if @backend == :native
 
       out = String.new(capacity: Document::BUFFER_SIZE, encoding: Encoding::UTF_8)
-      written = FORMATS[@format].write(self, out, io)
+      written = layout.opening ? JsonApi.write(self, layout, out, io) : Document.write(self, layout, out, io)
       io ? written + Chunks.flush(io, out) : out
     end
 
@@ -304,13 +306,46 @@ module Wirebind
       end.freeze
     end
 
-    # Writing lists, and flushing to an IO between records.
+    # Writing documents, and flushing to an IO between records.
     # @api private
     module Document
       BUFFER_SIZE = 16 * 1024
       FLUSH_SIZE = 64 * 1024
 
       module_function
+
+      # Writes the resource of +document+ (a Serializer) as +layout+ lays it
+      # out; JSON:API's compound documents are JsonApi.write's.
+      # @return [Integer] bytes flushed to +io+
+      def write(document, layout, out, io)
+        resource = document.resource
+        context = document.context
+        if resource.is_a?(Array)
+          head = layout.list_head
+          skip_nil = layout.skip_nil
+          return flush_each(out, io, resource, layout.list_opening, layout.list_closing) do |item, first|
+            if item.nil?
+              next false if skip_nil
+
+              out << "," unless first
+              out << "null"
+            else
+              out << "," unless first
+              compiled = document.compiled_for(item)
+              head ? compiled.write(item, out, context, 1, head) : compiled.write(item, out, context, 1)
+            end
+            true
+          end
+        end
+        if resource.nil?
+          out << "null"
+        elsif (head = layout.single_head)
+          document.compiled_for(resource).write(resource, out, context, 1, head)
+        else
+          document.compiled_for(resource).write(resource, out, context, 1)
+        end
+        0
+      end
 
       # Writes +opening+, then yields each item of +list+ with whether nothing
       # was written yet and its index (the block returns false when it wrote

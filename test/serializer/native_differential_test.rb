@@ -470,6 +470,80 @@ class SerializerNativeDifferentialTest < Minitest::Test
     end
   end
 
+  # ---- small shapes: programs with nothing in a block, or blocks alone ----------
+
+  class EmptySerializer < Wirebind::Serializer
+    type "empty"
+    model Thing
+  end
+
+  class LinksOnlySerializer < Wirebind::Serializer
+    type "links"
+    model Thing
+    link(:self) { |thing| thing.id && "/things/#{thing.id}" }
+    link(:next) { |_thing, context| context[:next] }
+  end
+
+  class ListsOnlySerializer < Wirebind::Serializer
+    type "lists"
+    model Thing
+    many :parts, PartSerializer
+    many :tags, TagSerializer
+  end
+
+  class IdAndOneLinkSerializer < Wirebind::Serializer
+    type "ided"
+    model Thing
+    attributes :id, :words
+    one :inner, TagSerializer, links: { related: ->(thing, _) { thing.id && "/things/#{thing.id}/inner" } }
+    link(:self) { |_thing, context| context[:next] }
+  end
+
+  def test_small_shapes_in_every_format
+    random = Random.new(random_seed)
+    serializers = [EmptySerializer, LinksOnlySerializer, ListsOnlySerializer, IdAndOneLinkSerializer]
+    fieldsets = [nil, { "empty" => "", "links" => "x", "lists" => "tags", "ided" => "words" }, { "ided" => "id,inner", "tag" => "" }]
+    60.times do |round|
+      bad = round.even? ? 0.0 : 0.01
+      resource = random.rand < 0.8 ? Array.new(random.rand(0..3)) { random.rand < 0.2 ? nil : gen_thing(random, bad) } : gen_thing(random, bad)
+      context = { next: pick(random, [nil, "/next", :sym]) }
+      serializers.each do |serializer|
+        FORMATS.each do |format|
+          options = format == :json_api ? { fields: pick(random, fieldsets), include: pick(random, [nil, "parts", "inner"]) } : {}
+          assert_same_outcome(serializer, resource, format: format, context: context, **options)
+        end
+      end
+    end
+    assert_equal '{"data":{"type":"empty","id":"1"}}', EmptySerializer.new(Thing.new(id: "1"), format: :json_api, fields: { "empty" => "" }).to_json
+    assert_equal "{}", EmptySerializer.new(Thing.new(id: "1"), format: :hal).to_json
+  end
+
+  # The one description: each compiled serializer's program is frozen, its
+  # flat form jumps forward only, and the document's layout is shareable.
+  def test_programs_and_layouts
+    [ThingSerializer, ApiThingSerializer, EmptySerializer, LinksOnlySerializer].each do |serializer|
+      FORMATS.each do |format|
+        compiled = serializer.__wb_compiled(format, Thing)
+        program = compiled.program
+        assert program.frozen?
+        ops = program.ops
+        target = Wirebind::Serializer::Program::FIELDS.index(:target)
+        code = Wirebind::Serializer::Program::FIELDS.index(:code)
+        ops.each_with_index do |op, index|
+          next unless [Wirebind::Serializer::Program::UNLESS_ANY, Wirebind::Serializer::Program::SPARSE].include?(op[code])
+
+          assert_operator op[target], :>, index, "#{serializer} #{format}: op #{index} jumps forward"
+          assert_operator op[target], :<=, ops.size
+        end
+        layout = Wirebind::Serializer::FORMATS.fetch(format).layout(serializer.new([], format: format, rel: "things"))
+        assert Ractor.shareable?(layout), "#{format}'s layout is shareable" if defined?(Ractor)
+      end
+    end
+    assert_raises(ArgumentError) do
+      Wirebind::Serializer::Native.write(ThingSerializer.new(nil), nil, {}, nil, Wirebind::Serializer::Layout.new(list_opening: "[", list_closing: "]"))
+    end
+  end
+
   def test_the_backend_option
     assert_equal :native, ThingSerializer.new(nil).backend
     assert_equal :pure, ThingSerializer.new(nil, backend: :pure).backend

@@ -11,76 +11,9 @@ module Wirebind
     #
     # @api private
     module HAL
-      # Generates +write(r, out, ctx, d)+.
-      class Generator < Serializer::Generator
-        private
-
-        def write_methods
-          record_method("write", "ctx, d") do
-            call_links
-            fields([:one]).each do |resolved|
-              line "at = #{resolved.at}"
-              line "e#{resolved.at} = #{read(resolved.attribute)}"
-            end
-            open
-            fields([:attribute]).each do |resolved|
-              member(resolved.key)
-              attribute_value(resolved)
-            end
-            links_object unless links.empty?
-            embedded_object unless fields(%i[one many]).empty?
-            close
-          end
-        end
-
-        def links_object
-          conditional(any_link) do
-            member("_links")
-            open
-            link_members do |link|
-              line "at = #{@compiled.fields.size + link.index}"
-              lit('{"href":')
-              string_value("h#{link.index}")
-              lit("}")
-            end
-            close
-          end
-        end
-
-        def embedded_object
-          body = lambda do
-            member("_embedded")
-            open
-            fields(%i[one many]).each { |resolved| embedded(resolved) }
-            close
-          end
-          if fields([:many]).empty?
-            conditional(fields([:one]).map { |resolved| "!e#{resolved.at}.nil?" }.join(" || "), &body)
-          else
-            body.call
-          end
-        end
-
-        def embedded(resolved)
-          if resolved.field.kind == :one
-            conditional("!e#{resolved.at}.nil?") do
-              member(resolved.key)
-              flush
-              line "at = #{resolved.at}"
-              line "@n#{resolved.at}.write(e#{resolved.at}, out, ctx, d + 1)"
-            end
-          else
-            member(resolved.key)
-            line "at = #{resolved.at}"
-            line "v = #{read(resolved.attribute)}"
-            each_record(resolved, "s.write(%s, out, ctx, d + 1)")
-          end
-        end
-      end
-
       module_function
 
-      # The native engine's program for +compiled+ (the Generator's +write+).
+      # How +compiled+ writes a record: the program both backends run.
       # @return [Program]
       def program(compiled)
         links = compiled.serializer.__wb_links
@@ -158,26 +91,17 @@ module Wirebind
         end
       end
 
-      # How the native engine writes the document (see Plain.native_document).
-      def native_document(document)
-        [+'{"_embedded":{' << JSON::Pure::Writer.key(+"", document.rel) << "[", "]}}", nil, nil, true]
+      # A list's layout for +rel+: a resource embedding the records under it.
+      def list_layout(rel)
+        Layout.build(list_opening: +'{"_embedded":{' << JSON::Pure::Writer.key(+"", rel) << "[", list_closing: "]}}", skip_nil: true)
       end
 
-      # @return [Integer] bytes flushed to +io+ so far
-      def write(document, out, io)
-        resource = document.resource
-        context = document.context
-        if resource.is_a?(Array)
-          opening = +'{"_embedded":{' << JSON::Pure::Writer.key(+"", document.rel) << "["
-          return Document.flush_each(out, io, resource, opening, "]}}") do |item, first|
-            next false if item.nil?
+      LAYOUT = list_layout("item")
 
-            out << "," unless first
-            document.compiled_for(item).write(item, out, context, 1)
-          end
-        end
-        resource.nil? ? out << "null" : document.compiled_for(resource).write(resource, out, context, 1)
-        0
+      # @return [Layout] a list as a resource embedding its records under
+      #   the document's +rel+ (nil ones left out)
+      def layout(document)
+        document.rel == "item" ? LAYOUT : list_layout(document.rel)
       end
     end
   end

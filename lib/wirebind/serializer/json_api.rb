@@ -120,142 +120,20 @@ module Wirebind
         end
       end
 
-      # Generates +id_of(r)+, +write(r, out, st, d)+ and +write_sparse(r, out, st, d, m)+.
-      class Generator < Serializer::Generator
-        private
-
-        def write_methods
-          id_method
-          resource_method(sparse: false)
-          resource_method(sparse: true)
-        end
-
-        def id_method
-          name = @compiled.id_attribute.name
-          line "def id_of(r)"
-          line "  v = #{read(@compiled.id_attribute)}"
-          line "  return v if String === v"
-          line "  return v.to_s if Integer === v"
-          line "  raise EncodeError.new(#{"a JSON:API resource needs an id: #{name} is ".inspect} + Types.describe(v), path: #{name.name.inspect})"
-          line "end"
-        end
-
-        def resource_method(sparse:)
-          record_method(sparse ? "write_sparse" : "write", sparse ? "st, d, m" : "st, d") do
-            line "if (f = st.fields) && (m = f[#{@compiled.type.inspect}]) then return write_sparse(r, out, st, d, m) end" unless sparse
-            line "ctx = st.context" unless links.empty? && fields(%i[one many]).all? { |resolved| resolved.field.links.empty? }
-            call_links
-            open
-            member("type")
-            lit(JSON::Pure::Writer.string(+"", @compiled.type))
-            member("id")
-            flush
-            line "id = id_of(r)"
-            string_value("id")
-            attributes = fields([:attribute]).reject { |resolved| resolved.key == "id" }
-            group("attributes", attributes, sparse) { |resolved| attribute_value(resolved) }
-            group("relationships", fields(%i[one many]), sparse) { |resolved| relationship(resolved) }
-            unless links.empty?
-              conditional(any_link) do
-                member("links")
-                open
-                link_members do |link|
-                  line "at = #{@compiled.fields.size + link.index}"
-                  string_value("h#{link.index}")
-                end
-                close
-              end
-            end
-            close
-          end
-        end
-
-        # An object of members (attributes, relationships), each one kept
-        # by the fieldset +m+ when +sparse+.
-        def group(name, members, sparse, &each)
-          return if members.empty?
-
-          body = lambda do
-            member(name)
-            open
-            members.each do |resolved|
-              if sparse
-                conditional("m.key?(#{resolved.key.inspect})") do
-                  member(resolved.key)
-                  each.call(resolved)
-                end
-              else
-                member(resolved.key)
-                each.call(resolved)
-              end
-            end
-            close
-          end
-          sparse ? conditional(members.map { |resolved| "m.key?(#{resolved.key.inspect})" }.join(" || "), &body) : body.call
-        end
-
-        def relationship(resolved)
-          open
-          relationship_links(resolved.field.links)
-          member("data")
-          line "at = #{resolved.at}"
-          line "v = #{read(resolved.attribute)}"
-          if resolved.field.kind == :one
-            pre = take
-            line "if v.nil? then out << #{(pre + 'null').inspect}"
-            line "else out << #{pre.inspect}; @n#{resolved.at}.relate(v, out, st, #{resolved.key.inspect})"
-            line "end"
-          else
-            each_record(resolved, "s.relate(%s, out, st, #{resolved.key.inspect})")
-          end
-          close
-        end
-
-        # A relationship's +links+ object: each block called once, a nil href
-        # left out, the object left out when every href is nil.
-        def relationship_links(field_links)
-          return if field_links.empty?
-
-          field_links.each do |link|
-            line "at = #{@compiled.fields.size + link.index}"
-            line "q#{link.index} = @links[#{link.index}].call(r, ctx)"
-          end
-          line "at = nil"
-          conditional(field_links.map { |link| "!q#{link.index}.nil?" }.join(" || ")) do
-            member("links")
-            open
-            field_links.each do |link|
-              conditional("!q#{link.index}.nil?") do
-                member(link.rel)
-                line "at = #{@compiled.fields.size + link.index}"
-                string_value("q#{link.index}")
-              end
-            end
-            close
-          end
-        end
-      end
-
       module_function
 
-      # The native engine's program for +compiled+: the Generator's +write+,
-      # then, where SPARSE jumps when the document has a fieldset for the
-      # type, its +write_sparse+.
+      # How +compiled+ writes a resource object: once for a document with a
+      # fieldset for the type, keeping the members it lists, and once for
+      # one without.
       # @return [Program]
       def program(compiled)
         Program.new(compiled) do |p|
-          fieldset = p.slot
-          sparse = p.emit(code: Program::SPARSE, text: compiled.type, slot: fieldset)
-          resource_program(p, compiled, nil)
-          done = p.emit(code: Program::UNLESS_ANY, slots: [].freeze) # no slots: always jumps
-          p.land(sparse)
-          resource_program(p, compiled, fieldset)
-          p.land(done)
+          p.fieldset(compiled.type, p.slot) { |fieldset| resource_program(p, compiled, fieldset) }
         end
       end
 
-      # One resource object (Generator#resource_method); kept members chosen
-      # by the fieldset in slot +fieldset+, if given.
+      # One resource object; kept members chosen by the fieldset in slot
+      # +fieldset+, if given.
       def resource_program(p, compiled, fieldset)
         links = compiled.serializer.__wb_links
         base = compiled.fields.size
@@ -297,7 +175,9 @@ module Wirebind
         end
       end
 
-      # Generator#group
+      # An object of members (attributes, relationships), each one kept
+      # by the fieldset in slot +fieldset+, if given (the object left out
+      # when it keeps none).
       def group_program(p, name, members, fieldset, &each)
         return if members.empty?
 
@@ -321,7 +201,9 @@ module Wirebind
         kept ? p.conditional(kept, &body) : body.call
       end
 
-      # Generator#relationship
+      # A relationship object: its links (each block called once, a nil
+      # href left out, the object left out when every href is nil), then
+      # its data, the related records' identifiers.
       def relationship_program(p, base, resolved)
         p.open
         field_links = resolved.field.links || []
@@ -353,17 +235,24 @@ module Wirebind
         p.close
       end
 
-      # How the native engine writes the document (see Plain.native_document),
-      # and the compound document's [opening, fieldsets, include paths].
-      def native_document(document)
-        ["[", "]", nil, nil, true, [top_level(document), document.fields, document.include_tree].freeze]
+      LAYOUT = Layout.build(list_opening: "[", list_closing: "]", skip_nil: true, opening: '{"data":')
+
+      # @return [Layout] the primary data as a record or an array of them
+      #   (nil ones left out), in a compound document with the document's
+      #   fieldsets, include paths, +meta+ and +links+
+      # @raise [EncodeError] +meta+ or +links+ hold a value JSON cannot
+      def layout(document)
+        return LAYOUT unless document.fields || document.include_tree || document.meta || document.links
+
+        Layout.build(list_opening: "[", list_closing: "]", skip_nil: true, opening: top_level(document), fields: document.fields,
+                     include_tree: document.include_tree)
       end
 
       # @return [Integer] bytes flushed to +io+ so far
-      def write(document, out, io)
+      def write(document, layout, out, io)
         resource = document.resource
-        state = State.new(document.context, document.fields, document.include_tree)
-        head = top_level(document)
+        state = State.new(document.context, layout.fields, layout.include_tree)
+        head = layout.opening
         written =
           if resource.is_a?(Array)
             # Primary data is never repeated in included.
@@ -372,7 +261,7 @@ module Wirebind
             rescue EncodeError => e
               raise JSON::Pure::Writer.nested(e, index)
             end
-            Document.flush_each(out, io, resource, "#{head}[", "]") do |item, first, index|
+            Document.flush_each(out, io, resource, head + layout.list_opening, layout.list_closing) do |item, first, index|
               next false if item.nil?
 
               out << "," unless first

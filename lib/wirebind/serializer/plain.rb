@@ -9,41 +9,9 @@ module Wirebind
     #
     # @api private
     module Plain
-      # Generates +write(r, out, ctx, d)+.
-      class Generator < Serializer::Generator
-        private
-
-        def write_methods
-          record_method("write", "ctx, d") do
-            open
-            fields.each do |resolved|
-              member(resolved.key)
-              case resolved.field.kind
-              when :attribute then attribute_value(resolved)
-              when :one then one(resolved)
-              when :many
-                line "at = #{resolved.at}"
-                line "v = #{read(resolved.attribute)}"
-                each_record(resolved, "s.write(%s, out, ctx, d + 1)", nils: "null")
-              end
-            end
-            close
-          end
-        end
-
-        def one(resolved)
-          line "at = #{resolved.at}"
-          line "v = #{read(resolved.attribute)}"
-          pre = take
-          line "if v.nil? then out << #{(pre + 'null').inspect}"
-          line "else #{pre.empty? ? '' : "out << #{pre.inspect}; "}@n#{resolved.at}.write(v, out, ctx, d + 1)"
-          line "end"
-        end
-      end
-
       module_function
 
-      # The native engine's program for +compiled+ (the Generator's +write+).
+      # How +compiled+ writes a record: the program both backends run.
       # @return [Program]
       def program(compiled)
         Program.new(compiled) do |p|
@@ -66,30 +34,11 @@ module Wirebind
         end
       end
 
-      # How the native engine writes the document: [list opening, list
-      # closing, a listed record's head, a lone record's head, skip nil items].
-      def native_document(_document)
-        ["[", "]", nil, nil, false]
-      end
+      LAYOUT = Layout.build(list_opening: "[", list_closing: "]")
 
-      # @return [Integer] bytes flushed to +io+ so far
-      def write(document, out, io)
-        resource = document.resource
-        context = document.context
-        if resource.is_a?(Array)
-          return Document.flush_each(out, io, resource, "[", "]") do |item, first|
-            out << "," unless first
-            write_one(document, item, out, context)
-          end
-        end
-        write_one(document, resource, out, context)
-        0
-      end
-
-      def write_one(document, record, out, context)
-        return out << "null" if record.nil?
-
-        document.compiled_for(record).write(record, out, context, 1)
+      # @return [Layout] a JSON array of the records, +null+ for a nil one
+      def layout(_document)
+        LAYOUT
       end
     end
   end

@@ -2,17 +2,22 @@
 
 module Wirebind
   class Serializer
-    # The compact program the native engine (ext/wirebind/serializer_engine.c)
-    # runs for a {Compiled}: what the format's {Generator} writes as Ruby
-    # source, as a flat list of operations over one record. Literal text is
-    # merged into runs (keys pre-escaped, punctuation included); members that
-    # may be left out at run time jump over their operations and keep the
-    # comma flag of their object in a slot, exactly where the generated
-    # source keeps a local (+c1+, +w+, +ce+). Link hrefs and the records HAL
-    # reads before writing (+h0+..., +e3+...) live in slots too.
+    # The one description of how a {Compiled} writes a record, built by the
+    # format module's +program+ ({Plain}, {HAL}, {Siren}, {JsonApi}): a list of
+    # operations over one record, some holding blocks of operations run only
+    # when a condition holds. Both backends run it: {Generator} translates it
+    # into the Ruby source of the pure backend's methods, and {#ops} flattens
+    # it (blocks become forward jumps) for the native engine
+    # (ext/wirebind/serializer_engine.c).
     #
-    # Every operation is an Array of {FIELDS}, in that order, for C to read
-    # by index (+nil+ where it does not apply).
+    # Literal text is merged into runs (keys pre-escaped, punctuation
+    # included); members that may be left out at run time sit in a block
+    # and keep the comma flag of their object in a slot. Link hrefs and the
+    # records HAL reads before writing live in slots too: the native engine
+    # keeps them in an array per record, the generated source in locals.
+    #
+    # Frozen once built. Not Ractor-shareable: it refers to its {Compiled}
+    # (and so to the link blocks).
     #
     # @api private
     class Program
@@ -22,37 +27,82 @@ module Wirebind
       LINK = 2        # at, slot, index: slot = links[index].call(r, ctx)
       LOAD = 3        # at, ivar/reader/direct, slot: slot = the attribute's value
       HREF = 4        # at, slot: write the String in slot
-      UNLESS_ANY = 5  # slots, target: jump to target unless some slot is not nil
+      UNLESS_ANY = 5  # slots, body: run the body if some slot is not nil (flat: jump to target unless)
       FLAG_CLEAR = 6  # slot = false
       FLAG_SET = 7    # slot = true
       COMMA_IF = 8    # "," if slot
-      ONE = 9         # at, ivar/reader/direct or slot (from), nested, skip_nil, flag, head
-      MANY = 10       # at, ivar/reader/direct, nested, skip_nil, flag, head
+      ONE = 9         # at, ivar/reader/direct or slot (from), skip_nil, flag, head: a nested record
+      MANY = 10       # at, ivar/reader/direct, skip_nil, flag, head: nested records
       HEAD = 11       # append the head the record was written with
       # JSON:API (JsonApi.program):
       ID = 12         # ivar/reader/direct, text (the type), head (the identifier's): write the resource's id
-      SPARSE = 13     # text (the type), slot, target: if the document has a fieldset for the type, slot = it, jump
+      SPARSE = 13     # text (the type), slot, body, otherwise: if the document has a fieldset for the type,
+      #                 slot = it and run the body, else the otherwise (flat: slot = it, jump to target)
       FIELD = 14      # text (a key), from (the fieldset's slot), slot: slot = true if the fieldset keeps the key, else nil
-      RELATE = 15     # at, ivar/reader/direct, nested, text (the key), list, flag: resource identifiers, queued for included
-      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil nested head slots from flag readers].freeze
+      RELATE = 15     # at, ivar/reader/direct, text (the key), list, flag: resource identifiers, queued for included
+      # An operation as the native engine reads it: an Array of these, in
+      # this order (+nil+ where it does not apply; +from+ and +flag+ -1).
+      # ONE, MANY and RELATE get their nested serializer from
+      # {Compiled#nested}, by +at+, when the engine compiles them.
+      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil head slots from flag readers].freeze
+      # One operation: FIELDS, plus the blocks of UNLESS_ANY (+body+) and
+      # SPARSE (+body+, +otherwise+).
+      Op = Struct.new(*FIELDS, :body, :otherwise, keyword_init: true)
 
       Container = Struct.new(:close, :state, :flag)
 
-      # @return [Array<Array>] the operations
-      attr_reader :ops
+      # @return [Compiled] the serializer compiled for a model and format
+      attr_reader :compiled
+      # @return [Array<Op>] the operations, blocks nested
+      attr_reader :tree
       # @return [Integer] slots a record needs
       attr_reader :slot_count
 
+      # Builds the program: the block calls the building methods on it.
       # @param compiled [Compiled]
       def initialize(compiled)
         @compiled = compiled
-        @ops = []
+        @tree = []
+        @list = @tree
         @pending = +""
         @containers = []
         @slot_count = 0
         yield self
         flush
-        @ops.freeze
+        remove_instance_variable(:@list)
+        remove_instance_variable(:@pending)
+        remove_instance_variable(:@containers)
+        freeze_tree(@tree)
+        freeze
+      end
+
+      # ---- what the engine reads (Native.compile) ----------------------------
+
+      # @return [Class] the class records must be instances of
+      def model
+        @compiled.model
+      end
+
+      # @return [Array<Proc>] the serializer's link blocks, by index (frozen)
+      def links
+        @compiled.serializer.__wb_link_blocks
+      end
+
+      # @return [Integer] records nested deeper than this raise
+      def max_depth
+        Compiled::MAX_DEPTH
+      end
+
+      # The operations for the native engine: {#tree} flattened, each an
+      # Array of {FIELDS}; a block becomes a forward jump over it (an
+      # UNLESS_ANY to its end; a SPARSE to its body, after the otherwise and
+      # an UNLESS_ANY without slots, which always jumps, to the end). Made
+      # when asked (once per {Compiled}, by Compiled#native_program).
+      # @return [Array<Array>]
+      def ops
+        flat = []
+        flatten(@tree, flat)
+        flat.each(&:freeze).freeze
       end
 
       # ---- building ---------------------------------------------------------
@@ -61,16 +111,13 @@ module Wirebind
         @pending << text
       end
 
-      def flush
-        emit_now(code: LIT, text: @pending.dup.freeze) unless @pending.empty?
-        @pending = +""
-      end
-
       # Appends an operation, after the pending text.
-      # @return [Array] the operation (its target may be set later)
+      # @return [Op] the operation
       def emit(**fields)
         flush
-        emit_now(**fields)
+        op = Op.new(**fields)
+        @list << op
+        op
       end
 
       # @return [Integer] a new slot
@@ -78,6 +125,8 @@ module Wirebind
         (@slot_count += 1) - 1
       end
 
+      # Opens an object (or, with +close+ "]", an array) whose opening text is
+      # +opening+, or was already written when +opening+ is nil.
       def open(opening = "{", close = "}")
         lit(opening) if opening
         @containers << Container.new(close, :empty, nil)
@@ -87,7 +136,8 @@ module Wirebind
         lit(@containers.pop.close)
       end
 
-      # Generator#member
+      # Starts a member that is always written (+key+ nil in an array): a
+      # comma before it when one is due, known now or kept in a flag.
       def member(key = nil)
         container = @containers.last
         case container.state
@@ -98,30 +148,31 @@ module Wirebind
         container.state = :nonempty
       end
 
-      # Generator#conditional: the block's members are written only when
-      # some slot of +slots+ is not nil.
+      # The block's members are written only when some slot of +slots+ is
+      # not nil at run time.
       def conditional(slots)
+        raise ArgumentError, "a conditional needs slots" if slots.empty?
+
         container = @containers.last
         before = container.state
         if before == :empty
           container.flag = slot
           emit(code: FLAG_CLEAR, slot: container.flag)
         end
-        jump = emit(code: UNLESS_ANY, slots: slots.freeze)
-        yield
-        if before == :nonempty
-          flush
-        else
-          emit(code: FLAG_SET, slot: container.flag)
+        block(emit(code: UNLESS_ANY, slots: slots.dup.freeze), :body) do
+          yield
+          emit(code: FLAG_SET, slot: container.flag) unless before == :nonempty
         end
-        land(jump)
         container.state = before == :nonempty ? :nonempty : :unknown
       end
 
-      # Makes the jump +op+ (UNLESS_ANY, SPARSE) land here, after the pending text.
-      def land(op)
-        flush
-        op[FIELDS.index(:target)] = @ops.size
+      # JSON:API's sparse fieldsets: the block's operations twice, given
+      # +slot+ (holding the document's fieldset for +type+, when it has one)
+      # and given nil (when it has none).
+      def fieldset(type, slot)
+        op = emit(code: SPARSE, text: type, slot: slot)
+        block(op, :body) { yield slot }
+        block(op, :otherwise) { yield nil }
       end
 
       # The attribute's value (or list of values), +null+ for nil.
@@ -130,23 +181,23 @@ module Wirebind
              list: resolved.attribute.list?, **read(resolved))
       end
 
-      # @return [Hash] how the engine reads the attribute of +resolved+
+      # @return [Hash] how +resolved+'s attribute is read
       def read(resolved)
         read_attribute(resolved.attribute)
       end
 
-      # @return [Hash] how the engine reads +attribute+: a model's instance
-      #   variable (+direct+; see {Wirebind::Model}), or the reader of an
-      #   object that is not a model (a {ReaderAttribute}, which has no ivar)
+      # @return [Hash] how +attribute+ is read: a model's instance variable
+      #   (+direct+; see {Wirebind::Model}), or the reader of an object that
+      #   is not a model (a {ReaderAttribute}, which has no ivar)
       def read_attribute(attribute)
         { ivar: attribute.ivar, reader: attribute.name, direct: !attribute.ivar.nil? }
       end
 
-      # @return [Hash] the nested serializer of +resolved+ (a Compiled, or a
-      #   Dispatch, asked per record), and whether its list is read as
-      #   Generator#check_list reads one of a record read through its readers
+      # @return [Hash] whether the list of +resolved+ is read as
+      #   Generator#each_item reads one of a record read through its readers
+      #   (any Enumerable)
       def nested(resolved)
-        { nested: @compiled.instance_variable_get(:"@n#{resolved.at}"), readers: !resolved.attribute.is_a?(Model::Attribute) }
+        { readers: !resolved.attribute.is_a?(Model::Attribute) }
       end
 
       # @return [String] +"key":+, escaped
@@ -161,12 +212,57 @@ module Wirebind
 
       private
 
-      def emit_now(**fields)
-        op = FIELDS.map { |name| fields[name] }
-        op[FIELDS.index(:from)] ||= -1
-        op[FIELDS.index(:flag)] ||= -1
-        @ops << op
-        op
+      def flush
+        return if @pending.empty?
+
+        @list << Op.new(code: LIT, text: @pending.dup.freeze)
+        @pending = +""
+      end
+
+      # Runs the block with operations going into +op+'s +member+ list.
+      def block(op, member)
+        flush
+        outer = @list
+        @list = op[member] = []
+        yield
+        flush
+      ensure
+        @list = outer
+      end
+
+      def freeze_tree(list)
+        list.each do |op|
+          freeze_tree(op.body) if op.body
+          freeze_tree(op.otherwise) if op.otherwise
+          op.freeze
+        end
+        list.freeze
+      end
+
+      def flatten(list, flat)
+        list.each do |op|
+          row = row(op)
+          flat << row
+          case op.code
+          when UNLESS_ANY
+            flatten(op.body, flat)
+            row[FIELDS.index(:target)] = flat.size
+          when SPARSE
+            flatten(op.otherwise, flat)
+            done = row(Op.new(code: UNLESS_ANY, slots: [].freeze)) # no slots: always jumps
+            flat << done
+            row[FIELDS.index(:target)] = flat.size
+            flatten(op.body, flat)
+            done[FIELDS.index(:target)] = flat.size
+          end
+        end
+      end
+
+      def row(op)
+        row = FIELDS.map { |name| op[name] }
+        row[FIELDS.index(:from)] ||= -1
+        row[FIELDS.index(:flag)] ||= -1
+        row
       end
     end
   end

@@ -13,96 +13,9 @@ module Wirebind
     #
     # @api private
     module Siren
-      # Generates +write(r, out, ctx, d, head)+, +head+ being the text that
-      # opens the entity: "{" or `{"rel":["name"],`.
-      class Generator < Serializer::Generator
-        private
-
-        def write_methods
-          record_method("write", "ctx, d, head") do
-            call_links
-            line "out << head"
-            open(nil) # rubocop:disable Security/Open -- the generator's own open (a JSON object), not Kernel#open
-            if (type = @compiled.type)
-              member("class")
-              lit("[#{JSON::Pure::Writer.string(+'', type)}]")
-            end
-            unless fields([:attribute]).empty?
-              member("properties")
-              open
-              fields([:attribute]).each do |resolved|
-                member(resolved.key)
-                attribute_value(resolved)
-              end
-              close
-            end
-            member("entities")
-            entities
-            member("links")
-            links_array
-            member("actions")
-            lit("[]")
-            close
-          end
-        end
-
-        # Sub-entities of several fields and lists share one array: a run-time
-        # flag says whether one was written.
-        def entities
-          lit("[")
-          records = fields(%i[one many])
-          flush
-          line "ce = false" unless records.empty?
-          records.each do |resolved|
-            head = +'{"rel":[' << JSON::Pure::Writer.string(+"", resolved.key) << "],"
-            call = "@n#{resolved.at}.write(x, out, ctx, d + 1, #{head.inspect})"
-            line "at = #{resolved.at}"
-            line "v = #{read(resolved.attribute)}"
-            if resolved.field.kind == :one
-              line "unless v.nil?"
-              line "  x = v"
-              line "  if ce then out << ',' else ce = true end"
-              line "  #{call}"
-              line "end"
-            else
-              line "unless v.nil?"
-              indent do
-                check_list(resolved)
-                line "i = 0"
-                line "while i < v.size"
-                line "  x = v[i]"
-                line "  unless x.nil?"
-                line "    if ce then out << ',' else ce = true end"
-                line "    #{call}"
-                line "  end"
-                line "  i += 1"
-                line "end"
-                line "i = nil"
-              end
-              line "end"
-            end
-          end
-          lit("]")
-        end
-
-        def links_array
-          open("[", "]")
-          links.each do |link|
-            conditional("!h#{link.index}.nil?") do
-              member
-              line "at = #{@compiled.fields.size + link.index}"
-              lit('{"rel":[' + JSON::Pure::Writer.string(+"", link.rel) + '],"href":')
-              string_value("h#{link.index}")
-              lit("}")
-            end
-          end
-          close
-        end
-      end
-
       module_function
 
-      # The native engine's program for +compiled+ (the Generator's +write+).
+      # How +compiled+ writes a record: the program both backends run.
       # @return [Program]
       def program(compiled)
         links = compiled.serializer.__wb_links
@@ -160,26 +73,19 @@ module Wirebind
         end
       end
 
-      # How the native engine writes the document (see Plain.native_document).
-      def native_document(document)
-        ['{"entities":[', '],"links":[],"actions":[]}', +'{"rel":[' << JSON::Pure::Writer.string(+"", document.rel) << "],", "{", true]
+      # A list's layout for +rel+: an entity whose sub-entities are the
+      # records, each with +rel+.
+      def list_layout(rel)
+        Layout.build(list_opening: '{"entities":[', list_closing: '],"links":[],"actions":[]}',
+                     list_head: +'{"rel":[' << JSON::Pure::Writer.string(+"", rel) << "],", single_head: "{", skip_nil: true)
       end
 
-      # @return [Integer] bytes flushed to +io+ so far
-      def write(document, out, io)
-        resource = document.resource
-        context = document.context
-        if resource.is_a?(Array)
-          head = +'{"rel":[' << JSON::Pure::Writer.string(+"", document.rel) << "],"
-          return Document.flush_each(out, io, resource, '{"entities":[', '],"links":[],"actions":[]}') do |item, first|
-            next false if item.nil?
+      LAYOUT = list_layout("item")
 
-            out << "," unless first
-            document.compiled_for(item).write(item, out, context, 1, head)
-          end
-        end
-        resource.nil? ? out << "null" : document.compiled_for(resource).write(resource, out, context, 1, "{")
-        0
+      # @return [Layout] a list as an entity of its records, each with the
+      #   document's +rel+ (nil ones left out)
+      def layout(document)
+        document.rel == "item" ? LAYOUT : list_layout(document.rel)
       end
     end
   end
