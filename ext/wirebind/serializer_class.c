@@ -6,7 +6,7 @@
 #include "serializer_engine.h"
 
 /* Native.compile(program) -> Native::Program: a Serializer::Program compiled for C. */
-static VALUE wb_native__compile(VALUE self, VALUE program)
+static VALUE wb_serializer_native__compile(VALUE self, VALUE program)
 {
     return wb_ser_compile(program);
 }
@@ -25,7 +25,7 @@ static VALUE layout_string(VALUE layout, ID member, int optional)
 /* Native.write(serializer, resource, context, io, layout) -> String or Integer:
  * writes a document, laid out as the Serializer::Layout says (its members read
  * once here; see wb_ser_document). */
-static VALUE wb_native__write(VALUE self, VALUE serializer, VALUE resource, VALUE context, VALUE io, VALUE layout)
+static VALUE wb_serializer_native__write(VALUE self, VALUE serializer, VALUE resource, VALUE context, VALUE io, VALUE layout)
 {
     Check_Type(layout, T_STRUCT);
     if (!OBJ_FROZEN(layout)) rb_raise(rb_eArgError, "a serializer's layout is frozen");
@@ -60,8 +60,8 @@ void Init_wirebind_serializer(VALUE mWirebind)
     VALUE cSerializer = rb_define_class_under(mWirebind, "Serializer", rb_cObject);
     VALUE mNative = rb_define_module_under(cSerializer, "Native");
     wb_ser_init(mNative);
-    rb_define_singleton_method(mNative, "compile", wb_native__compile, 1);
-    rb_define_singleton_method(mNative, "write", wb_native__write, 5);
+    rb_define_singleton_method(mNative, "compile", wb_serializer_native__compile, 1);
+    rb_define_singleton_method(mNative, "write", wb_serializer_native__write, 5);
     id_list_opening = rb_intern("list_opening");
     id_list_closing = rb_intern("list_closing");
     id_list_head = rb_intern("list_head");
