@@ -145,6 +145,7 @@ module Wirebind
 
           def initialize(socket)
             @socket = socket
+            @tcp = socket.is_a?(BasicSocket) # else TLS
             @buffer = +"".b
             @read_buffer = String.new(capacity: READ_SIZE, encoding: Encoding::BINARY)
             @used = false
@@ -158,6 +159,7 @@ module Wirebind
           def reopen(socket)
             close
             @socket = socket
+            @tcp = socket.is_a?(BasicSocket)
             @buffer = +"".b
             @used = false
           end
@@ -167,12 +169,17 @@ module Wirebind
           end
 
           # An idle connection is usable when nothing can be read from it: a
-          # closed one reads as ready (end of stream).
+          # closed one reads as ready (end of stream). Asked with a peek that
+          # does not wait, so the thread keeps the GVL (IO#wait_readable(0)
+          # gives it up, and with many threads sharing the client, getting it
+          # back is what a call waits on).
           def usable?
             return false if @socket.closed? || !@buffer.empty?
 
-            io = @socket.respond_to?(:to_io) ? @socket.to_io : @socket
-            !io.wait_readable(0)
+            io = @tcp ? @socket : @socket.to_io
+            io.recv_nonblock(1, ::Socket::MSG_PEEK, exception: false) == :wait_readable
+          rescue IOError, SystemCallError
+            false
           end
 
           def write(data, timeout)
@@ -201,12 +208,19 @@ module Wirebind
               loop do
                 # Into one buffer per connection (a fresh 64 KiB String per read costs
                 # a large malloc each time), handed out as a copy of what was read.
-                data = @socket.read_nonblock(READ_SIZE, @read_buffer, exception: false)
+                # A TCP socket is read with recv_nonblock, which keeps the GVL
+                # (read_nonblock gives it up for the read, ready or not): only
+                # waiting for the response lets other threads run.
+                data = if @tcp
+                         @socket.recv_nonblock(READ_SIZE, 0, @read_buffer, exception: false)
+                       else
+                         @socket.read_nonblock(READ_SIZE, @read_buffer, exception: false)
+                       end
                 case data
                 when :wait_readable then Connection.wait(@socket, :read, deadline, "reading the response")
                 when :wait_writable then Connection.wait(@socket, :write, deadline, "reading the response")
                 when nil then return nil
-                else return data.dup
+                else return data.empty? ? nil : data.dup # recv's end of stream is an empty String
                 end
               end
             end
