@@ -258,6 +258,23 @@ class XMLReferencesTest < Minitest::Test
     end
   end
 
+  # Records Marshal cannot dump (a model class without a name) stay in memory
+  # instead of going to the spill file: still taken back.
+  def test_each_keeps_what_it_cannot_spill
+    anonymous = Class.new { include Wirebind::Model }
+    anonymous.attribute :name, :string
+    anonymous.attribute :next_node, anonymous, xml: "next"
+    count = Wirebind::XML::References::RECENT + 1000
+    items = (0...count).map { |i| %(<item href="#r#{i}"/>) }.join
+    refs = (0...count).map { |i| %(<multiRef id="r#{i}"><name>#{i}</name></multiRef>) }.join
+    xml = doc(%(<resp><return>#{items}<item href="#tail"/></return></resp>#{refs}<multiRef id="tail"><name>tail</name><next href="#r0"/></multiRef>))
+    backends.each do |backend|
+      last = nil
+      Wirebind::XML.each(xml, anonymous, at: AT, references: true, backend: backend) { |node| last = node }
+      assert_equal %w[tail 0], [last.name, last.next_node.name]
+    end
+  end
+
   # What the spill writes and reads back: a copy whose referents are their ids,
   # made the same objects again when read back.
   def test_spill_copies_keep_shared_referents_shared

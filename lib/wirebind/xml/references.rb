@@ -332,7 +332,8 @@ module Wirebind
       def take_back(id, read_back)
         return @recent.delete(id) if @recent.key?(id)
 
-        value, @edges[id], copy = @spill.take(@spilled.delete(id))
+        value, children, copy = @spill.take(@spilled.delete(id))
+        @edges[id] = children unless children.empty?
         read_back << value if copy
         value
       end
@@ -425,7 +426,9 @@ module Wirebind
         def initialize
           @file = Tempfile.create(["wirebind-multirefs", ".bin"], binmode: true)
           File.unlink(@file.path)
-          @offsets = [0]  # where each batch written starts, and the end
+          @places = []    # per batch: where it starts in the file, or the batch itself when Marshal cannot dump it
+          @sizes = []     # per batch written: its bytes
+          @end = 0
           @batch = []     # value, its referents' ids, ids by value: not written yet
           @count = 0
           @alive = ObjectSpace::WeakMap.new
@@ -450,12 +453,12 @@ module Wirebind
         # @return [Array] [value, ids of its referents, whether it is a copy holding {Ref}s]
         def take(handle)
           batch, index = handle.divmod(BATCH)
-          return [@batch[3 * index], @batch[(3 * index) + 1], false] if batch == @offsets.size - 1
+          place = batch == @places.size ? @batch : @places[batch]
+          return [place[3 * index], place[(3 * index) + 1], false] if place.is_a?(Array)
 
           @file.flush
-          start = @offsets[batch]
           # rubocop:disable Security/MarshalLoad -- our own dump, in a file no one else can open (unlinked)
-          children, copy = Marshal.load(@file.pread(@offsets[batch + 1] - start, start))[index]
+          children, copy = Marshal.load(@file.pread(@sizes[batch], place))[index]
           # rubocop:enable Security/MarshalLoad
           original = @alive[handle]
           original ? [original, children, false] : [copy, children, true]
@@ -467,15 +470,22 @@ module Wirebind
 
         private
 
+        # A batch Marshal cannot dump (a model class without a name, a value
+        # such as a Proc) stays in memory as it is.
         def write_batch
           batch = @batch
+          @batch = []
           dump = Marshal.dump(Array.new(batch.size / 3) do |i|
             value, children, ids = batch[3 * i, 3]
             [children, ids ? Spill.copy(value, ids) : value]
           end)
           @file.write(dump)
-          @offsets << (@offsets.last + dump.bytesize)
-          @batch = []
+          @places << @end
+          @sizes << dump.bytesize
+          @end += dump.bytesize
+        rescue TypeError
+          @places << batch
+          @sizes << 0
         end
 
         class << self
