@@ -18,7 +18,9 @@
 #   /file?P a file written before the run, sent as it is read: getIssuesFromJqlSearch
 #           of STREAM_ISSUES (100,000) issues, rpc/encoded multiRefs, in two orders
 #           (depth first as wirebind's Service writes them, level by level as Axis 1
-#           does), streamed by the client's each (kept in tmp/bench/ between runs)
+#           does), streamed by the client's each (kept in tmp/bench/ between runs);
+#           and a third, depth first, whose first and last issues share a version
+#           (each must take it back from 600,000 multiRefs before, the same object)
 #
 # Environment: BENCH_COUNT=1000, SMALL_CALLS=10000, SAVON_SMALL_CALLS=1000,
 # STREAM_MB=80, SAVON_STREAM_MB=16, STREAM_ISSUES=100000, BENCH_RUNS=15.
