@@ -130,6 +130,17 @@ task :rbs do
   sh "rbs", "-I", "sig", "validate"
 end
 
+namespace :rbs do
+  desc "Run the suite (native backend) with every call of the public API checked against sig/ (rbs test)"
+  task test: :compile do
+    env = { "RBS_TEST_TARGET" => "Wirebind::*", "RBS_TEST_OPT" => "-I sig", "RBS_TEST_LOGLEVEL" => "error",
+            "WIREBIND_BACKEND" => "native" }
+    files = Rake::FileList["test/**/*_test.rb"].map { |file| "./#{file}" }
+    sh env, RbConfig.ruby, "-Itest", "-Ilib", "-rrbs/test/setup", "-r./test/support/rbs_signatures",
+       "-e", "files = ARGV.dup; ARGV.clear; files.each { |file| require file }", *files
+  end
+end
+
 desc "Regenerate ext/wirebind/depend (which headers each object is built from) with gcc -MM"
 task :depend do
   require "rbconfig"

@@ -436,12 +436,14 @@ class ModelMacrosTest < Minitest::Test
     decoded = Wirebind::XML.stub(:decode, ->(source, type, **options) { [source, type, options] }) do
       Issue.from_xml("<Issue/>", at: "a/b")
     end
-    encoded = Wirebind::XML.stub(:encode, ->(value, **options) { [value, options] }) do
+    handed = nil
+    encoded = Wirebind::XML.stub(:encode, ->(value, **options) { (handed = [value, options]) && "<x/>" }) do
       issue.to_xml(root: "x")
     end
 
     assert_equal ["<Issue/>", Issue, { at: "a/b" }], decoded
-    assert_equal [issue, { root: "x" }], encoded
+    assert_equal [issue, { root: "x" }], handed
+    assert_equal "<x/>", encoded
   end
 end
 
