@@ -2,6 +2,7 @@
 
 require_relative "xml_test_support"
 require_relative "../support/linear_time"
+require "minitest/mock"
 
 # SOAP 1.1 encoding references (href/id, Axis multiRefs), decoded with
 # references: true on either backend.
@@ -272,6 +273,14 @@ class XMLReferencesTest < Minitest::Test
       last = nil
       Wirebind::XML.each(xml, anonymous, at: AT, references: true, backend: backend) { |node| last = node }
       assert_equal %w[tail 0], [last.name, last.next_node.name]
+    end
+  end
+
+  # No temporary directory for the spill file: a DecodeError saying so.
+  def test_spill_file_errors
+    Dir.stub(:tmpdir, File.join(Dir.tmpdir, "wirebind-no-such-directory")) do
+      error = assert_raises(Wirebind::DecodeError) { Wirebind::XML::References::Spill.new }
+      assert_match(/each could not keep the multiRefs it let go in a temporary file \(Errno::ENOENT/, error.message)
     end
   end
 

@@ -424,7 +424,7 @@ module Wirebind
         BATCH = 256
 
         def initialize
-          @file = Tempfile.create(["wirebind-multirefs", ".bin"], binmode: true)
+          @file = Spill.file_errors { Tempfile.create(["wirebind-multirefs", ".bin"], binmode: true) }
           File.unlink(@file.path)
           @places = []    # per batch: where it starts in the file, or the batch itself when Marshal cannot dump it
           @sizes = []     # per batch written: its bytes
@@ -456,9 +456,12 @@ module Wirebind
           place = batch == @places.size ? @batch : @places[batch]
           return [place[3 * index], place[(3 * index) + 1], false] if place.is_a?(Array)
 
-          @file.flush
+          bytes = Spill.file_errors do
+            @file.flush
+            @file.pread(@sizes[batch], place)
+          end
           # rubocop:disable Security/MarshalLoad -- our own dump, in a file no one else can open (unlinked)
-          children, copy = Marshal.load(@file.pread(@sizes[batch], place))[index]
+          children, copy = Marshal.load(bytes)[index]
           # rubocop:enable Security/MarshalLoad
           original = @alive[handle]
           original ? [original, children, false] : [copy, children, true]
@@ -479,7 +482,7 @@ module Wirebind
             value, children, ids = batch[3 * i, 3]
             [children, ids ? Spill.copy(value, ids) : value]
           end)
-          @file.write(dump)
+          Spill.file_errors { @file.write(dump) }
           @places << @end
           @sizes << dump.bytesize
           @end += dump.bytesize
@@ -489,6 +492,13 @@ module Wirebind
         end
 
         class << self
+          # The file's errors (no room, no temporary directory) as {DecodeError}s.
+          def file_errors
+            yield
+          rescue SystemCallError, IOError => e
+            raise DecodeError, "each could not keep the multiRefs it let go in a temporary file (#{e.class}: #{e.message})"
+          end
+
           # A copy of +value+ (its models and Arrays; the scalars shared) with
           # the values named in +ids+ replaced by {Ref}s. A loop, not recursion.
           def copy(value, ids)
