@@ -14,6 +14,7 @@ require "json"
 require "wirebind"
 require_relative "generator"
 require_relative "check"
+require_relative "clock"
 require_relative "peers/ox_sax"
 
 module Bench
@@ -36,7 +37,7 @@ module Bench
       GC.start
       rss_before = status("VmRSS")
       hwm_before = status("VmHWM")
-      t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      t0 = Clock.now
       File.open(path, "rb") do |io|
         case what
         when /\Awirebind:(pure|native)(:string)?\z/
@@ -45,7 +46,7 @@ module Bench
         else raise ArgumentError, "unknown contender #{what.inspect}"
         end
       end
-      seconds = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
+      seconds = Clock.now - t0
       hwm_after = status("VmHWM")
 
       problem = verify(seen, count, samples, last, seed)

@@ -15,8 +15,10 @@
 # For each: load + generate (the source of every file, in this process), then
 # the generated code's load (`require` of the entry file in a new process:
 # wirebind itself, every class, every attribute), best of BENCH_RUNS (3), as
-# wall time and as the process's CPU time (the machine may be shared: CPU
-# time is what the work costs, wall time what a user waits). Before timing,
+# the process's CPU time beside the wall time (bench/clock.rb: one-shot,
+# in-process, single-thread work, where the wall clock of a shared machine
+# mostly counts other processes' turns; CPU time is what the work costs,
+# wall time what a user waits). Before timing,
 # the generated code is checked: every class is there and each client has a
 # method per operation of its binding.
 lib = File.expand_path("../lib", __dir__)
@@ -26,6 +28,7 @@ require "wirebind/wsdl"
 require "fileutils"
 require "rbconfig"
 require "tmpdir"
+require_relative "clock"
 
 module Bench
   module WSDL
@@ -35,11 +38,9 @@ module Bench
 
     module_function
 
-    def clocks
-      wall = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-      cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
-      yield
-      [Process.clock_gettime(Process::CLOCK_MONOTONIC) - wall, Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu]
+    # [wall seconds, CPU seconds] the block took.
+    def clocks(&block)
+      Clock.wall_and_cpu(&block)
     end
 
     # Best wall and best CPU time of RUNS runs of the block (which returns them).
@@ -58,11 +59,8 @@ module Bench
     # Loads the entry file in a new Ruby; returns [wall, cpu, classes, operations].
     def load_generated(dir, entry, module_name)
       script = <<~RUBY
-        wall = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-        cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
-        require #{File.join(dir, entry).dump}
-        wall = Process.clock_gettime(Process::CLOCK_MONOTONIC) - wall
-        cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu
+        require #{File.expand_path('clock', __dir__).dump}
+        wall, cpu = Bench::Clock.wall_and_cpu { require #{File.join(dir, entry).dump} }
         classes = #{module_name}.constants.map { |name| #{module_name}.const_get(name) }.select { |c| c.is_a?(Class) }.uniq
         clients = classes.select { |c| c < Wirebind::SOAP::Client }
         print wall, " ", cpu, " ", classes.size, " ", clients.sum { |c| c.instance_methods(false).count { |m| !m.start_with?("each_") } }

@@ -91,16 +91,24 @@ if $PROGRAM_NAME == __FILE__
 
   handler = H2FileServer.new(options[:root])
   server = TCPServer.new(options[:host], options[:port])
+  # INT and TERM stop it at once, idle or not. A trap may not close the server
+  # the main thread is blocked accepting on (the close waits for that accept,
+  # which never returns: the signal was ignored while idle), so the handler
+  # only writes to a pipe the accept loop also waits on. Connections in
+  # progress end with the process. Set before "listening" is printed, so that
+  # a signal sent on that line is handled too.
+  stop, stopping = IO.pipe
+  %w[INT TERM].each { |signal| trap(signal) { stopping.write_nonblock(".", exception: false) } }
   $stdout.puts "listening on #{options[:host]}:#{server.local_address.ip_port}"
   $stdout.flush
-  %w[INT TERM].each { |signal| trap(signal) { server.close rescue nil } } # rubocop:disable Style/RescueModifier
 
   loop do
-    socket = begin
-      server.accept
-    rescue IOError, Errno::EBADF
-      break
-    end
+    ready, = IO.select([server, stop])
+    break if ready.include?(stop)
+
+    socket = server.accept_nonblock(exception: false)
+    next if socket == :wait_readable
+
     Thread.new(socket) do |client|
       client.setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
       Wirebind::HTTP2::Connection.new(client, handler).run
@@ -110,4 +118,5 @@ if $PROGRAM_NAME == __FILE__
       client.close unless client.closed?
     end
   end
+  server.close
 end

@@ -26,7 +26,7 @@
 #include <setjmp.h>
 
 typedef struct harness {
-    wbjs_scanner scan;
+    wb_jscan scan;
     jmp_buf escape;
     fuzz_feed feed;            /* the document, in chunks (the one before the last stays valid) */
     int check_only;
@@ -45,26 +45,26 @@ static int on_read(void *ctx, const char **ptr, size_t *len)
     return fuzz_next_chunk(&((harness *)ctx)->feed, ptr, len);
 }
 
-static void on_error(void *ctx, const wbjs_error *e)
+static void on_error(void *ctx, const wb_jscan_error *e)
 {
     harness *h = ctx;
     touch(h, e->message, strlen(e->message));
     touch(h, e->suffix, strlen(e->suffix));
-    if (e->quote != WBJS_QUOTE_NONE) touch(h, e->subject, e->subject_len);
-    if (e->quote == WBJS_QUOTE_CHAR && e->subject_len > 4) abort(); /* one character's bytes at most */
+    if (e->quote != WB_JSCAN_QUOTE_NONE) touch(h, e->subject, e->subject_len);
+    if (e->quote == WB_JSCAN_QUOTE_CHAR && e->subject_len > 4) abort(); /* one character's bytes at most */
     if (e->line < 1 || e->column < 1 || e->offset < 0) abort(); /* positions are 1-based, never negative */
     if ((unsigned long long)e->offset > h->feed.text_len) abort();   /* never past the input */
     longjmp(h->escape, 1);
 }
 
-static const wbjs_handler HANDLER = {on_read, on_error};
+static const wb_jscan_handler HANDLER = {on_read, on_error};
 
 static void fail_value(harness *h)
 {
-    wbjs_scanner *s = &h->scan;
+    wb_jscan *s = &h->scan;
     size_t n = s->pos < s->len ? s->len - s->pos : 0;
     if (n > 4) n = 4;
-    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "expected a JSON value, got ", WBJS_QUOTE_CHAR, (const char *)s->buf + s->pos, n,
+    wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "expected a JSON value, got ", WB_JSCAN_QUOTE_CHAR, (const char *)s->buf + s->pos, n,
               NULL);
 }
 
@@ -72,7 +72,7 @@ static void string(harness *h)
 {
     size_t len, start;
     int high;
-    const char *p = wbjs_read_string(&h->scan, h->check_only ? NULL : &h->scan.str, &len, &high, &start);
+    const char *p = wb_jscan_read_string(&h->scan, h->check_only ? NULL : &h->scan.str, &len, &high, &start);
     if (p) touch(h, p, len);
     if (start > h->scan.len) abort();
 }
@@ -80,61 +80,61 @@ static void string(harness *h)
 /* One document, as json_decoder.c's read_any reads an untyped value. */
 static void walk(harness *h)
 {
-    wbjs_scanner *s = &h->scan;
+    wb_jscan *s = &h->scan;
     size_t depth = 0;
-    if (wbjs_peek_byte(s) < 0) wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "the input is empty", WBJS_QUOTE_NONE, NULL, 0, NULL);
+    if (wb_jscan_peek_byte(s) < 0) wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "the input is empty", WB_JSCAN_QUOTE_NONE, NULL, 0, NULL);
     for (;;) {
-        int byte = wbjs_byte_at_pos(s);
+        int byte = wb_jscan_byte_at_pos(s);
         const char *key;
         size_t key_len;
         switch (byte) {
         case '"': string(h); break;
         case '{':
-            if (depth >= h->max_depth) wbjs_fail(s, WBJS_LIMIT_ERROR, s->pos, "too deep", WBJS_QUOTE_NONE, NULL, 0, NULL);
+            if (depth >= h->max_depth) wb_jscan_fail(s, WB_JSCAN_LIMIT_ERROR, s->pos, "too deep", WB_JSCAN_QUOTE_NONE, NULL, 0, NULL);
             s->pos++;
-            if (wbjs_next_member(s, 1, &key, &key_len)) {
+            if (wb_jscan_next_member(s, 1, &key, &key_len)) {
                 touch(h, key, key_len);
                 h->open[depth++] = 1;
                 continue;
             }
             break;
         case '[':
-            if (depth >= h->max_depth) wbjs_fail(s, WBJS_LIMIT_ERROR, s->pos, "too deep", WBJS_QUOTE_NONE, NULL, 0, NULL);
+            if (depth >= h->max_depth) wb_jscan_fail(s, WB_JSCAN_LIMIT_ERROR, s->pos, "too deep", WB_JSCAN_QUOTE_NONE, NULL, 0, NULL);
             s->pos++;
-            if (wbjs_next_item(s, 1)) {
+            if (wb_jscan_next_item(s, 1)) {
                 h->open[depth++] = 0;
                 continue;
             }
             break;
-        case 't': wbjs_read_literal(s, "true", 4); break;
-        case 'f': wbjs_read_literal(s, "false", 5); break;
-        case 'n': wbjs_read_literal(s, "null", 4); break;
+        case 't': wb_jscan_read_literal(s, "true", 4); break;
+        case 'f': wb_jscan_read_literal(s, "false", 5); break;
+        case 'n': wb_jscan_read_literal(s, "null", 4); break;
         default:
             if (byte == '-' || (byte >= '0' && byte <= '9')) {
                 size_t n;
-                size_t start = wbjs_read_number(s, &n);
+                size_t start = wb_jscan_read_number(s, &n);
                 if (start + n > s->len) abort();
                 touch(h, (const char *)s->buf + start, n);
                 break;
             }
-            if (byte < 0 && wbjs_refill(s)) continue; /* the value starts in the next chunk */
+            if (byte < 0 && wb_jscan_refill(s)) continue; /* the value starts in the next chunk */
             fail_value(h);
         }
         /* After a value: the next member or item, or the end of containers. */
         for (;;) {
             if (depth == 0) {
-                if (wbjs_peek_byte(s) >= 0) {
-                    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "unexpected ", WBJS_QUOTE_CHAR, (const char *)s->buf + s->pos,
+                if (wb_jscan_peek_byte(s) >= 0) {
+                    wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "unexpected ", WB_JSCAN_QUOTE_CHAR, (const char *)s->buf + s->pos,
                               s->len - s->pos > 4 ? 4 : s->len - s->pos, " after the JSON value");
                 }
                 return;
             }
             if (h->open[depth - 1]) {
-                if (wbjs_next_member(s, 0, &key, &key_len)) {
+                if (wb_jscan_next_member(s, 0, &key, &key_len)) {
                     touch(h, key, key_len);
                     break;
                 }
-            } else if (wbjs_next_item(s, 0)) {
+            } else if (wb_jscan_next_item(s, 0)) {
                 break;
             }
             depth--;
@@ -158,14 +158,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     h->open = malloc(h->max_depth);
     if (!h->open) abort();
 
-    wbjs_init(&h->scan, &HANDLER, h, max_token_size, max_number_length);
+    wb_jscan_init(&h->scan, &HANDLER, h, max_token_size, max_number_length);
     if (setjmp(h->escape) == 0) {
-        wbjs_refill(&h->scan);
+        wb_jscan_refill(&h->scan);
         walk(h);
     }
-    (void)wbjs_memsize(&h->scan);
-    wbjs_free(&h->scan);
-    wbjs_free(&h->scan); /* idempotent, as promised */
+    (void)wb_jscan_memsize(&h->scan);
+    wb_jscan_free(&h->scan);
+    wb_jscan_free(&h->scan); /* idempotent, as promised */
     free(h->open);
     fuzz_feed_free(&h->feed);
     free(h);

@@ -27,7 +27,7 @@
 #include <setjmp.h>
 
 typedef struct harness {
-    wbx_tokenizer tok;
+    wb_xtok tok;
     jmp_buf escape;
     fuzz_feed feed;            /* the document, in chunks */
     int marks;                 /* push/pop marks like the decoder */
@@ -41,7 +41,7 @@ static void touch(harness *h, const char *ptr, size_t len)
     h->sink += fuzz_sum(ptr, len);
 }
 
-static void touch_str(harness *h, wbx_str s)
+static void touch_str(harness *h, wb_xtok_str s)
 {
     if (s.ptr) touch(h, s.ptr, s.len);
 }
@@ -62,11 +62,11 @@ static void on_error(void *ctx, int kind, const char *message, size_t length, lo
 
 static void check_stack(harness *h)
 {
-    size_t depth = wbx_depth(&h->tok);
-    for (size_t i = 0; i < depth; i++) touch_str(h, wbx_name_at(&h->tok, i));
+    size_t depth = wb_xtok_depth(&h->tok);
+    for (size_t i = 0; i < depth; i++) touch_str(h, wb_xtok_name_at(&h->tok, i));
 }
 
-static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t count)
+static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t count)
 {
     harness *h = ctx;
     touch_str(h, local);
@@ -79,14 +79,14 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
     check_stack(h);
     if (h->marks) {
         long line, column;
-        wbx_token_position(&h->tok, &line, &column);
-        wbx_mark_push(&h->tok);
+        wb_xtok_token_position(&h->tok, &line, &column);
+        wb_xtok_mark_push(&h->tok);
         h->mark_depth++;
     }
-    h->tok.want_text = h->all_text || (wbx_depth(&h->tok) & 1);
+    h->tok.want_text = h->all_text || (wb_xtok_depth(&h->tok) & 1);
 }
 
-static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t count, wbx_str text)
+static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t count, wb_xtok_str text)
 {
     harness *h = ctx;
     touch_str(h, local);
@@ -99,7 +99,7 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
     }
     if (h->marks) {
         long line, column;
-        wbx_token_position(&h->tok, &line, &column);
+        wb_xtok_token_position(&h->tok, &line, &column);
     }
 }
 
@@ -114,14 +114,14 @@ static void on_end(void *ctx)
     check_stack(h);
     if (h->marks && h->mark_depth > 0) {
         long line, column;
-        wbx_mark_position(&h->tok, h->mark_depth - 1, &line, &column);
-        wbx_mark_pop(&h->tok);
+        wb_xtok_mark_position(&h->tok, h->mark_depth - 1, &line, &column);
+        wb_xtok_mark_pop(&h->tok);
         h->mark_depth--;
     }
-    h->tok.want_text = h->all_text || !(wbx_depth(&h->tok) & 1);
+    h->tok.want_text = h->all_text || !(wb_xtok_depth(&h->tok) & 1);
 }
 
-static const wbx_handler HANDLER = {on_read, on_error, on_start, on_leaf, on_text, on_end};
+static const wb_xtok_handler HANDLER = {on_read, on_error, on_start, on_leaf, on_text, on_end};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     h->all_text = (config >> 3) & 1;
     h->marks = (config >> 7) & 1;
     int reject_dtd = (config >> 4) & 1;
-    wbx_config limits = {
+    wb_xtok_config limits = {
         (config & 0x20) ? 8 : 1024,            /* max_depth */
         (config & 0x40) ? 64 : 1024 * 1024,    /* max_token_size */
         (config & 0x40) ? 4 : 10000,           /* max_attributes */
@@ -143,19 +143,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         {0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL}, /* any key will do here */
     };
 
-    wbx_init(&h->tok, &HANDLER, h, &limits);
+    wb_xtok_init(&h->tok, &HANDLER, h, &limits);
     h->tok.want_text = h->all_text;
     if (setjmp(h->escape) == 0) {
-        if (wbx_run(&h->tok) == WBX_DOCTYPE) {
+        if (wb_xtok_run(&h->tok) == WB_XTOK_DOCTYPE) {
             const char *ptr;
             size_t len;
-            wbx_read_so_far(&h->tok, &ptr, &len);
+            wb_xtok_read_so_far(&h->tok, &ptr, &len);
             touch(h, ptr, len);
         }
     }
-    (void)wbx_memsize(&h->tok);
-    wbx_free(&h->tok);
-    wbx_free(&h->tok); /* idempotent, as promised */
+    (void)wb_xtok_memsize(&h->tok);
+    wb_xtok_free(&h->tok);
+    wb_xtok_free(&h->tok); /* idempotent, as promised */
     fuzz_feed_free(&h->feed);
     free(h);
     return 0;

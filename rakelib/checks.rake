@@ -163,3 +163,20 @@ desc "Check the Ruby style (.rubocop.yml: the project's rules, each exception wi
 task :rubocop do
   sh "rubocop", "--format", "quiet"
 end
+
+# The C files clang-format owns (.clang-format at the root).
+C_SOURCES = FileList["ext/wirebind/*.{c,h}", "fuzz/*.{c,h}"]
+
+desc "Format the C sources (ext/wirebind, fuzz) in place with clang-format (.clang-format)"
+task "format:c" do
+  sh "clang-format", "-i", *C_SOURCES
+end
+
+namespace :format do
+  namespace :c do
+    desc "Check that the C sources are formatted as .clang-format says (rake format:c fixes them)"
+    task :check do
+      sh "clang-format", "--dry-run", "--Werror", *C_SOURCES
+    end
+  end
+end

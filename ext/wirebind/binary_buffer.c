@@ -2,7 +2,7 @@
 #include "binary_buffer.h"
 
 /* Pure::Buffer#get_bits */
-uint64_t wb_bin_get_bits(const uint8_t *p, size_t bit_offset, unsigned count)
+uint64_t wb_bbuf_get_bits(const uint8_t *p, size_t bit_offset, unsigned count)
 {
     uint64_t result = 0;
     while (count > 0) {
@@ -18,7 +18,7 @@ uint64_t wb_bin_get_bits(const uint8_t *p, size_t bit_offset, unsigned count)
 }
 
 /* Pure::Buffer#set_bits */
-void wb_bin_set_bits(uint8_t *p, size_t bit_offset, unsigned count, uint64_t v)
+void wb_bbuf_set_bits(uint8_t *p, size_t bit_offset, unsigned count, uint64_t v)
 {
     while (count > 0) {
         unsigned bit = (unsigned)(bit_offset & 7);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Reads width bytes (1..8) at p as an unsigned integer, big-endian if big. */
-static inline uint64_t wb_bin_load(const uint8_t *p, int width, int big)
+static inline uint64_t wb_bbuf_load(const uint8_t *p, int width, int big)
 {
     uint64_t v = 0;
     int i;
@@ -22,7 +22,7 @@ static inline uint64_t wb_bin_load(const uint8_t *p, int width, int big)
 }
 
 /* Writes the low width bytes (1..8) of v at p, big-endian if big. */
-static inline void wb_bin_store(uint8_t *p, int width, int big, uint64_t v)
+static inline void wb_bbuf_store(uint8_t *p, int width, int big, uint64_t v)
 {
     int i;
     if (big) {
@@ -33,7 +33,7 @@ static inline void wb_bin_store(uint8_t *p, int width, int big, uint64_t v)
 }
 
 /* Sign-extends the low width bytes of v. */
-static inline int64_t wb_bin_signed(uint64_t v, int width)
+static inline int64_t wb_bbuf_signed(uint64_t v, int width)
 {
     if (width == 8) return (int64_t)v;
     uint64_t sign = (uint64_t)1 << (width * 8 - 1);
@@ -42,9 +42,9 @@ static inline int64_t wb_bin_signed(uint64_t v, int width)
 
 /* Reads count bits (1..64) starting bit_offset bits into p, most significant
  * bit first (network order): the caller checked that the bits are in range. */
-uint64_t wb_bin_get_bits(const uint8_t *p, size_t bit_offset, unsigned count);
+uint64_t wb_bbuf_get_bits(const uint8_t *p, size_t bit_offset, unsigned count);
 /* Writes the low count bits of v there, leaving the other bits of the bytes. */
-void wb_bin_set_bits(uint8_t *p, size_t bit_offset, unsigned count, uint64_t v);
+void wb_bbuf_set_bits(uint8_t *p, size_t bit_offset, unsigned count, uint64_t v);
 
 /* A Wirebind::Buffer (TypedData; binary_buffer_class.c). Its bytes are one of:
  * its own storage (own, capa: ruby_xmalloc'd, grows), the bytes of a frozen
@@ -85,6 +85,6 @@ int wb_bbuf_p(VALUE obj);
 VALUE wb_bbuf_slice(VALUE buf, size_t off, size_t n);
 /* A read_only Buffer over string (frozen, shared: no copy). */
 VALUE wb_bbuf_view_of_string(VALUE string, size_t offset, size_t len, int big);
-extern VALUE wb_cBuffer;
+extern VALUE wb_bbuf_class;
 
 #endif

@@ -4,8 +4,7 @@
 #include "binary_buffer.h"
 #include <stdarg.h>
 
-VALUE wb_cBuffer;
-static VALUE eRangeError, eReadOnlyError;
+VALUE wb_bbuf_class;
 static ID id_big, id_little;
 
 static void bbuf_mark(void *p)
@@ -46,7 +45,7 @@ void wb_bbuf_range_error(const char *fmt, ...)
     va_start(args, fmt);
     VALUE message = rb_vsprintf(fmt, args);
     va_end(args);
-    rb_exc_raise(rb_exc_new_str(eRangeError, message));
+    rb_exc_raise(rb_exc_new_str(wb_hooks.eBinaryRangeError, message));
 }
 
 wb_bbuf *wb_bbuf_get(VALUE obj)
@@ -78,7 +77,7 @@ uint8_t *wb_bbuf_root_bytes(wb_bbuf *b)
 
 uint8_t *wb_bbuf_reserve(VALUE obj, wb_bbuf *b, size_t n)
 {
-    if (!NIL_P(b->backing)) rb_raise(eReadOnlyError, "a view cannot grow (append to the Buffer it is a view of)");
+    if (!NIL_P(b->backing)) rb_raise(wb_hooks.eBinaryReadOnlyError, "a view cannot grow (append to the Buffer it is a view of)");
     if (n > SIZE_MAX - b->len) wb_bbuf_range_error("buffer too large");
     size_t need = b->len + n;
     if (need > b->capa) {
@@ -132,7 +131,7 @@ static inline uint8_t *at(wb_bbuf *b, VALUE offset, size_t n)
 
 static inline void check_writable(wb_bbuf *b)
 {
-    if (b->read_only) rb_raise(eReadOnlyError, "the buffer is read-only");
+    if (b->read_only) rb_raise(wb_hooks.eBinaryReadOnlyError, "the buffer is read-only");
 }
 
 /* Checks that an Integer fits width bytes, signed or not, and returns its bits. */
@@ -172,7 +171,7 @@ out:
 
 static double load_float(const uint8_t *p, int width, int big)
 {
-    uint64_t bits = wb_bin_load(p, width, big);
+    uint64_t bits = wb_bbuf_load(p, width, big);
     if (width == 4) {
         uint32_t u = (uint32_t)bits;
         float f;
@@ -217,8 +216,8 @@ static inline VALUE get_value(int argc, VALUE *argv, VALUE self, int width, int 
     int big = endian_arg(b, argc, argv, 1);
     const uint8_t *p = at(b, argv[0], (size_t)width);
     if (is_signed < 0) return DBL2NUM(load_float(p, width, big));
-    uint64_t v = wb_bin_load(p, width, big);
-    if (is_signed) return LL2NUM(wb_bin_signed(v, width));
+    uint64_t v = wb_bbuf_load(p, width, big);
+    if (is_signed) return LL2NUM(wb_bbuf_signed(v, width));
     return width < 8 ? LONG2FIX((long)v) : ULL2NUM(v);
 }
 
@@ -235,7 +234,7 @@ static inline VALUE set_value(int argc, VALUE *argv, VALUE self, int width, int 
     int big = endian_arg(b, argc, argv, 2);
     check_writable(b);
     uint64_t v = value_bits(argv[1], width, is_signed);
-    wb_bin_store(at(b, argv[0], (size_t)width), width, big, v);
+    wb_bbuf_store(at(b, argv[0], (size_t)width), width, big, v);
     return self;
 }
 
@@ -246,7 +245,7 @@ static inline VALUE append_value(int argc, VALUE *argv, VALUE self, int width, i
     int big = endian_arg(b, argc, argv, 1);
     check_writable(b);
     uint64_t v = value_bits(argv[0], width, is_signed);
-    wb_bin_store(wb_bbuf_reserve(self, b, (size_t)width), width, big, v);
+    wb_bbuf_store(wb_bbuf_reserve(self, b, (size_t)width), width, big, v);
     b->len += (size_t)width;
     return self;
 }
@@ -283,7 +282,7 @@ static VALUE wb_buffer__get_bits(VALUE self, VALUE bit_offset, VALUE count)
     size_t off;
     unsigned n;
     check_bits(b, bit_offset, count, &off, &n);
-    return ULL2NUM(wb_bin_get_bits(wb_bbuf_bytes(b), off, n));
+    return ULL2NUM(wb_bbuf_get_bits(wb_bbuf_bytes(b), off, n));
 }
 
 /* Buffer#set_bits(bit_offset, count, value) -> self */
@@ -296,7 +295,7 @@ static VALUE wb_buffer__set_bits(VALUE self, VALUE bit_offset, VALUE count, VALU
     check_bits(b, bit_offset, count, &off, &n);
     uint64_t v = int_bits(value, 8, 0);
     if (n < 64 && (v >> n)) wb_bbuf_range_error("%"PRIsVALUE" does not fit %u bits", value, n);
-    wb_bin_set_bits(wb_bbuf_bytes(b), off, n, v);
+    wb_bbuf_set_bits(wb_bbuf_bytes(b), off, n, v);
     return self;
 }
 
@@ -325,7 +324,7 @@ static VALUE wb_buffer__initialize(int argc, VALUE *argv, VALUE self)
 VALUE wb_bbuf_view_of_string(VALUE string, size_t offset, size_t len, int big)
 {
     VALUE frozen = rb_str_new_frozen(string); /* string itself if frozen; else shares its bytes */
-    VALUE obj = bbuf_alloc(wb_cBuffer);
+    VALUE obj = bbuf_alloc(wb_bbuf_class);
     wb_bbuf *b = RTYPEDDATA_DATA(obj);
     b->backing = frozen;
     b->base = (const uint8_t *)RSTRING_PTR(frozen) + offset; /* stays valid: frozen, and pinned by bbuf_mark */
@@ -463,7 +462,7 @@ static VALUE wb_buffer__clear(VALUE self)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
     check_writable(b);
-    if (!NIL_P(b->backing)) rb_raise(eReadOnlyError, "a view cannot be cleared");
+    if (!NIL_P(b->backing)) rb_raise(wb_hooks.eBinaryReadOnlyError, "a view cannot be cleared");
     b->len = 0;
     return self;
 }
@@ -494,14 +493,12 @@ void Init_wirebind_binary_buffer(VALUE mNative)
 {
     id_big = rb_intern("big");
     id_little = rb_intern("little");
-    eRangeError = wb_pinned(rb_path2class("Wirebind::Binary::RangeError"));
-    eReadOnlyError = wb_pinned(rb_path2class("Wirebind::Binary::ReadOnlyError"));
 
-    VALUE c = wb_cBuffer = rb_define_class_under(mNative, "Buffer", rb_cObject);
+    VALUE c = wb_bbuf_class = rb_define_class_under(mNative, "Buffer", rb_cObject);
     rb_gc_register_mark_object(c);
     rb_define_alloc_func(c, bbuf_alloc);
-    rb_define_const(c, "RangeError", eRangeError);
-    rb_define_const(c, "ReadOnlyError", eReadOnlyError);
+    rb_define_const(c, "RangeError", wb_hooks.eBinaryRangeError);
+    rb_define_const(c, "ReadOnlyError", wb_hooks.eBinaryReadOnlyError);
     rb_define_method(c, "initialize", wb_buffer__initialize, -1);
     rb_define_singleton_method(c, "read_only", wb_buffer_s__read_only, -1);
 #define DEFINE(type, width, is_signed)                                  \

@@ -14,11 +14,11 @@ static const uint8_t *source_bytes(VALUE source, size_t *len)
     return wb_bbuf_bytes(b);
 }
 
-static VALUE load_step(const wbr_step *step, const uint8_t *seg, int big)
+static VALUE load_step(const wb_brec_step *step, const uint8_t *seg, int big)
 {
-    if (step->kind == WBR_BITS) return ULL2NUM(wb_bin_get_bits(seg, step->at, (unsigned)step->width));
-    uint64_t v = wb_bin_load(seg + step->at, step->width, big);
-    if (step->kind == WBR_FLOAT) {
+    if (step->kind == WB_BREC_BITS) return ULL2NUM(wb_bbuf_get_bits(seg, step->at, (unsigned)step->width));
+    uint64_t v = wb_bbuf_load(seg + step->at, step->width, big);
+    if (step->kind == WB_BREC_FLOAT) {
         if (step->width == 4) {
             uint32_t u = (uint32_t)v;
             float f;
@@ -29,12 +29,12 @@ static VALUE load_step(const wbr_step *step, const uint8_t *seg, int big)
         memcpy(&d, &v, 8);
         return DBL2NUM(d);
     }
-    if (step->is_signed) return LL2NUM(wb_bin_signed(v, step->width));
+    if (step->is_signed) return LL2NUM(wb_bbuf_signed(v, step->width));
     return step->width < 8 ? LONG2FIX((long)v) : ULL2NUM(v);
 }
 
 /* Codec#decode */
-VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t pos, VALUE into)
+VALUE wb_brec_decode(const wb_brec_plan *plan, VALUE source, size_t pos, VALUE into)
 {
     VALUE tmp;
     VALUE *values = ALLOCV_N(VALUE, tmp, plan->nattrs);
@@ -43,7 +43,7 @@ VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t pos, VALUE into)
     VALUE view = Qnil; /* a String source is read through a view for its payloads */
     for (i = 0; i < plan->nattrs; i++) values[i] = Qnil;
     for (s = 0; s < plan->nsegments; s++) {
-        const wbr_segment *seg = &plan->segments[s];
+        const wb_brec_segment *seg = &plan->segments[s];
         const uint8_t *p = source_bytes(source, &len);
         if (!seg->payload) {
             if (pos > len || len - pos < seg->size) goto decline;
@@ -53,13 +53,13 @@ VALUE wbr_decode(const wbr_plan *plan, VALUE source, size_t pos, VALUE into)
             }
             pos += seg->size;
         } else {
-            const wbr_step *step = &plan->steps[seg->first];
+            const wb_brec_step *step = &plan->steps[seg->first];
             size_t n;
-            if (step->length_kind == WBR_LENGTH_FIELD) {
+            if (step->length_kind == WB_BREC_LENGTH_FIELD) {
                 VALUE v = values[plan->steps[step->length].index];
                 if (!FIXNUM_P(v)) goto decline; /* > 2**62 bytes: truncated anyway */
                 n = (size_t)FIX2LONG(v);
-            } else if (step->length_kind == WBR_LENGTH_FIXED) {
+            } else if (step->length_kind == WB_BREC_LENGTH_FIXED) {
                 n = (size_t)step->length;
             } else {
                 n = pos > len ? 0 : len - pos;
@@ -132,7 +132,7 @@ static size_t payload_length(VALUE v)
 }
 
 /* Codec#encode */
-VALUE wbr_encode(const wbr_plan *plan, VALUE record, VALUE into)
+VALUE wb_brec_encode(const wb_brec_plan *plan, VALUE record, VALUE into)
 {
     VALUE tmp;
     long n = plan->nsteps, i, s;
@@ -145,27 +145,27 @@ VALUE wbr_encode(const wbr_plan *plan, VALUE record, VALUE into)
     for (i = 0; i < n; i++) values[i] = rb_ivar_get(record, plan->steps[i].ivar);
     /* payloads first: they give nil length fields their value */
     for (i = 0; i < n && ok; i++) {
-        const wbr_step *step = &plan->steps[i];
-        if (step->kind != WBR_PAYLOAD) continue;
+        const wb_brec_step *step = &plan->steps[i];
+        if (step->kind != WB_BREC_PAYLOAD) continue;
         VALUE v = values[i];
         if (!NIL_P(v) && !RB_TYPE_P(v, T_STRING) && !wb_bbuf_p(v)) { ok = 0; break; }
         size_t len = payload_length(v);
-        if (step->length_kind == WBR_LENGTH_FIELD) {
+        if (step->length_kind == WB_BREC_LENGTH_FIELD) {
             VALUE lv = values[step->length];
             if (NIL_P(lv)) values[step->length] = SIZET2NUM(len);
             else if (!FIXNUM_P(lv) || (size_t)FIX2LONG(lv) != len || FIX2LONG(lv) < 0) ok = 0;
-        } else if (step->length_kind == WBR_LENGTH_FIXED && (size_t)step->length != len) {
+        } else if (step->length_kind == WB_BREC_LENGTH_FIXED && (size_t)step->length != len) {
             ok = 0;
         }
         payloads += len;
     }
     for (i = 0; i < n && ok; i++) {
-        const wbr_step *step = &plan->steps[i];
+        const wb_brec_step *step = &plan->steps[i];
         VALUE v = values[i];
         switch (step->kind) {
-        case WBR_INT: bits[i] = int_value(v, step->width * 8, step->is_signed, &ok); break;
-        case WBR_BITS: bits[i] = int_value(v, step->width, 0, &ok); break;
-        case WBR_FLOAT:
+        case WB_BREC_INT: bits[i] = int_value(v, step->width * 8, step->is_signed, &ok); break;
+        case WB_BREC_BITS: bits[i] = int_value(v, step->width, 0, &ok); break;
+        case WB_BREC_FLOAT:
             if (RB_FLOAT_TYPE_P(v) || RB_INTEGER_TYPE_P(v)) {
                 double d = NUM2DBL(v);
                 if (step->width == 4) {
@@ -196,12 +196,12 @@ VALUE wbr_encode(const wbr_plan *plan, VALUE record, VALUE into)
     uint8_t *out = wb_bbuf_reserve(into, buf, fixed + payloads); /* may run the GC */
     memset(out, 0, fixed + payloads);
     for (s = 0; s < plan->nsegments; s++) {
-        const wbr_segment *seg = &plan->segments[s];
+        const wb_brec_segment *seg = &plan->segments[s];
         if (!seg->payload) {
             for (i = seg->first; i < seg->first + seg->count; i++) {
-                const wbr_step *step = &plan->steps[i];
-                if (step->kind == WBR_BITS) wb_bin_set_bits(out, step->at, (unsigned)step->width, bits[i]);
-                else wb_bin_store(out + step->at, step->width, plan->big, bits[i]);
+                const wb_brec_step *step = &plan->steps[i];
+                if (step->kind == WB_BREC_BITS) wb_bbuf_set_bits(out, step->at, (unsigned)step->width, bits[i]);
+                else wb_bbuf_store(out + step->at, step->width, plan->big, bits[i]);
             }
             out += seg->size;
         } else {

@@ -101,9 +101,9 @@ static inline void append_reference(wb_buffer *buffer, unsigned char c)
     }
 }
 
-wb_escape_result wb_buffer_append_escaped(wb_buffer *buffer, const char *bytes, size_t n, wb_escape_mode mode)
+wb_format_escape_result wb_buffer_append_escaped(wb_buffer *buffer, const char *bytes, size_t n, wb_format_escape_mode mode)
 {
-    const unsigned char *table = mode == WB_ESCAPE_ATTRIBUTE ? ATTRIBUTE_CLASS : TEXT_CLASS;
+    const unsigned char *table = mode == WB_FORMAT_ESCAPE_ATTRIBUTE ? ATTRIBUTE_CLASS : TEXT_CLASS;
     const unsigned char *p = (const unsigned char *)bytes;
     const unsigned char *end = p + n;
     const unsigned char *run = p;
@@ -128,26 +128,26 @@ wb_escape_result wb_buffer_append_escaped(wb_buffer *buffer, const char *bytes, 
         run = ++p;
     }
     wb_buffer_append(buffer, (const char *)run, (size_t)(p - run));
-    return WB_ESCAPE_OK;
+    return WB_FORMAT_ESCAPE_OK;
 
 refuse:
     wb_buffer_truncate(buffer, mark);
-    return WB_ESCAPE_REFUSED;
+    return WB_FORMAT_ESCAPE_REFUSED;
 }
 
-wb_escape_result wb_buffer_append_escaped_str(wb_buffer *buffer, VALUE str, wb_escape_mode mode)
+wb_format_escape_result wb_buffer_append_escaped_str(wb_buffer *buffer, VALUE str, wb_format_escape_mode mode)
 {
     int index = ENCODING_GET(str);
     if (index != rb_utf8_encindex()) {
         /* Another encoding reads the same in UTF-8 only when ASCII-only (which
          * rb_enc_str_asciionly_p says only of ASCII-compatible encodings). */
-        if (!rb_enc_str_asciionly_p(str)) return WB_ESCAPE_REFUSED;
+        if (!rb_enc_str_asciionly_p(str)) return WB_FORMAT_ESCAPE_REFUSED;
     } else if (ENC_CODERANGE(str) == ENC_CODERANGE_BROKEN) {
-        return WB_ESCAPE_REFUSED;
+        return WB_FORMAT_ESCAPE_REFUSED;
     }
     /* Growing the buffer may run the GC; str stays on this stack meanwhile,
      * so an embedded string's bytes cannot be moved by compaction. */
-    wb_escape_result result = wb_buffer_append_escaped(buffer, RSTRING_PTR(str), (size_t)RSTRING_LEN(str), mode);
+    wb_format_escape_result result = wb_buffer_append_escaped(buffer, RSTRING_PTR(str), (size_t)RSTRING_LEN(str), mode);
     RB_GC_GUARD(str);
     return result;
 }

@@ -8,7 +8,7 @@
  * it in an rb_ensure clause or in its TypedData free function.
  *
  * Escaping is for XML 1.0 text and double-quoted attribute values, in one pass,
- * and refuses (returns WB_ESCAPE_REFUSED, the buffer left as it was) what it
+ * and refuses (returns WB_FORMAT_ESCAPE_REFUSED, the buffer left as it was) what it
  * cannot write: bytes that are not UTF-8, and characters XML 1.0 cannot carry.
  * The caller then asks Ruby, which raises the error with its message. */
 #ifndef WIREBIND_BUFFER_H
@@ -28,15 +28,15 @@ typedef struct wb_buffer {
 
 /* What to escape: element content escapes & < > and CR; attribute values
  * also " and tab and LF (which a parser would otherwise turn into spaces). */
-typedef enum wb_escape_mode {
-    WB_ESCAPE_TEXT = 0,
-    WB_ESCAPE_ATTRIBUTE = 1
-} wb_escape_mode;
+typedef enum wb_format_escape_mode {
+    WB_FORMAT_ESCAPE_TEXT = 0,
+    WB_FORMAT_ESCAPE_ATTRIBUTE = 1
+} wb_format_escape_mode;
 
-typedef enum wb_escape_result {
-    WB_ESCAPE_OK = 0,
-    WB_ESCAPE_REFUSED = 1
-} wb_escape_result;
+typedef enum wb_format_escape_result {
+    WB_FORMAT_ESCAPE_OK = 0,
+    WB_FORMAT_ESCAPE_REFUSED = 1
+} wb_format_escape_result;
 
 /* An empty buffer; nothing is allocated until the first append. */
 void wb_buffer_init(wb_buffer *buffer);
@@ -82,13 +82,13 @@ static inline void wb_buffer_truncate(wb_buffer *buffer, size_t len)
  * Refuses invalid UTF-8 (overlong forms, surrogates and code points past
  * U+10FFFF included), C0 controls other than tab, LF and CR, and U+FFFE and
  * U+FFFF, leaving the buffer as it was. */
-wb_escape_result wb_buffer_append_escaped(wb_buffer *buffer, const char *bytes, size_t n, wb_escape_mode mode);
+wb_format_escape_result wb_buffer_append_escaped(wb_buffer *buffer, const char *bytes, size_t n, wb_format_escape_mode mode);
 
 /* Appends a String escaped for `mode`, if it is UTF-8 (or ASCII-only in an
  * ASCII-compatible encoding, which reads the same in UTF-8). Refuses anything
  * else, as wb_buffer_append_escaped does, and strings in other encodings: the
  * caller transcodes those through Ruby. */
-wb_escape_result wb_buffer_append_escaped_str(wb_buffer *buffer, VALUE str, wb_escape_mode mode);
+wb_format_escape_result wb_buffer_append_escaped_str(wb_buffer *buffer, VALUE str, wb_format_escape_mode mode);
 
 /* Appends the decimal digits of n. */
 void wb_buffer_append_long(wb_buffer *buffer, long n);

@@ -9,7 +9,7 @@
  * they keep the decoder as fast as when they were one file (mkmf builds
  * without link-time optimization). json_scanner.c stays a file of its own,
  * with no Ruby in it, for the fuzzer (fuzz/json_scanner_fuzz.c). */
-#define WBJS_API static
+#define WB_JSCAN_API static
 #include "json_scanner.c"
 #include "json_decoder.h"
 #include <ruby/util.h>
@@ -23,42 +23,9 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char,
-    id_convert_text, id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_item, id_Date, id_GREGORIAN, id_fetch;
+    id_convert_text, id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch;
 
-/* Ruby constants, defined after the extension loads: looked up on first use,
- * once (every Ractor that races here writes the same values), and pinned. */
-typedef struct ruby_env {
-    VALUE mTypes;          /* Wirebind::Types (excerpt) */
-    VALUE eInvalidValue;   /* Wirebind::Types::InvalidValue */
-    VALUE cDecoder;        /* Wirebind::JSON::Pure::Decoder (format_path, convert_text) */
-    VALUE cScanner;        /* Wirebind::JSON::Pure::Scanner (describe_char) */
-    VALUE eSourceInvalid;  /* Wirebind::JSON::Pure::Source::Invalid */
-    VALUE expected;        /* Wirebind::JSON::Plan::EXPECTED */
-    VALUE item_true;       /* {item: true} */
-} ruby_env;
-
-static ruby_env env_cache;
-static int env_ready;
-
-static const ruby_env *env_get(void)
-{
-    if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
-    ruby_env e;
-    e.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
-    e.eInvalidValue = wb_pinned(rb_path2class("Wirebind::Types::InvalidValue"));
-    e.cDecoder = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
-    e.cScanner = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Scanner"));
-    e.eSourceInvalid = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Source::Invalid"));
-    e.expected = wb_pinned(rb_const_get(rb_path2class("Wirebind::JSON::Plan"), rb_intern("EXPECTED")));
-    VALUE options = rb_hash_new();
-    rb_hash_aset(options, ID2SYM(id_item), Qtrue);
-    e.item_true = wb_pinned(rb_obj_freeze(options));
-    env_cache = e;
-    __atomic_store_n(&env_ready, 1, __ATOMIC_RELEASE);
-    return &env_cache;
-}
-
-void wbj_decoder_init(void)
+void wb_jdec_init_ids(void)
 {
     id_next_chunk = rb_intern("next_chunk");
     id_bom_size = rb_intern("bom_size");
@@ -74,11 +41,8 @@ void wbj_decoder_init(void)
     id_BigDecimal = rb_intern("BigDecimal");
     id_finite_p = rb_intern("finite?");
     id_zero_p = rb_intern("zero?");
-    id_item = rb_intern("item");
-    id_Date = rb_intern("Date");
-    id_GREGORIAN = rb_intern("GREGORIAN");
     id_fetch = rb_intern("fetch");
-    wbs_init();
+    wb_scalar_init();
 }
 
 
@@ -121,7 +85,7 @@ static VALUE number_excerpt(const char *p, size_t n)
 
 static VALUE excerpt(VALUE text)
 {
-    return rb_funcall(env_get()->mTypes, id_excerpt, 1, text);
+    return rb_funcall(wb_hooks.mTypes, id_excerpt, 1, text);
 }
 
 /* Scanner#describe_byte: the character the (up to 4) bytes start with, as
@@ -131,23 +95,23 @@ static VALUE describe_bytes(const char *p, size_t n)
     if (n == 0) return utf8("the end of the input");
     VALUE bytes = rb_utf8_str_new(p, (long)n);
     VALUE first = rb_funcall(rb_funcall(bytes, id_scrub, 0), id_aref, 1, INT2FIX(0));
-    return rb_funcall(env_get()->cScanner, id_describe_char, 1, first);
+    return rb_funcall(wb_hooks.cJSONScanner, id_describe_char, 1, first);
 }
 
 /* ==== the scanner's handler: input and errors ===================================== */
 
 static VALUE call_next_chunk(VALUE arg)
 {
-    return rb_funcall(((wbj_decoder *)arg)->source, id_next_chunk, 0);
+    return rb_funcall(((wb_jdec *)arg)->source, id_next_chunk, 0);
 }
 
 static VALUE rescue_source_invalid(VALUE arg, VALUE error)
 {
-    wbj_decoder *d = (wbj_decoder *)arg;
+    wb_jdec *d = (wb_jdec *)arg;
     long line, column;
     long long offset;
-    wbjs_locate(&d->s, d->s.len, &line, &column, &offset);
-    wb_raise_parse_error(wb_eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset);
+    wb_jscan_locate(&d->s, d->s.len, &line, &column, &offset);
+    wb_error_raise_parse(wb_hooks.eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset);
     return Qnil;
 }
 
@@ -155,8 +119,8 @@ static VALUE rescue_source_invalid(VALUE arg, VALUE error)
  * UTF-8) is a ParseError where the window ends. */
 static int read_chunk(void *ctx, const char **ptr, size_t *len)
 {
-    wbj_decoder *d = ctx;
-    VALUE chunk = rb_rescue2(call_next_chunk, (VALUE)d, rescue_source_invalid, (VALUE)d, env_get()->eSourceInvalid, (VALUE)0);
+    wb_jdec *d = ctx;
+    VALUE chunk = rb_rescue2(call_next_chunk, (VALUE)d, rescue_source_invalid, (VALUE)d, wb_hooks.eJSONSourceInvalid, (VALUE)0);
     if (NIL_P(chunk)) return 0;
     StringValue(chunk);
     /* A frozen copy (shared, not copied, for a long String): the caller's String
@@ -172,42 +136,42 @@ static int read_chunk(void *ctx, const char **ptr, size_t *len)
 }
 
 /* Words the scanner's error with Ruby's rules, and raises it. */
-static void scanner_error(void *ctx, const wbjs_error *e)
+static void scanner_error(void *ctx, const wb_jscan_error *e)
 {
     (void)ctx;
-    if (e->kind == WBJS_NO_MEMORY) rb_memerror();
+    if (e->kind == WB_JSCAN_NO_MEMORY) rb_memerror();
     VALUE message = utf8(e->message);
     switch (e->quote) {
-    case WBJS_QUOTE_CHAR: rb_str_append(message, describe_bytes(e->subject, e->subject_len)); break;
-    case WBJS_QUOTE_EXCERPT:
+    case WB_JSCAN_QUOTE_CHAR: rb_str_append(message, describe_bytes(e->subject, e->subject_len)); break;
+    case WB_JSCAN_QUOTE_EXCERPT:
         rb_str_append(message, excerpt(rb_funcall(rb_utf8_str_new(e->subject, (long)e->subject_len), id_scrub, 0)));
         break;
-    case WBJS_QUOTE_RAW: rb_str_cat(message, e->subject, (long)e->subject_len); break;
+    case WB_JSCAN_QUOTE_RAW: rb_str_cat(message, e->subject, (long)e->subject_len); break;
     default: break;
     }
     rb_str_cat_cstr(message, e->suffix);
-    wb_raise_parse_error(e->kind == WBJS_LIMIT_ERROR ? wb_eLimitError : wb_eParseError, message, e->line, e->column,
+    wb_error_raise_parse(e->kind == WB_JSCAN_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, message, e->line, e->column,
                          (long)e->offset);
 }
 
-static const wbjs_handler HANDLER = {read_chunk, scanner_error};
+static const wb_jscan_handler HANDLER = {read_chunk, scanner_error};
 
 /* ==== positions and errors of the decoder's own ====================================== */
 
-static NORETURN(void fail_at(const wbj_decoder *d, VALUE klass, VALUE message, size_t p));
-static void fail_at(const wbj_decoder *d, VALUE klass, VALUE message, size_t p)
+static NORETURN(void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p));
+static void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p)
 {
     long line, column;
     long long offset;
-    wbjs_locate(&d->s, p, &line, &column, &offset);
-    wb_raise_parse_error(klass, message, line, column, (long)offset);
+    wb_jscan_locate(&d->s, p, &line, &column, &offset);
+    wb_error_raise_parse(klass, message, line, column, (long)offset);
 }
 
-#define PARSE_ERROR(d, message, p) fail_at((d), wb_eParseError, (message), (p))
-#define LIMIT_ERROR(d, message, p) fail_at((d), wb_eLimitError, (message), (p))
+#define PARSE_ERROR(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p))
+#define LIMIT_ERROR(d, message, p) fail_at((d), wb_hooks.eLimitError, (message), (p))
 
-static NORETURN(void depth_error(const wbj_decoder *d, size_t p));
-static void depth_error(const wbj_decoder *d, size_t p)
+static NORETURN(void depth_error(const wb_jdec *d, size_t p));
+static void depth_error(const wb_jdec *d, size_t p)
 {
     char text[96];
     snprintf(text, sizeof(text), "arrays and objects are nested deeper than max_depth (%zu)", d->max_depth);
@@ -215,27 +179,27 @@ static void depth_error(const wbj_decoder *d, size_t p)
 }
 
 /* "<before><the character at the scan position><after>". */
-static NORETURN(void unexpected_after(wbj_decoder *d, const char *before, const char *after));
-static void unexpected_after(wbj_decoder *d, const char *before, const char *after)
+static NORETURN(void unexpected_after(wb_jdec *d, const char *before, const char *after));
+static void unexpected_after(wb_jdec *d, const char *before, const char *after)
 {
-    wbjs_scanner *s = &d->s;
+    wb_jscan *s = &d->s;
     size_t n = s->pos < s->len ? s->len - s->pos : 0;
     if (n > 4) n = 4;
-    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, before, WBJS_QUOTE_CHAR, (const char *)s->buf + s->pos, n, after);
+    wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, before, WB_JSCAN_QUOTE_CHAR, (const char *)s->buf + s->pos, n, after);
 }
 
-static NORETURN(void unexpected(wbj_decoder *d, const char *before));
-static void unexpected(wbj_decoder *d, const char *before)
+static NORETURN(void unexpected(wb_jdec *d, const char *before));
+static void unexpected(wb_jdec *d, const char *before)
 {
     unexpected_after(d, before, NULL);
 }
 
 /* A string value (read_string(true)) as a Ruby String. */
-static VALUE read_string_value(wbj_decoder *d, size_t *start)
+static VALUE read_string_value(wb_jdec *d, size_t *start)
 {
     size_t len, s;
     int high;
-    const char *p = wbjs_read_string(&d->s, &d->s.str, &len, &high, &s);
+    const char *p = wb_jscan_read_string(&d->s, &d->s.str, &len, &high, &s);
     if (start) *start = s;
     return new_string(p, len, high);
 }
@@ -332,26 +296,26 @@ static double float_value(const unsigned char *p, size_t n)
 
 /* ==== the decoder ================================================================== */
 
-static inline wbj_frame *top_frame(wbj_decoder *d)
+static inline wb_jdec_frame *top_frame(wb_jdec *d)
 {
     return &d->frames[d->nframes - 1];
 }
 
-static wbj_frame *push_frame(wbj_decoder *d, int kind)
+static wb_jdec_frame *push_frame(wb_jdec *d, int kind)
 {
     if (d->nframes == d->frames_cap) {
         size_t cap = d->frames_cap ? d->frames_cap * 2 : 16;
-        d->frames = ruby_xrealloc2(d->frames, cap, sizeof(wbj_frame));
+        d->frames = ruby_xrealloc2(d->frames, cap, sizeof(wb_jdec_frame));
         d->frames_cap = cap;
     }
-    wbj_frame *f = &d->frames[d->nframes++];
+    wb_jdec_frame *f = &d->frames[d->nframes++];
     memset(f, 0, sizeof(*f));
     f->kind = (unsigned char)kind;
     f->values = NONE;
     return f;
 }
 
-static size_t push_values(wbj_decoder *d, size_t n)
+static size_t push_values(wb_jdec *d, size_t n)
 {
     size_t need = d->nvalues + n;
     if (need > d->values_cap) {
@@ -377,11 +341,11 @@ static size_t push_values(wbj_decoder *d, size_t n)
 /* Decoder#path: the keys and indexes of the open frames, the unknown key
  * being read (strict) in place of the top record's, and `index` (an item of a
  * list of scalars; -1 for none). */
-static VALUE decode_path(wbj_decoder *d, long index, const char *key, size_t key_len)
+static VALUE decode_path(wb_jdec *d, long index, const char *key, size_t key_len)
 {
     VALUE parts = rb_ary_new();
     for (size_t i = 0; i < d->nframes; i++) {
-        const wbj_frame *f = &d->frames[i];
+        const wb_jdec_frame *f = &d->frames[i];
         if (f->kind == F_OBJECT) {
             if (key && i == d->nframes - 1) {
                 rb_ary_push(parts, rb_utf8_str_new(key, (long)key_len));
@@ -393,34 +357,34 @@ static VALUE decode_path(wbj_decoder *d, long index, const char *key, size_t key
         }
     }
     if (index >= 0) rb_ary_push(parts, LONG2NUM(index));
-    return rb_funcall(env_get()->cDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
 }
 
-static NORETURN(void value_error(wbj_decoder *d, VALUE message, long index, size_t p));
-static void value_error(wbj_decoder *d, VALUE message, long index, size_t p)
+static NORETURN(void value_error(wb_jdec *d, VALUE message, long index, size_t p));
+static void value_error(wb_jdec *d, VALUE message, long index, size_t p)
 {
     long line, column;
     long long offset;
-    wbjs_locate(&d->s, p, &line, &column, &offset);
-    wb_raise_decode_error(message, decode_path(d, index, NULL, 0), line, column);
+    wb_jscan_locate(&d->s, p, &line, &column, &offset);
+    wb_error_raise_decode(message, decode_path(d, index, NULL, 0), line, column);
 }
 
 /* slot.expected / slot.expected(item: true) */
-static VALUE slot_expected(const wbj_slot *slot, int item)
+static VALUE slot_expected(const wb_jplan_slot *slot, int item)
 {
     if (!item) return rb_funcall(slot->slot, id_expected, 0);
-    VALUE options = env_get()->item_true;
+    VALUE options = wb_hooks.item_true;
     return rb_funcallv_kw(slot->slot, id_expected, 1, &options, RB_PASS_KEYWORDS);
 }
 
 /* Plan::EXPECTED.fetch(code) */
 static VALUE code_expected(int code)
 {
-    return rb_funcall(env_get()->expected, id_fetch, 1, wbs_type_symbol(code));
+    return rb_funcall(wb_hooks.json_expected, id_fetch, 1, wb_scalar_type_symbol(code));
 }
 
 /* Decoder#describe_value: reads the value at the scan position to name it. */
-static VALUE describe_value(wbj_decoder *d, int byte)
+static VALUE describe_value(wb_jdec *d, int byte)
 {
     switch (byte) {
     case '"': return join3("the string ", excerpt(read_string_value(d, NULL)), NULL);
@@ -432,7 +396,7 @@ static VALUE describe_value(wbj_decoder *d, int byte)
     default:
         if (byte == '-' || is_digit(byte)) {
             size_t n;
-            size_t start = wbjs_read_number(&d->s, &n);
+            size_t start = wb_jscan_read_number(&d->s, &n);
             return join3("the number ", number_excerpt((const char *)d->s.buf + start, n), NULL);
         }
         unexpected(d, "expected a JSON value, got ");
@@ -440,35 +404,35 @@ static VALUE describe_value(wbj_decoder *d, int byte)
 }
 
 /* Decoder#mismatch: a well-formed value of the wrong kind is at the scan position. */
-static NORETURN(void mismatch(wbj_decoder *d, VALUE expected, long index));
-static void mismatch(wbj_decoder *d, VALUE expected, long index)
+static NORETURN(void mismatch(wb_jdec *d, VALUE expected, long index));
+static void mismatch(wb_jdec *d, VALUE expected, long index)
 {
-    int byte = wbjs_peek_byte(&d->s);
+    int byte = wb_jscan_peek_byte(&d->s);
     if (byte < 0) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
     long line, column;
     long long offset;
-    wbjs_locate(&d->s, d->s.pos, &line, &column, &offset);
+    wb_jscan_locate(&d->s, d->s.pos, &line, &column, &offset);
     VALUE found = describe_value(d, byte);
     VALUE message = join3("expected ", expected, ", got ");
     rb_str_append(message, found);
-    wb_raise_decode_error(message, decode_path(d, index, NULL, 0), line, column);
+    wb_error_raise_decode(message, decode_path(d, index, NULL, 0), line, column);
 }
 
 /* Decoder#unknown_key: strict, and the key (the top record's current member) is not in the schema. */
-static NORETURN(void unknown_key(wbj_decoder *d, const char *key, size_t key_len));
-static void unknown_key(wbj_decoder *d, const char *key, size_t key_len)
+static NORETURN(void unknown_key(wb_jdec *d, const char *key, size_t key_len));
+static void unknown_key(wb_jdec *d, const char *key, size_t key_len)
 {
     long line, column;
     long long offset;
-    wbjs_locate(&d->s, d->s.pos, &line, &column, &offset);
+    wb_jscan_locate(&d->s, d->s.pos, &line, &column, &offset);
     VALUE path = decode_path(d, -1, key, key_len);
-    wb_raise_decode_error(utf8("unknown key (strict: true)"), path, line, column);
+    wb_error_raise_decode(utf8("unknown key (strict: true)"), path, line, column);
 }
 
 /* ---- scalars (Decoder#scalar, #scalar_slow, #convert_*) ---- */
 
 typedef struct convert_args {
-    wbj_decoder *d;
+    wb_jdec *d;
     int code;
     VALUE text;
     long index;
@@ -478,7 +442,7 @@ typedef struct convert_args {
 static VALUE call_convert_text(VALUE arg)
 {
     convert_args *a = (convert_args *)arg;
-    return rb_funcall(env_get()->cDecoder, id_convert_text, 2, wbs_type_symbol(a->code), a->text);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_convert_text, 2, wb_scalar_type_symbol(a->code), a->text);
 }
 
 static VALUE rescue_convert(VALUE arg, VALUE error)
@@ -494,23 +458,23 @@ static inline int xml_blank(int c) { return c == ' ' || c == '\t' || c == '\r' |
  * scalar.c for what they take exactly as Ruby does (no surrounding blanks, for
  * base64 none at all: a JSON string is the value exactly), else
  * Pure::Decoder.convert_text, whose InvalidValue becomes a DecodeError. */
-static VALUE convert_text(wbj_decoder *d, int code, const char *p, size_t n, int high, long index, size_t start)
+static VALUE convert_text(wb_jdec *d, int code, const char *p, size_t n, int high, long index, size_t start)
 {
     int blanks = n == 0 || xml_blank((unsigned char)p[0]) || xml_blank((unsigned char)p[n - 1]);
-    if (!blanks && code == WBS_BASE64) {
+    if (!blanks && code == WB_SCALAR_BASE64) {
         for (size_t i = 0; i < n && !blanks; i++) blanks = xml_blank((unsigned char)p[i]);
     }
     if (!blanks) {
-        VALUE v = wbs_convert(&d->env, code, p, n);
+        VALUE v = wb_scalar_convert(&d->env, code, p, n);
         if (v != Qundef) return v;
     }
     convert_args a = {d, code, new_string(p, n, high), index, start};
-    return rb_rescue2(call_convert_text, (VALUE)&a, rescue_convert, (VALUE)&a, env_get()->eInvalidValue, (VALUE)0);
+    return rb_rescue2(call_convert_text, (VALUE)&a, rescue_convert, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 /* Decoder#decimal: BigDecimal() of the text, which reads any exponent but gives
  * Infinity or zero for one beyond its range. */
-static VALUE decimal_value(wbj_decoder *d, const unsigned char *p, size_t n, long index, size_t start)
+static VALUE decimal_value(wb_jdec *d, const unsigned char *p, size_t n, long index, size_t start)
 {
     VALUE text = d->decimal_text;
     if (!text || OBJ_FROZEN(text)) {
@@ -536,15 +500,15 @@ static VALUE decimal_value(wbj_decoder *d, const unsigned char *p, size_t n, lon
 }
 
 /* Decoder#convert_number: the number `p` (n bytes, read at `start`). */
-static VALUE number_value(wbj_decoder *d, int code, const unsigned char *p, size_t n, size_t start, long index)
+static VALUE number_value(wb_jdec *d, int code, const unsigned char *p, size_t n, size_t start, long index)
 {
     switch (code) {
-    case WBS_INTEGER:
+    case WB_SCALAR_INTEGER:
         if (has_fraction_or_exponent(p, n)) {
             value_error(d, join3("expected an integer, got ", number_excerpt((const char *)p, n), NULL), index, start);
         }
         return integer_value(p, n);
-    case WBS_FLOAT: {
+    case WB_SCALAR_FLOAT: {
         double v = float_value(p, n);
         if (!isfinite(v)) {
             value_error(d, join3("the number ", number_excerpt((const char *)p, n), " is beyond the range of a double"), index, start);
@@ -567,17 +531,17 @@ static VALUE scalar_expected(int code, int lenient)
 
 /* Decoder#number_text: a lenient_numbers string (its quote at the scan
  * position) read as the number it holds. */
-static VALUE number_string(wbj_decoder *d, int code, long index)
+static VALUE number_string(wb_jdec *d, int code, long index)
 {
     size_t len, start;
     int high;
-    const char *p = wbjs_read_string(&d->s, &d->s.str, &len, &high, &start);
+    const char *p = wb_jscan_read_string(&d->s, &d->s.str, &len, &high, &start);
     if (len > d->s.max_number_length) {
         char text[96];
         snprintf(text, sizeof(text), "a number is longer than max_number_length (%zu characters)", d->s.max_number_length);
         LIMIT_ERROR(d, utf8(text), start);
     }
-    if (!wbjs_number_grammar((const unsigned char *)p, len)) {
+    if (!wb_jscan_number_grammar((const unsigned char *)p, len)) {
         VALUE message = join3("expected ", scalar_expected(code, 1), ", got the string ");
         rb_str_append(message, excerpt(new_string(p, len, high)));
         value_error(d, message, index, start);
@@ -587,44 +551,44 @@ static VALUE number_string(wbj_decoder *d, int code, long index)
 
 /* Decoder#scalar and #scalar_slow: a value of type `code` at the scan
  * position; `lenient`: a string holding a number is read as one. */
-static VALUE scalar(wbj_decoder *d, int code, long index, int lenient)
+static VALUE scalar(wb_jdec *d, int code, long index, int lenient)
 {
-    int byte = wbjs_peek_byte(&d->s);
+    int byte = wb_jscan_peek_byte(&d->s);
     if (byte == 'n') {
-        wbjs_read_literal(&d->s, "null", 4);
+        wb_jscan_read_literal(&d->s, "null", 4);
         return Qnil;
     }
     switch (code) {
-    case WBS_STRING:
+    case WB_SCALAR_STRING:
         if (byte == '"') return read_string_value(d, NULL);
         break;
-    case WBS_TIME:
-    case WBS_DATE:
-    case WBS_BASE64:
+    case WB_SCALAR_TIME:
+    case WB_SCALAR_DATE:
+    case WB_SCALAR_BASE64:
         if (byte == '"') {
             size_t len, start;
             int high;
-            const char *p = wbjs_read_string(&d->s, &d->s.str, &len, &high, &start);
+            const char *p = wb_jscan_read_string(&d->s, &d->s.str, &len, &high, &start);
             return convert_text(d, code, p, len, high, index, start);
         }
         break;
-    case WBS_INTEGER:
-    case WBS_FLOAT:
-    case WBS_DECIMAL:
+    case WB_SCALAR_INTEGER:
+    case WB_SCALAR_FLOAT:
+    case WB_SCALAR_DECIMAL:
         if (byte == '-' || is_digit(byte)) {
             size_t n;
-            size_t start = wbjs_read_number(&d->s, &n);
+            size_t start = wb_jscan_read_number(&d->s, &n);
             return number_value(d, code, d->s.buf + start, n, start, index);
         }
         if (byte == '"' && lenient) return number_string(d, code, index);
         break;
-    case WBS_BOOLEAN:
+    case WB_SCALAR_BOOLEAN:
         if (byte == 't') {
-            wbjs_read_literal(&d->s, "true", 4);
+            wb_jscan_read_literal(&d->s, "true", 4);
             return Qtrue;
         }
         if (byte == 'f') {
-            wbjs_read_literal(&d->s, "false", 5);
+            wb_jscan_read_literal(&d->s, "false", 5);
             return Qfalse;
         }
         break;
@@ -636,7 +600,7 @@ static VALUE scalar(wbj_decoder *d, int code, long index, int lenient)
 /* ---- untyped values (Parser#read_any) ---- */
 
 /* Parser#any_path: the keys and indexes of read_any's open containers. */
-static VALUE any_path(wbj_decoder *d, size_t base_any, size_t base_values)
+static VALUE any_path(wb_jdec *d, size_t base_any, size_t base_values)
 {
     VALUE parts = rb_ary_new();
     for (size_t i = base_any; i < d->nany; i++) {
@@ -647,10 +611,10 @@ static VALUE any_path(wbj_decoder *d, size_t base_any, size_t base_values)
             rb_ary_push(parts, LONG2NUM(RARRAY_LEN(d->values[v])));
         }
     }
-    return rb_funcall(env_get()->cDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
 }
 
-static void push_any(wbj_decoder *d, int object, VALUE container, VALUE key)
+static void push_any(wb_jdec *d, int object, VALUE container, VALUE key)
 {
     if (d->nany == d->any_cap) {
         size_t cap = d->any_cap ? d->any_cap * 2 : 32;
@@ -670,10 +634,10 @@ static inline VALUE key_value(const char *key, size_t len)
 }
 
 /* Parser#number, and #pass_number when only checking. */
-static VALUE any_number(wbj_decoder *d, int build, size_t base_any, size_t base_values)
+static VALUE any_number(wb_jdec *d, int build, size_t base_any, size_t base_values)
 {
     size_t n;
-    size_t start = wbjs_read_number(&d->s, &n);
+    size_t start = wb_jscan_read_number(&d->s, &n);
     if (!build) return Qnil;
     const unsigned char *p = d->s.buf + start;
     if (!has_fraction_or_exponent(p, n)) return integer_value(p, n);
@@ -681,14 +645,14 @@ static VALUE any_number(wbj_decoder *d, int build, size_t base_any, size_t base_
     if (isfinite(v)) return DBL2NUM(v);
     long line, column;
     long long offset;
-    wbjs_locate(&d->s, start, &line, &column, &offset);
+    wb_jscan_locate(&d->s, start, &line, &column, &offset);
     VALUE message = join3("the number ", number_excerpt((const char *)p, n), " is beyond the range of a double");
-    wb_raise_decode_error(message, any_path(d, base_any, base_values), line, column);
+    wb_error_raise_decode(message, any_path(d, base_any, base_values), line, column);
 }
 
 /* Parser#read_any: one complete value at the scan position, as plain Ruby
  * values (build) or only checked. `depth`: containers open around it. */
-static VALUE read_any(wbj_decoder *d, int build, size_t depth)
+static VALUE read_any(wb_jdec *d, int build, size_t depth)
 {
     const size_t base_any = d->nany;
     const size_t base_values = d->nvalues;
@@ -696,7 +660,7 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
     VALUE value = Qnil;
     for (;;) {
         /* ---- one value; a container's first member is read on the next turn */
-        int byte = wbjs_byte_at_pos(&d->s);
+        int byte = wb_jscan_byte_at_pos(&d->s);
         switch (byte) {
         case '"':
             if (build) {
@@ -704,7 +668,7 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
             } else {
                 size_t len, start;
                 int high;
-                wbjs_read_string(&d->s, NULL, &len, &high, &start);
+                wb_jscan_read_string(&d->s, NULL, &len, &high, &start);
                 value = Qnil;
             }
             break;
@@ -714,7 +678,7 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
             VALUE container = build ? rb_hash_new() : Qnil;
             const char *key;
             size_t key_len;
-            if (wbjs_next_member(&d->s, 1, &key, &key_len)) {
+            if (wb_jscan_next_member(&d->s, 1, &key, &key_len)) {
                 push_any(d, 1, container, build ? key_value(key, key_len) : Qnil);
                 RB_GC_GUARD(container);
                 continue;
@@ -726,7 +690,7 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
             if (d->nany - base_any >= max_open) depth_error(d, d->s.pos);
             d->s.pos++;
             VALUE container = build ? rb_ary_new() : Qnil;
-            if (wbjs_next_item(&d->s, 1)) {
+            if (wb_jscan_next_item(&d->s, 1)) {
                 push_any(d, 0, container, Qnil);
                 RB_GC_GUARD(container);
                 continue;
@@ -735,23 +699,23 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
             break;
         }
         case 't':
-            wbjs_read_literal(&d->s, "true", 4);
+            wb_jscan_read_literal(&d->s, "true", 4);
             value = Qtrue;
             break;
         case 'f':
-            wbjs_read_literal(&d->s, "false", 5);
+            wb_jscan_read_literal(&d->s, "false", 5);
             value = Qfalse;
             break;
         case 'n':
-            wbjs_read_literal(&d->s, "null", 4);
+            wb_jscan_read_literal(&d->s, "null", 4);
             value = Qnil;
             break;
         case ' ':
         case '\t':
         case '\n':
-        case '\r': wbjs_peek_byte(&d->s); continue;
+        case '\r': wb_jscan_peek_byte(&d->s); continue;
         case -1:
-            if (wbjs_refill(&d->s)) continue;
+            if (wb_jscan_refill(&d->s)) continue;
             if (d->nany == base_any) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
             PARSE_ERROR(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"), d->s.pos);
         default:
@@ -771,13 +735,13 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
                 if (build) rb_hash_aset(container, d->values[v + 1], value);
                 const char *key;
                 size_t key_len;
-                if (wbjs_next_member(&d->s, 0, &key, &key_len)) {
+                if (wb_jscan_next_member(&d->s, 0, &key, &key_len)) {
                     if (build) d->values[v + 1] = key_value(key, key_len);
                     break;
                 }
             } else {
                 if (build) rb_ary_push(container, value);
-                if (wbjs_next_item(&d->s, 0)) break;
+                if (wb_jscan_next_item(&d->s, 0)) break;
             }
             value = container;
             d->nany--;
@@ -788,16 +752,16 @@ static VALUE read_any(wbj_decoder *d, int build, size_t depth)
 
 /* ---- records and lists (Decoder#members, #items, #finish_*) ---- */
 
-static void push_object(wbj_decoder *d, wbj_slot *slot, const wbj_plan *plan)
+static void push_object(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan)
 {
     size_t base = push_values(d, (size_t)plan->size);
-    wbj_frame *f = push_frame(d, F_OBJECT);
+    wb_jdec_frame *f = push_frame(d, F_OBJECT);
     f->plan = plan;
     f->slot = slot;
     f->values = base;
 }
 
-static void push_list(wbj_decoder *d, wbj_slot *slot, const wbj_plan *plan, int keep)
+static void push_list(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan, int keep)
 {
     size_t at = NONE;
     if (keep) {
@@ -805,7 +769,7 @@ static void push_list(wbj_decoder *d, wbj_slot *slot, const wbj_plan *plan, int 
         at = push_values(d, 1);
         d->values[at] = items;
     }
-    wbj_frame *f = push_frame(d, F_LIST);
+    wb_jdec_frame *f = push_frame(d, F_LIST);
     f->plan = plan;
     f->slot = slot;
     f->values = at;
@@ -813,9 +777,9 @@ static void push_list(wbj_decoder *d, wbj_slot *slot, const wbj_plan *plan, int 
 
 /* Decoder#string_record: a record of `slot`'s model from the string at the
  * scan position, in its string_as attribute; the others nil (lists []). */
-static VALUE string_record(wbj_decoder *d, wbj_slot *slot)
+static VALUE string_record(wb_jdec *d, wb_jplan_slot *slot)
 {
-    const wbj_plan *plan = wbj_slot_plan(slot);
+    const wb_jplan *plan = wb_jplan_slot_plan(slot);
     VALUE text = read_string_value(d, NULL);
     VALUE object = rb_obj_alloc(plan->klass);
     for (long i = 0; i < plan->size; i++) {
@@ -829,7 +793,7 @@ static VALUE string_record(wbj_decoder *d, wbj_slot *slot)
 /* A record from its values: allocated without initialize, every attribute's
  * instance variable set in declaration order, an absent list as [] (what
  * __wb_build does). */
-static VALUE build(wbj_decoder *d, const wbj_plan *plan, size_t base)
+static VALUE build(wb_jdec *d, const wb_jplan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
     for (long i = 0; i < plan->size; i++) {
@@ -840,9 +804,9 @@ static VALUE build(wbj_decoder *d, const wbj_plan *plan, size_t base)
     return object;
 }
 
-static void deliver_item(wbj_decoder *d, VALUE value)
+static void deliver_item(wb_jdec *d, VALUE value)
 {
-    wbj_frame *f = top_frame(d);
+    wb_jdec_frame *f = top_frame(d);
     if (f->values != NONE) {
         rb_ary_push(d->values[f->values], value);
     } else {
@@ -852,16 +816,16 @@ static void deliver_item(wbj_decoder *d, VALUE value)
     f->index++;
 }
 
-static void finish_object(wbj_decoder *d)
+static void finish_object(wb_jdec *d)
 {
-    wbj_frame *f = &d->frames[--d->nframes];
+    wb_jdec_frame *f = &d->frames[--d->nframes];
     VALUE record = build(d, f->plan, f->values);
     d->nvalues = f->values;
     if (!d->nframes) {
         d->result = record;
         return;
     }
-    wbj_frame *parent = top_frame(d);
+    wb_jdec_frame *parent = top_frame(d);
     if (parent->kind == F_OBJECT) {
         d->values[parent->values + (size_t)f->slot->index] = record;
     } else {
@@ -870,13 +834,13 @@ static void finish_object(wbj_decoder *d)
     RB_GC_GUARD(record);
 }
 
-static void finish_list(wbj_decoder *d)
+static void finish_list(wb_jdec *d)
 {
-    wbj_frame *f = &d->frames[--d->nframes];
+    wb_jdec_frame *f = &d->frames[--d->nframes];
     VALUE items = f->values != NONE ? d->values[f->values] : Qnil;
     if (f->values != NONE) d->nvalues = f->values;
     if (d->nframes) {
-        wbj_frame *parent = top_frame(d);
+        wb_jdec_frame *parent = top_frame(d);
         d->values[parent->values + (size_t)f->slot->index] = items;
     } else {
         d->result = f->values != NONE ? items : LONG2NUM(f->index);
@@ -885,33 +849,33 @@ static void finish_list(wbj_decoder *d)
 }
 
 /* Decoder#scalars: the items of a list of scalars, after its '['. */
-static VALUE scalars(wbj_decoder *d, int code, int lenient)
+static VALUE scalars(wb_jdec *d, int code, int lenient)
 {
     VALUE list = rb_ary_new();
-    if (!wbjs_next_item(&d->s, 1)) return list;
+    if (!wb_jscan_next_item(&d->s, 1)) return list;
     for (;;) {
         VALUE v = scalar(d, code, RARRAY_LEN(list), lenient);
         rb_ary_push(list, v);
-        if (!wbjs_next_item(&d->s, 0)) return list;
+        if (!wb_jscan_next_item(&d->s, 0)) return list;
     }
 }
 
 /* Decoder#slow_list for a one_or_many list whose value is not an array:
  * one item, read as a list of one into values[vi]. Returns 1 when the item is
  * an object, pushed (under a single list frame that ends after it). */
-static int one_item(wbj_decoder *d, wbj_slot *slot, size_t vi)
+static int one_item(wb_jdec *d, wb_jplan_slot *slot, size_t vi)
 {
     VALUE item;
-    if (slot->code != WBJ_MODEL) {
+    if (slot->code != WB_JPLAN_MODEL) {
         item = scalar(d, slot->code, -1, slot->lenient);
     } else {
-        int byte = wbjs_peek_byte(&d->s);
+        int byte = wb_jscan_peek_byte(&d->s);
         if (byte == '"' && slot->string_as >= 0) {
             item = string_record(d, slot);
         } else {
             if (byte != '{') mismatch(d, slot_expected(slot, 0), -1);
             if (d->nframes + 1 >= d->max_depth) depth_error(d, d->s.pos);
-            const wbj_plan *plan = wbj_slot_plan(slot);
+            const wb_jplan *plan = wb_jplan_slot_plan(slot);
             push_list(d, slot, plan, 1);
             top_frame(d)->single = 1;
             d->s.pos++;
@@ -926,22 +890,22 @@ static int one_item(wbj_decoder *d, wbj_slot *slot, size_t vi)
 
 /* Decoder#members: the members of the record on top of the stack, until it
  * ends or a member's value opens a record or a list of records (pushed). */
-static void members(wbj_decoder *d)
+static void members(wb_jdec *d)
 {
-    wbj_frame *f = top_frame(d);
-    const wbj_plan *plan = f->plan;
+    wb_jdec_frame *f = top_frame(d);
+    const wb_jplan *plan = f->plan;
     int first = !f->started;
     f->started = 1;
     for (;;) {
         const char *key;
         size_t key_len;
-        if (!wbjs_next_member(&d->s, first, &key, &key_len)) {
+        if (!wb_jscan_next_member(&d->s, first, &key, &key_len)) {
             finish_object(d);
             return;
         }
         first = 0;
         f = top_frame(d);
-        wbj_slot *slot = wbj_plan_lookup(plan, key, key_len, &f->hint);
+        wb_jplan_slot *slot = wb_jplan_lookup(plan, key, key_len, &f->hint);
         f->at = slot;
         if (!slot) {
             if (d->strict) unknown_key(d, key, key_len);
@@ -949,13 +913,13 @@ static void members(wbj_decoder *d)
             continue;
         }
         size_t vi = f->values + (size_t)slot->index;
-        int byte = wbjs_byte_at_pos(&d->s);
+        int byte = wb_jscan_byte_at_pos(&d->s);
         if (byte == 'n') {
-            wbjs_read_literal(&d->s, "null", 4);
+            wb_jscan_read_literal(&d->s, "null", 4);
             d->values[vi] = Qnil;
             continue;
         }
-        if (slot->code == WBJ_ANY && (!slot->list || byte == '[')) {
+        if (slot->code == WB_JPLAN_ANY && (!slot->list || byte == '[')) {
             VALUE v = read_any(d, 1, d->nframes);
             d->values[vi] = v;
             continue;
@@ -968,8 +932,8 @@ static void members(wbj_decoder *d)
             }
             if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
             d->s.pos++;
-            if (slot->code == WBJ_MODEL) {
-                push_list(d, slot, wbj_slot_plan(slot), 1);
+            if (slot->code == WB_JPLAN_MODEL) {
+                push_list(d, slot, wb_jplan_slot_plan(slot), 1);
                 return;
             }
             VALUE list = scalars(d, slot->code, slot->lenient);
@@ -977,18 +941,18 @@ static void members(wbj_decoder *d)
             continue;
         }
         switch (slot->code) {
-        case WBS_STRING:
+        case WB_SCALAR_STRING:
             if (byte == '"') {
                 VALUE s = read_string_value(d, NULL);
                 d->values[vi] = s;
                 continue;
             }
             break;
-        case WBJ_MODEL:
+        case WB_JPLAN_MODEL:
             if (byte == '{') {
                 if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
                 d->s.pos++;
-                push_object(d, slot, wbj_slot_plan(slot));
+                push_object(d, slot, wb_jplan_slot_plan(slot));
                 return;
             }
             if (byte == '"' && slot->string_as >= 0) {
@@ -1006,10 +970,10 @@ static void members(wbj_decoder *d)
 
 /* Decoder#items: the items of the list on top of the stack, until it ends or
  * an item opens a record (pushed). */
-static void items(wbj_decoder *d)
+static void items(wb_jdec *d)
 {
-    wbj_frame *f = top_frame(d);
-    wbj_slot *slot = f->slot;
+    wb_jdec_frame *f = top_frame(d);
+    wb_jplan_slot *slot = f->slot;
     if (f->single) {
         finish_list(d);
         return;
@@ -1017,14 +981,14 @@ static void items(wbj_decoder *d)
     int first = !f->started;
     f->started = 1;
     for (;;) {
-        if (!wbjs_next_item(&d->s, first)) {
+        if (!wb_jscan_next_item(&d->s, first)) {
             finish_list(d);
             return;
         }
         first = 0;
         switch (slot->code) {
-        case WBJ_MODEL: {
-            int byte = wbjs_peek_byte(&d->s);
+        case WB_JPLAN_MODEL: {
+            int byte = wb_jscan_peek_byte(&d->s);
             if (byte == '{') {
                 if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
                 d->s.pos++;
@@ -1036,41 +1000,41 @@ static void items(wbj_decoder *d)
                 break;
             }
             if (byte != 'n') mismatch(d, slot_expected(slot, 1), -1);
-            wbjs_read_literal(&d->s, "null", 4);
+            wb_jscan_read_literal(&d->s, "null", 4);
             deliver_item(d, Qnil);
             break;
         }
-        case WBJ_ANY: deliver_item(d, read_any(d, 1, d->nframes)); break;
+        case WB_JPLAN_ANY: deliver_item(d, read_any(d, 1, d->nframes)); break;
         default: deliver_item(d, scalar(d, slot->code, -1, slot->lenient)); break;
         }
     }
 }
 
 /* Decoder#root_value: the value the document is, its first byte at the scan position. */
-static void root_value(wbj_decoder *d)
+static void root_value(wb_jdec *d)
 {
-    wbj_slot *slot = &d->root;
-    int byte = wbjs_byte_at_pos(&d->s);
+    wb_jplan_slot *slot = &d->root;
+    int byte = wb_jscan_byte_at_pos(&d->s);
     if (slot->list) {
         if (byte == '[') {
             d->s.pos++;
-            push_list(d, slot, slot->code == WBJ_MODEL ? wbj_slot_plan(slot) : NULL, NIL_P(d->block));
+            push_list(d, slot, slot->code == WB_JPLAN_MODEL ? wb_jplan_slot_plan(slot) : NULL, NIL_P(d->block));
         } else if (byte == 'n') {
-            wbjs_read_literal(&d->s, "null", 4);
+            wb_jscan_read_literal(&d->s, "null", 4);
             d->result = NIL_P(d->block) ? rb_ary_new() : INT2FIX(0);
         } else {
             mismatch(d, slot_expected(slot, 0), -1);
         }
-    } else if (slot->code == WBJ_MODEL) {
+    } else if (slot->code == WB_JPLAN_MODEL) {
         if (byte == '{') {
             d->s.pos++;
-            push_object(d, slot, wbj_slot_plan(slot));
+            push_object(d, slot, wb_jplan_slot_plan(slot));
         } else if (byte == 'n') {
-            wbjs_read_literal(&d->s, "null", 4);
+            wb_jscan_read_literal(&d->s, "null", 4);
         } else {
             mismatch(d, slot_expected(slot, 0), -1);
         }
-    } else if (slot->code == WBJ_ANY) {
+    } else if (slot->code == WB_JPLAN_ANY) {
         d->result = read_any(d, 1, 0);
     } else {
         d->result = scalar(d, slot->code, -1, 0);
@@ -1079,14 +1043,13 @@ static void root_value(wbj_decoder *d)
 
 /* ==== lifecycle ===================================================================== */
 
-void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
+void wb_jdec_init(wb_jdec *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
               size_t max_token_size, size_t max_number_length, VALUE block)
 {
-    (void)env_get();
     d->source = source;
     d->chunk = Qnil;
     d->previous_chunk = Qnil;
-    wbjs_init(&d->s, &HANDLER, d, max_token_size, max_number_length);
+    wb_jscan_init(&d->s, &HANDLER, d, max_token_size, max_number_length);
     d->max_depth = max_depth;
     d->strict = strict;
     d->block = block;
@@ -1099,22 +1062,16 @@ void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALU
     d->root.key_str = Qnil;
     d->root.plan = 0;
     d->root.string_as = -1; /* the document's value has no JSON unions */
-    d->env.cDate = 0;
-    d->env.gregorian = Qnil;
     d->env.decimal_text = 0;
     d->decimal_text = 0;
-    if (rb_const_defined(rb_cObject, id_Date)) {
-        d->env.cDate = rb_const_get(rb_cObject, id_Date);
-        d->env.gregorian = rb_const_get(d->env.cDate, id_GREGORIAN);
-    }
     /* Scanner#initialize: the first chunk; a byte order mark counts in offsets only. */
-    wbjs_refill(&d->s);
+    wb_jscan_refill(&d->s);
     d->s.base_offset = NUM2LL(rb_funcall(source, id_bom_size, 0));
 }
 
-VALUE wbj_run(wbj_decoder *d)
+VALUE wb_jdec_run(wb_jdec *d)
 {
-    if (wbjs_peek_byte(&d->s) < 0) PARSE_ERROR(d, utf8("the input is empty (expected a JSON value)"), d->s.pos);
+    if (wb_jscan_peek_byte(&d->s) < 0) PARSE_ERROR(d, utf8("the input is empty (expected a JSON value)"), d->s.pos);
     root_value(d);
     while (d->nframes) {
         if (top_frame(d)->kind == F_OBJECT) {
@@ -1124,13 +1081,13 @@ VALUE wbj_run(wbj_decoder *d)
         }
     }
     /* Scanner#finish_input: only whitespace may follow. */
-    if (wbjs_peek_byte(&d->s) >= 0) unexpected_after(d, "unexpected ", " after the JSON value");
+    if (wb_jscan_peek_byte(&d->s) >= 0) unexpected_after(d, "unexpected ", " after the JSON value");
     return d->result;
 }
 
-void wbj_free(wbj_decoder *d)
+void wb_jdec_free(wb_jdec *d)
 {
-    wbjs_free(&d->s);
+    wb_jscan_free(&d->s);
     ruby_xfree(d->frames);
     d->frames = NULL;
     d->frames_cap = d->nframes = 0;
@@ -1144,7 +1101,7 @@ void wbj_free(wbj_decoder *d)
 
 /* Per-call state: everything is pinned (rb_gc_mark), since C holds the
  * addresses of records, lists and the chunk while Ruby runs in between. */
-void wbj_mark(wbj_decoder *d)
+void wb_jdec_mark(wb_jdec *d)
 {
     rb_gc_mark(d->source);
     rb_gc_mark(d->chunk);
@@ -1155,12 +1112,11 @@ void wbj_mark(wbj_decoder *d)
     rb_gc_mark(d->root.slot);
     if (d->root.plan) rb_gc_mark(d->root.plan);
     if (d->decimal_text) rb_gc_mark(d->decimal_text);
-    if (d->env.cDate) rb_gc_mark(d->env.cDate);
-    rb_gc_mark(d->env.gregorian);
+    if (d->env.decimal_text) rb_gc_mark(d->env.decimal_text);
     for (size_t i = 0; i < d->nvalues; i++) rb_gc_mark(d->values[i]);
 }
 
-size_t wbj_memsize(const wbj_decoder *d)
+size_t wb_jdec_memsize(const wb_jdec *d)
 {
-    return sizeof(*d) + wbjs_memsize(&d->s) + d->frames_cap * sizeof(wbj_frame) + d->values_cap * sizeof(VALUE) + d->any_cap;
+    return sizeof(*d) + wb_jscan_memsize(&d->s) + d->frames_cap * sizeof(wb_jdec_frame) + d->values_cap * sizeof(VALUE) + d->any_cap;
 }

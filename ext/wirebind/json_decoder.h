@@ -22,21 +22,21 @@
 
 /* An open record (OBJECT) or an open array of records, or the top-level array
  * (LIST). Pure::Decoder's frames. */
-typedef struct wbj_frame {
+typedef struct wb_jdec_frame {
     unsigned char kind;
     unsigned char started;
     unsigned char single; /* LIST: a one_or_many list whose value is one object: ends after it, no index in paths */
-    const wbj_plan *plan; /* OBJECT: the record's plan; LIST of models: the items' plan */
-    wbj_slot *slot;       /* OBJECT: the slot the record fills; LIST: the list's slot */
-    const wbj_slot *at;   /* OBJECT: the member being read (paths); NULL before the first */
+    const wb_jplan *plan; /* OBJECT: the record's plan; LIST of models: the items' plan */
+    wb_jplan_slot *slot;       /* OBJECT: the slot the record fills; LIST: the list's slot */
+    const wb_jplan_slot *at;   /* OBJECT: the member being read (paths); NULL before the first */
     size_t values;        /* OBJECT: base of its values; LIST: where its items Array is (NONE: yielded) */
     long index;           /* LIST: items delivered so far */
     long hint;            /* OBJECT: the slot the next key is expected to be */
-} wbj_frame;
+} wb_jdec_frame;
 
-typedef struct wbj_decoder {
+typedef struct wb_jdec {
     /* ---- input: the scanner (json_scanner.h), this decoder its handler's ctx */
-    wbjs_scanner s;
+    wb_jscan s;
     VALUE source;
     VALUE chunk;          /* the chunk the scanner reads in place (pinned: its window points into it) */
     VALUE previous_chunk; /* the one before, which the scanner may still copy from */
@@ -45,28 +45,28 @@ typedef struct wbj_decoder {
     int strict;
     VALUE block;              /* each: the block; Qnil otherwise */
     /* ---- what is being built */
-    wbj_slot root;            /* the slot of the document's value (index -1) */
+    wb_jplan_slot root;            /* the slot of the document's value (index -1) */
     VALUE result;
-    wbj_frame *frames;
+    wb_jdec_frame *frames;
     size_t nframes, frames_cap;
     VALUE *values;            /* records' values, lists' items, :any containers and keys (marked) */
     size_t nvalues, values_cap;
     unsigned char *any_kinds; /* read_any's stack: 1 object, 0 array */
     size_t nany, any_cap;
-    wbs_env env;
+    wb_scalar_env env;
     VALUE decimal_text;       /* reused for BigDecimal() (0 until needed) */
-} wbj_decoder;
+} wb_jdec;
 
 /* Sets up a decode of `source` (a Pure::Source) into values of the root slot
  * (code, type, list; `slot` its Plan::Slot for messages). `block` non-nil: each. */
-void wbj_init(wbj_decoder *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
+void wb_jdec_init(wb_jdec *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
               size_t max_token_size, size_t max_number_length, VALUE block);
 /* Reads the document: its value, or for each the number of items yielded. */
-VALUE wbj_run(wbj_decoder *d);
-void wbj_free(wbj_decoder *d);
-void wbj_mark(wbj_decoder *d);
-size_t wbj_memsize(const wbj_decoder *d);
+VALUE wb_jdec_run(wb_jdec *d);
+void wb_jdec_free(wb_jdec *d);
+void wb_jdec_mark(wb_jdec *d);
+size_t wb_jdec_memsize(const wb_jdec *d);
 
-void wbj_decoder_init(void);
+void wb_jdec_init_ids(void);
 
 #endif

@@ -3,29 +3,46 @@
  * json_decoder.c over json_plan.c; this file turns Ruby arguments into a
  * decode state and back. */
 #include "json_decoder.h"
+#include "config.h"
 
-static VALUE sym_model, sym_any;
+static VALUE sym_model, sym_any, cDecodeConfig;
+
+/* Native::DecodeConfig's members, in order. */
+enum {
+    DC_CODE,              /* the document value's code: :model, :any or a scalar type Symbol (Plan.root) */
+    DC_TYPE,              /* its model class or type */
+    DC_LIST,              /* the document is a list of them */
+    DC_SLOT,              /* that Plan::Slot, asked for messages only */
+    DC_STRICT,            /* unknown keys are errors */
+    DC_MAX_DEPTH,         /* the limits: positive Integers */
+    DC_MAX_TOKEN_SIZE,
+    DC_MAX_NUMBER_LENGTH,
+    DC_COUNT
+};
+static const char *const decode_config_members[DC_COUNT] = {
+    "code", "type", "list", "slot", "strict", "max_depth", "max_token_size", "max_number_length",
+};
 
 /* A decode in progress, as a Ruby object: a raise anywhere in the middle (a
  * DecodeError, the each block) leaves it to the GC, which frees every buffer. */
 typedef struct decode_state {
-    wbj_decoder d;
+    wb_jdec d;
 } decode_state;
 
 static void state_mark(void *ptr)
 {
-    wbj_mark(&((decode_state *)ptr)->d);
+    wb_jdec_mark(&((decode_state *)ptr)->d);
 }
 
 static void state_free(void *ptr)
 {
-    wbj_free(&((decode_state *)ptr)->d);
+    wb_jdec_free(&((decode_state *)ptr)->d);
     ruby_xfree(ptr);
 }
 
 static size_t state_memsize(const void *ptr)
 {
-    return wbj_memsize(&((const decode_state *)ptr)->d);
+    return wb_jdec_memsize(&((const decode_state *)ptr)->d);
 }
 
 static const rb_data_type_t state_type = {
@@ -50,31 +67,33 @@ static size_t limit(VALUE n, const char *name)
 
 static int root_code(VALUE code)
 {
-    if (code == sym_model) return WBJ_MODEL;
-    if (code == sym_any) return WBJ_ANY;
-    int c = wbs_type_code(code);
+    if (code == sym_model) return WB_JPLAN_MODEL;
+    if (code == sym_any) return WB_JPLAN_ANY;
+    int c = wb_scalar_type_code(code);
     if (c < 0) rb_raise(rb_eArgError, "unknown root code %" PRIsVALUE, rb_inspect(code));
     return c;
 }
 
-/* Native.decode_source(source, code, type, list, slot, strict, max_depth, max_token_size, max_number_length, block) -> Object:
- * decodes one document from a Pure::Source into the root slot's values (the
- * block non-nil: yields each top-level item, returns their number). */
-static VALUE wb_json_native__decode_source(int argc, VALUE *argv, VALUE self)
+/* Native.decode_source(source, config, block) -> Object: decodes one document
+ * from a Pure::Source into the root slot's values as a Native::DecodeConfig
+ * says (block non-nil: yields each top-level item, returns their number). */
+static VALUE wb_json_native__decode_source(VALUE self, VALUE source, VALUE config, VALUE block)
 {
-    rb_check_arity(argc, 10, 10);
-    VALUE source = argv[0], type = argv[2], slot = argv[4], block = argv[9];
-    int code = root_code(argv[1]);
-    int list = RTEST(argv[3]);
+    wb_config_check(config, cDecodeConfig);
+    VALUE type = wb_config_get(config, DC_TYPE), slot = wb_config_get(config, DC_SLOT);
+    int code = root_code(wb_config_get(config, DC_CODE));
+    int list = RTEST(wb_config_get(config, DC_LIST));
     if (!NIL_P(block) && !list) rb_raise(rb_eArgError, "each reads a list");
-    if (code == WBJ_MODEL && !RB_TYPE_P(type, T_CLASS)) rb_raise(rb_eArgError, "a model root needs its class");
+    if (code == WB_JPLAN_MODEL && !RB_TYPE_P(type, T_CLASS)) rb_raise(rb_eArgError, "a model root needs its class");
     decode_state *s;
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
-    wbj_decoder *d = &s->d;
-    wbj_init(d, source, code, type, list, slot, RTEST(argv[5]), limit(argv[6], "max_depth"), limit(argv[7], "max_token_size"),
-             limit(argv[8], "max_number_length"), block);
-    VALUE result = wbj_run(d);
-    wbj_free(d);
+    wb_jdec *d = &s->d;
+    wb_jdec_init(d, source, code, type, list, slot, RTEST(wb_config_get(config, DC_STRICT)),
+             limit(wb_config_get(config, DC_MAX_DEPTH), "max_depth"),
+             limit(wb_config_get(config, DC_MAX_TOKEN_SIZE), "max_token_size"),
+             limit(wb_config_get(config, DC_MAX_NUMBER_LENGTH), "max_number_length"), block);
+    VALUE result = wb_jdec_run(d);
+    wb_jdec_free(d);
     RB_GC_GUARD(state);
     return result;
 }
@@ -82,15 +101,16 @@ static VALUE wb_json_native__decode_source(int argc, VALUE *argv, VALUE self)
 /* Native.compile_plan(klass, slots) -> plan: a Plan's slots compiled into C tables (frozen, shareable). */
 static VALUE wb_json_native__compile_plan(VALUE self, VALUE klass, VALUE slots)
 {
-    return wbj_plan_compile(klass, slots);
+    return wb_jplan_compile(klass, slots);
 }
 
 void Init_wirebind_json_decoder(VALUE mNative)
 {
     sym_model = ID2SYM(rb_intern("model"));
     sym_any = ID2SYM(rb_intern("any"));
-    wbj_decoder_init();
-    wbj_plan_init(mNative);
-    rb_define_singleton_method(mNative, "decode_source", wb_json_native__decode_source, -1);
+    wb_jdec_init_ids();
+    wb_jplan_init(mNative);
+    cDecodeConfig = wb_config_define(mNative, "DecodeConfig", decode_config_members, DC_COUNT);
+    rb_define_singleton_method(mNative, "decode_source", wb_json_native__decode_source, 3);
     rb_define_singleton_method(mNative, "compile_plan", wb_json_native__compile_plan, 2);
 }

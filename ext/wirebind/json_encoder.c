@@ -14,55 +14,17 @@
 
 enum { E_MODEL = 0, E_LIST = 1, E_ARRAY = 2, E_HASH = 3 };
 
-static ID id_message, id_describe, id_expected, id_item, id_format_path, id_to_s, id_name, id_string, id_integer, id_float,
+static ID id_message, id_describe, id_expected, id_format_path, id_to_s, id_name, id_string, id_integer, id_float,
     id_decimal, id_boolean, id_time, id_date, id_base64, id_too_deep;
-/* Pure::Writer's method for each scalar type, in WBS_* order: what the JSON
+/* Pure::Writer's method for each scalar type, in WB_SCALAR_* order: what the JSON
  * writer declines goes there. */
-static ID scalar_methods[WBS_TYPES];
+static ID scalar_methods[WB_SCALAR_TYPES];
 
-/* Ruby constants, defined after the extension loads: looked up on first use
- * (every Ractor that races here writes the same values), and pinned. */
-typedef struct ruby_env {
-    VALUE mTypes;      /* Wirebind::Types (describe) */
-    VALUE mWriter;     /* Wirebind::JSON::Pure::Writer: every value C does not write */
-    VALUE cDecoder;    /* Wirebind::JSON::Pure::Decoder (format_path) */
-    VALUE mModel;      /* Wirebind::Model */
-    VALUE cBigDecimal;
-    VALUE cDate;
-    VALUE cDateTime;
-    VALUE item_true;   /* {item: true} */
-    const wb_format_env *format;
-} ruby_env;
-
-static ruby_env env_cache;
-static int env_ready;
-
-static const ruby_env *env_get(void)
-{
-    if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
-    ruby_env e;
-    e.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
-    e.mWriter = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Writer"));
-    e.cDecoder = wb_pinned(rb_path2class("Wirebind::JSON::Pure::Decoder"));
-    e.mModel = wb_pinned(rb_path2class("Wirebind::Model"));
-    e.cBigDecimal = wb_pinned(rb_path2class("BigDecimal"));
-    e.cDate = wb_pinned(rb_path2class("Date"));
-    e.cDateTime = wb_pinned(rb_path2class("DateTime"));
-    VALUE options = rb_hash_new();
-    rb_hash_aset(options, ID2SYM(id_item), Qtrue);
-    e.item_true = wb_pinned(rb_obj_freeze(options));
-    e.format = wb_format_env_get();
-    env_cache = e;
-    __atomic_store_n(&env_ready, 1, __ATOMIC_RELEASE);
-    return &env_cache;
-}
-
-void wbj_encoder_init(void)
+void wb_jenc_init(void)
 {
     id_message = rb_intern("message");
     id_describe = rb_intern("describe");
     id_expected = rb_intern("expected");
-    id_item = rb_intern("item");
     id_format_path = rb_intern("format_path");
     id_to_s = rb_intern("to_s");
     id_name = rb_intern("name");
@@ -75,18 +37,18 @@ void wbj_encoder_init(void)
     id_date = rb_intern("date");
     id_base64 = rb_intern("base64");
     id_too_deep = rb_intern("too_deep");
-    ID methods[WBS_TYPES] = {id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64};
+    ID methods[WB_SCALAR_TYPES] = {id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64};
     memcpy(scalar_methods, methods, sizeof(methods));
-    wbj_writer_init();
+    wb_jwrite_init();
 }
 
 /* ==== state ======================================================================= */
 
 typedef struct frame {
     unsigned char kind;
-    const wbj_plan *plan; /* E_MODEL */
+    const wb_jplan *plan; /* E_MODEL */
     VALUE plan_object;    /* E_MODEL: the plan's Ruby object, marked while the frame is open */
-    wbj_slot *slot;       /* E_LIST: the list attribute's slot */
+    wb_jplan_slot *slot;       /* E_LIST: the list attribute's slot */
     VALUE object;         /* the record, the Array, or the Hash's pairs ([k0, v0, k1, v1...]) */
     long next;            /* the next slot, item or pair */
     long part;            /* what an error's path names here: the slot, item or pair being written (-1: none) */
@@ -104,7 +66,6 @@ typedef struct encoding {
     VALUE last_class; /* the class of the last record whose plan was looked up, and that plan */
     VALUE last_plan;
     int own_error;    /* the EncodeError being raised has its path already */
-    const ruby_env *env;
 } encoding;
 
 static void encoding_mark(void *ptr)
@@ -168,7 +129,7 @@ static VALUE error_path(const encoding *enc)
         }
     }
     if (RARRAY_LEN(parts) == 0) return Qnil;
-    return rb_funcall(enc->env->cDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
 }
 
 static NORETURN(void fail(encoding *enc, VALUE message));
@@ -176,12 +137,12 @@ static void fail(encoding *enc, VALUE message)
 {
     VALUE path = error_path(enc);
     enc->own_error = 1;
-    wb_raise_encode_error(message, path);
+    wb_error_raise_encode(message, path);
 }
 
 static VALUE describe(const encoding *enc, VALUE value)
 {
-    return rb_funcall(enc->env->mTypes, id_describe, 1, value);
+    return rb_funcall(wb_hooks.mTypes, id_describe, 1, value);
 }
 
 static NORETURN(void fail_expected(encoding *enc, VALUE expected, VALUE value));
@@ -210,7 +171,7 @@ static void too_deep(encoding *enc)
 static void write_ruby(encoding *enc, ID method, VALUE value)
 {
     VALUE out = rb_utf8_str_new(NULL, 0);
-    VALUE text = rb_funcall(enc->env->mWriter, method, 2, out, value);
+    VALUE text = rb_funcall(wb_hooks.mJSONWriter, method, 2, out, value);
     StringValue(text);
     wb_buffer_append_str(&enc->buffer, text);
     RB_GC_GUARD(text);
@@ -218,17 +179,17 @@ static void write_ruby(encoding *enc, ID method, VALUE value)
 }
 
 /* The JSON writer's type codes are scalar.h's, in the same order. */
-_Static_assert(WBS_STRING == (int)WB_FORMAT_STRING && WBS_INTEGER == (int)WB_FORMAT_INTEGER &&
-                   WBS_FLOAT == (int)WB_FORMAT_FLOAT && WBS_DECIMAL == (int)WB_FORMAT_DECIMAL &&
-                   WBS_BOOLEAN == (int)WB_FORMAT_BOOLEAN && WBS_TIME == (int)WB_FORMAT_TIME &&
-                   WBS_DATE == (int)WB_FORMAT_DATE && WBS_BASE64 == (int)WB_FORMAT_BASE64,
+_Static_assert(WB_SCALAR_STRING == (int)WB_FORMAT_STRING && WB_SCALAR_INTEGER == (int)WB_FORMAT_INTEGER &&
+                   WB_SCALAR_FLOAT == (int)WB_FORMAT_FLOAT && WB_SCALAR_DECIMAL == (int)WB_FORMAT_DECIMAL &&
+                   WB_SCALAR_BOOLEAN == (int)WB_FORMAT_BOOLEAN && WB_SCALAR_TIME == (int)WB_FORMAT_TIME &&
+                   WB_SCALAR_DATE == (int)WB_FORMAT_DATE && WB_SCALAR_BASE64 == (int)WB_FORMAT_BASE64,
                "scalar.h and scalar_format.h number the types alike");
 
 /* One scalar of a type (the generated code's #value for scalars, and
  * Writer.value's for a String, Integer...): json_writer.c's, else Ruby's. */
 static void write_scalar(encoding *enc, int code, VALUE value)
 {
-    if (!wbj_write_scalar(&enc->buffer, (wb_format_kind)code, value)) write_ruby(enc, scalar_methods[code], value);
+    if (!wb_jwrite_scalar(&enc->buffer, (wb_format_kind)code, value)) write_ruby(enc, scalar_methods[code], value);
 }
 
 /* ==== frames ============================================================================== */
@@ -260,7 +221,7 @@ static frame *push(encoding *enc, int kind, VALUE object, long depth)
 static VALUE plan_of(encoding *enc, VALUE klass)
 {
     if (klass != enc->last_class) {
-        enc->last_plan = wbj_plan_for(klass);
+        enc->last_plan = wb_jplan_for(klass);
         enc->last_class = klass;
     }
     return enc->last_plan;
@@ -271,7 +232,7 @@ static VALUE plan_of(encoding *enc, VALUE klass)
 static void push_record(encoding *enc, VALUE plan_object, VALUE record, long depth)
 {
     if (depth >= enc->max_depth) too_deep(enc);
-    const wbj_plan *plan = wbj_plan_get(plan_object);
+    const wb_jplan *plan = wb_jplan_get(plan_object);
     frame *f = push(enc, E_MODEL, record, depth);
     f->plan = plan;
     f->plan_object = plan_object;
@@ -292,15 +253,15 @@ static void write_value(encoding *enc, VALUE value, long depth)
         return;
     }
     if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) {
-        write_scalar(enc, WBS_STRING, value);
+        write_scalar(enc, WB_SCALAR_STRING, value);
         return;
     }
     if (RB_INTEGER_TYPE_P(value)) {
-        write_scalar(enc, WBS_INTEGER, value);
+        write_scalar(enc, WB_SCALAR_INTEGER, value);
         return;
     }
     if (RB_FLOAT_TYPE_P(value)) {
-        write_scalar(enc, WBS_FLOAT, value);
+        write_scalar(enc, WB_SCALAR_FLOAT, value);
         return;
     }
     if (value == Qtrue) {
@@ -325,23 +286,22 @@ static void write_value(encoding *enc, VALUE value, long depth)
         wb_buffer_append_char(&enc->buffer, '[');
         return;
     }
-    const ruby_env *env = enc->env;
-    if (RTEST(rb_obj_is_kind_of(value, env->cBigDecimal))) {
-        write_scalar(enc, WBS_DECIMAL, value);
+    if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cBigDecimal))) {
+        write_scalar(enc, WB_SCALAR_DECIMAL, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, rb_cTime))) {
-        write_scalar(enc, WBS_TIME, value);
+        write_scalar(enc, WB_SCALAR_TIME, value);
         return;
     }
-    if (RTEST(rb_obj_is_kind_of(value, env->cDate))) {
-        if (RTEST(rb_obj_is_kind_of(value, env->cDateTime))) {
+    if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDate))) {
+        if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDateTime))) {
             fail(enc, rb_utf8_str_new_cstr("cannot write a DateTime in JSON without a schema; use a Time"));
         }
-        write_scalar(enc, WBS_DATE, value);
+        write_scalar(enc, WB_SCALAR_DATE, value);
         return;
     }
-    if (RTEST(rb_obj_is_kind_of(value, env->mModel))) {
+    if (RTEST(rb_obj_is_kind_of(value, wb_hooks.mModel))) {
         push_record(enc, plan_of(enc, rb_obj_class(value)), value, depth);
         return;
     }
@@ -353,25 +313,25 @@ static void write_value(encoding *enc, VALUE value, long depth)
 
 /* The generated code's #value for one item of a slot (not nil): a scalar, or
  * a record of the slot's class, which pushes a frame at `depth`. */
-static void write_slot_value(encoding *enc, wbj_slot *slot, VALUE value, long depth)
+static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, long depth)
 {
-    if (slot->code == WBJ_ANY) {
+    if (slot->code == WB_JPLAN_ANY) {
         /* Writer.value: plain values (Hash, Array, scalars, records). */
         write_value(enc, value, depth);
         return;
     }
-    if (slot->code != WBJ_MODEL) {
+    if (slot->code != WB_JPLAN_MODEL) {
         write_scalar(enc, slot->code, value);
         return;
     }
     VALUE klass = RB_SPECIAL_CONST_P(value) ? Qnil : RBASIC_CLASS(value);
     VALUE plan;
     if (klass == slot->type) {
-        (void)wbj_slot_plan(slot); /* compiles it on first use */
+        (void)wb_jplan_slot_plan(slot); /* compiles it on first use */
         plan = slot->plan;
     } else {
         if (!RTEST(rb_obj_is_kind_of(value, slot->type))) {
-            VALUE options = enc->env->item_true;
+            VALUE options = wb_hooks.item_true;
             fail_expected(enc, rb_funcallv_kw(slot->slot, id_expected, 1, &options, RB_PASS_KEYWORDS), value);
         }
         plan = plan_of(enc, rb_obj_class(value));
@@ -389,14 +349,14 @@ static void run(encoding *enc)
         frame *f = &enc->frames[enc->depth - 1];
         switch (f->kind) {
         case E_MODEL: {
-            const wbj_plan *plan = f->plan;
+            const wb_jplan *plan = f->plan;
             if (f->next >= plan->size) {
                 wb_buffer_append_char(&enc->buffer, plan->size ? '}' : '{');
                 if (!plan->size) wb_buffer_append_char(&enc->buffer, '}');
                 enc->depth--;
                 continue;
             }
-            wbj_slot *slot = &plan->slots[f->next];
+            wb_jplan_slot *slot = &plan->slots[f->next];
             long depth = f->depth;
             VALUE record = f->object;
             f->part = f->next;
@@ -472,7 +432,7 @@ static void run(encoding *enc)
             }
             f->part = f->next;
             f->next++;
-            write_scalar(enc, WBS_STRING, key);
+            write_scalar(enc, WB_SCALAR_STRING, key);
             wb_buffer_append_char(&enc->buffer, ':');
             write_value(enc, item, depth + 1);
             RB_GC_GUARD(key);
@@ -508,7 +468,7 @@ static VALUE encode_rescue(VALUE arg, VALUE error)
 
 static VALUE encode_protected(VALUE arg)
 {
-    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_eEncodeError, rb_path2class("Wirebind::Types::InvalidValue"), (VALUE)0);
+    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_hooks.eEncodeError, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 static VALUE encode_ensure(VALUE arg)
@@ -517,7 +477,7 @@ static VALUE encode_ensure(VALUE arg)
     return Qnil;
 }
 
-VALUE wbj_encode(VALUE value, VALUE io, long max_depth)
+VALUE wb_jenc_encode(VALUE value, VALUE io, long max_depth)
 {
     encoding *enc;
     VALUE holder = TypedData_Make_Struct(0, encoding, &encoding_type, enc);
@@ -527,7 +487,6 @@ VALUE wbj_encode(VALUE value, VALUE io, long max_depth)
     enc->max_depth = max_depth;
     enc->last_class = Qundef;
     enc->last_plan = Qnil;
-    enc->env = env_get();
     VALUE result = rb_ensure(encode_protected, (VALUE)enc, encode_ensure, (VALUE)enc);
     RB_GC_GUARD(holder);
     return result;

@@ -20,11 +20,11 @@
 #include "json_writer.h"
 
 /* Interns names; call once from Init. */
-void wbj_encoder_init(void);
+void wb_jenc_init(void);
 
 /* Wirebind::JSON::Pure.encode's contract: `value` as JSON, nested at most
  * `max_depth` deep. Returns the text as a UTF-8 String, or, given an IO,
  * writes it in pieces of at most 64 KiB and returns the bytes written. */
-VALUE wbj_encode(VALUE value, VALUE io, long max_depth);
+VALUE wb_jenc_encode(VALUE value, VALUE io, long max_depth);
 
 #endif

@@ -10,12 +10,12 @@ static VALUE wb_json_native__encode_value(VALUE self, VALUE value, VALUE io, VAL
 {
     long depth = FIXNUM_P(max_depth) ? FIX2LONG(max_depth) : (RB_TYPE_P(max_depth, T_BIGNUM) ? LONG_MAX : 0);
     if (depth <= 0) rb_raise(rb_eArgError, "max_depth must be a positive Integer");
-    return wbj_encode(value, io, depth);
+    return wb_jenc_encode(value, io, depth);
 }
 
 void Init_wirebind_json_encoder(VALUE mNative)
 {
     wb_format_init();
-    wbj_encoder_init();
+    wb_jenc_init();
     rb_define_singleton_method(mNative, "encode_value", wb_json_native__encode_value, 3);
 }

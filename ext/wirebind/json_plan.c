@@ -5,7 +5,7 @@
 static VALUE mNative;
 static ID id_plan_for;
 
-void wbj_plan_init(VALUE module)
+void wb_jplan_init(VALUE module)
 {
     mNative = module;
     rb_gc_register_mark_object(mNative);
@@ -14,11 +14,11 @@ void wbj_plan_init(VALUE module)
 
 static void plan_mark(void *ptr)
 {
-    wbj_plan *p = ptr;
+    wb_jplan *p = ptr;
     rb_gc_mark_movable(p->klass);
     if (!p->slots) return;
     for (long i = 0; i < p->size; i++) {
-        wbj_slot *s = &p->slots[i];
+        wb_jplan_slot *s = &p->slots[i];
         rb_gc_mark_movable(s->type);
         rb_gc_mark_movable(s->slot);
         rb_gc_mark_movable(s->key_str);
@@ -28,11 +28,11 @@ static void plan_mark(void *ptr)
 
 static void plan_compact(void *ptr)
 {
-    wbj_plan *p = ptr;
+    wb_jplan *p = ptr;
     p->klass = rb_gc_location(p->klass);
     if (!p->slots) return;
     for (long i = 0; i < p->size; i++) {
-        wbj_slot *s = &p->slots[i];
+        wb_jplan_slot *s = &p->slots[i];
         s->type = rb_gc_location(s->type);
         s->slot = rb_gc_location(s->slot);
         s->key_str = rb_gc_location(s->key_str);
@@ -42,7 +42,7 @@ static void plan_compact(void *ptr)
 
 static void plan_free(void *ptr)
 {
-    wbj_plan *p = ptr;
+    wb_jplan *p = ptr;
     if (p->slots) {
         for (long i = 0; i < p->size; i++) {
             ruby_xfree(p->slots[i].key);
@@ -56,15 +56,15 @@ static void plan_free(void *ptr)
 
 static size_t plan_memsize(const void *ptr)
 {
-    const wbj_plan *p = ptr;
+    const wb_jplan *p = ptr;
     size_t n = sizeof(*p) + (p->table ? (p->mask + 1) * sizeof(uint32_t) : 0);
     if (p->slots) {
-        for (long i = 0; i < p->size; i++) n += sizeof(wbj_slot) + p->slots[i].key_len + p->slots[i].member_len + 2;
+        for (long i = 0; i < p->size; i++) n += sizeof(wb_jplan_slot) + p->slots[i].key_len + p->slots[i].member_len + 2;
     }
     return n;
 }
 
-const rb_data_type_t wbj_plan_type = {
+const rb_data_type_t wb_jplan_type = {
     "Wirebind::JSON::Native::Plan",
     {plan_mark, plan_free, plan_memsize, plan_compact},
     0,
@@ -86,22 +86,22 @@ static char *copy_bytes(VALUE str, size_t *len)
 
 static int code_of(VALUE symbol)
 {
-    int code = wbs_type_code(symbol);
+    int code = wb_scalar_type_code(symbol);
     if (code >= 0) return code;
-    if (symbol == ID2SYM(rb_intern("model"))) return WBJ_MODEL;
-    if (symbol == ID2SYM(rb_intern("any"))) return WBJ_ANY;
+    if (symbol == ID2SYM(rb_intern("model"))) return WB_JPLAN_MODEL;
+    if (symbol == ID2SYM(rb_intern("any"))) return WB_JPLAN_ANY;
     rb_raise(rb_eArgError, "unknown value code %" PRIsVALUE, rb_inspect(symbol));
 }
 
-VALUE wbj_plan_compile(VALUE klass, VALUE slots)
+VALUE wb_jplan_compile(VALUE klass, VALUE slots)
 {
     Check_Type(slots, T_ARRAY);
-    wbj_plan *p;
-    VALUE self = TypedData_Make_Struct(rb_cObject, wbj_plan, &wbj_plan_type, p);
+    wb_jplan *p;
+    VALUE self = TypedData_Make_Struct(rb_cObject, wb_jplan, &wb_jplan_type, p);
     p->klass = klass;
     long n = RARRAY_LEN(slots);
     /* Filled in before size counts them: the GC marks only counted slots. */
-    wbj_slot *s = ruby_xcalloc(n ? (size_t)n : 1, sizeof(wbj_slot));
+    wb_jplan_slot *s = ruby_xcalloc(n ? (size_t)n : 1, sizeof(wb_jplan_slot));
     p->slots = s;
     for (long i = 0; i < n; i++) {
         s[i].type = s[i].slot = s[i].key_str = Qnil;
@@ -115,10 +115,10 @@ VALUE wbj_plan_compile(VALUE klass, VALUE slots)
         if (RARRAY_LEN(row) != 11) {
             rb_raise(rb_eArgError, "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]");
         }
-        wbj_slot *slot = &s[i];
+        wb_jplan_slot *slot = &s[i];
         VALUE key = RARRAY_AREF(row, 0);
         slot->key = copy_bytes(key, &slot->key_len);
-        slot->hash = wbj_hash(slot->key, slot->key_len);
+        slot->hash = wb_jplan_hash(slot->key, slot->key_len);
         slot->key_str = rb_str_new_frozen(key);
         slot->index = NUM2LONG(RARRAY_AREF(row, 1));
         if (slot->index != i) rb_raise(rb_eArgError, "plan slots must come in index order");
@@ -149,15 +149,15 @@ VALUE wbj_plan_compile(VALUE klass, VALUE slots)
     return self;
 }
 
-VALUE wbj_plan_for(VALUE klass)
+VALUE wb_jplan_for(VALUE klass)
 {
     VALUE plan = rb_funcall(mNative, id_plan_for, 1, klass);
-    (void)wbj_plan_get(plan);
+    (void)wb_jplan_get(plan);
     return plan;
 }
 
-const wbj_plan *wbj_slot_plan(wbj_slot *slot)
+const wb_jplan *wb_jplan_slot_plan(wb_jplan_slot *slot)
 {
-    if (!slot->plan) slot->plan = wbj_plan_for(slot->type);
-    return wbj_plan_get(slot->plan);
+    if (!slot->plan) slot->plan = wb_jplan_for(slot->type);
+    return wb_jplan_get(slot->plan);
 }

@@ -15,62 +15,62 @@
 #include "scalar.h"
 #include <string.h>
 
-/* Value codes: the scalar types in scalar.h's order (WBS_STRING...), then these. */
-enum { WBJ_MODEL = WBS_TYPES, WBJ_ANY, WBJ_CODES };
+/* Value codes: the scalar types in scalar.h's order (WB_SCALAR_STRING...), then these. */
+enum { WB_JPLAN_MODEL = WB_SCALAR_TYPES, WB_JPLAN_ANY, WB_JPLAN_CODES };
 
-typedef struct wbj_slot {
+typedef struct wb_jplan_slot {
     char *key; /* the JSON key's UTF-8 bytes, as the input spells it once unescaped */
     size_t key_len;
     uint32_t hash;
     long index;      /* in the record's values; -1 for the value a decode returns */
-    int code;        /* WBS_* or WBJ_MODEL / WBJ_ANY */
+    int code;        /* WB_SCALAR_* or WB_JPLAN_MODEL / WB_JPLAN_ANY */
     int list;        /* a JSON array of such values */
     ID ivar;         /* where a record keeps the value (0 for the root) */
     VALUE type;      /* the scalar Symbol, :any, or the model Class */
     VALUE slot;      /* the Ruby Plan::Slot (frozen): key String, expected() for messages */
     VALUE key_str;   /* slot.key, a frozen String (Qnil for the root) */
-    VALUE plan;      /* WBJ_MODEL: the type's compiled plan, looked up on first use (0 until then) */
+    VALUE plan;      /* WB_JPLAN_MODEL: the type's compiled plan, looked up on first use (0 until then) */
     char *member;    /* encoder: the key written as a JSON string, and ':' */
     size_t member_len;
     /* JSON unions (Model::Attribute.json_union), read by the decoder only: */
     int one_or_many; /* a list that also takes one item */
-    long string_as;  /* WBJ_MODEL: the index in the item's values a string fills; -1 for none */
+    long string_as;  /* WB_JPLAN_MODEL: the index in the item's values a string fills; -1 for none */
     int lenient;     /* a number also read from a string holding one */
-} wbj_slot;
+} wb_jplan_slot;
 
-typedef struct wbj_plan {
+typedef struct wb_jplan {
     VALUE klass;
     long size;
-    wbj_slot *slots;
+    wb_jplan_slot *slots;
     uint32_t *table; /* slot position + 1, 0 for an empty bucket */
     size_t mask;
-} wbj_plan;
+} wb_jplan;
 
-extern const rb_data_type_t wbj_plan_type;
+extern const rb_data_type_t wb_jplan_type;
 
 /* Interns names; call once from Init. `mNative` is Wirebind::JSON::Native,
  * whose plan_for compiles and caches plans. */
-void wbj_plan_init(VALUE mNative);
+void wb_jplan_init(VALUE mNative);
 
 /* Compiles `klass`'s plan from `slots`, an Array of
  * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]
  * in declaration order
  * (see Native.plan_for in lib/wirebind/json/native.rb). */
-VALUE wbj_plan_compile(VALUE klass, VALUE slots);
+VALUE wb_jplan_compile(VALUE klass, VALUE slots);
 
 /* The compiled plan of a model class (Native.plan_for, cached by the class). */
-VALUE wbj_plan_for(VALUE klass);
+VALUE wb_jplan_for(VALUE klass);
 
-static inline const wbj_plan *wbj_plan_get(VALUE plan)
+static inline const wb_jplan *wb_jplan_get(VALUE plan)
 {
-    return rb_check_typeddata(plan, &wbj_plan_type);
+    return rb_check_typeddata(plan, &wb_jplan_type);
 }
 
 /* The compiled plan of a model slot's type, looked up on first use. */
-const wbj_plan *wbj_slot_plan(wbj_slot *slot);
+const wb_jplan *wb_jplan_slot_plan(wb_jplan_slot *slot);
 
 /* FNV-1a over the key's bytes. */
-static inline uint32_t wbj_hash(const char *p, size_t n)
+static inline uint32_t wb_jplan_hash(const char *p, size_t n)
 {
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
@@ -80,22 +80,22 @@ static inline uint32_t wbj_hash(const char *p, size_t n)
 /* The slot whose key is these bytes, or NULL. `hint` is the position where the
  * next key is expected (members usually come in declaration order): it is
  * tried first, with one length and one memcmp, and updated. */
-static inline wbj_slot *wbj_plan_lookup(const wbj_plan *plan, const char *key, size_t len, long *hint)
+static inline wb_jplan_slot *wb_jplan_lookup(const wb_jplan *plan, const char *key, size_t len, long *hint)
 {
     long h = *hint;
     if (h < plan->size) {
-        wbj_slot *s = &plan->slots[h];
+        wb_jplan_slot *s = &plan->slots[h];
         if (s->key_len == len && memcmp(s->key, key, len) == 0) {
             *hint = h + 1;
             return s;
         }
     }
     if (!plan->table) return NULL;
-    uint32_t hash = wbj_hash(key, len);
+    uint32_t hash = wb_jplan_hash(key, len);
     for (size_t b = hash & plan->mask;; b = (b + 1) & plan->mask) {
         uint32_t at = plan->table[b];
         if (!at) return NULL;
-        wbj_slot *s = &plan->slots[at - 1];
+        wb_jplan_slot *s = &plan->slots[at - 1];
         if (s->hash == hash && s->key_len == len && memcmp(s->key, key, len) == 0) {
             *hint = (long)at;
             return s;

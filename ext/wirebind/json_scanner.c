@@ -70,7 +70,7 @@ static inline size_t scan_plain_run(const unsigned char *buf, size_t p, size_t l
 
 /* ==== positions and errors (Scanner#position, #error) ========================== */
 
-WBJS_API void wbjs_locate(const wbjs_scanner *s, size_t p, long *line, long *column, long long *offset)
+WB_JSCAN_API void wb_jscan_locate(const wb_jscan *s, size_t p, long *line, long *column, long long *offset)
 {
     if (p > s->len) p = s->len;
     long lines = 0;
@@ -88,36 +88,36 @@ WBJS_API void wbjs_locate(const wbjs_scanner *s, size_t p, long *line, long *col
     *offset = s->base_offset + (long long)p;
 }
 
-WBJS_API void wbjs_fail(wbjs_scanner *s, int kind, size_t p, const char *message, int quote, const char *subject, size_t subject_len,
+WB_JSCAN_API void wb_jscan_fail(wb_jscan *s, int kind, size_t p, const char *message, int quote, const char *subject, size_t subject_len,
                const char *suffix)
 {
-    wbjs_error e;
+    wb_jscan_error e;
     e.kind = kind;
     e.message = message;
     e.quote = quote;
     e.subject = subject;
     e.subject_len = subject_len;
     e.suffix = suffix ? suffix : "";
-    wbjs_locate(s, p, &e.line, &e.column, &e.offset);
+    wb_jscan_locate(s, p, &e.line, &e.column, &e.offset);
     s->h->error(s->ctx, &e);
     abort(); /* the handler broke its contract */
 }
 
-#define SCAN_PARSE_ERROR(s, message, p) wbjs_fail((s), WBJS_PARSE_ERROR, (p), (message), WBJS_QUOTE_NONE, NULL, 0, NULL)
-#define SCAN_LIMIT_ERROR(s, message, p) wbjs_fail((s), WBJS_LIMIT_ERROR, (p), (message), WBJS_QUOTE_NONE, NULL, 0, NULL)
+#define SCAN_PARSE_ERROR(s, message, p) wb_jscan_fail((s), WB_JSCAN_PARSE_ERROR, (p), (message), WB_JSCAN_QUOTE_NONE, NULL, 0, NULL)
+#define SCAN_LIMIT_ERROR(s, message, p) wb_jscan_fail((s), WB_JSCAN_LIMIT_ERROR, (p), (message), WB_JSCAN_QUOTE_NONE, NULL, 0, NULL)
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
-static void scan_no_memory(wbjs_scanner *s)
+static void scan_no_memory(wb_jscan *s)
 {
-    wbjs_fail(s, WBJS_NO_MEMORY, s->pos, "failed to allocate memory", WBJS_QUOTE_NONE, NULL, 0, NULL);
+    wb_jscan_fail(s, WB_JSCAN_NO_MEMORY, s->pos, "failed to allocate memory", WB_JSCAN_QUOTE_NONE, NULL, 0, NULL);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
-static void scan_size_error(wbjs_scanner *s, const char *what, size_t p)
+static void scan_size_error(wb_jscan *s, const char *what, size_t p)
 {
     char text[96];
     snprintf(text, sizeof(text), "a %s is larger than max_token_size (%zu bytes)", what, s->max_token_size);
@@ -128,16 +128,16 @@ static void scan_size_error(wbjs_scanner *s, const char *what, size_t p)
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
-static void scan_unexpected(wbjs_scanner *s, const char *before)
+static void scan_unexpected(wb_jscan *s, const char *before)
 {
     size_t n = s->pos < s->len ? s->len - s->pos : 0;
     if (n > 4) n = 4;
-    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, before, WBJS_QUOTE_CHAR, (const char *)s->buf + s->pos, n, NULL);
+    wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, before, WB_JSCAN_QUOTE_CHAR, (const char *)s->buf + s->pos, n, NULL);
 }
 
 /* ==== buffers ===================================================================== */
 
-static void scan_bytes_reserve(wbjs_scanner *s, wbjs_bytes *b, size_t extra)
+static void scan_bytes_reserve(wb_jscan *s, wb_jscan_bytes *b, size_t extra)
 {
     if (b->cap - b->len >= extra) return;
     size_t cap = b->cap ? b->cap : 256;
@@ -151,7 +151,7 @@ static void scan_bytes_reserve(wbjs_scanner *s, wbjs_bytes *b, size_t extra)
     b->cap = cap;
 }
 
-static inline void scan_bytes_append(wbjs_scanner *s, wbjs_bytes *b, const void *p, size_t n)
+static inline void scan_bytes_append(wb_jscan *s, wb_jscan_bytes *b, const void *p, size_t n)
 {
     if (n == 0) return;
     scan_bytes_reserve(s, b, n);
@@ -159,7 +159,7 @@ static inline void scan_bytes_append(wbjs_scanner *s, wbjs_bytes *b, const void 
     b->len += n;
 }
 
-static void scan_own_reserve(wbjs_scanner *s, size_t need)
+static void scan_own_reserve(wb_jscan *s, size_t need)
 {
     if (need <= s->own_cap) return;
     size_t cap = s->own_cap ? s->own_cap : 128 * 1024;
@@ -177,25 +177,25 @@ static void scan_own_reserve(wbjs_scanner *s, size_t need)
 
 /* ==== lifecycle ===================================================================== */
 
-WBJS_API void wbjs_init(wbjs_scanner *s, const wbjs_handler *h, void *ctx, size_t max_token_size, size_t max_number_length)
+WB_JSCAN_API void wb_jscan_init(wb_jscan *s, const wb_jscan_handler *h, void *ctx, size_t max_token_size, size_t max_number_length)
 {
     memset(s, 0, sizeof(*s));
     s->h = h;
     s->ctx = ctx;
     s->buf = (const unsigned char *)"";
-    s->pin = WBJS_NONE;
+    s->pin = WB_JSCAN_NONE;
     s->max_token_size = max_token_size;
     s->max_number_length = max_number_length;
 }
 
-WBJS_API void wbjs_free(wbjs_scanner *s)
+WB_JSCAN_API void wb_jscan_free(wb_jscan *s)
 {
     free(s->own);
     s->own = NULL;
     s->own_cap = 0;
     s->buf = (const unsigned char *)"";
     s->len = s->pos = 0;
-    wbjs_bytes *all[] = {&s->str, &s->key, &s->message};
+    wb_jscan_bytes *all[] = {&s->str, &s->key, &s->message};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         free(all[i]->ptr);
         all[i]->ptr = NULL;
@@ -203,7 +203,7 @@ WBJS_API void wbjs_free(wbjs_scanner *s)
     }
 }
 
-WBJS_API size_t wbjs_memsize(const wbjs_scanner *s)
+WB_JSCAN_API size_t wb_jscan_memsize(const wb_jscan *s)
 {
     return s->own_cap + s->str.cap + s->key.cap + s->message.cap;
 }
@@ -211,7 +211,7 @@ WBJS_API size_t wbjs_memsize(const wbjs_scanner *s)
 /* ==== input (Scanner#refill, #ensure_bytes) ======================================== */
 
 /* Counts what is let go of the window, for positions. */
-static void scan_discard(wbjs_scanner *s, size_t n)
+static void scan_discard(wb_jscan *s, size_t n)
 {
     if (n == 0) return;
     const unsigned char *p = s->buf;
@@ -230,19 +230,19 @@ static void scan_discard(wbjs_scanner *s, size_t n)
     s->base_offset += (long long)n;
 }
 
-WBJS_API int wbjs_refill(wbjs_scanner *s)
+WB_JSCAN_API int wb_jscan_refill(wb_jscan *s)
 {
     if (s->eof) return 0;
     const char *ptr;
     size_t n;
     /* Read first: at the end of the input the window stays as it is, and
      * nothing of it is counted or copied (the old chunk is still valid: see
-     * wbjs_handler.read). */
+     * wb_jscan_handler.read). */
     if (!s->h->read(s->ctx, &ptr, &n)) {
         s->eof = 1;
         return 0;
     }
-    size_t keep = s->pin != WBJS_NONE ? s->pin : s->pos;
+    size_t keep = s->pin != WB_JSCAN_NONE ? s->pin : s->pos;
     if (keep > s->len) keep = s->len;
     scan_discard(s, keep);
     size_t rest = s->len - keep;
@@ -265,14 +265,14 @@ WBJS_API int wbjs_refill(wbjs_scanner *s)
         s->len = rest + n;
     }
     s->pos -= keep;
-    if (s->pin != WBJS_NONE) s->pin -= keep;
+    if (s->pin != WB_JSCAN_NONE) s->pin -= keep;
     return 1;
 }
 
-WBJS_API int wbjs_ensure_bytes(wbjs_scanner *s, size_t count)
+WB_JSCAN_API int wb_jscan_ensure_bytes(wb_jscan *s, size_t count)
 {
     while (s->len - s->pos < count) {
-        if (!wbjs_refill(s)) return 0;
+        if (!wb_jscan_refill(s)) return 0;
     }
     return 1;
 }
@@ -303,9 +303,9 @@ static int scan_hex_digit(int c)
 }
 
 /* Scanner#hex_escape: the code unit of the \uXXXX escape `ahead` bytes after the scan position. */
-static long scan_hex_escape(wbjs_scanner *s, size_t ahead)
+static long scan_hex_escape(wb_jscan *s, size_t ahead)
 {
-    if (!wbjs_ensure_bytes(s, ahead + 6)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
+    if (!wb_jscan_ensure_bytes(s, ahead + 6)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
     size_t at = s->pos + ahead;
     long code = 0;
     for (int i = 2; i < 6; i++) {
@@ -316,7 +316,7 @@ static long scan_hex_escape(wbjs_scanner *s, size_t ahead)
     return code;
 }
 
-static void scan_append_utf8(wbjs_scanner *s, wbjs_bytes *out, long code)
+static void scan_append_utf8(wb_jscan *s, wb_jscan_bytes *out, long code)
 {
     unsigned char u[4];
     size_t n;
@@ -343,9 +343,9 @@ static void scan_append_utf8(wbjs_scanner *s, wbjs_bytes *out, long code)
 }
 
 /* Scanner#escape: the escape at the scan position (a backslash) into out (NULL: check only). */
-static void scan_escape(wbjs_scanner *s, wbjs_bytes *out, int *high)
+static void scan_escape(wb_jscan *s, wb_jscan_bytes *out, int *high)
 {
-    if (!wbjs_ensure_bytes(s, 2)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
+    if (!wb_jscan_ensure_bytes(s, 2)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
     int letter = s->buf[s->pos + 1];
     char simple = scan_simple_escape(letter);
     if (simple) {
@@ -357,13 +357,13 @@ static void scan_escape(wbjs_scanner *s, wbjs_bytes *out, int *high)
         /* byteslice(pos + 1, 1).scrub: a byte of a multi-byte character is U+FFFD.
          * Given as a subject, since the letter may be a NUL byte. */
         const char *shown = letter >= 0x80 ? "\xEF\xBF\xBD" : (const char *)s->buf + s->pos + 1;
-        wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "invalid escape '\\", WBJS_QUOTE_RAW, shown, letter >= 0x80 ? 3 : 1,
+        wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "invalid escape '\\", WB_JSCAN_QUOTE_RAW, shown, letter >= 0x80 ? 3 : 1,
                   "' in a string");
     }
     long code = scan_hex_escape(s, 0);
     if (code >= 0xD800 && code <= 0xDBFF) {
         /* A character beyond the Basic Multilingual Plane is a pair of escapes. */
-        wbjs_ensure_bytes(s, 8);
+        wb_jscan_ensure_bytes(s, 8);
         long low = -1;
         if (s->len - s->pos >= 8 && s->buf[s->pos + 6] == '\\' && s->buf[s->pos + 7] == 'u') low = scan_hex_escape(s, 6);
         if (low < 0xDC00 || low > 0xDFFF) {
@@ -384,14 +384,14 @@ static void scan_escape(wbjs_scanner *s, wbjs_bytes *out, int *high)
     if (out) scan_append_utf8(s, out, code);
 }
 
-SCAN_COLD static void scan_control_error(wbjs_scanner *s, int c, size_t p)
+SCAN_COLD static void scan_control_error(wb_jscan *s, int c, size_t p)
 {
     char text[64];
     snprintf(text, sizeof(text), "control character U+%04X must be escaped in a string", c);
     SCAN_PARSE_ERROR(s, text, p);
 }
 
-WBJS_API const char *wbjs_read_string(wbjs_scanner *s, wbjs_bytes *out, size_t *len, int *high, size_t *start)
+WB_JSCAN_API const char *wb_jscan_read_string(wb_jscan *s, wb_jscan_bytes *out, size_t *len, int *high, size_t *start)
 {
     s->pin = s->pos;
     size_t p = s->pos + 1;
@@ -404,7 +404,7 @@ WBJS_API const char *wbjs_read_string(wbjs_scanner *s, wbjs_bytes *out, size_t *
         if (p - s->pin > s->max_token_size) scan_size_error(s, "string", s->pin);
         if (p == s->len) {
             s->pos = p;
-            if (!wbjs_refill(s)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
+            if (!wb_jscan_refill(s)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
             p = s->pos;
             continue;
         }
@@ -414,7 +414,7 @@ WBJS_API const char *wbjs_read_string(wbjs_scanner *s, wbjs_bytes *out, size_t *
             if (p - s->pin > s->max_token_size) scan_size_error(s, "string", s->pin);
             size_t from = s->pin;
             s->pos = p;
-            s->pin = WBJS_NONE;
+            s->pin = WB_JSCAN_NONE;
             *start = from;
             if (!out) return NULL;
             if (escaped) {
@@ -440,7 +440,7 @@ WBJS_API const char *wbjs_read_string(wbjs_scanner *s, wbjs_bytes *out, size_t *
 }
 
 /* Scanner::NUMBER_GRAMMAR: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-int wbjs_number_grammar(const unsigned char *p, size_t n)
+int wb_jscan_number_grammar(const unsigned char *p, size_t n)
 {
     size_t i = 0;
     if (i < n && p[i] == '-') i++;
@@ -468,7 +468,7 @@ int wbjs_number_grammar(const unsigned char *p, size_t n)
     return i == n;
 }
 
-SCAN_COLD static void scan_number_length_error(wbjs_scanner *s, size_t from)
+SCAN_COLD static void scan_number_length_error(wb_jscan *s, size_t from)
 {
     char text[96];
     snprintf(text, sizeof(text), "a number is longer than max_number_length (%zu characters)", s->max_number_length);
@@ -476,7 +476,7 @@ SCAN_COLD static void scan_number_length_error(wbjs_scanner *s, size_t from)
 }
 
 /* Scanner#number_excerpt: number characters are ASCII. */
-SCAN_COLD static void scan_number_error(wbjs_scanner *s, size_t from, size_t n)
+SCAN_COLD static void scan_number_error(wb_jscan *s, size_t from, size_t n)
 {
     char text[128];
     if (n <= 60) {
@@ -487,7 +487,7 @@ SCAN_COLD static void scan_number_error(wbjs_scanner *s, size_t from, size_t n)
     SCAN_PARSE_ERROR(s, text, from);
 }
 
-WBJS_API size_t wbjs_read_number(wbjs_scanner *s, size_t *length)
+WB_JSCAN_API size_t wb_jscan_read_number(wb_jscan *s, size_t *length)
 {
     s->pin = s->pos;
     size_t n;
@@ -498,19 +498,19 @@ WBJS_API size_t wbjs_read_number(wbjs_scanner *s, size_t *length)
         if (!(from + n == s->len && !s->eof)) break;
         if (n > s->max_number_length) break;
         s->pos = from;
-        wbjs_refill(s);
+        wb_jscan_refill(s);
     }
     size_t from = s->pin;
     if (n > s->max_number_length) scan_number_length_error(s, from);
     if (n > s->max_token_size) scan_size_error(s, "number", from);
-    if (!wbjs_number_grammar(s->buf + from, n)) scan_number_error(s, from, n);
+    if (!wb_jscan_number_grammar(s->buf + from, n)) scan_number_error(s, from, n);
     s->pos = from + n;
-    s->pin = WBJS_NONE;
+    s->pin = WB_JSCAN_NONE;
     *length = n;
     return from;
 }
 
-SCAN_COLD static void scan_literal_error(wbjs_scanner *s, const char *word, size_t n, size_t have)
+SCAN_COLD static void scan_literal_error(wb_jscan *s, const char *word, size_t n, size_t have)
 {
     char expected[32];
     snprintf(expected, sizeof(expected), " (expected %s)", word);
@@ -519,17 +519,17 @@ SCAN_COLD static void scan_literal_error(wbjs_scanner *s, const char *word, size
         snprintf(text, sizeof(text), "the input ends inside a literal%s", expected);
         SCAN_PARSE_ERROR(s, text, s->pos);
     }
-    wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "invalid literal ", WBJS_QUOTE_EXCERPT, (const char *)s->buf + s->pos,
+    wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "invalid literal ", WB_JSCAN_QUOTE_EXCERPT, (const char *)s->buf + s->pos,
               have < n ? have : n, expected);
 }
 
-WBJS_API void wbjs_read_literal(wbjs_scanner *s, const char *word, size_t n)
+WB_JSCAN_API void wb_jscan_read_literal(wb_jscan *s, const char *word, size_t n)
 {
     if (s->len - s->pos >= n && memcmp(s->buf + s->pos, word, n) == 0) {
         s->pos += n;
         return;
     }
-    wbjs_ensure_bytes(s, n);
+    wb_jscan_ensure_bytes(s, n);
     size_t have = s->len - s->pos;
     if (have >= n && memcmp(s->buf + s->pos, word, n) == 0) {
         s->pos += n;
@@ -540,23 +540,23 @@ WBJS_API void wbjs_read_literal(wbjs_scanner *s, const char *word, size_t n)
 
 /* Whether whitespace, ':' and whitespace then a byte of something else all lie
  * in the window from the scan position: read_key then refills nothing. */
-static int scan_separator_in_window(const wbjs_scanner *s)
+static int scan_separator_in_window(const wb_jscan *s)
 {
     size_t i = s->pos;
-    while (i < s->len && wbjs_is_ws(s->buf[i])) i++;
+    while (i < s->len && wb_jscan_is_ws(s->buf[i])) i++;
     if (i >= s->len || s->buf[i] != ':') return 0;
     i++;
-    while (i < s->len && wbjs_is_ws(s->buf[i])) i++;
+    while (i < s->len && wb_jscan_is_ws(s->buf[i])) i++;
     return i < s->len;
 }
 
 /* Scanner#read_key: the key whose quote is at the scan position, the ':' and
  * the whitespace after it. The key's bytes stay valid until the next refill. */
-static void scan_read_key(wbjs_scanner *s, const char **key, size_t *key_len)
+static void scan_read_key(wb_jscan *s, const char **key, size_t *key_len)
 {
     size_t len, start;
     int high;
-    const char *k = wbjs_read_string(s, &s->key, &len, &high, &start);
+    const char *k = wb_jscan_read_string(s, &s->key, &len, &high, &start);
     int in_window = k != s->key.ptr;
     if (in_window && !scan_separator_in_window(s)) {
         /* The ':' and the whitespace around it reach past the window: copy the
@@ -567,27 +567,27 @@ static void scan_read_key(wbjs_scanner *s, const char **key, size_t *key_len)
         in_window = 0;
     }
     /* Keep the key's bytes in the window through the refills below. */
-    s->pin = in_window ? start : WBJS_NONE;
-    int byte = wbjs_peek_byte(s);
+    s->pin = in_window ? start : WB_JSCAN_NONE;
+    int byte = wb_jscan_peek_byte(s);
     if (in_window) k = (const char *)s->buf + s->pin + 1;
     if (byte != ':') {
-        s->pin = WBJS_NONE;
-        wbjs_fail(s, WBJS_PARSE_ERROR, s->pos, "expected ':' after the key ", WBJS_QUOTE_EXCERPT, k, len, NULL);
+        s->pin = WB_JSCAN_NONE;
+        wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "expected ':' after the key ", WB_JSCAN_QUOTE_EXCERPT, k, len, NULL);
     }
     s->pos++;
-    wbjs_peek_byte(s);
+    wb_jscan_peek_byte(s);
     if (in_window) k = (const char *)s->buf + s->pin + 1;
-    s->pin = WBJS_NONE;
+    s->pin = WB_JSCAN_NONE;
     *key = k;
     *key_len = len;
 }
 
-WBJS_API int wbjs_next_member(wbjs_scanner *s, int first, const char **key, size_t *key_len)
+WB_JSCAN_API int wb_jscan_next_member(wb_jscan *s, int first, const char **key, size_t *key_len)
 {
-    int byte = wbjs_peek_byte(s);
+    int byte = wb_jscan_peek_byte(s);
     if (!first && byte == ',') {
         s->pos++;
-        byte = wbjs_peek_byte(s);
+        byte = wb_jscan_peek_byte(s);
         if (byte == '"') {
             scan_read_key(s, key, key_len);
             return 1;
@@ -611,12 +611,12 @@ WBJS_API int wbjs_next_member(wbjs_scanner *s, int first, const char **key, size
     scan_unexpected(s, first ? "expected a key string or '}', got " : "expected ',' or '}' after a member, got ");
 }
 
-WBJS_API int wbjs_next_item(wbjs_scanner *s, int first)
+WB_JSCAN_API int wb_jscan_next_item(wb_jscan *s, int first)
 {
-    int byte = wbjs_peek_byte(s);
+    int byte = wb_jscan_peek_byte(s);
     if (!first && byte == ',') {
         s->pos++;
-        wbjs_peek_byte(s);
+        wb_jscan_peek_byte(s);
         return 1;
     }
     if (byte == ']') {

@@ -7,7 +7,7 @@
 
 static ID id_to_s, id_finite_p, id_exponent, id_utc_p, id_subsec;
 
-void wbj_writer_init(void)
+void wb_jwrite_init(void)
 {
     id_to_s = rb_intern("to_s");
     id_finite_p = rb_intern("finite?");
@@ -90,7 +90,7 @@ static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
     wb_buffer_append_char(buffer, '"');
 }
 
-int wbj_write_string(wb_buffer *buffer, VALUE str)
+int wb_jwrite_string(wb_buffer *buffer, VALUE str)
 {
     int index = ENCODING_GET(str);
     int cr = rb_enc_str_coderange(str);
@@ -105,10 +105,10 @@ int wbj_write_string(wb_buffer *buffer, VALUE str)
     return 1;
 }
 
-int wbj_write_text(wb_buffer *buffer, VALUE value)
+int wb_jwrite_text(wb_buffer *buffer, VALUE value)
 {
-    if (RB_TYPE_P(value, T_STRING)) return wbj_write_string(buffer, value);
-    if (RB_TYPE_P(value, T_SYMBOL)) return wbj_write_string(buffer, rb_sym2str(value));
+    if (RB_TYPE_P(value, T_STRING)) return wb_jwrite_string(buffer, value);
+    if (RB_TYPE_P(value, T_SYMBOL)) return wb_jwrite_string(buffer, rb_sym2str(value));
     return 0;
 }
 
@@ -120,7 +120,7 @@ int wbj_write_text(wb_buffer *buffer, VALUE value)
 /* JSON::Pure::Writer::DECIMAL_POSITIONAL_EXPONENT */
 #define DECIMAL_POSITIONAL_EXPONENT 100
 
-int wbj_write_integer(wb_buffer *buffer, VALUE value)
+int wb_jwrite_integer(wb_buffer *buffer, VALUE value)
 {
     if (FIXNUM_P(value)) {
         wb_buffer_append_long(buffer, FIX2LONG(value));
@@ -134,7 +134,7 @@ int wbj_write_integer(wb_buffer *buffer, VALUE value)
     return 1;
 }
 
-int wbj_write_float(wb_buffer *buffer, VALUE value)
+int wb_jwrite_float(wb_buffer *buffer, VALUE value)
 {
     if (!RB_FLOAT_TYPE_P(value) || !isfinite(RFLOAT_VALUE(value))) return 0;
     /* Float#to_s: the shortest text that reads back to the same double. */
@@ -145,11 +145,10 @@ int wbj_write_float(wb_buffer *buffer, VALUE value)
     return 1;
 }
 
-int wbj_write_decimal(wb_buffer *buffer, VALUE value)
+int wb_jwrite_decimal(wb_buffer *buffer, VALUE value)
 {
-    if (RB_INTEGER_TYPE_P(value)) return wbj_write_integer(buffer, value);
-    const wb_format_env *env = wb_format_env_get();
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != env->cBigDecimal) return 0;
+    if (RB_INTEGER_TYPE_P(value)) return wb_jwrite_integer(buffer, value);
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != wb_hooks.cBigDecimal) return 0;
     /* NaN and the infinities: Ruby raises. Past the exponent: Ruby writes the "E" form. */
     if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;
     VALUE exponent = rb_funcall(value, id_exponent, 0);
@@ -157,14 +156,14 @@ int wbj_write_decimal(wb_buffer *buffer, VALUE value)
         FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
         return 0;
     }
-    VALUE text = rb_funcall(value, id_to_s, 1, env->str_F);
+    VALUE text = rb_funcall(value, id_to_s, 1, wb_hooks.str_F);
     if (!RB_TYPE_P(text, T_STRING) || RSTRING_LEN(text) > SHORT_NUMBER_TEXT) return 0;
     wb_buffer_append_str(buffer, text);
     RB_GC_GUARD(text);
     return 1;
 }
 
-int wbj_write_boolean(wb_buffer *buffer, VALUE value)
+int wb_jwrite_boolean(wb_buffer *buffer, VALUE value)
 {
     if (value == Qtrue) {
         wb_buffer_append_literal(buffer, "true");
@@ -185,7 +184,7 @@ static int write_quoted(wb_buffer *buffer, wb_format_kind kind, VALUE value)
 {
     size_t mark = buffer->len;
     wb_buffer_append_char(buffer, '"');
-    if (!wb_format_write_c(buffer, wb_format_env_get(), kind, value, WB_ESCAPE_TEXT)) {
+    if (!wb_format_write_c(buffer, kind, value, WB_FORMAT_ESCAPE_TEXT)) {
         wb_buffer_truncate(buffer, mark);
         return 0;
     }
@@ -209,7 +208,7 @@ static inline char *digits(char *t, unsigned long n, int width)
  * nanoseconds. Anything else: scalar_format.c. */
 static int write_common_time(wb_buffer *buffer, VALUE value)
 {
-    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !wb_format_env_get()->posix_time) return 0;
+    if (RB_SPECIAL_CONST_P(value) || RBASIC_CLASS(value) != rb_cTime || !wb_hooks.posix_time) return 0;
     VALUE utc_offset = rb_time_utc_offset(value);
     if (!FIXNUM_P(utc_offset)) return 0;
     long offset = FIX2LONG(utc_offset);
@@ -282,32 +281,32 @@ static int write_common_time(wb_buffer *buffer, VALUE value)
     return 1;
 }
 
-int wbj_write_time(wb_buffer *buffer, VALUE value)
+int wb_jwrite_time(wb_buffer *buffer, VALUE value)
 {
     return write_common_time(buffer, value) || write_quoted(buffer, WB_FORMAT_TIME, value);
 }
 
-int wbj_write_date(wb_buffer *buffer, VALUE value)
+int wb_jwrite_date(wb_buffer *buffer, VALUE value)
 {
     return write_quoted(buffer, WB_FORMAT_DATE, value);
 }
 
-int wbj_write_base64(wb_buffer *buffer, VALUE value)
+int wb_jwrite_base64(wb_buffer *buffer, VALUE value)
 {
     return write_quoted(buffer, WB_FORMAT_BASE64, value);
 }
 
-int wbj_write_scalar(wb_buffer *buffer, wb_format_kind kind, VALUE value)
+int wb_jwrite_scalar(wb_buffer *buffer, wb_format_kind kind, VALUE value)
 {
     switch (kind) {
-    case WB_FORMAT_STRING: return wbj_write_text(buffer, value);
-    case WB_FORMAT_INTEGER: return wbj_write_integer(buffer, value);
-    case WB_FORMAT_FLOAT: return wbj_write_float(buffer, value);
-    case WB_FORMAT_DECIMAL: return wbj_write_decimal(buffer, value);
-    case WB_FORMAT_BOOLEAN: return wbj_write_boolean(buffer, value);
-    case WB_FORMAT_TIME: return wbj_write_time(buffer, value);
-    case WB_FORMAT_DATE: return wbj_write_date(buffer, value);
-    case WB_FORMAT_BASE64: return wbj_write_base64(buffer, value);
+    case WB_FORMAT_STRING: return wb_jwrite_text(buffer, value);
+    case WB_FORMAT_INTEGER: return wb_jwrite_integer(buffer, value);
+    case WB_FORMAT_FLOAT: return wb_jwrite_float(buffer, value);
+    case WB_FORMAT_DECIMAL: return wb_jwrite_decimal(buffer, value);
+    case WB_FORMAT_BOOLEAN: return wb_jwrite_boolean(buffer, value);
+    case WB_FORMAT_TIME: return wb_jwrite_time(buffer, value);
+    case WB_FORMAT_DATE: return wb_jwrite_date(buffer, value);
+    case WB_FORMAT_BASE64: return wb_jwrite_base64(buffer, value);
     default: return 0;
     }
 }

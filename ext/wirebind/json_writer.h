@@ -18,40 +18,40 @@
 #include "scalar_format.h"
 
 /* Interns the method names; every Init that uses the writer calls it (again is harmless). */
-void wbj_writer_init(void);
+void wb_jwrite_init(void);
 
 /* Writer.string for a String C can read (valid UTF-8, or ASCII-only in an
  * ASCII-compatible encoding): quoted and escaped as the writer does (", \\,
  * C0 controls, U+2028/U+2029). */
-int wbj_write_string(wb_buffer *buffer, VALUE str);
+int wb_jwrite_string(wb_buffer *buffer, VALUE str);
 
 /* Writer.string for a String or a Symbol (its name). */
-int wbj_write_text(wb_buffer *buffer, VALUE value);
+int wb_jwrite_text(wb_buffer *buffer, VALUE value);
 
 /* Writer.integer: a Fixnum, or a Bignum of at most 1024 digits. */
-int wbj_write_integer(wb_buffer *buffer, VALUE value);
+int wb_jwrite_integer(wb_buffer *buffer, VALUE value);
 
 /* Writer.float: a finite Float, as Float#to_s. */
-int wbj_write_float(wb_buffer *buffer, VALUE value);
+int wb_jwrite_float(wb_buffer *buffer, VALUE value);
 
-/* Writer.decimal: an Integer (as wbj_write_integer), or a finite BigDecimal
+/* Writer.decimal: an Integer (as wb_jwrite_integer), or a finite BigDecimal
  * whose exponent is within DECIMAL_POSITIONAL_EXPONENT, as to_s("F"). */
-int wbj_write_decimal(wb_buffer *buffer, VALUE value);
+int wb_jwrite_decimal(wb_buffer *buffer, VALUE value);
 
 /* Writer.boolean: true or false. */
-int wbj_write_boolean(wb_buffer *buffer, VALUE value);
+int wb_jwrite_boolean(wb_buffer *buffer, VALUE value);
 
 /* Writer.time: a Time as a quoted xs:dateTime (its offset kept). */
-int wbj_write_time(wb_buffer *buffer, VALUE value);
+int wb_jwrite_time(wb_buffer *buffer, VALUE value);
 
 /* Writer.date: a Date as a quoted YYYY-MM-DD. */
-int wbj_write_date(wb_buffer *buffer, VALUE value);
+int wb_jwrite_date(wb_buffer *buffer, VALUE value);
 
 /* Writer.base64: a String's bytes, base64 (padded, no line breaks), quoted. */
-int wbj_write_base64(wb_buffer *buffer, VALUE value);
+int wb_jwrite_base64(wb_buffer *buffer, VALUE value);
 
-/* The writer for a scalar type: `kind` a wb_format_kind (scalar.h's WBS_*
+/* The writer for a scalar type: `kind` a wb_format_kind (scalar.h's WB_SCALAR_*
  * codes are the same numbers); 0 for WB_FORMAT_OTHER. */
-int wbj_write_scalar(wb_buffer *buffer, wb_format_kind kind, VALUE value);
+int wb_jwrite_scalar(wb_buffer *buffer, wb_format_kind kind, VALUE value);
 
 #endif

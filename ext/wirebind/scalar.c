@@ -10,27 +10,27 @@
 #include <time.h>
 
 static ID id_new, id_BigDecimal;
-static VALUE type_symbols[WBS_TYPES];
+static VALUE type_symbols[WB_SCALAR_TYPES];
 
-static const char *const TYPE_NAMES[WBS_TYPES] = {"string", "integer", "float", "decimal", "boolean", "time", "date", "base64"};
+static const char *const TYPE_NAMES[WB_SCALAR_TYPES] = {"string", "integer", "float", "decimal", "boolean", "time", "date", "base64"};
 
-void wbs_init(void)
+void wb_scalar_init(void)
 {
     id_new = rb_intern("new");
     id_BigDecimal = rb_intern("BigDecimal");
-    for (int i = 0; i < WBS_TYPES; i++) type_symbols[i] = ID2SYM(rb_intern(TYPE_NAMES[i]));
+    for (int i = 0; i < WB_SCALAR_TYPES; i++) type_symbols[i] = ID2SYM(rb_intern(TYPE_NAMES[i]));
 }
 
-int wbs_type_code(VALUE symbol)
+int wb_scalar_type_code(VALUE symbol)
 {
-    for (int i = 0; i < WBS_TYPES; i++)
+    for (int i = 0; i < WB_SCALAR_TYPES; i++)
         if (type_symbols[i] == symbol) return i;
     return -1;
 }
 
-VALUE wbs_type_symbol(int type)
+VALUE wb_scalar_type_symbol(int type)
 {
-    return type >= 0 && type < WBS_TYPES ? type_symbols[type] : Qnil;
+    return type >= 0 && type < WB_SCALAR_TYPES ? type_symbols[type] : Qnil;
 }
 
 static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
@@ -127,7 +127,7 @@ static VALUE parse_float(const char *ptr, size_t n)
 
 /* ---- decimal: \A[+-]?(?:\d+(?:\.\d*)?|\.\d+)\z ---------------------------------- */
 
-static VALUE parse_decimal(wbs_env *env, const char *ptr, size_t n)
+static VALUE parse_decimal(wb_scalar_env *env, const char *ptr, size_t n)
 {
     const unsigned char *p = (const unsigned char *)ptr;
     size_t i = (n && (p[0] == '+' || p[0] == '-')) ? 1 : 0;
@@ -278,7 +278,7 @@ static VALUE parse_time(const char *ptr, size_t n)
 }
 
 /* xs:date → Date, as DateType.parse (the zone is checked, then dropped). */
-static VALUE parse_date(const wbs_env *env, const char *ptr, size_t n)
+static VALUE parse_date(const char *ptr, size_t n)
 {
     const unsigned char *p = (const unsigned char *)ptr;
     long long year;
@@ -287,10 +287,9 @@ static VALUE parse_date(const wbs_env *env, const char *ptr, size_t n)
     if (!i) return Qundef;
     int utc, offset;
     if (!zone(p, i, n, &utc, &offset)) return Qundef;
-    if (!env->cDate) return Qundef;
-    VALUE args[4] = {LL2NUM(year), INT2FIX(month), INT2FIX(day), env->gregorian};
+    VALUE args[4] = {LL2NUM(year), INT2FIX(month), INT2FIX(day), wb_hooks.date_gregorian};
     /* Before the Gregorian reform, Date's default calendar counts Julian days. */
-    return rb_funcallv(env->cDate, id_new, year > 1582 ? 3 : 4, args);
+    return rb_funcallv(wb_hooks.cDate, id_new, year > 1582 ? 3 : 4, args);
 }
 
 /* ---- base64: strict, with blanks anywhere ----------------------------------------------- */
@@ -348,18 +347,18 @@ static VALUE parse_base64(const char *ptr, size_t n)
     return out;
 }
 
-VALUE wbs_convert(wbs_env *env, int type, const char *ptr, size_t len)
+VALUE wb_scalar_convert(wb_scalar_env *env, int type, const char *ptr, size_t len)
 {
-    if (type == WBS_BASE64) return parse_base64(ptr, len);
+    if (type == WB_SCALAR_BASE64) return parse_base64(ptr, len);
     strip(&ptr, &len);
     if (len == 0) return Qundef;
     switch (type) {
-    case WBS_INTEGER: return parse_integer(ptr, len);
-    case WBS_FLOAT: return parse_float(ptr, len);
-    case WBS_DECIMAL: return parse_decimal(env, ptr, len);
-    case WBS_BOOLEAN: return parse_boolean(ptr, len);
-    case WBS_TIME: return parse_time(ptr, len);
-    case WBS_DATE: return parse_date(env, ptr, len);
+    case WB_SCALAR_INTEGER: return parse_integer(ptr, len);
+    case WB_SCALAR_FLOAT: return parse_float(ptr, len);
+    case WB_SCALAR_DECIMAL: return parse_decimal(env, ptr, len);
+    case WB_SCALAR_BOOLEAN: return parse_boolean(ptr, len);
+    case WB_SCALAR_TIME: return parse_time(ptr, len);
+    case WB_SCALAR_DATE: return parse_date(ptr, len);
     default: return Qundef;
     }
 }

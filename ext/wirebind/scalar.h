@@ -10,34 +10,32 @@
 
 /* Scalar type codes, in Types::SCALARS order. */
 enum {
-    WBS_STRING = 0,
-    WBS_INTEGER,
-    WBS_FLOAT,
-    WBS_DECIMAL,
-    WBS_BOOLEAN,
-    WBS_TIME,
-    WBS_DATE,
-    WBS_BASE64,
-    WBS_TYPES
+    WB_SCALAR_STRING = 0,
+    WB_SCALAR_INTEGER,
+    WB_SCALAR_FLOAT,
+    WB_SCALAR_DECIMAL,
+    WB_SCALAR_BOOLEAN,
+    WB_SCALAR_TIME,
+    WB_SCALAR_DATE,
+    WB_SCALAR_BASE64,
+    WB_SCALAR_TYPES
 };
 
-/* What the conversions need from Ruby, looked up once per decode (not in Init:
- * date and bigdecimal are loaded after the extension). */
-typedef struct wbs_env {
-    VALUE cDate;
-    VALUE gregorian; /* Date::GREGORIAN */
+/* A decode's scratch for the conversions (the Ruby classes they use are
+ * wb_hooks'). */
+typedef struct wb_scalar_env {
     VALUE decimal_text; /* one String reused for every BigDecimal() call (0 until needed); the owner marks it */
-} wbs_env;
+} wb_scalar_env;
 
 /* The type code of a scalar Symbol, or -1. */
-int wbs_type_code(VALUE symbol);
+int wb_scalar_type_code(VALUE symbol);
 /* The Symbol of a type code. */
-VALUE wbs_type_symbol(int type);
+VALUE wb_scalar_type_symbol(int type);
 
 /* Converts text (UTF-8, not empty, not only blanks) to a value of type (not
- * WBS_STRING); Qundef when the fast path does not take it. */
-VALUE wbs_convert(wbs_env *env, int type, const char *ptr, size_t len);
+ * WB_SCALAR_STRING); Qundef when the fast path does not take it. */
+VALUE wb_scalar_convert(wb_scalar_env *env, int type, const char *ptr, size_t len);
 
-void wbs_init(void);
+void wb_scalar_init(void);
 
 #endif

@@ -6,8 +6,6 @@
 static ID id_utc_p, id_to_i, id_subsec, id_jd, id_to_s, id_finite_p, id_to_xml_text, id_text, id_attribute;
 static ID id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64;
 
-static wb_format_env env_cache;
-static int env_ready;
 
 /* XML Schema bounds time zone offsets to -14:00..+14:00 (Calendar::MAX_OFFSET_MINUTES). */
 #define MAX_OFFSET_SECONDS (14 * 3600)
@@ -41,28 +39,6 @@ void wb_format_init(void)
     id_base64 = rb_intern("base64");
 }
 
-const wb_format_env *wb_format_env_get(void)
-{
-    if (__atomic_load_n(&env_ready, __ATOMIC_ACQUIRE)) return &env_cache;
-
-    /* Every Ractor that gets here first writes the same values. */
-    wb_format_env env;
-    env.mTypes = wb_pinned(rb_path2class("Wirebind::Types"));
-    env.eInvalidValue = wb_pinned(rb_path2class("Wirebind::Types::InvalidValue"));
-    env.cPureEncoder = wb_pinned(rb_path2class("Wirebind::XML::Pure::Encoder"));
-    env.cDate = wb_pinned(rb_path2class("Date"));
-    env.cDateTime = wb_pinned(rb_path2class("DateTime"));
-    env.cBigDecimal = wb_pinned(rb_path2class("BigDecimal"));
-    env.str_F = wb_pinned(rb_obj_freeze(rb_str_new_cstr("F")));
-    /* Under a time zone with leap seconds ("right/UTC"), Time#to_i counts them,
-     * and the civil date cannot be worked out from it: Ruby writes every time. */
-    VALUE y2k = rb_funcall(rb_cTime, rb_intern("utc"), 1, INT2FIX(2000));
-    env.posix_time = rb_funcall(y2k, id_to_i, 0) == LONG2FIX(946684800L);
-    env_cache = env;
-    __atomic_store_n(&env_ready, 1, __ATOMIC_RELEASE);
-    return &env_cache;
-}
-
 /* value.is_a?(klass), without a call for the usual case: exactly klass. */
 static inline int is_a(VALUE value, VALUE klass)
 {
@@ -86,22 +62,22 @@ wb_format_kind wb_format_kind_of(VALUE type)
 
 /* ---- strings (StringType, Pure::Encoder.text/attribute) --------------------- */
 
-void wb_format_write_string(wb_buffer *buffer, const wb_format_env *env, VALUE str, wb_escape_mode mode)
+void wb_format_write_string(wb_buffer *buffer, VALUE str, wb_format_escape_mode mode)
 {
-    if (wb_buffer_append_escaped_str(buffer, str, mode) == WB_ESCAPE_OK) return;
+    if (wb_buffer_append_escaped_str(buffer, str, mode) == WB_FORMAT_ESCAPE_OK) return;
     /* Another encoding, or something to refuse: Ruby transcodes, or raises
      * InvalidValue with its message. */
-    VALUE escaped = rb_funcall(env->cPureEncoder, mode == WB_ESCAPE_ATTRIBUTE ? id_attribute : id_text, 1, str);
+    VALUE escaped = rb_funcall(wb_hooks.cXMLEncoder, mode == WB_FORMAT_ESCAPE_ATTRIBUTE ? id_attribute : id_text, 1, str);
     StringValue(escaped);
     wb_buffer_append_str(buffer, escaped);
     RB_GC_GUARD(str);
 }
 
-static int write_string(wb_buffer *buffer, VALUE value, wb_escape_mode mode)
+static int write_string(wb_buffer *buffer, VALUE value, wb_format_escape_mode mode)
 {
     if (RB_TYPE_P(value, T_SYMBOL)) value = rb_sym2str(value);
     if (!RB_TYPE_P(value, T_STRING)) return 0;
-    return wb_buffer_append_escaped_str(buffer, value, mode) == WB_ESCAPE_OK;
+    return wb_buffer_append_escaped_str(buffer, value, mode) == WB_FORMAT_ESCAPE_OK;
 }
 
 /* ---- :integer (IntegerType: Integer#to_s) ------------------------------------- */
@@ -123,7 +99,7 @@ static int write_integer(wb_buffer *buffer, VALUE value)
 
 /* ---- :float (FloatType: Float#to_s, INF, -INF, NaN) ---------------------------- */
 
-static int write_float(wb_buffer *buffer, VALUE value, wb_escape_mode mode)
+static int write_float(wb_buffer *buffer, VALUE value, wb_format_escape_mode mode)
 {
     if (!RB_FLOAT_TYPE_P(value)) return 0; /* an Integer takes FloatType's exact rounding */
     double d = RFLOAT_VALUE(value);
@@ -138,20 +114,20 @@ static int write_float(wb_buffer *buffer, VALUE value, wb_escape_mode mode)
     } else {
         /* Float#to_s: the shortest text that reads back to the same double. */
         VALUE text = rb_funcall(value, id_to_s, 0);
-        if (!RB_TYPE_P(text, T_STRING) || wb_buffer_append_escaped_str(buffer, text, mode) != WB_ESCAPE_OK) return 0;
+        if (!RB_TYPE_P(text, T_STRING) || wb_buffer_append_escaped_str(buffer, text, mode) != WB_FORMAT_ESCAPE_OK) return 0;
     }
     return 1;
 }
 
 /* ---- :decimal (DecimalType: BigDecimal#to_s("F"), Integer#to_s) ----------------- */
 
-static int write_decimal(wb_buffer *buffer, const wb_format_env *env, VALUE value, wb_escape_mode mode)
+static int write_decimal(wb_buffer *buffer, VALUE value, wb_format_escape_mode mode)
 {
     if (RB_INTEGER_TYPE_P(value)) return write_integer(buffer, value);
-    if (!is_a(value, env->cBigDecimal)) return 0; /* a Rational needs Ruby's arithmetic */
+    if (!is_a(value, wb_hooks.cBigDecimal)) return 0; /* a Rational needs Ruby's arithmetic */
     if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;    /* Ruby raises */
-    VALUE text = rb_funcall(value, id_to_s, 1, env->str_F);
-    return RB_TYPE_P(text, T_STRING) && wb_buffer_append_escaped_str(buffer, text, mode) == WB_ESCAPE_OK;
+    VALUE text = rb_funcall(value, id_to_s, 1, wb_hooks.str_F);
+    return RB_TYPE_P(text, T_STRING) && wb_buffer_append_escaped_str(buffer, text, mode) == WB_FORMAT_ESCAPE_OK;
 }
 
 /* ---- :boolean (BooleanType) ------------------------------------------------------ */
@@ -263,9 +239,9 @@ static int fraction_digits(long long num, long long den, unsigned long long *dig
 /* TimeType.generate: "%s-%02d-%02dT%02d:%02d:%02d%s%s" with the fraction's
  * digits and "Z" or "+hh:mm". A time at an offset xs:dateTime cannot write
  * (seconds in it, or past 14 hours) is left to Ruby, which writes it in UTC. */
-static int write_time(wb_buffer *buffer, const wb_format_env *env, VALUE value)
+static int write_time(wb_buffer *buffer, VALUE value)
 {
-    if (!env->posix_time || !is_a(value, rb_cTime)) return 0;
+    if (!wb_hooks.posix_time || !is_a(value, rb_cTime)) return 0;
     int utc = RTEST(rb_funcall(value, id_utc_p, 0));
     long long offset = 0;
     if (!utc) {
@@ -324,10 +300,10 @@ static int write_time(wb_buffer *buffer, const wb_format_env *env, VALUE value)
 /* DateType.generate: a Date (not a DateTime) as YYYY-MM-DD in the proleptic
  * Gregorian calendar, whatever calendar the Date counts in. The Julian Day
  * Number is the same in every calendar, so it is all C needs. */
-static int write_date(wb_buffer *buffer, const wb_format_env *env, VALUE value)
+static int write_date(wb_buffer *buffer, VALUE value)
 {
-    int exact = !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == env->cDate;
-    if (!exact && (!RTEST(rb_obj_is_kind_of(value, env->cDate)) || RTEST(rb_obj_is_kind_of(value, env->cDateTime)))) return 0;
+    int exact = !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == wb_hooks.cDate;
+    if (!exact && (!RTEST(rb_obj_is_kind_of(value, wb_hooks.cDate)) || RTEST(rb_obj_is_kind_of(value, wb_hooks.cDateTime)))) return 0;
     VALUE jd = rb_funcall(value, id_jd, 0);
     if (!FIXNUM_P(jd)) return 0;
     long long days = FIX2LONG(jd) - UNIX_EPOCH_JD;
@@ -342,25 +318,25 @@ static int write_date(wb_buffer *buffer, const wb_format_env *env, VALUE value)
 
 /* ---- dispatch ---------------------------------------------------------------------- */
 
-int wb_format_write_c(wb_buffer *buffer, const wb_format_env *env, wb_format_kind kind, VALUE value, wb_escape_mode mode)
+int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_format_escape_mode mode)
 {
     switch (kind) {
     case WB_FORMAT_STRING: return write_string(buffer, value, mode);
     case WB_FORMAT_INTEGER: return write_integer(buffer, value);
     case WB_FORMAT_FLOAT: return write_float(buffer, value, mode);
-    case WB_FORMAT_DECIMAL: return write_decimal(buffer, env, value, mode);
+    case WB_FORMAT_DECIMAL: return write_decimal(buffer, value, mode);
     case WB_FORMAT_BOOLEAN: return write_boolean(buffer, value);
-    case WB_FORMAT_TIME: return write_time(buffer, env, value);
-    case WB_FORMAT_DATE: return write_date(buffer, env, value);
+    case WB_FORMAT_TIME: return write_time(buffer, value);
+    case WB_FORMAT_DATE: return write_date(buffer, value);
     case WB_FORMAT_BASE64: return write_base64(buffer, value);
     default: return 0;
     }
 }
 
-void wb_format_write_ruby(wb_buffer *buffer, const wb_format_env *env, VALUE type, VALUE value, wb_escape_mode mode)
+void wb_format_write_ruby(wb_buffer *buffer, VALUE type, VALUE value, wb_format_escape_mode mode)
 {
-    VALUE text = rb_funcall(env->mTypes, id_to_xml_text, 2, type, value);
+    VALUE text = rb_funcall(wb_hooks.mTypes, id_to_xml_text, 2, type, value);
     StringValue(text);
-    wb_format_write_string(buffer, env, text, mode);
+    wb_format_write_string(buffer, text, mode);
     RB_GC_GUARD(text);
 }

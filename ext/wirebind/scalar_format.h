@@ -26,26 +26,8 @@ typedef enum wb_format_kind {
     WB_FORMAT_OTHER /* not one C knows: always written by Ruby */
 } wb_format_kind;
 
-/* Ruby constants the formatters need. They are defined after the extension
- * loads (lib/wirebind/types.rb loads after lib/wirebind/backend.rb), so they
- * are looked up on first use, once, and registered with the GC (which pins
- * them: compaction never moves them). */
-typedef struct wb_format_env {
-    VALUE mTypes;          /* Wirebind::Types */
-    VALUE eInvalidValue;   /* Wirebind::Types::InvalidValue */
-    VALUE cPureEncoder;    /* Wirebind::XML::Pure::Encoder (text/attribute escaping) */
-    VALUE cDate;           /* Date */
-    VALUE cDateTime;       /* DateTime */
-    VALUE cBigDecimal;     /* BigDecimal */
-    VALUE str_F;           /* "F", frozen: BigDecimal#to_s("F") */
-    int posix_time;        /* Time#to_i counts no leap seconds (not so under a right/ time zone) */
-} wb_format_env;
-
 /* Interns the method names; call once from an Init function. */
 void wb_format_init(void);
-
-/* The constants, looked up on the first call. */
-const wb_format_env *wb_format_env_get(void);
 
 /* Which scalar a type Symbol (:string, :integer, ...) names. */
 wb_format_kind wb_format_kind_of(VALUE type);
@@ -54,22 +36,22 @@ wb_format_kind wb_format_kind_of(VALUE type);
  * declined (the buffer untouched). Never raises for a value it declines; may
  * raise what Ruby methods it calls raise (NoMemoryError, or the errors of a
  * Time or Date object that is not initialized). */
-int wb_format_write_c(wb_buffer *buffer, const wb_format_env *env, wb_format_kind kind, VALUE value, wb_escape_mode mode);
+int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_format_escape_mode mode);
 
 /* Writes `value` the way the pure encoder does:
  * Pure::Encoder.text(Types.to_xml_text(type, value)) (or .attribute). Raises
  * Types::InvalidValue for a value that does not fit its type. */
-void wb_format_write_ruby(wb_buffer *buffer, const wb_format_env *env, VALUE type, VALUE value, wb_escape_mode mode);
+void wb_format_write_ruby(wb_buffer *buffer, VALUE type, VALUE value, wb_format_escape_mode mode);
 
 /* wb_format_write_c, falling back to wb_format_write_ruby. */
-static inline void wb_format_write(wb_buffer *buffer, const wb_format_env *env, wb_format_kind kind, VALUE type, VALUE value,
-                                   wb_escape_mode mode)
+static inline void wb_format_write(wb_buffer *buffer, wb_format_kind kind, VALUE type, VALUE value,
+                                   wb_format_escape_mode mode)
 {
-    if (!wb_format_write_c(buffer, env, kind, value, mode)) wb_format_write_ruby(buffer, env, type, value, mode);
+    if (!wb_format_write_c(buffer, kind, value, mode)) wb_format_write_ruby(buffer, type, value, mode);
 }
 
 /* Appends a String escaped for `mode`, through Ruby (Pure::Encoder.text or
  * .attribute, which transcode and raise InvalidValue) when C cannot. */
-void wb_format_write_string(wb_buffer *buffer, const wb_format_env *env, VALUE str, wb_escape_mode mode);
+void wb_format_write_string(wb_buffer *buffer, VALUE str, wb_format_escape_mode mode);
 
 #endif

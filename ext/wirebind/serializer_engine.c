@@ -18,7 +18,6 @@
 #include <ruby/version.h>
 
 static VALUE cProgram;
-static VALUE mValues, mWriter, eInvalidValue;
 static ID id_native_any;
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
     id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
@@ -152,8 +151,6 @@ VALUE wb_ser_compile(VALUE compiled, VALUE model, VALUE links, VALUE ops, VALUE 
 {
     Check_Type(ops, T_ARRAY);
     Check_Type(links, T_ARRAY);
-    const wb_format_env *env = wb_format_env_get();
-    (void)env;
     wb_ser_program *program;
     VALUE object = TypedData_Make_Struct(cProgram, wb_ser_program, &program_type, program);
     program->compiled = compiled;
@@ -396,7 +393,7 @@ static const rb_data_type_t state_type = {
 /* Values.native_text(type, value): Ruby writes it, or raises. */
 static void write_ruby(state *st, VALUE type, VALUE value)
 {
-    VALUE text = rb_funcall(mValues, id_native_text, 2, type, value);
+    VALUE text = rb_funcall(wb_hooks.mSerializerValues, id_native_text, 2, type, value);
     StringValue(text);
     wb_buffer_append_str(&st->buffer, text);
     RB_GC_GUARD(text);
@@ -406,13 +403,13 @@ static void write_ruby(state *st, VALUE type, VALUE value)
  * the rest (Arrays, Hashes, Dates, records...), which Ruby writes. */
 static int write_any(wb_buffer *buffer, VALUE value)
 {
-    if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) return wbj_write_text(buffer, value);
-    if (RB_INTEGER_TYPE_P(value)) return wbj_write_integer(buffer, value);
-    if (RB_FLOAT_TYPE_P(value)) return wbj_write_float(buffer, value);
-    if (value == Qtrue || value == Qfalse) return wbj_write_boolean(buffer, value);
+    if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) return wb_jwrite_text(buffer, value);
+    if (RB_INTEGER_TYPE_P(value)) return wb_jwrite_integer(buffer, value);
+    if (RB_FLOAT_TYPE_P(value)) return wb_jwrite_float(buffer, value);
+    if (value == Qtrue || value == Qfalse) return wb_jwrite_boolean(buffer, value);
     if (RB_SPECIAL_CONST_P(value)) return 0;
-    if (RBASIC_CLASS(value) == rb_cTime) return wbj_write_time(buffer, value);
-    if (RBASIC_CLASS(value) == wb_format_env_get()->cBigDecimal) return wbj_write_decimal(buffer, value);
+    if (RBASIC_CLASS(value) == rb_cTime) return wb_jwrite_time(buffer, value);
+    if (RBASIC_CLASS(value) == wb_hooks.cBigDecimal) return wb_jwrite_decimal(buffer, value);
     return 0;
 }
 
@@ -433,27 +430,29 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
     if (op->format == WB_SER_FORMAT_ANY) {
         /* Values.any's common values in C; the rest Values.native_any, at the record's depth. */
         if (!write_any(&st->buffer, value)) {
-            VALUE text = rb_funcall(mValues, id_native_any, 2, value, LONG2NUM(depth));
+            VALUE text = rb_funcall(wb_hooks.mSerializerValues, id_native_any, 2, value, LONG2NUM(depth));
             StringValue(text);
             wb_buffer_append_str(&st->buffer, text);
             RB_GC_GUARD(text);
         }
         return;
     }
-    if (!wbj_write_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
+    if (!wb_jwrite_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
 
-/* r.name: the ivar when the reader is Model's attr_accessor and the record is
- * exactly of the model class (no subclass or singleton may override it). */
+/* A model's attribute is its ivar, whatever its class's readers do (the
+ * generated Ruby's instance_variable_get); an object that is not a model is
+ * read through its reader (r.name). */
 static inline VALUE read_field(VALUE record, const wb_ser_op *op, int exact)
 {
-    if (exact && op->direct) {
+    if (op->direct) {
 #if RUBY_API_VERSION_CODE < 30200
         /* rb_ivar_get looks the name up in the class's index table each time;
-         * the index found once (probe_ivars) reads the same slot. */
-        if (op->ivar_index && RB_TYPE_P(record, T_OBJECT) && op->ivar_index <= ROBJECT_NUMIV(record)) {
+         * the index found once (probe_ivars) reads the same slot, for a
+         * record of exactly the model class (a subclass has its own table). */
+        if (exact && op->ivar_index && RB_TYPE_P(record, T_OBJECT) && op->ivar_index <= ROBJECT_NUMIV(record)) {
             VALUE value = ROBJECT_IVPTR(record)[op->ivar_index - 1];
             return value == Qundef ? Qnil : value;
         }
@@ -565,7 +564,7 @@ static VALUE resource_id(const wb_ser_program *program, VALUE record, int exact)
  * C declines). */
 static void write_id(state *st, VALUE id)
 {
-    if (!wbj_write_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
+    if (!wb_jwrite_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
 }
 
 /* State#see: marks the resource `type`, `id` as written; whether it was new. */
@@ -679,7 +678,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_HREF: {
             st->frames[fi].at = op->at;
             VALUE href = *slot_at(st, base, op->slot);
-            if (!wbj_write_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
+            if (!wb_jwrite_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
             RB_GC_GUARD(href);
             break;
         }
@@ -836,24 +835,6 @@ static void write_top(state *st, VALUE record, const char *head, size_t head_len
     if (count > 0) ((wb_ser_program *)program)->record_size_hint = st->buffer.len - before + 1;
 }
 
-/* Constants defined after the extension loads, looked up on first use. */
-static void lookup_constants(void)
-{
-    static int ready;
-    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return;
-    VALUE values = rb_path2class("Wirebind::Serializer::Values");
-    VALUE writer = rb_path2class("Wirebind::JSON::Pure::Writer");
-    VALUE invalid = rb_path2class("Wirebind::Types::InvalidValue");
-    rb_gc_register_mark_object(values);
-    rb_gc_register_mark_object(writer);
-    rb_gc_register_mark_object(invalid);
-    (void)wb_format_env_get(); /* the JSON writer's constants, looked up before any record */
-    mValues = values;
-    mWriter = writer;
-    eInvalidValue = invalid;
-    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-}
-
 /* JsonApi.primary: the primary data's resources are marked as written (so
  * never repeated in "included") before any is written, and so checked first. */
 static void see_primary(state *st, VALUE record)
@@ -959,12 +940,12 @@ static VALUE write_rescue(VALUE arg, VALUE error)
                            f->index < 0 ? Qnil : LONG2NUM(f->index));
     }
     st->depth = 0;
-    if (st->in_list && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
-        error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->list_index));
+    if (st->in_list && RTEST(rb_obj_is_kind_of(error, wb_hooks.eEncodeError))) {
+        error = rb_funcall(wb_hooks.mJSONWriter, id_nested, 2, error, LONG2NUM(st->list_index));
     }
-    if (st->included_index >= 0 && RTEST(rb_obj_is_kind_of(error, wb_eEncodeError))) {
-        error = rb_funcall(mWriter, id_nested, 2, error, LONG2NUM(st->included_index));
-        error = rb_funcall(mWriter, id_nested, 2, error, str_included);
+    if (st->included_index >= 0 && RTEST(rb_obj_is_kind_of(error, wb_hooks.eEncodeError))) {
+        error = rb_funcall(wb_hooks.mJSONWriter, id_nested, 2, error, LONG2NUM(st->included_index));
+        error = rb_funcall(wb_hooks.mJSONWriter, id_nested, 2, error, str_included);
     }
     rb_exc_raise(error);
     return Qnil;
@@ -972,7 +953,7 @@ static VALUE write_rescue(VALUE arg, VALUE error)
 
 static VALUE write_protected(VALUE arg)
 {
-    return rb_rescue2(write_body, arg, write_rescue, arg, wb_eEncodeError, eInvalidValue, (VALUE)0);
+    return rb_rescue2(write_body, arg, write_rescue, arg, wb_hooks.eEncodeError, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 static VALUE write_ensure(VALUE arg)
@@ -994,7 +975,6 @@ static char *copy_head(VALUE head, size_t *len)
 
 VALUE wb_ser_write(const wb_ser_document *document)
 {
-    lookup_constants();
     state *st;
     VALUE holder = TypedData_Make_Struct(0, state, &state_type, st);
     wb_buffer_init(&st->buffer);
@@ -1036,9 +1016,6 @@ void wb_ser_init(VALUE mNative)
     id_any = rb_intern("any");
     str_included = rb_obj_freeze(rb_str_new_cstr("included"));
     rb_gc_register_mark_object(str_included);
-    wbj_writer_init();
-    mValues = Qnil;
-    mWriter = Qnil;
-    eInvalidValue = Qnil;
+    wb_jwrite_init();
 }
 

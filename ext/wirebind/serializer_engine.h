@@ -55,7 +55,7 @@ typedef struct wb_ser_op {
     unsigned char code;     /* wb_ser_op_code */
     unsigned char format;   /* ATTR: wb_format_kind, or WB_SER_FORMAT_MODEL */
     unsigned char list;     /* ATTR: a list of values; RELATE: a many relationship */
-    unsigned char direct;   /* the reader is Model's attr_accessor: read the ivar */
+    unsigned char direct;   /* a model's attribute: read the ivar, not the reader */
     unsigned char skip_nil; /* ONE, MANY: a nil record is left out (else null) */
     unsigned char readers;  /* MANY, RELATE: an Enumerable not an Array is read as its to_a (Generator#check_list) */
     unsigned char dispatch; /* ONE, MANY, RELATE: `nested` is a Dispatch: the program is asked per record */

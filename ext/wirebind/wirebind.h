@@ -1,6 +1,7 @@
-/* Shared by every file of the extension: Ruby's headers, the error classes
- * (defined once, in Ruby, in lib/wirebind/errors.rb, and looked up here), and
- * the Init functions of each binding. */
+/* Shared by every file of the extension: Ruby's headers, the Ruby objects C
+ * uses (hooks.h: the error classes, defined once in Ruby, among them), the
+ * error raisers (errors.h), and the Init functions of each binding (called
+ * from rbinit.c). */
 #ifndef WIREBIND_H
 #define WIREBIND_H
 
@@ -9,12 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern VALUE wb_eParseError;
-extern VALUE wb_eLimitError;
-extern VALUE wb_eDecodeError;
-extern VALUE wb_eEncodeError;
+#include "errors.h"
+#include "hooks.h"
 
-/* The index of UTF-8 among Ruby's encodings, set once by Init_wirebind_ext. */
+/* The index of UTF-8 among Ruby's encodings, set once by wb_hooks_init. */
 extern int wb_utf8_index;
 
 /* A new String of the n bytes at p, tagged UTF-8 without looking at them: for
@@ -26,21 +25,6 @@ static inline VALUE wb_utf8_str(const char *p, size_t n)
     RB_ENCODING_SET_INLINED(s, wb_utf8_index);
     return s;
 }
-
-/* object, registered as a mark object for the life of the process: for the
- * classes and frozen constants an engine looks up once and keeps in a static. */
-static inline VALUE wb_pinned(VALUE object)
-{
-    rb_gc_register_mark_object(object);
-    return object;
-}
-
-/* Raises klass (ParseError or LimitError) with its position readers set. */
-NORETURN(void wb_raise_parse_error(VALUE klass, VALUE message, long line, long column, long offset));
-/* Raises DecodeError with its path and position. */
-NORETURN(void wb_raise_decode_error(VALUE message, VALUE path, long line, long column));
-/* Raises EncodeError with its path. */
-NORETURN(void wb_raise_encode_error(VALUE message, VALUE path));
 
 void Init_wirebind_xml_text(VALUE mNative);
 void Init_wirebind_xml_decoder(VALUE mNative);

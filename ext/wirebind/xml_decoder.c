@@ -12,14 +12,12 @@
 
 static VALUE mNative;
 static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
-    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_const_Date, id_const_GREGORIAN, id_filler, id_lookup, id_into_array,
+    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_filler, id_lookup, id_into_array,
     id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
     id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
-static VALUE refs_pending; /* XML::References::PENDING */
-static VALUE cCapture, mQNameType; /* looked up on first use (pinned) */
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
-void wbd_init_ids(VALUE module)
+void wb_xdec_init_ids(VALUE module)
 {
     mNative = module;
     rb_gc_register_mark_object(mNative);
@@ -43,8 +41,6 @@ void wbd_init_ids(VALUE module)
     id_plan_for = rb_intern("plan_for");
     id_from_xml_text = rb_intern("from_xml_text");
     id_message = rb_intern("message");
-    id_const_Date = rb_intern("Date");
-    id_const_GREGORIAN = rb_intern("GREGORIAN");
     id_lookup = rb_intern("lookup");
     id_into_array = rb_intern("into_array");
     id_hold = rb_intern("hold");
@@ -68,10 +64,7 @@ void wbd_init_ids(VALUE module)
     sym_any = ID2SYM(rb_intern("any"));
     sym_qname = ID2SYM(rb_intern("qname"));
     sym_scope = ID2SYM(rb_intern("scope"));
-    cCapture = Qundef;
-    mQNameType = Qundef;
-    refs_pending = Qundef;
-    wbs_init();
+    wb_scalar_init();
 }
 
 static uint32_t hash_name(const char *p, size_t n)
@@ -83,7 +76,7 @@ static uint32_t hash_name(const char *p, size_t n)
 
 /* ---- compiled plans ------------------------------------------------------------- */
 
-static void table_free(wbp_table *t)
+static void table_free(wb_xplan_table *t)
 {
     ruby_xfree(t->buckets);
     t->buckets = NULL;
@@ -91,9 +84,9 @@ static void table_free(wbp_table *t)
 
 static void plan_free(void *ptr)
 {
-    wbp_plan *p = ptr;
+    wb_xplan *p = ptr;
     for (size_t i = 0; i < p->entry_count; i++) {
-        wbp_entry *e = p->entries[i];
+        wb_xplan_entry *e = p->entries[i];
         ruby_xfree(e->name);
         ruby_xfree(e->uri);
         ruby_xfree(e->default_offset);
@@ -109,7 +102,7 @@ static void plan_free(void *ptr)
 
 static void plan_mark(void *ptr)
 {
-    wbp_plan *p = ptr;
+    wb_xplan *p = ptr;
     rb_gc_mark_movable(p->klass);
     for (size_t i = 0; i < p->entry_count; i++) {
         rb_gc_mark_movable(p->entries[i]->type_value);
@@ -119,32 +112,32 @@ static void plan_mark(void *ptr)
 
 static void plan_compact(void *ptr)
 {
-    wbp_plan *p = ptr;
+    wb_xplan *p = ptr;
     p->klass = rb_gc_location(p->klass);
     for (size_t i = 0; i < p->entry_count; i++) {
-        wbp_entry *e = p->entries[i];
+        wb_xplan_entry *e = p->entries[i];
         e->type_value = rb_gc_location(e->type_value);
         if (e->plan) e->plan = rb_gc_location(e->plan);
     }
 }
 
-static size_t table_size(const wbp_table *t)
+static size_t table_size(const wb_xplan_table *t)
 {
-    return t->buckets ? (t->mask + 1) * sizeof(wbp_bucket) : 0;
+    return t->buckets ? (t->mask + 1) * sizeof(wb_xplan_bucket) : 0;
 }
 
 static size_t plan_memsize(const void *ptr)
 {
-    const wbp_plan *p = ptr;
-    size_t n = sizeof(*p) + p->entries_cap * sizeof(wbp_entry *);
+    const wb_xplan *p = ptr;
+    size_t n = sizeof(*p) + p->entries_cap * sizeof(wb_xplan_entry *);
     n += table_size(&p->table) + table_size(&p->attributes);
     for (size_t i = 0; i < p->entry_count; i++)
-        n += sizeof(wbp_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table) +
+        n += sizeof(wb_xplan_entry) + p->entries[i]->name_len + p->entries[i]->uri_len + table_size(&p->entries[i]->table) +
              table_size(&p->entries[i]->attributes);
     return n;
 }
 
-const rb_data_type_t wbp_plan_type = {
+const rb_data_type_t wb_xplan_type = {
     "Wirebind::XML::Native::Plan",
     {plan_mark, plan_free, plan_memsize, plan_compact},
     0,
@@ -172,15 +165,15 @@ static char *copy_string(VALUE s, size_t *len)
     return p;
 }
 
-static wbp_entry *new_entry(wbp_plan *p)
+static wb_xplan_entry *new_entry(wb_xplan *p)
 {
     if (p->entry_count == p->entries_cap) {
         size_t cap = p->entries_cap ? p->entries_cap * 2 : 16;
-        wbp_entry **e = ruby_xrealloc(p->entries, cap * sizeof(*e));
+        wb_xplan_entry **e = ruby_xrealloc(p->entries, cap * sizeof(*e));
         p->entries = e;
         p->entries_cap = cap;
     }
-    wbp_entry *e = xcalloc_or_raise(1, sizeof(wbp_entry));
+    wb_xplan_entry *e = xcalloc_or_raise(1, sizeof(wb_xplan_entry));
     e->type_value = Qnil;
     e->index = -1;
     p->entries[p->entry_count++] = e;
@@ -189,18 +182,18 @@ static wbp_entry *new_entry(wbp_plan *p)
 
 /* A table still to fill: its C side and the Ruby Hash it comes from. */
 typedef struct pending_table {
-    wbp_table *table;
+    wb_xplan_table *table;
     VALUE hash;
 } pending_table;
 
 typedef struct compile_state {
-    wbp_plan *plan;
+    wb_xplan *plan;
     pending_table *pending;
     size_t pending_count, pending_cap;
     VALUE keep; /* the Hashes waiting in pending, reachable for the GC */
 } compile_state;
 
-static void schedule(compile_state *cs, wbp_table *table, VALUE hash)
+static void schedule(compile_state *cs, wb_xplan_table *table, VALUE hash)
 {
     if (cs->pending_count == cs->pending_cap) {
         size_t cap = cs->pending_cap ? cs->pending_cap * 2 : 8;
@@ -215,13 +208,13 @@ static void schedule(compile_state *cs, wbp_table *table, VALUE hash)
 }
 
 /* One Slot or Group (not its alt chain); a group's table is scheduled. */
-static wbp_entry *compile_entry(compile_state *cs, VALUE node)
+static wb_xplan_entry *compile_entry(compile_state *cs, VALUE node)
 {
-    wbp_entry *e = new_entry(cs->plan);
+    wb_xplan_entry *e = new_entry(cs->plan);
     e->kind = NUM2INT(rb_funcall(node, id_kind, 0));
     e->name = copy_string(rb_funcall(node, id_name, 0), &e->name_len);
     e->uri = copy_string(rb_funcall(node, id_uri, 0), &e->uri_len);
-    if (e->kind == WBP_GROUP) {
+    if (e->kind == WB_XPLAN_GROUP) {
         schedule(cs, &e->table, rb_funcall(node, id_table, 0));
         schedule(cs, &e->attributes, rb_funcall(node, id_attributes, 0));
         VALUE any = rb_funcall(node, id_any, 0);
@@ -233,22 +226,22 @@ static wbp_entry *compile_entry(compile_state *cs, VALUE node)
     e->list = RTEST(rb_funcall(node, id_list, 0));
     e->type_value = rb_funcall(node, id_type, 0);
     e->default_offset = copy_string(rb_funcall(node, id_default_offset, 0), &e->default_offset_len);
-    if (e->kind == WBP_SCALAR) {
-        e->type = e->type_value == sym_qname ? WBD_QNAME : wbs_type_code(e->type_value);
+    if (e->kind == WB_XPLAN_SCALAR) {
+        e->type = e->type_value == sym_qname ? WB_XDEC_QNAME : wb_scalar_type_code(e->type_value);
         if (e->type < 0) rb_raise(rb_eArgError, "unknown scalar type %" PRIsVALUE, rb_inspect(e->type_value));
-    } else if (e->kind == WBP_OPEN) {
+    } else if (e->kind == WB_XPLAN_OPEN) {
         if (e->type_value != sym_xml && e->type_value != sym_any) rb_raise(rb_eArgError, "unknown open type %" PRIsVALUE, rb_inspect(e->type_value));
-        e->type = e->type_value == sym_xml ? WBD_XML : WBD_ANY;
+        e->type = e->type_value == sym_xml ? WB_XDEC_XML : WB_XDEC_ANY;
     }
     return e;
 }
 
 /* Follows a head's alt chain. */
-static wbp_entry *compile_chain(compile_state *cs, VALUE node)
+static wb_xplan_entry *compile_chain(compile_state *cs, VALUE node)
 {
-    wbp_entry *head = NULL, **link = &head;
+    wb_xplan_entry *head = NULL, **link = &head;
     while (!NIL_P(node)) {
-        wbp_entry *e = compile_entry(cs, node);
+        wb_xplan_entry *e = compile_entry(cs, node);
         *link = e;
         link = &e->alt;
         node = rb_funcall(node, id_alt, 0);
@@ -267,7 +260,7 @@ static int collect_pair(VALUE key, VALUE value, VALUE pairs)
     return ST_CONTINUE;
 }
 
-static void fill_table(compile_state *cs, wbp_table *table, VALUE hash)
+static void fill_table(compile_state *cs, wb_xplan_table *table, VALUE hash)
 {
     VALUE pairs = rb_ary_new();
     rb_hash_foreach(hash, collect_pair, pairs);
@@ -275,11 +268,11 @@ static void fill_table(compile_state *cs, wbp_table *table, VALUE hash)
     if (n == 0) return;
     size_t cap = 8;
     while (cap < (size_t)n * 2) cap *= 2;
-    table->buckets = xcalloc_or_raise(cap, sizeof(wbp_bucket));
+    table->buckets = xcalloc_or_raise(cap, sizeof(wb_xplan_bucket));
     table->mask = cap - 1;
     for (long i = 0; i < n; i++) {
         VALUE key = RARRAY_AREF(pairs, i * 2);
-        wbp_entry *head = compile_chain(cs, RARRAY_AREF(pairs, i * 2 + 1));
+        wb_xplan_entry *head = compile_chain(cs, RARRAY_AREF(pairs, i * 2 + 1));
         StringValue(key);
         /* The bucket's name is the head's own copy of it (the head's local name). */
         const char *name = head->name;
@@ -299,12 +292,12 @@ static void fill_table(compile_state *cs, wbp_table *table, VALUE hash)
     RB_GC_GUARD(pairs);
 }
 
-static inline wbp_entry *table_get(const wbp_table *t, const char *name, size_t len)
+static inline wb_xplan_entry *table_get(const wb_xplan_table *t, const char *name, size_t len)
 {
     if (!t->buckets) return NULL;
     uint32_t h = hash_name(name, len);
     for (size_t slot = h & t->mask;; slot = (slot + 1) & t->mask) {
-        const wbp_bucket *b = &t->buckets[slot];
+        const wb_xplan_bucket *b = &t->buckets[slot];
         if (!b->entry) return NULL;
         if (b->hash == h && b->len == len && memcmp(b->name, name, len) == 0) return b->entry;
     }
@@ -320,7 +313,7 @@ static VALUE compile_body(VALUE arg)
 {
     compile_args *a = (compile_args *)arg;
     compile_state *cs = a->cs;
-    wbp_plan *p = cs->plan;
+    wb_xplan *p = cs->plan;
     VALUE ruby = a->plan;
     p->klass = rb_funcall(ruby, id_klass, 0);
     p->size = NUM2LONG(rb_funcall(ruby, id_size, 0));
@@ -352,10 +345,10 @@ static VALUE compile_cleanup(VALUE arg)
     return Qnil;
 }
 
-VALUE wbp_compile(VALUE ruby_plan)
+VALUE wb_xplan_compile(VALUE ruby_plan)
 {
-    wbp_plan *p;
-    VALUE self = TypedData_Make_Struct(rb_cObject, wbp_plan, &wbp_plan_type, p);
+    wb_xplan *p;
+    VALUE self = TypedData_Make_Struct(rb_cObject, wb_xplan, &wb_xplan_type, p);
     p->klass = Qnil;
     compile_state cs = {p, NULL, 0, 0, rb_ary_new()};
     compile_args args = {ruby_plan, self, &cs};
@@ -365,34 +358,34 @@ VALUE wbp_compile(VALUE ruby_plan)
     return self;
 }
 
-const wbp_plan *wbp_entry_plan(wbp_entry *e)
+const wb_xplan *wb_xplan_entry_plan(wb_xplan_entry *e)
 {
     if (!e->plan) {
         /* Models may refer to each other (or themselves): resolved on first use. */
         VALUE plan = rb_funcall(mNative, id_plan_for, 1, e->type_value);
-        (void)rb_check_typeddata(plan, &wbp_plan_type);
+        (void)rb_check_typeddata(plan, &wb_xplan_type);
         e->plan = plan;
     }
-    return rb_check_typeddata(e->plan, &wbp_plan_type);
+    return rb_check_typeddata(e->plan, &wb_xplan_type);
 }
 
 /* ---- the decoder ------------------------------------------------------------------- */
 
-static inline wbd_frame *top_frame(wbd_decoder *d)
+static inline wb_xdec_frame *top_frame(wb_xdec *d)
 {
     return d->frame_count ? &d->frames[d->frame_count - 1] : NULL;
 }
 
-static wbd_frame *push_frame(wbd_decoder *d, int kind)
+static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
 {
     if (d->frame_count == d->frames_cap) {
         size_t cap = d->frames_cap ? d->frames_cap * 2 : 16;
-        wbd_frame *f = ruby_xrealloc(d->frames, cap * sizeof(*f));
+        wb_xdec_frame *f = ruby_xrealloc(d->frames, cap * sizeof(*f));
         memset(f + d->frames_cap, 0, (cap - d->frames_cap) * sizeof(*f));
         d->frames = f;
         d->frames_cap = cap;
     }
-    wbd_frame *f = &d->frames[d->frame_count++];
+    wb_xdec_frame *f = &d->frames[d->frame_count++];
     f->kind = kind;
     f->plan = NULL;
     f->entry = NULL;
@@ -408,7 +401,7 @@ static wbd_frame *push_frame(wbd_decoder *d, int kind)
     return f;
 }
 
-static size_t push_values(wbd_decoder *d, long size)
+static size_t push_values(wb_xdec *d, long size)
 {
     size_t need = d->value_count + (size_t)size;
     if (need > d->values_cap) {
@@ -424,47 +417,47 @@ static size_t push_values(wbd_decoder *d, long size)
     return base;
 }
 
-static inline int uri_is(const wbx_str uri, const char *p, size_t n)
+static inline int uri_is(const wb_xtok_str uri, const char *p, size_t n)
 {
     return uri.ptr && uri.len == n && memcmp(uri.ptr, p, n) == 0;
 }
 
-static inline int name_is(const wbx_str s, const char *p, size_t n)
+static inline int name_is(const wb_xtok_str s, const char *p, size_t n)
 {
     return s.len == n && memcmp(s.ptr, p, n) == 0;
 }
 
 /* An element entry's namespace: NULL any, "" none (uri.ptr NULL), else that one. */
-static inline int entry_uri_matches(const wbp_entry *e, wbx_str uri)
+static inline int entry_uri_matches(const wb_xplan_entry *e, wb_xtok_str uri)
 {
     if (!e->uri) return 1;
     return e->uri_len == 0 ? uri.ptr == NULL : uri_is(uri, e->uri, e->uri_len);
 }
 
 /* node.table[local], down the alt chain to a matching namespace, else node.any. */
-static wbp_entry *find_entry(const wbp_table *table, wbp_entry *any, wbx_str local, wbx_str uri)
+static wb_xplan_entry *find_entry(const wb_xplan_table *table, wb_xplan_entry *any, wb_xtok_str local, wb_xtok_str uri)
 {
-    wbp_entry *e = table_get(table, local.ptr, local.len);
+    wb_xplan_entry *e = table_get(table, local.ptr, local.len);
     while (e && e->uri && !entry_uri_matches(e, uri)) e = e->alt;
     return e ? e : any;
 }
 
-static wbp_entry *lookup(wbd_frame *top, wbx_str local, wbx_str uri)
+static wb_xplan_entry *lookup(wb_xdec_frame *top, wb_xtok_str local, wb_xtok_str uri)
 {
-    if (top->kind == WBP_MODEL) return find_entry(&top->plan->table, top->plan->any, local, uri);
+    if (top->kind == WB_XPLAN_MODEL) return find_entry(&top->plan->table, top->plan->any, local, uri);
     return find_entry(&top->entry->table, top->entry->any, local, uri);
 }
 
 /* What a decode error names below the open elements: a leaf element, an
  * attribute, or both ("leaf/@attr"). */
 typedef struct leaf_path {
-    wbx_str element;
-    wbx_str attribute;
+    wb_xtok_str element;
+    wb_xtok_str attribute;
 } leaf_path;
 
 static const leaf_path NO_LEAF = {{NULL, 0}, {NULL, 0}};
 
-static void scratch_append(wbd_decoder *d, const char *p, size_t n)
+static void scratch_append(wb_xdec *d, const char *p, size_t n)
 {
     if (d->scratch.cap - d->scratch.len < n) {
         size_t cap = d->scratch.cap ? d->scratch.cap : 64;
@@ -478,16 +471,16 @@ static void scratch_append(wbd_decoder *d, const char *p, size_t n)
 }
 
 /* decode_error: the path by local names from the record element down, plus the leaf. */
-static NORETURN(void decode_error(wbd_decoder *d, VALUE message, leaf_path leaf, size_t mark));
-static void decode_error(wbd_decoder *d, VALUE message, leaf_path leaf, size_t mark)
+static NORETURN(void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark));
+static void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark)
 {
     size_t from = (d->record_depth ? d->record_depth : 1) - 1;
-    size_t depth = wbx_depth(&d->tok);
+    size_t depth = wb_xtok_depth(&d->tok);
     d->scratch.len = 0;
     int first = 1;
     for (size_t i = from; i < depth; i++) {
-        wbx_str q = wbx_name_at(&d->tok, i);
-        size_t colon = wbx_prefix_end(q.ptr, q.len);
+        wb_xtok_str q = wb_xtok_name_at(&d->tok, i);
+        size_t colon = wb_xtok_prefix_end(q.ptr, q.len);
         if (!first) scratch_append(d, "/", 1);
         scratch_append(d, q.ptr + colon, q.len - colon);
         first = 0;
@@ -504,15 +497,15 @@ static void decode_error(wbd_decoder *d, VALUE message, leaf_path leaf, size_t m
     VALUE path = rb_utf8_str_new(d->scratch.ptr, (long)d->scratch.len);
     long line, column;
     if (mark != NONE)
-        wbx_mark_position(&d->tok, mark, &line, &column);
+        wb_xtok_mark_position(&d->tok, mark, &line, &column);
     else
-        wbx_token_position(&d->tok, &line, &column);
-    wb_raise_decode_error(message, path, line, column);
+        wb_xtok_token_position(&d->tok, &line, &column);
+    wb_error_raise_decode(message, path, line, column);
 }
 
 /* scalar_with_children: a child element inside a value declared as a scalar. */
-static NORETURN(void scalar_with_children(wbd_decoder *d, const wbd_frame *top, wbx_str local, int leaf));
-static void scalar_with_children(wbd_decoder *d, const wbd_frame *top, wbx_str local, int leaf)
+static NORETURN(void scalar_with_children(wb_xdec *d, const wb_xdec_frame *top, wb_xtok_str local, int leaf));
+static void scalar_with_children(wb_xdec *d, const wb_xdec_frame *top, wb_xtok_str local, int leaf)
 {
     VALUE message = rb_sprintf("<%.*s> is an element inside a %" PRIsVALUE " value; a scalar holds text only "
                                "(declare a model, or :xml for the raw content)",
@@ -523,8 +516,8 @@ static void scalar_with_children(wbd_decoder *d, const wbd_frame *top, wbx_str l
     decode_error(d, message, l, NONE);
 }
 
-static NORETURN(void unknown_element(wbd_decoder *d, wbx_str local, int leaf));
-static void unknown_element(wbd_decoder *d, wbx_str local, int leaf)
+static NORETURN(void unknown_element(wb_xdec *d, wb_xtok_str local, int leaf));
+static void unknown_element(wb_xdec *d, wb_xtok_str local, int leaf)
 {
     VALUE message = rb_sprintf("unknown element <%.*s> (strict: true)", (int)local.len, local.ptr);
     rb_enc_associate_index(message, rb_utf8_encindex());
@@ -534,7 +527,7 @@ static void unknown_element(wbd_decoder *d, wbx_str local, int leaf)
 }
 
 typedef struct ruby_convert_args {
-    wbd_decoder *d;
+    wb_xdec *d;
     VALUE type;
     VALUE text;
     leaf_path leaf;
@@ -544,7 +537,7 @@ typedef struct ruby_convert_args {
 static VALUE call_from_xml_text(VALUE arg)
 {
     ruby_convert_args *a = (ruby_convert_args *)arg;
-    return rb_funcall(a->d->mTypes, id_from_xml_text, 2, a->type, a->text);
+    return rb_funcall(wb_hooks.mTypes, id_from_xml_text, 2, a->type, a->text);
 }
 
 static VALUE rescue_invalid(VALUE arg, VALUE error)
@@ -572,7 +565,7 @@ static int xml_space(char c)
 
 /* TimeType.with_default_offset: the date-time without its white space, and
  * +offset+ after it when it has no zone, in d->scratch. */
-static void with_default_offset(wbd_decoder *d, const char **p, size_t *n, const char *offset, size_t offset_len)
+static void with_default_offset(wb_xdec *d, const char **p, size_t *n, const char *offset, size_t offset_len)
 {
     const char *s = *p;
     size_t len = *n;
@@ -586,34 +579,34 @@ static void with_default_offset(wbd_decoder *d, const char **p, size_t *n, const
     *n = d->scratch.len;
 }
 
-static VALUE resolve_qname(wbd_decoder *d, const char *p, size_t n, leaf_path leaf, size_t mark);
+static VALUE resolve_qname(wb_xdec *d, const char *p, size_t n, leaf_path leaf, size_t mark);
 
-static VALUE convert(wbd_decoder *d, const wbp_entry *slot, const char *p, size_t n, leaf_path leaf, size_t mark)
+static VALUE convert(wb_xdec *d, const wb_xplan_entry *slot, const char *p, size_t n, leaf_path leaf, size_t mark)
 {
-    if (slot->type == WBS_STRING) return wb_utf8_str(p, n);
+    if (slot->type == WB_SCALAR_STRING) return wb_utf8_str(p, n);
     if (n == 0 || ((unsigned char)p[0] <= 32 && blank(p, n))) return Qnil;
-    if (slot->type == WBD_QNAME) return resolve_qname(d, p, n, leaf, mark);
-    if (slot->type == WBS_TIME && (slot->default_offset || d->default_offset)) {
+    if (slot->type == WB_XDEC_QNAME) return resolve_qname(d, p, n, leaf, mark);
+    if (slot->type == WB_SCALAR_TIME && (slot->default_offset || d->default_offset)) {
         if (slot->default_offset)
             with_default_offset(d, &p, &n, slot->default_offset, slot->default_offset_len);
         else
             with_default_offset(d, &p, &n, d->default_offset, d->default_offset_len);
     }
-    VALUE v = wbs_convert(&d->env, slot->type, p, n);
+    VALUE v = wb_scalar_convert(&d->env, slot->type, p, n);
     if (v != Qundef) return v;
     ruby_convert_args a = {d, slot->type_value, wb_utf8_str(p, n), leaf, mark};
-    return rb_rescue2(call_from_xml_text, (VALUE)&a, rescue_invalid, (VALUE)&a, d->eInvalidValue, (VALUE)0);
+    return rb_rescue2(call_from_xml_text, (VALUE)&a, rescue_invalid, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 /* ---- open content: :qname, and :xml / :any through XML::Capture ------------------- */
 
-static VALUE str_or_nil(wbx_str s)
+static VALUE str_or_nil(wb_xtok_str s)
 {
     return s.ptr ? wb_utf8_str(s.ptr, s.len) : Qnil;
 }
 
 typedef struct qname_args {
-    wbd_decoder *d;
+    wb_xdec *d;
     VALUE text;
 } qname_args;
 
@@ -623,15 +616,11 @@ typedef struct qname_args {
 static VALUE call_qname(VALUE arg)
 {
     qname_args *a = (qname_args *)arg;
-    if (mQNameType == Qundef) {
-        mQNameType = rb_path2class("Wirebind::Types::QNameType");
-        rb_gc_register_mark_object(mQNameType);
-    }
-    VALUE parts = rb_funcall(mQNameType, id_split, 1, a->text);
+    VALUE parts = rb_funcall(wb_hooks.mQNameType, id_split, 1, a->text);
     VALUE prefix = rb_ary_entry(parts, 0);
     StringValue(prefix);
-    wbx_str uri = wbx_namespace_of(&a->d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix));
-    VALUE result = rb_funcall(mQNameType, id_qresolve, 4, prefix, rb_ary_entry(parts, 1), str_or_nil(uri), a->text);
+    wb_xtok_str uri = wb_xtok_namespace_of(&a->d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix));
+    VALUE result = rb_funcall(wb_hooks.mQNameType, id_qresolve, 4, prefix, rb_ary_entry(parts, 1), str_or_nil(uri), a->text);
     RB_GC_GUARD(prefix);
     return result;
 }
@@ -643,23 +632,23 @@ static VALUE rescue_qname(VALUE arg, VALUE error)
     return Qnil;
 }
 
-static VALUE resolve_qname(wbd_decoder *d, const char *p, size_t n, leaf_path leaf, size_t mark)
+static VALUE resolve_qname(wb_xdec *d, const char *p, size_t n, leaf_path leaf, size_t mark)
 {
     qname_args q = {d, wb_utf8_str(p, n)};
     ruby_convert_args a = {d, Qnil, q.text, leaf, mark}; /* for rescue_qname */
-    VALUE result = rb_rescue2(call_qname, (VALUE)&q, rescue_qname, (VALUE)&a, d->eInvalidValue, (VALUE)0);
+    VALUE result = rb_rescue2(call_qname, (VALUE)&q, rescue_qname, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
     RB_GC_GUARD(q.text);
     return result;
 }
 
 /* attrs as [name, uri, value, ...]: the name as written (inside a capture) or
  * the local name (the captured element's own). */
-static VALUE attrs_array(const wbx_attr *attrs, size_t n, int written)
+static VALUE attrs_array(const wb_xtok_attr *attrs, size_t n, int written)
 {
     if (!n) return Qnil;
     VALUE ary = rb_ary_new_capa((long)n * 3);
     for (size_t i = 0; i < n; i++) {
-        const wbx_attr *a = &attrs[i];
+        const wb_xtok_attr *a = &attrs[i];
         rb_ary_push(ary, written ? wb_utf8_str(a->qname.ptr, a->qname.len) : wb_utf8_str(a->local.ptr, a->local.len));
         rb_ary_push(ary, str_or_nil(a->uri));
         rb_ary_push(ary, wb_utf8_str(a->value.ptr, a->value.len));
@@ -668,46 +657,37 @@ static VALUE attrs_array(const wbx_attr *attrs, size_t n, int written)
 }
 
 /* Tokenizer#tag_source's declarations: [prefix, uri or nil, ...], or nil. */
-static VALUE tag_declarations(const wbx_tokenizer *t)
+static VALUE tag_declarations(const wb_xtok *t)
 {
-    size_t count = wbx_binding_count(t);
+    size_t count = wb_xtok_binding_count(t);
     if (count <= t->tag_ns) return Qnil;
     VALUE ary = rb_ary_new_capa((long)(count - t->tag_ns) * 2);
     for (size_t i = t->tag_ns; i < count; i++) {
-        wbx_str prefix, uri;
-        wbx_binding_at(t, i, &prefix, &uri);
+        wb_xtok_str prefix, uri;
+        wb_xtok_binding_at(t, i, &prefix, &uri);
         rb_ary_push(ary, wb_utf8_str(prefix.ptr, prefix.len));
         rb_ary_push(ary, str_or_nil(uri));
     }
     return ary;
 }
 
-static VALUE capture_class(void)
-{
-    if (cCapture == Qundef) {
-        cCapture = rb_path2class("Wirebind::XML::Capture");
-        rb_gc_register_mark_object(cCapture);
-    }
-    return cCapture;
-}
-
 /* DecodeState#namespace_of: what a prefix is bound to where the decoder is,
  * for the Capture being fed (nil: unbound). Only while a capture runs. */
-VALUE wbd_namespace_of(wbd_decoder *d, VALUE prefix)
+VALUE wb_xdec_namespace_of(wb_xdec *d, VALUE prefix)
 {
     StringValue(prefix);
-    const wbd_frame *top = top_frame(d);
-    if (!top || top->kind != WBP_CAPTURE) rb_raise(rb_eRuntimeError, "namespace_of is asked only while a capture runs");
-    VALUE uri = str_or_nil(wbx_namespace_of(&d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix)));
+    const wb_xdec_frame *top = top_frame(d);
+    if (!top || top->kind != WB_XPLAN_CAPTURE) rb_raise(rb_eRuntimeError, "namespace_of is asked only while a capture runs");
+    VALUE uri = str_or_nil(wb_xtok_namespace_of(&d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix)));
     RB_GC_GUARD(prefix);
     return uri;
 }
 
 /* xsi:nil="true" or "1" on the first xsi:nil attribute. */
-static int nil_attribute(const wbx_attr *attrs, size_t n)
+static int nil_attribute(const wb_xtok_attr *attrs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const wbx_attr *a = &attrs[i];
+        const wb_xtok_attr *a = &attrs[i];
         if (name_is(a->local, "nil", 3) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1))
             return name_is(a->value, "true", 4) || name_is(a->value, "1", 1);
     }
@@ -715,12 +695,12 @@ static int nil_attribute(const wbx_attr *attrs, size_t n)
 }
 
 /* apply_attributes: XML attributes a plan (or a group) maps, converted into values[base..]. */
-static void apply_attributes(wbd_decoder *d, const wbp_table *table, const wbx_attr *attrs, size_t n, size_t base, wbx_str leaf)
+static void apply_attributes(wb_xdec *d, const wb_xplan_table *table, const wb_xtok_attr *attrs, size_t n, size_t base, wb_xtok_str leaf)
 {
     if (!table->buckets) return;
     for (size_t i = 0; i < n; i++) {
-        const wbx_attr *a = &attrs[i];
-        wbp_entry *slot = table_get(table, a->local.ptr, a->local.len);
+        const wb_xtok_attr *a = &attrs[i];
+        wb_xplan_entry *slot = table_get(table, a->local.ptr, a->local.len);
         /* Exact: an unprefixed attribute (uri NULL) is in no namespace. */
         while (slot && (slot->uri ? !uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr != NULL)) slot = slot->alt;
         if (!slot) continue;
@@ -733,18 +713,18 @@ static void apply_attributes(wbd_decoder *d, const wbp_table *table, const wbx_a
 /* Plan#build: allocated without initialize, the values go to the plan's
  * __wb_fill_vN as arguments, straight from the values stack (which nothing
  * changes meanwhile). */
-static VALUE build(wbd_decoder *d, const wbp_plan *plan, size_t base)
+static VALUE build(wb_xdec *d, const wb_xplan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
     return rb_funcallv(object, plan->filler, (int)plan->size, d->values + base);
 }
 
-static void emit(wbd_decoder *d, VALUE record)
+static void emit(wb_xdec *d, VALUE record)
 {
     d->count++;
     switch (d->mode) {
-    case WBD_LIST: rb_ary_push(d->results, record); break;
-    case WBD_EACH:
+    case WB_XDEC_LIST: rb_ary_push(d->results, record); break;
+    case WB_XDEC_EACH:
         if (NIL_P(d->refs))
             rb_funcallv(d->block, id_call, 1, &record);
         else
@@ -752,12 +732,12 @@ static void emit(wbd_decoder *d, VALUE record)
         break;
     default:
         d->result = record;
-        d->mode = WBD_DONE;
+        d->mode = WB_XDEC_DONE;
         break;
     }
 }
 
-static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE value)
+static void deliver(wb_xdec *d, const wb_xplan_entry *slot, size_t values, VALUE value)
 {
     if (slot->index < 0) {
         if (slot == &d->referent)
@@ -781,30 +761,30 @@ static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE 
 }
 
 /* The value of the attribute {uri}local (uri NULL: no namespace), or {NULL, 0}. */
-static wbx_str attr_value(const wbx_attr *attrs, size_t n, const char *local, size_t len, const char *uri, size_t uri_len)
+static wb_xtok_str attr_value(const wb_xtok_attr *attrs, size_t n, const char *local, size_t len, const char *uri, size_t uri_len)
 {
     for (size_t i = 0; i < n; i++) {
-        const wbx_attr *a = &attrs[i];
+        const wb_xtok_attr *a = &attrs[i];
         if (name_is(a->local, local, len) && (uri ? uri_is(a->uri, uri, uri_len) : a->uri.ptr == NULL)) return a->value;
     }
-    return (wbx_str){NULL, 0};
+    return (wb_xtok_str){NULL, 0};
 }
 
 /* The id of an href="#id" attribute, or {NULL, 0}. */
-static wbx_str href_id(const wbx_attr *attrs, size_t n)
+static wb_xtok_str href_id(const wb_xtok_attr *attrs, size_t n)
 {
-    wbx_str v = attr_value(attrs, n, "href", 4, NULL, 0);
-    if (!v.ptr || v.len == 0 || v.ptr[0] != '#') return (wbx_str){NULL, 0};
-    return (wbx_str){v.ptr + 1, v.len - 1};
+    wb_xtok_str v = attr_value(attrs, n, "href", 4, NULL, 0);
+    if (!v.ptr || v.len == 0 || v.ptr[0] != '#') return (wb_xtok_str){NULL, 0};
+    return (wb_xtok_str){v.ptr + 1, v.len - 1};
 }
 
 /* The element's xsi:type as [local, uri] Strings (uri nil when its prefix is unbound), or 0. */
-static int xsi_type(wbd_decoder *d, const wbx_attr *attrs, size_t n, VALUE *local, VALUE *uri)
+static int xsi_type(wb_xdec *d, const wb_xtok_attr *attrs, size_t n, VALUE *local, VALUE *uri)
 {
-    wbx_str q = attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1);
+    wb_xtok_str q = attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1);
     if (!q.ptr) return 0;
-    size_t colon = wbx_prefix_end(q.ptr, q.len);
-    wbx_str ns = wbx_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
+    size_t colon = wb_xtok_prefix_end(q.ptr, q.len);
+    wb_xtok_str ns = wb_xtok_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
     *local = wb_utf8_str(q.ptr + colon, q.len - colon);
     *uri = ns.ptr ? wb_utf8_str(ns.ptr, ns.len) : Qnil;
     return 1;
@@ -812,7 +792,7 @@ static int xsi_type(wbd_decoder *d, const wbx_attr *attrs, size_t n, VALUE *loca
 
 /* subtype_plan: the compiled plan of the subclass an xsi:type names (Native.subtype_plan
  * decides, as the pure decoder does), else plan. */
-static const wbp_plan *subtype_plan(wbd_decoder *d, const wbp_plan *plan, const wbx_attr *attrs, size_t n, wbx_str leaf)
+static const wb_xplan *subtype_plan(wb_xdec *d, const wb_xplan *plan, const wb_xtok_attr *attrs, size_t n, wb_xtok_str leaf)
 {
     VALUE local, uri;
     if (!xsi_type(d, attrs, n, &local, &uri)) return plan;
@@ -824,18 +804,18 @@ static const wbp_plan *subtype_plan(wbd_decoder *d, const wbp_plan *plan, const 
     }
     if (NIL_P(d->keep)) d->keep = rb_hash_new();
     rb_hash_aset(d->keep, found, Qtrue); /* held for as long as the decode runs */
-    return rb_check_typeddata(found, &wbp_plan_type);
+    return rb_check_typeddata(found, &wb_xplan_type);
 }
 
-static void deliver(wbd_decoder *d, const wbp_entry *slot, size_t values, VALUE value);
+static void deliver(wb_xdec *d, const wb_xplan_entry *slot, size_t values, VALUE value);
 
 /* reference: an element with href="#id" where slot's value goes. Its value when
  * the referent was read, else a place References remembers. */
-static void reference(wbd_decoder *d, wbp_entry *slot, size_t values, wbx_str id)
+static void reference(wb_xdec *d, wb_xplan_entry *slot, size_t values, wb_xtok_str id)
 {
     VALUE idv = wb_utf8_str(id.ptr, id.len);
     VALUE value = rb_funcall(d->refs, id_lookup, 1, idv);
-    if (value != refs_pending) {
+    if (value != wb_hooks.reference_pending) {
         deliver(d, slot, values, value);
         return;
     }
@@ -853,7 +833,7 @@ static void reference(wbd_decoder *d, wbp_entry *slot, size_t values, wbx_str id
             d->values[at] = Qnil;
             /* The record these values belong to: the innermost model frame. */
             for (size_t i = d->frame_count; i-- > 0;) {
-                if (d->frames[i].kind == WBP_MODEL) {
+                if (d->frames[i].kind == WB_XPLAN_MODEL) {
                     d->frames[i].holds = 1;
                     break;
                 }
@@ -865,15 +845,15 @@ static void reference(wbd_decoder *d, wbp_entry *slot, size_t values, wbx_str id
     } else {
         d->count++;
         switch (d->mode) {
-        case WBD_LIST:
+        case WB_XDEC_LIST:
             rb_ary_push(d->results, Qnil);
             rb_funcall(d->refs, id_into_array, 4, idv, slot->type_value, d->results, LONG2NUM(RARRAY_LEN(d->results) - 1));
             break;
-        case WBD_EACH: rb_funcall(d->refs, id_each_reference, 2, idv, slot->type_value); break;
+        case WB_XDEC_EACH: rb_funcall(d->refs, id_each_reference, 2, idv, slot->type_value); break;
         default:
             d->result_box = rb_ary_new_from_args(1, Qnil);
             rb_funcall(d->refs, id_into_array, 4, idv, slot->type_value, d->result_box, INT2FIX(0));
-            d->mode = WBD_DONE;
+            d->mode = WB_XDEC_DONE;
             break;
         }
     }
@@ -881,9 +861,9 @@ static void reference(wbd_decoder *d, wbp_entry *slot, size_t values, wbx_str id
 
 /* An element outside the records with an id whose type References knows: the
  * referent slot is set up for it. */
-static int referent(wbd_decoder *d, const wbx_attr *attrs, size_t n)
+static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
 {
-    wbx_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+    wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
     if (!id.ptr) return 0;
     VALUE local = Qnil, uri = Qnil;
     xsi_type(d, attrs, n, &local, &uri);
@@ -894,15 +874,15 @@ static int referent(wbd_decoder *d, const wbx_attr *attrs, size_t n)
     d->referent.index = -1;
     d->referent.list = 0;
     if (RB_TYPE_P(type, T_CLASS)) {
-        d->referent.kind = WBP_MODEL;
+        d->referent.kind = WB_XPLAN_MODEL;
     } else {
-        d->referent.kind = WBP_SCALAR;
-        d->referent.type = wbs_type_code(type);
+        d->referent.kind = WB_XPLAN_SCALAR;
+        d->referent.type = wb_scalar_type_code(type);
     }
     return 1;
 }
 
-static void start_model(wbd_decoder *d, wbp_entry *slot, size_t parent, const wbx_attr *attrs, size_t n)
+static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const wb_xtok_attr *attrs, size_t n)
 {
     if (n && nil_attribute(attrs, n)) {
         deliver(d, slot, parent, Qnil);
@@ -910,38 +890,38 @@ static void start_model(wbd_decoder *d, wbp_entry *slot, size_t parent, const wb
         d->tok.want_text = 0;
         return;
     }
-    const wbp_plan *plan = wbp_entry_plan(slot);
-    if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, (wbx_str){NULL, 0});
+    const wb_xplan *plan = wb_xplan_entry_plan(slot);
+    if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, (wb_xtok_str){NULL, 0});
     size_t base = push_values(d, plan->size);
-    if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wbx_str){NULL, 0});
+    if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wb_xtok_str){NULL, 0});
     int wants = plan->text != NULL;
-    wbd_frame *f = push_frame(d, WBP_MODEL);
+    wb_xdec_frame *f = push_frame(d, WB_XPLAN_MODEL);
     f->plan = plan;
     f->entry = slot;
     f->values = base;
     f->parent = parent;
     f->wants_text = wants;
-    if (wants) f->mark = wbx_mark_push(&d->tok);
+    if (wants) f->mark = wb_xtok_mark_push(&d->tok);
     d->tok.want_text = wants;
 }
 
-static void start_scalar(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx_attr *attrs, size_t n)
+static void start_scalar(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n)
 {
     int nil = n ? nil_attribute(attrs, n) : 0;
-    wbd_frame *f = push_frame(d, WBP_SCALAR);
+    wb_xdec_frame *f = push_frame(d, WB_XPLAN_SCALAR);
     f->entry = slot;
     f->values = values;
     f->nil = nil;
     f->wants_text = 1;
-    f->mark = wbx_mark_push(&d->tok);
+    f->mark = wb_xtok_mark_push(&d->tok);
     d->tok.want_text = 1;
 }
 
-static int nil_attribute(const wbx_attr *attrs, size_t n);
+static int nil_attribute(const wb_xtok_attr *attrs, size_t n);
 
 /* Decoder#start_capture: a :xml or :any element; text is wanted throughout,
  * and every event inside goes to its Capture (kept in the values stack). */
-static void start_capture(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx_attr *attrs, size_t n, wbx_str uri)
+static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str uri)
 {
     if (n && nil_attribute(attrs, n)) {
         deliver(d, slot, values, Qnil);
@@ -953,9 +933,9 @@ static void start_capture(wbd_decoder *d, wbp_entry *slot, size_t values, const 
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_scope, d->state);
     VALUE args[4] = {slot->type_value, str_or_nil(uri), attrs_array(attrs, n, 0), options};
-    VALUE capture = rb_class_new_instance_kw(4, args, capture_class(), RB_PASS_KEYWORDS);
+    VALUE capture = rb_class_new_instance_kw(4, args, wb_hooks.cXMLCapture, RB_PASS_KEYWORDS);
     d->values[at] = capture;
-    wbd_frame *f = push_frame(d, WBP_CAPTURE);
+    wb_xdec_frame *f = push_frame(d, WB_XPLAN_CAPTURE);
     f->entry = slot;
     f->values = values;
     f->parent = at;
@@ -965,9 +945,9 @@ static void start_capture(wbd_decoder *d, wbp_entry *slot, size_t values, const 
 }
 
 /* An element inside a captured one: Capture#start, or #leaf when seen whole. */
-static void capture_element(wbd_decoder *d, wbd_frame *top, wbx_str uri, const wbx_attr *attrs, size_t n, const wbx_str *text)
+static void capture_element(wb_xdec *d, wb_xdec_frame *top, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n, const wb_xtok_str *text)
 {
-    const wbx_tokenizer *t = &d->tok;
+    const wb_xtok *t = &d->tok;
     VALUE capture = d->values[top->parent];
     VALUE args[5] = {wb_utf8_str(t->tag_qname.ptr, t->tag_qname.len), str_or_nil(uri), attrs_array(attrs, n, 1), tag_declarations(t), Qnil};
     if (text) {
@@ -979,26 +959,26 @@ static void capture_element(wbd_decoder *d, wbd_frame *top, wbx_str uri, const w
     }
 }
 
-static int step_matches(const wbd_step *step, wbx_str local, wbx_str uri)
+static int step_matches(const wb_xdec_step *step, wb_xtok_str local, wb_xtok_str uri)
 {
     return (!step->local || name_is(local, step->local, step->local_len)) && (!step->uri || uri_is(uri, step->uri, step->uri_len));
 }
 
 /* locate: outside any record, follow the at: path, passing over every subtree
  * that cannot lead to a record. */
-static void locate_record(wbd_decoder *d, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n)
+static void locate_record(wb_xdec *d, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n)
 {
-    size_t depth = wbx_depth(&d->tok);
+    size_t depth = wb_xtok_depth(&d->tok);
     if (n && !NIL_P(d->refs) && referent(d, attrs, n)) {
         d->located++; /* undone at its end, as for a record */
         d->record_depth = depth;
-        if (d->referent.kind == WBP_MODEL)
+        if (d->referent.kind == WB_XPLAN_MODEL)
             start_model(d, &d->referent, NONE, attrs, n);
         else
             start_scalar(d, &d->referent, NONE, attrs, n);
         return;
     }
-    if (d->located != depth - 1 || d->mode == WBD_DONE || depth - 1 >= d->step_count || !step_matches(&d->steps[depth - 1], local, uri)) {
+    if (d->located != depth - 1 || d->mode == WB_XDEC_DONE || depth - 1 >= d->step_count || !step_matches(&d->steps[depth - 1], local, uri)) {
         d->skip = 1;
         return;
     }
@@ -1006,31 +986,31 @@ static void locate_record(wbd_decoder *d, wbx_str local, wbx_str uri, const wbx_
     if (depth > d->reached) d->reached = depth;
     if (depth < d->step_count) return;
     d->record_depth = depth;
-    if (d->record.kind == WBP_MODEL)
+    if (d->record.kind == WB_XPLAN_MODEL)
         start_model(d, &d->record, NONE, attrs, n);
     else
         start_scalar(d, &d->record, NONE, attrs, n);
 }
 
-static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n)
+static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n)
 {
-    wbd_decoder *d = ctx;
+    wb_xdec *d = ctx;
     if (d->skip) {
         d->skip++;
         return;
     }
-    wbd_frame *top = top_frame(d);
+    wb_xdec_frame *top = top_frame(d);
     if (!top) {
         locate_record(d, local, uri, attrs, n);
         return;
     }
-    if (top->kind == WBP_CAPTURE) {
+    if (top->kind == WB_XPLAN_CAPTURE) {
         capture_element(d, top, uri, attrs, n, NULL);
         return;
     }
-    if (top->kind == WBP_SCALAR) scalar_with_children(d, top, local, 0);
+    if (top->kind == WB_XPLAN_SCALAR) scalar_with_children(d, top, local, 0);
     if (top->wants_text) top->children = 1;
-    wbp_entry *e = lookup(top, local, uri);
+    wb_xplan_entry *e = lookup(top, local, uri);
     if (!e) {
         if (d->strict) unknown_element(d, local, 0);
         d->skip = 1;
@@ -1038,8 +1018,8 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
         return;
     }
     size_t values = top->values;
-    if (n && !NIL_P(d->refs) && e->kind != WBP_GROUP) {
-        wbx_str id = href_id(attrs, n);
+    if (n && !NIL_P(d->refs) && e->kind != WB_XPLAN_GROUP) {
+        wb_xtok_str id = href_id(attrs, n);
         if (id.ptr) {
             reference(d, e, values, id);
             d->skip = 1;
@@ -1047,42 +1027,42 @@ static void on_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attr
             return;
         }
     }
-    if (e->kind != WBP_GROUP && !e->list && !NIL_P(d->values[values + (size_t)e->index])) {
+    if (e->kind != WB_XPLAN_GROUP && !e->list && !NIL_P(d->values[values + (size_t)e->index])) {
         /* A single value takes the first matching element that gives one. */
         d->skip = 1;
         d->tok.want_text = 0;
         return;
     }
     switch (e->kind) {
-    case WBP_GROUP: {
-        if (n) apply_attributes(d, &e->attributes, attrs, n, values, (wbx_str){NULL, 0});
+    case WB_XPLAN_GROUP: {
+        if (n) apply_attributes(d, &e->attributes, attrs, n, values, (wb_xtok_str){NULL, 0});
         /* want_text stays as it is, as in pure. */
-        wbd_frame *f = push_frame(d, WBP_GROUP);
+        wb_xdec_frame *f = push_frame(d, WB_XPLAN_GROUP);
         f->entry = e;
         f->values = values;
         break;
     }
-    case WBP_MODEL: start_model(d, e, values, attrs, n); break;
-    case WBP_OPEN: start_capture(d, e, values, attrs, n, uri); break;
+    case WB_XPLAN_MODEL: start_model(d, e, values, attrs, n); break;
+    case WB_XPLAN_OPEN: start_capture(d, e, values, attrs, n, uri); break;
     default: start_scalar(d, e, values, attrs, n); break;
     }
 }
 
 /* leaf_value: a value element that holds only text, seen whole. */
-static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx_attr *attrs, size_t n, wbx_str text, wbx_str local)
+static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str text, wb_xtok_str local)
 {
     if (n && nil_attribute(attrs, n)) {
         deliver(d, slot, values, Qnil);
         return;
     }
     leaf_path l = {local, {NULL, 0}};
-    if (slot->kind == WBP_OPEN) {
+    if (slot->kind == WB_XPLAN_OPEN) {
         VALUE args[3] = {slot->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len)};
-        deliver(d, slot, values, rb_funcallv(capture_class(), id_leaf_value, 3, args));
+        deliver(d, slot, values, rb_funcallv(wb_hooks.cXMLCapture, id_leaf_value, 3, args));
         return;
     }
-    if (slot->kind == WBP_MODEL) {
-        const wbp_plan *plan = wbp_entry_plan(slot);
+    if (slot->kind == WB_XPLAN_MODEL) {
+        const wb_xplan *plan = wb_xplan_entry_plan(slot);
         if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
         size_t base = push_values(d, plan->size);
         if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);
@@ -1099,24 +1079,24 @@ static void leaf_value(wbd_decoder *d, wbp_entry *slot, size_t values, const wbx
 }
 
 /* The hottest hook: most elements of a payload are leaves. */
-static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n, wbx_str text)
+static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n, wb_xtok_str text)
 {
-    wbd_decoder *d = ctx;
+    wb_xdec *d = ctx;
     if (d->skip) return;
-    wbd_frame *top = top_frame(d);
+    wb_xdec_frame *top = top_frame(d);
     if (!top) {
-        size_t depth = wbx_depth(&d->tok);
+        size_t depth = wb_xtok_depth(&d->tok);
         if (n && !NIL_P(d->refs) && referent(d, attrs, n)) {
             d->record_depth = depth + 1;
             leaf_value(d, &d->referent, NONE, attrs, n, text, local);
             return;
         }
-        if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WBD_DONE && step_matches(&d->steps[depth], local, uri))) return;
+        if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WB_XDEC_DONE && step_matches(&d->steps[depth], local, uri))) return;
         if (depth + 1 > d->reached) d->reached = depth + 1;
         if (depth + 1 < d->step_count) return;
         d->record_depth = depth + 1;
         if (n && !NIL_P(d->refs)) {
-            wbx_str id = href_id(attrs, n);
+            wb_xtok_str id = href_id(attrs, n);
             if (id.ptr) {
                 reference(d, &d->record, NONE, id);
                 return;
@@ -1125,30 +1105,30 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
         leaf_value(d, &d->record, NONE, attrs, n, text, local);
         return;
     }
-    if (top->kind == WBP_CAPTURE) {
+    if (top->kind == WB_XPLAN_CAPTURE) {
         capture_element(d, top, uri, attrs, n, &text);
         return;
     }
-    if (top->kind == WBP_SCALAR) scalar_with_children(d, top, local, 1);
+    if (top->kind == WB_XPLAN_SCALAR) scalar_with_children(d, top, local, 1);
     if (top->wants_text) top->children = 1;
-    wbp_entry *e = lookup(top, local, uri);
+    wb_xplan_entry *e = lookup(top, local, uri);
     if (!e) {
         if (d->strict) unknown_element(d, local, 1);
         return;
     }
-    if (n && !NIL_P(d->refs) && e->kind != WBP_GROUP) {
-        wbx_str id = href_id(attrs, n);
+    if (n && !NIL_P(d->refs) && e->kind != WB_XPLAN_GROUP) {
+        wb_xtok_str id = href_id(attrs, n);
         if (id.ptr) {
             reference(d, e, top->values, id);
             return;
         }
     }
-    if (e->kind == WBP_SCALAR && !(n && nil_attribute(attrs, n))) {
+    if (e->kind == WB_XPLAN_SCALAR && !(n && nil_attribute(attrs, n))) {
         leaf_path l = {local, {NULL, 0}};
         size_t values = top->values;
         if (!e->list && !NIL_P(d->values[values + (size_t)e->index])) return; /* the first one stays */
         deliver(d, e, values, convert(d, e, text.ptr, text.len, l, NONE));
-    } else if (e->kind != WBP_GROUP) {
+    } else if (e->kind != WB_XPLAN_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
         leaf_value(d, e, top->values, attrs, n, text, local);
     } else if (n) {
@@ -1158,10 +1138,10 @@ static void on_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs
 
 static void on_text(void *ctx, const char *p, size_t n)
 {
-    wbd_decoder *d = ctx;
-    wbd_frame *top = top_frame(d);
+    wb_xdec *d = ctx;
+    wb_xdec_frame *top = top_frame(d);
     if (!top) return;
-    if (top->kind == WBP_CAPTURE) {
+    if (top->kind == WB_XPLAN_CAPTURE) {
         rb_funcall(d->values[top->parent], id_text, 1, wb_utf8_str(p, n));
         return;
     }
@@ -1169,7 +1149,7 @@ static void on_text(void *ctx, const char *p, size_t n)
     /* An empty CDATA section: nothing to copy, and no buffer may exist yet
      * (memcpy with a NULL destination is undefined even for 0 bytes). */
     if (n == 0) return;
-    wbx_bytes *b = &top->text;
+    wb_xtok_bytes *b = &top->text;
     if (b->cap - b->len < n) {
         size_t cap = b->cap ? b->cap : 64;
         while (cap - b->len < n) {
@@ -1186,11 +1166,11 @@ static void on_text(void *ctx, const char *p, size_t n)
 
 static void on_end(void *ctx)
 {
-    wbd_decoder *d = ctx;
+    wb_xdec *d = ctx;
     if (d->skip) {
         d->skip--;
         if (!d->skip) {
-            wbd_frame *top = top_frame(d);
+            wb_xdec_frame *top = top_frame(d);
             d->tok.want_text = top ? top->wants_text : 0;
         }
         return;
@@ -1199,26 +1179,26 @@ static void on_end(void *ctx)
         d->located--;
         return;
     }
-    wbd_frame *capture = top_frame(d);
-    if (capture->kind == WBP_CAPTURE && capture->open) {
+    wb_xdec_frame *capture = top_frame(d);
+    if (capture->kind == WB_XPLAN_CAPTURE && capture->open) {
         capture->open--;
         rb_funcall(d->values[capture->parent], id_finish, 0);
         return;
     }
     /* The frame leaves the stack, its memory (text) stays until the next push. */
-    wbd_frame *f = &d->frames[--d->frame_count];
-    wbd_frame *top = top_frame(d);
+    wb_xdec_frame *f = &d->frames[--d->frame_count];
+    wb_xdec_frame *top = top_frame(d);
     d->tok.want_text = top ? top->wants_text : 0;
     const char *text = f->text.ptr ? f->text.ptr : "";
-    if (f->kind == WBP_SCALAR) {
+    if (f->kind == WB_XPLAN_SCALAR) {
         VALUE v = f->nil ? Qnil : convert(d, f->entry, text, f->text.len, NO_LEAF, f->mark);
         deliver(d, f->entry, f->values, v);
-    } else if (f->kind == WBP_CAPTURE) {
+    } else if (f->kind == WB_XPLAN_CAPTURE) {
         VALUE v = rb_funcall(d->values[f->parent], id_value, 0);
         d->value_count = f->parent;
         deliver(d, f->entry, f->values, v);
-    } else if (f->kind == WBP_MODEL) {
-        const wbp_plan *plan = f->plan;
+    } else if (f->kind == WB_XPLAN_MODEL) {
+        const wb_xplan *plan = f->plan;
         if (plan->text) {
             /* White space between child elements is layout, not text. */
             VALUE v = f->children && blank(text, f->text.len) ? Qnil : convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
@@ -1229,7 +1209,7 @@ static void on_end(void *ctx)
         if (f->holds) rb_funcall(d->refs, id_built, 2, record, SIZET2NUM(f->values));
         deliver(d, f->entry, f->parent, record);
     }
-    if (f->mark != NONE) wbx_mark_pop(&d->tok);
+    if (f->mark != NONE) wb_xtok_mark_pop(&d->tok);
     if (!d->frame_count) d->located--;
 }
 
@@ -1237,7 +1217,7 @@ static void on_end(void *ctx)
 
 static int read_chunk(void *ctx, const char **ptr, size_t *len)
 {
-    wbd_decoder *d = ctx;
+    wb_xdec *d = ctx;
     d->chunk = Qnil;
     VALUE chunk = rb_funcall(d->source, id_next_chunk, 0);
     if (NIL_P(chunk)) return 0;
@@ -1253,13 +1233,13 @@ static int read_chunk(void *ctx, const char **ptr, size_t *len)
 
 static void raise_error(void *ctx, int kind, const char *message, size_t length, long line, long column, long long offset)
 {
-    if (kind == WBX_NO_MEMORY) rb_memerror();
+    if (kind == WB_XTOK_NO_MEMORY) rb_memerror();
     VALUE text = rb_utf8_str_new(message, (long)length);
-    wb_raise_parse_error(kind == WBX_LIMIT_ERROR ? wb_eLimitError : wb_eParseError, text, line, column, (long)offset);
+    wb_error_raise_parse(kind == WB_XTOK_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, text, line, column, (long)offset);
 }
 
-static void check_start(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n) {}
-static void check_leaf(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t n, wbx_str text) {}
+static void check_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n) {}
+static void check_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n, wb_xtok_str text) {}
 static void check_text(void *ctx, const char *p, size_t n) {}
 static void check_end(void *ctx) {}
 
@@ -1276,7 +1256,7 @@ static char *copy_bytes(VALUE s, size_t *len)
     return p;
 }
 
-void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wbx_config *config, VALUE block,
+void wb_xdec_init(wb_xdec *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wb_xtok_config *config, VALUE block,
               VALUE refs, VALUE missing, VALUE default_offset)
 {
     d->missing = missing;
@@ -1295,38 +1275,30 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
     d->result = Qnil;
     d->chunk = Qnil;
     d->root_plan = Qnil;
-    d->mTypes = Qnil;
-    d->eInvalidValue = Qnil;
-    d->env.cDate = 0;
-    d->env.gregorian = Qnil;
     d->env.decimal_text = 0;
     d->record.type_value = Qnil;
     d->record.index = -1;
-    if (mode == WBD_CHECK) {
-        d->handler = (wbx_handler){read_chunk, raise_error, check_start, check_leaf, check_text, check_end};
+    if (mode == WB_XDEC_CHECK) {
+        d->handler = (wb_xtok_handler){read_chunk, raise_error, check_start, check_leaf, check_text, check_end};
     } else {
-        d->handler = (wbx_handler){read_chunk, raise_error, on_start, on_leaf, on_text, on_end};
-        if (mode == WBD_LIST) d->results = rb_ary_new();
-        if (!NIL_P(refs) && refs_pending == Qundef) {
-            refs_pending = rb_const_get(rb_path2class("Wirebind::XML::References"), rb_intern("PENDING"));
-            rb_gc_register_mark_object(refs_pending);
-        }
-        d->poly = RTEST(rb_funcall(rb_path2class("Wirebind::Model"), id_xml_types_p, 0));
+        d->handler = (wb_xtok_handler){read_chunk, raise_error, on_start, on_leaf, on_text, on_end};
+        if (mode == WB_XDEC_LIST) d->results = rb_ary_new();
+        d->poly = RTEST(rb_funcall(wb_hooks.mModel, id_xml_types_p, 0));
         d->record.type_value = item;
         if (RB_TYPE_P(item, T_CLASS)) {
-            d->record.kind = WBP_MODEL;
+            d->record.kind = WB_XPLAN_MODEL;
             d->root_plan = rb_funcall(mNative, id_plan_for, 1, item);
             d->record.plan = d->root_plan;
-            (void)rb_check_typeddata(d->root_plan, &wbp_plan_type);
+            (void)rb_check_typeddata(d->root_plan, &wb_xplan_type);
         } else {
-            d->record.kind = WBP_SCALAR;
-            d->record.type = wbs_type_code(item);
+            d->record.kind = WB_XPLAN_SCALAR;
+            d->record.type = wb_scalar_type_code(item);
             if (d->record.type < 0) rb_raise(rb_eArgError, "not a scalar type: %" PRIsVALUE, rb_inspect(item));
         }
         Check_Type(path, T_ARRAY);
         long n = RARRAY_LEN(path);
         if (n < 1) rb_raise(rb_eArgError, "the path has no steps");
-        d->steps = ruby_xcalloc((size_t)n, sizeof(wbd_step));
+        d->steps = ruby_xcalloc((size_t)n, sizeof(wb_xdec_step));
         d->step_count = (size_t)n;
         for (long i = 0; i < n; i++) {
             VALUE step = RARRAY_AREF(path, i);
@@ -1335,37 +1307,30 @@ void wbd_init(wbd_decoder *d, VALUE source, VALUE item, int mode, VALUE path, in
             d->steps[i].local = copy_bytes(RARRAY_AREF(step, 0), &d->steps[i].local_len);
             d->steps[i].uri = copy_bytes(RARRAY_AREF(step, 1), &d->steps[i].uri_len);
         }
-        /* Looked up per call: types.rb (and date, bigdecimal) load after the extension. */
-        d->mTypes = rb_path2class("Wirebind::Types");
-        d->eInvalidValue = rb_path2class("Wirebind::Types::InvalidValue");
-        if (rb_const_defined(rb_cObject, id_const_Date)) {
-            d->env.cDate = rb_const_get(rb_cObject, id_const_Date);
-            d->env.gregorian = rb_const_get(d->env.cDate, id_const_GREGORIAN);
-        }
     }
-    wbx_init(&d->tok, &d->handler, d, config);
+    wb_xtok_init(&d->tok, &d->handler, d, config);
 }
 
-VALUE wbd_run(wbd_decoder *d)
+VALUE wb_xdec_run(wb_xdec *d)
 {
-    if (wbx_run(&d->tok) == WBX_DOCTYPE) return Qundef;
+    if (wb_xtok_run(&d->tok) == WB_XTOK_DOCTYPE) return Qundef;
     if (!NIL_P(d->refs)) rb_funcall(d->refs, id_finish, 0);
-    if (!NIL_P(d->missing) && d->mode != WBD_CHECK) {
+    if (!NIL_P(d->missing) && d->mode != WB_XDEC_CHECK) {
         /* Decoder#check_found: a single record needs the whole path, a list its parent. */
-        size_t needed = d->mode == WBD_FIRST || d->mode == WBD_DONE ? d->step_count : d->step_count - 1;
-        if (d->reached < needed) rb_exc_raise(rb_class_new_instance(1, &d->missing, wb_eDecodeError));
+        size_t needed = d->mode == WB_XDEC_FIRST || d->mode == WB_XDEC_DONE ? d->step_count : d->step_count - 1;
+        if (d->reached < needed) rb_exc_raise(rb_class_new_instance(1, &d->missing, wb_hooks.eDecodeError));
     }
     switch (d->mode) {
-    case WBD_CHECK: return Qtrue;
-    case WBD_LIST: return d->results;
-    case WBD_EACH: return NIL_P(d->refs) ? LONG2NUM(d->count) : rb_funcall(d->refs, id_count, 0);
+    case WB_XDEC_CHECK: return Qtrue;
+    case WB_XDEC_LIST: return d->results;
+    case WB_XDEC_EACH: return NIL_P(d->refs) ? LONG2NUM(d->count) : rb_funcall(d->refs, id_count, 0);
     default: return NIL_P(d->result_box) ? d->result : rb_ary_entry(d->result_box, 0);
     }
 }
 
-void wbd_free(wbd_decoder *d)
+void wb_xdec_free(wb_xdec *d)
 {
-    wbx_free(&d->tok);
+    wb_xtok_free(&d->tok);
     for (size_t i = 0; i < d->frames_cap; i++) ruby_xfree(d->frames[i].text.ptr);
     ruby_xfree(d->frames);
     d->frames = NULL;
@@ -1387,7 +1352,7 @@ void wbd_free(wbd_decoder *d)
     d->scratch.cap = d->scratch.len = 0;
 }
 
-void wbd_mark(wbd_decoder *d)
+void wb_xdec_mark(wb_xdec *d)
 {
     rb_gc_mark_movable(d->source);
     rb_gc_mark_movable(d->block);
@@ -1399,21 +1364,17 @@ void wbd_mark(wbd_decoder *d)
     rb_gc_mark_movable(d->root_plan);
     rb_gc_mark_movable(d->missing);
     rb_gc_mark_movable(d->record.type_value);
-    rb_gc_mark_movable(d->mTypes);
-    rb_gc_mark_movable(d->eInvalidValue);
     rb_gc_mark_movable(d->refs);
     if (d->state) rb_gc_mark_movable(d->state);
     rb_gc_mark_movable(d->result_box);
     rb_gc_mark_movable(d->keep);
     rb_gc_mark_movable(d->referent.type_value);
     if (d->referent.plan) rb_gc_mark_movable(d->referent.plan);
-    if (d->env.cDate) rb_gc_mark_movable(d->env.cDate);
-    rb_gc_mark_movable(d->env.gregorian);
     if (d->env.decimal_text) rb_gc_mark_movable(d->env.decimal_text);
     for (size_t i = 0; i < d->value_count; i++) rb_gc_mark_movable(d->values[i]);
 }
 
-void wbd_compact(wbd_decoder *d)
+void wb_xdec_compact(wb_xdec *d)
 {
     d->source = rb_gc_location(d->source);
     d->block = rb_gc_location(d->block);
@@ -1423,23 +1384,19 @@ void wbd_compact(wbd_decoder *d)
     d->missing = rb_gc_location(d->missing);
     d->record.plan = d->root_plan;
     d->record.type_value = rb_gc_location(d->record.type_value);
-    d->mTypes = rb_gc_location(d->mTypes);
-    d->eInvalidValue = rb_gc_location(d->eInvalidValue);
     d->refs = rb_gc_location(d->refs);
     if (d->state) d->state = rb_gc_location(d->state);
     d->result_box = rb_gc_location(d->result_box);
     d->keep = rb_gc_location(d->keep);
     d->referent.type_value = rb_gc_location(d->referent.type_value);
     if (d->referent.plan) d->referent.plan = rb_gc_location(d->referent.plan);
-    if (d->env.cDate) d->env.cDate = rb_gc_location(d->env.cDate);
-    d->env.gregorian = rb_gc_location(d->env.gregorian);
     if (d->env.decimal_text) d->env.decimal_text = rb_gc_location(d->env.decimal_text);
     for (size_t i = 0; i < d->value_count; i++) d->values[i] = rb_gc_location(d->values[i]);
 }
 
-size_t wbd_memsize(const wbd_decoder *d)
+size_t wb_xdec_memsize(const wb_xdec *d)
 {
-    size_t n = sizeof(*d) + wbx_memsize(&d->tok) + d->frames_cap * sizeof(wbd_frame) + d->values_cap * sizeof(VALUE) + d->scratch.cap;
+    size_t n = sizeof(*d) + wb_xtok_memsize(&d->tok) + d->frames_cap * sizeof(wb_xdec_frame) + d->values_cap * sizeof(VALUE) + d->scratch.cap;
     for (size_t i = 0; i < d->frames_cap; i++) n += d->frames[i].text.cap;
     return n;
 }

@@ -1,7 +1,7 @@
 /* The XML encoder's engine (see xml_encoder.h). Two halves:
  *
  * - compiling: a model class's Plan (lib/wirebind/xml/plan.rb) becomes a
- *   wb_xml_plan, a flat program whose markup is prebuilt, exactly as
+ *   wb_xenc_plan, a flat program whose markup is prebuilt, exactly as
  *   Pure::Encoder::Generator (lib/wirebind/xml/pure/encoder.rb) builds its
  *   Ruby source; one per class, cached by the class;
  * - encoding: a loop over an explicit stack of frames, one per record being
@@ -28,8 +28,6 @@ static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_te
     id_kind, id_type, id_list, id_name, id_uri, id_nil_xsi, id_attribute, id_ivar, id_message, id_describe,
     id_attribute_writes, id_xml, id_subtype_parts, id_namespaces, id_default_prefix, id_needs, id_declarations,
     id_declaration, id_default_at_top, id_element_content;
-static VALUE mXML; /* Wirebind::XML, looked up on first use (pinned) */
-static VALUE mOpenContent; /* Wirebind::XML::OpenContent, likewise */
 static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -48,7 +46,7 @@ static void *grow_marked(void *old, size_t count, size_t capacity, size_t size)
 
 static void plan_mark(void *ptr)
 {
-    wb_xml_plan *plan = ptr;
+    wb_xenc_plan *plan = ptr;
     rb_gc_mark_movable(plan->klass);
     for (size_t i = 0; i < plan->attribute_count; i++) rb_gc_mark_movable(plan->attributes[i].type);
     if (plan->has_text) rb_gc_mark_movable(plan->text.type);
@@ -57,7 +55,7 @@ static void plan_mark(void *ptr)
 
 static void plan_compact(void *ptr)
 {
-    wb_xml_plan *plan = ptr;
+    wb_xenc_plan *plan = ptr;
     plan->klass = rb_gc_location(plan->klass);
     for (size_t i = 0; i < plan->attribute_count; i++) plan->attributes[i].type = rb_gc_location(plan->attributes[i].type);
     if (plan->has_text) plan->text.type = rb_gc_location(plan->text.type);
@@ -66,7 +64,7 @@ static void plan_compact(void *ptr)
 
 static void plan_free(void *ptr)
 {
-    wb_xml_plan *plan = ptr;
+    wb_xenc_plan *plan = ptr;
     ruby_xfree(plan->attributes);
     ruby_xfree(plan->ops);
     ruby_xfree(plan->needs);
@@ -77,9 +75,9 @@ static void plan_free(void *ptr)
 
 static size_t plan_memsize(const void *ptr)
 {
-    const wb_xml_plan *plan = ptr;
-    return sizeof(*plan) + plan->attribute_capacity * sizeof(wb_xml_attribute) + plan->op_capacity * sizeof(wb_xml_op) +
-           (plan->need_count + plan->document_need_count) * sizeof(wb_xml_need) + plan->strings.capa;
+    const wb_xenc_plan *plan = ptr;
+    return sizeof(*plan) + plan->attribute_capacity * sizeof(wb_xenc_attribute) + plan->op_capacity * sizeof(wb_xenc_op) +
+           (plan->need_count + plan->document_need_count) * sizeof(wb_xenc_need) + plan->strings.capa;
 }
 
 static const rb_data_type_t plan_type = {
@@ -91,9 +89,9 @@ static const rb_data_type_t plan_type = {
 };
 
 /* Adds a String's bytes to the plan's string table. */
-static wb_xml_bytes intern(wb_xml_plan *plan, VALUE str)
+static wb_xenc_bytes intern(wb_xenc_plan *plan, VALUE str)
 {
-    wb_xml_bytes bytes;
+    wb_xenc_bytes bytes;
     bytes.offset = plan->strings.len;
     wb_buffer_append_str(&plan->strings, str);
     bytes.len = plan->strings.len - bytes.offset;
@@ -108,8 +106,7 @@ static VALUE utf8(const char *cstr)
 
 /* Things the compiler asks of the Ruby plan, so that both backends write the same. */
 typedef struct compiler {
-    wb_xml_plan *plan;
-    const wb_format_env *env;
+    wb_xenc_plan *plan;
     VALUE namespace;
 } compiler;
 
@@ -120,8 +117,8 @@ static VALUE qualified(VALUE prefix, VALUE local)
     return name;
 }
 
-/* A Plan::Need as a wb_xml_need. */
-static void compile_need(wb_xml_plan *plan, wb_xml_need *need, VALUE prefix, VALUE uri, VALUE declaration)
+/* A Plan::Need as a wb_xenc_need. */
+static void compile_need(wb_xenc_plan *plan, wb_xenc_need *need, VALUE prefix, VALUE uri, VALUE declaration)
 {
     StringValue(prefix);
     StringValue(uri);
@@ -133,13 +130,13 @@ static void compile_need(wb_xml_plan *plan, wb_xml_need *need, VALUE prefix, VAL
     need->declaration = intern(plan, declaration);
 }
 
-/* An Array of Plan::Need as wb_xml_needs (xmalloc'ed; *count set). */
-static wb_xml_need *compile_needs(wb_xml_plan *plan, VALUE needs, size_t *count)
+/* An Array of Plan::Need as wb_xenc_needs (xmalloc'ed; *count set). */
+static wb_xenc_need *compile_needs(wb_xenc_plan *plan, VALUE needs, size_t *count)
 {
     long len = RARRAY_LEN(needs);
     *count = 0;
     if (len == 0) return NULL;
-    wb_xml_need *compiled = ruby_xmalloc2((size_t)len, sizeof(wb_xml_need));
+    wb_xenc_need *compiled = ruby_xmalloc2((size_t)len, sizeof(wb_xenc_need));
     for (long i = 0; i < len; i++) {
         VALUE need = rb_ary_entry(needs, i);
         compile_need(plan, &compiled[i], rb_funcall(need, id_prefix, 0), rb_funcall(need, id_uri, 0),
@@ -151,7 +148,7 @@ static wb_xml_need *compile_needs(wb_xml_plan *plan, VALUE needs, size_t *count)
 
 /* Generator#name_parts, the part fixed at compile time: an entry in another
  * namespace than the model's is named with the prefix the plan chose for it. */
-static void name_parts(const compiler *c, wb_xml_op *op, VALUE entry, int top)
+static void name_parts(const compiler *c, wb_xenc_op *op, VALUE entry, int top)
 {
     VALUE local = rb_funcall(entry, id_name, 0);
     VALUE uri = rb_funcall(entry, id_uri, 0);
@@ -172,18 +169,18 @@ static void name_parts(const compiler *c, wb_xml_op *op, VALUE entry, int top)
     }
 }
 
-static wb_xml_op *new_op(wb_xml_plan *plan)
+static wb_xenc_op *new_op(wb_xenc_plan *plan)
 {
     if (plan->op_count == plan->op_capacity) {
         size_t capacity = plan->op_capacity ? plan->op_capacity * 2 : 16;
-        wb_xml_op *old = plan->ops;
-        plan->ops = grow_marked(old, plan->op_count, capacity, sizeof(wb_xml_op));
+        wb_xenc_op *old = plan->ops;
+        plan->ops = grow_marked(old, plan->op_count, capacity, sizeof(wb_xenc_op));
         ruby_xfree(old);
         plan->op_capacity = capacity;
     }
     /* Filled in by the caller before op_count counts it (the GC marks only
      * counted ops). */
-    wb_xml_op *op = &plan->ops[plan->op_count];
+    wb_xenc_op *op = &plan->ops[plan->op_count];
     memset(op, 0, sizeof(*op));
     op->type = Qnil;
     return op;
@@ -192,7 +189,7 @@ static wb_xml_op *new_op(wb_xml_plan *plan)
 /* Generator#element, #one_value, #model_value for one slot. */
 static void add_element(const compiler *c, VALUE slot, int top)
 {
-    wb_xml_plan *plan = c->plan;
+    wb_xenc_plan *plan = c->plan;
     VALUE attribute = rb_funcall(slot, id_attribute, 0);
     VALUE type = rb_funcall(slot, id_type, 0);
     VALUE field = rb_funcall(attribute, id_xml, 0);
@@ -201,8 +198,8 @@ static void add_element(const compiler *c, VALUE slot, int top)
     int model = kind == PLAN_MODEL;
     StringValue(field);
 
-    wb_xml_op *op = new_op(plan);
-    op->code = model ? WB_XML_OP_MODEL : kind == PLAN_OPEN || type == sym_qname ? WB_XML_OP_CONTENT : WB_XML_OP_SCALAR;
+    wb_xenc_op *op = new_op(plan);
+    op->code = model ? WB_XENC_OP_MODEL : kind == PLAN_OPEN || type == sym_qname ? WB_XENC_OP_CONTENT : WB_XENC_OP_SCALAR;
     op->format = (unsigned char)(model ? WB_FORMAT_OTHER : wb_format_kind_of(type));
     op->list = RTEST(rb_funcall(slot, id_list, 0));
     op->nil_xsi = RTEST(rb_funcall(slot, id_nil_xsi, 0));
@@ -219,7 +216,7 @@ static void add_element(const compiler *c, VALUE slot, int top)
  * record's needs bind. */
 static void add_attribute(const compiler *c, VALUE slot, VALUE field)
 {
-    wb_xml_plan *plan = c->plan;
+    wb_xenc_plan *plan = c->plan;
     VALUE local = rb_funcall(slot, id_name, 0);
     VALUE uri = rb_funcall(slot, id_uri, 0);
     VALUE name = local;
@@ -237,12 +234,12 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field)
 
     if (plan->attribute_count == plan->attribute_capacity) {
         size_t capacity = plan->attribute_capacity ? plan->attribute_capacity * 2 : 4;
-        wb_xml_attribute *old = plan->attributes;
-        plan->attributes = grow_marked(old, plan->attribute_count, capacity, sizeof(wb_xml_attribute));
+        wb_xenc_attribute *old = plan->attributes;
+        plan->attributes = grow_marked(old, plan->attribute_count, capacity, sizeof(wb_xenc_attribute));
         ruby_xfree(old);
         plan->attribute_capacity = capacity;
     }
-    wb_xml_attribute *entry = &plan->attributes[plan->attribute_count];
+    wb_xenc_attribute *entry = &plan->attributes[plan->attribute_count];
     memset(entry, 0, sizeof(*entry));
     entry->type = type;
     entry->format = (unsigned char)wb_format_kind_of(type);
@@ -255,11 +252,11 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field)
 /* Generator#text_content. */
 static void add_text(const compiler *c, VALUE slot)
 {
-    wb_xml_plan *plan = c->plan;
+    wb_xenc_plan *plan = c->plan;
     VALUE attribute = rb_funcall(slot, id_attribute, 0);
     VALUE type = rb_funcall(slot, id_type, 0);
     VALUE ivar = rb_funcall(attribute, id_ivar, 0);
-    wb_xml_attribute *entry = &plan->text;
+    wb_xenc_attribute *entry = &plan->text;
     memset(entry, 0, sizeof(*entry));
     entry->type = type;
     entry->format = (unsigned char)wb_format_kind_of(type);
@@ -273,7 +270,7 @@ static void add_text(const compiler *c, VALUE slot)
  * the wrapper's start op]. Only the record's own children are "top". */
 static void add_writes(const compiler *c, VALUE writes)
 {
-    wb_xml_plan *plan = c->plan;
+    wb_xenc_plan *plan = c->plan;
     VALUE pending = rb_ary_new();
     rb_ary_push(pending, rb_ary_new_from_args(3, writes, INT2FIX(0), Qnil));
     while (RARRAY_LEN(pending) > 0) {
@@ -284,9 +281,9 @@ static void add_writes(const compiler *c, VALUE writes)
             VALUE open = rb_ary_entry(top, 2);
             if (!NIL_P(open)) {
                 /* The wrapper's end tag: its start's name. */
-                wb_xml_op *op = new_op(plan);
+                wb_xenc_op *op = new_op(plan);
                 *op = plan->ops[FIX2LONG(open)];
-                op->code = WB_XML_OP_CLOSE;
+                op->code = WB_XENC_OP_CLOSE;
                 plan->op_count++;
             }
             rb_ary_pop(pending);
@@ -296,8 +293,8 @@ static void add_writes(const compiler *c, VALUE writes)
         int at_top = RARRAY_LEN(pending) == 1;
         VALUE entry = rb_ary_entry(entries, index);
         if (FIX2INT(rb_funcall(entry, id_kind, 0)) == PLAN_GROUP) {
-            wb_xml_op *op = new_op(plan);
-            op->code = WB_XML_OP_OPEN;
+            wb_xenc_op *op = new_op(plan);
+            op->code = WB_XENC_OP_OPEN;
             name_parts(c, op, entry, at_top);
             VALUE open_index = LONG2FIX((long)plan->op_count);
             plan->op_count++;
@@ -318,48 +315,45 @@ static void add_writes(const compiler *c, VALUE writes)
     RB_GC_GUARD(pending);
 }
 
-VALUE wb_xml_plan_compile(VALUE klass)
+VALUE wb_xenc_plan_compile(VALUE klass)
 {
-    const wb_format_env *env = wb_format_env_get();
-    wb_xml_plan *plan;
-    VALUE object = TypedData_Make_Struct(cEncoderPlan, wb_xml_plan, &plan_type, plan);
+    wb_xenc_plan *plan;
+    VALUE object = TypedData_Make_Struct(cEncoderPlan, wb_xenc_plan, &plan_type, plan);
     plan->klass = klass;
     plan->text.type = Qnil;
     wb_buffer_init(&plan->strings);
 
-    VALUE cPlan = rb_path2class("Wirebind::XML::Plan");
-    VALUE source = rb_funcall(cPlan, id_for, 1, klass);
-    VALUE namespaces = rb_funcall(cPlan, id_namespaces, 1, klass);
+    VALUE source = rb_funcall(wb_hooks.cXMLPlan, id_for, 1, klass);
+    VALUE namespaces = rb_funcall(wb_hooks.cXMLPlan, id_namespaces, 1, klass);
     VALUE root_name = rb_funcall(source, id_root_name, 0);
     VALUE namespace = rb_funcall(source, id_namespace, 0);
     VALUE prefix = rb_funcall(source, id_prefix, 0);
-    VALUE xsi_declaration = rb_const_get(env->cPureEncoder, rb_intern("XSI_DECLARATION"));
     StringValue(root_name);
-    compiler c = {plan, env, namespace};
+    compiler c = {plan, namespace};
 
     plan->root_name = intern(plan, root_name);
     plan->root_tag = intern(plan, NIL_P(prefix) ? root_name : qualified(prefix, root_name));
     VALUE nil_suffix = utf8(" xsi:nil=\"true\"");
-    rb_str_append(nil_suffix, xsi_declaration);
+    rb_str_append(nil_suffix, wb_hooks.xsi_declaration);
     rb_str_cat_cstr(nil_suffix, "/>");
     plan->nil_suffix = intern(plan, nil_suffix);
 
     /* Generator#scope, the part fixed at compile time. */
     if (NIL_P(namespace)) {
-        plan->namespace_mode = WB_XML_NS_NONE;
+        plan->namespace_mode = WB_XENC_NS_NONE;
     } else if (!NIL_P(prefix)) {
-        plan->namespace_mode = WB_XML_NS_PREFIXED;
+        plan->namespace_mode = WB_XENC_NS_PREFIXED;
         plan->prefix = intern(plan, rb_str_plus(prefix, utf8(":")));
     } else {
-        plan->namespace_mode = WB_XML_NS_DEFAULT;
-        VALUE escaped = rb_funcall(env->cPureEncoder, id_attribute, 1, namespace);
+        plan->namespace_mode = WB_XENC_NS_DEFAULT;
+        VALUE escaped = rb_funcall(wb_hooks.cXMLEncoder, id_attribute, 1, namespace);
         StringValue(escaped);
         VALUE default_declaration = utf8(" xmlns=\"");
         rb_str_append(default_declaration, escaped);
         rb_str_cat_cstr(default_declaration, "\"");
         plan->default_declaration = intern(plan, default_declaration);
         VALUE own = rb_funcall(source, id_default_prefix, 0);
-        compile_need(plan, &plan->own, own, namespace, rb_funcall(env->cPureEncoder, id_declaration, 2, own, namespace));
+        compile_need(plan, &plan->own, own, namespace, rb_funcall(wb_hooks.cXMLEncoder, id_declaration, 2, own, namespace));
     }
     if (!NIL_P(namespace)) plan->uri = intern(plan, namespace);
     plan->default_at_top = RTEST(rb_funcall(namespaces, id_default_at_top, 0));
@@ -382,10 +376,10 @@ VALUE wb_xml_plan_compile(VALUE klass)
 
 static VALUE plan_block(RB_BLOCK_CALL_FUNC_ARGLIST(yielded, klass))
 {
-    return wb_xml_plan_compile(klass);
+    return wb_xenc_plan_compile(klass);
 }
 
-VALUE wb_xml_plan_for(VALUE klass)
+VALUE wb_xenc_plan_for(VALUE klass)
 {
     VALUE plan = rb_block_call(klass, id_wirebind_plan, 1, &sym_native_xml_encoder, plan_block, klass);
     /* Whatever sits under the key must be one of ours before C trusts it. */
@@ -400,19 +394,19 @@ static const char RESET[] = " xmlns=\"\"";
 /* One record being written: the arguments of the generated write, and the
  * locals its scope computed. */
 typedef struct frame {
-    const wb_xml_plan *plan;
+    const wb_xenc_plan *plan;
     VALUE record;
     const char *tag_prefix;          /* tag = tag_prefix + tag_name: "pre + name" */
     size_t tag_prefix_len;
     const char *tag_name;
     size_t tag_name_len;
-    const wb_xml_plan *default_ns;   /* the plan whose namespace is the default in scope (NULL: none) */
+    const wb_xenc_plan *default_ns;   /* the plan whose namespace is the default in scope (NULL: none) */
     int nested;
     /* Generator#scope */
     const char *pre;                 /* the prefix of the record's own children: "" or "p:" */
     size_t pre_len;
     int reset;                       /* its unprefixed children reset the default namespace */
-    const wb_xml_plan *child_default;
+    const wb_xenc_plan *child_default;
     size_t bound;                    /* bindings its element declared, released at its end tag */
     /* where the program is */
     size_t pc;                       /* the next op */
@@ -436,7 +430,6 @@ typedef struct binding {
 /* One call of encode_value. */
 typedef struct encoding {
     wb_buffer buffer;
-    const wb_format_env *env;
     VALUE value;
     VALUE io;
     int xsi_all;
@@ -451,7 +444,7 @@ typedef struct encoding {
     size_t capacity;
     st_table *plans;                 /* class => plan object, for this call */
     VALUE last_class;
-    const wb_xml_plan *last_plan;
+    const wb_xenc_plan *last_plan;
     /* the scope: bindings in the order declared, and the current one of each
      * prefix and of each URI (ID => index) */
     binding *bindings;
@@ -525,7 +518,7 @@ static const rb_data_type_t encoding_type = {
 
 /* Pure::Encoder.for(klass), memoized for this call: a record's class is only
  * asked for its plan once per document. */
-static const wb_xml_plan *plan_of(encoding *enc, VALUE klass)
+static const wb_xenc_plan *plan_of(encoding *enc, VALUE klass)
 {
     if (klass == enc->last_class) return enc->last_plan;
     st_data_t found;
@@ -533,7 +526,7 @@ static const wb_xml_plan *plan_of(encoding *enc, VALUE klass)
     if (enc->plans && st_lookup(enc->plans, (st_data_t)klass, &found)) {
         object = (VALUE)found;
     } else {
-        object = wb_xml_plan_for(klass);
+        object = wb_xenc_plan_for(klass);
         if (!enc->plans) enc->plans = st_init_numtable();
         st_insert(enc->plans, (st_data_t)klass, (st_data_t)object);
     }
@@ -569,7 +562,7 @@ static VALUE current_path(const encoding *enc)
 NORETURN(static void fail(const encoding *enc, VALUE message));
 static void fail(const encoding *enc, VALUE message)
 {
-    wb_raise_encode_error(message, current_path(enc));
+    wb_error_raise_encode(message, current_path(enc));
 }
 
 /* "expected <what>, got <Types.describe(value)>" */
@@ -579,26 +572,26 @@ static void fail_expected(const encoding *enc, VALUE what, VALUE value)
     VALUE message = utf8("expected ");
     rb_str_append(message, what);
     rb_str_cat_cstr(message, ", got ");
-    rb_str_append(message, rb_funcall(enc->env->mTypes, id_describe, 1, value));
+    rb_str_append(message, rb_funcall(wb_hooks.mTypes, id_describe, 1, value));
     fail(enc, message);
 }
 
-static inline void append_bytes(encoding *enc, const wb_xml_plan *plan, wb_xml_bytes bytes)
+static inline void append_bytes(encoding *enc, const wb_xenc_plan *plan, wb_xenc_bytes bytes)
 {
-    wb_buffer_append(&enc->buffer, WB_XML_PTR(plan, bytes), bytes.len);
+    wb_buffer_append(&enc->buffer, WB_XENC_PTR(plan, bytes), bytes.len);
 }
 
-static inline void set_field(frame *f, const wb_xml_plan *plan, wb_xml_bytes field)
+static inline void set_field(frame *f, const wb_xenc_plan *plan, wb_xenc_bytes field)
 {
-    f->field = WB_XML_PTR(plan, field);
+    f->field = WB_XENC_PTR(plan, field);
     f->field_len = field.len;
 }
 
 /* `ns == uri` in the generated code: is the namespace in scope the plan's? */
-static inline int same_namespace(const wb_xml_plan *ns, const wb_xml_plan *plan)
+static inline int same_namespace(const wb_xenc_plan *ns, const wb_xenc_plan *plan)
 {
     return ns && ns->uri.len == plan->uri.len &&
-           memcmp(WB_XML_PTR(ns, ns->uri), WB_XML_PTR(plan, plan->uri), plan->uri.len) == 0;
+           memcmp(WB_XENC_PTR(ns, ns->uri), WB_XENC_PTR(plan, plan->uri), plan->uri.len) == 0;
 }
 
 /* ---- the scope (Pure::Encoder::Scope) ---- */
@@ -689,11 +682,11 @@ static int contains(const char *haystack, size_t haystack_len, const char *needl
 
 /* Scope#bind: declares `need` on the element being written (unless the start
  * tag's additions did: an xsi:type's namespace). */
-static void scope_bind(encoding *enc, frame *f, const wb_xml_plan *plan, const wb_xml_need *need, const char *tag_declaration,
+static void scope_bind(encoding *enc, frame *f, const wb_xenc_plan *plan, const wb_xenc_need *need, const char *tag_declaration,
                        size_t tag_declaration_len)
 {
     ID current = scope_uri(enc, need->prefix_id);
-    const char *prefix = WB_XML_PTR(plan, need->prefix);
+    const char *prefix = WB_XENC_PTR(plan, need->prefix);
     if (current && tag_uses_prefix(f, prefix, need->prefix.len)) {
         VALUE tag = rb_utf8_str_new(NULL, 0);
         append_tag(tag, f);
@@ -703,19 +696,19 @@ static void scope_bind(encoding *enc, frame *f, const wb_xml_plan *plan, const w
                                    rb_inspect(rb_id2str(need->uri_id)));
         fail(enc, message);
     }
-    if (!contains(tag_declaration, tag_declaration_len, WB_XML_PTR(plan, need->declaration), need->declaration.len)) {
+    if (!contains(tag_declaration, tag_declaration_len, WB_XENC_PTR(plan, need->declaration), need->declaration.len)) {
         append_bytes(enc, plan, need->declaration);
     }
-    scope_push(enc, need->prefix_id, need->uri_id, WB_XML_PTR(plan, need->pre), need->pre.len, 1);
+    scope_push(enc, need->prefix_id, need->uri_id, WB_XENC_PTR(plan, need->pre), need->pre.len, 1);
     f->bound++;
 }
 
 /* The document element's bindings (Plan.namespaces). */
-static void scope_declare_document(encoding *enc, const wb_xml_plan *plan)
+static void scope_declare_document(encoding *enc, const wb_xenc_plan *plan)
 {
     for (size_t i = 0; i < plan->document_need_count; i++) {
-        const wb_xml_need *need = &plan->document_needs[i];
-        scope_push(enc, need->prefix_id, need->uri_id, WB_XML_PTR(plan, need->pre), need->pre.len, 0);
+        const wb_xenc_need *need = &plan->document_needs[i];
+        scope_push(enc, need->prefix_id, need->uri_id, WB_XENC_PTR(plan, need->pre), need->pre.len, 0);
     }
 }
 
@@ -726,10 +719,10 @@ static void write_attributes(encoding *enc, frame *f, size_t first, size_t count
 
 static void open_record(encoding *enc, frame *f, const char *tag_declaration, size_t tag_declaration_len)
 {
-    const wb_xml_plan *plan = f->plan;
+    const wb_xenc_plan *plan = f->plan;
     wb_buffer *buffer = &enc->buffer;
     int own_name = f->tag_name == NULL;
-    const wb_xml_need *own = NULL;
+    const wb_xenc_need *own = NULL;
     int default_declaration = 0;
 
     f->pre = "";
@@ -737,23 +730,23 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
     f->reset = 0;
     f->child_default = f->default_ns;
     switch (plan->namespace_mode) {
-    case WB_XML_NS_NONE:
+    case WB_XENC_NS_NONE:
         f->reset = f->default_ns != NULL;
         f->child_default = NULL;
         if (own_name) {
-            f->tag_name = WB_XML_PTR(plan, plan->root_name);
+            f->tag_name = WB_XENC_PTR(plan, plan->root_name);
             f->tag_name_len = plan->root_name.len;
         }
         break;
-    case WB_XML_NS_PREFIXED:
-        f->pre = WB_XML_PTR(plan, plan->prefix);
+    case WB_XENC_NS_PREFIXED:
+        f->pre = WB_XENC_PTR(plan, plan->prefix);
         f->pre_len = plan->prefix.len;
         if (own_name) {
-            f->tag_name = WB_XML_PTR(plan, plan->root_tag);
+            f->tag_name = WB_XENC_PTR(plan, plan->root_tag);
             f->tag_name_len = plan->root_tag.len;
         }
         break;
-    default: /* WB_XML_NS_DEFAULT */
+    default: /* WB_XENC_NS_DEFAULT */
         if (same_namespace(f->default_ns, plan)) {
             /* already the default namespace */
         } else if (!f->nested && plan->default_at_top) {
@@ -766,7 +759,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
                 f->pre_len = bound->pre_len;
             } else {
                 own = &plan->own;
-                f->pre = WB_XML_PTR(plan, own->pre);
+                f->pre = WB_XENC_PTR(plan, own->pre);
                 f->pre_len = own->pre.len;
             }
             /* At the top, or a "*" item: the name is in the model's namespace. */
@@ -776,7 +769,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
             }
         }
         if (own_name) {
-            f->tag_name = WB_XML_PTR(plan, plan->root_name);
+            f->tag_name = WB_XENC_PTR(plan, plan->root_name);
             f->tag_name_len = plan->root_name.len;
         }
         break;
@@ -792,7 +785,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
 
     if (own) scope_bind(enc, f, plan, own, tag_declaration, tag_declaration_len);
     for (size_t i = 0; i < plan->need_count; i++) {
-        const wb_xml_need *need = &plan->needs[i];
+        const wb_xenc_need *need = &plan->needs[i];
         if (scope_uri(enc, need->prefix_id) != need->uri_id) scope_bind(enc, f, plan, need, tag_declaration, tag_declaration_len);
     }
 
@@ -803,22 +796,22 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
         set_field(f, plan, plan->text.field);
         VALUE value = rb_ivar_get(f->record, plan->text.ivar);
         if (!NIL_P(value)) {
-            wb_format_write(buffer, enc->env, (wb_format_kind)plan->text.format, plan->text.type, value, WB_ESCAPE_TEXT);
+            wb_format_write(buffer, (wb_format_kind)plan->text.format, plan->text.type, value, WB_FORMAT_ESCAPE_TEXT);
         }
         RB_GC_GUARD(value);
     }
 }
 
 /* Starts writing a record: a new frame, and its start tag. */
-static void push_record(encoding *enc, const wb_xml_plan *plan, VALUE record, const char *tag_prefix, size_t tag_prefix_len,
+static void push_record(encoding *enc, const wb_xenc_plan *plan, VALUE record, const char *tag_prefix, size_t tag_prefix_len,
                         const char *tag_name, size_t tag_name_len, const char *tag_declaration, size_t tag_declaration_len,
-                        const wb_xml_plan *default_ns, int nested)
+                        const wb_xenc_plan *default_ns, int nested)
 {
     if (enc->depth >= MAX_DEPTH) {
         VALUE message = rb_sprintf("records nest more than %d deep (does a record contain itself?)", MAX_DEPTH);
         VALUE path = rb_utf8_str_new(NULL, 0);
         append_tag(path, &enc->frames[0]);
-        wb_raise_encode_error(message, path);
+        wb_error_raise_encode(message, path);
     }
     if (enc->depth == enc->capacity) {
         size_t capacity = enc->capacity ? enc->capacity * 2 : 16;
@@ -845,23 +838,23 @@ static void push_record(encoding *enc, const wb_xml_plan *plan, VALUE record, co
 /* Generator#attribute and #group_attributes: plan->attributes[first, first + count) of the record. */
 static void write_attributes(encoding *enc, frame *f, size_t first, size_t count)
 {
-    const wb_xml_plan *plan = f->plan;
+    const wb_xenc_plan *plan = f->plan;
     for (size_t i = first; i < first + count; i++) {
-        const wb_xml_attribute *attribute = &plan->attributes[i];
+        const wb_xenc_attribute *attribute = &plan->attributes[i];
         set_field(f, plan, attribute->field);
         VALUE value = rb_ivar_get(f->record, attribute->ivar);
         if (NIL_P(value)) continue;
         append_bytes(enc, plan, attribute->prefix);
-        wb_format_write(&enc->buffer, enc->env, (wb_format_kind)attribute->format, attribute->type, value, WB_ESCAPE_ATTRIBUTE);
+        wb_format_write(&enc->buffer, (wb_format_kind)attribute->format, attribute->type, value, WB_FORMAT_ESCAPE_ATTRIBUTE);
         wb_buffer_append_char(&enc->buffer, '"');
         RB_GC_GUARD(value);
     }
 }
 
 /* Generator#name_parts: "<name" with the reset of the default namespace it may need. */
-static void open_name(encoding *enc, const frame *f, const wb_xml_op *op)
+static void open_name(encoding *enc, const frame *f, const wb_xenc_op *op)
 {
-    const wb_xml_plan *plan = f->plan;
+    const wb_xenc_plan *plan = f->plan;
     wb_buffer_append_char(&enc->buffer, '<');
     if (op->foreign) {
         append_bytes(enc, plan, op->name);
@@ -873,7 +866,7 @@ static void open_name(encoding *enc, const frame *f, const wb_xml_op *op)
     }
 }
 
-static void close_name(encoding *enc, const frame *f, const wb_xml_op *op)
+static void close_name(encoding *enc, const frame *f, const wb_xenc_op *op)
 {
     wb_buffer_append_literal(&enc->buffer, "</");
     if (!op->foreign) wb_buffer_append(&enc->buffer, f->pre, f->pre_len);
@@ -885,11 +878,7 @@ static void close_name(encoding *enc, const frame *f, const wb_xml_op *op)
  * xml_type, without declaring its namespace when the scope binds it already. */
 static VALUE subtype_attributes(encoding *enc, VALUE klass)
 {
-    if (!mXML) {
-        mXML = rb_path2class("Wirebind::XML");
-        rb_gc_register_mark_object(mXML);
-    }
-    VALUE parts = rb_funcall(mXML, id_subtype_parts, 1, klass);
+    VALUE parts = rb_funcall(wb_hooks.mXML, id_subtype_parts, 1, klass);
     VALUE prefix = rb_ary_entry(parts, 2);
     VALUE uri = rb_ary_entry(parts, 3);
     int bare = !NIL_P(prefix) && scope_uri(enc, rb_intern_str(prefix)) == rb_intern_str(uri);
@@ -898,10 +887,10 @@ static VALUE subtype_attributes(encoding *enc, VALUE klass)
 
 /* Generator#one_value and #model_value: one value of the op at the top
  * frame's pc (nil, a scalar, or a record, which pushes a frame). */
-static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
+static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
 {
     const frame *parent = &enc->frames[enc->depth - 1];
-    const wb_xml_plan *plan = parent->plan;
+    const wb_xenc_plan *plan = parent->plan;
     if (NIL_P(value)) {
         /* A nil item of a list is always written: leaving it out would lose it. */
         if (op->nil_xsi || enc->xsi_all || parent->list != Qundef) {
@@ -910,21 +899,17 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
         }
         return;
     }
-    if (op->code == WB_XML_OP_CONTENT) {
+    if (op->code == WB_XENC_OP_CONTENT) {
         /* Generator#one_value for open types: "<name", then what
          * OpenContent.element_content writes, then the end tag. */
         VALUE qname;
         if (op->foreign) {
-            qname = rb_utf8_str_new(WB_XML_PTR(plan, op->name), (long)op->name.len);
+            qname = rb_utf8_str_new(WB_XENC_PTR(plan, op->name), (long)op->name.len);
         } else {
             qname = rb_utf8_str_new(parent->pre, (long)parent->pre_len);
-            rb_str_cat(qname, WB_XML_PTR(plan, op->name), (long)op->name.len);
+            rb_str_cat(qname, WB_XENC_PTR(plan, op->name), (long)op->name.len);
         }
-        if (!mOpenContent) {
-            mOpenContent = rb_path2class("Wirebind::XML::OpenContent");
-            rb_gc_register_mark_object(mOpenContent);
-        }
-        VALUE content = rb_funcall(mOpenContent, id_element_content, 3, op->type, value, qname);
+        VALUE content = rb_funcall(wb_hooks.mXMLOpenContent, id_element_content, 3, op->type, value, qname);
         StringValue(content);
         parent = &enc->frames[enc->depth - 1];
         open_name(enc, parent, op);
@@ -934,19 +919,19 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
         RB_GC_GUARD(qname);
         return;
     }
-    if (op->code == WB_XML_OP_SCALAR) {
+    if (op->code == WB_XENC_OP_SCALAR) {
         open_name(enc, parent, op);
         wb_buffer_append_char(&enc->buffer, '>');
-        wb_format_write(&enc->buffer, enc->env, (wb_format_kind)op->format, op->type, value, WB_ESCAPE_TEXT);
+        wb_format_write(&enc->buffer, (wb_format_kind)op->format, op->type, value, WB_FORMAT_ESCAPE_TEXT);
         close_name(enc, parent, op);
         return;
     }
     /* value.is_a?(type): exactly the declared class is the usual case. */
     int exact = !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == op->type;
     if (!exact && !RTEST(rb_obj_is_kind_of(value, op->type))) fail_expected(enc, rb_obj_as_string(op->type), value);
-    const wb_xml_plan *child = plan_of(enc, rb_obj_class(value));
+    const wb_xenc_plan *child = plan_of(enc, rb_obj_class(value));
     /* push_record may move the frames: read the parent first. */
-    const wb_xml_plan *child_default = parent->child_default;
+    const wb_xenc_plan *child_default = parent->child_default;
     const char *declaration = "";
     size_t declaration_len = 0;
     if (op->no_namespace) {
@@ -974,11 +959,11 @@ static void write_value(encoding *enc, const wb_xml_op *op, VALUE value)
         /* A "*" item is named after its own class, in its own namespace. */
         push_record(enc, child, value, "", 0, NULL, 0, declaration, declaration_len, child_default, 1);
     } else if (op->foreign) {
-        push_record(enc, child, value, "", 0, WB_XML_PTR(plan, op->name), op->name.len, declaration, declaration_len,
+        push_record(enc, child, value, "", 0, WB_XENC_PTR(plan, op->name), op->name.len, declaration, declaration_len,
                     op->no_namespace ? NULL : child_default, 1);
     } else {
         /* Named in this model's namespace. */
-        push_record(enc, child, value, parent->pre, parent->pre_len, WB_XML_PTR(plan, op->name), op->name.len, declaration,
+        push_record(enc, child, value, parent->pre, parent->pre_len, WB_XENC_PTR(plan, op->name), op->name.len, declaration,
                     declaration_len, child_default, 1);
     }
     RB_GC_GUARD(subtype);
@@ -992,11 +977,11 @@ static void run(encoding *enc)
             enc->written += wb_buffer_flush_io(&enc->buffer, enc->io, 0);
         }
         frame *f = &enc->frames[enc->depth - 1];
-        const wb_xml_plan *plan = f->plan;
+        const wb_xenc_plan *plan = f->plan;
 
         if (f->list != Qundef) {
             /* Inside a list: its next item, or the next op. */
-            const wb_xml_op *op = &plan->ops[f->pc];
+            const wb_xenc_op *op = &plan->ops[f->pc];
             if (f->index < RARRAY_LEN(f->list)) {
                 VALUE item = RARRAY_AREF(f->list, f->index);
                 f->index++;
@@ -1019,15 +1004,15 @@ static void run(encoding *enc)
             continue;
         }
 
-        const wb_xml_op *op = &plan->ops[f->pc];
+        const wb_xenc_op *op = &plan->ops[f->pc];
         switch (op->code) {
-        case WB_XML_OP_OPEN:
+        case WB_XENC_OP_OPEN:
             open_name(enc, f, op);
             if (op->attribute_count) write_attributes(enc, f, op->attribute_first, op->attribute_count);
             wb_buffer_append_char(&enc->buffer, '>');
             f->pc++;
             continue;
-        case WB_XML_OP_CLOSE:
+        case WB_XENC_OP_CLOSE:
             close_name(enc, f, op);
             f->pc++;
             continue;
@@ -1064,14 +1049,14 @@ static VALUE encode_body(VALUE arg)
         wb_buffer_append_char(&enc->buffer, '<');
         wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
         if (RARRAY_LEN(value) > 0) {
-            const wb_xml_plan *first = plan_of(enc, rb_obj_class(RARRAY_AREF(value, 0)));
+            const wb_xenc_plan *first = plan_of(enc, rb_obj_class(RARRAY_AREF(value, 0)));
             append_bytes(enc, first, first->document_declarations);
             scope_declare_document(enc, first);
         }
         wb_buffer_append_char(&enc->buffer, '>');
         for (long i = 0; i < RARRAY_LEN(value); i++) {
             VALUE record = RARRAY_AREF(value, i);
-            const wb_xml_plan *plan = plan_of(enc, rb_obj_class(record));
+            const wb_xenc_plan *plan = plan_of(enc, rb_obj_class(record));
             push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, 0);
             run(enc);
             RB_GC_GUARD(record);
@@ -1080,9 +1065,9 @@ static VALUE encode_body(VALUE arg)
         wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
         wb_buffer_append_char(&enc->buffer, '>');
     } else {
-        const wb_xml_plan *plan = plan_of(enc, rb_obj_class(value));
+        const wb_xenc_plan *plan = plan_of(enc, rb_obj_class(value));
         scope_declare_document(enc, plan);
-        push_record(enc, plan, value, "", 0, enc->root, enc->root_len, WB_XML_PTR(plan, plan->document_declarations),
+        push_record(enc, plan, value, "", 0, enc->root, enc->root_len, WB_XENC_PTR(plan, plan->document_declarations),
                     plan->document_declarations.len, NULL, 0);
         run(enc);
     }
@@ -1105,8 +1090,7 @@ static VALUE encode_rescue(VALUE arg, VALUE error)
 
 static VALUE encode_protected(VALUE arg)
 {
-    encoding *enc = (encoding *)arg;
-    return rb_rescue2(encode_body, arg, encode_rescue, arg, enc->env->eInvalidValue, (VALUE)0);
+    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
 static VALUE encode_ensure(VALUE arg)
@@ -1123,12 +1107,11 @@ static char *copy_name(VALUE name, size_t *len)
     return copy;
 }
 
-VALUE wb_xml_encode(VALUE value, VALUE root, VALUE item, int xsi_all, int declaration, VALUE io)
+VALUE wb_xenc_encode(VALUE value, VALUE root, VALUE item, int xsi_all, int declaration, VALUE io)
 {
     encoding *enc;
     VALUE holder = TypedData_Make_Struct(0, encoding, &encoding_type, enc);
     wb_buffer_init(&enc->buffer);
-    enc->env = wb_format_env_get();
     enc->value = value;
     enc->io = io;
     enc->xsi_all = xsi_all;
@@ -1143,7 +1126,7 @@ VALUE wb_xml_encode(VALUE value, VALUE root, VALUE item, int xsi_all, int declar
     return result;
 }
 
-void wb_xml_encoder_init(VALUE mNative)
+void wb_xenc_init(VALUE mNative)
 {
     /* The class of compiled plans, so that one met from Ruby (in a class's
      * plan cache) inspects as what it is. Only C makes them. */

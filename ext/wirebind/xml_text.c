@@ -43,7 +43,7 @@ static size_t multibyte_length(const unsigned char *p, const unsigned char *end)
     return 0; /* a continuation byte, C0/C1 (overlong) or F5..FF */
 }
 
-int wbt_scan_clean(const unsigned char *p, size_t n, wbt_lines *lines)
+int wb_xtext_scan_clean(const unsigned char *p, size_t n, wb_xtext_lines *lines)
 {
     const unsigned char *end = p + n;
     size_t newlines = 0, tail = 0;

@@ -39,23 +39,23 @@ enum { EL_START = 0, EL_EMPTY = 1, EL_LEAF = 2 };
 /* ---- errors and memory ------------------------------------------------------ */
 
 #if defined(__GNUC__)
-#define WBX_NORETURN __attribute__((noreturn))
-#define WBX_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define WB_XTOK_NORETURN __attribute__((noreturn))
+#define WB_XTOK_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
-#define WBX_NORETURN
-#define WBX_PRINTF(a, b)
+#define WB_XTOK_NORETURN
+#define WB_XTOK_PRINTF(a, b)
 #endif
 
-static void locate(wbx_tokenizer *t, long long abs, long *line, long *column, long long *offset);
+static void locate(wb_xtok *t, long long abs, long *line, long *column, long long *offset);
 
-static WBX_NORETURN void out_of_memory(wbx_tokenizer *t)
+static WB_XTOK_NORETURN void out_of_memory(wb_xtok *t)
 {
-    t->h->error(t->ctx, WBX_NO_MEMORY, "out of memory", 13, 0, 0, 0);
+    t->h->error(t->ctx, WB_XTOK_NO_MEMORY, "out of memory", 13, 0, 0, 0);
     abort(); /* the handler raises */
 }
 
 /* Grows an array to hold `need` elements of `size` bytes (doubling). */
-static void *grow(wbx_tokenizer *t, void *ptr, size_t *cap, size_t need, size_t size)
+static void *grow(wb_xtok *t, void *ptr, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap) return ptr;
     size_t n = *cap ? *cap : 16;
@@ -70,13 +70,13 @@ static void *grow(wbx_tokenizer *t, void *ptr, size_t *cap, size_t need, size_t 
     return p;
 }
 
-static void bytes_reserve(wbx_tokenizer *t, wbx_bytes *b, size_t extra)
+static void bytes_reserve(wb_xtok *t, wb_xtok_bytes *b, size_t extra)
 {
     if (extra > ((size_t)-1) - b->len) out_of_memory(t);
     b->ptr = grow(t, b->ptr, &b->cap, b->len + extra, 1);
 }
 
-static void bytes_append(wbx_tokenizer *t, wbx_bytes *b, const void *p, size_t n)
+static void bytes_append(wb_xtok *t, wb_xtok_bytes *b, const void *p, size_t n)
 {
     if (n == 0) return;
     bytes_reserve(t, b, n);
@@ -85,7 +85,7 @@ static void bytes_append(wbx_tokenizer *t, wbx_bytes *b, const void *p, size_t n
 }
 
 /* Raises a positioned error: the message is formatted into t->message. */
-static WBX_NORETURN WBX_PRINTF(4, 5) void fail(wbx_tokenizer *t, int kind, long long abs, const char *format, ...)
+static WB_XTOK_NORETURN WB_XTOK_PRINTF(4, 5) void fail(wb_xtok *t, int kind, long long abs, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -279,7 +279,7 @@ static size_t scan_name(const unsigned char *b, size_t i, size_t n, int colons, 
 }
 
 /* A QName: NCName (':' NCName)?, as Syntax::QNAME_SRC. *prefix_end is what
- * wbx_prefix_end would say of it: the colon's index from i, plus one, or 0. */
+ * wb_xtok_prefix_end would say of it: the colon's index from i, plus one, or 0. */
 static size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, int *wide, size_t *prefix_end)
 {
     *prefix_end = 0;
@@ -300,7 +300,7 @@ static size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, i
     return e2;
 }
 
-size_t wbx_prefix_end(const char *name, size_t len)
+size_t wb_xtok_prefix_end(const char *name, size_t len)
 {
     /* Names are short: a loop beats two calls to memchr. */
     size_t at = 0;
@@ -355,7 +355,7 @@ static void count_lines(const char *p, size_t n, long *lines, long *tail, int *h
 
 /* Line, column (characters) and offset of the first non-blank character at or
  * after abs, within the input read so far (pure's Tokenizer#position). */
-static void locate(wbx_tokenizer *t, long long abs, long *line, long *column, long long *offset)
+static void locate(wb_xtok *t, long long abs, long *line, long *column, long long *offset)
 {
     long long rel = abs - t->base_offset;
     size_t i = rel < 0 ? 0 : (size_t)rel;
@@ -383,34 +383,34 @@ static void locate(wbx_tokenizer *t, long long abs, long *line, long *column, lo
     *offset = t->base_offset + (long long)(i + extra);
 }
 
-void wbx_token_position(wbx_tokenizer *t, long *line, long *column)
+void wb_xtok_token_position(wb_xtok *t, long *line, long *column)
 {
     long long offset;
     locate(t, t->tok, line, column, &offset);
 }
 
-size_t wbx_mark_push(wbx_tokenizer *t)
+size_t wb_xtok_mark_push(wb_xtok *t)
 {
-    t->marks = grow(t, t->marks, &t->marks_cap, t->mark_count + 1, sizeof(wbx_mark));
-    wbx_mark *m = &t->marks[t->mark_count];
+    t->marks = grow(t, t->marks, &t->marks_cap, t->mark_count + 1, sizeof(wb_xtok_mark));
+    wb_xtok_mark *m = &t->marks[t->mark_count];
     m->abs = t->tok;
     m->line = m->column = 0;
     m->resolved = 0;
     return t->mark_count++;
 }
 
-void wbx_mark_pop(wbx_tokenizer *t)
+void wb_xtok_mark_pop(wb_xtok *t)
 {
     if (t->mark_count) t->mark_count--;
 }
 
-void wbx_mark_position(wbx_tokenizer *t, size_t mark, long *line, long *column)
+void wb_xtok_mark_position(wb_xtok *t, size_t mark, long *line, long *column)
 {
     if (mark >= t->mark_count) {
-        wbx_token_position(t, line, column);
+        wb_xtok_token_position(t, line, column);
         return;
     }
-    wbx_mark *m = &t->marks[mark];
+    wb_xtok_mark *m = &t->marks[mark];
     if (!m->resolved) {
         long long offset;
         locate(t, m->abs, &m->line, &m->column, &offset);
@@ -424,11 +424,11 @@ void wbx_mark_position(wbx_tokenizer *t, size_t mark, long *line, long *column)
 
 /* Lets go of buf[0, k): marks under it are resolved first, and the position base
  * moves past it. */
-static void discard(wbx_tokenizer *t, size_t k)
+static void discard(wb_xtok *t, size_t k)
 {
     if (k == 0) return;
     for (size_t i = 0; i < t->mark_count; i++) {
-        wbx_mark *m = &t->marks[i];
+        wb_xtok_mark *m = &t->marks[i];
         if (!m->resolved && m->abs < ABS(t, k)) {
             long long offset;
             locate(t, m->abs, &m->line, &m->column, &offset);
@@ -446,7 +446,7 @@ static void discard(wbx_tokenizer *t, size_t k)
 /* Appends more of the current chunk to the owned window: as much again as the
  * window holds (at least 4 KiB), in whole characters; the whole chunk in the
  * prolog, which keeps everything. Returns 0 when the chunk is all in. */
-static int extend(wbx_tokenizer *t)
+static int extend(wb_xtok *t)
 {
     if (!t->owned || !t->chunk || t->chunk_used >= t->chunk_len) return 0;
     size_t rest = t->chunk_len - t->chunk_used;
@@ -469,11 +469,11 @@ static int extend(wbx_tokenizer *t)
  * the window, keeping buf[pos, len) (everything, in the prolog). may_read: fetch
  * the next chunk when this one is all in; check: a token (from pos) already
  * longer than max_token_size is a LimitError before fetching. 0 at the end. */
-static int more(wbx_tokenizer *t, int may_read, int check)
+static int more(wb_xtok *t, int may_read, int check)
 {
     if (extend(t)) return 1;
     if (!may_read) return 0;
-    if (check && t->len - t->pos > t->max_token_size) fail(t, WBX_LIMIT_ERROR, ABS(t, t->pos), LIMIT_TOKEN, t->max_token_size);
+    if (check && t->len - t->pos > t->max_token_size) fail(t, WB_XTOK_LIMIT_ERROR, ABS(t, t->pos), LIMIT_TOKEN, t->max_token_size);
     if (t->eof) return 0;
 
     size_t keep = t->prolog ? 0 : t->pos;
@@ -522,7 +522,7 @@ static int more(wbx_tokenizer *t, int may_read, int check)
 
 /* Between tokens: once everything unread comes from the current chunk, read it
  * in place again and let the owned copy go. */
-static void settle(wbx_tokenizer *t)
+static void settle(wb_xtok *t)
 {
     if (!t->owned || !t->chunk || t->len - t->pos > t->chunk_used) return;
     size_t off = t->chunk_used - (t->len - t->pos);
@@ -536,7 +536,7 @@ static void settle(wbx_tokenizer *t)
     t->chunk_used = t->chunk_len;
 }
 
-static int ensure_bytes(wbx_tokenizer *t, size_t count)
+static int ensure_bytes(wb_xtok *t, size_t count)
 {
     while (t->len - t->pos < count)
         if (!more(t, 1, 0)) return 0;
@@ -544,7 +544,7 @@ static int ensure_bytes(wbx_tokenizer *t, size_t count)
 }
 
 /* Finds pattern at or after buf[pos + from]; its offset from pos, or NONE. */
-static size_t find(const wbx_tokenizer *t, size_t from, const char *pattern, size_t plen)
+static size_t find(const wb_xtok *t, size_t from, const char *pattern, size_t plen)
 {
     size_t avail = t->len - t->pos;
     if (from >= avail || avail - from < plen) return NONE;
@@ -562,7 +562,7 @@ static size_t find(const wbx_tokenizer *t, size_t from, const char *pattern, siz
 /* Pure's ensure_ahead: makes the window reach a pattern after the token start
  * (checking max_token_size before every read). Its offset from pos, or NONE at
  * the end of the input. */
-static size_t ensure_ahead(wbx_tokenizer *t, size_t from, const char *pattern, size_t plen)
+static size_t ensure_ahead(wb_xtok *t, size_t from, const char *pattern, size_t plen)
 {
     size_t searched = from;
     for (;;) {
@@ -574,16 +574,16 @@ static size_t ensure_ahead(wbx_tokenizer *t, size_t from, const char *pattern, s
     }
 }
 
-static int starts(const wbx_tokenizer *t, size_t i, const char *s, size_t n)
+static int starts(const wb_xtok *t, size_t i, const char *s, size_t n)
 {
     return t->len - i >= n && memcmp(t->buf + i, s, n) == 0;
 }
 
 /* After a token read whole (check_token_end): a LimitError if it was too long. */
-static void check_token_end(wbx_tokenizer *t)
+static void check_token_end(wb_xtok *t)
 {
     if (ABS(t, t->pos) - t->tok > (long long)t->max_token_size)
-        fail(t, WBX_LIMIT_ERROR, t->tok, LIMIT_TOKEN, t->max_token_size);
+        fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_TOKEN, t->max_token_size);
 }
 
 /* ---- namespaces and names ------------------------------------------------------ */
@@ -600,7 +600,7 @@ static void check_token_end(wbx_tokenizer *t)
         v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32);          \
     } while (0)
 
-static uint64_t keyed_hash(const wbx_tokenizer *t, const char *p, size_t n)
+static uint64_t keyed_hash(const wb_xtok *t, const char *p, size_t n)
 {
     const unsigned char *in = (const unsigned char *)p;
     uint64_t k0 = t->hash_key[0], k1 = t->hash_key[1];
@@ -635,15 +635,15 @@ static inline int same_prefix(const char *a, const char *b, size_t n)
     return 1;
 }
 
-static inline int binding_is(const wbx_tokenizer *t, size_t i, const char *prefix, size_t plen)
+static inline int binding_is(const wb_xtok *t, size_t i, const char *prefix, size_t plen)
 {
-    const wbx_ns *b = &t->ns[i];
+    const wb_xtok_ns *b = &t->ns[i];
     return b->prefix_len == plen && same_prefix(t->ns_bytes.ptr + b->prefix, prefix, plen);
 }
 
 /* The slot of ns_slots holding the innermost binding of a prefix, or the empty
  * slot where it would go. */
-static size_t ns_slot(const wbx_tokenizer *t, uint64_t hash, const char *prefix, size_t plen)
+static size_t ns_slot(const wb_xtok *t, uint64_t hash, const char *prefix, size_t plen)
 {
     size_t mask = t->ns_slots_cap - 1;
     for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
@@ -653,7 +653,7 @@ static size_t ns_slot(const wbx_tokenizer *t, uint64_t hash, const char *prefix,
 }
 
 /* Keeps ns_slots at most half full. */
-static void ns_slots_reserve(wbx_tokenizer *t)
+static void ns_slots_reserve(wb_xtok *t)
 {
     if ((t->ns_slots_used + 1) * 2 <= t->ns_slots_cap) return;
     size_t cap = t->ns_slots_cap ? t->ns_slots_cap * 2 : 16;
@@ -674,7 +674,7 @@ static void ns_slots_reserve(wbx_tokenizer *t)
 
 /* Empties a slot of the linear-probing table, moving later entries of its
  * cluster back so that every entry stays reachable from its home slot. */
-static void ns_slot_delete(wbx_tokenizer *t, size_t i)
+static void ns_slot_delete(wb_xtok *t, size_t i)
 {
     size_t mask = t->ns_slots_cap - 1;
     size_t j = i;
@@ -693,11 +693,11 @@ static void ns_slot_delete(wbx_tokenizer *t, size_t i)
     t->ns_slots_used--;
 }
 
-static void ns_push(wbx_tokenizer *t, const char *prefix, size_t plen, const char *uri, size_t ulen, int none)
+static void ns_push(wb_xtok *t, const char *prefix, size_t plen, const char *uri, size_t ulen, int none)
 {
-    t->ns = grow(t, t->ns, &t->ns_cap, t->ns_count + 1, sizeof(wbx_ns));
+    t->ns = grow(t, t->ns, &t->ns_cap, t->ns_count + 1, sizeof(wb_xtok_ns));
     size_t index = t->ns_count;
-    wbx_ns *b = &t->ns[index];
+    wb_xtok_ns *b = &t->ns[index];
     b->prefix = t->ns_bytes.len;
     b->prefix_len = plen;
     b->uri = t->ns_bytes.len + plen;
@@ -724,7 +724,7 @@ static void ns_push(wbx_tokenizer *t, const char *prefix, size_t plen, const cha
 
 /* The binding of a prefix ("" for the default namespace), or NONE. A few
  * bindings are searched from the innermost: that is faster than hashing. */
-static size_t ns_lookup(const wbx_tokenizer *t, const char *prefix, size_t plen)
+static size_t ns_lookup(const wb_xtok *t, const char *prefix, size_t plen)
 {
     if (plen == 0) {
         size_t i = t->ns_default;
@@ -739,9 +739,9 @@ static size_t ns_lookup(const wbx_tokenizer *t, const char *prefix, size_t plen)
     return v ? v - 1 : NONE;
 }
 
-static wbx_str ns_uri(const wbx_tokenizer *t, size_t i)
+static wb_xtok_str ns_uri(const wb_xtok *t, size_t i)
 {
-    wbx_str s = {NULL, 0};
+    wb_xtok_str s = {NULL, 0};
     if (i != NONE) {
         s.ptr = t->ns_bytes.ptr + t->ns[i].uri;
         s.len = t->ns[i].uri_len;
@@ -750,12 +750,12 @@ static wbx_str ns_uri(const wbx_tokenizer *t, size_t i)
 }
 
 /* Undoes the bindings past the first count, innermost first. */
-static void ns_restore(wbx_tokenizer *t, size_t count, size_t bytes)
+static void ns_restore(wb_xtok *t, size_t count, size_t bytes)
 {
     if (t->ns_count == count) return;
     while (t->ns_count > count) {
         size_t index = --t->ns_count;
-        const wbx_ns *b = &t->ns[index];
+        const wb_xtok_ns *b = &t->ns[index];
         if (b->prefix_len == 0) {
             t->ns_default = b->shadowed;
             continue;
@@ -769,33 +769,33 @@ static void ns_restore(wbx_tokenizer *t, size_t count, size_t bytes)
     t->ns_bytes.len = bytes;
 }
 
-size_t wbx_depth(const wbx_tokenizer *t)
+size_t wb_xtok_depth(const wb_xtok *t)
 {
     return t->depth;
 }
 
-wbx_str wbx_namespace_of(const wbx_tokenizer *t, const char *prefix, size_t len)
+wb_xtok_str wb_xtok_namespace_of(const wb_xtok *t, const char *prefix, size_t len)
 {
     return ns_uri(t, ns_lookup(t, prefix, len));
 }
 
-size_t wbx_binding_count(const wbx_tokenizer *t)
+size_t wb_xtok_binding_count(const wb_xtok *t)
 {
     return t->ns_count;
 }
 
-void wbx_binding_at(const wbx_tokenizer *t, size_t i, wbx_str *prefix, wbx_str *uri)
+void wb_xtok_binding_at(const wb_xtok *t, size_t i, wb_xtok_str *prefix, wb_xtok_str *uri)
 {
-    const wbx_ns *b = &t->ns[i];
+    const wb_xtok_ns *b = &t->ns[i];
     prefix->ptr = t->ns_bytes.ptr + b->prefix;
     prefix->len = b->prefix_len;
     uri->ptr = b->none ? NULL : t->ns_bytes.ptr + b->uri;
     uri->len = b->none ? 0 : b->uri_len;
 }
 
-wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i)
+wb_xtok_str wb_xtok_name_at(const wb_xtok *t, size_t i)
 {
-    wbx_str s = {"", 0};
+    wb_xtok_str s = {"", 0};
     if (i < t->depth) {
         s.ptr = t->name_bytes.ptr + t->names[i].off;
         s.len = t->names[i].len;
@@ -805,39 +805,39 @@ wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i)
 
 /* ---- attributes ------------------------------------------------------------------- */
 
-static const char *raw_name(const wbx_tokenizer *t, const wbx_raw *r)
+static const char *raw_name(const wb_xtok *t, const wb_xtok_raw *r)
 {
     return t->buf + r->name;
 }
 
-static const char *raw_value(const wbx_tokenizer *t, const wbx_raw *r)
+static const char *raw_value(const wb_xtok *t, const wb_xtok_raw *r)
 {
     return r->scratch ? t->values.ptr + r->value : t->buf + r->value;
 }
 
-static wbx_raw *raw_push(wbx_tokenizer *t)
+static wb_xtok_raw *raw_push(wb_xtok *t)
 {
-    t->raw = grow(t, t->raw, &t->raw_cap, t->raw_count + 1, sizeof(wbx_raw));
+    t->raw = grow(t, t->raw, &t->raw_cap, t->raw_count + 1, sizeof(wb_xtok_raw));
     return &t->raw[t->raw_count++];
 }
 
 /* The first attribute (in order) that repeats an earlier one; NONE if none.
  * A small hash set past a handful of attributes: a tag may hold thousands
  * (max_attributes), and the keyed hash keeps crafted names from colliding. */
-static size_t first_duplicate(wbx_tokenizer *t, size_t n, const char *(*name)(const wbx_tokenizer *, size_t, size_t *),
-                              wbx_str (*uri)(const wbx_tokenizer *, size_t))
+static size_t first_duplicate(wb_xtok *t, size_t n, const char *(*name)(const wb_xtok *, size_t, size_t *),
+                              wb_xtok_str (*uri)(const wb_xtok *, size_t))
 {
     if (n < 12) {
         for (size_t i = 1; i < n; i++) {
             size_t li;
             const char *a = name(t, i, &li);
-            wbx_str ua = uri ? uri(t, i) : (wbx_str){NULL, 0};
+            wb_xtok_str ua = uri ? uri(t, i) : (wb_xtok_str){NULL, 0};
             for (size_t j = 0; j < i; j++) {
                 size_t lj;
                 const char *b = name(t, j, &lj);
                 if (li != lj || memcmp(a, b, li) != 0) continue;
                 if (uri) {
-                    wbx_str ub = uri(t, j);
+                    wb_xtok_str ub = uri(t, j);
                     if ((ua.ptr == NULL) != (ub.ptr == NULL) || ua.len != ub.len || (ua.len && memcmp(ua.ptr, ub.ptr, ua.len) != 0)) continue;
                 }
                 return i;
@@ -852,7 +852,7 @@ static size_t first_duplicate(wbx_tokenizer *t, size_t n, const char *(*name)(co
     for (size_t i = 0; i < n; i++) {
         size_t li;
         const char *a = name(t, i, &li);
-        wbx_str ua = uri ? uri(t, i) : (wbx_str){NULL, 0};
+        wb_xtok_str ua = uri ? uri(t, i) : (wb_xtok_str){NULL, 0};
         uint64_t h = keyed_hash(t, a, li);
         if (ua.ptr) h ^= SIP_ROTL(keyed_hash(t, ua.ptr, ua.len), 29) + 0x9e3779b97f4a7c15ULL;
         size_t slot = h & (cap - 1);
@@ -866,7 +866,7 @@ static size_t first_duplicate(wbx_tokenizer *t, size_t n, const char *(*name)(co
             const char *b = name(t, j, &lj);
             int same = li == lj && memcmp(a, b, li) == 0;
             if (same && uri) {
-                wbx_str ub = uri(t, j);
+                wb_xtok_str ub = uri(t, j);
                 same = (ua.ptr == NULL) == (ub.ptr == NULL) && ua.len == ub.len && (ua.len == 0 || memcmp(ua.ptr, ub.ptr, ua.len) == 0);
             }
             if (same) return i;
@@ -876,86 +876,86 @@ static size_t first_duplicate(wbx_tokenizer *t, size_t n, const char *(*name)(co
     return NONE;
 }
 
-static const char *raw_qname_at(const wbx_tokenizer *t, size_t i, size_t *len)
+static const char *raw_qname_at(const wb_xtok *t, size_t i, size_t *len)
 {
     *len = t->raw[i].name_len;
     return raw_name(t, &t->raw[i]);
 }
 
-static const char *attr_local_at(const wbx_tokenizer *t, size_t i, size_t *len)
+static const char *attr_local_at(const wb_xtok *t, size_t i, size_t *len)
 {
     *len = t->attrs[i].local.len;
     return t->attrs[i].local.ptr;
 }
 
-static wbx_str attr_uri_at(const wbx_tokenizer *t, size_t i)
+static wb_xtok_str attr_uri_at(const wb_xtok *t, size_t i)
 {
     return t->attrs[i].uri;
 }
 
 /* declare_namespace: errors at the end of the tag (pos). */
-static void declare_namespace(wbx_tokenizer *t, const char *name, size_t nlen, const char *uri, size_t ulen)
+static void declare_namespace(wb_xtok *t, const char *name, size_t nlen, const char *uri, size_t ulen)
 {
     int xml_ns = ulen == sizeof(XML_NS) - 1 && memcmp(uri, XML_NS, ulen) == 0;
     int xmlns_ns = ulen == sizeof(XMLNS_NS) - 1 && memcmp(uri, XMLNS_NS, ulen) == 0;
     long long at = ABS(t, t->pos);
-    if (t->ns_count - 1 >= t->max_namespaces) fail(t, WBX_LIMIT_ERROR, at, LIMIT_NAMESPACES, t->max_namespaces);
+    if (t->ns_count - 1 >= t->max_namespaces) fail(t, WB_XTOK_LIMIT_ERROR, at, LIMIT_NAMESPACES, t->max_namespaces);
     if (nlen == 5) {
-        if (xml_ns || xmlns_ns) fail(t, WBX_PARSE_ERROR, at, "the default namespace cannot be bound to %.*s", NAMEF(ulen), uri);
+        if (xml_ns || xmlns_ns) fail(t, WB_XTOK_PARSE_ERROR, at, "the default namespace cannot be bound to %.*s", NAMEF(ulen), uri);
         ns_push(t, "", 0, uri, ulen, ulen == 0);
         return;
     }
-    if (!is_qname(name, nlen)) fail(t, WBX_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(nlen), name);
+    if (!is_qname(name, nlen)) fail(t, WB_XTOK_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(nlen), name);
     const char *prefix = name + 6;
     size_t plen = nlen - 6;
-    if (plen == 5 && memcmp(prefix, "xmlns", 5) == 0) fail(t, WBX_PARSE_ERROR, at, "the prefix 'xmlns' cannot be declared");
+    if (plen == 5 && memcmp(prefix, "xmlns", 5) == 0) fail(t, WB_XTOK_PARSE_ERROR, at, "the prefix 'xmlns' cannot be declared");
     if (plen == 3 && memcmp(prefix, "xml", 3) == 0) {
-        if (!xml_ns) fail(t, WBX_PARSE_ERROR, at, "the prefix 'xml' can only be bound to %s", XML_NS);
+        if (!xml_ns) fail(t, WB_XTOK_PARSE_ERROR, at, "the prefix 'xml' can only be bound to %s", XML_NS);
     } else if (xml_ns || xmlns_ns) {
-        fail(t, WBX_PARSE_ERROR, at, "%.*s can only be bound to its reserved prefix", NAMEF(ulen), uri);
+        fail(t, WB_XTOK_PARSE_ERROR, at, "%.*s can only be bound to its reserved prefix", NAMEF(ulen), uri);
     }
     if (ulen == 0)
-        fail(t, WBX_PARSE_ERROR, at, "namespace prefix '%.*s' cannot be undeclared (xmlns:%.*s=\"\") in XML 1.0", NAMEF(plen), prefix,
+        fail(t, WB_XTOK_PARSE_ERROR, at, "namespace prefix '%.*s' cannot be undeclared (xmlns:%.*s=\"\") in XML 1.0", NAMEF(plen), prefix,
              NAMEF(plen), prefix);
     ns_push(t, prefix, plen, uri, ulen, 0);
 }
 
 /* process_attributes + resolve_attributes: checks the raw attributes, applies
  * namespace declarations, resolves prefixes into t->attrs. Returns their count. */
-static size_t process_attributes(wbx_tokenizer *t)
+static size_t process_attributes(wb_xtok *t)
 {
     size_t n = t->raw_count;
     long long at = ABS(t, t->pos);
-    if (n > t->max_attributes) fail(t, WBX_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
+    if (n > t->max_attributes) fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
     if (n > 1) {
         size_t dup = first_duplicate(t, n, raw_qname_at, NULL);
         if (dup != NONE) {
-            wbx_raw *r = &t->raw[dup];
-            fail(t, WBX_PARSE_ERROR, at, "attribute '%.*s' appears twice in one start tag", NAMEF(r->name_len), raw_name(t, r));
+            wb_xtok_raw *r = &t->raw[dup];
+            fail(t, WB_XTOK_PARSE_ERROR, at, "attribute '%.*s' appears twice in one start tag", NAMEF(r->name_len), raw_name(t, r));
         }
     }
     for (size_t i = 0; i < n; i++) {
-        wbx_raw *r = &t->raw[i];
+        wb_xtok_raw *r = &t->raw[i];
         if (is_xmlns(raw_name(t, r), r->name_len)) declare_namespace(t, raw_name(t, r), r->name_len, raw_value(t, r), r->value_len);
     }
-    t->attrs = grow(t, t->attrs, &t->attrs_cap, n ? n : 1, sizeof(wbx_attr));
+    t->attrs = grow(t, t->attrs, &t->attrs_cap, n ? n : 1, sizeof(wb_xtok_attr));
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        wbx_raw *r = &t->raw[i];
+        wb_xtok_raw *r = &t->raw[i];
         const char *name = raw_name(t, r);
         if (is_xmlns(name, r->name_len)) continue;
-        wbx_attr *a = &t->attrs[k++];
+        wb_xtok_attr *a = &t->attrs[k++];
         a->value.ptr = raw_value(t, r);
         a->value.len = r->value_len;
         a->qname.ptr = name;
         a->qname.len = r->name_len;
-        size_t colon = r->prefix_end != NONE ? r->prefix_end : wbx_prefix_end(name, r->name_len);
+        size_t colon = r->prefix_end != NONE ? r->prefix_end : wb_xtok_prefix_end(name, r->name_len);
         if (r->prefix_end == NONE && !is_qname(name, r->name_len))
-            fail(t, WBX_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(r->name_len), name);
+            fail(t, WB_XTOK_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(r->name_len), name);
         if (colon) {
             size_t b = ns_lookup(t, name, colon - 1);
             if (b == NONE)
-                fail(t, WBX_PARSE_ERROR, at, "namespace prefix '%.*s' of attribute '%.*s' is not declared", NAMEF(colon - 1), name,
+                fail(t, WB_XTOK_PARSE_ERROR, at, "namespace prefix '%.*s' of attribute '%.*s' is not declared", NAMEF(colon - 1), name,
                      NAMEF(r->name_len), name);
             a->local.ptr = name + colon;
             a->local.len = r->name_len - colon;
@@ -970,8 +970,8 @@ static size_t process_attributes(wbx_tokenizer *t)
     if (k > 1) {
         size_t dup = first_duplicate(t, k, attr_local_at, attr_uri_at);
         if (dup != NONE) {
-            wbx_attr *a = &t->attrs[dup];
-            fail(t, WBX_PARSE_ERROR, at, "attribute '%.*s' appears twice in the namespace %.*s", NAMEF(a->local.len), a->local.ptr,
+            wb_xtok_attr *a = &t->attrs[dup];
+            fail(t, WB_XTOK_PARSE_ERROR, at, "attribute '%.*s' appears twice in the namespace %.*s", NAMEF(a->local.len), a->local.ptr,
                  NAMEF(a->uri.len), a->uri.ptr ? a->uri.ptr : "");
         }
     }
@@ -981,24 +981,24 @@ static size_t process_attributes(wbx_tokenizer *t)
 /* open_element: the tag is read (pos is past it, raw holds its attributes);
  * applies declarations and checks, then reports the element. */
 /* A depth error points at the tag's start (t->tok), as pure's does. prefix_end:
- * wbx_prefix_end of the name when the fast path found it, NONE otherwise. */
-static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_end, int kind, size_t text, size_t text_len)
+ * wb_xtok_prefix_end of the name when the fast path found it, NONE otherwise. */
+static void open_element(wb_xtok *t, size_t q, size_t qlen, size_t prefix_end, int kind, size_t text, size_t text_len)
 {
     size_t saved_count = t->ns_count, saved_bytes = t->ns_bytes.len;
     size_t nattrs = t->raw_count ? process_attributes(t) : 0;
     const char *qname = t->buf + q;
     long long at = ABS(t, t->pos);
     long long deep_at = t->tok;
-    wbx_str local, uri;
-    size_t colon = prefix_end != NONE ? prefix_end : wbx_prefix_end(qname, qlen);
+    wb_xtok_str local, uri;
+    size_t colon = prefix_end != NONE ? prefix_end : wb_xtok_prefix_end(qname, qlen);
     if (prefix_end == NONE && !is_qname(qname, qlen))
-        fail(t, WBX_PARSE_ERROR, at, "element name <%.*s> " NOT_QNAME, NAMEF(qlen), qname);
+        fail(t, WB_XTOK_PARSE_ERROR, at, "element name <%.*s> " NOT_QNAME, NAMEF(qlen), qname);
     if (colon) {
         size_t b = ns_lookup(t, qname, colon - 1);
         int xmlns = colon - 1 == 5 && memcmp(qname, "xmlns", 5) == 0;
         if (b == NONE || xmlns) {
-            if (xmlns) fail(t, WBX_PARSE_ERROR, at, "element names must not use the prefix 'xmlns'");
-            fail(t, WBX_PARSE_ERROR, at, "namespace prefix '%.*s' of element <%.*s> is not declared", NAMEF(colon - 1), qname, NAMEF(qlen),
+            if (xmlns) fail(t, WB_XTOK_PARSE_ERROR, at, "element names must not use the prefix 'xmlns'");
+            fail(t, WB_XTOK_PARSE_ERROR, at, "namespace prefix '%.*s' of element <%.*s> is not declared", NAMEF(colon - 1), qname, NAMEF(qlen),
                  qname);
         }
         local.ptr = qname + colon;
@@ -1013,8 +1013,8 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_
     t->tag_qname.len = qlen;
     t->tag_ns = saved_count;
     if (kind != EL_START) {
-        if (t->depth >= t->max_depth) fail(t, WBX_LIMIT_ERROR, deep_at, LIMIT_DEPTH, t->max_depth);
-        wbx_str s = {"", 0};
+        if (t->depth >= t->max_depth) fail(t, WB_XTOK_LIMIT_ERROR, deep_at, LIMIT_DEPTH, t->max_depth);
+        wb_xtok_str s = {"", 0};
         if (kind == EL_LEAF) {
             s.ptr = t->buf + text;
             s.len = text_len;
@@ -1023,29 +1023,29 @@ static void open_element(wbx_tokenizer *t, size_t q, size_t qlen, size_t prefix_
         ns_restore(t, saved_count, saved_bytes);
         return;
     }
-    t->names = grow(t, t->names, &t->names_cap, t->depth + 1, sizeof(wbx_name));
-    wbx_name *e = &t->names[t->depth];
+    t->names = grow(t, t->names, &t->names_cap, t->depth + 1, sizeof(wb_xtok_name));
+    wb_xtok_name *e = &t->names[t->depth];
     e->off = t->name_bytes.len;
     e->len = qlen;
     e->ns_count = saved_count;
     e->ns_bytes = saved_bytes;
     bytes_append(t, &t->name_bytes, qname, qlen);
     t->depth++;
-    if (t->depth > t->max_depth) fail(t, WBX_LIMIT_ERROR, deep_at, LIMIT_DEPTH, t->max_depth);
+    if (t->depth > t->max_depth) fail(t, WB_XTOK_LIMIT_ERROR, deep_at, LIMIT_DEPTH, t->max_depth);
     /* The qname was copied: the names stack may have grown, the window has not. */
     t->tag_qname.ptr = t->name_bytes.ptr + e->off;
     t->h->on_start(t->ctx, local, uri, t->attrs, nattrs);
 }
 
 /* close_element: errors at the end tag's start. */
-static void close_element(wbx_tokenizer *t, size_t n, size_t nlen)
+static void close_element(wb_xtok *t, size_t n, size_t nlen)
 {
     const char *name = t->buf + n;
-    if (t->depth == 0) fail(t, WBX_PARSE_ERROR, t->tok, "unexpected end tag </%.*s>", NAMEF(nlen), name);
-    wbx_name *e = &t->names[t->depth - 1];
+    if (t->depth == 0) fail(t, WB_XTOK_PARSE_ERROR, t->tok, "unexpected end tag </%.*s>", NAMEF(nlen), name);
+    wb_xtok_name *e = &t->names[t->depth - 1];
     const char *expected = t->name_bytes.ptr + e->off;
     if (e->len != nlen || memcmp(expected, name, nlen) != 0)
-        fail(t, WBX_PARSE_ERROR, t->tok, "expected </%.*s>, found </%.*s>", NAMEF(e->len), expected, NAMEF(nlen), name);
+        fail(t, WB_XTOK_PARSE_ERROR, t->tok, "expected </%.*s>, found </%.*s>", NAMEF(e->len), expected, NAMEF(nlen), name);
     /* The element's own declarations are still in force during on_end. */
     t->h->on_end(t->ctx);
     e = &t->names[t->depth - 1];
@@ -1128,20 +1128,20 @@ static const char *predefined(const unsigned char *name, size_t n)
     return NULL;
 }
 
-static WBX_NORETURN void bad_char_ref(wbx_tokenizer *t, long long at, const unsigned char *ref, const ref_match *m)
+static WB_XTOK_NORETURN void bad_char_ref(wb_xtok *t, long long at, const unsigned char *ref, const ref_match *m)
 {
-    fail(t, WBX_PARSE_ERROR, at, "character reference &#%s%.*s; is not an XML character", m->hex ? "x" : "", NAMEF(m->name_len),
+    fail(t, WB_XTOK_PARSE_ERROR, at, "character reference &#%s%.*s; is not an XML character", m->hex ? "x" : "", NAMEF(m->name_len),
          (const char *)ref + m->name);
 }
 
 /* reference_in_content: pos at '&'. */
-static void reference_in_content(wbx_tokenizer *t)
+static void reference_in_content(wb_xtok *t)
 {
     ref_match m;
     for (;;) {
         int r = match_ref(UB(t) + t->pos, t->len - t->pos, 0, &m);
         if (r == M_OK) break;
-        if (r == M_FAIL || !more(t, 1, 0)) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "'&' must start a character or entity reference");
+        if (r == M_FAIL || !more(t, 1, 0)) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "'&' must start a character or entity reference");
     }
     const unsigned char *ref = UB(t) + t->pos;
     char out[4];
@@ -1153,7 +1153,7 @@ static void reference_in_content(wbx_tokenizer *t)
         text = out;
     } else {
         text = predefined(ref + m.name, m.name_len);
-        if (!text) fail(t, WBX_PARSE_ERROR, t->tok, "undeclared entity '%.*s' referenced", NAMEF(m.name_len), (const char *)ref + m.name);
+        if (!text) fail(t, WB_XTOK_PARSE_ERROR, t->tok, "undeclared entity '%.*s' referenced", NAMEF(m.name_len), (const char *)ref + m.name);
         len = strlen(text);
     }
     t->pos += m.end;
@@ -1162,7 +1162,7 @@ static void reference_in_content(wbx_tokenizer *t)
 
 /* normalize_attribute: the value buf[v, v + n) with references expanded and
  * white space characters made spaces; errors at pos (past the closing quote). */
-static void normalize_value(wbx_tokenizer *t, wbx_raw *r, size_t v, size_t n)
+static void normalize_value(wb_xtok *t, wb_xtok_raw *r, size_t v, size_t n)
 {
     const unsigned char *b = UB(t) + v;
     size_t i = 0;
@@ -1191,7 +1191,7 @@ static void normalize_value(wbx_tokenizer *t, wbx_raw *r, size_t v, size_t n)
         }
         ref_match m;
         if (match_ref(b + j, n - j, 1, &m) != M_OK)
-            fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "'&' must start a character or entity reference");
+            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "'&' must start a character or entity reference");
         if (m.hex >= 0) {
             char out[4];
             size_t len = char_from_ref(b + j + m.name, m.name_len, m.hex, out);
@@ -1200,7 +1200,7 @@ static void normalize_value(wbx_tokenizer *t, wbx_raw *r, size_t v, size_t n)
         } else {
             const char *text = predefined(b + j + m.name, m.name_len);
             if (!text)
-                fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "undeclared entity '%.*s' referenced", NAMEF(m.name_len), (const char *)b + j + m.name);
+                fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "undeclared entity '%.*s' referenced", NAMEF(m.name_len), (const char *)b + j + m.name);
             bytes_append(t, &t->values, text, strlen(text));
         }
         i = j + m.end;
@@ -1213,7 +1213,7 @@ static void normalize_value(wbx_tokenizer *t, wbx_raw *r, size_t v, size_t n)
 /* What the fast start-tag expression (START_OR_LEAF, SPACED_TAG) matched. */
 typedef struct fast_tag {
     size_t name_end;
-    size_t prefix_end; /* wbx_prefix_end of the name, found while scanning it */
+    size_t prefix_end; /* wb_xtok_prefix_end of the name, found while scanning it */
     int kind;
     size_t text, text_end;
     size_t end;
@@ -1223,7 +1223,7 @@ typedef struct fast_tag {
 /* START_OR_LEAF at buf[lt]: `<QName (S QName S? = S? "plain")* S? (/> | > (text </QName S? >)?)`,
  * attribute values without < & tab LF. final: the window's end is the end of what
  * was read, where the expression fails (a leaf part is then left out). */
-static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
+static int match_start(wb_xtok *t, size_t lt, int final, fast_tag *m)
 {
     const unsigned char *b = UB(t);
     size_t n = t->len;
@@ -1259,7 +1259,7 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
         k = value_end(b, k, n, q);
         if (k == n) return need;
         if (b[k] != q) return M_FAIL;
-        wbx_raw *r = raw_push(t);
+        wb_xtok_raw *r = raw_push(t);
         r->name = j;
         r->name_len = ne - j;
         r->value = v;
@@ -1304,7 +1304,7 @@ static int match_start(wbx_tokenizer *t, size_t lt, int final, fast_tag *m)
 }
 
 /* END_TAG at buf[lt]: `</Name S? >`; qname: SPACED_TAG's ASCII QName instead. */
-static int match_end(wbx_tokenizer *t, size_t lt, int final, int qname, size_t *name_end, size_t *end)
+static int match_end(wb_xtok *t, size_t lt, int final, int qname, size_t *name_end, size_t *end)
 {
     const unsigned char *b = UB(t);
     size_t n = t->len;
@@ -1341,7 +1341,7 @@ static int match_end(wbx_tokenizer *t, size_t lt, int final, int qname, size_t *
 
 /* SPACED_TAG: the fast path while no text is wanted, blank text and a tag with
  * ASCII names in one match. Returns 1 when it took the token. */
-static int spaced_tag(wbx_tokenizer *t)
+static int spaced_tag(wb_xtok *t)
 {
     size_t p = t->pos, lt = 0, name_end = 0, end = 0;
     fast_tag m;
@@ -1369,7 +1369,7 @@ static int spaced_tag(wbx_tokenizer *t)
     size_t size = end - p;
     t->pos = end;
     t->tok = ABS(t, lt);
-    if (size > t->max_token_size) fail(t, WBX_LIMIT_ERROR, t->tok, LIMIT_TOKEN, t->max_token_size);
+    if (size > t->max_token_size) fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_TOKEN, t->max_token_size);
     if (closing) {
         close_element(t, lt + 2, name_end - (lt + 2));
     } else {
@@ -1378,14 +1378,14 @@ static int spaced_tag(wbx_tokenizer *t)
     return 1;
 }
 
-static void comment(wbx_tokenizer *t);
-static void processing_instruction(wbx_tokenizer *t);
+static void comment(wb_xtok *t);
+static void processing_instruction(wb_xtok *t);
 
 /* cdata: pos at "<![CDATA[". */
-static void cdata(wbx_tokenizer *t)
+static void cdata(wb_xtok *t)
 {
     size_t at = ensure_ahead(t, 0, "]]>", 3);
-    if (at == NONE) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "unterminated CDATA section");
+    if (at == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated CDATA section");
     size_t close = find(t, 9, "]]>", 3);
     if (close == NONE) close = at; /* cannot happen: "<![CDATA[" holds no "]]>" */
     if (t->want_text) t->h->on_text(t->ctx, t->buf + t->pos + 9, close - 9);
@@ -1394,7 +1394,7 @@ static void cdata(wbx_tokenizer *t)
 
 /* START_EXTENT: reads on until the '>' that ends the start tag at pos (outside
  * quotes), or the end of the input. */
-static void start_extent(wbx_tokenizer *t)
+static void start_extent(wb_xtok *t)
 {
     size_t i = 1;
     unsigned quote = 0;
@@ -1416,7 +1416,7 @@ static void start_extent(wbx_tokenizer *t)
 }
 
 /* start_tag_slow: pos at '<', and what follows is no fast-path start tag. */
-static void start_tag_slow(wbx_tokenizer *t)
+static void start_tag_slow(wb_xtok *t)
 {
     start_extent(t);
     const unsigned char *b = UB(t);
@@ -1424,7 +1424,7 @@ static void start_tag_slow(wbx_tokenizer *t)
     int cut, wide = 0;
     size_t q = t->pos + 1;
     size_t qe = scan_name(b, q, n, 1, &cut, &wide);
-    if (qe == q) fail(t, WBX_PARSE_ERROR, ABS(t, q), "expected an element name after '<'");
+    if (qe == q) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, q), "expected an element name after '<'");
     size_t qlen = qe - q;
     const char *qname = t->buf + q;
     t->raw_count = 0;
@@ -1447,24 +1447,24 @@ static void start_tag_slow(wbx_tokenizer *t)
         size_t ne = j;
         if (had_space && j < n) ne = scan_name(b, j, n, 1, &cut, &wide);
         if (ne == j)
-            fail(t, WBX_PARSE_ERROR, ABS(t, j),
+            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, j),
                  j == n ? "the input ends inside the start tag <%.*s>" : "expected an attribute, '>' or '/>' in the start tag <%.*s>",
                  NAMEF(qlen), qname);
-        if (t->raw_count >= t->max_attributes) fail(t, WBX_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
+        if (t->raw_count >= t->max_attributes) fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
         size_t k = ne;
         while (k < n && is_s(b[k])) k++;
         if (k == n || b[k] != '=')
-            fail(t, WBX_PARSE_ERROR, ABS(t, k), "expected '=' after attribute name '%.*s'", NAMEF(ne - j), t->buf + j);
+            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, k), "expected '=' after attribute name '%.*s'", NAMEF(ne - j), t->buf + j);
         k++;
         while (k < n && is_s(b[k])) k++;
-        if (k == n || (b[k] != '"' && b[k] != '\'')) fail(t, WBX_PARSE_ERROR, ABS(t, k), "expected a quoted attribute value");
+        if (k == n || (b[k] != '"' && b[k] != '\'')) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, k), "expected a quoted attribute value");
         unsigned quote = b[k];
         size_t v = ++k;
         while (k < n && b[k] != quote && b[k] != '<') k++;
         if (k == n || b[k] != quote)
-            fail(t, WBX_PARSE_ERROR, ABS(t, k), k < n ? "'<' is not allowed in an attribute value" : "unterminated attribute value");
+            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, k), k < n ? "'<' is not allowed in an attribute value" : "unterminated attribute value");
         i = k + 1;
-        wbx_raw *r = raw_push(t);
+        wb_xtok_raw *r = raw_push(t);
         r->name = j;
         r->name_len = ne - j;
         r->prefix_end = NONE;
@@ -1477,13 +1477,13 @@ static void start_tag_slow(wbx_tokenizer *t)
 }
 
 /* markup: tags, comments, CDATA and PIs the fast expressions did not take. */
-static void markup(wbx_tokenizer *t)
+static void markup(wb_xtok *t)
 {
     ensure_bytes(t, 9);
     size_t p = t->pos;
     int c1 = p + 1 < t->len ? UB(t)[p + 1] : -1;
     if (c1 == '/') {
-        if (ensure_ahead(t, 0, ">", 1) == NONE) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "unterminated end tag");
+        if (ensure_ahead(t, 0, ">", 1) == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated end tag");
         p = t->pos;
         size_t name_end, end;
         if (match_end(t, p, 1, 0, &name_end, &end) == M_OK) {
@@ -1493,17 +1493,17 @@ static void markup(wbx_tokenizer *t)
         }
         int cut, wide = 0;
         size_t e = scan_name(UB(t), p + 2, t->len, 1, &cut, &wide);
-        if (e == p + 2) fail(t, WBX_PARSE_ERROR, ABS(t, p + 2), "expected an element name in the end tag");
-        fail(t, WBX_PARSE_ERROR, ABS(t, e), "expected '>' to close the end tag </%.*s>", NAMEF(e - (p + 2)), t->buf + p + 2);
+        if (e == p + 2) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p + 2), "expected an element name in the end tag");
+        fail(t, WB_XTOK_PARSE_ERROR, ABS(t, e), "expected '>' to close the end tag </%.*s>", NAMEF(e - (p + 2)), t->buf + p + 2);
     } else if (c1 == '!') {
         if (starts(t, p, "<!--", 4))
             comment(t);
         else if (starts(t, p, "<![CDATA[", 9))
             cdata(t);
         else if (starts(t, p, "<!DOCTYPE", 9))
-            fail(t, WBX_PARSE_ERROR, ABS(t, p), "a DOCTYPE is only allowed before the root element");
+            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p), "a DOCTYPE is only allowed before the root element");
         else
-            fail(t, WBX_PARSE_ERROR, ABS(t, p), "expected a comment or CDATA section after '<!'");
+            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p), "expected a comment or CDATA section after '<!'");
     } else if (c1 == '?') {
         processing_instruction(t);
     } else {
@@ -1512,7 +1512,7 @@ static void markup(wbx_tokenizer *t)
 }
 
 /* The '<' branch of parse_content: START_OR_LEAF, END_TAG, else markup. */
-static void tag(wbx_tokenizer *t)
+static void tag(wb_xtok *t)
 {
     size_t lt = t->pos;
     fast_tag m;
@@ -1536,7 +1536,7 @@ static void tag(wbx_tokenizer *t)
 /* ---- comments, PIs, prolog, content, epilog ------------------------------------------- */
 
 /* comment: pos at "<!--". */
-static void comment(wbx_tokenizer *t)
+static void comment(wb_xtok *t)
 {
     size_t from = 4, at;
     for (;;) {
@@ -1548,32 +1548,32 @@ static void comment(wbx_tokenizer *t)
             size_t avail = t->len - t->pos;
             if (avail > from + 1) from = avail - 1;
         }
-        if (!more(t, 1, 1)) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "unterminated comment");
+        if (!more(t, 1, 1)) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated comment");
     }
-    if (t->buf[t->pos + at + 2] != '>') fail(t, WBX_PARSE_ERROR, ABS(t, t->pos + at), "'--' is not allowed inside a comment");
+    if (t->buf[t->pos + at + 2] != '>') fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos + at), "'--' is not allowed inside a comment");
     t->pos += at + 3;
 }
 
 /* processing_instruction: pos at "<?". */
-static void processing_instruction(wbx_tokenizer *t)
+static void processing_instruction(wb_xtok *t)
 {
-    if (ensure_ahead(t, 0, "?>", 2) == NONE) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "unterminated processing instruction");
+    if (ensure_ahead(t, 0, "?>", 2) == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated processing instruction");
     const unsigned char *b = UB(t);
     size_t n = t->len, p = t->pos;
     int cut, wide = 0;
     size_t e = scan_name(b, p + 2, n, 1, &cut, &wide);
-    if (e == p + 2) fail(t, WBX_PARSE_ERROR, ABS(t, p), "a processing instruction needs a target name");
+    if (e == p + 2) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p), "a processing instruction needs a target name");
     if (e - (p + 2) == 3 && (b[p + 2] | 0x20) == 'x' && (b[p + 3] | 0x20) == 'm' && (b[p + 4] | 0x20) == 'l')
-        fail(t, WBX_PARSE_ERROR, ABS(t, p),
+        fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p),
              ABS(t, p) == 0 ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document");
     if (memchr(b + p + 2, ':', e - (p + 2)))
-        fail(t, WBX_PARSE_ERROR, ABS(t, p), "processing instruction target '%.*s' contains a colon (Namespaces in XML 1.0)", NAMEF(e - (p + 2)),
+        fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p), "processing instruction target '%.*s' contains a colon (Namespaces in XML 1.0)", NAMEF(e - (p + 2)),
              t->buf + p + 2);
     if (e + 1 < n && b[e] == '?' && b[e + 1] == '>') {
         t->pos = e + 2;
         return;
     }
-    if (e == n || !is_s(b[e])) fail(t, WBX_PARSE_ERROR, ABS(t, e), "expected whitespace after the processing instruction target");
+    if (e == n || !is_s(b[e])) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, e), "expected whitespace after the processing instruction target");
     while (e < n && is_s(b[e])) e++;
     size_t close = find(t, e - p, "?>", 2);
     t->pos = close == NONE ? n : p + close + 2;
@@ -1664,7 +1664,7 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
 }
 
 /* misc: a comment or PI at pos; 0 if something else is there. */
-static int misc(wbx_tokenizer *t)
+static int misc(wb_xtok *t)
 {
     ensure_bytes(t, 4);
     t->tok = ABS(t, t->pos);
@@ -1678,41 +1678,41 @@ static int misc(wbx_tokenizer *t)
     return 1;
 }
 
-static void skip_ws(wbx_tokenizer *t)
+static void skip_ws(wb_xtok *t)
 {
     const unsigned char *b = UB(t);
     while (t->pos < t->len && is_ws(b[t->pos])) t->pos++;
 }
 
-static int parse_prolog(wbx_tokenizer *t)
+static int parse_prolog(wb_xtok *t)
 {
     ensure_bytes(t, 6);
     if (starts(t, t->pos, "<?xml", 5) && t->len - t->pos >= 6 && is_ws(UB(t)[t->pos + 5])) {
         ensure_ahead(t, 0, "?>", 2);
         t->tok = ABS(t, t->pos);
         size_t n = match_xml_decl(UB(t) + t->pos, t->len - t->pos);
-        if (!n) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "malformed XML declaration");
+        if (!n) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "malformed XML declaration");
         t->pos += n;
     }
     for (;;) {
         skip_ws(t);
         if (t->pos == t->len) {
             if (more(t, 1, 0)) continue;
-            fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "the document has no root element");
+            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "the document has no root element");
         }
         ensure_bytes(t, 9);
         if (starts(t, t->pos, "<!DOCTYPE", 9)) {
-            if (t->reject_dtd) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "a DOCTYPE is not allowed (dtd: :reject)");
-            return WBX_DOCTYPE;
+            if (t->reject_dtd) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "a DOCTYPE is not allowed (dtd: :reject)");
+            return WB_XTOK_DOCTYPE;
         }
         if (!misc(t)) break;
     }
-    if (UB(t)[t->pos] != '<') fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "expected the root element");
-    return WBX_DONE;
+    if (UB(t)[t->pos] != '<') fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "expected the root element");
+    return WB_XTOK_DONE;
 }
 
 /* A run of character data (no < & ]). */
-static void text_run(wbx_tokenizer *t)
+static void text_run(wb_xtok *t)
 {
     const unsigned char *b = UB(t);
     size_t p = t->pos, n = t->len, e = p;
@@ -1721,7 +1721,7 @@ static void text_run(wbx_tokenizer *t)
     if (t->want_text) t->h->on_text(t->ctx, t->buf + p, e - p);
 }
 
-static void parse_content(wbx_tokenizer *t)
+static void parse_content(wb_xtok *t)
 {
     for (;;) {
         settle(t);
@@ -1732,8 +1732,8 @@ static void parse_content(wbx_tokenizer *t)
         }
         if (t->pos == t->len) {
             if (!more(t, 1, 0)) {
-                wbx_str last = wbx_name_at(t, t->depth ? t->depth - 1 : 0);
-                fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "the input ends inside element <%.*s>", NAMEF(last.len), last.ptr);
+                wb_xtok_str last = wb_xtok_name_at(t, t->depth ? t->depth - 1 : 0);
+                fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "the input ends inside element <%.*s>", NAMEF(last.len), last.ptr);
             }
             continue;
         }
@@ -1746,7 +1746,7 @@ static void parse_content(wbx_tokenizer *t)
             reference_in_content(t);
         } else if (c == ']') {
             ensure_bytes(t, 3);
-            if (starts(t, t->pos, "]]>", 3)) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "']]>' is not allowed in text");
+            if (starts(t, t->pos, "]]>", 3)) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "']]>' is not allowed in text");
             t->pos++;
             if (t->want_text) t->h->on_text(t->ctx, "]", 1);
         } else {
@@ -1755,7 +1755,7 @@ static void parse_content(wbx_tokenizer *t)
     }
 }
 
-static void parse_epilog(wbx_tokenizer *t)
+static void parse_epilog(wb_xtok *t)
 {
     for (;;) {
         skip_ws(t);
@@ -1763,13 +1763,13 @@ static void parse_epilog(wbx_tokenizer *t)
             if (!more(t, 1, 0)) return;
             continue;
         }
-        if (!misc(t)) fail(t, WBX_PARSE_ERROR, ABS(t, t->pos), "content after the root element");
+        if (!misc(t)) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "content after the root element");
     }
 }
 
 /* ---- lifecycle ------------------------------------------------------------------------ */
 
-void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, const wbx_config *config)
+void wb_xtok_init(wb_xtok *t, const wb_xtok_handler *h, void *ctx, const wb_xtok_config *config)
 {
     memset(t, 0, sizeof(*t));
     t->h = h;
@@ -1785,26 +1785,26 @@ void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, const wbx_confi
     t->buf = "";
 }
 
-int wbx_run(wbx_tokenizer *t)
+int wb_xtok_run(wb_xtok *t)
 {
     t->prolog = 1;
     ns_push(t, "xml", 3, XML_NS, sizeof(XML_NS) - 1, 0);
     more(t, 1, 0);
-    if (parse_prolog(t) == WBX_DOCTYPE) return WBX_DOCTYPE;
+    if (parse_prolog(t) == WB_XTOK_DOCTYPE) return WB_XTOK_DOCTYPE;
     t->prolog = 0;
     parse_content(t);
     parse_epilog(t);
-    return WBX_DONE;
+    return WB_XTOK_DONE;
 }
 
-void wbx_read_so_far(const wbx_tokenizer *t, const char **ptr, size_t *len)
+void wb_xtok_read_so_far(const wb_xtok *t, const char **ptr, size_t *len)
 {
     /* In the prolog nothing is let go: the window starts at the document's start. */
     *ptr = t->buf;
     *len = t->len;
 }
 
-void wbx_free(wbx_tokenizer *t)
+void wb_xtok_free(wb_xtok *t)
 {
     free(t->own.ptr);
     free(t->name_bytes.ptr);
@@ -1818,14 +1818,14 @@ void wbx_free(wbx_tokenizer *t)
     free(t->seen);
     free(t->marks);
     free(t->message.ptr);
-    wbx_config config = {t->max_depth, t->max_token_size, t->max_attributes, t->max_namespaces, t->reject_dtd,
+    wb_xtok_config config = {t->max_depth, t->max_token_size, t->max_attributes, t->max_namespaces, t->reject_dtd,
                          {t->hash_key[0], t->hash_key[1]}};
-    wbx_init(t, t->h, t->ctx, &config);
+    wb_xtok_init(t, t->h, t->ctx, &config);
 }
 
-size_t wbx_memsize(const wbx_tokenizer *t)
+size_t wb_xtok_memsize(const wb_xtok *t)
 {
-    return t->own.cap + t->name_bytes.cap + t->names_cap * sizeof(wbx_name) + t->ns_bytes.cap + t->ns_cap * sizeof(wbx_ns) + t->ns_slots_cap * sizeof(size_t) +
-           t->raw_cap * sizeof(wbx_raw) + t->attrs_cap * sizeof(wbx_attr) + t->values.cap + t->seen_cap * sizeof(uint32_t) +
-           t->marks_cap * sizeof(wbx_mark) + t->message.cap;
+    return t->own.cap + t->name_bytes.cap + t->names_cap * sizeof(wb_xtok_name) + t->ns_bytes.cap + t->ns_cap * sizeof(wb_xtok_ns) + t->ns_slots_cap * sizeof(size_t) +
+           t->raw_cap * sizeof(wb_xtok_raw) + t->attrs_cap * sizeof(wb_xtok_attr) + t->values.cap + t->seen_cap * sizeof(uint32_t) +
+           t->marks_cap * sizeof(wb_xtok_mark) + t->message.cap;
 }

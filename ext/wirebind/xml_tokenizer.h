@@ -1,13 +1,13 @@
 /* The XML tokenizer engine: XML 1.0 (fifth edition) + Namespaces in XML 1.0
  * well-formedness over byte buffers, reporting what it reads through a small
- * callback interface (wbx_handler). It holds no Ruby objects: input arrives
+ * callback interface (wb_xtok_handler). It holds no Ruby objects: input arrives
  * through handler->read, errors leave through handler->error (which must not
- * return), and everything it allocates hangs off the wbx_tokenizer, so a
- * non-local exit out of a callback leaks nothing once wbx_tokenizer_free runs.
+ * return), and everything it allocates hangs off the wb_xtok, so a
+ * non-local exit out of a callback leaks nothing once wb_xtok_free runs.
  *
  * It is a C port of lib/wirebind/xml/pure/tokenizer.rb, the reference: the same
  * tokens in the same order, the same errors at the same positions, for a
- * document without a DOCTYPE (meeting one, it stops and says so, see wbx_run).
+ * document without a DOCTYPE (meeting one, it stops and says so, see wb_xtok_run).
  *
  * Buffers: the tokenizer reads straight from the current chunk (no copy); only
  * the unread tail of a token that straddles two chunks is copied into its own
@@ -21,86 +21,86 @@
 
 /* Error kinds handed to handler->error. */
 enum {
-    WBX_PARSE_ERROR = 0,
-    WBX_LIMIT_ERROR = 1,
-    WBX_NO_MEMORY = 2
+    WB_XTOK_PARSE_ERROR = 0,
+    WB_XTOK_LIMIT_ERROR = 1,
+    WB_XTOK_NO_MEMORY = 2
 };
 
-/* What wbx_run returns. */
+/* What wb_xtok_run returns. */
 enum {
-    WBX_DONE = 0,   /* the whole document was read and is well-formed */
-    WBX_DOCTYPE = 1 /* a DOCTYPE was met in the prolog (and reject_dtd is off): see wbx_read_so_far */
+    WB_XTOK_DONE = 0,   /* the whole document was read and is well-formed */
+    WB_XTOK_DOCTYPE = 1 /* a DOCTYPE was met in the prolog (and reject_dtd is off): see wb_xtok_read_so_far */
 };
 
-typedef struct wbx_str {
+typedef struct wb_xtok_str {
     const char *ptr; /* NULL only for "no namespace" */
     size_t len;
-} wbx_str;
+} wb_xtok_str;
 
 /* An attribute as reported: namespace declarations left out, prefix resolved. */
-typedef struct wbx_attr {
-    wbx_str local;
-    wbx_str uri; /* ptr == NULL: no namespace */
-    wbx_str value;
-    wbx_str qname; /* the name as written, prefix included */
-} wbx_attr;
+typedef struct wb_xtok_attr {
+    wb_xtok_str local;
+    wb_xtok_str uri; /* ptr == NULL: no namespace */
+    wb_xtok_str value;
+    wb_xtok_str qname; /* the name as written, prefix included */
+} wb_xtok_attr;
 
-typedef struct wbx_handler {
+typedef struct wb_xtok_handler {
     /* Next chunk of valid, LF-normalized UTF-8 text; returns 0 at the end of the input.
      * The bytes must stay valid until the next call. */
     int (*read)(void *ctx, const char **ptr, size_t *len);
     /* Raises; must not return. message is UTF-8, line/column 1-based (column in characters). */
     void (*error)(void *ctx, int kind, const char *message, size_t length, long line, long column, long long offset);
     /* An element that holds more than text starts. The pointers are valid during the call only. */
-    void (*on_start)(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t count);
+    void (*on_start)(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t count);
     /* An element holding only text (possibly empty), seen whole. */
-    void (*on_leaf)(void *ctx, wbx_str local, wbx_str uri, const wbx_attr *attrs, size_t count, wbx_str text);
+    void (*on_leaf)(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t count, wb_xtok_str text);
     /* Character data of the current element; only while want_text is set. */
     void (*on_text)(void *ctx, const char *ptr, size_t len);
     /* The current element ends (its name is still on the stack, its namespace
      * declarations still in force). */
     void (*on_end)(void *ctx);
-} wbx_handler;
+} wb_xtok_handler;
 
-typedef struct wbx_bytes {
+typedef struct wb_xtok_bytes {
     char *ptr;
     size_t len;
     size_t cap;
-} wbx_bytes;
+} wb_xtok_bytes;
 
 /* A raw attribute of the start tag being read: offsets into the window, or
  * (scratch) into the normalized-values buffer. */
-typedef struct wbx_raw {
+typedef struct wb_xtok_raw {
     size_t name, name_len;
     size_t value, value_len;
     int scratch;
-    size_t prefix_end; /* wbx_prefix_end of the name if the fast path found it, else (size_t)-1 */
-} wbx_raw;
+    size_t prefix_end; /* wb_xtok_prefix_end of the name if the fast path found it, else (size_t)-1 */
+} wb_xtok_raw;
 
-typedef struct wbx_ns {
+typedef struct wb_xtok_ns {
     size_t prefix, prefix_len; /* offsets into ns_bytes */
     size_t uri, uri_len;
     int none;        /* xmlns="": no default namespace */
     size_t shadowed; /* the binding of the same prefix this one hides, or (size_t)-1 */
     uint64_t hash;   /* keyed hash of the prefix (not for the default namespace) */
-} wbx_ns;
+} wb_xtok_ns;
 
-typedef struct wbx_name {
+typedef struct wb_xtok_name {
     size_t off, len;   /* the qualified name, in name_bytes */
     size_t ns_count;   /* bindings in force before this element's own */
     size_t ns_bytes;
-} wbx_name;
+} wb_xtok_name;
 
 /* A remembered token position (decoders report errors found at an element's end
  * at its start). Resolved to line/column before the text under it is let go. */
-typedef struct wbx_mark {
+typedef struct wb_xtok_mark {
     long long abs;
     long line, column;
     int resolved;
-} wbx_mark;
+} wb_xtok_mark;
 
 /* Limits and the hash key, fixed for a run. */
-typedef struct wbx_config {
+typedef struct wb_xtok_config {
     size_t max_depth;      /* deepest element nesting */
     size_t max_token_size; /* largest single token, in bytes */
     size_t max_attributes; /* most attributes in one start tag, namespace declarations included */
@@ -110,10 +110,10 @@ typedef struct wbx_config {
      * that names crafted to collide cannot make a tag quadratic: random per
      * process (the binding draws it once, at load). */
     uint64_t hash_key[2];
-} wbx_config;
+} wb_xtok_config;
 
-typedef struct wbx_tokenizer {
-    const wbx_handler *h;
+typedef struct wb_xtok {
+    const wb_xtok_handler *h;
     void *ctx;
     size_t max_depth;
     size_t max_token_size;
@@ -132,7 +132,7 @@ typedef struct wbx_tokenizer {
     size_t pos;
     int owned;
     size_t win_off;  /* direct window: offset of buf[0] in the chunk */
-    wbx_bytes own;
+    wb_xtok_bytes own;
     const char *chunk; /* the current chunk, as handler->read gave it */
     size_t chunk_len;
     size_t chunk_used; /* owned window: bytes of the chunk already appended */
@@ -147,8 +147,8 @@ typedef struct wbx_tokenizer {
     long long tok; /* absolute offset of the current token's start */
 
     /* Open elements. */
-    wbx_bytes name_bytes;
-    wbx_name *names;
+    wb_xtok_bytes name_bytes;
+    wb_xtok_name *names;
     size_t depth, names_cap;
 
     /* Namespace bindings in force, innermost last (ns[0] binds xml). A prefix is
@@ -157,68 +157,68 @@ typedef struct wbx_tokenizer {
      * so that a lookup costs the same whatever the number in scope; the default
      * namespace's innermost binding is ns_default. Undone binding by binding at
      * end tags (each binding remembers the one it shadowed). */
-    wbx_bytes ns_bytes;
-    wbx_ns *ns;
+    wb_xtok_bytes ns_bytes;
+    wb_xtok_ns *ns;
     size_t ns_count, ns_cap;
     size_t *ns_slots;
     size_t ns_slots_cap, ns_slots_used;
     size_t ns_default;
 
     /* The start tag being read. */
-    wbx_raw *raw;
+    wb_xtok_raw *raw;
     size_t raw_count, raw_cap;
-    wbx_attr *attrs;
+    wb_xtok_attr *attrs;
     size_t attrs_cap;
-    wbx_bytes values; /* normalized attribute values */
+    wb_xtok_bytes values; /* normalized attribute values */
     uint32_t *seen;   /* hash set for duplicate checks of long attribute lists */
     size_t seen_cap;
 
-    wbx_mark *marks;
+    wb_xtok_mark *marks;
     size_t mark_count, marks_cap;
 
-    wbx_bytes message;
+    wb_xtok_bytes message;
 
     /* The start tag being reported (valid during on_start and on_leaf): its
      * name as written, and the bindings in force before its own declarations
      * (its own are ns[tag_ns, ns_count)). */
-    wbx_str tag_qname;
+    wb_xtok_str tag_qname;
     size_t tag_ns;
-} wbx_tokenizer;
+} wb_xtok;
 
 /* Sets up a tokenizer (config is copied); nothing is allocated until it runs. */
-void wbx_init(wbx_tokenizer *t, const wbx_handler *h, void *ctx, const wbx_config *config);
+void wb_xtok_init(wb_xtok *t, const wb_xtok_handler *h, void *ctx, const wb_xtok_config *config);
 /* Frees everything the tokenizer allocated; idempotent. */
-void wbx_free(wbx_tokenizer *t);
+void wb_xtok_free(wb_xtok *t);
 /* Bytes held, for memsize. */
-size_t wbx_memsize(const wbx_tokenizer *t);
+size_t wb_xtok_memsize(const wb_xtok *t);
 
-/* Reads the whole document. Returns WBX_DONE, or WBX_DOCTYPE (see wbx_read_so_far). */
-int wbx_run(wbx_tokenizer *t);
+/* Reads the whole document. Returns WB_XTOK_DONE, or WB_XTOK_DOCTYPE (see wb_xtok_read_so_far). */
+int wb_xtok_run(wb_xtok *t);
 
-/* After WBX_DOCTYPE: every byte read since the start of the document. */
-void wbx_read_so_far(const wbx_tokenizer *t, const char **ptr, size_t *len);
+/* After WB_XTOK_DOCTYPE: every byte read since the start of the document. */
+void wb_xtok_read_so_far(const wb_xtok *t, const char **ptr, size_t *len);
 
 /* Open elements: how many, and the qualified name of the i-th (0 = the root). */
-size_t wbx_depth(const wbx_tokenizer *t);
-wbx_str wbx_name_at(const wbx_tokenizer *t, size_t i);
+size_t wb_xtok_depth(const wb_xtok *t);
+wb_xtok_str wb_xtok_name_at(const wb_xtok *t, size_t i);
 /* The namespace a prefix ("" for the default) is bound to where the parser is
  * (during on_leaf, with the leaf's own declarations); {NULL, 0} when unbound. */
-wbx_str wbx_namespace_of(const wbx_tokenizer *t, const char *prefix, size_t len);
+wb_xtok_str wb_xtok_namespace_of(const wb_xtok *t, const char *prefix, size_t len);
 /* The i-th namespace binding in force (0 binds xml; ns_count of them, innermost
  * last): its prefix ("" for the default) and URI (ptr NULL for xmlns=""). */
-void wbx_binding_at(const wbx_tokenizer *t, size_t i, wbx_str *prefix, wbx_str *uri);
+void wb_xtok_binding_at(const wb_xtok *t, size_t i, wb_xtok_str *prefix, wb_xtok_str *uri);
 /* How many bindings are in force. */
-size_t wbx_binding_count(const wbx_tokenizer *t);
+size_t wb_xtok_binding_count(const wb_xtok *t);
 /* The index just past a name's prefix colon, or 0 when it has no proper prefix
  * (names such as ":", "a:" and "a:b:c" are not qualified names: the tokenizer
  * refuses them in element and attribute names). */
-size_t wbx_prefix_end(const char *name, size_t len);
+size_t wb_xtok_prefix_end(const char *name, size_t len);
 
 /* Line and column of the current token (its first non-blank character). */
-void wbx_token_position(wbx_tokenizer *t, long *line, long *column);
+void wb_xtok_token_position(wb_xtok *t, long *line, long *column);
 /* Remembers the current token's position; returns its index (marks are a stack). */
-size_t wbx_mark_push(wbx_tokenizer *t);
-void wbx_mark_pop(wbx_tokenizer *t);
-void wbx_mark_position(wbx_tokenizer *t, size_t mark, long *line, long *column);
+size_t wb_xtok_mark_push(wb_xtok *t);
+void wb_xtok_mark_pop(wb_xtok *t);
+void wb_xtok_mark_position(wb_xtok *t, size_t mark, long *line, long *column);
 
 #endif

@@ -14,6 +14,7 @@ module Wirebind
       false
     else
       begin
+        require_relative "native_hooks" # what the extension's Init reads
         require "wirebind/wirebind_ext"
         true
       rescue LoadError

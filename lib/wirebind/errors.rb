@@ -1,15 +1,27 @@
 # frozen_string_literal: true
 
 module Wirebind
-  # The root of every error wirebind raises about a payload or a schema.
-  # Rescue this to catch them all.
+  # The root of every error wirebind raises about a payload, a schema or a
+  # peer. Rescue this to catch them all. The codecs' classes are here (the C
+  # extension looks ParseError, LimitError, DecodeError, EncodeError and the
+  # Binary ones up when it loads; it defines none); SOAP's, HTTP/2's and the
+  # WSDL reader's live beside their code (soap/errors.rb, soap/fault.rb,
+  # http2/errors.rb, wsdl.rb).
   class Error < StandardError; end
 
-  # A schema declaration is wrong: an unknown type, a bad attribute name, a bad path.
-  # Raised while a class is being defined, never while decoding.
+  # A schema declaration is wrong: an unknown type, a bad attribute name, a bad
+  # or clashing +xml:+ path, a serializer field the model does not have.
+  # Raised by the declaration itself wherever it can be judged alone. What
+  # depends on declarations that may come later is checked when the class's
+  # plan (or a serializer's compiled form) is first built, i.e. at its first
+  # encode or decode: two attributes with one JSON key (+json_keys+ may still
+  # rename them), a list of several classes whose +xml_root+s clash, a
+  # serializer against the model it is used with. Never raised for a payload.
   class SchemaError < Error; end
 
-  # The input is not well-formed (XML or JSON). Carries where the problem was found.
+  # The input is not well-formed (XML, JSON, a binary record that ends too
+  # early). Carries where the problem was found: line, column and byte offset
+  # in a document, the offset in a binary record.
   class ParseError < Error
     # @return [Integer, nil] 1-based line of the offending input
     attr_reader :line
@@ -31,8 +43,10 @@ module Wirebind
     end
   end
 
-  # A configured limit was exceeded: nesting depth, token or document size,
-  # entity expansion. A subclass of {ParseError}, so it carries a position too.
+  # A configured limit was exceeded: nesting depth, the size of one token
+  # (+max_token_size+), entity expansion, attributes or namespaces on a tag
+  # (XML), the length of a number (JSON). A subclass of {ParseError}, so it
+  # carries a position too.
   class LimitError < ParseError; end
 
   # The input is well-formed but does not fit the schema, e.g. +<votes>many</votes>+
@@ -77,7 +91,7 @@ module Wirebind
 
   # Binary payloads: {Wirebind::Buffer} and binary records ({Binary.decode}).
   # Its errors live here, with the others, because the C extension looks them
-  # up when it loads.
+  # up when it loads (a truncated record is a {ParseError}).
   module Binary
     # An access outside a Buffer's bytes, a value that does not fit its field,
     # or an offset that is not a valid index. Also +Wirebind::Buffer::RangeError+.

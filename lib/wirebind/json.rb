@@ -73,9 +73,7 @@ module Wirebind
 
     # Older names of limits, still accepted.
     LIMIT_ALIASES = { max_size: :max_token_size }.freeze
-    BACKENDS = %i[pure native].freeze
-    ANY = :any
-    private_constant :LIMIT_ALIASES, :BACKENDS, :ANY
+    private_constant :LIMIT_ALIASES
 
     class << self
       # Decodes a JSON document into instances of +type+.
@@ -94,10 +92,9 @@ module Wirebind
       # @raise [ParseError] not JSON, with line, column and offset
       # @raise [LimitError] a limit was exceeded
       # @raise [DecodeError] JSON that does not fit +type+, with path and line
-      def decode(input, type, strict: false, backend: default_backend, **limits)
-        list = type.is_a?(Array)
-        item = resolve_type(list ? unwrap_list(type) : type)
-        check_strict(strict)
+      def decode(input, type, strict: false, backend: Wirebind.backend, **limits)
+        item, list = Options.type(type, any: true)
+        Options.boolean(:strict, strict)
         backend_for(backend).decode(input, item, list, strict, check_limits(limits))
       end
 
@@ -110,11 +107,11 @@ module Wirebind
       # @yieldparam item [Object]
       # @return [Integer, Enumerator] the number of items yielded (0 for +null+),
       #   or an Enumerator without a block
-      def each(input, type, strict: false, backend: default_backend, **limits, &block)
+      def each(input, type, strict: false, backend: Wirebind.backend, **limits, &block)
         return enum_for(:each, input, type, strict: strict, backend: backend, **limits) unless block
 
-        item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
-        check_strict(strict)
+        item, = Options.type(type, any: true)
+        Options.boolean(:strict, strict)
         backend_for(backend).each(input, item, strict, check_limits(limits), block)
       end
 
@@ -132,7 +129,7 @@ module Wirebind
       # @return [String, Integer] the JSON text, or the bytes written to +io+
       # @raise [EncodeError] a value does not fit its declared type or cannot be
       #   written (NaN, invalid UTF-8...), with its path
-      def encode(value, io: nil, max_depth: DEFAULT_LIMITS[:max_depth], backend: default_backend)
+      def encode(value, io: nil, max_depth: DEFAULT_LIMITS[:max_depth], backend: Wirebind.backend)
         Options.positive_integer(:max_depth, max_depth)
         Options.io(io)
 
@@ -142,40 +139,8 @@ module Wirebind
 
       private
 
-      # The native backend wherever the extension is in use.
-      def default_backend
-        Wirebind.backend == :native && const_defined?(:Native, false) ? :native : :pure
-      end
-
       def backend_for(name)
-        case name
-        when :pure then Pure
-        when :native
-          raise ArgumentError, "the native backend is not available (pure is in use)" unless const_defined?(:Native, false)
-
-          const_get(:Native, false)
-        else
-          Options.one_of(:backend, name, BACKENDS)
-        end
-      end
-
-      def unwrap_list(type)
-        raise ArgumentError, "a list type is a one-element Array, like [Issue], not #{type.inspect}" unless type.size == 1
-
-        type.first
-      end
-
-      def resolve_type(type)
-        return type if type.is_a?(Class) && type.include?(Wirebind::Model)
-        return type if type == ANY || Types.scalar?(type)
-
-        raise ArgumentError,
-              "type must be a Wirebind::Model class, a scalar type (#{Types::SCALARS.join(', ')}), :any, " \
-              "or a one-element Array of one, not #{type.inspect}"
-      end
-
-      def check_strict(strict)
-        Options.boolean(:strict, strict)
+        Options.backend(name) == :native ? Native : Pure
       end
 
       def check_limits(limits)

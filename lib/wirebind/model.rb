@@ -27,6 +27,16 @@ module Wirebind
   # are used).
   # They live in a module of their own, so the class body may override them and
   # call +super+. See {ClassMethods} for the DSL and how schemas inherit.
+  #
+  # A record's values are its instance variables (+@votes+), which is what
+  # +new+, the writers and every decoder set. Everything that reads a record
+  # reads them too, not the readers: +==+, +hash+, +to_h+, and every encoder
+  # and serializer on both backends (XML, JSON, binary, SOAP, HAL, JSON:API,
+  # Siren), so a class that overrides a reader changes what Ruby code sees
+  # through it, never what is written, and a record written then read back is
+  # equal to itself. Objects that are not models (Structs, plain objects,
+  # ActiveRecord rows) can only be read through their readers: serializers do
+  # that for them.
   module Model
     # Guards every change to a schema, and every plan kept, so that a plan
     # computed from a schema that changed meanwhile is never kept.

@@ -1,12 +1,52 @@
 # frozen_string_literal: true
 
 module Wirebind
-  # Checks the options of the front doors ({XML}, {JSON}, {Serializer}): one
-  # place, so that every format refuses a bad option the same way, with an
-  # ArgumentError naming it, before any input is read or output written.
+  # The core the front doors share ({XML}, {JSON}, {Serializer}): the type
+  # argument, the backend, limits and every other option are checked here,
+  # in one place, so that every format takes the same values and refuses a
+  # bad one the same way, with an ArgumentError naming it, before any input
+  # is read or output written.
   # @api private
   module Options
+    # What +backend:+ takes.
+    BACKENDS = %i[pure native].freeze
+
     module_function
+
+    # The backend a front door runs (+backend:+): +:pure+, or +:native+ where
+    # the extension is in use ({Wirebind.backend}). Every front door takes the
+    # same values and refuses a bad one with the same words.
+    #
+    # @param name [Object] what the caller gave
+    # @return [Symbol] +:pure+ or +:native+
+    # @raise [ArgumentError] not a backend, or +:native+ without the extension
+    def backend(name)
+      return name if name == :pure || (name == :native && Wirebind.backend == :native)
+      raise ArgumentError, "the native backend is not available (pure is in use)" if name == :native
+
+      one_of(:backend, name, BACKENDS)
+    end
+
+    # The type argument of a decoder (+decode(input, type)+): a model class
+    # or a scalar type for one value, or a one-element Array of one for a
+    # list of them.
+    #
+    # @param type [Object] what the caller gave
+    # @param any [Boolean] whether +:any+ (plain values) is a type here
+    # @return [Array(Object, Boolean)] the item type, and whether it is a list
+    # @raise [ArgumentError] anything else
+    def type(type, any: false)
+      list = type.is_a?(Array)
+      if list
+        raise ArgumentError, "a list type is a one-element Array, like [Issue], not #{type.inspect}" unless type.size == 1
+
+        type = type.first
+      end
+      return [type, list] if (type.is_a?(Class) && type.include?(Wirebind::Model)) || Types.scalar?(type) || (any && type == :any)
+
+      raise ArgumentError, "type must be a Wirebind::Model class, a scalar type (#{Types::SCALARS.join(', ')}), " \
+                           "#{':any, ' if any}or a one-element Array of one, not #{type.inspect}"
+    end
 
     # Merges the limits a caller gave into +defaults+, each checked to be a
     # positive Integer; +aliases+ maps an old name to the one it stands for.

@@ -178,10 +178,8 @@ module Wirebind
     # @param meta [Hash, nil] JSON:API: the document's top-level +meta+ (plain values)
     def initialize(resource, format: :plain, context: NO_CONTEXT, fields: nil, rel: "item", backend: Wirebind.backend,
                    include: nil, links: nil, meta: nil)
-      raise ArgumentError, "format: must be one of #{FORMATS.keys.map(&:inspect).join(', ')}, not #{format.inspect}" unless FORMATS.key?(format)
-      unless backend == :pure || (backend == :native && Wirebind.backend == :native)
-        raise ArgumentError, "backend: must be :pure#{' or :native' if Wirebind.backend == :native}, not #{backend.inspect}"
-      end
+      Options.one_of(:format, format, FORMATS.keys)
+      Options.backend(backend)
       raise ArgumentError, "fields: are JSON:API's sparse fieldsets; they need format: :json_api" if fields && format != :json_api
 
       { include: include, links: links, meta: meta }.each do |name, value|

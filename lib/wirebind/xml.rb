@@ -42,8 +42,7 @@ module Wirebind
     ELEMENT_NAME = /\A#{Pure::Syntax::NCNAME_SRC}\z/
     DTD_POLICIES = %i[internal reject].freeze
     NIL_STYLES = %i[omit xsi].freeze
-    BACKENDS = %i[pure native].freeze
-    private_constant :ELEMENT_NAME, :DTD_POLICIES, :NIL_STYLES, :BACKENDS, :PATHS, :PATHS_LOCK, :PATHS_KEPT
+    private_constant :ELEMENT_NAME, :DTD_POLICIES, :NIL_STYLES, :PATHS, :PATHS_LOCK, :PATHS_KEPT
 
     class << self
       # Decodes an XML document into instances of +type+.
@@ -81,8 +80,7 @@ module Wirebind
       # @raise [DecodeError] well-formed but does not fit the schema, with path and line
       def decode(input, type, at: nil, strict: false, dtd: :reject, backend: Wirebind.backend,
                  references: false, max_references: DEFAULT_MAX_REFERENCES, missing: nil, default_offset: nil, **limits)
-        list = type.is_a?(Array)
-        item = resolve_type(list ? unwrap_list(type) : type)
+        item, list = Options.type(type)
         path = compile_path(at, list)
         Options.boolean(:strict, strict)
         options = decode_options(tokenizer_options(limits, dtd), at, missing, default_offset)
@@ -103,7 +101,7 @@ module Wirebind
                                               max_references: max_references, missing: missing, default_offset: default_offset, **limits)
         end
 
-        item = resolve_type(type.is_a?(Array) ? unwrap_list(type) : type)
+        item, = Options.type(type)
         path = compile_path(at, true)
         Options.boolean(:strict, strict)
         options = decode_options(tokenizer_options(limits, dtd), at, missing, default_offset)
@@ -192,35 +190,13 @@ module Wirebind
       private
 
       def backend_for(name)
-        case name
-        when :pure then Pure
-        when :native
-          raise ArgumentError, "the native backend is not available (#{Wirebind.backend} is in use)" unless Wirebind.backend == :native
-
-          Native
-        else
-          Options.one_of(:backend, name, BACKENDS)
-        end
+        Options.backend(name) == :native ? Native : Pure
       end
 
       def references_for(references, max, block)
         Options.boolean(:references, references)
         Options.positive_integer(:max_references, max)
         References.new(max, block)
-      end
-
-      def unwrap_list(type)
-        raise ArgumentError, "a list type is a one-element Array, like [Issue], not #{type.inspect}" unless type.size == 1
-
-        type.first
-      end
-
-      def resolve_type(type)
-        return type if type.is_a?(Class) && type.include?(Wirebind::Model)
-        return type if Types::SCALARS.include?(type)
-
-        raise ArgumentError,
-              "type must be a Wirebind::Model class, a scalar type (#{Types::SCALARS.join(', ')}) or a one-element Array of one, not #{type.inspect}"
       end
 
       # "Envelope/Body/*/item" => [[local, uri], ...]; nil uri matches any namespace

@@ -143,4 +143,16 @@ class BinaryRecordTest < Minitest::Test
     assert_nil record.extra
     assert_equal 3, record.stream_id
   end
+
+  # A model's values are its instance variables (what decoding sets), on both
+  # backends: readers overridden in a subclass or on one record change nothing
+  # written.
+  def test_a_models_values_are_its_instance_variables
+    overriding = Class.new(Frame) do
+      def stream_id = 1234
+    end
+    frame = overriding.new(type: 0, flags: 1, reserved: 1, stream_id: 3, data: "hello")
+    frame.define_singleton_method(:flags) { 7 }
+    assert_equal FRAME, Wirebind::Binary.encode(frame).to_s
+  end
 end

@@ -85,6 +85,29 @@ class H2FileServerTest < Minitest::Test
     assert_equal "200 2", status_of("/hello.txt", "-I")
   end
 
+  # TERM and INT stop the server at once, idle (once ignored: the trap closed
+  # the socket the main thread was blocked accepting on) or with a client
+  # connected; the bound below only keeps a regression from hanging the suite.
+  def test_term_and_int_stop_it_idle_or_with_a_connection
+    [["TERM", false], ["INT", false], ["TERM", true]].each do |signal, connected|
+      stdin, stdout, wait = Open3.popen2(RbConfig.ruby, SERVER, "--port", "0", "--root", @server[:root], err: File::NULL)
+      stdin.close
+      port = Integer(Timeout.timeout(30) { stdout.gets }[/:(\d+)$/, 1])
+      client = TCPSocket.new("127.0.0.1", port) if connected
+      client&.write(Wirebind::HTTP2::Connection::PREFACE)
+      Process.kill(signal, wait.pid)
+      assert wait.join(10), "#{signal}#{' with a connection' if connected}: still running 10 s later"
+      assert wait.value.success?, "#{signal}: #{wait.value.inspect}"
+    ensure
+      client&.close
+      if wait&.alive?
+        Process.kill("KILL", wait.pid)
+        wait.join
+      end
+      stdout&.close
+    end
+  end
+
   def test_never_serves_outside_the_root
     ["/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt", "/sub/..%2F..%2Fsecret.txt",
      "//etc/passwd", "/%2Fetc%2Fpasswd", "/escape.txt", "/sub", "/", "/%00", "/hello.txt%00", "/%zz"].each do |path|

@@ -232,4 +232,25 @@ class JSONEncodeTest < Minitest::Test
     assert_error(Wirebind::SchemaError, /attributes :a and :b both have the JSON key "a"/) { JSON.encode(klass.new) }
     assert_error(Wirebind::SchemaError, /both have the JSON key/) { JSON.decode("{}", klass) }
   end
+
+  # A model's values are its instance variables (what decoding sets), on both
+  # backends: readers overridden in a subclass or on one record change nothing
+  # written, at the top, nested and in lists.
+  def test_a_models_values_are_its_instance_variables
+    overriding = Class.new(Version) do
+      def name = "from the reader"
+      def id = "reader-id"
+    end
+    version = overriding.new(id: "v", name: "from the ivar", sequence: 1)
+    version.define_singleton_method(:sequence) { 99 }
+    issue = Issue.new(key: "K", affects_versions: [version], labels: %w[a])
+    issue.define_singleton_method(:key) { "reader-key" }
+    issue.define_singleton_method(:labels) { %w[reader] }
+
+    plain = Version.new(id: "v", name: "from the ivar", sequence: 1)
+    assert_equal JSON.encode(plain), JSON.encode(version)
+    assert_equal JSON.encode(Issue.new(key: "K", affects_versions: [plain], labels: %w[a])), JSON.encode(issue)
+    assert_equal JSON.encode([plain]), JSON.encode([version])
+    refute_match(/reader/, JSON.encode(issue))
+  end
 end

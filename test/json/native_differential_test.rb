@@ -74,7 +74,7 @@ class JSONNativeDifferentialTest < Minitest::Test
   # Under WIREBIND_BACKEND=native the whole JSON suite runs on the C codecs:
   # the default backend is Native, and its calls reach C.
   def test_the_native_backend_is_the_default_and_runs_in_c
-    assert_equal :native, JSON.send(:default_backend)
+    assert_equal :native, Wirebind.backend # the default of every front door
     %i[decode_source encode_value compile_plan].each do |name|
       assert_nil Wirebind::JSON::Native.method(name).source_location, "Native.#{name} is defined in C"
     end
@@ -86,6 +86,21 @@ class JSONNativeDifferentialTest < Minitest::Test
     assert_equal %i[decode_source encode_value decode_source], calls
   ensure
     Thread.current[:wirebind_native_calls] = nil
+  end
+
+  # C's entry point takes its settings as one frozen Struct that C defines, and
+  # refuses anything else (a Hash, an unfrozen config) with a TypeError.
+  def test_decode_source_takes_one_frozen_config
+    assert_equal %i[code type list slot strict max_depth max_token_size max_number_length],
+                 Wirebind::JSON::Native::DecodeConfig.members
+    config = Wirebind::JSON::Native.decode_config(Thing, false, false, max_depth: 8, max_token_size: 1024, max_number_length: 64)
+    assert_predicate config, :frozen?
+    assert Ractor.shareable?(config) if defined?(Ractor)
+    assert_equal Thing.new(name: "x"), Wirebind::JSON::Native.decode_source(Wirebind::JSON::Pure::Source.new('{"name": "x"}'), config, nil)
+    [config.dup, config.to_h.freeze].each do |wrong|
+      error = assert_raises(TypeError) { Wirebind::JSON::Native.decode_source(Wirebind::JSON::Pure::Source.new("{}"), wrong, nil) }
+      assert_match(/expected a frozen Wirebind::JSON::Native::DecodeConfig/, error.message)
+    end
   end
 
   # Counts calls into C while a test asks it to (prepended for good; plain

@@ -44,6 +44,7 @@ class JSONUnionsTest < Minitest::Test
     attribute :rate, :float, lenient_numbers: true
     attribute :quantity, :integer, lenient_numbers: true
     attribute :history, [:decimal], lenient_numbers: true
+    attribute :counts, [:integer], lenient_numbers: true, one_or_many: true
     attribute :strict_count, :integer
   end
 
@@ -109,6 +110,20 @@ class JSONUnionsTest < Minitest::Test
     assert_equal([BigDecimal("1"), 2, "x"], decode_everywhere('{"amount": "1", "count": "2", "name": "x"}', LenientModel).then do
       [_1.amount, _1.count, _1.name]
     end)
+  end
+
+  # Whatever two pieces the input arrives in, a list's strings are read as
+  # numbers (the pure backend refused them when a piece ended just before a '[').
+  def test_numbers_written_as_strings_in_a_list_cut_anywhere
+    json = '{"counts":["1", 2],"history": ["1.10"]}'
+    (1...json.bytesize).each do |cut|
+      pieces = [json.byteslice(0, cut), json.byteslice(cut..)]
+      reader = Object.new
+      reader.define_singleton_method(:readpartial) { |_length, _buffer = nil| pieces.shift or raise EOFError }
+      money = JSON.decode(reader, Money)
+
+      assert_equal [[1, 2], [BigDecimal("1.10")]], [money.counts, money.history], "cut at byte #{cut}"
+    end
   end
 
   def test_what_does_not_fit_is_a_decode_error_saying_what_was_expected

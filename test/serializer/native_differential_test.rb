@@ -49,8 +49,8 @@ class SerializerNativeDifferentialTest < Minitest::Test
     attribute :child, Thing
   end
 
-  # A subclass (records of it are not of the model class exactly: read
-  # through their readers) and a model whose reader is overridden.
+  # A subclass (records of it are not of the model class exactly: the C
+  # engine reads their ivars by name) and a model whose reader is overridden.
   class SubThing < Thing; end
 
   class Odd
@@ -306,15 +306,19 @@ class SerializerNativeDifferentialTest < Minitest::Test
     %i[plain hal siren].each { |format| assert_equal :ok, assert_same_outcome(ThingSerializer, chain, format: format).first }
   end
 
+  # A model's values are its instance variables: overridden readers (in
+  # the class, a subclass or a singleton) change nothing written.
   def test_readers_overridden_and_subclasses
     records = [Odd.new(id: "1", name: "n"), Odd.new(id: "2")]
     %i[plain hal siren].each do |format|
       assert_equal :ok, assert_same_outcome(OddSerializer, records, format: format).first
-      assert_includes OddSerializer.new(records, format: format, backend: :native).to_json, "odd:n"
+      json = OddSerializer.new(records, format: format, backend: :native).to_json
+      assert_includes json, '"n"'
+      refute_includes json, "odd:"
     end
-    sub = SubThing.new(id: "s", text: "sub")
+    sub = SubThing.new(id: "s", text: "sub", count: 1)
     sub.define_singleton_method(:count) { 99 }
-    assert_includes ThingSerializer.new(sub, backend: :native).to_json, '"count":99'
+    assert_includes ThingSerializer.new(sub, backend: :native).to_json, '"count":1'
     assert_equal :ok, assert_same_outcome(ThingSerializer, [sub, Thing.new(id: "t")], format: :hal).first
   end
 

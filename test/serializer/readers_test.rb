@@ -122,4 +122,28 @@ class SerializerReadersTest < Minitest::Test
     assert_raises(Wirebind::EncodeError) { typed.new(Issue.new).to_json }
     assert_equal '{"name":"x"}', typed.new(ProjectStruct.new("1", "x")).to_json
   end
+
+  # A model's values are its instance variables, in every format, on both
+  # backends: its readers (overridden in a subclass or on one record) are
+  # never called for its attributes (link blocks get the record and call what
+  # they like). Objects that are not models are read through their readers.
+  def test_a_models_values_are_its_instance_variables
+    overriding = Class.new(Issue) do
+      def summary = "from the reader"
+      def votes = 99
+    end
+    record = overriding.new(**issues.first.to_h.except(:project, :affects_versions),
+                            project: issues.first.project, affects_versions: issues.first.affects_versions)
+    record.define_singleton_method(:project) { nil }
+    record.define_singleton_method(:affects_versions) { [] }
+    %i[plain hal json_api siren].each do |format|
+      backends = Wirebind.backend == :native ? %i[native pure] : %i[pure]
+      backends.each do |backend|
+        expected = IssueSerializer.new(issues.first, format: format, backend: backend).to_json
+        assert_equal expected, IssueSerializer.new(record, format: format, backend: backend).to_json, "#{format} on #{backend}"
+        assert_equal IssueSerializer.new([issues.first], format: format, backend: backend).to_json,
+                     IssueSerializer.new([record], format: format, backend: backend).to_json, "#{format} on #{backend}, a list"
+      end
+    end
+  end
 end

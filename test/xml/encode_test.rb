@@ -529,4 +529,26 @@ class XMLEncodeTest < Minitest::Test
   def test_encoding_is_deterministic
     assert_equal XML.encode(issue), XML.encode(issue)
   end
+
+  # A model's values are its instance variables (what decoding sets), on both
+  # backends: readers overridden in a subclass or on one record change nothing
+  # written, at the top or nested, in elements, attributes and lists.
+  def test_a_models_values_are_its_instance_variables
+    overriding = Class.new(Version) do
+      xml_root "Version"
+      def name = "from the reader"
+      def id = "reader-id"
+    end
+    version = overriding.new(id: "v", name: "from the ivar", sequence: 1)
+    version.define_singleton_method(:sequence) { 99 }
+    issue = Issue.new(lang: "en", key: "K", affects_versions: [version], labels: %w[a])
+    issue.define_singleton_method(:lang) { "reader-lang" }
+    issue.define_singleton_method(:labels) { %w[reader] }
+
+    plain = Version.new(id: "v", name: "from the ivar", sequence: 1)
+    assert_equal XML.encode(plain), XML.encode(version)
+    expected = XML.encode(Issue.new(lang: "en", key: "K", affects_versions: [plain], labels: %w[a]))
+    assert_equal expected, XML.encode(issue)
+    refute_match(/reader/, XML.encode(issue))
+  end
 end

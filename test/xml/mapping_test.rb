@@ -287,11 +287,82 @@ class XMLMappingTest < Minitest::Test
       error = assert_raises(Wirebind::SchemaError, path) { Class.new { include Wirebind::Model; attribute :v, :string, xml: path } }
       assert_match message, error.message
     end
-    error = assert_raises(Wirebind::SchemaError) do
-      Class.new { include Wirebind::Model; attribute :v, :string, xml: "a"; attribute :w, :string, xml: "a/@b" }
-           .then { |klass| XML.decode("<x/>", klass) }
+    klass = Class.new { include Wirebind::Model; attribute :v, :string, xml: "a" }
+    error = assert_raises(Wirebind::SchemaError) { klass.attribute :w, :string, xml: "a/@b" }
+    assert_match(%r{:w \(xml: "a/@b"\): <a> is already mapped to a value, it cannot also be a wrapper \(by :v\)}, error.message)
+  end
+
+  # Two attributes on one element, XML attribute or text, an element that is
+  # both a value and a wrapper, a namespace XML reserves or cannot hold: a
+  # SchemaError when the second attribute is declared, on either backend,
+  # leaving the class as it was.
+  def test_clashing_and_reserved_mappings_are_schema_errors_at_declaration
+    {
+      [%w[a a]] => /:w \(xml: "a"\): <a> is already mapped \(by :v\)/,
+      [%w[{urn:x}a {urn:x}a]] => /<a> is already mapped/,
+      [%w[@a @a]] => /XML attribute '@a' is already mapped/,
+      [%w[@a @{}a]] => /XML attribute '@\{\}a' is already mapped/,
+      [%w[w/@a w/@a]] => %r{XML attribute 'w/@a' is already mapped},
+      [%w[. .]] => /the element's text is already mapped/,
+      [%w[a a/b]] => /<a> is already mapped to a value, it cannot also be a wrapper/,
+      [%w[a/b a]] => /<a> is already a wrapper, it cannot also be a value/,
+      [%w[a/b a/b]] => /<b> is already mapped/,
+      [%w[a/b/c a/b]] => /<b> is already a wrapper/
+    }.each do |(paths), message|
+      klass = Class.new { include Wirebind::Model; xml_root "r" }
+      klass.attribute :v, :string, xml: paths[0]
+      error = assert_raises(Wirebind::SchemaError, paths.inspect) { klass.attribute :w, :string, xml: paths[1] }
+      assert_match message, error.message
+      assert_equal [:v], klass.attributes.map(&:name), "the class is left as it was"
+      assert_instance_of klass, XML.decode("<r/>", klass)
     end
-    assert_match(/<a> is already mapped to a value/, error.message)
+    klass = Class.new { include Wirebind::Model; attribute :v, [:string], xml: "*" }
+    assert_raises(Wirebind::SchemaError) { klass.attribute :w, [:string], xml: "*" }
+
+    # Mappings that do not clash: text beside children, an XML attribute on a list's wrapper,
+    # an element beside "*" in a wrapper, the same name in two namespaces or two wrappers.
+    ok = Class.new do
+      include Wirebind::Model
+      xml_root "r"
+      attribute :text, :string, xml: "."
+      attribute :child, :string, xml: "c"
+      attribute :items, [:string], xml: "list/*"
+      attribute :size, :integer, xml: "list/@size"
+      attribute :first, :string, xml: "list/first"
+      attribute :plain, :string, xml: "n"
+      attribute :other, :string, xml: "{urn:x}n"
+      attribute :deep, :string, xml: "w/n"
+    end
+    record = ok.new(text: "t", child: "c", items: %w[x], size: 1, first: "f", plain: "p", other: "o", deep: "d")
+    each_backend { |backend| assert_equal record, XML.decode(XML.encode(record, backend: backend), ok, backend: backend) }
+
+    # A subclass redeclares an inherited attribute with another mapping: not a clash with itself.
+    sub = Class.new(ok) { attribute :child, :string, xml: "@c" }
+    sub.attribute :again, :string, xml: "c"
+    assert_raises(Wirebind::SchemaError) { sub.attribute :twice, :string, xml: "@c" }
+  end
+
+  def test_reserved_and_unwritable_namespaces_are_schema_errors_at_declaration
+    {
+      "@xmlns" => /xmlns is a namespace declaration/,
+      "@{}xmlns" => /xmlns is a namespace declaration/,
+      "{http://www.w3.org/2000/xmlns/}a" => /reserved for namespace declarations/,
+      "@{http://www.w3.org/2000/xmlns/}a" => /reserved for namespace declarations/,
+      "{urn:\u0001}a" => /cannot be written: character U\+0001/,
+      "{urn:\xFF}a".b => /cannot be written: invalid UTF-8/
+    }.each do |path, message|
+      error = assert_raises(Wirebind::SchemaError, path) { Class.new { include Wirebind::Model; attribute :v, :string, xml: path } }
+      assert_match message, error.message
+    end
+    klass = Class.new { include Wirebind::Model; attribute :v, :string }
+    assert_raises(Wirebind::SchemaError) { klass.xml_namespace "http://www.w3.org/2000/xmlns/" }
+    assert_raises(Wirebind::SchemaError) { klass.xml_namespace "http://www.w3.org/XML/1998/namespace", prefix: "p" }
+    assert_raises(Wirebind::SchemaError) { klass.xml_namespace "urn:\u0001" }
+    assert_raises(Wirebind::SchemaError) { klass.xml_prefix "p", "http://www.w3.org/2000/xmlns/" }
+    assert_raises(Wirebind::SchemaError) { klass.xml_type "T", namespace: "http://www.w3.org/2000/xmlns/" }
+    # XML's own namespace is written with its prefix xml in a path.
+    lang = Class.new { include Wirebind::Model; xml_root "r"; attribute :lang, :string, xml: "@{http://www.w3.org/XML/1998/namespace}lang" }
+    each_backend { |backend| assert_equal %(<r xml:lang="en"></r>), XML.encode(lang.new(lang: "en"), backend: backend) }
   end
 
   # ---- 12. mixed repeated elements, in document order ---------------------------------
@@ -353,10 +424,12 @@ class XMLMappingTest < Minitest::Test
   end
 
   def test_a_list_of_several_model_classes_is_checked
-    error = assert_raises(Wirebind::SchemaError) do
-      XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, Invoice], xml: "item" })
+    %w[item @item . list/item].each do |path|
+      error = assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :items, [Customer, Invoice], xml: path } }
+      assert_match(%r{mapped by element name: use "\*" or "wrapper/\*"}, error.message)
     end
-    assert_match(%r{mapped by element name: use "\*" or "wrapper/\*"}, error.message)
+    error = assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :items, [Customer, Invoice] } }
+    assert_match(/:items \(xml: "items"\): a list of several model classes is mapped by element name/, error.message)
     twin = Class.new { include Wirebind::Model; xml_root "Customer" }
     error = assert_raises(Wirebind::SchemaError) do
       XML.decode("<r/>", Class.new { include Wirebind::Model; attribute :items, [Customer, twin], xml: "list/*" })

@@ -137,6 +137,26 @@ class NativeTest < Minitest::Test
     assert Ractor.shareable?(plan)
   end
 
+  # C's entry points take their settings as one frozen Struct that C defines,
+  # and refuse anything else (a Hash, an unfrozen config) with a TypeError.
+  def test_entry_points_take_one_frozen_config
+    assert_equal %i[item mode path strict max_depth max_token_size max_attributes max_namespaces reject_dtd missing default_offset],
+                 Wirebind::XML::Native::DecodeConfig.members
+    assert_equal %i[root item xsi_all declaration], Wirebind::XML::Native::EncodeConfig.members
+    config = Wirebind::XML::Native::DecodeConfig.new(item: Order, mode: :first, path: [["order", nil].freeze].freeze, strict: false,
+                                                     max_depth: 64, max_token_size: 1 << 20, max_attributes: 100,
+                                                     max_namespaces: 100, reject_dtd: true).freeze
+    assert Ractor.shareable?(config) if defined?(Ractor)
+    source = -> { Wirebind::XML::Native::Source.new(SMALL) }
+    [config.dup, config.to_h.freeze].each do |wrong|
+      error = assert_raises(TypeError) { Wirebind::XML::Native.decode_source(source.call, wrong, nil, nil) }
+      assert_match(/expected a frozen Wirebind::XML::Native::DecodeConfig/, error.message)
+    end
+    encode = Wirebind::XML::Native::EncodeConfig.new(root: nil, item: nil, xsi_all: false, declaration: false)
+    assert_raises(TypeError) { Wirebind::XML::Native.encode_value(Order.new(id: "1"), encode, nil) }
+    assert_equal XML.encode(Order.new(id: "1"), backend: :pure), Wirebind::XML::Native.encode_value(Order.new(id: "1"), encode.freeze, nil)
+  end
+
   # Plans (pure and compiled) are shareable, so a Ractor reads the classes' plan
   # caches; the C side holds no per-process state besides IDs and classes.
   def test_decodes_in_a_ractor
@@ -228,7 +248,9 @@ class NativeTest < Minitest::Test
       assert_equal [3, 1], [error.line, error.column]
     end
     source = Wirebind::XML::Pure::Source.new(xml)
-    assert_equal :doctype, Wirebind::XML::Native.decode_source(source, nil, :check, nil, false, [1024, 1 << 20, 100, 100], false, nil)
+    config = Wirebind::XML::Native::DecodeConfig.new(mode: :check, strict: false, max_depth: 1024, max_token_size: 1 << 20,
+                                                     max_attributes: 100, max_namespaces: 100, reject_dtd: false).freeze
+    assert_equal :doctype, Wirebind::XML::Native.decode_source(source, config, nil, nil)
     assert_equal xml, source.next_chunk, "everything read is given back"
   end
 

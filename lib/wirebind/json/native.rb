@@ -8,16 +8,15 @@ module Wirebind
     # KiB chunks, and finds where the text stops being UTF-8, one Ruby call per
     # chunk) and hands plans to C once per class.
     #
-    # One difference from {Pure}, as in the native XML encoder: the encoder
-    # reads a record's values from its instance variables, not through its
-    # readers, so a model that overrides a reader is written from the
-    # instance variable by this backend.
+    # Like {Pure} (and every encoder: see {Wirebind::Model}), the encoder reads
+    # a record's values from its instance variables, not through its readers.
     #
     # The C methods it calls (defined in ext/wirebind/json_decoder_class.c and
     # json_encoder_class.c):
-    # - +decode_source(source, code, type, list, slot, strict, max_depth, max_token_size, max_number_length, block)+,
-    #   where +code+, +type+ and +list+ describe the document's value ({Plan.root});
-    #   +slot+ is that Plan::Slot, asked for messages only;
+    # - +decode_source(source, DecodeConfig, block)+, a DecodeConfig (a frozen Struct
+    #   C defines) having +code+, +type+ and +list+, which describe the document's
+    #   value ({Plan.root}), +slot+, that Plan::Slot (asked for messages only),
+    #   +strict+, +max_depth+, +max_token_size+ and +max_number_length+;
     # - +compile_plan(klass, slots)+, a class's Plan compiled for C (through {plan_for});
     #   the decoder and the encoder share it;
     # - +encode_value(value, io, max_depth)+.
@@ -27,21 +26,25 @@ module Wirebind
       class << self
         # @see Wirebind::JSON.decode
         def decode(input, item, list, strict, limits)
-          root = Plan.root(item, list)
-          decode_source(Pure::Source.new(input), root.code, item, list, root, strict,
-                        limits.fetch(:max_depth), limits.fetch(:max_token_size), limits.fetch(:max_number_length), nil)
+          decode_source(Pure::Source.new(input), decode_config(item, list, strict, limits), nil)
         end
 
         # @see Wirebind::JSON.each
         def each(input, item, strict, limits, block)
-          root = Plan.root(item, true)
-          decode_source(Pure::Source.new(input), root.code, item, true, root, strict,
-                        limits.fetch(:max_depth), limits.fetch(:max_token_size), limits.fetch(:max_number_length), block)
+          decode_source(Pure::Source.new(input), decode_config(item, true, strict, limits), block)
         end
 
         # @see Wirebind::JSON.encode
         def encode(value, io, max_depth)
           encode_value(value, io, max_depth)
+        end
+
+        # @return [DecodeConfig] what decode_source is to read, frozen
+        def decode_config(item, list, strict, limits)
+          root = Plan.root(item, list)
+          DecodeConfig.new(code: root.code, type: item, list: list, slot: root, strict: strict,
+                           max_depth: limits.fetch(:max_depth), max_token_size: limits.fetch(:max_token_size),
+                           max_number_length: limits.fetch(:max_number_length)).freeze
         end
 
         # @return [Object] the compiled plan of +klass+ (cached with the class, frozen, shareable)

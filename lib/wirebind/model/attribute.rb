@@ -108,9 +108,9 @@ module Wirebind
           json = options[:json]
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
           # A bad path is an error here, not at the first decode. A plain element name, the usual
-          # mapping, fits any type.
-          unless xml.match?(PLAIN_ELEMENT)
-            XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})")
+          # mapping, fits any type but a list of several classes.
+          if choices || !xml.match?(PLAIN_ELEMENT)
+            XML::Plan.check_mapping(xml, model_class?(item_type), list, "#{where} (xml: #{xml.inspect})", choices: !choices.nil?)
             XML::OpenContent.check_mapping(xml, item_type, "#{where} (xml: #{xml.inspect})") if Types.open?(item_type)
           end
           new(

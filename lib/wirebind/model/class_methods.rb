@@ -22,8 +22,9 @@ module Wirebind
       XML_NAME = /\A[[:alpha:]_][[:alnum:]_.-]*\z/
       NO_PLANS = {}.freeze
       NO_PREFIXES = {}.freeze
+      NO_ATTRIBUTES = [].freeze
       XML_NS = "http://www.w3.org/XML/1998/namespace"
-      private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS, :NO_PREFIXES, :XML_NS
+      private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS, :NO_PREFIXES, :NO_ATTRIBUTES, :XML_NS
 
       # Declares an attribute: a reader, a writer, a keyword of +new+, and a
       # place on the wire.
@@ -67,6 +68,11 @@ module Wirebind
 
           index = inherited ? inherited.index : @__wb_attributes.length
           attribute = Attribute.declare(self, name, type, options, index: index, json_keys: @__wb_json_keys)
+          # Only mappings that start with the same element (or text, or XML attribute) can clash.
+          head = XML::Plan.mapping_head(attribute.xml)
+          same_head = @__wb_xml_heads[head]
+          XML::Plan.check_siblings(attribute, same_head.is_a?(Array) ? same_head : [same_head]) if same_head
+          __wb_index_mapping(head, attribute, inherited)
           Model.enums_declared! if attribute.enum
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
@@ -129,6 +135,10 @@ module Wirebind
           raise SchemaError, "#{Model.display_name(self)}.xml_namespace: #{prefix.inspect} cannot be a prefix#{' without a URI' unless uri}"
         end
 
+        if uri && (problem = XML::Plan.namespace_problem(uri))
+          raise SchemaError, "#{Model.display_name(self)}.xml_namespace: #{problem}"
+        end
+
         SCHEMA_LOCK.synchronize do
           @__wb_xml_namespace_uri = uri && -uri
           @__wb_xml_namespace_prefix = prefix && -prefix
@@ -170,6 +180,10 @@ module Wirebind
         end
         unless uri.is_a?(String) && !uri.empty? && uri != XML_NS
           raise SchemaError, "#{Model.display_name(self)}.xml_prefix: #{uri.inspect} cannot be given a prefix"
+        end
+
+        if (problem = XML::Plan.namespace_problem(uri))
+          raise SchemaError, "#{Model.display_name(self)}.xml_prefix: #{problem}"
         end
 
         SCHEMA_LOCK.synchronize do
@@ -249,6 +263,10 @@ module Wirebind
           end
           unless namespace.nil? || (namespace.is_a?(String) && !namespace.empty?)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: the namespace must be a non-empty String or nil, not #{namespace.inspect}"
+          end
+
+          if namespace && (problem = XML::Plan.namespace_problem(namespace))
+            raise SchemaError, "#{Model.display_name(self)}.xml_type: #{problem}"
           end
           unless matching.nil? || matching == :any || matching.is_a?(Regexp)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: matching: must be a Regexp, :any or nil, not #{matching.inspect}"
@@ -393,7 +411,9 @@ module Wirebind
       def __wb_start_schema(parent)
         if parent
           SCHEMA_IVARS.each { |ivar| instance_variable_set(ivar, parent.instance_variable_get(ivar)) }
+          @__wb_xml_heads = parent.instance_variable_get(:@__wb_xml_heads).dup
         else
+          @__wb_xml_heads = {}
           @__wb_attributes = [].freeze
           @__wb_xml_namespace_uri = nil
           @__wb_xml_namespace_prefix = nil
@@ -453,6 +473,23 @@ module Wirebind
       end
 
       # Call with SCHEMA_LOCK held, after the schema has changed.
+      # The class's attributes by the head of their +xml:+ mapping
+      # ({XML::Plan.mapping_head}), which {XML::Plan.check_siblings} compares a
+      # new one with: an index kept as attributes are declared, so that
+      # declaring N attributes takes time linear in N. A head's value is its
+      # one attribute (the usual case, no Array made) or a frozen Array of
+      # several. Call with SCHEMA_LOCK held.
+      def __wb_index_mapping(head, attribute, replaced)
+        heads = @__wb_xml_heads
+        if replaced
+          old = XML::Plan.mapping_head(replaced.xml)
+          kept = Array(heads[old]).reject { |other| other.equal?(replaced) }
+          kept.empty? ? heads.delete(old) : heads[old] = (kept.size == 1 ? kept[0] : kept.freeze)
+        end
+        same_head = heads[head]
+        heads[head] = same_head.nil? ? attribute : [*same_head, attribute].freeze
+      end
+
       def schema_changed
         @__wb_schema_generation += 1
         @__wb_plans = NO_PLANS

@@ -380,7 +380,7 @@ module Wirebind
       def attribute_value(resolved)
         attribute = resolved.attribute
         line "at = #{resolved.at}"
-        line "v = r.#{attribute.name}"
+        line "v = #{read(attribute)}"
         if attribute.list?
           lit("[")
           flush
@@ -524,6 +524,13 @@ module Wirebind
         end
         line "end"
         lit("]")
+      end
+
+      # The expression reading +attribute+ of the record in local +r+: a
+      # model's instance variable (a model's values are its ivars, see
+      # {Wirebind::Model}), or the reader of an object that is not a model.
+      def read(attribute)
+        attribute.ivar ? "r.instance_variable_get(#{attribute.ivar.inspect})" : "r.#{attribute.name}"
       end
 
       # Checks that local +v+, the value of a +many+ field, is an Array. A

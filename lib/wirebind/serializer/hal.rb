@@ -20,7 +20,7 @@ module Wirebind
             call_links
             fields([:one]).each do |resolved|
               line "at = #{resolved.at}"
-              line "e#{resolved.at} = r.#{resolved.attribute.name}"
+              line "e#{resolved.at} = #{read(resolved.attribute)}"
             end
             open
             fields([:attribute]).each do |resolved|
@@ -72,7 +72,7 @@ module Wirebind
           else
             member(resolved.key)
             line "at = #{resolved.at}"
-            line "v = r.#{resolved.attribute.name}"
+            line "v = #{read(resolved.attribute)}"
             each_record(resolved, "s.write(%s, out, ctx, d + 1)")
           end
         end

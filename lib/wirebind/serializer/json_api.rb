@@ -133,7 +133,7 @@ module Wirebind
         def id_method
           name = @compiled.id_attribute.name
           line "def id_of(r)"
-          line "  v = r.#{name}"
+          line "  v = #{read(@compiled.id_attribute)}"
           line "  return v if String === v"
           line "  return v.to_s if Integer === v"
           line "  raise EncodeError.new(#{"a JSON:API resource needs an id: #{name} is ".inspect} + Types.describe(v), path: #{name.name.inspect})"
@@ -199,7 +199,7 @@ module Wirebind
           relationship_links(resolved.field.links)
           member("data")
           line "at = #{resolved.at}"
-          line "v = r.#{resolved.attribute.name}"
+          line "v = #{read(resolved.attribute)}"
           if resolved.field.kind == :one
             pre = take
             line "if v.nil? then out << #{(pre + 'null').inspect}"

@@ -23,7 +23,7 @@ module Wirebind
               when :one then one(resolved)
               when :many
                 line "at = #{resolved.at}"
-                line "v = r.#{resolved.attribute.name}"
+                line "v = #{read(resolved.attribute)}"
                 each_record(resolved, "s.write(%s, out, ctx, d + 1)", nils: "null")
               end
             end
@@ -33,7 +33,7 @@ module Wirebind
 
         def one(resolved)
           line "at = #{resolved.at}"
-          line "v = r.#{resolved.attribute.name}"
+          line "v = #{read(resolved.attribute)}"
           pre = take
           line "if v.nil? then out << #{(pre + 'null').inspect}"
           line "else #{pre.empty? ? '' : "out << #{pre.inspect}; "}@n#{resolved.at}.write(v, out, ctx, d + 1)"

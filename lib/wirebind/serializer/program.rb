@@ -135,9 +135,11 @@ module Wirebind
         read_attribute(resolved.attribute)
       end
 
-      # @return [Hash] how the engine reads +attribute+ (a Model::Attribute)
+      # @return [Hash] how the engine reads +attribute+: a model's instance
+      #   variable (+direct+; see {Wirebind::Model}), or the reader of an
+      #   object that is not a model (a {ReaderAttribute}, which has no ivar)
       def read_attribute(attribute)
-        { ivar: attribute.ivar, reader: attribute.name, direct: direct?(attribute.name) }
+        { ivar: attribute.ivar, reader: attribute.name, direct: !attribute.ivar.nil? }
       end
 
       # @return [Hash] the nested serializer of +resolved+ (a Compiled, or a
@@ -165,16 +167,6 @@ module Wirebind
         op[FIELDS.index(:flag)] ||= -1
         @ops << op
         op
-      end
-
-      # Whether the record's reader is the attr_accessor Model defined for
-      # the attribute, so that reading the instance variable (for a record of
-      # exactly the model class: C checks) is reading it through the reader.
-      def direct?(name)
-        owner = @compiled.model.instance_method(name).owner
-        owner.is_a?(Model::GeneratedMethods) && !Model::Generator::METHOD_NAMES.include?(name)
-      rescue NameError
-        false
       end
     end
   end

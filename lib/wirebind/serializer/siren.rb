@@ -57,7 +57,7 @@ module Wirebind
             head = +'{"rel":[' << JSON::Pure::Writer.string(+"", resolved.key) << "],"
             call = "@n#{resolved.at}.write(x, out, ctx, d + 1, #{head.inspect})"
             line "at = #{resolved.at}"
-            line "v = r.#{resolved.attribute.name}"
+            line "v = #{read(resolved.attribute)}"
             if resolved.field.kind == :one
               line "unless v.nil?"
               line "  x = v"

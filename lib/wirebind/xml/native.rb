@@ -10,14 +10,17 @@ module Wirebind
     # +dtd: :internal+) to the pure backend, which parses DTDs.
     #
     # The C methods it calls (defined in ext/wirebind/xml_decoder_class.c and
-    # xml_encoder_class.c):
-    # - +decode_source(source, item, mode, path, strict, limits, reject_dtd, block, references, missing,
-    #   default_offset)+, limits being +[max_depth, max_token_size, max_attributes, max_namespaces]+
-    #   (+missing+: the message to raise when +path+ never matched, or nil) and
-    #   mode one of :list, :first, :each, :check; returns the result, or :doctype after
-    #   giving back (Source#unread) what it read when it meets a DOCTYPE it may not refuse;
+    # xml_encoder_class.c), each with its settings in one frozen config Struct
+    # (defined by C, so that C reads the members it knows, in its order):
+    # - +decode_source(source, DecodeConfig, block, references)+; a DecodeConfig has
+    #   +item+, +mode+ (:list, :first, :each, :check), +path+, +strict+, the limits
+    #   (+max_depth+, +max_token_size+, +max_attributes+, +max_namespaces+), +reject_dtd+,
+    #   +missing+ (the message to raise when +path+ never matched, or nil) and
+    #   +default_offset+; returns the result, or :doctype after giving back
+    #   (Source#unread) what it read when it meets a DOCTYPE it may not refuse;
     # - +compile_plan(plan)+, a Plan compiled for C (called through {plan_for});
-    # - +encode_value(value, root, item, xsi_all, declaration, io)+.
+    # - +encode_value(value, EncodeConfig, io)+; an EncodeConfig has +root+, +item+,
+    #   +xsi_all+ and +declaration+.
     #
     # @api private
     module Native
@@ -43,7 +46,7 @@ module Wirebind
 
         # @see Wirebind::XML.encode
         def encode(value, io, root, item, nil_style, declaration)
-          encode_value(value, root, item, nil_style == :xsi, declaration, io)
+          encode_value(value, EncodeConfig.new(root: root, item: item, xsi_all: nil_style == :xsi, declaration: declaration).freeze, io)
         end
 
         # For the C decoder, at an element with an xsi:type where +declared+ is expected.
@@ -66,9 +69,13 @@ module Wirebind
 
         def run(input, item, mode, path, strict, options, block)
           source = Source.new(input)
-          limits = options.values_at(:max_depth, :max_token_size, :max_attributes, :max_namespaces)
-          result = decode_source(source, item, mode, path, strict, limits, options.fetch(:dtd) == :reject, block,
-                                 options[:references], options[:missing], options[:default_offset])
+          config = DecodeConfig.new(
+            item: item, mode: mode, path: path, strict: strict,
+            max_depth: options[:max_depth], max_token_size: options[:max_token_size],
+            max_attributes: options[:max_attributes], max_namespaces: options[:max_namespaces],
+            reject_dtd: options.fetch(:dtd) == :reject, missing: options[:missing], default_offset: options[:default_offset]
+          ).freeze
+          result = decode_source(source, config, block, options[:references])
           result == :doctype ? yield(source) : result
         end
       end

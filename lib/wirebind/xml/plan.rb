@@ -63,6 +63,7 @@ module Wirebind
 
       NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
       PATH_MARKS = %r{[/{}]}
+      ASCII_CONTROL = /[\x00-\x1F\x7F]/
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
       XML_PREFIX = "xml:"
 
@@ -139,8 +140,13 @@ module Wirebind
         # SchemaError there and not at the first decode.
         # @return [void]
         # @raise [SchemaError]
-        def check_mapping(xml, model, list, context)
-          parse(xml, context).then do |shape, *|
+        # @param choices [Boolean] a list of several model classes, which is
+        #   mapped by each class's element name: its path must end with "*"
+        def check_mapping(xml, model, list, context, choices: false)
+          parse(xml, context).then do |shape, steps|
+            if choices && !(shape == :element && steps.last == ANY_STEP)
+              raise SchemaError, "#{context}: a list of several model classes is mapped by element name: use \"*\" or \"wrapper/*\""
+            end
             next if shape == :element
 
             raise SchemaError, "#{context}: the element's text must be a scalar" if shape == :text && (model || list)
@@ -183,6 +189,9 @@ module Wirebind
 
           local, uri = path_step(segment, context)
           raise SchemaError, "#{context}: an XML attribute needs a name" unless local
+          if local == "xmlns" && (uri.nil? || uri.empty?)
+            raise SchemaError, "#{context}: xmlns is a namespace declaration, not an XML attribute a schema can map"
+          end
 
           [local, uri.nil? || uri.empty? ? nil : uri].freeze
         end
@@ -205,7 +214,108 @@ module Wirebind
             raise SchemaError, "#{context}: '#{segment}' is not an element name (use a local name, {uri}local or *)"
           end
 
+          if uri && !uri.empty? && (problem = namespace_problem(uri, xml: true))
+            raise SchemaError, "#{context}: #{problem}"
+          end
+
           [local.freeze, uri&.freeze].freeze
+        end
+
+        # What is wrong with a namespace a schema names (in an +xml:+ path,
+        # +xml_namespace+, +xml_prefix+, +xml_type+), or nil: it must be text
+        # XML 1.0 can hold, and not one of the two XML reserves (+xmlns+'s may
+        # never be bound; XML's own only to its prefix +xml+, which is how a
+        # path's +{uri}+ names are written).
+        # @param xml [Boolean] whether XML's own namespace is allowed
+        # @return [String, nil] the problem, for a SchemaError
+        def namespace_problem(uri, xml: false)
+          # Printable ASCII (every namespace in practice) is written as it is; anything else by the encoders' check.
+          unless uri.ascii_only? && !uri.match?(ASCII_CONTROL)
+            begin
+              Pure::Encoder.attribute(uri)
+            rescue Types::InvalidValue => e
+              return "the namespace #{uri.inspect} cannot be written: #{e.message}"
+            end
+          end
+          return "the namespace #{uri} is reserved for namespace declarations" if uri == Pure::Syntax::XMLNS_NS
+          return if xml || uri != Pure::Syntax::XML_NS
+
+          "the namespace #{uri} is XML's own, bound only to the prefix xml (name it in a path, as @xml:lang)"
+        end
+
+        # The first segment of an +xml:+ mapping (+"a"+ of +"a/b/@c"+, +"@id"+,
+        # +"."+): only mappings with the same head can clash.
+        # @return [String]
+        def mapping_head(xml)
+          if xml.include?("{")
+            head = split_path(xml).first
+            # "@{}a" is "@a" (an XML attribute in no namespace); "{}a" stays apart from "a", as in the plan.
+            return head.start_with?("@{}") ? "@#{head[3..]}" : head
+          end
+
+          slash = xml.index("/")
+          slash ? xml[0, slash] : xml
+        end
+
+        # Checks the +xml:+ mapping of +attribute+ against those of +others+
+        # (the class's other attributes) when it is declared: two attributes on
+        # one element, XML attribute or text, or an element that is both a
+        # value and a wrapper, are a SchemaError there, not at the first use.
+        # (Lists of several classes, mapped by each class's +xml_root+, which
+        # may still change, are checked when the plan is built.)
+        # @return [void]
+        # @raise [SchemaError]
+        # @param others [Array<Model::Attribute>] the class's attributes whose
+        #   mapping has the same {mapping_head}: no other can clash
+        def check_siblings(attribute, others)
+          xml = attribute.xml
+          mine = context = nil
+          others.each do |other|
+            next if other.equal?(attribute) || other.name == attribute.name
+
+            context ||= "#{Model.display_name(attribute.owner)}.attribute #{attribute.name.inspect} (xml: #{xml.inspect})"
+            mine ||= parse(xml, context)
+            clash = clash(mine, attribute, parse(other.xml, context), other)
+            raise SchemaError, "#{context}: #{clash} (by :#{other.name})" if clash
+          end
+        end
+
+        private
+
+        # What Plan#add would refuse when +mine+ came after +theirs+ (both from {parse}), or nil.
+        def clash(mine, attribute, theirs, other)
+          case [mine[0], theirs[0]]
+          when %i[text text]
+            "the element's text is already mapped"
+          when %i[attribute attribute]
+            "XML attribute '#{attribute.xml}' is already mapped" if mine[1] == theirs[1] && mine[2] == theirs[2]
+          when %i[attribute element]
+            value_as_wrapper(theirs[1], mine[2], false)
+          when %i[element attribute]
+            value_as_wrapper(mine[1], theirs[2], true)
+          when %i[element element]
+            mine_steps = mine[1]
+            their_steps = theirs[1]
+            if mine_steps == their_steps
+              # Several classes' lists share "*" by their roots: the plan sees those.
+              return if attribute.choices || other.choices
+
+              local = mine_steps.last[0]
+              local ? "<#{local}> is already mapped" : "'*' is already mapped here"
+            else
+              value_as_wrapper(mine_steps, their_steps[0...-1], true) || value_as_wrapper(their_steps, mine_steps[0...-1], false)
+            end
+          end
+        end
+
+        # The message when the element +value+ (a value's path) is one of
+        # +wrappers+ (the elements another path goes through), or nil;
+        # +new_value+: the value is the mapping being declared.
+        def value_as_wrapper(value, wrappers, new_value)
+          return unless value.size <= wrappers.size && wrappers[0, value.size] == value && value.last[0]
+
+          local = value.last[0]
+          new_value ? "<#{local}> is already a wrapper, it cannot also be a value" : "<#{local}> is already mapped to a value, it cannot also be a wrapper"
         end
       end
 

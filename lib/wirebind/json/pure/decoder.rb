@@ -304,7 +304,7 @@ module Wirebind
           if byte == LBRACKET
             depth_error if @stack.size >= @max_depth
             @s.skip(ARRAY_START)
-            return scalars(slot.code) unless slot.code == :model
+            return scalars(slot.code, slot.lenient) unless slot.code == :model
 
             @stack << [LIST, slot, [], slot.plan, 0, false]
             return PUSHED

@@ -114,7 +114,8 @@ module Wirebind
             opening = position.zero? ? +"{" : +","
             emit "  key = #{q(slot.key)}"
             emit "  out << #{q(Writer.key(opening, slot.key))}"
-            emit "  v = record.#{slot.attribute.name}"
+            # A model's values are its instance variables (Wirebind::Model's rule).
+            emit "  v = record.instance_variable_get(#{slot.attribute.ivar.inspect})"
             if slot.list
               list(slot)
             else
