@@ -18,7 +18,9 @@
 #   /file?P a file written before the run, sent as it is read: getIssuesFromJqlSearch
 #           of STREAM_ISSUES (100,000) issues, rpc/encoded multiRefs, in two orders
 #           (depth first as wirebind's Service writes them, level by level as Axis 1
-#           does), streamed by the client's each (kept in tmp/bench/ between runs)
+#           does), streamed by the client's each (kept in tmp/bench/ between runs);
+#           and a third, depth first, whose first and last issues share a version
+#           (each must take it back from 600,000 multiRefs before, the same object)
 #
 # Environment: BENCH_COUNT=1000, SMALL_CALLS=10000, SAVON_SMALL_CALLS=1000,
 # STREAM_MB=80, SAVON_STREAM_MB=16, STREAM_ISSUES=100000, BENCH_RUNS=15.
@@ -66,6 +68,7 @@ module Bench
       small_calls(server)
       streaming(server, issues.first(50))
       multi_ref_streaming(server)
+      multi_ref_shared(server)
     ensure
       server&.stop
     end
@@ -256,20 +259,63 @@ module Bench
       puts "(level by level, every issue waits for the level after it: each holds them all, as the multiRefs still pending)"
     end
 
+    # The first and the last of STREAM_ISSUES issues share a version, written
+    # once (depth first, right after the first issue): the last one's href
+    # names a multiRef let go some 600,000 multiRefs before. each must read it
+    # as call does: every issue equal to the one it was written from, the
+    # shared version one object.
+    def multi_ref_shared(server)
+      file = multi_ref_file(:shared)
+      result = in_child do
+        client = wirebind_client(server, "/file?#{file}")
+        count = 0
+        bad = 0
+        first = last = nil
+        client.each(:getIssuesFromJqlSearch, { in0: "token", in1: "project = OPS", in2: STREAM_ISSUES }, returns: Issue) do |issue|
+          bad += 1 unless issue == shared_issue(count)
+          first ||= issue
+          last = issue
+          count += 1
+        end
+        raise "#{bad} of #{count} streamed issues differ" unless bad.zero?
+        raise "the shared version is not one object" unless first.fix_versions.last.equal?(last.fix_versions.last)
+
+        count
+      end
+      puts
+      if result[:ok] && result[:value] == STREAM_ISSUES
+        puts "each over #{STREAM_ISSUES} issues whose first and last share a version (a reference #{(File.size(file) / MIB).round} MiB back): " \
+             "every issue equal to the one it was written from, the version one object (#{result[:time].round(1)} s, " \
+             "peak RSS growth #{(result[:rss] / 1024.0).round(1)} MiB)"
+      else
+        abort "each over the shared-version document failed: #{result[:error] || result[:value]}"
+      end
+    end
+
+    SHARED_VERSION = Version.new(name: "shared", archived: false, released: true, sequence: 1)
+
+    def shared_issue(index)
+      issue = Generator.expected_issue(index)
+      issue.fix_versions = issue.fix_versions + [SHARED_VERSION] if index.zero? || index == STREAM_ISSUES - 1
+      issue
+    end
+
     # The response, written once by a child process (its memory is not the
     # parent's) into tmp/bench/, and kept for the next run.
     def multi_ref_file(order)
       dir = File.expand_path("../tmp/bench", __dir__)
       FileUtils.mkdir_p(dir)
-      file = File.join(dir, "soap_multi_ref_#{order == true ? 'depth' : 'levels'}_#{STREAM_ISSUES}.xml")
+      name = { true => "depth", breadth_first: "levels", shared: "shared" }.fetch(order)
+      file = File.join(dir, "soap_multi_ref_#{name}_#{STREAM_ISSUES}.xml")
       return file if File.exist?(file)
 
       pid = fork do
-        issues = Enumerator.new { |y| STREAM_ISSUES.times { |n| y << Generator.expected_issue(n) } }
+        shared = order == :shared
+        issues = Enumerator.new { |y| STREAM_ISSUES.times { |n| y << (shared ? shared_issue(n) : Generator.expected_issue(n)) } }
         File.open("#{file}.part", "wb") do |io|
           Wirebind::SOAP::Envelope.write(io, operation: "getIssuesFromJqlSearchResponse", namespace: NS,
                                              parts: { getIssuesFromJqlSearchReturn: issues }, types: { getIssuesFromJqlSearchReturn: [Issue] },
-                                             style: :rpc_encoded, multi_ref: order)
+                                             style: :rpc_encoded, multi_ref: shared || order)
         end
         File.rename("#{file}.part", file)
         exit!(0)

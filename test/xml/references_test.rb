@@ -2,6 +2,7 @@
 
 require_relative "xml_test_support"
 require_relative "../support/linear_time"
+require "minitest/mock"
 
 # SOAP 1.1 encoding references (href/id, Axis multiRefs), decoded with
 # references: true on either backend.
@@ -221,37 +222,114 @@ class XMLReferencesTest < Minitest::Test
     end
   end
 
-  # A record yielded and let go is taken back by a later reference while it is
-  # among the last RECENT let go (the same object); older, it is an error.
+  # A record yielded and let go is taken back by a later reference however
+  # long ago: among the last RECENT let go as it is, older from the spill; the
+  # same object while the caller holds it, else an equal one. each and decode
+  # read the document alike.
   def test_each_later_references_to_records_let_go
     xml = doc(<<~XML)
       <resp><return><item href="#a"/><item href="#b"/></return></resp>
       <multiRef id="a" soapenc:root="0"><name>a</name></multiRef>
       <multiRef id="b" soapenc:root="0"><name>b</name><next href="#a"/></multiRef>
     XML
-    recent = Wirebind::XML::References::RECENT
-    items = (0..recent).map { |i| %(<item href="#r#{i}"/>) }.join
-    refs = (0..recent).map { |i| %(<multiRef id="r#{i}"><name>#{i}</name></multiRef>) }.join
+    count = Wirebind::XML::References::RECENT + 1000
+    items = (0...count).map { |i| %(<item href="#r#{i}"/>) }.join
+    refs = (0...count).map { |i| %(<multiRef id="r#{i}"><name>#{i}</name><next href="#c#{i}"/></multiRef><multiRef id="c#{i}"><name>c#{i}</name></multiRef>) }.join
     tail = %(<multiRef id="tail"><name>tail</name><next href="#r0"/></multiRef>)
     old = doc(%(<resp><return>#{items}<item href="#tail"/></return></resp>#{refs}#{tail}))
-    recent_enough = old.sub('<next href="#r0"/>', '<next href="#r1"/>')
+    expected = decode(old, [Node])
+    assert_equal %w[0 c0], [expected.last.next_node.name, expected.last.next_node.next_node.name]
     backends.each do |backend|
       nodes = []
       Wirebind::XML.each(xml, Node, at: AT, references: true, backend: backend) { |node| nodes << node }
       assert_equal %w[a b], nodes.map(&:name)
       assert_same nodes[0], nodes[1].next_node
-      seen = 0
-      error = assert_raises(Wirebind::DecodeError) do
-        Wirebind::XML.each(old, Node, at: AT, references: true, backend: backend) { seen += 1 }
-      end
-      assert_equal recent + 1, seen
-      assert_match(/href="#r0" references a multiRef that each let go more than #{recent} multiRefs ago/, error.message)
+      # Kept by the caller: the same object.
+      nodes = []
+      assert_equal count + 1, Wirebind::XML.each(old, Node, at: AT, references: true, backend: backend) { |node| nodes << node }
+      assert_equal expected, nodes
+      assert_same nodes[0], nodes.last.next_node
+      # Dropped by the caller: an equal one (read back when the GC took the original).
       last = nil
-      Wirebind::XML.each(recent_enough, Node, at: AT, references: true, backend: backend) { |node| last = node }
-      assert_equal %w[tail 1], [last.name, last.next_node.name]
+      Wirebind::XML.each(old, Node, at: AT, references: true, backend: backend) do |node|
+        last = node
+        GC.start if node.name == "4500"
+      end
+      assert_equal expected.last, last
     end
-    # decode keeps every referent.
-    assert_equal "0", decode(old, [Node]).last.next_node.name
+  end
+
+  # Records Marshal cannot dump (a model class without a name) stay in memory
+  # instead of going to the spill file: still taken back.
+  def test_each_keeps_what_it_cannot_spill
+    anonymous = Class.new { include Wirebind::Model }
+    anonymous.attribute :name, :string
+    anonymous.attribute :next_node, anonymous, xml: "next"
+    count = Wirebind::XML::References::RECENT + 1000
+    items = (0...count).map { |i| %(<item href="#r#{i}"/>) }.join
+    refs = (0...count).map { |i| %(<multiRef id="r#{i}"><name>#{i}</name></multiRef>) }.join
+    xml = doc(%(<resp><return>#{items}<item href="#tail"/></return></resp>#{refs}<multiRef id="tail"><name>tail</name><next href="#r0"/></multiRef>))
+    backends.each do |backend|
+      last = nil
+      Wirebind::XML.each(xml, anonymous, at: AT, references: true, backend: backend) { |node| last = node }
+      assert_equal %w[tail 0], [last.name, last.next_node.name]
+    end
+  end
+
+  # No temporary directory for the spill file: a DecodeError saying so.
+  def test_spill_file_errors
+    Dir.stub(:tmpdir, File.join(Dir.tmpdir, "wirebind-no-such-directory")) do
+      error = assert_raises(Wirebind::DecodeError) { Wirebind::XML::References::Spill.new }
+      assert_match(/each could not keep the multiRefs it let go in a temporary file \(Errno::ENOENT/, error.message)
+    end
+  end
+
+  # What the spill writes and reads back: a copy whose referents are their ids,
+  # made the same objects again when read back.
+  def test_spill_copies_keep_shared_referents_shared
+    spill_class = Wirebind::XML::References::Spill
+    shared = Version.new(name: "1.0")
+    other = Version.new(name: "2.0")
+    issue = Issue.new(key: "K", votes: 4, versions: [shared, other, shared], fix: shared)
+    copy = spill_class.copy(issue, { shared => "v" }.compare_by_identity)
+    assert_equal [spill_class::Ref.new("v")] * 2, [copy.fix, copy.versions[0]]
+    assert_same issue.key, copy.key
+    refute_same other, copy.versions[1]
+    assert_same shared, issue.fix # the original is untouched
+    back = Marshal.load(Marshal.dump(copy))
+    spill_class.resolve(back, { "v" => shared })
+    assert_equal issue, back
+    assert_same shared, back.fix
+    assert_same shared, back.versions[2]
+  end
+
+  # One referent shared by the first and the last of many records: each and
+  # decode agree, and the shared one is one object. Past max_references
+  # referents let go, each says so.
+  def test_each_reference_from_the_last_record_to_the_first
+    count = 6000
+    items = (0...count).map { |i| %(<item href="#i#{i}"/>) }.join
+    refs = (0...count).map do |i|
+      fix = i.zero? || i == count - 1 ? "#shared" : "#v#{i}"
+      extra = i == count - 1 ? %(<versions><item href="#v1"/><item href="#shared"/></versions>) : ""
+      %(<multiRef id="i#{i}"><key>K#{i}</key><votes href="#n"/><fix href="#{fix}"/>#{extra}</multiRef>) +
+        (i.zero? ? %(<multiRef id="shared"><name>shared</name></multiRef>) : %(<multiRef id="v#{i}"><name>#{i}</name></multiRef>))
+    end.join
+    xml = doc(%(<resp><return>#{items}</return></resp><multiRef id="n" xsi:type="xsd:long">7</multiRef>#{refs}))
+    expected = decode(xml, [Issue])
+    assert_same expected.first.fix, expected.last.fix
+    backends.each do |backend|
+      issues = []
+      Wirebind::XML.each(xml, Issue, at: AT, references: true, backend: backend) { |issue| issues << issue }
+      assert_equal expected, issues
+      assert_same issues.first.fix, issues.last.fix
+      assert_same issues.first.fix, issues.last.versions[1]
+      assert_same issues[1].fix, issues.last.versions[0]
+      error = assert_raises(Wirebind::DecodeError) do
+        Wirebind::XML.each(xml, Issue, at: AT, references: true, backend: backend, max_references: 6100) { |issue| issue }
+      end
+      assert_equal "each keeps more than 6100 multiRefs let go, for later references to take back (max_references)", error.message
+    end
   end
 
   def test_each_cycles_dangling_and_max_references

@@ -37,6 +37,68 @@ module Wirebind
       # How much of a body left unread is drained to keep its connection.
       DRAIN_LIMIT = 1024 * 1024
 
+      # What the three adapters share: their {Pool}, the count of connections
+      # opened, and #request, which takes a connection for the exchange and gives
+      # it back, kept only when the exchange read the body to its end. A
+      # subclass defines +open_connection+, +usable?(connection)+,
+      # +close_connection(connection)+ and +exchange(connection, path, headers,
+      # body) { |status, headers, reader| }+, which returns the block's value and
+      # whether the connection may carry the next request.
+      # @api private
+      class Adapter
+        # @return [Integer] connections opened so far
+        attr_reader :connections_opened
+
+        def initialize(pool_size)
+          @connections_opened = 0
+          @lock = Mutex.new
+          @pool = Pool.new(pool_size, open: -> { open_connection }, usable: ->(connection) { usable?(connection) },
+                                      close: ->(connection) { close_connection(connection) })
+        end
+
+        # @see Transport
+        def request(path, headers, body, &block)
+          connection = @pool.checkout
+          keep = false
+          begin
+            result, keep = exchange(connection, path, headers, body, &block)
+            result
+          ensure
+            @pool.checkin(connection, keep)
+          end
+        end
+
+        # Closes every idle connection; connections in use close when given back.
+        # @return [void]
+        def close
+          @pool.close
+        end
+
+        private
+
+        def opened
+          @lock.synchronize { @connections_opened += 1 }
+        end
+
+        def usable?(_connection)
+          true
+        end
+      end
+
+      class << self
+        # The +ssl:+ option (+verify:+, default true; +ca_file:+; +cert:+ and
+        # +key:+, OpenSSL objects or paths of PEM files) as OpenSSL parameters:
+        # +verify_mode+, +ca_file+, +cert+, +key+ (those given).
+        # @api private
+        def ssl_params(ssl)
+          params = { verify_mode: ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE }
+          params[:ca_file] = ssl[:ca_file] if ssl[:ca_file]
+          params[:cert] = ssl[:cert].is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(ssl[:cert])) : ssl[:cert] if ssl[:cert]
+          params[:key] = ssl[:key].is_a?(String) ? OpenSSL::PKey.read(File.read(ssl[:key])) : ssl[:key] if ssl[:key]
+          params
+        end
+      end
+
       autoload :NetHTTP, File.expand_path("transport/net_http", __dir__)
       autoload :Socket, File.expand_path("transport/socket", __dir__)
       autoload :HTTPX, File.expand_path("transport/httpx", __dir__)

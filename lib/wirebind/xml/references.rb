@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "tempfile"
+
 module Wirebind
   module XML
     # The bookkeeping of SOAP 1.1 encoding references (+href="#id"+ and the
@@ -35,21 +37,29 @@ module Wirebind
     # Each reference is counted against what holds it (a record not yielded
     # yet, or a referent). Once a record is yielded, the model referents it
     # references that nothing else holds are let go, and in turn those only
-    # they held: their values are no longer held here. The last {RECENT} let go
-    # are kept aside, so that a later reference takes one back, the same
-    # object (a version shared by issues yielded apart); a reference to one let
-    # go before those is a {DecodeError} saying so (never a second, different
-    # object, nor a silent dangling reference), and {XML.decode}, which keeps
-    # every referent, reads such a document. Scalar referents (Axis writes
-    # every +long+ as one, and shares them between records and levels) are kept
-    # for the whole document: a value each. So memory while streaming is the
-    # records still pending and what they reference, {RECENT} referents, and an
-    # id per referent let go.
+    # they held: their values are no longer held here. A later reference may
+    # still name one (a version shared by the first and the last of 100,000
+    # issues; Axis writes a multiRef once, wherever it first met it, and a
+    # writer may reference it again from anywhere after), and the decoder cannot
+    # know which will be: so none is forgotten, and none is held in memory for
+    # long. The last {RECENT} let go are kept as they are; older ones are
+    # written to a {Spill} (an unlinked temporary file, one Marshal dump per
+    # referent, its referents replaced by their ids), and the id remembers where.
+    # A later reference takes one back as the same object while anything still
+    # holds it (an ObjectSpace::WeakMap: the record the user kept), else as an
+    # equal one read back from the file, its own referents taken back the same
+    # way: no one can tell it from the original, which is gone. So +each+ and
+    # {XML.decode} (which keeps every referent) read every valid document alike,
+    # and memory while streaming is the records still pending and what they
+    # reference, {RECENT} referents, and an id and an Integer per referent let
+    # go, at most +max+ of them (more is a {DecodeError} naming +max_references+).
+    # Scalar referents (Axis writes every +long+ as one, and shares them between
+    # records and levels) are kept for the whole document: a value each.
     #
     # @api private
     class References
-      # How many model referents +each+ keeps after letting them go, for a later
-      # reference to take back.
+      # How many model referents +each+ keeps as they are after letting them go,
+      # for a later reference to take back; older ones go to the {Spill}.
       RECENT = 4096
       EMPTY = [].freeze
       private_constant :EMPTY
@@ -93,7 +103,8 @@ module Wirebind
         @parents = {}    # id => [referent id or box, ...] waiting for its completion
         @holders = {}    # id => how many references to it are held (by records not yielded, referents not let go)
         @recent = {}     # id => value: the last RECENT model referents let go, oldest first
-        @released = {}   # id => true: let go and gone
+        @spilled = {}    # id => its handle in @spill: let go before those
+        @spill = nil     # a Spill, made when the first referent goes to it
       end
 
       # Called for every reference the decoders meet.
@@ -107,8 +118,7 @@ module Wirebind
         end
         return @values.fetch(id, PENDING) unless @block
 
-        revive(id) if @recent.key?(id)
-        released(id) if @released.key?(id)
+        revive(id) if @recent.key?(id) || @spilled.key?(id)
         @holders[id] = @holders.fetch(id, 0) + 1
         if @current && !complete?(id)
           @waiting[@current] = @waiting.fetch(@current, 0) + 1
@@ -216,6 +226,7 @@ module Wirebind
         return unless @block
 
         flush
+        @spill&.close
         # Unreachable: an incomplete record waits on a cycle, which check_cycles reports.
         raise DecodeError, "#{@queue.size} records wait for references that never completed" unless @queue.empty?
       end
@@ -225,11 +236,6 @@ module Wirebind
       # Whether +id+ was read along with every referent it reaches.
       def complete?(id)
         @values.key?(id) && !@waiting.key?(id)
-      end
-
-      def released(id)
-        raise DecodeError, "href=\"##{id}\" references a multiRef that each let go more than #{RECENT} multiRefs ago " \
-                           "(each keeps what pending records hold, and the last #{RECENT} let go; decode keeps every multiRef)"
       end
 
       # A box waits for its incomplete children; yielded when none is left and
@@ -279,7 +285,7 @@ module Wirebind
       # A record holding references to +ids+ was yielded: a model referent no
       # one holds any more is let go, and so are, in turn, those only it held.
       # It stays among the RECENT last let go, from where a later reference
-      # takes it back (the same object); older ones are gone.
+      # takes it back (the same object); older ones go to the spill.
       def let_go(ids)
         return if ids.empty?
 
@@ -303,27 +309,50 @@ module Wirebind
         end
       end
 
-      # A reference to a referent let go lately: held again, and so is what it
-      # holds (counted back as let_go counted it down).
+      # A reference to a referent let go (kept aside or spilled): held again,
+      # and so is what it holds (counted back as let_go counted it down). What
+      # is read back from the spill holds its referents' ids, replaced once
+      # every one of them is held again.
       def revive(id)
-        @values[id] = @recent.delete(id)
+        read_back = []
+        @values[id] = take_back(id, read_back)
         children = (@edges[id] || EMPTY).dup
         until children.empty?
           child = children.pop
           @holders[child] = @holders.fetch(child, 0) + 1
-          next unless @recent.key?(child)
+          next unless @recent.key?(child) || @spilled.key?(child)
 
-          @values[child] = @recent.delete(child)
+          @values[child] = take_back(child, read_back)
           grandchildren = @edges[child]
           children.concat(grandchildren) if grandchildren
         end
+        read_back.each { |record| Spill.resolve(record, @values) }
       end
 
+      def take_back(id, read_back)
+        return @recent.delete(id) if @recent.key?(id)
+
+        value, children, copy = @spill.take(@spilled.delete(id))
+        @edges[id] = children unless children.empty?
+        read_back << value if copy
+        value
+      end
+
+      # The oldest referent kept aside goes to the spill (whatever it holds is
+      # let go already or still held, so its ids are at hand).
       def forget_oldest
-        id, = @recent.first
-        @recent.delete(id)
-        @edges.delete(id)
-        @released[id] = true
+        id, value = @recent.shift
+        if @spilled.size >= @max
+          raise DecodeError, "each keeps more than #{@max} multiRefs let go, for later references to take back (max_references)"
+        end
+
+        children = @edges.delete(id) || EMPTY
+        ids = nil # the values it holds that a copy must name by id: not nil, true, false nor an Integer
+        children.each do |child|
+          held = @values.fetch(child) { @recent.fetch(child) { @spill.alive(@spilled[child]) } }
+          (ids ||= {}.compare_by_identity)[held] = child unless held.nil? || held.is_a?(Integer) || held == true || held == false
+        end
+        @spilled[id] = (@spill ||= Spill.new).put(value, children, ids)
       end
 
       def wait(id, type, target)
@@ -370,6 +399,158 @@ module Wirebind
             else
               state[id] = :done
               stack.pop
+            end
+          end
+        end
+      end
+
+      # Where +each+ keeps the referents it let go long ago (see "Streaming"
+      # above): an unlinked temporary file, made on first use, holding for each
+      # one the ids of its referents and a copy of it in which the values of
+      # those referents are {Ref}s to their ids (so that a shared referent is one
+      # object again when read back), {BATCH} to a Marshal dump. A handle counts
+      # the referents put: its batch and its place there. While something else
+      # holds the original, {#take} gives it back instead (a WeakMap on the
+      # handle). What a referent costs here is its Marshal dump and the WeakMap
+      # entry: about as much again as decoding it (see README, "SOAP client").
+      #
+      # @api private
+      class Spill
+        # A referent's place in a spilled copy.
+        Ref = Struct.new(:id)
+
+        # Referents written in one Marshal dump (the cost of a dump is much
+        # more per call than per object).
+        BATCH = 256
+
+        def initialize
+          @file = Spill.file_errors { Tempfile.create(["wirebind-multirefs", ".bin"], binmode: true) }
+          File.unlink(@file.path)
+          @places = []    # per batch: where it starts in the file, or the batch itself when Marshal cannot dump it
+          @sizes = []     # per batch written: its bytes
+          @end = 0
+          @batch = []     # value, its referents' ids, ids by value: not written yet
+          @count = 0
+          @alive = ObjectSpace::WeakMap.new
+        end
+
+        # @param ids [Hash{Object => String}, nil] the values of +value+'s referents (by identity) and their ids
+        # @return [Integer] the handle
+        def put(value, children, ids)
+          handle = @count
+          @count += 1
+          @alive[handle] = value
+          @batch << value << children << ids
+          write_batch if @batch.size == 3 * BATCH
+          handle
+        end
+
+        # @return [Object, nil] the original, while something holds it
+        def alive(handle)
+          @alive[handle]
+        end
+
+        # @return [Array] [value, ids of its referents, whether it is a copy holding {Ref}s]
+        def take(handle)
+          batch, index = handle.divmod(BATCH)
+          place = batch == @places.size ? @batch : @places[batch]
+          return [place[3 * index], place[(3 * index) + 1], false] if place.is_a?(Array)
+
+          bytes = Spill.file_errors do
+            @file.flush
+            @file.pread(@sizes[batch], place)
+          end
+          # rubocop:disable Security/MarshalLoad -- our own dump, in a file no one else can open (unlinked)
+          children, copy = Marshal.load(bytes)[index]
+          # rubocop:enable Security/MarshalLoad
+          original = @alive[handle]
+          original ? [original, children, false] : [copy, children, true]
+        end
+
+        def close
+          @file.close
+        end
+
+        private
+
+        # A batch Marshal cannot dump (a model class without a name, a value
+        # such as a Proc) stays in memory as it is.
+        def write_batch
+          batch = @batch
+          @batch = []
+          dump = Marshal.dump(Array.new(batch.size / 3) do |i|
+            value, children, ids = batch[3 * i, 3]
+            [children, ids ? Spill.copy(value, ids) : value]
+          end)
+          Spill.file_errors { @file.write(dump) }
+          @places << @end
+          @sizes << dump.bytesize
+          @end += dump.bytesize
+        rescue TypeError
+          @places << batch
+          @sizes << 0
+        end
+
+        class << self
+          # The file's errors (no room, no temporary directory) as {DecodeError}s.
+          def file_errors
+            yield
+          rescue SystemCallError, IOError => e
+            raise DecodeError, "each could not keep the multiRefs it let go in a temporary file (#{e.class}: #{e.message})"
+          end
+
+          # A copy of +value+ (its models and Arrays; the scalars shared) with
+          # the values named in +ids+ replaced by {Ref}s. A loop, not recursion.
+          def copy(value, ids)
+            root = [value]
+            stack = [root]
+            until stack.empty?
+              holder = stack.pop
+              if holder.is_a?(Array)
+                holder.each_with_index { |item, i| holder[i] = copy_one(item, ids, stack) }
+              else
+                holder.instance_variables.each do |ivar|
+                  holder.instance_variable_set(ivar, copy_one(holder.instance_variable_get(ivar), ids, stack))
+                end
+              end
+            end
+            root[0]
+          end
+
+          # Puts back, in a copy read back, the values of the referents its {Ref}s name.
+          def resolve(value, values)
+            stack = [value]
+            until stack.empty?
+              holder = stack.pop
+              if holder.is_a?(Array)
+                holder.each_with_index { |item, i| holder[i] = resolve_one(item, values, stack) }
+              else
+                holder.instance_variables.each do |ivar|
+                  holder.instance_variable_set(ivar, resolve_one(holder.instance_variable_get(ivar), values, stack))
+                end
+              end
+            end
+          end
+
+          private
+
+          def copy_one(item, ids, stack)
+            if (id = ids[item])
+              Ref.new(id)
+            elsif item.is_a?(Array) || item.is_a?(Wirebind::Model)
+              stack << (item = item.dup)
+              item
+            else
+              item
+            end
+          end
+
+          def resolve_one(item, values, stack)
+            if item.is_a?(Ref)
+              values.fetch(item.id)
+            else
+              stack << item if item.is_a?(Array) || item.is_a?(Wirebind::Model)
+              item
             end
           end
         end

@@ -17,27 +17,22 @@ module Wirebind
       # session with its persistent and stream plugins (a session is not to be
       # shared by threads), so keep-alive, TLS, gzip/deflate and timeouts are
       # httpx's; the body is pulled chunk by chunk from the stream's enumerator.
-      class HTTPX
+      class HTTPX < Adapter
         # The session class with its plugins, made once when this file loads: httpx
         # loads a plugin (and the plugins it depends on) on first use, and two
         # threads loading one at once is a circular require.
         SESSION = ::HTTPX.plugin(:persistent).plugin(:stream)
         private_constant :SESSION
 
-        # @return [Integer] connections (sessions) opened so far
-        attr_reader :connections_opened
-
         # @param (see NetHTTP#initialize)
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
+          super(pool_size)
           @uri = uri
           @url = uri.to_s.freeze
           @timeout = { connect_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout }.freeze
           options = { timeout: @timeout }
-          options[:ssl] = ssl_options(ssl) if uri.scheme == "https"
+          options[:ssl] = Transport.ssl_params(ssl) if uri.scheme == "https"
           @options = options
-          @connections_opened = 0
-          @lock = Mutex.new
-          @pool = Pool.new(pool_size, open: -> { open_session }, usable: ->(_session) { true }, close: ->(session) { close_session(session) })
         end
 
         # httpx's errors as {TimeoutError} and {ConnectionError}.
@@ -58,52 +53,31 @@ module Wirebind
           raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
         end
 
-        # @see Transport
-        def request(path, headers, body)
-          session = @pool.checkout
-          keep = false
-          begin
-            # The stream plugin reads without a timeout unless the request names one.
-            response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
-            status, response_headers = errors { [response.status, response.headers.to_h] }
-            reader = BodyReader.new(response.each)
-            result = yield(status, response_headers, reader)
-            keep = reader.drain
-            result
-          ensure
-            @pool.checkin(session, keep)
-          end
-        end
-
-        # @see NetHTTP#close
-        def close
-          @pool.close
-        end
-
         private
+
+        def exchange(session, path, headers, body)
+          # The stream plugin reads without a timeout unless the request names one.
+          response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
+          status, response_headers = errors { [response.status, response.headers.to_h] }
+          reader = BodyReader.new(response.each)
+          result = yield(status, response_headers, reader)
+          [result, reader.drain]
+        end
 
         def url_for(path)
           path == @uri.request_uri ? @url : URI.join(@url, path).to_s
         end
 
-        def open_session
+        def open_connection
           session = SESSION.with(**@options)
-          @lock.synchronize { @connections_opened += 1 }
+          opened
           session
         end
 
-        def close_session(session)
+        def close_connection(session)
           session.close
         rescue ::HTTPX::Error, IOError, SystemCallError
           nil
-        end
-
-        def ssl_options(ssl)
-          options = { verify_mode: ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE }
-          options[:ca_file] = ssl[:ca_file] if ssl[:ca_file]
-          options[:cert] = ssl[:cert].is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(ssl[:cert])) : ssl[:cert] if ssl[:cert]
-          options[:key] = ssl[:key].is_a?(String) ? OpenSSL::PKey.read(File.read(ssl[:key])) : ssl[:key] if ssl[:key]
-          options
         end
 
         def errors(&block)

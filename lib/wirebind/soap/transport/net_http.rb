@@ -13,10 +13,7 @@ module Wirebind
       # A connection the server closed while it sat idle is noticed before the
       # request is written and reopened (net/http checks), so the request is sent
       # once; a request that failed after it was written is never sent again.
-      class NetHTTP
-        # @return [Integer] connections opened so far
-        attr_reader :connections_opened
-
+      class NetHTTP < Adapter
         # @param uri [URI::HTTP] the endpoint
         # @param open_timeout [Numeric]
         # @param read_timeout [Numeric]
@@ -25,31 +22,10 @@ module Wirebind
         #   (OpenSSL objects or paths of PEM files)
         # @param pool_size [Integer] most connections open at once
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
+          super(pool_size) # net/http itself checks, before each request, that an idle connection is still open
           @uri = uri
           @timeouts = [open_timeout, read_timeout, write_timeout]
-          @ssl = ssl
-          # net/http itself checks, before each request, that an idle connection is still open.
-          @pool = Pool.new(pool_size, open: -> { connect }, usable: ->(_http) { true }, close: ->(http) { finish(http) })
-          @connections_opened = 0
-          @lock = Mutex.new
-        end
-
-        # @see Transport
-        def request(path, headers, body)
-          http = @pool.checkout
-          keep = false
-          begin
-            result, keep = exchange(http, path, headers, body) { |*response| yield(*response) }
-            result
-          ensure
-            @pool.checkin(http, keep)
-          end
-        end
-
-        # Closes every idle connection; connections in use close when returned.
-        # @return [void]
-        def close
-          @pool.close
+          @ssl = Transport.ssl_params(ssl) if uri.scheme == "https"
         end
 
         private
@@ -80,30 +56,23 @@ module Wirebind
           headers
         end
 
-        def connect
+        def open_connection
           http = Net::HTTP.new(@uri.host, @uri.port)
           http.open_timeout, http.read_timeout, http.write_timeout = @timeouts
           http.max_retries = 0 # a POST is never sent twice
           http.keep_alive_timeout = 30
           configure_ssl(http) if @uri.scheme == "https"
           transport_errors { http.start }
-          @lock.synchronize { @connections_opened += 1 }
+          opened
           http
         end
 
         def configure_ssl(http)
           http.use_ssl = true
-          http.verify_mode = @ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE
-          http.ca_file = @ssl[:ca_file] if @ssl[:ca_file]
-          if (cert = @ssl[:cert])
-            http.cert = cert.is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(cert)) : cert
-          end
-          if (key = @ssl[:key])
-            http.key = key.is_a?(String) ? OpenSSL::PKey.read(File.read(key)) : key
-          end
+          @ssl.each { |name, value| http.public_send(:"#{name}=", value) } # verify_mode, ca_file, cert, key
         end
 
-        def finish(http)
+        def close_connection(http)
           http.finish if http.started?
         rescue IOError, SystemCallError, OpenSSL::SSL::SSLError
           nil

@@ -18,17 +18,15 @@ module Wirebind
       # written (it reads as ready: end of stream, or stray bytes) and replaced;
       # a write that fails on a reused connection (the server closed it as the
       # request went out, so it read nothing) is retried once on a new one.
-      class Socket
+      class Socket < Adapter
         READ_SIZE = 16 * 1024
         HEAD_LIMIT = 64 * 1024
         USER_AGENT = "wirebind/#{Wirebind::VERSION}".freeze
         STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}
 
-        # @return [Integer] connections opened so far
-        attr_reader :connections_opened
-
         # @param (see NetHTTP#initialize)
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
+          super(pool_size)
           @host = uri.hostname # without the brackets of an IPv6 address
           @port = uri.port
           @tls = uri.scheme == "https"
@@ -36,34 +34,29 @@ module Wirebind
           @open_timeout = open_timeout
           @read_timeout = read_timeout
           @write_timeout = write_timeout
-          @ssl = ssl
-          @pool = Pool.new(pool_size, open: -> { Connection.new(open_socket) }, usable: :usable?.to_proc, close: :close.to_proc)
-          @connections_opened = 0
-          @lock = Mutex.new
-          @context = tls_context if @tls
-        end
-
-        # @see Transport
-        def request(path, headers, body)
-          connection = @pool.checkout
-          keep = false
-          begin
-            connection = send_request(connection, path, headers, body)
-            response = Response.new(connection, @read_timeout)
-            result = yield(response.status, response.headers, response)
-            keep = response.finish
-            result
-          ensure
-            @pool.checkin(connection, keep)
-          end
-        end
-
-        # @see NetHTTP#close
-        def close
-          @pool.close
+          @context = tls_context(ssl) if @tls
         end
 
         private
+
+        def exchange(connection, path, headers, body)
+          send_request(connection, path, headers, body)
+          response = Response.new(connection, @read_timeout)
+          result = yield(response.status, response.headers, response)
+          [result, response.finish]
+        end
+
+        def open_connection
+          Connection.new(open_socket)
+        end
+
+        def usable?(connection)
+          connection.usable?
+        end
+
+        def close_connection(connection)
+          connection.close
+        end
 
         def send_request(connection, path, headers, body)
           head = +"POST #{path} HTTP/1.1\r\nHost: #{@host_header}\r\nUser-Agent: #{USER_AGENT}\r\n"
@@ -80,12 +73,10 @@ module Wirebind
             raise unless connection.reused?
 
             # The server closed it as the request went out: it read nothing. Once more, on a new connection.
-            connection.close
-            connection = Connection.new(open_socket)
+            connection.reopen(open_socket)
             write_message(connection, head, body)
           end
           connection.used!
-          connection
         end
 
         # A small request in one write (one segment, one syscall); a large body
@@ -114,17 +105,13 @@ module Wirebind
           end
           socket.setsockopt(::Socket::IPPROTO_TCP, ::Socket::TCP_NODELAY, 1)
           socket = start_tls(socket) if @tls
-          @lock.synchronize { @connections_opened += 1 }
+          opened
           socket
         end
 
-        def tls_context
+        def tls_context(ssl)
           context = OpenSSL::SSL::SSLContext.new
-          params = { verify_mode: @ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE }
-          params[:ca_file] = @ssl[:ca_file] if @ssl[:ca_file]
-          params[:cert] = @ssl[:cert].is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(@ssl[:cert])) : @ssl[:cert] if @ssl[:cert]
-          params[:key] = @ssl[:key].is_a?(String) ? OpenSSL::PKey.read(File.read(@ssl[:key])) : @ssl[:key] if @ssl[:key]
-          context.set_params(params)
+          context.set_params(Transport.ssl_params(ssl))
           context
         end
 
@@ -158,6 +145,7 @@ module Wirebind
 
           def initialize(socket)
             @socket = socket
+            @tcp = socket.is_a?(BasicSocket) # else TLS
             @buffer = +"".b
             @read_buffer = String.new(capacity: READ_SIZE, encoding: Encoding::BINARY)
             @used = false
@@ -167,17 +155,31 @@ module Wirebind
             @used
           end
 
+          # The same connection on a new socket (in the pool, it takes the old one's place).
+          def reopen(socket)
+            close
+            @socket = socket
+            @tcp = socket.is_a?(BasicSocket)
+            @buffer = +"".b
+            @used = false
+          end
+
           def used!
             @used = true
           end
 
           # An idle connection is usable when nothing can be read from it: a
-          # closed one reads as ready (end of stream).
+          # closed one reads as ready (end of stream). Asked with a peek that
+          # does not wait, so the thread keeps the GVL (IO#wait_readable(0)
+          # gives it up, and with many threads sharing the client, getting it
+          # back is what a call waits on).
           def usable?
             return false if @socket.closed? || !@buffer.empty?
 
-            io = @socket.respond_to?(:to_io) ? @socket.to_io : @socket
-            !io.wait_readable(0)
+            io = @tcp ? @socket : @socket.to_io
+            io.recv_nonblock(1, ::Socket::MSG_PEEK, exception: false) == :wait_readable
+          rescue IOError, SystemCallError
+            false
           end
 
           def write(data, timeout)
@@ -206,12 +208,19 @@ module Wirebind
               loop do
                 # Into one buffer per connection (a fresh 64 KiB String per read costs
                 # a large malloc each time), handed out as a copy of what was read.
-                data = @socket.read_nonblock(READ_SIZE, @read_buffer, exception: false)
+                # A TCP socket is read with recv_nonblock, which keeps the GVL
+                # (read_nonblock gives it up for the read, ready or not): only
+                # waiting for the response lets other threads run.
+                data = if @tcp
+                         @socket.recv_nonblock(READ_SIZE, 0, @read_buffer, exception: false)
+                       else
+                         @socket.read_nonblock(READ_SIZE, @read_buffer, exception: false)
+                       end
                 case data
                 when :wait_readable then Connection.wait(@socket, :read, deadline, "reading the response")
                 when :wait_writable then Connection.wait(@socket, :write, deadline, "reading the response")
                 when nil then return nil
-                else return data.dup
+                else return data.empty? ? nil : data.dup # recv's end of stream is an empty String
                 end
               end
             end
