@@ -17,11 +17,11 @@ static const size_t FUZZ_CHUNK_SIZES[8] = {0, 1, 2, 3, 7, 16, 64, 4096};
 typedef struct fuzz_feed {
     const unsigned char *text; /* the sanitized document */
     size_t text_len;
-    size_t offset;             /* handed out so far */
-    size_t chunk_size;         /* 0: the whole document at once */
-    int keep_previous;         /* the chunk before the last stays valid (the JSON scanner's contract) */
-    char *chunk;               /* the current chunk's own buffer */
-    char *previous;            /* the one before, when keep_previous */
+    size_t offset;     /* handed out so far */
+    size_t chunk_size; /* 0: the whole document at once */
+    int keep_previous; /* the chunk before the last stays valid (the JSON scanner's contract) */
+    char *chunk;       /* the current chunk's own buffer */
+    char *previous;    /* the one before, when keep_previous */
 } fuzz_feed;
 
 /* Adds up the bytes, so that ASan checks every pointer an engine hands back. */

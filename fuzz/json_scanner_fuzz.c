@@ -28,10 +28,10 @@
 typedef struct harness {
     wb_jscan scan;
     jmp_buf escape;
-    fuzz_feed feed;            /* the document, in chunks (the one before the last stays valid) */
+    fuzz_feed feed; /* the document, in chunks (the one before the last stays valid) */
     int check_only;
     size_t max_depth;
-    unsigned char *open;       /* the open containers: 1 object, 0 array */
+    unsigned char *open;         /* the open containers: 1 object, 0 array */
     volatile unsigned long sink; /* what reading the handed-back bytes adds up to */
 } harness;
 
@@ -52,8 +52,8 @@ static void on_error(void *ctx, const wb_jscan_error *e)
     touch(h, e->suffix, strlen(e->suffix));
     if (e->quote != WB_JSCAN_QUOTE_NONE) touch(h, e->subject, e->subject_len);
     if (e->quote == WB_JSCAN_QUOTE_CHAR && e->subject_len > 4) abort(); /* one character's bytes at most */
-    if (e->line < 1 || e->column < 1 || e->offset < 0) abort(); /* positions are 1-based, never negative */
-    if ((unsigned long long)e->offset > h->feed.text_len) abort();   /* never past the input */
+    if (e->line < 1 || e->column < 1 || e->offset < 0) abort();         /* positions are 1-based, never negative */
+    if ((unsigned long long)e->offset > h->feed.text_len) abort();      /* never past the input */
     longjmp(h->escape, 1);
 }
 
@@ -65,7 +65,7 @@ static void fail_value(harness *h)
     size_t n = s->pos < s->len ? s->len - s->pos : 0;
     if (n > 4) n = 4;
     wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "expected a JSON value, got ", WB_JSCAN_QUOTE_CHAR, (const char *)s->buf + s->pos, n,
-              NULL);
+                  NULL);
 }
 
 static void string(harness *h)
@@ -125,7 +125,7 @@ static void walk(harness *h)
             if (depth == 0) {
                 if (wb_jscan_peek_byte(s) >= 0) {
                     wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "unexpected ", WB_JSCAN_QUOTE_CHAR, (const char *)s->buf + s->pos,
-                              s->len - s->pos > 4 ? 4 : s->len - s->pos, " after the JSON value");
+                                  s->len - s->pos > 4 ? 4 : s->len - s->pos, " after the JSON value");
                 }
                 return;
             }

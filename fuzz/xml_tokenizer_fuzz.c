@@ -29,8 +29,8 @@
 typedef struct harness {
     wb_xtok tok;
     jmp_buf escape;
-    fuzz_feed feed;            /* the document, in chunks */
-    int marks;                 /* push/pop marks like the decoder */
+    fuzz_feed feed; /* the document, in chunks */
+    int marks;      /* push/pop marks like the decoder */
     size_t mark_depth;
     int all_text;
     volatile unsigned long sink; /* what reading the callbacks' bytes adds up to */
@@ -135,10 +135,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     h->marks = (config >> 7) & 1;
     int reject_dtd = (config >> 4) & 1;
     wb_xtok_config limits = {
-        (config & 0x20) ? 8 : 1024,            /* max_depth */
-        (config & 0x40) ? 64 : 1024 * 1024,    /* max_token_size */
-        (config & 0x40) ? 4 : 10000,           /* max_attributes */
-        (config & 0x20) ? 4 : 10000,           /* max_namespaces */
+        (config & 0x20) ? 8 : 1024,         /* max_depth */
+        (config & 0x40) ? 64 : 1024 * 1024, /* max_token_size */
+        (config & 0x40) ? 4 : 10000,        /* max_attributes */
+        (config & 0x20) ? 4 : 10000,        /* max_namespaces */
         reject_dtd,
         {0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL}, /* any key will do here */
     };

@@ -26,9 +26,15 @@ static inline void wb_bbuf_store(uint8_t *p, int width, int big, uint64_t v)
 {
     int i;
     if (big) {
-        for (i = width - 1; i >= 0; i--) { p[i] = (uint8_t)v; v >>= 8; }
+        for (i = width - 1; i >= 0; i--) {
+            p[i] = (uint8_t)v;
+            v >>= 8;
+        }
     } else {
-        for (i = 0; i < width; i++) { p[i] = (uint8_t)v; v >>= 8; }
+        for (i = 0; i < width; i++) {
+            p[i] = (uint8_t)v;
+            v >>= 8;
+        }
     }
 }
 
@@ -55,13 +61,13 @@ void wb_bbuf_set_bits(uint8_t *p, size_t bit_offset, unsigned count, uint64_t v)
 typedef struct wb_bbuf {
     uint8_t *own;
     size_t capa;
-    const uint8_t *base;    /* the first byte: own, or into the backing String; NULL for a view of a Buffer */
-    VALUE backing;          /* Qnil, a frozen String, or the root Buffer */
-    size_t offset;          /* into the backing's bytes (views) */
+    const uint8_t *base; /* the first byte: own, or into the backing String; NULL for a view of a Buffer */
+    VALUE backing;       /* Qnil, a frozen String, or the root Buffer */
+    size_t offset;       /* into the backing's bytes (views) */
     size_t len;
-    int big;                /* default byte order */
+    int big; /* default byte order */
     int read_only;
-    int of_buffer;          /* a view of another Buffer: base is looked up through it */
+    int of_buffer; /* a view of another Buffer: base is looked up through it */
 } wb_bbuf;
 
 /* The Buffer behind obj (raises TypeError if it is not one). */

@@ -10,8 +10,10 @@ static ID id_big, id_little;
 static void bbuf_mark(void *p)
 {
     wb_bbuf *b = p;
-    if (RB_TYPE_P(b->backing, T_STRING)) rb_gc_mark(b->backing); /* pinned: base points into it */
-    else rb_gc_mark_movable(b->backing);
+    if (RB_TYPE_P(b->backing, T_STRING))
+        rb_gc_mark(b->backing); /* pinned: base points into it */
+    else
+        rb_gc_mark_movable(b->backing);
 }
 
 static void bbuf_compact(void *p)
@@ -34,10 +36,7 @@ static size_t bbuf_size(const void *p)
 }
 
 static const rb_data_type_t bbuf_type = {
-    "Wirebind::Buffer",
-    {bbuf_mark, bbuf_free, bbuf_size, bbuf_compact},
-    0, 0, RUBY_TYPED_FREE_IMMEDIATELY
-};
+    "Wirebind::Buffer", {bbuf_mark, bbuf_free, bbuf_size, bbuf_compact}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY};
 
 void wb_bbuf_range_error(const char *fmt, ...)
 {
@@ -97,7 +96,7 @@ static int parse_endian(VALUE sym)
         if (id == id_big) return 1;
         if (id == id_little) return 0;
     }
-    rb_raise(rb_eArgError, "endian must be :big or :little, not %"PRIsVALUE, rb_inspect(sym));
+    rb_raise(rb_eArgError, "endian must be :big or :little, not %" PRIsVALUE, rb_inspect(sym));
 }
 
 /* An offset or length argument: an Integer, not negative. */
@@ -108,8 +107,8 @@ static size_t to_index(VALUE v, const char *what)
         if (l < 0) wb_bbuf_range_error("%s %ld is negative", what, l);
         return (size_t)l;
     }
-    if (RB_TYPE_P(v, T_BIGNUM)) wb_bbuf_range_error("%s %"PRIsVALUE" is out of range", what, v);
-    rb_raise(rb_eTypeError, "%s must be an Integer, not %"PRIsVALUE, what, rb_obj_class(v));
+    if (RB_TYPE_P(v, T_BIGNUM)) wb_bbuf_range_error("%s %" PRIsVALUE " is out of range", what, v);
+    rb_raise(rb_eTypeError, "%s must be an Integer, not %" PRIsVALUE, what, rb_obj_class(v));
 }
 
 NORETURN(static void out_of_range(wb_bbuf *b, VALUE offset, size_t n));
@@ -117,7 +116,8 @@ NORETURN(static void out_of_range(wb_bbuf *b, VALUE offset, size_t n));
 static void out_of_range(wb_bbuf *b, VALUE offset, size_t n)
 {
     size_t off = to_index(offset, "offset");
-    wb_bbuf_range_error("%lu bytes at offset %lu are out of range (length %lu)", (unsigned long)n, (unsigned long)off, (unsigned long)b->len);
+    wb_bbuf_range_error("%lu bytes at offset %lu are out of range (length %lu)", (unsigned long)n, (unsigned long)off,
+                        (unsigned long)b->len);
 }
 
 /* The address of n bytes at offset, checked against the buffer's length. */
@@ -164,9 +164,9 @@ static uint64_t int_bits(VALUE v, int width, int is_signed)
         if (negative || rb_absint_size(v, NULL) > 8) goto out;
         return NUM2ULL(v);
     }
-    rb_raise(rb_eTypeError, "value must be an Integer, not %"PRIsVALUE, rb_obj_class(v));
+    rb_raise(rb_eTypeError, "value must be an Integer, not %" PRIsVALUE, rb_obj_class(v));
 out:
-    wb_bbuf_range_error("%"PRIsVALUE" does not fit %s%d", v, is_signed ? "i" : "u", width * 8);
+    wb_bbuf_range_error("%" PRIsVALUE " does not fit %s%d", v, is_signed ? "i" : "u", width * 8);
 }
 
 static double load_float(const uint8_t *p, int width, int big)
@@ -252,15 +252,24 @@ static inline VALUE append_value(int argc, VALUE *argv, VALUE self, int width, i
 
 /* One type's three methods: entry points that only name the type (Ruby
  * passes no data to a C method, so each needs a function of its own). */
-#define ACCESSORS(type, width, is_signed)                                                                        \
-    static VALUE wb_buffer__get_##type(int c, VALUE *v, VALUE self) { return get_value(c, v, self, width, is_signed); } \
-    static VALUE wb_buffer__set_##type(int c, VALUE *v, VALUE self) { return set_value(c, v, self, width, is_signed); } \
-    static VALUE wb_buffer__append_##type(int c, VALUE *v, VALUE self) { return append_value(c, v, self, width, is_signed); }
+#define ACCESSORS(type, width, is_signed)                              \
+    static VALUE wb_buffer__get_##type(int c, VALUE *v, VALUE self)    \
+    {                                                                  \
+        return get_value(c, v, self, width, is_signed);                \
+    }                                                                  \
+    static VALUE wb_buffer__set_##type(int c, VALUE *v, VALUE self)    \
+    {                                                                  \
+        return set_value(c, v, self, width, is_signed);                \
+    }                                                                  \
+    static VALUE wb_buffer__append_##type(int c, VALUE *v, VALUE self) \
+    {                                                                  \
+        return append_value(c, v, self, width, is_signed);             \
+    }
 
 /* The table of types: name, width in bytes, signed (1), unsigned (0) or float (-1). */
 #define BUFFER_TYPES(X) \
-    X(u8, 1, 0) X(i8, 1, 1) X(u16, 2, 0) X(i16, 2, 1) X(u24, 3, 0) X(u32, 4, 0) X(i32, 4, 1) \
-    X(u64, 8, 0) X(i64, 8, 1) X(f32, 4, -1) X(f64, 8, -1)
+    X(u8, 1, 0)         \
+    X(i8, 1, 1) X(u16, 2, 0) X(i16, 2, 1) X(u24, 3, 0) X(u32, 4, 0) X(i32, 4, 1) X(u64, 8, 0) X(i64, 8, 1) X(f32, 4, -1) X(f64, 8, -1)
 
 BUFFER_TYPES(ACCESSORS)
 
@@ -270,7 +279,8 @@ static void check_bits(wb_bbuf *b, VALUE bit_offset, VALUE count, size_t *off, u
     size_t c = to_index(count, "bit count");
     if (c < 1 || c > 64) wb_bbuf_range_error("bit count %lu is not in 1..64", (unsigned long)c);
     if (o > b->len * 8 || b->len * 8 - o < c)
-        wb_bbuf_range_error("%lu bits at bit offset %lu are out of range (length %lu bytes)", (unsigned long)c, (unsigned long)o, (unsigned long)b->len);
+        wb_bbuf_range_error("%lu bits at bit offset %lu are out of range (length %lu bytes)", (unsigned long)c, (unsigned long)o,
+                            (unsigned long)b->len);
     *off = o;
     *n = (unsigned)c;
 }
@@ -294,7 +304,7 @@ static VALUE wb_buffer__set_bits(VALUE self, VALUE bit_offset, VALUE count, VALU
     check_writable(b);
     check_bits(b, bit_offset, count, &off, &n);
     uint64_t v = int_bits(value, 8, 0);
-    if (n < 64 && (v >> n)) wb_bbuf_range_error("%"PRIsVALUE" does not fit %u bits", value, n);
+    if (n < 64 && (v >> n)) wb_bbuf_range_error("%" PRIsVALUE " does not fit %u bits", value, n);
     wb_bbuf_set_bits(wb_bbuf_bytes(b), off, n, v);
     return self;
 }
@@ -355,7 +365,8 @@ VALUE wb_bbuf_slice(VALUE self, size_t off, size_t n)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
     if (off > b->len || b->len - off < n)
-        wb_bbuf_range_error("%lu bytes at offset %lu are out of range (length %lu)", (unsigned long)n, (unsigned long)off, (unsigned long)b->len);
+        wb_bbuf_range_error("%lu bytes at offset %lu are out of range (length %lu)", (unsigned long)n, (unsigned long)off,
+                            (unsigned long)b->len);
     VALUE obj = bbuf_alloc(rb_obj_class(self));
     wb_bbuf *v = RTYPEDDATA_DATA(obj);
     v->len = n;
@@ -486,7 +497,7 @@ static VALUE wb_buffer__hash(VALUE self)
 static VALUE wb_buffer__inspect(VALUE self)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
-    return rb_sprintf("#<%"PRIsVALUE" length=%lu%s>", rb_obj_class(self), (unsigned long)b->len, b->read_only ? " read_only" : "");
+    return rb_sprintf("#<%" PRIsVALUE " length=%lu%s>", rb_obj_class(self), (unsigned long)b->len, b->read_only ? " read_only" : "");
 }
 
 void Init_wirebind_binary_buffer(VALUE mNative)
@@ -501,9 +512,9 @@ void Init_wirebind_binary_buffer(VALUE mNative)
     rb_define_const(c, "ReadOnlyError", wb_hooks.eBinaryReadOnlyError);
     rb_define_method(c, "initialize", wb_buffer__initialize, -1);
     rb_define_singleton_method(c, "read_only", wb_buffer_s__read_only, -1);
-#define DEFINE(type, width, is_signed)                                  \
-    rb_define_method(c, "get_" #type, wb_buffer__get_##type, -1);       \
-    rb_define_method(c, "set_" #type, wb_buffer__set_##type, -1);       \
+#define DEFINE(type, width, is_signed)                            \
+    rb_define_method(c, "get_" #type, wb_buffer__get_##type, -1); \
+    rb_define_method(c, "set_" #type, wb_buffer__set_##type, -1); \
     rb_define_method(c, "append_" #type, wb_buffer__append_##type, -1);
     BUFFER_TYPES(DEFINE)
 #undef DEFINE

@@ -102,22 +102,34 @@ static uint64_t int_value(VALUE v, int width_bits, int is_signed, int *ok)
         if (is_signed) {
             if (width_bits < 64) {
                 long lim = 1L << (width_bits - 1);
-                if (l < -lim || l >= lim) { *ok = 0; return 0; }
+                if (l < -lim || l >= lim) {
+                    *ok = 0;
+                    return 0;
+                }
             }
             return (uint64_t)l;
         }
-        if (l < 0 || (width_bits < 64 && ((unsigned long)l >> width_bits))) { *ok = 0; return 0; }
+        if (l < 0 || (width_bits < 64 && ((unsigned long)l >> width_bits))) {
+            *ok = 0;
+            return 0;
+        }
         return (uint64_t)l;
     }
     if (RB_TYPE_P(v, T_BIGNUM) && width_bits == 64) {
         uint64_t u = 0;
         if (is_signed) {
             int r = rb_integer_pack(v, &u, 1, 8, 0, INTEGER_PACK_LSWORD_FIRST | INTEGER_PACK_NATIVE_BYTE_ORDER | INTEGER_PACK_2COMP);
-            if (r == 2 || r == -2 || (r > 0) != ((int64_t)u >= 0)) { *ok = 0; return 0; }
+            if (r == 2 || r == -2 || (r > 0) != ((int64_t)u >= 0)) {
+                *ok = 0;
+                return 0;
+            }
             return u;
         }
         int r = rb_integer_pack(v, &u, 1, 8, 0, INTEGER_PACK_LSWORD_FIRST | INTEGER_PACK_NATIVE_BYTE_ORDER);
-        if (r != 1) { *ok = 0; return 0; }
+        if (r != 1) {
+            *ok = 0;
+            return 0;
+        }
         return u;
     }
     *ok = 0;
@@ -148,12 +160,17 @@ VALUE wb_brec_encode(const wb_brec_plan *plan, VALUE record, VALUE into)
         const wb_brec_step *step = &plan->steps[i];
         if (step->kind != WB_BREC_PAYLOAD) continue;
         VALUE v = values[i];
-        if (!NIL_P(v) && !RB_TYPE_P(v, T_STRING) && !wb_bbuf_p(v)) { ok = 0; break; }
+        if (!NIL_P(v) && !RB_TYPE_P(v, T_STRING) && !wb_bbuf_p(v)) {
+            ok = 0;
+            break;
+        }
         size_t len = payload_length(v);
         if (step->length_kind == WB_BREC_LENGTH_FIELD) {
             VALUE lv = values[step->length];
-            if (NIL_P(lv)) values[step->length] = SIZET2NUM(len);
-            else if (!FIXNUM_P(lv) || (size_t)FIX2LONG(lv) != len || FIX2LONG(lv) < 0) ok = 0;
+            if (NIL_P(lv))
+                values[step->length] = SIZET2NUM(len);
+            else if (!FIXNUM_P(lv) || (size_t)FIX2LONG(lv) != len || FIX2LONG(lv) < 0)
+                ok = 0;
         } else if (step->length_kind == WB_BREC_LENGTH_FIXED && (size_t)step->length != len) {
             ok = 0;
         }
@@ -189,10 +206,15 @@ VALUE wb_brec_encode(const wb_brec_plan *plan, VALUE record, VALUE into)
         return Qundef;
     }
     wb_bbuf *buf = wb_bbuf_get(into);
-    if (buf->read_only) { ruby_xfree(heap_bits); ALLOCV_END(tmp); return Qundef; }
+    if (buf->read_only) {
+        ruby_xfree(heap_bits);
+        ALLOCV_END(tmp);
+        return Qundef;
+    }
     /* the bytes of fixed segments, bit groups included */
     size_t fixed = 0;
-    for (s = 0; s < plan->nsegments; s++) if (!plan->segments[s].payload) fixed += plan->segments[s].size;
+    for (s = 0; s < plan->nsegments; s++)
+        if (!plan->segments[s].payload) fixed += plan->segments[s].size;
     uint8_t *out = wb_bbuf_reserve(into, buf, fixed + payloads); /* may run the GC */
     memset(out, 0, fixed + payloads);
     for (s = 0; s < plan->nsegments; s++) {
@@ -200,8 +222,10 @@ VALUE wb_brec_encode(const wb_brec_plan *plan, VALUE record, VALUE into)
         if (!seg->payload) {
             for (i = seg->first; i < seg->first + seg->count; i++) {
                 const wb_brec_step *step = &plan->steps[i];
-                if (step->kind == WB_BREC_BITS) wb_bbuf_set_bits(out, step->at, (unsigned)step->width, bits[i]);
-                else wb_bbuf_store(out + step->at, step->width, plan->big, bits[i]);
+                if (step->kind == WB_BREC_BITS)
+                    wb_bbuf_set_bits(out, step->at, (unsigned)step->width, bits[i]);
+                else
+                    wb_bbuf_store(out + step->at, step->width, plan->big, bits[i]);
             }
             out += seg->size;
         } else {

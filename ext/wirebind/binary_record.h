@@ -13,18 +13,18 @@ enum wb_brec_length { WB_BREC_LENGTH_FIELD = 0, WB_BREC_LENGTH_FIXED = 1, WB_BRE
 
 typedef struct wb_brec_step {
     int kind;
-    int width;        /* bytes; bits for WB_BREC_BITS */
+    int width; /* bytes; bits for WB_BREC_BITS */
     int is_signed;
-    size_t at;        /* byte offset in the segment; bit offset for WB_BREC_BITS */
-    long index;       /* attribute index */
+    size_t at;  /* byte offset in the segment; bit offset for WB_BREC_BITS */
+    long index; /* attribute index */
     ID ivar;
-    int length_kind;  /* payloads */
-    long length;      /* the step of the length field, or the fixed length */
+    int length_kind; /* payloads */
+    long length;     /* the step of the length field, or the fixed length */
 } wb_brec_step;
 
 typedef struct wb_brec_segment {
-    int payload;      /* 0: a run of fixed-size steps; 1: one payload step */
-    size_t size;      /* bytes of a fixed run */
+    int payload; /* 0: a run of fixed-size steps; 1: one payload step */
+    size_t size; /* bytes of a fixed run */
     long first, count;
 } wb_brec_segment;
 
@@ -32,7 +32,7 @@ typedef struct wb_brec_plan {
     VALUE model;
     long nattrs;
     ID *attr_ivars;
-    char *attr_list;  /* 1 where the attribute is a list (an absent one is []) */
+    char *attr_list; /* 1 where the attribute is a list (an absent one is []) */
     long nsteps;
     wb_brec_step *steps;
     long nsegments;

@@ -3,9 +3,8 @@
  * does not fit) the pure codec runs and raises with the reference message. */
 #include "binary_record.h"
 
-static ID id_model, id_steps, id_segments, id_big, id_attributes, id_ivar, id_list_p, id_kind, id_width,
-    id_signed, id_at, id_index, id_length, id_codec, id_decode, id_encode, id_int, id_bits, id_payload, id_name,
-    id_check_decode, id_check_encode;
+static ID id_model, id_steps, id_segments, id_big, id_attributes, id_ivar, id_list_p, id_kind, id_width, id_signed, id_at, id_index,
+    id_length, id_codec, id_decode, id_encode, id_int, id_bits, id_payload, id_name, id_check_decode, id_check_encode;
 
 typedef struct {
     wb_brec_plan plan;
@@ -43,11 +42,11 @@ static size_t plan_size(const void *p)
            (size_t)rp->plan.nsegments * sizeof(wb_brec_segment);
 }
 
-static const rb_data_type_t plan_type = {
-    "Wirebind::Binary::Native::Plan",
-    {plan_mark, plan_free, plan_size, plan_compact},
-    0, 0, RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE
-};
+static const rb_data_type_t plan_type = {"Wirebind::Binary::Native::Plan",
+                                         {plan_mark, plan_free, plan_size, plan_compact},
+                                         0,
+                                         0,
+                                         RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE};
 
 static VALUE get(VALUE obj, ID id)
 {
@@ -154,8 +153,10 @@ static VALUE wb_binary_native__decode(VALUE mod, VALUE plan, VALUE source, VALUE
 static VALUE wb_binary_native__encode(VALUE mod, VALUE plan, VALUE record, VALUE into)
 {
     record_plan *rp = get_plan(plan);
-    if (!RTEST(into)) into = rb_class_new_instance(0, NULL, wb_bbuf_class);
-    else if (RB_UNLIKELY(!wb_bbuf_p(into))) rb_funcall(wb_hooks.mBinary, id_check_encode, 1, into); /* raises */
+    if (!RTEST(into))
+        into = rb_class_new_instance(0, NULL, wb_bbuf_class);
+    else if (RB_UNLIKELY(!wb_bbuf_p(into)))
+        rb_funcall(wb_hooks.mBinary, id_check_encode, 1, into); /* raises */
     if (rb_obj_class(record) != rp->plan.model) rb_raise(rb_eTypeError, "the record is not of the plan's model");
     VALUE result = wb_brec_encode(&rp->plan, record, into);
     if (result != Qundef) return result;
@@ -166,8 +167,24 @@ static VALUE wb_binary_native__encode(VALUE mod, VALUE plan, VALUE record, VALUE
 void Init_wirebind_binary_record(VALUE mNative)
 {
 #define I(name) id_##name = rb_intern(#name)
-    I(model); I(steps); I(segments); I(big); I(attributes); I(ivar); I(kind); I(width); I(at); I(index);
-    I(length); I(codec); I(decode); I(encode); I(int); I(bits); I(payload); I(name);
+    I(model);
+    I(steps);
+    I(segments);
+    I(big);
+    I(attributes);
+    I(ivar);
+    I(kind);
+    I(width);
+    I(at);
+    I(index);
+    I(length);
+    I(codec);
+    I(decode);
+    I(encode);
+    I(int);
+    I(bits);
+    I(payload);
+    I(name);
 #undef I
     id_list_p = rb_intern("list?");
     id_check_decode = rb_intern("check_decode");

@@ -28,15 +28,9 @@ typedef struct wb_buffer {
 
 /* What to escape: element content escapes & < > and CR; attribute values
  * also " and tab and LF (which a parser would otherwise turn into spaces). */
-typedef enum wb_format_escape_mode {
-    WB_FORMAT_ESCAPE_TEXT = 0,
-    WB_FORMAT_ESCAPE_ATTRIBUTE = 1
-} wb_format_escape_mode;
+typedef enum wb_format_escape_mode { WB_FORMAT_ESCAPE_TEXT = 0, WB_FORMAT_ESCAPE_ATTRIBUTE = 1 } wb_format_escape_mode;
 
-typedef enum wb_format_escape_result {
-    WB_FORMAT_ESCAPE_OK = 0,
-    WB_FORMAT_ESCAPE_REFUSED = 1
-} wb_format_escape_result;
+typedef enum wb_format_escape_result { WB_FORMAT_ESCAPE_OK = 0, WB_FORMAT_ESCAPE_REFUSED = 1 } wb_format_escape_result;
 
 /* An empty buffer; nothing is allocated until the first append. */
 void wb_buffer_init(wb_buffer *buffer);

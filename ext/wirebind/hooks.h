@@ -27,18 +27,18 @@ struct wb_hooks {
     VALUE date_gregorian; /* Date::GREGORIAN */
     VALUE mModel;         /* Wirebind::Model (.xml_types?) */
     /* receivers of Ruby callbacks (NativeHooks::CALLBACKS names the methods) */
-    VALUE mTypes;           /* excerpt, describe, to_xml_text, from_xml_text */
-    VALUE mQNameType;       /* Types::QNameType: split, resolve */
-    VALUE mXML;             /* Wirebind::XML: subtype_parts */
-    VALUE cXMLPlan;         /* XML::Plan: for, namespaces */
-    VALUE cXMLEncoder;      /* XML::Pure::Encoder: text, attribute, declaration */
-    VALUE cXMLCapture;      /* XML::Capture: new */
-    VALUE mXMLOpenContent;  /* XML::OpenContent: element_content */
-    VALUE cJSONDecoder;     /* JSON::Pure::Decoder: format_path, convert_text */
-    VALUE cJSONScanner;     /* JSON::Pure::Scanner: describe_char */
-    VALUE mJSONWriter;      /* JSON::Pure::Writer: a method per scalar type, nested */
+    VALUE mTypes;            /* excerpt, describe, to_xml_text, from_xml_text */
+    VALUE mQNameType;        /* Types::QNameType: split, resolve */
+    VALUE mXML;              /* Wirebind::XML: subtype_parts */
+    VALUE cXMLPlan;          /* XML::Plan: for, namespaces */
+    VALUE cXMLEncoder;       /* XML::Pure::Encoder: text, attribute, declaration */
+    VALUE cXMLCapture;       /* XML::Capture: new */
+    VALUE mXMLOpenContent;   /* XML::OpenContent: element_content */
+    VALUE cJSONDecoder;      /* JSON::Pure::Decoder: format_path, convert_text */
+    VALUE cJSONScanner;      /* JSON::Pure::Scanner: describe_char */
+    VALUE mJSONWriter;       /* JSON::Pure::Writer: a method per scalar type, nested */
     VALUE mSerializerValues; /* Serializer::Values: native_text, native_any */
-    VALUE mBinary;          /* Wirebind::Binary: check_decode, check_encode */
+    VALUE mBinary;           /* Wirebind::Binary: check_decode, check_encode */
     /* constants */
     VALUE xsi_declaration;   /* XML::Pure::Encoder::XSI_DECLARATION */
     VALUE reference_pending; /* XML::References::PENDING */

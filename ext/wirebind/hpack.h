@@ -30,8 +30,7 @@ size_t wb_hpack_integer_encode(uint32_t value, unsigned prefix, uint8_t first, u
 /* Reads an integer with a prefix-bit prefix at in[*pos] (pos < n), advancing
  * *pos past it: WB_HPACK_TRUNCATED if in ends inside it, WB_HPACK_OVERFLOW
  * if it is above limit (*pos then points at the byte that went over). */
-enum wb_hpack_result wb_hpack_integer_decode(const uint8_t *in, size_t n, size_t *pos, unsigned prefix, uint32_t limit,
-                                             uint32_t *value);
+enum wb_hpack_result wb_hpack_integer_decode(const uint8_t *in, size_t n, size_t *pos, unsigned prefix, uint32_t limit, uint32_t *value);
 /* The bytes wb_hpack_string_encode writes for n input bytes at most. */
 #define WB_HPACK_STRING_MAX(n) (WB_HPACK_INTEGER_MAX + (n))
 /* Writes the string literal of in[0..n) (n < 2**32): Huffman-coded when huffman

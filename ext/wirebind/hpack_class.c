@@ -49,7 +49,8 @@ static VALUE wb_hpack_native__append_string(VALUE mod, VALUE out, VALUE string, 
     long n = RSTRING_LEN(string);
     if ((unsigned long)n > 0xffffffffUL) rb_raise(rb_eArgError, "a header string of %ld bytes is too long", n);
     long at = RSTRING_LEN(out);
-    rb_str_modify_expand(out, (long)WB_HPACK_STRING_MAX((size_t)n)); /* may move out's bytes (and string's, if they are one): read both after */
+    rb_str_modify_expand(out,
+                         (long)WB_HPACK_STRING_MAX((size_t)n)); /* may move out's bytes (and string's, if they are one): read both after */
     size_t written = wb_hpack_string_encode((const uint8_t *)RSTRING_PTR(string), (size_t)n, RTEST(huffman),
                                             (uint8_t *)RSTRING_PTR(out) + at);
     rb_str_set_len(out, at + (long)written);

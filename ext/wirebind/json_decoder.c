@@ -22,8 +22,8 @@
 
 enum { F_OBJECT = 0, F_LIST = 1 };
 
-static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char,
-    id_convert_text, id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch;
+static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char, id_convert_text,
+    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch;
 
 void wb_jdec_init_ids(void)
 {
@@ -45,8 +45,10 @@ void wb_jdec_init_ids(void)
     wb_scalar_init();
 }
 
-
-static inline int is_digit(int c) { return c >= '0' && c <= '9'; }
+static inline int is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /* ==== small helpers ============================================================ */
 
@@ -249,15 +251,19 @@ static double float_value(const unsigned char *p, size_t n)
     int exact = 1;
     for (; i < n && is_digit(p[i]); i++) {
         if (mantissa || p[i] != '0') {
-            if (++digits > 15) exact = 0;
-            else mantissa = mantissa * 10 + (uint64_t)(p[i] - '0');
+            if (++digits > 15)
+                exact = 0;
+            else
+                mantissa = mantissa * 10 + (uint64_t)(p[i] - '0');
         }
     }
     if (i < n && p[i] == '.') {
         for (i++; i < n && is_digit(p[i]); i++) {
             if (mantissa || p[i] != '0') {
-                if (++digits > 15) exact = 0;
-                else mantissa = mantissa * 10 + (uint64_t)(p[i] - '0');
+                if (++digits > 15)
+                    exact = 0;
+                else
+                    mantissa = mantissa * 10 + (uint64_t)(p[i] - '0');
             }
             exponent--;
         }
@@ -452,7 +458,10 @@ static VALUE rescue_convert(VALUE arg, VALUE error)
     return Qnil;
 }
 
-static inline int xml_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static inline int xml_blank(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 /* Decoder#convert_string for :time, :date and :base64: the C twins of
  * scalar.c for what they take exactly as Ruby does (no surrounding blanks, for
@@ -717,7 +726,8 @@ static VALUE read_any(wb_jdec *d, int build, size_t depth)
         case -1:
             if (wb_jscan_refill(&d->s)) continue;
             if (d->nany == base_any) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
-            PARSE_ERROR(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"), d->s.pos);
+            PARSE_ERROR(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"),
+                        d->s.pos);
         default:
             if (byte == '-' || is_digit(byte)) {
                 value = any_number(d, build, base_any, base_values);
@@ -1043,8 +1053,8 @@ static void root_value(wb_jdec *d)
 
 /* ==== lifecycle ===================================================================== */
 
-void wb_jdec_init(wb_jdec *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
-              size_t max_token_size, size_t max_number_length, VALUE block)
+void wb_jdec_init(wb_jdec *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth, size_t max_token_size,
+                  size_t max_number_length, VALUE block)
 {
     d->source = source;
     d->chunk = Qnil;

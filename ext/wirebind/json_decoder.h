@@ -25,13 +25,13 @@
 typedef struct wb_jdec_frame {
     unsigned char kind;
     unsigned char started;
-    unsigned char single; /* LIST: a one_or_many list whose value is one object: ends after it, no index in paths */
-    const wb_jplan *plan; /* OBJECT: the record's plan; LIST of models: the items' plan */
-    wb_jplan_slot *slot;       /* OBJECT: the slot the record fills; LIST: the list's slot */
-    const wb_jplan_slot *at;   /* OBJECT: the member being read (paths); NULL before the first */
-    size_t values;        /* OBJECT: base of its values; LIST: where its items Array is (NONE: yielded) */
-    long index;           /* LIST: items delivered so far */
-    long hint;            /* OBJECT: the slot the next key is expected to be */
+    unsigned char single;    /* LIST: a one_or_many list whose value is one object: ends after it, no index in paths */
+    const wb_jplan *plan;    /* OBJECT: the record's plan; LIST of models: the items' plan */
+    wb_jplan_slot *slot;     /* OBJECT: the slot the record fills; LIST: the list's slot */
+    const wb_jplan_slot *at; /* OBJECT: the member being read (paths); NULL before the first */
+    size_t values;           /* OBJECT: base of its values; LIST: where its items Array is (NONE: yielded) */
+    long index;              /* LIST: items delivered so far */
+    long hint;               /* OBJECT: the slot the next key is expected to be */
 } wb_jdec_frame;
 
 typedef struct wb_jdec {
@@ -43,24 +43,24 @@ typedef struct wb_jdec {
     /* ---- options (the token limits are the scanner's) */
     size_t max_depth;
     int strict;
-    VALUE block;              /* each: the block; Qnil otherwise */
+    VALUE block; /* each: the block; Qnil otherwise */
     /* ---- what is being built */
-    wb_jplan_slot root;            /* the slot of the document's value (index -1) */
+    wb_jplan_slot root; /* the slot of the document's value (index -1) */
     VALUE result;
     wb_jdec_frame *frames;
     size_t nframes, frames_cap;
-    VALUE *values;            /* records' values, lists' items, :any containers and keys (marked) */
+    VALUE *values; /* records' values, lists' items, :any containers and keys (marked) */
     size_t nvalues, values_cap;
     unsigned char *any_kinds; /* read_any's stack: 1 object, 0 array */
     size_t nany, any_cap;
     wb_scalar_env env;
-    VALUE decimal_text;       /* reused for BigDecimal() (0 until needed) */
+    VALUE decimal_text; /* reused for BigDecimal() (0 until needed) */
 } wb_jdec;
 
 /* Sets up a decode of `source` (a Pure::Source) into values of the root slot
  * (code, type, list; `slot` its Plan::Slot for messages). `block` non-nil: each. */
-void wb_jdec_init(wb_jdec *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth,
-              size_t max_token_size, size_t max_number_length, VALUE block);
+void wb_jdec_init(wb_jdec *d, VALUE source, int code, VALUE type, int list, VALUE slot, int strict, size_t max_depth, size_t max_token_size,
+                  size_t max_number_length, VALUE block);
 /* Reads the document: its value, or for each the number of items yielded. */
 VALUE wb_jdec_run(wb_jdec *d);
 void wb_jdec_free(wb_jdec *d);

@@ -9,12 +9,12 @@ static VALUE sym_model, sym_any, cDecodeConfig;
 
 /* Native::DecodeConfig's members, in order. */
 enum {
-    DC_CODE,              /* the document value's code: :model, :any or a scalar type Symbol (Plan.root) */
-    DC_TYPE,              /* its model class or type */
-    DC_LIST,              /* the document is a list of them */
-    DC_SLOT,              /* that Plan::Slot, asked for messages only */
-    DC_STRICT,            /* unknown keys are errors */
-    DC_MAX_DEPTH,         /* the limits: positive Integers */
+    DC_CODE,      /* the document value's code: :model, :any or a scalar type Symbol (Plan.root) */
+    DC_TYPE,      /* its model class or type */
+    DC_LIST,      /* the document is a list of them */
+    DC_SLOT,      /* that Plan::Slot, asked for messages only */
+    DC_STRICT,    /* unknown keys are errors */
+    DC_MAX_DEPTH, /* the limits: positive Integers */
     DC_MAX_TOKEN_SIZE,
     DC_MAX_NUMBER_LENGTH,
     DC_COUNT
@@ -46,11 +46,7 @@ static size_t state_memsize(const void *ptr)
 }
 
 static const rb_data_type_t state_type = {
-    "Wirebind::JSON::Native::DecodeState",
-    {state_mark, state_free, state_memsize, NULL},
-    0,
-    0,
-    RUBY_TYPED_FREE_IMMEDIATELY,
+    "Wirebind::JSON::Native::DecodeState", {state_mark, state_free, state_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* A positive Integer limit; a Bignum means "no limit" in practice. */
@@ -89,9 +85,8 @@ static VALUE wb_json_native__decode_source(VALUE self, VALUE source, VALUE confi
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wb_jdec *d = &s->d;
     wb_jdec_init(d, source, code, type, list, slot, RTEST(wb_config_get(config, DC_STRICT)),
-             limit(wb_config_get(config, DC_MAX_DEPTH), "max_depth"),
-             limit(wb_config_get(config, DC_MAX_TOKEN_SIZE), "max_token_size"),
-             limit(wb_config_get(config, DC_MAX_NUMBER_LENGTH), "max_number_length"), block);
+                 limit(wb_config_get(config, DC_MAX_DEPTH), "max_depth"), limit(wb_config_get(config, DC_MAX_TOKEN_SIZE), "max_token_size"),
+                 limit(wb_config_get(config, DC_MAX_NUMBER_LENGTH), "max_number_length"), block);
     VALUE result = wb_jdec_run(d);
     wb_jdec_free(d);
     RB_GC_GUARD(state);

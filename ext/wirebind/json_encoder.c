@@ -14,8 +14,8 @@
 
 enum { E_MODEL = 0, E_LIST = 1, E_ARRAY = 2, E_HASH = 3 };
 
-static ID id_message, id_describe, id_expected, id_format_path, id_to_s, id_name, id_string, id_integer, id_float,
-    id_decimal, id_boolean, id_time, id_date, id_base64, id_too_deep;
+static ID id_message, id_describe, id_expected, id_format_path, id_to_s, id_name, id_string, id_integer, id_float, id_decimal, id_boolean,
+    id_time, id_date, id_base64, id_too_deep;
 /* Pure::Writer's method for each scalar type, in WB_SCALAR_* order: what the JSON
  * writer declines goes there. */
 static ID scalar_methods[WB_SCALAR_TYPES];
@@ -48,7 +48,7 @@ typedef struct frame {
     unsigned char kind;
     const wb_jplan *plan; /* E_MODEL */
     VALUE plan_object;    /* E_MODEL: the plan's Ruby object, marked while the frame is open */
-    wb_jplan_slot *slot;       /* E_LIST: the list attribute's slot */
+    wb_jplan_slot *slot;  /* E_LIST: the list attribute's slot */
     VALUE object;         /* the record, the Array, or the Hash's pairs ([k0, v0, k1, v1...]) */
     long next;            /* the next slot, item or pair */
     long part;            /* what an error's path names here: the slot, item or pair being written (-1: none) */
@@ -65,7 +65,7 @@ typedef struct encoding {
     VALUE value;
     VALUE last_class; /* the class of the last record whose plan was looked up, and that plan */
     VALUE last_plan;
-    int own_error;    /* the EncodeError being raised has its path already */
+    int own_error; /* the EncodeError being raised has its path already */
 } encoding;
 
 static void encoding_mark(void *ptr)
@@ -102,11 +102,7 @@ static size_t encoding_memsize(const void *ptr)
 }
 
 static const rb_data_type_t encoding_type = {
-    "Wirebind::JSON::Native::Encoding",
-    {encoding_mark, encoding_free, encoding_memsize, NULL},
-    0,
-    0,
-    RUBY_TYPED_FREE_IMMEDIATELY,
+    "Wirebind::JSON::Native::Encoding", {encoding_mark, encoding_free, encoding_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* ==== errors ========================================================================= */

@@ -22,15 +22,15 @@ typedef struct wb_jplan_slot {
     char *key; /* the JSON key's UTF-8 bytes, as the input spells it once unescaped */
     size_t key_len;
     uint32_t hash;
-    long index;      /* in the record's values; -1 for the value a decode returns */
-    int code;        /* WB_SCALAR_* or WB_JPLAN_MODEL / WB_JPLAN_ANY */
-    int list;        /* a JSON array of such values */
-    ID ivar;         /* where a record keeps the value (0 for the root) */
-    VALUE type;      /* the scalar Symbol, :any, or the model Class */
-    VALUE slot;      /* the Ruby Plan::Slot (frozen): key String, expected() for messages */
-    VALUE key_str;   /* slot.key, a frozen String (Qnil for the root) */
-    VALUE plan;      /* WB_JPLAN_MODEL: the type's compiled plan, looked up on first use (0 until then) */
-    char *member;    /* encoder: the key written as a JSON string, and ':' */
+    long index;    /* in the record's values; -1 for the value a decode returns */
+    int code;      /* WB_SCALAR_* or WB_JPLAN_MODEL / WB_JPLAN_ANY */
+    int list;      /* a JSON array of such values */
+    ID ivar;       /* where a record keeps the value (0 for the root) */
+    VALUE type;    /* the scalar Symbol, :any, or the model Class */
+    VALUE slot;    /* the Ruby Plan::Slot (frozen): key String, expected() for messages */
+    VALUE key_str; /* slot.key, a frozen String (Qnil for the root) */
+    VALUE plan;    /* WB_JPLAN_MODEL: the type's compiled plan, looked up on first use (0 until then) */
+    char *member;  /* encoder: the key written as a JSON string, and ':' */
     size_t member_len;
     /* JSON unions (Model::Attribute.json_union), read by the decoder only: */
     int one_or_many; /* a list that also takes one item */

@@ -25,14 +25,12 @@ static inline int scan_is_digit(int c)
 /* In a string: 1 ends a run of plain characters (quote, backslash, C0
  * control), 2 is a byte of a multi-byte character. */
 static const unsigned char SCAN_STRING_CLASS[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
 /* Scanner::NUMBER_RUN: [-+0-9.eE] */
@@ -89,7 +87,7 @@ WB_JSCAN_API void wb_jscan_locate(const wb_jscan *s, size_t p, long *line, long 
 }
 
 WB_JSCAN_API void wb_jscan_fail(wb_jscan *s, int kind, size_t p, const char *message, int quote, const char *subject, size_t subject_len,
-               const char *suffix)
+                                const char *suffix)
 {
     wb_jscan_error e;
     e.kind = kind;
@@ -109,7 +107,8 @@ WB_JSCAN_API void wb_jscan_fail(wb_jscan *s, int kind, size_t p, const char *mes
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
-static void scan_no_memory(wb_jscan *s)
+static void
+scan_no_memory(wb_jscan *s)
 {
     wb_jscan_fail(s, WB_JSCAN_NO_MEMORY, s->pos, "failed to allocate memory", WB_JSCAN_QUOTE_NONE, NULL, 0, NULL);
 }
@@ -117,7 +116,8 @@ static void scan_no_memory(wb_jscan *s)
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
-static void scan_size_error(wb_jscan *s, const char *what, size_t p)
+static void
+scan_size_error(wb_jscan *s, const char *what, size_t p)
 {
     char text[96];
     snprintf(text, sizeof(text), "a %s is larger than max_token_size (%zu bytes)", what, s->max_token_size);
@@ -128,7 +128,8 @@ static void scan_size_error(wb_jscan *s, const char *what, size_t p)
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
-static void scan_unexpected(wb_jscan *s, const char *before)
+static void
+scan_unexpected(wb_jscan *s, const char *before)
 {
     size_t n = s->pos < s->len ? s->len - s->pos : 0;
     if (n > 4) n = 4;
@@ -358,7 +359,7 @@ static void scan_escape(wb_jscan *s, wb_jscan_bytes *out, int *high)
          * Given as a subject, since the letter may be a NUL byte. */
         const char *shown = letter >= 0x80 ? "\xEF\xBF\xBD" : (const char *)s->buf + s->pos + 1;
         wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "invalid escape '\\", WB_JSCAN_QUOTE_RAW, shown, letter >= 0x80 ? 3 : 1,
-                  "' in a string");
+                      "' in a string");
     }
     long code = scan_hex_escape(s, 0);
     if (code >= 0xD800 && code <= 0xDBFF) {
@@ -520,7 +521,7 @@ SCAN_COLD static void scan_literal_error(wb_jscan *s, const char *word, size_t n
         SCAN_PARSE_ERROR(s, text, s->pos);
     }
     wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "invalid literal ", WB_JSCAN_QUOTE_EXCERPT, (const char *)s->buf + s->pos,
-              have < n ? have : n, expected);
+                  have < n ? have : n, expected);
 }
 
 WB_JSCAN_API void wb_jscan_read_literal(wb_jscan *s, const char *word, size_t n)
@@ -603,10 +604,9 @@ WB_JSCAN_API int wb_jscan_next_member(wb_jscan *s, int first, const char **key, 
         return 1;
     }
     if (byte < 0) {
-        SCAN_PARSE_ERROR(s,
-                    first ? "the input ends inside an object (expected a key or '}')"
-                          : "the input ends inside an object (expected ',' or '}')",
-                    s->pos);
+        SCAN_PARSE_ERROR(
+            s, first ? "the input ends inside an object (expected a key or '}')" : "the input ends inside an object (expected ',' or '}')",
+            s->pos);
     }
     scan_unexpected(s, first ? "expected a key string or '}', got " : "expected ',' or '}' after a member, got ");
 }
@@ -625,10 +625,9 @@ WB_JSCAN_API int wb_jscan_next_item(wb_jscan *s, int first)
     }
     if (first && byte >= 0) return 1;
     if (byte < 0) {
-        SCAN_PARSE_ERROR(s,
-                    first ? "the input ends inside an array (expected a value or ']')"
-                          : "the input ends inside an array (expected ',' or ']')",
-                    s->pos);
+        SCAN_PARSE_ERROR(
+            s, first ? "the input ends inside an array (expected a value or ']')" : "the input ends inside an array (expected ',' or ']')",
+            s->pos);
     }
     scan_unexpected(s, "expected ',' or ']' after an item, got ");
 }

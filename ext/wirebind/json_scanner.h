@@ -31,16 +31,12 @@
 #endif
 
 /* Error kinds (wb_jscan_error.kind). */
-enum {
-    WB_JSCAN_PARSE_ERROR = 0,
-    WB_JSCAN_LIMIT_ERROR = 1,
-    WB_JSCAN_NO_MEMORY = 2
-};
+enum { WB_JSCAN_PARSE_ERROR = 0, WB_JSCAN_LIMIT_ERROR = 1, WB_JSCAN_NO_MEMORY = 2 };
 
 /* How wb_jscan_error.subject is worded between message and suffix. */
 enum {
-    WB_JSCAN_QUOTE_NONE = 0,   /* no subject */
-    WB_JSCAN_QUOTE_CHAR = 1,   /* the character the subject's bytes start with (Scanner.describe_char, up to 4 bytes,
+    WB_JSCAN_QUOTE_NONE = 0,    /* no subject */
+    WB_JSCAN_QUOTE_CHAR = 1,    /* the character the subject's bytes start with (Scanner.describe_char, up to 4 bytes,
                             * possibly cut or invalid: scrubbed first); "the end of the input" when empty */
     WB_JSCAN_QUOTE_EXCERPT = 2, /* the subject's bytes, scrubbed, as Types.excerpt quotes them */
     WB_JSCAN_QUOTE_RAW = 3      /* the subject's bytes as they are (valid UTF-8, perhaps a NUL) */
@@ -160,7 +156,7 @@ WB_JSCAN_API void wb_jscan_locate(const wb_jscan *s, size_t p, long *line, long 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noreturn))
 #endif
-WB_JSCAN_API void wb_jscan_fail(wb_jscan *s, int kind, size_t p, const char *message, int quote, const char *subject, size_t subject_len,
-               const char *suffix);
+WB_JSCAN_API void
+wb_jscan_fail(wb_jscan *s, int kind, size_t p, const char *message, int quote, const char *subject, size_t subject_len, const char *suffix);
 
 #endif

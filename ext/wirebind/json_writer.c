@@ -152,8 +152,7 @@ int wb_jwrite_decimal(wb_buffer *buffer, VALUE value)
     /* NaN and the infinities: Ruby raises. Past the exponent: Ruby writes the "E" form. */
     if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;
     VALUE exponent = rb_funcall(value, id_exponent, 0);
-    if (!FIXNUM_P(exponent) || FIX2LONG(exponent) > DECIMAL_POSITIONAL_EXPONENT ||
-        FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
+    if (!FIXNUM_P(exponent) || FIX2LONG(exponent) > DECIMAL_POSITIONAL_EXPONENT || FIX2LONG(exponent) < -DECIMAL_POSITIONAL_EXPONENT) {
         return 0;
     }
     VALUE text = rb_funcall(value, id_to_s, 1, wb_hooks.str_F);

@@ -33,8 +33,14 @@ VALUE wb_scalar_type_symbol(int type)
     return type >= 0 && type < WB_SCALAR_TYPES ? type_symbols[type] : Qnil;
 }
 
-static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
-static inline int is_blank(unsigned c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static inline int is_digit(unsigned c)
+{
+    return c >= '0' && c <= '9';
+}
+static inline int is_blank(unsigned c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 /* Types.strip_xml_whitespace: what from_xml_text retries with when the text does
  * not fit as it stands (the patterns allow no blanks, so stripping first gives
@@ -167,7 +173,10 @@ static VALUE parse_boolean(const char *p, size_t n)
 
 /* ---- calendar (types/calendar.rb) ------------------------------------------------------- */
 
-static int two(const unsigned char *p) { return (p[0] - '0') * 10 + (p[1] - '0'); }
+static int two(const unsigned char *p)
+{
+    return (p[0] - '0') * 10 + (p[1] - '0');
+}
 
 static int leap_year(long long y)
 {

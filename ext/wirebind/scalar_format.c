@@ -6,7 +6,6 @@
 static ID id_utc_p, id_to_i, id_subsec, id_jd, id_to_s, id_finite_p, id_to_xml_text, id_text, id_attribute;
 static ID id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64;
 
-
 /* XML Schema bounds time zone offsets to -14:00..+14:00 (Calendar::MAX_OFFSET_MINUTES). */
 #define MAX_OFFSET_SECONDS (14 * 3600)
 /* Years of at most nine digits (Calendar::MAX_YEAR). */
@@ -124,8 +123,8 @@ static int write_float(wb_buffer *buffer, VALUE value, wb_format_escape_mode mod
 static int write_decimal(wb_buffer *buffer, VALUE value, wb_format_escape_mode mode)
 {
     if (RB_INTEGER_TYPE_P(value)) return write_integer(buffer, value);
-    if (!is_a(value, wb_hooks.cBigDecimal)) return 0; /* a Rational needs Ruby's arithmetic */
-    if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0;    /* Ruby raises */
+    if (!is_a(value, wb_hooks.cBigDecimal)) return 0;        /* a Rational needs Ruby's arithmetic */
+    if (!RTEST(rb_funcall(value, id_finite_p, 0))) return 0; /* Ruby raises */
     VALUE text = rb_funcall(value, id_to_s, 1, wb_hooks.str_F);
     return RB_TYPE_P(text, T_STRING) && wb_buffer_append_escaped_str(buffer, text, mode) == WB_FORMAT_ESCAPE_OK;
 }
@@ -171,7 +170,7 @@ static void civil_from_days(long long days, long long *year, int *month, int *da
 {
     days += 719468;
     long long era = floor_div(days, 146097);
-    long long doe = days - era * 146097;                                  /* [0, 146096] */
+    long long doe = days - era * 146097;                                   /* [0, 146096] */
     long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
     long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* [0, 365] */
     long long mp = (5 * doy + 2) / 153;                                    /* [0, 11] */

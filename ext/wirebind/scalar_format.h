@@ -44,8 +44,7 @@ int wb_format_write_c(wb_buffer *buffer, wb_format_kind kind, VALUE value, wb_fo
 void wb_format_write_ruby(wb_buffer *buffer, VALUE type, VALUE value, wb_format_escape_mode mode);
 
 /* wb_format_write_c, falling back to wb_format_write_ruby. */
-static inline void wb_format_write(wb_buffer *buffer, wb_format_kind kind, VALUE type, VALUE value,
-                                   wb_format_escape_mode mode)
+static inline void wb_format_write(wb_buffer *buffer, wb_format_kind kind, VALUE type, VALUE value, wb_format_escape_mode mode)
 {
     if (!wb_format_write_c(buffer, kind, value, mode)) wb_format_write_ruby(buffer, type, value, mode);
 }

@@ -19,8 +19,8 @@
 
 static VALUE cProgram;
 static ID id_native_any, id_compiled, id_model, id_links, id_ops, id_slot_count, id_max_depth;
-static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record,
-    id_not_a_list, id_too_deep, id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
+static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record, id_not_a_list, id_too_deep,
+    id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
 static VALUE str_included;
 
 /* ==== compiled programs ===================================================== */
@@ -65,8 +65,7 @@ static void program_free(void *ptr)
 static size_t program_memsize(const void *ptr)
 {
     const wb_ser_program *program = ptr;
-    return sizeof(*program) + program->op_count * sizeof(wb_ser_op) + program->cond_count * sizeof(int) +
-           program->strings.capa;
+    return sizeof(*program) + program->op_count * sizeof(wb_ser_op) + program->cond_count * sizeof(int) + program->strings.capa;
 }
 
 /* Not WB_PROTECTED: an op's nested program is stored on first use, without a
@@ -80,8 +79,25 @@ static const rb_data_type_t program_type = {
 };
 
 /* Program::FIELDS, in its order. */
-enum { F_CODE = 0, F_AT, F_SLOT, F_TARGET, F_TEXT, F_IVAR, F_READER, F_DIRECT, F_TYPE, F_LIST, F_SKIP_NIL, F_HEAD, F_SLOTS,
-       F_FROM, F_FLAG, F_READERS, F_COUNT };
+enum {
+    F_CODE = 0,
+    F_AT,
+    F_SLOT,
+    F_TARGET,
+    F_TEXT,
+    F_IVAR,
+    F_READER,
+    F_DIRECT,
+    F_TYPE,
+    F_LIST,
+    F_SKIP_NIL,
+    F_HEAD,
+    F_SLOTS,
+    F_FROM,
+    F_FLAG,
+    F_READERS,
+    F_COUNT
+};
 
 static wb_ser_bytes intern(wb_ser_program *program, VALUE str)
 {
@@ -259,12 +275,13 @@ VALUE wb_ser_compile(VALUE description)
         }
         /* Ops that need their slots or readers have them. */
         if ((o->code == WB_SER_LINK || o->code == WB_SER_LOAD || o->code == WB_SER_HREF || o->code == WB_SER_FLAG_CLEAR ||
-             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF || o->code == WB_SER_SPARSE ||
-             o->code == WB_SER_FIELD) && o->slot < 0) {
+             o->code == WB_SER_FLAG_SET || o->code == WB_SER_COMMA_IF || o->code == WB_SER_SPARSE || o->code == WB_SER_FIELD) &&
+            o->slot < 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a slot", i);
         }
         if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY || o->code == WB_SER_ID ||
-             o->code == WB_SER_RELATE || (o->code == WB_SER_ONE && o->from < 0)) && o->reader == 0) {
+             o->code == WB_SER_RELATE || (o->code == WB_SER_ONE && o->from < 0)) &&
+            o->reader == 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a reader", i);
         }
         if ((o->code == WB_SER_ONE || o->code == WB_SER_MANY || o->code == WB_SER_RELATE) && NIL_P(o->nested)) {
@@ -395,11 +412,7 @@ static size_t state_memsize(const void *ptr)
 }
 
 static const rb_data_type_t state_type = {
-    "wirebind/serializer_state",
-    {state_mark, state_free, state_memsize, NULL},
-    0,
-    0,
-    RUBY_TYPED_FREE_IMMEDIATELY,
+    "wirebind/serializer_state", {state_mark, state_free, state_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* ---- values --------------------------------------------------------------------- */
@@ -557,8 +570,7 @@ static inline void comma_flag(state *st, size_t base, int flag)
     }
 }
 
-static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
-                         long depth);
+static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len, long depth);
 
 /* ---- JSON:API (JsonApi::Compiled#id_of, #relate and State) ---- */
 
@@ -632,8 +644,7 @@ static void write_nested(state *st, const wb_ser_program *program, wb_ser_op *op
 }
 
 /* The generated write: one record, by its program. */
-static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len,
-                         long depth)
+static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len, long depth)
 {
     size_t fi = st->depth;
     push_frame(st, program->compiled);
@@ -651,9 +662,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
     while (pc < program->op_count) {
         wb_ser_op *op = &program->ops[pc++];
         switch ((wb_ser_op_code)op->code) {
-        case WB_SER_LIT:
-            wb_buffer_append(buffer, program->strings.ptr + op->text.offset, op->text.len);
-            break;
+        case WB_SER_LIT: wb_buffer_append(buffer, program->strings.ptr + op->text.offset, op->text.len); break;
         case WB_SER_ATTR: {
             st->frames[fi].at = op->at;
             VALUE value = read_field(record, op, exact);
@@ -704,12 +713,8 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
             if (!any) pc = (size_t)op->target;
             break;
         }
-        case WB_SER_FLAG_CLEAR:
-            *slot_at(st, base, op->slot) = Qfalse;
-            break;
-        case WB_SER_FLAG_SET:
-            *slot_at(st, base, op->slot) = Qtrue;
-            break;
+        case WB_SER_FLAG_CLEAR: *slot_at(st, base, op->slot) = Qfalse; break;
+        case WB_SER_FLAG_SET: *slot_at(st, base, op->slot) = Qtrue; break;
         case WB_SER_COMMA_IF:
             if (*slot_at(st, base, op->slot) == Qtrue) wb_buffer_append_char(buffer, ',');
             break;
@@ -801,8 +806,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
                 wb_buffer_append_char(buffer, '{');
             }
             break;
-        default:
-            rb_raise(rb_eRuntimeError, "wirebind: serializer op %d unknown", op->code);
+        default: rb_raise(rb_eRuntimeError, "wirebind: serializer op %d unknown", op->code);
         }
     }
     st->slot_len = base;
@@ -840,8 +844,7 @@ static void write_top(state *st, VALUE record, const char *head, size_t head_len
 {
     const wb_ser_program *program = program_for(st, record);
     /* Not for an IO: the output goes out in 64 KiB pieces, and stays that small. */
-    if (count > 0 && NIL_P(st->document->io) && program->record_size_hint > 0 &&
-        (size_t)count <= MAX_PRESIZE / program->record_size_hint) {
+    if (count > 0 && NIL_P(st->document->io) && program->record_size_hint > 0 && (size_t)count <= MAX_PRESIZE / program->record_size_hint) {
         wb_buffer_reserve(&st->buffer, (size_t)count * program->record_size_hint);
     }
     size_t before = st->buffer.len;
@@ -1038,4 +1041,3 @@ void wb_ser_init(VALUE mNative)
     rb_gc_register_mark_object(str_included);
     wb_jwrite_init();
 }
-

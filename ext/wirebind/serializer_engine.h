@@ -68,28 +68,28 @@ typedef struct wb_ser_op {
     ID ivar;
     ID reader;
     unsigned int ivar_index; /* Ruby 3.1: 1 + the ivar's index in the model's instances, 0: unknown */
-    VALUE type;             /* ATTR: the type Symbol (for Values.native_text) */
-    VALUE name;             /* ID, SPARSE: the resource type; FIELD, RELATE: the member's key (frozen Strings) */
-    VALUE nested;           /* ONE, MANY, RELATE: the nested Compiled (or Dispatch), Compiled#nested(at) */
-    VALUE nested_program;   /* its program object, looked up on first use */
-    wb_ser_bytes text;      /* LIT */
-    wb_ser_bytes head;      /* ONE, MANY: the nested record's head; ID: the resource identifier's, up to its id */
+    VALUE type;              /* ATTR: the type Symbol (for Values.native_text) */
+    VALUE name;              /* ID, SPARSE: the resource type; FIELD, RELATE: the member's key (frozen Strings) */
+    VALUE nested;            /* ONE, MANY, RELATE: the nested Compiled (or Dispatch), Compiled#nested(at) */
+    VALUE nested_program;    /* its program object, looked up on first use */
+    wb_ser_bytes text;       /* LIT */
+    wb_ser_bytes head;       /* ONE, MANY: the nested record's head; ID: the resource identifier's, up to its id */
     int has_head;
-    size_t slots_offset;    /* UNLESS_ANY: its slots, in the program's cond table */
+    size_t slots_offset; /* UNLESS_ANY: its slots, in the program's cond table */
     size_t slots_count;
 } wb_ser_op;
 
 /* A compiled serializer's program. Marks its objects movable and updates
  * them on compaction. Not shareable between Ractors: it calls link blocks. */
 typedef struct wb_ser_program {
-    VALUE compiled;         /* the Serializer::Compiled */
-    VALUE model;            /* the model class records must be instances of */
-    VALUE links;            /* the frozen Array of link blocks */
+    VALUE compiled; /* the Serializer::Compiled */
+    VALUE model;    /* the model class records must be instances of */
+    VALUE links;    /* the frozen Array of link blocks */
     int slot_count;
-    long max_depth;         /* Compiled::MAX_DEPTH */
+    long max_depth;          /* Compiled::MAX_DEPTH */
     size_t record_size_hint; /* bytes the first record of the last list took, plus one */
     size_t op_count;
-    long id_op;             /* JSON:API: the index of the ID op (how the id is read), -1: none */
+    long id_op; /* JSON:API: the index of the ID op (how the id is read), -1: none */
     wb_ser_op *ops;
     size_t cond_count;
     int *cond;
@@ -110,15 +110,15 @@ VALUE wb_ser_compile(VALUE program);
  * first four members are the Serializer::Layout's, whose objects (frozen) it
  * holds while the document is written. */
 typedef struct wb_ser_document {
-    VALUE serializer;   /* the Serializer instance (compiled_for) */
+    VALUE serializer; /* the Serializer instance (compiled_for) */
     VALUE resource;
     VALUE context;
-    VALUE io;           /* Qnil: return a String */
+    VALUE io; /* Qnil: return a String */
     VALUE list_opening;
     VALUE list_closing;
-    VALUE list_head;    /* Qnil: none */
-    VALUE single_head;  /* Qnil: none */
-    int skip_nil;       /* nil items of a list are left out (else null) */
+    VALUE list_head;   /* Qnil: none */
+    VALUE single_head; /* Qnil: none */
+    int skip_nil;      /* nil items of a list are left out (else null) */
     /* A JSON:API compound document: `opening` (the top-level object up to
      * "data":) before the primary data, then "included" and "}". */
     int compound;

@@ -11,9 +11,9 @@
 #define NONE ((size_t)-1)
 
 static VALUE mNative;
-static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name, id_uri, id_alt,
-    id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_filler, id_lookup, id_into_array,
-    id_hold, id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
+static ID id_default_offset, id_klass, id_table, id_any, id_attributes, id_text, id_size, id_kind, id_index, id_type, id_list, id_name,
+    id_uri, id_alt, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_filler, id_lookup, id_into_array, id_hold,
+    id_built, id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
     id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
@@ -230,7 +230,8 @@ static wb_xplan_entry *compile_entry(compile_state *cs, VALUE node)
         e->type = e->type_value == sym_qname ? WB_XDEC_QNAME : wb_scalar_type_code(e->type_value);
         if (e->type < 0) rb_raise(rb_eArgError, "unknown scalar type %" PRIsVALUE, rb_inspect(e->type_value));
     } else if (e->kind == WB_XPLAN_OPEN) {
-        if (e->type_value != sym_xml && e->type_value != sym_any) rb_raise(rb_eArgError, "unknown open type %" PRIsVALUE, rb_inspect(e->type_value));
+        if (e->type_value != sym_xml && e->type_value != sym_any)
+            rb_raise(rb_eArgError, "unknown open type %" PRIsVALUE, rb_inspect(e->type_value));
         e->type = e->type_value == sym_xml ? WB_XDEC_XML : WB_XDEC_ANY;
     }
     return e;
@@ -978,7 +979,8 @@ static void locate_record(wb_xdec *d, wb_xtok_str local, wb_xtok_str uri, const 
             start_scalar(d, &d->referent, NONE, attrs, n);
         return;
     }
-    if (d->located != depth - 1 || d->mode == WB_XDEC_DONE || depth - 1 >= d->step_count || !step_matches(&d->steps[depth - 1], local, uri)) {
+    if (d->located != depth - 1 || d->mode == WB_XDEC_DONE || depth - 1 >= d->step_count ||
+        !step_matches(&d->steps[depth - 1], local, uri)) {
         d->skip = 1;
         return;
     }
@@ -1049,7 +1051,8 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
 }
 
 /* leaf_value: a value element that holds only text, seen whole. */
-static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str text, wb_xtok_str local)
+static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str text,
+                       wb_xtok_str local)
 {
     if (n && nil_attribute(attrs, n)) {
         deliver(d, slot, values, Qnil);
@@ -1091,7 +1094,8 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
             leaf_value(d, &d->referent, NONE, attrs, n, text, local);
             return;
         }
-        if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WB_XDEC_DONE && step_matches(&d->steps[depth], local, uri))) return;
+        if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WB_XDEC_DONE && step_matches(&d->steps[depth], local, uri)))
+            return;
         if (depth + 1 > d->reached) d->reached = depth + 1;
         if (depth + 1 < d->step_count) return;
         d->record_depth = depth + 1;
@@ -1257,7 +1261,7 @@ static char *copy_bytes(VALUE s, size_t *len)
 }
 
 void wb_xdec_init(wb_xdec *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wb_xtok_config *config, VALUE block,
-              VALUE refs, VALUE missing, VALUE default_offset)
+                  VALUE refs, VALUE missing, VALUE default_offset)
 {
     d->missing = missing;
     if (!NIL_P(default_offset)) d->default_offset = copy_bytes(default_offset, &d->default_offset_len);
@@ -1396,7 +1400,8 @@ void wb_xdec_compact(wb_xdec *d)
 
 size_t wb_xdec_memsize(const wb_xdec *d)
 {
-    size_t n = sizeof(*d) + wb_xtok_memsize(&d->tok) + d->frames_cap * sizeof(wb_xdec_frame) + d->values_cap * sizeof(VALUE) + d->scratch.cap;
+    size_t n = sizeof(*d) + wb_xtok_memsize(&d->tok) + d->frames_cap * sizeof(wb_xdec_frame) + d->values_cap * sizeof(VALUE) +
+               d->scratch.cap;
     for (size_t i = 0; i < d->frames_cap; i++) n += d->frames[i].text.cap;
     return n;
 }

@@ -37,7 +37,7 @@ typedef struct wb_xplan_table {
 /* A Slot (where a value goes) or a Group (a wrapper element). */
 struct wb_xplan_entry {
     int kind;
-    int type;   /* scalar type code (SCALAR) */
+    int type; /* scalar type code (SCALAR) */
     int list;
     long index; /* in the record's values; -1 for the record itself */
     char *name;
@@ -47,10 +47,10 @@ struct wb_xplan_entry {
     char *default_offset; /* :time: appended to a date-time without a zone; NULL: none */
     size_t default_offset_len;
     wb_xplan_entry *alt;
-    VALUE type_value; /* the scalar Symbol or the model Class */
-    VALUE plan;       /* MODEL: the type's compiled plan, looked up on first use (0 until then) */
-    wb_xplan_table table;  /* GROUP */
-    wb_xplan_entry *any;   /* GROUP */
+    VALUE type_value;          /* the scalar Symbol or the model Class */
+    VALUE plan;                /* MODEL: the type's compiled plan, looked up on first use (0 until then) */
+    wb_xplan_table table;      /* GROUP */
+    wb_xplan_entry *any;       /* GROUP */
     wb_xplan_table attributes; /* GROUP: XML attributes read by path ("a/@b") */
 };
 
@@ -85,18 +85,18 @@ typedef struct wb_xdec_step {
 
 typedef struct wb_xdec_frame {
     int kind;
-    const wb_xplan *plan; /* MODEL */
-    wb_xplan_entry *entry;     /* SCALAR: its slot; GROUP: the group; MODEL: the slot the record goes to */
-    size_t values;        /* base of the record's values (for MODEL its own); (size_t)-1 for none */
-    size_t parent;        /* MODEL: base of the values the record goes to; (size_t)-1: emitted */
-    int nil;              /* SCALAR: xsi:nil */
+    const wb_xplan *plan;  /* MODEL */
+    wb_xplan_entry *entry; /* SCALAR: its slot; GROUP: the group; MODEL: the slot the record goes to */
+    size_t values;         /* base of the record's values (for MODEL its own); (size_t)-1 for none */
+    size_t parent;         /* MODEL: base of the values the record goes to; (size_t)-1: emitted */
+    int nil;               /* SCALAR: xsi:nil */
     int wants_text;
     size_t mark; /* tokenizer mark of the start tag, or (size_t)-1 */
     wb_xtok_bytes text;
     int has_text;
     int children; /* a child element was seen (kept by frames that want text) */
-    int holds; /* MODEL: references wait for values of this record (References#hold) */
-    size_t open; /* CAPTURE: elements open inside the captured one (its Capture
+    int holds;    /* MODEL: references wait for values of this record (References#hold) */
+    size_t open;  /* CAPTURE: elements open inside the captured one (its Capture
                   * object sits in the values stack at `parent`) */
 } wb_xdec_frame;
 
@@ -120,8 +120,8 @@ typedef struct wb_xdec {
     size_t value_count, values_cap;
     long count;
     size_t located;
-    size_t reached; /* the most steps of the path matched at once */
-    VALUE missing;  /* the DecodeError message when the path never matched; nil: none */
+    size_t reached;       /* the most steps of the path matched at once */
+    VALUE missing;        /* the DecodeError message when the path never matched; nil: none */
     char *default_offset; /* the call's default_offset:, NULL: none */
     size_t default_offset_len;
     size_t skip;
@@ -130,16 +130,16 @@ typedef struct wb_xdec {
     wb_xtok_bytes scratch;
     /* SOAP encoding references (XML::References, or Qnil) and xsi:type subclasses. */
     VALUE refs;
-    VALUE result_box; /* WB_XDEC_FIRST: the record, when it was a reference */
-    VALUE keep;       /* plans of xsi:type subclasses in use (a Hash), or Qnil */
-    int poly;         /* some model declared xml_type: look at xsi:type */
+    VALUE result_box;        /* WB_XDEC_FIRST: the record, when it was a reference */
+    VALUE keep;              /* plans of xsi:type subclasses in use (a Hash), or Qnil */
+    int poly;                /* some model declared xml_type: look at xsi:type */
     wb_xplan_entry referent; /* the slot of the referent being read (one at a time, at the top) */
-    VALUE state;        /* the DecodeState that owns this decoder: the scope Captures ask (namespace_of) */
+    VALUE state;             /* the DecodeState that owns this decoder: the scope Captures ask (namespace_of) */
 } wb_xdec;
 
 /* Sets up a decoder (mode WB_XDEC_CHECK: well-formedness only). Raises on bad arguments. */
 void wb_xdec_init(wb_xdec *d, VALUE source, VALUE item, int mode, VALUE path, int strict, const wb_xtok_config *config, VALUE block,
-              VALUE refs, VALUE missing, VALUE default_offset);
+                  VALUE refs, VALUE missing, VALUE default_offset);
 /* Runs it: the result, or Qundef when a DOCTYPE was met (see wb_xtok_read_so_far). */
 VALUE wb_xdec_run(wb_xdec *d);
 void wb_xdec_free(wb_xdec *d);

@@ -9,11 +9,11 @@ static VALUE cDecodeState, cDecodeConfig;
 
 /* Native::DecodeConfig's members, in order. */
 enum {
-    DC_ITEM,           /* the model class or scalar type Symbol of each item */
-    DC_MODE,           /* :list, :first, :each or :check */
-    DC_PATH,           /* [[local, uri], ...]: where the items are */
-    DC_STRICT,         /* unknown elements are errors */
-    DC_MAX_DEPTH,      /* the limits: positive Integers */
+    DC_ITEM,      /* the model class or scalar type Symbol of each item */
+    DC_MODE,      /* :list, :first, :each or :check */
+    DC_PATH,      /* [[local, uri], ...]: where the items are */
+    DC_STRICT,    /* unknown elements are errors */
+    DC_MAX_DEPTH, /* the limits: positive Integers */
     DC_MAX_TOKEN_SIZE,
     DC_MAX_ATTRIBUTES,
     DC_MAX_NAMESPACES,
@@ -23,8 +23,8 @@ enum {
     DC_COUNT
 };
 static const char *const decode_config_members[DC_COUNT] = {
-    "item", "mode", "path", "strict", "max_depth", "max_token_size", "max_attributes", "max_namespaces",
-    "reject_dtd", "missing", "default_offset",
+    "item",           "mode",           "path",       "strict",  "max_depth",      "max_token_size",
+    "max_attributes", "max_namespaces", "reject_dtd", "missing", "default_offset",
 };
 static ID id_unread;
 
@@ -56,11 +56,7 @@ static void state_compact(void *ptr)
 }
 
 static const rb_data_type_t state_type = {
-    "Wirebind::XML::Native::DecodeState",
-    {state_mark, state_free, state_memsize, state_compact},
-    0,
-    0,
-    RUBY_TYPED_FREE_IMMEDIATELY,
+    "Wirebind::XML::Native::DecodeState", {state_mark, state_free, state_memsize, state_compact}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 static int mode_code(VALUE mode)
@@ -111,7 +107,7 @@ static VALUE wb_xml_native__decode_source(VALUE self, VALUE source, VALUE settin
     VALUE state = TypedData_Make_Struct(cDecodeState, decode_state, &state_type, s);
     wb_xdec *d = &s->d;
     wb_xdec_init(d, source, item, code, path, RTEST(wb_config_get(settings, DC_STRICT)), &config, block, refs,
-             wb_config_get(settings, DC_MISSING), wb_config_get(settings, DC_DEFAULT_OFFSET));
+                 wb_config_get(settings, DC_MISSING), wb_config_get(settings, DC_DEFAULT_OFFSET));
     d->state = state;
     VALUE result = wb_xdec_run(d);
     if (result == Qundef) {

@@ -24,10 +24,9 @@ static const char DECLARATION[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 
 static VALUE cEncoderPlan;
 static VALUE sym_native_xml_encoder;
-static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes,
-    id_kind, id_type, id_list, id_name, id_uri, id_nil_xsi, id_attribute, id_ivar, id_message, id_describe,
-    id_attribute_writes, id_xml, id_subtype_parts, id_namespaces, id_default_prefix, id_needs, id_declarations,
-    id_declaration, id_default_at_top, id_element_content;
+static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes, id_kind, id_type, id_list, id_name, id_uri,
+    id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_namespaces,
+    id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top, id_element_content;
 static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -139,8 +138,7 @@ static wb_xenc_need *compile_needs(wb_xenc_plan *plan, VALUE needs, size_t *coun
     wb_xenc_need *compiled = ruby_xmalloc2((size_t)len, sizeof(wb_xenc_need));
     for (long i = 0; i < len; i++) {
         VALUE need = rb_ary_entry(needs, i);
-        compile_need(plan, &compiled[i], rb_funcall(need, id_prefix, 0), rb_funcall(need, id_uri, 0),
-                     rb_funcall(need, id_declaration, 0));
+        compile_need(plan, &compiled[i], rb_funcall(need, id_prefix, 0), rb_funcall(need, id_uri, 0), rb_funcall(need, id_declaration, 0));
     }
     *count = (size_t)len;
     return compiled;
@@ -396,23 +394,23 @@ static const char RESET[] = " xmlns=\"\"";
 typedef struct frame {
     const wb_xenc_plan *plan;
     VALUE record;
-    const char *tag_prefix;          /* tag = tag_prefix + tag_name: "pre + name" */
+    const char *tag_prefix; /* tag = tag_prefix + tag_name: "pre + name" */
     size_t tag_prefix_len;
     const char *tag_name;
     size_t tag_name_len;
-    const wb_xenc_plan *default_ns;   /* the plan whose namespace is the default in scope (NULL: none) */
+    const wb_xenc_plan *default_ns; /* the plan whose namespace is the default in scope (NULL: none) */
     int nested;
     /* Generator#scope */
-    const char *pre;                 /* the prefix of the record's own children: "" or "p:" */
+    const char *pre; /* the prefix of the record's own children: "" or "p:" */
     size_t pre_len;
-    int reset;                       /* its unprefixed children reset the default namespace */
+    int reset; /* its unprefixed children reset the default namespace */
     const wb_xenc_plan *child_default;
-    size_t bound;                    /* bindings its element declared, released at its end tag */
+    size_t bound; /* bindings its element declared, released at its end tag */
     /* where the program is */
-    size_t pc;                       /* the next op */
-    VALUE list;                      /* the list the op at pc is writing, or Qundef */
-    long index;                      /* its next item */
-    const char *field;               /* what is being written, for EncodeError#path (NULL: the element itself) */
+    size_t pc;         /* the next op */
+    VALUE list;        /* the list the op at pc is writing, or Qundef */
+    long index;        /* its next item */
+    const char *field; /* what is being written, for EncodeError#path (NULL: the element itself) */
     size_t field_len;
 } frame;
 
@@ -423,8 +421,8 @@ typedef struct binding {
     ID uri;
     const char *pre;
     size_t pre_len;
-    long previous_of_prefix;         /* the binding the prefix had (-1: none) */
-    long previous_of_uri;            /* the binding the URI was found by (-1: none) */
+    long previous_of_prefix; /* the binding the prefix had (-1: none) */
+    long previous_of_uri;    /* the binding the URI was found by (-1: none) */
 } binding;
 
 /* One call of encode_value. */
@@ -442,7 +440,7 @@ typedef struct encoding {
     frame *frames;
     size_t depth;
     size_t capacity;
-    st_table *plans;                 /* class => plan object, for this call */
+    st_table *plans; /* class => plan object, for this call */
     VALUE last_class;
     const wb_xenc_plan *last_plan;
     /* the scope: bindings in the order declared, and the current one of each
@@ -509,11 +507,7 @@ static size_t encoding_memsize(const void *ptr)
 }
 
 static const rb_data_type_t encoding_type = {
-    "wirebind/xml_encoding",
-    {encoding_mark, encoding_free, encoding_memsize, NULL},
-    0,
-    0,
-    RUBY_TYPED_FREE_IMMEDIATELY,
+    "wirebind/xml_encoding", {encoding_mark, encoding_free, encoding_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* Pure::Encoder.for(klass), memoized for this call: a record's class is only
@@ -590,8 +584,7 @@ static inline void set_field(frame *f, const wb_xenc_plan *plan, wb_xenc_bytes f
 /* `ns == uri` in the generated code: is the namespace in scope the plan's? */
 static inline int same_namespace(const wb_xenc_plan *ns, const wb_xenc_plan *plan)
 {
-    return ns && ns->uri.len == plan->uri.len &&
-           memcmp(WB_XENC_PTR(ns, ns->uri), WB_XENC_PTR(plan, plan->uri), plan->uri.len) == 0;
+    return ns && ns->uri.len == plan->uri.len && memcmp(WB_XENC_PTR(ns, ns->uri), WB_XENC_PTR(plan, plan->uri), plan->uri.len) == 0;
 }
 
 /* ---- the scope (Pure::Encoder::Scope) ---- */
@@ -631,11 +624,15 @@ static void scope_release(encoding *enc, size_t count)
     while (count-- > 0) {
         binding *b = &enc->bindings[--enc->binding_count];
         st_data_t key = (st_data_t)b->prefix;
-        if (b->previous_of_prefix < 0) st_delete(enc->by_prefix, &key, NULL);
-        else st_insert(enc->by_prefix, key, (st_data_t)b->previous_of_prefix);
+        if (b->previous_of_prefix < 0)
+            st_delete(enc->by_prefix, &key, NULL);
+        else
+            st_insert(enc->by_prefix, key, (st_data_t)b->previous_of_prefix);
         key = (st_data_t)b->uri;
-        if (b->previous_of_uri < 0) st_delete(enc->by_uri, &key, NULL);
-        else st_insert(enc->by_uri, key, (st_data_t)b->previous_of_uri);
+        if (b->previous_of_uri < 0)
+            st_delete(enc->by_uri, &key, NULL);
+        else
+            st_insert(enc->by_uri, key, (st_data_t)b->previous_of_uri);
     }
 }
 
@@ -1016,8 +1013,7 @@ static void run(encoding *enc)
             close_name(enc, f, op);
             f->pc++;
             continue;
-        default:
-            break;
+        default: break;
         }
         set_field(f, plan, op->field);
         VALUE value = rb_ivar_get(f->record, op->ivar);

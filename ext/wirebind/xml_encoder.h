@@ -39,29 +39,29 @@ typedef enum wb_xenc_op_code {
  * when it is a child of the record itself ("top") rather than of a wrapper,
  * with the reset of the default namespace (xmlns="") the scope may call for. */
 typedef struct wb_xenc_op {
-    unsigned char code;    /* wb_xenc_op_code */
-    unsigned char format;  /* wb_format_kind, for SCALAR */
-    unsigned char list;    /* the attribute holds an Array of values */
-    unsigned char nil_xsi; /* the attribute says nil: :xsi */
-    unsigned char named;   /* 0 for "*": scalars are <item>s, records use their own root name */
-    unsigned char foreign; /* the name is fixed: "p:local", or "local" for no_namespace */
-    unsigned char top;     /* a child of the record's element, not of a wrapper */
+    unsigned char code;         /* wb_xenc_op_code */
+    unsigned char format;       /* wb_format_kind, for SCALAR */
+    unsigned char list;         /* the attribute holds an Array of values */
+    unsigned char nil_xsi;      /* the attribute says nil: :xsi */
+    unsigned char named;        /* 0 for "*": scalars are <item>s, records use their own root name */
+    unsigned char foreign;      /* the name is fixed: "p:local", or "local" for no_namespace */
+    unsigned char top;          /* a child of the record's element, not of a wrapper */
     unsigned char no_namespace; /* "{}local" in a model with a namespace: resets a default namespace in scope */
-    ID ivar;               /* where the record keeps the value */
-    VALUE type;            /* the scalar type's Symbol, or the model Class values must be */
-    wb_xenc_bytes field;    /* the attribute's xml path, for EncodeError#path */
-    wb_xenc_bytes name;     /* the local name ("item" for "*"), or the whole foreign name */
-    size_t attribute_first;   /* OPEN: its XML attributes ("a/@b"), attributes[first, first + count) */
+    ID ivar;                    /* where the record keeps the value */
+    VALUE type;                 /* the scalar type's Symbol, or the model Class values must be */
+    wb_xenc_bytes field;        /* the attribute's xml path, for EncodeError#path */
+    wb_xenc_bytes name;         /* the local name ("item" for "*"), or the whole foreign name */
+    size_t attribute_first;     /* OPEN: its XML attributes ("a/@b"), attributes[first, first + count) */
     size_t attribute_count;
 } wb_xenc_op;
 
 /* An XML attribute of the record's element, or its text ("."). */
 typedef struct wb_xenc_attribute {
-    unsigned char format;  /* wb_format_kind */
+    unsigned char format; /* wb_format_kind */
     ID ivar;
-    VALUE type;            /* the scalar type's Symbol */
-    wb_xenc_bytes field;    /* "@local" or ".", for EncodeError#path */
-    wb_xenc_bytes prefix;   /* ' name="' */
+    VALUE type;           /* the scalar type's Symbol */
+    wb_xenc_bytes field;  /* "@local" or ".", for EncodeError#path */
+    wb_xenc_bytes prefix; /* ' name="' */
 } wb_xenc_attribute;
 
 /* A namespace binding (Plan::Need): `prefix` bound to `uri` by `declaration`.
@@ -76,27 +76,27 @@ typedef struct wb_xenc_need {
 } wb_xenc_need;
 
 typedef enum wb_xenc_namespace_mode {
-    WB_XENC_NS_NONE = 0,     /* no namespace: children reset an inherited default one */
-    WB_XENC_NS_DEFAULT = 1,  /* the default namespace at the top (if default_at_top), else a prefix in scope or its own */
-    WB_XENC_NS_PREFIXED = 2  /* its prefix, bound by a need */
+    WB_XENC_NS_NONE = 0,    /* no namespace: children reset an inherited default one */
+    WB_XENC_NS_DEFAULT = 1, /* the default namespace at the top (if default_at_top), else a prefix in scope or its own */
+    WB_XENC_NS_PREFIXED = 2 /* its prefix, bound by a need */
 } wb_xenc_namespace_mode;
 
 /* A model class's compiled plan. Frozen and shareable once built; marks its
  * classes movable and updates them on compaction. */
 typedef struct wb_xenc_plan {
     VALUE klass;
-    unsigned char namespace_mode;  /* wb_xenc_namespace_mode */
-    unsigned char default_at_top;  /* Plan.namespaces(klass).default_at_top */
-    wb_xenc_bytes root_name;        /* "root" */
-    wb_xenc_bytes root_tag;         /* "prefix:root" (PREFIXED) or "root" */
-    wb_xenc_bytes uri;              /* the namespace, as declared (compared byte for byte) */
-    wb_xenc_bytes prefix;           /* "p:" (PREFIXED) */
+    unsigned char namespace_mode;      /* wb_xenc_namespace_mode */
+    unsigned char default_at_top;      /* Plan.namespaces(klass).default_at_top */
+    wb_xenc_bytes root_name;           /* "root" */
+    wb_xenc_bytes root_tag;            /* "prefix:root" (PREFIXED) or "root" */
+    wb_xenc_bytes uri;                 /* the namespace, as declared (compared byte for byte) */
+    wb_xenc_bytes prefix;              /* "p:" (PREFIXED) */
     wb_xenc_bytes default_declaration; /* DEFAULT: ' xmlns="uri"' */
-    wb_xenc_need own;               /* DEFAULT: its default_prefix, bound where it is not the default namespace */
-    wb_xenc_bytes nil_suffix;       /* ' xsi:nil="true" xmlns:xsi="..."/>' */
-    size_t need_count;             /* Plan#needs: bindings the record's own names use */
+    wb_xenc_need own;                  /* DEFAULT: its default_prefix, bound where it is not the default namespace */
+    wb_xenc_bytes nil_suffix;          /* ' xsi:nil="true" xmlns:xsi="..."/>' */
+    size_t need_count;                 /* Plan#needs: bindings the record's own names use */
     wb_xenc_need *needs;
-    size_t document_need_count;    /* Plan.namespaces(klass): what a document element of this class declares */
+    size_t document_need_count; /* Plan.namespaces(klass): what a document element of this class declares */
     wb_xenc_need *document_needs;
     wb_xenc_bytes document_declarations;
     size_t attribute_count, attribute_capacity;
@@ -106,7 +106,7 @@ typedef struct wb_xenc_plan {
     wb_xenc_attribute text;
     size_t op_count, op_capacity;
     wb_xenc_op *ops;
-    wb_buffer strings;             /* the string table every wb_xenc_bytes points into */
+    wb_buffer strings; /* the string table every wb_xenc_bytes points into */
 } wb_xenc_plan;
 
 #define WB_XENC_PTR(plan, bytes) ((plan)->strings.ptr + (bytes).offset)

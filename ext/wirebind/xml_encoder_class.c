@@ -26,8 +26,7 @@ static VALUE wb_xml_native__encode_value(VALUE self, VALUE value, VALUE config, 
     VALUE item = wb_config_get(config, EC_ITEM);
     if (!NIL_P(root)) StringValue(root);
     if (!NIL_P(item)) StringValue(item);
-    return wb_xenc_encode(value, root, item, RTEST(wb_config_get(config, EC_XSI_ALL)),
-                         RTEST(wb_config_get(config, EC_DECLARATION)), io);
+    return wb_xenc_encode(value, root, item, RTEST(wb_config_get(config, EC_XSI_ALL)), RTEST(wb_config_get(config, EC_DECLARATION)), io);
 }
 
 void Init_wirebind_xml_encoder(VALUE mNative)

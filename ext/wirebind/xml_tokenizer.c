@@ -119,31 +119,42 @@ enum {
     C_VALUE_STOP = 16 /* ends a plain attribute value on the fast path: < & tab LF */
 };
 static const unsigned char byte_class[256] = {
-     0,  0,  0,  0,  0,  0,  0,  0,  0, 20, 20,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     4,  0,  0,  0,  0,  0, 24,  0,  0,  0,  0,  0,  0,  2,  2,  0,
-     2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  0,  0, 24,  0,  0,  0,
-     0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-     3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  0,  0,  8,  0,  3,
-     0,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-     3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 20, 20, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0,
+    0, 0, 2, 2, 0, 2, 2, 2, 2, 2,  2,  2, 2, 2, 2, 0, 0, 24, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,  3, 3, 3, 3,
+    3, 3, 3, 3, 3, 0, 0, 8, 0, 3,  0,  3, 3, 3, 3, 3, 3, 3,  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0,  0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0,
 };
 
-static inline int is_ws(unsigned c) { return byte_class[c & 0xFF] & C_WS; }
-static inline int is_s(unsigned c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-static inline int is_digit(unsigned c) { return c >= '0' && c <= '9'; }
-static inline int is_hex(unsigned c) { return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
-static inline int ascii_start(unsigned c) { return byte_class[c & 0xFF] & C_NAME_START; }
-static inline int ascii_char(unsigned c) { return byte_class[c & 0xFF] & C_NAME; }
-static inline int text_stop(unsigned c) { return byte_class[c & 0xFF] & C_TEXT_STOP; }
+static inline int is_ws(unsigned c)
+{
+    return byte_class[c & 0xFF] & C_WS;
+}
+static inline int is_s(unsigned c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+static inline int is_digit(unsigned c)
+{
+    return c >= '0' && c <= '9';
+}
+static inline int is_hex(unsigned c)
+{
+    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+static inline int ascii_start(unsigned c)
+{
+    return byte_class[c & 0xFF] & C_NAME_START;
+}
+static inline int ascii_char(unsigned c)
+{
+    return byte_class[c & 0xFF] & C_NAME;
+}
+static inline int text_stop(unsigned c)
+{
+    return byte_class[c & 0xFF] & C_TEXT_STOP;
+}
 
 /* The three runs the tokenizer spends most of its time in (indentation, text,
  * attribute values) are searched sixteen bytes at a time where SSE2 is there
@@ -205,10 +216,9 @@ static inline size_t value_end(const unsigned char *b, size_t i, size_t n, unsig
 /* NameStartChar without ':' (Namespaces' NCName), above ASCII. */
 static int wide_start(uint32_t c)
 {
-    return (c >= 0xC0 && c <= 0xD6) || (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x2FF) ||
-           (c >= 0x370 && c <= 0x37D) || (c >= 0x37F && c <= 0x1FFF) || (c >= 0x200C && c <= 0x200D) ||
-           (c >= 0x2070 && c <= 0x218F) || (c >= 0x2C00 && c <= 0x2FEF) || (c >= 0x3001 && c <= 0xD7FF) ||
-           (c >= 0xF900 && c <= 0xFDCF) || (c >= 0xFDF0 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0xEFFFF);
+    return (c >= 0xC0 && c <= 0xD6) || (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x2FF) || (c >= 0x370 && c <= 0x37D) ||
+           (c >= 0x37F && c <= 0x1FFF) || (c >= 0x200C && c <= 0x200D) || (c >= 0x2070 && c <= 0x218F) || (c >= 0x2C00 && c <= 0x2FEF) ||
+           (c >= 0x3001 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFDCF) || (c >= 0xFDF0 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0xEFFFF);
 }
 
 static int wide_char(uint32_t c)
@@ -234,14 +244,25 @@ static size_t utf8(const unsigned char *p, size_t n, uint32_t *cp)
 
 static size_t put_utf8(char *out, uint32_t c)
 {
-    if (c < 0x80) { out[0] = (char)c; return 1; }
-    if (c < 0x800) { out[0] = (char)(0xC0 | (c >> 6)); out[1] = (char)(0x80 | (c & 0x3F)); return 2; }
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
     if (c < 0x10000) {
-        out[0] = (char)(0xE0 | (c >> 12)); out[1] = (char)(0x80 | ((c >> 6) & 0x3F)); out[2] = (char)(0x80 | (c & 0x3F));
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
         return 3;
     }
-    out[0] = (char)(0xF0 | (c >> 18)); out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((c >> 6) & 0x3F)); out[3] = (char)(0x80 | (c & 0x3F));
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
     return 4;
 }
 
@@ -269,7 +290,10 @@ static size_t scan_name(const unsigned char *b, size_t i, size_t n, int colons, 
         }
         uint32_t cp;
         size_t len = utf8(b + j, n - j, &cp);
-        if (len == 0) { *cut = 1; return j; }
+        if (len == 0) {
+            *cut = 1;
+            return j;
+        }
         if (j == i ? !wide_start(cp) : !wide_char(cp)) return j;
         *wide = 1;
         j += len;
@@ -582,8 +606,7 @@ static int starts(const wb_xtok *t, size_t i, const char *s, size_t n)
 /* After a token read whole (check_token_end): a LimitError if it was too long. */
 static void check_token_end(wb_xtok *t)
 {
-    if (ABS(t, t->pos) - t->tok > (long long)t->max_token_size)
-        fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_TOKEN, t->max_token_size);
+    if (ABS(t, t->pos) - t->tok > (long long)t->max_token_size) fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_TOKEN, t->max_token_size);
 }
 
 /* ---- namespaces and names ------------------------------------------------------ */
@@ -592,12 +615,22 @@ static void check_token_end(wb_xtok *t)
  * of p[0, n) under the tokenizer's key: names crafted to collide under one
  * key do not collide under another, and the key is secret. */
 #define SIP_ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
-#define SIP_ROUND(v0, v1, v2, v3)                                                  \
-    do {                                                                           \
-        v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32);          \
-        v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2;                                 \
-        v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0;                                 \
-        v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32);          \
+#define SIP_ROUND(v0, v1, v2, v3) \
+    do {                          \
+        v0 += v1;                 \
+        v1 = SIP_ROTL(v1, 13);    \
+        v1 ^= v0;                 \
+        v0 = SIP_ROTL(v0, 32);    \
+        v2 += v3;                 \
+        v3 = SIP_ROTL(v3, 16);    \
+        v3 ^= v2;                 \
+        v0 += v3;                 \
+        v3 = SIP_ROTL(v3, 21);    \
+        v3 ^= v0;                 \
+        v2 += v1;                 \
+        v1 = SIP_ROTL(v1, 17);    \
+        v1 ^= v2;                 \
+        v2 = SIP_ROTL(v2, 32);    \
     } while (0)
 
 static uint64_t keyed_hash(const wb_xtok *t, const char *p, size_t n)
@@ -838,7 +871,8 @@ static size_t first_duplicate(wb_xtok *t, size_t n, const char *(*name)(const wb
                 if (li != lj || memcmp(a, b, li) != 0) continue;
                 if (uri) {
                     wb_xtok_str ub = uri(t, j);
-                    if ((ua.ptr == NULL) != (ub.ptr == NULL) || ua.len != ub.len || (ua.len && memcmp(ua.ptr, ub.ptr, ua.len) != 0)) continue;
+                    if ((ua.ptr == NULL) != (ub.ptr == NULL) || ua.len != ub.len || (ua.len && memcmp(ua.ptr, ub.ptr, ua.len) != 0))
+                        continue;
                 }
                 return i;
             }
@@ -998,8 +1032,8 @@ static void open_element(wb_xtok *t, size_t q, size_t qlen, size_t prefix_end, i
         int xmlns = colon - 1 == 5 && memcmp(qname, "xmlns", 5) == 0;
         if (b == NONE || xmlns) {
             if (xmlns) fail(t, WB_XTOK_PARSE_ERROR, at, "element names must not use the prefix 'xmlns'");
-            fail(t, WB_XTOK_PARSE_ERROR, at, "namespace prefix '%.*s' of element <%.*s> is not declared", NAMEF(colon - 1), qname, NAMEF(qlen),
-                 qname);
+            fail(t, WB_XTOK_PARSE_ERROR, at, "namespace prefix '%.*s' of element <%.*s> is not declared", NAMEF(colon - 1), qname,
+                 NAMEF(qlen), qname);
         }
         local.ptr = qname + colon;
         local.len = qlen - colon;
@@ -1057,9 +1091,9 @@ static void close_element(wb_xtok *t, size_t n, size_t nlen)
 /* ---- references ----------------------------------------------------------------- */
 
 typedef struct ref_match {
-    int hex;          /* 1 hex char ref, 0 decimal, -1 entity */
+    int hex;               /* 1 hex char ref, 0 decimal, -1 entity */
     size_t name, name_len; /* digits or entity name, offsets from '&' */
-    size_t end;       /* past ';' */
+    size_t end;            /* past ';' */
 } ref_match;
 
 /* CHAR_REF or ENTITY_REF at p[0, n) (p[0] == '&'). final: the end of p is the end
@@ -1153,7 +1187,8 @@ static void reference_in_content(wb_xtok *t)
         text = out;
     } else {
         text = predefined(ref + m.name, m.name_len);
-        if (!text) fail(t, WB_XTOK_PARSE_ERROR, t->tok, "undeclared entity '%.*s' referenced", NAMEF(m.name_len), (const char *)ref + m.name);
+        if (!text)
+            fail(t, WB_XTOK_PARSE_ERROR, t->tok, "undeclared entity '%.*s' referenced", NAMEF(m.name_len), (const char *)ref + m.name);
         len = strlen(text);
     }
     t->pos += m.end;
@@ -1200,7 +1235,8 @@ static void normalize_value(wb_xtok *t, wb_xtok_raw *r, size_t v, size_t n)
         } else {
             const char *text = predefined(b + j + m.name, m.name_len);
             if (!text)
-                fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "undeclared entity '%.*s' referenced", NAMEF(m.name_len), (const char *)b + j + m.name);
+                fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "undeclared entity '%.*s' referenced", NAMEF(m.name_len),
+                     (const char *)b + j + m.name);
             bytes_append(t, &t->values, text, strlen(text));
         }
         i = j + m.end;
@@ -1328,15 +1364,15 @@ static int match_end(wb_xtok *t, size_t lt, int final, int qname, size_t *name_e
 
 /* Runs a matcher until it decides, making more of what was already read visible
  * (never reading more input: a Ruby expression sees only its buffer). */
-#define DECIDE(r, call)                                 \
-    do {                                                \
-        int final_ = 0;                                 \
-        for (;;) {                                      \
-            int final = final_;                         \
-            (r) = (call);                               \
-            if ((r) != M_NEED) break;                   \
-            if (!extend(t)) final_ = 1;                 \
-        }                                               \
+#define DECIDE(r, call)                 \
+    do {                                \
+        int final_ = 0;                 \
+        for (;;) {                      \
+            int final = final_;         \
+            (r) = (call);               \
+            if ((r) != M_NEED) break;   \
+            if (!extend(t)) final_ = 1; \
+        }                               \
     } while (0)
 
 /* SPACED_TAG: the fast path while no text is wanted, blank text and a tag with
@@ -1567,8 +1603,8 @@ static void processing_instruction(wb_xtok *t)
         fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p),
              ABS(t, p) == 0 ? "malformed XML declaration" : "the XML declaration is only allowed at the very start of the document");
     if (memchr(b + p + 2, ':', e - (p + 2)))
-        fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p), "processing instruction target '%.*s' contains a colon (Namespaces in XML 1.0)", NAMEF(e - (p + 2)),
-             t->buf + p + 2);
+        fail(t, WB_XTOK_PARSE_ERROR, ABS(t, p), "processing instruction target '%.*s' contains a colon (Namespaces in XML 1.0)",
+             NAMEF(e - (p + 2)), t->buf + p + 2);
     if (e + 1 < n && b[e] == '?' && b[e + 1] == '>') {
         t->pos = e + 2;
         return;
@@ -1622,7 +1658,9 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
             ok = i < n && ((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z');
             if (ok) {
                 i++;
-                while (i < n && (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-')) i++;
+                while (i < n &&
+                       (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-'))
+                    i++;
                 ok = i < n && b[i] == eq;
                 i++;
             }
@@ -1818,14 +1856,14 @@ void wb_xtok_free(wb_xtok *t)
     free(t->seen);
     free(t->marks);
     free(t->message.ptr);
-    wb_xtok_config config = {t->max_depth, t->max_token_size, t->max_attributes, t->max_namespaces, t->reject_dtd,
-                         {t->hash_key[0], t->hash_key[1]}};
+    wb_xtok_config config = {t->max_depth,      t->max_token_size, t->max_attributes,
+                             t->max_namespaces, t->reject_dtd,     {t->hash_key[0], t->hash_key[1]}};
     wb_xtok_init(t, t->h, t->ctx, &config);
 }
 
 size_t wb_xtok_memsize(const wb_xtok *t)
 {
-    return t->own.cap + t->name_bytes.cap + t->names_cap * sizeof(wb_xtok_name) + t->ns_bytes.cap + t->ns_cap * sizeof(wb_xtok_ns) + t->ns_slots_cap * sizeof(size_t) +
-           t->raw_cap * sizeof(wb_xtok_raw) + t->attrs_cap * sizeof(wb_xtok_attr) + t->values.cap + t->seen_cap * sizeof(uint32_t) +
-           t->marks_cap * sizeof(wb_xtok_mark) + t->message.cap;
+    return t->own.cap + t->name_bytes.cap + t->names_cap * sizeof(wb_xtok_name) + t->ns_bytes.cap + t->ns_cap * sizeof(wb_xtok_ns) +
+           t->ns_slots_cap * sizeof(size_t) + t->raw_cap * sizeof(wb_xtok_raw) + t->attrs_cap * sizeof(wb_xtok_attr) + t->values.cap +
+           t->seen_cap * sizeof(uint32_t) + t->marks_cap * sizeof(wb_xtok_mark) + t->message.cap;
 }

@@ -20,11 +20,7 @@
 #include <stdint.h>
 
 /* Error kinds handed to handler->error. */
-enum {
-    WB_XTOK_PARSE_ERROR = 0,
-    WB_XTOK_LIMIT_ERROR = 1,
-    WB_XTOK_NO_MEMORY = 2
-};
+enum { WB_XTOK_PARSE_ERROR = 0, WB_XTOK_LIMIT_ERROR = 1, WB_XTOK_NO_MEMORY = 2 };
 
 /* What wb_xtok_run returns. */
 enum {
@@ -86,8 +82,8 @@ typedef struct wb_xtok_ns {
 } wb_xtok_ns;
 
 typedef struct wb_xtok_name {
-    size_t off, len;   /* the qualified name, in name_bytes */
-    size_t ns_count;   /* bindings in force before this element's own */
+    size_t off, len; /* the qualified name, in name_bytes */
+    size_t ns_count; /* bindings in force before this element's own */
     size_t ns_bytes;
 } wb_xtok_name;
 
@@ -131,7 +127,7 @@ typedef struct wb_xtok {
     size_t len;
     size_t pos;
     int owned;
-    size_t win_off;  /* direct window: offset of buf[0] in the chunk */
+    size_t win_off; /* direct window: offset of buf[0] in the chunk */
     wb_xtok_bytes own;
     const char *chunk; /* the current chunk, as handler->read gave it */
     size_t chunk_len;
@@ -170,7 +166,7 @@ typedef struct wb_xtok {
     wb_xtok_attr *attrs;
     size_t attrs_cap;
     wb_xtok_bytes values; /* normalized attribute values */
-    uint32_t *seen;   /* hash set for duplicate checks of long attribute lists */
+    uint32_t *seen;       /* hash set for duplicate checks of long attribute lists */
     size_t seen_cap;
 
     wb_xtok_mark *marks;
