@@ -8,70 +8,8 @@
 
 #include "wirebind.h"
 #include "scalar.h"
+#include "xml_plan.h"
 #include "xml_tokenizer.h"
-
-/* Entry kinds, as Plan::SCALAR, MODEL, GROUP, OPEN; and the frame of an OPEN
- * element whose content is being captured (Pure::Decoder::CAPTURE). */
-enum { WB_XPLAN_SCALAR = 0, WB_XPLAN_MODEL = 1, WB_XPLAN_GROUP = 2, WB_XPLAN_OPEN = 3, WB_XPLAN_CAPTURE = 4 };
-
-/* Entry types besides the WB_SCALAR_* scalar codes: :qname (a SCALAR entry whose
- * text is resolved in scope), :xml and :any (OPEN entries, captured by
- * XML::Capture, which the decoder feeds with Ruby calls). */
-enum { WB_XDEC_QNAME = WB_SCALAR_TYPES, WB_XDEC_XML, WB_XDEC_ANY };
-
-typedef struct wb_xplan_entry wb_xplan_entry;
-
-/* Local name -> entry (the head of its alt chain), open addressing. */
-typedef struct wb_xplan_bucket {
-    const char *name;
-    size_t len;
-    uint32_t hash;
-    wb_xplan_entry *entry;
-} wb_xplan_bucket;
-
-typedef struct wb_xplan_table {
-    wb_xplan_bucket *buckets; /* NULL when empty */
-    size_t mask;
-} wb_xplan_table;
-
-/* A Slot (where a value goes) or a Group (a wrapper element). */
-struct wb_xplan_entry {
-    int kind;
-    int type; /* scalar type code (SCALAR) */
-    int list;
-    long index; /* in the record's values; -1 for the record itself */
-    char *name;
-    size_t name_len;
-    char *uri; /* elements: NULL any namespace, "" none; attributes: NULL none */
-    size_t uri_len;
-    char *default_offset; /* :time: appended to a date-time without a zone; NULL: none */
-    size_t default_offset_len;
-    wb_xplan_entry *alt;
-    VALUE type_value;          /* the scalar Symbol or the model Class */
-    VALUE plan;                /* MODEL: the type's compiled plan, looked up on first use (0 until then) */
-    wb_xplan_table table;      /* GROUP */
-    wb_xplan_entry *any;       /* GROUP */
-    wb_xplan_table attributes; /* GROUP: XML attributes read by path ("a/@b") */
-};
-
-typedef struct wb_xplan {
-    VALUE klass;
-    long size;
-    ID filler; /* Plan#filler: the __wb_fill_vN of the plan's schema (rb_sym2id pins the Symbol) */
-    wb_xplan_table table;
-    wb_xplan_entry *any;
-    wb_xplan_table attributes;
-    wb_xplan_entry *text;
-    wb_xplan_entry **entries; /* every entry, to mark and free */
-    size_t entry_count, entries_cap;
-} wb_xplan;
-
-extern const rb_data_type_t wb_xplan_type;
-
-/* Compiles a Ruby Plan into a frozen, shareable TypedData object. */
-VALUE wb_xplan_compile(VALUE plan);
-/* The compiled plan of a model entry (Native.plan_for, cached in the entry). */
-const wb_xplan *wb_xplan_entry_plan(wb_xplan_entry *entry);
 
 /* Decoding modes, as decode_source's mode Symbols. */
 enum { WB_XDEC_LIST = 0, WB_XDEC_FIRST, WB_XDEC_EACH, WB_XDEC_CHECK, WB_XDEC_DONE };
