@@ -503,30 +503,27 @@ module Wirebind
           # the values named in +ids+ replaced by {Ref}s. A loop, not recursion.
           def copy(value, ids)
             root = [value]
-            stack = [root]
-            until stack.empty?
-              holder = stack.pop
-              if holder.is_a?(Array)
-                holder.each_with_index { |item, i| holder[i] = copy_one(item, ids, stack) }
-              else
-                holder.instance_variables.each do |ivar|
-                  holder.instance_variable_set(ivar, copy_one(holder.instance_variable_get(ivar), ids, stack))
-                end
-              end
-            end
+            replace_values(root) { |item, stack| copy_one(item, ids, stack) }
             root[0]
           end
 
           # Puts back, in a copy read back, the values of the referents its {Ref}s name.
           def resolve(value, values)
-            stack = [value]
+            replace_values(value) { |item, stack| resolve_one(item, values, stack) }
+          end
+
+          # Replaces each item of the Arrays and each value of the models reachable
+          # from +holder+ with what the block gives for it; the block pushes onto
+          # the stack the holders it wants walked too. A loop, not recursion.
+          def replace_values(holder)
+            stack = [holder]
             until stack.empty?
               holder = stack.pop
               if holder.is_a?(Array)
-                holder.each_with_index { |item, i| holder[i] = resolve_one(item, values, stack) }
+                holder.each_with_index { |item, i| holder[i] = yield(item, stack) }
               else
                 holder.instance_variables.each do |ivar|
-                  holder.instance_variable_set(ivar, resolve_one(holder.instance_variable_get(ivar), values, stack))
+                  holder.instance_variable_set(ivar, yield(holder.instance_variable_get(ivar), stack))
                 end
               end
             end
