@@ -367,13 +367,18 @@ VALUE wb_xdec_namespace_of(wb_xdec *d, VALUE prefix)
     return uri;
 }
 
-/* xsi:nil="true" or "1" on the first xsi:nil attribute. */
+/* xsi:nil="true" or "1" on the first xsi:nil attribute, surrounding whitespace
+ * collapsed as xs:boolean's whiteSpace facet says (" true " is true). */
 static int nil_attribute(const wb_xtok_attr *attrs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const wb_xtok_attr *a = &attrs[i];
-        if (name_is(a->local, "nil", 3) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1))
-            return name_is(a->value, "true", 4) || name_is(a->value, "1", 1);
+        if (name_is(a->local, "nil", 3) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1)) {
+            wb_xtok_str v = a->value;
+            while (v.len && xml_space(v.ptr[0])) v.ptr++, v.len--;
+            while (v.len && xml_space(v.ptr[v.len - 1])) v.len--;
+            return name_is(v, "true", 4) || name_is(v, "1", 1);
+        }
     }
     return 0;
 }

@@ -25,8 +25,8 @@ static const char DECLARATION[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 static VALUE cEncoderPlan;
 static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes, id_kind, id_type, id_list, id_name, id_uri,
-    id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_namespaces,
-    id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top, id_element_content;
+    id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_top_level_subtype_p,
+    id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top, id_element_content;
 static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -335,6 +335,7 @@ VALUE wb_xenc_plan_compile(VALUE klass)
     rb_str_append(nil_suffix, wb_hooks.xsi_declaration);
     rb_str_cat_cstr(nil_suffix, "/>");
     plan->nil_suffix = intern(plan, nil_suffix);
+    plan->top_subtype = RTEST(rb_funcall(wb_hooks.mXML, id_top_level_subtype_p, 1, klass));
 
     /* Generator#scope, the part fixed at compile time. */
     if (NIL_P(namespace)) {
@@ -906,7 +907,9 @@ static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
             qname = rb_utf8_str_new(parent->pre, (long)parent->pre_len);
             rb_str_cat(qname, WB_XENC_PTR(plan, op->name), (long)op->name.len);
         }
-        VALUE content = rb_funcall(wb_hooks.mXMLOpenContent, id_element_content, 3, op->type, value, qname);
+        /* Whether a default namespace is in scope in the element (a "{}local" one resets it). */
+        VALUE default_in_scope = !op->no_namespace && parent->child_default ? Qtrue : Qfalse;
+        VALUE content = rb_funcall(wb_hooks.mXMLOpenContent, id_element_content, 4, op->type, value, qname, default_in_scope);
         StringValue(content);
         parent = &enc->frames[enc->depth - 1];
         open_name(enc, parent, op);
@@ -1053,9 +1056,16 @@ static VALUE encode_body(VALUE arg)
         for (long i = 0; i < RARRAY_LEN(value); i++) {
             VALUE record = RARRAY_AREF(value, i);
             const wb_xenc_plan *plan = plan_of(enc, rb_obj_class(record));
-            push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, 0);
+            VALUE subtype = plan->top_subtype ? subtype_attributes(enc, rb_obj_class(record)) : Qnil;
+            if (NIL_P(subtype)) {
+                push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, 0);
+            } else {
+                push_record(enc, plan, record, "", 0, enc->item, enc->item_len, RSTRING_PTR(subtype), (size_t)RSTRING_LEN(subtype), NULL,
+                            0);
+            }
             run(enc);
             RB_GC_GUARD(record);
+            RB_GC_GUARD(subtype);
         }
         wb_buffer_append_literal(&enc->buffer, "</");
         wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
@@ -1063,9 +1073,18 @@ static VALUE encode_body(VALUE arg)
     } else {
         const wb_xenc_plan *plan = plan_of(enc, rb_obj_class(value));
         scope_declare_document(enc, plan);
-        push_record(enc, plan, value, "", 0, enc->root, enc->root_len, WB_XENC_PTR(plan, plan->document_declarations),
-                    plan->document_declarations.len, NULL, 0);
+        VALUE declarations = Qnil;
+        if (plan->top_subtype) {
+            declarations = rb_str_dup(subtype_attributes(enc, rb_obj_class(value)));
+            rb_str_cat(declarations, WB_XENC_PTR(plan, plan->document_declarations), (long)plan->document_declarations.len);
+            push_record(enc, plan, value, "", 0, enc->root, enc->root_len, RSTRING_PTR(declarations), (size_t)RSTRING_LEN(declarations),
+                        NULL, 0);
+        } else {
+            push_record(enc, plan, value, "", 0, enc->root, enc->root_len, WB_XENC_PTR(plan, plan->document_declarations),
+                        plan->document_declarations.len, NULL, 0);
+        }
         run(enc);
+        RB_GC_GUARD(declarations);
     }
 
     if (NIL_P(enc->io)) return wb_buffer_to_str(&enc->buffer);
@@ -1133,6 +1152,7 @@ void wb_xenc_init(VALUE mNative)
     id_wirebind_plan = rb_intern("wirebind_plan");
     id_for = rb_intern("for");
     id_root_name = rb_intern("root_name");
+    id_top_level_subtype_p = rb_intern("top_level_subtype?");
     id_namespace = rb_intern("namespace");
     id_prefix = rb_intern("prefix");
     id_text = rb_intern("text");

@@ -151,6 +151,18 @@ module Wirebind
         subtype_parts(klass)[0]
       end
 
+      # Whether a record of +klass+ written at the top of a document (alone or as an
+      # item of a list) says its type with +xsi:type+: when the class declared its own
+      # {Model::ClassMethods#xml_type} and extends another model class, whose decoding
+      # would otherwise give a record of the parent class without the subclass's fields.
+      #
+      # @api private
+      # @param klass [Class]
+      # @return [Boolean]
+      def top_level_subtype?(klass)
+        !klass.xml_type.nil? && !klass.superclass.nil? && klass.superclass < Model
+      end
+
       # {subtype_attributes} in parts, for encoders that know which namespaces are
       # in scope: the attributes with the declaration of the type's namespace, the
       # same without it, and the prefix and namespace that declaration binds

@@ -51,13 +51,15 @@ module Wirebind
         # @param type [Symbol] +:xml+, +:any+ or +:qname+
         # @param value [Object] not nil
         # @param qname [String] the element's name as written ("p:local" or "local")
+        # @param default_in_scope [Boolean] a default namespace is in scope in the element
+        #   (an unprefixed QName in its text would take it)
         # @return [String]
         # @raise [Types::InvalidValue]
-        def element_content(type, value, qname)
+        def element_content(type, value, qname, default_in_scope = false)
           case type
           when :xml then ">#{well_formed(value)}"
           when :any then AnyWriter.new(qname).write(value)
-          else qname_content(value, qname)
+          else qname_content(value, qname, default_in_scope)
           end
         end
 
@@ -82,11 +84,20 @@ module Wirebind
           value.encoding == Encoding::BINARY ? value.dup.force_encoding(Encoding::UTF_8) : value.encode(Encoding::UTF_8)
         end
 
-        def qname_content(value, element_qname)
+        def qname_content(value, element_qname, default_in_scope)
           qname = Types::QNameType.coerce(value) or
             raise Types::InvalidValue, "expected #{Types::QNameType::EXPECTED_VALUE} for :qname, got #{Types.describe(value)}"
           uri = qname.namespace
-          return ">#{Pure::Encoder.text(qname.local_name)}" if uri.nil?
+          if uri.nil?
+            # An unprefixed QName takes the default namespace in scope; a prefixed element
+            # can undeclare it for its text, an unprefixed one in that namespace cannot.
+            return ">#{Pure::Encoder.text(qname.local_name)}" unless default_in_scope
+            return %( xmlns="">#{Pure::Encoder.text(qname.local_name)}) if element_qname.include?(":")
+
+            raise Types::InvalidValue, "the QName #{qname.local_name.inspect} has no namespace, but the element is written " \
+                                       "in a default namespace, where an unprefixed QName takes that namespace " \
+                                       "(give the model a prefix: xml_namespace uri, prefix: \"p\")"
+          end
           return ">xml:#{Pure::Encoder.text(qname.local_name)}" if uri == Pure::Syntax::XML_NS
 
           colon = element_qname.index(":")

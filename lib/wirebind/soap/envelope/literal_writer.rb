@@ -60,25 +60,14 @@ module Wirebind
           if value.nil?
             out << "<" << name << ' xsi:nil="true"/>'
           elsif value.class.include?(Wirebind::Model)
-            xml = XML.encode(value, root: name)
-            subtype(xml, value.class) if type.is_a?(Class) && !value.instance_of?(type)
-            out << xml
+            # XML.encode writes the xsi:type of a subclass that declared xml_type.
+            out << XML.encode(value, root: name)
           else
             scalar = Writing.scalar(name, value, type)
             out << "<" << name << ">" << Envelope.text(Types.to_xml_text(scalar, value)) << "</" << name << ">"
           end
         rescue Types::InvalidValue => e
           raise EncodeError.new(e.message, path: name)
-        end
-
-        # As the encoder does for nested values: a subclass that declared xml_type
-        # says so, after the start tag's name (which may have a prefix), without
-        # declaring the type's namespace again when the start tag already does.
-        def subtype(xml, klass)
-          declared, bare, prefix, uri = XML.subtype_parts(klass)
-          start_tag = xml[0, xml.index(">")]
-          attributes = prefix && start_tag.include?(XML::Pure::Encoder.declaration(prefix, uri)) ? bare : declared
-          xml.insert(xml.index(%r{[ />]}), attributes)
         end
       end
 

@@ -410,7 +410,7 @@ module Wirebind
         def nil_attribute?(attrs)
           i = 0
           while i < attrs.size
-            return attrs[i + 2] == "true" || attrs[i + 2] == "1" if attrs[i] == "nil" && attrs[i + 1] == XSI_NS
+            return Types::BooleanType.parse(attrs[i + 2].strip) == true if attrs[i] == "nil" && attrs[i + 1] == XSI_NS
 
             i += 3
           end

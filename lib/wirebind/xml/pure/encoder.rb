@@ -19,13 +19,17 @@ module Wirebind
             out << "<" << root << (namespaces ? namespaces.declarations : "") << ">"
             scope = Encoder::Scope.new(namespaces ? namespaces.needs : EMPTY)
             value.each do |record|
-              Encoder.for(record.class).write(record, out, item, "", xsi_all, nil, scope, false)
+              subtype = XML.top_level_subtype?(record.class) ? Encoder.subtype(record.class, scope) : ""
+              Encoder.for(record.class).write(record, out, item, subtype, xsi_all, nil, scope, false)
               written += Chunks.flush(io, out) if io && out.bytesize >= Encoder::FLUSH_SIZE
             end
             out << "</" << root << ">"
           else
             namespaces = Plan.namespaces(value.class)
-            Encoder.for(value.class).write(value, out, root, namespaces.declarations, xsi_all, nil, Encoder::Scope.new(namespaces.needs), false)
+            scope = Encoder::Scope.new(namespaces.needs)
+            declarations = namespaces.declarations
+            declarations = Encoder.subtype(value.class, scope) + declarations if XML.top_level_subtype?(value.class)
+            Encoder.for(value.class).write(value, out, root, declarations, xsi_all, nil, scope, false)
           end
           return out unless io
 
@@ -436,7 +440,10 @@ module Wirebind
             if slot.kind == Plan::MODEL
               model_value(slot, value, depth + 1, top)
             elsif slot.kind == Plan::OPEN || slot.type == :qname
-              emit "#{pad}  out << #{open} << OpenContent.element_content(#{slot.type.inspect}, #{value}, #{close}) << '</' << #{close} << '>'"
+              # Whether a default namespace is in scope in the element (a "{}local" one resets it).
+              default_in_scope = no_namespace?(slot) ? "false" : "!child_default.nil?"
+              emit "#{pad}  out << #{open} << OpenContent.element_content(#{slot.type.inspect}, #{value}, #{close}, #{default_in_scope}) " \
+                   "<< '</' << #{close} << '>'"
             else
               emit "#{pad}  out << #{open} << '>' << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, #{value})) << '</' << #{close} << '>'"
             end

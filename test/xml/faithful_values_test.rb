@@ -1,0 +1,147 @@
+# frozen_string_literal: true
+
+require_relative "xml_test_support"
+
+# Values that used to change silently on the way through (issue 20): each test
+# runs on every backend and checks decode(encode(x)) == x, or a clear error.
+class XMLFaithfulValuesTest < Minitest::Test
+  include XMLTestHelpers
+
+  XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+  XML_SPACE = [" ", "\t", "\n", "\r"].freeze
+
+  class Nillable
+    include Wirebind::Model
+    xml_root "n"
+    attribute :s, :string
+    attribute :i, :integer
+    attribute :flag, :boolean, xml: "@flag"
+  end
+
+  class DefaultCode
+    include Wirebind::Model
+    xml_namespace "urn:a"
+    xml_root "Fault"
+    attribute :code, :qname
+  end
+
+  class PrefixedCode
+    include Wirebind::Model
+    xml_namespace "urn:a", prefix: "a"
+    xml_root "Fault"
+    attribute :code, :qname
+    attribute :codes, [:qname], xml: "codes/code"
+  end
+
+  class Envelope
+    include Wirebind::Model
+    xml_namespace "urn:env"
+    attribute :fault, PrefixedCode
+  end
+
+  class Party
+    include Wirebind::Model
+    xml_type "Party", namespace: "urn:p"
+    attribute :name, :string
+  end
+
+  class Company < Party
+    xml_type "Company", namespace: "urn:p"
+    attribute :vat, :string
+  end
+
+  class Person < Party
+    xml_type "Person"
+    attribute :born, :date
+  end
+
+  def backends
+    Wirebind.backend == :native ? %i[native pure] : %i[pure]
+  end
+
+  def blank(random)
+    Array.new(random.rand(3)) { XML_SPACE.sample(random: random) }.join
+  end
+
+  # Item 5: XML Schema collapses white space in xs:boolean, xsi:nil's type.
+  def test_xsi_nil_and_booleans_collapse_white_space
+    random = Random.new(random_seed)
+    40.times do
+      word = %w[true 1 false 0].sample(random: random)
+      padded = "#{blank(random)}#{word}#{blank(random)}".gsub("\t", "&#9;").gsub("\n", "&#10;").gsub("\r", "&#13;")
+      nil_expected = %w[true 1].include?(word)
+      xml = %(<n xmlns:xsi="#{XSI_NS}" flag="#{padded}"><s xsi:nil="#{padded}"/><i xsi:nil="#{padded}">7</i></n>)
+      backends.each do |backend|
+        record = XML.decode(xml, Nillable, backend: backend)
+        assert_nil record.s, "#{backend}: xsi:nil=#{padded.inspect} is nil" if nil_expected
+        assert_equal "", record.s, "#{backend}: xsi:nil=#{padded.inspect} is not nil" unless nil_expected
+        if nil_expected
+          assert_nil record.i, "#{backend}: #{padded.inspect}"
+        else
+          assert_equal 7, record.i, "#{backend}: #{padded.inspect}"
+        end
+        assert_equal %w[true 1].include?(word), record.flag, "#{backend}: flag=#{padded.inspect}"
+      end
+    end
+  end
+
+  # Item 2: an unprefixed QName takes the default namespace in scope.
+  def test_qname_without_namespace_reads_back_as_written
+    random = Random.new(random_seed)
+    30.times do
+      local = "X#{random.rand(1000)}"
+      namespace = [nil, "urn:a", "urn:other#{random.rand(3)}"].sample(random: random)
+      value = Wirebind::QName.new(namespace, local)
+      fault = PrefixedCode.new(code: value, codes: [value, Wirebind::QName.new(nil, "Y")])
+      [fault, Envelope.new(fault: fault)].each do |record|
+        backends.each do |backend|
+          xml = XML.encode(record, backend: backend)
+          assert_equal record, XML.decode(xml, record.class, backend: backend), "#{backend}: #{xml}"
+          assert_equal record, XML.decode(xml, record.class, backend: :pure), "#{backend} → pure: #{xml}"
+        end
+      end
+    end
+  end
+
+  def test_qname_without_namespace_in_an_unprefixed_default_namespace_element_is_an_error
+    backends.each do |backend|
+      error = assert_raises(Wirebind::EncodeError) { XML.encode(DefaultCode.new(code: Wirebind::QName.new(nil, "X")), backend: backend) }
+      assert_includes error.message, "has no namespace"
+      assert_includes error.message, "Fault/code"
+      xml = XML.encode(DefaultCode.new(code: Wirebind::QName.new("urn:b", "X")), backend: backend)
+      assert_equal Wirebind::QName.new("urn:b", "X"), XML.decode(xml, DefaultCode, backend: backend).code
+    end
+  end
+
+  # Item 3: the top of a document says a subclass's type, as an attribute of a model does.
+  def test_top_level_subclass_records_keep_their_type
+    random = Random.new(random_seed)
+    20.times do
+      records = Array.new(1 + random.rand(4)) do
+        case random.rand(3)
+        when 0 then Party.new(name: "p#{random.rand(100)}")
+        when 1 then Company.new(name: "c", vat: "V#{random.rand(100)}")
+        else Person.new(name: "h", born: Date.new(1990, 1, 1 + random.rand(28)))
+        end
+      end
+      backends.each do |backend|
+        records.each do |record|
+          xml = XML.encode(record, backend: backend)
+          assert_equal record, XML.decode(xml, Party, backend: backend), "#{backend}: #{xml}"
+          assert_equal record, XML.decode(xml, Party, backend: :pure), "#{backend} → pure: #{xml}"
+        end
+        xml = XML.encode(records, root: "parties", item: "party", backend: backend)
+        assert_equal records, XML.decode(xml, [Party], backend: backend), "#{backend}: #{xml}"
+        assert_equal records, XML.decode(xml, [Party], backend: :pure), "#{backend} → pure: #{xml}"
+        assert_equal XML.encode(records, root: "parties", item: "party", backend: :pure), xml
+      end
+    end
+  end
+
+  def test_top_level_base_record_has_no_xsi_type
+    backends.each do |backend|
+      refute_includes XML.encode(Party.new(name: "p"), backend: backend), "xsi:type"
+      assert_includes XML.encode(Company.new(name: "c"), backend: backend), %(xsi:type="wb)
+    end
+  end
+end
