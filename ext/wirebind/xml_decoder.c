@@ -93,10 +93,13 @@ static size_t push_values(wb_xdec *d, long size)
         while (cap < need) cap *= 2;
         VALUE *v = ruby_xrealloc(d->values, cap * sizeof(VALUE));
         d->values = v;
+        unsigned char *loose = ruby_xrealloc(d->loose, cap);
+        d->loose = loose;
         d->values_cap = cap;
     }
     size_t base = d->value_count;
     for (size_t i = base; i < need; i++) d->values[i] = Qnil;
+    memset(d->loose + base, 0, need - base);
     d->value_count = need;
     return base;
 }
@@ -208,6 +211,39 @@ static void unknown_element(wb_xdec *d, wb_xtok_str local, int leaf)
     leaf_path l = NO_LEAF;
     if (leaf) l.element = local;
     decode_error(d, message, l, NONE);
+}
+
+static NORETURN(void ambiguous_element(wb_xdec *d, wb_xtok_str local, int leaf));
+static void ambiguous_element(wb_xdec *d, wb_xtok_str local, int leaf)
+{
+    VALUE message = rb_sprintf("<%.*s> matches \"%.*s\" in the record's own namespace (or none) and in another one "
+                               "(strict: true; declare \"{uri}%.*s\" to choose)",
+                               (int)local.len, local.ptr, (int)local.len, local.ptr, (int)local.len, local.ptr);
+    rb_enc_associate_index(message, rb_utf8_encindex());
+    leaf_path l = NO_LEAF;
+    if (leaf) l.element = local;
+    decode_error(d, message, l, NONE);
+}
+
+/* Pure::Decoder#single_taken?: whether an element matched by a single-valued entry
+ * leaves the value it has. A plain name ("link") prefers an element in the record's
+ * own namespace or in none over one in another namespace: the first such element
+ * wins over an earlier one from elsewhere (strict: an error), and an element from
+ * elsewhere never replaces it. */
+static int single_taken(wb_xdec *d, const wb_xplan_entry *e, size_t values, wb_xtok_str uri, wb_xtok_str local, int leaf)
+{
+    size_t at = values + (size_t)e->index;
+    unsigned char loose = !e->uri && uri.ptr && !(e->home && uri_is(uri, e->home, e->home_len));
+    if (NIL_P(d->values[at])) {
+        d->loose[at] = loose;
+        return 0;
+    }
+    if (loose == d->loose[at]) return 1; /* the first one stays */
+    if (d->strict) ambiguous_element(d, local, leaf);
+    if (loose) return 1;
+    d->values[at] = Qnil;
+    d->loose[at] = 0;
+    return 0;
 }
 
 typedef struct ruby_convert_args {
@@ -717,7 +753,7 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
             return;
         }
     }
-    if (e->kind != WB_XPLAN_GROUP && !e->list && !NIL_P(d->values[values + (size_t)e->index])) {
+    if (e->kind != WB_XPLAN_GROUP && !e->list && single_taken(d, e, values, uri, local, 0)) {
         /* A single value takes the first matching element that gives one. */
         d->skip = 1;
         d->tok.want_text = 0;
@@ -815,11 +851,10 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
             return;
         }
     }
+    if (e->kind != WB_XPLAN_GROUP && !e->list && single_taken(d, e, top->values, uri, local, 1)) return; /* the first one stays */
     if (e->kind == WB_XPLAN_SCALAR && !(n && nil_attribute(attrs, n))) {
         leaf_path l = {local, {NULL, 0}};
-        size_t values = top->values;
-        if (!e->list && !NIL_P(d->values[values + (size_t)e->index])) return; /* the first one stays */
-        deliver(d, e, values, convert(d, e, text.ptr, text.len, l, NONE));
+        deliver(d, e, top->values, convert(d, e, text.ptr, text.len, l, NONE));
     } else if (e->kind != WB_XPLAN_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
         leaf_value(d, e, top->values, attrs, n, text, local);
@@ -1029,6 +1064,8 @@ void wb_xdec_free(wb_xdec *d)
     d->frames_cap = d->frame_count = 0;
     ruby_xfree(d->values);
     d->values = NULL;
+    ruby_xfree(d->loose);
+    d->loose = NULL;
     d->values_cap = d->value_count = 0;
     for (size_t i = 0; i < d->step_count; i++) {
         ruby_xfree(d->steps[i].local);
@@ -1088,7 +1125,7 @@ void wb_xdec_compact(wb_xdec *d)
 
 size_t wb_xdec_memsize(const wb_xdec *d)
 {
-    size_t n = sizeof(*d) + wb_xtok_memsize(&d->tok) + d->frames_cap * sizeof(wb_xdec_frame) + d->values_cap * sizeof(VALUE) +
+    size_t n = sizeof(*d) + wb_xtok_memsize(&d->tok) + d->frames_cap * sizeof(wb_xdec_frame) + d->values_cap * (sizeof(VALUE) + 1) +
                d->scratch.cap;
     for (size_t i = 0; i < d->frames_cap; i++) n += d->frames[i].text.cap;
     return n;

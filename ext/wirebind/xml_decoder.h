@@ -55,6 +55,7 @@ typedef struct wb_xdec {
     wb_xdec_frame *frames;
     size_t frame_count, frames_cap;
     VALUE *values;
+    unsigned char *loose; /* beside values: a single value a plain name took from another namespace */
     size_t value_count, values_cap;
     long count;
     size_t located;

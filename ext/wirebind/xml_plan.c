@@ -6,8 +6,8 @@
 #include <string.h>
 
 static VALUE mNative;
-static ID id_alt, id_any, id_attributes, id_default_offset, id_filler, id_index, id_kind, id_klass, id_list, id_name, id_plan_for, id_size,
-    id_table, id_text, id_type, id_uri;
+static ID id_alt, id_any, id_attributes, id_default_offset, id_filler, id_index, id_kind, id_klass, id_list, id_name, id_namespace,
+    id_plan_for, id_size, id_table, id_text, id_type, id_uri;
 static VALUE sym_any, sym_qname, sym_xml;
 
 void wb_xplan_init(VALUE module)
@@ -20,6 +20,7 @@ void wb_xplan_init(VALUE module)
     id_filler = rb_intern("filler");
     id_index = rb_intern("index");
     id_kind = rb_intern("kind");
+    id_namespace = rb_intern("namespace");
     id_klass = rb_intern("klass");
     id_list = rb_intern("list");
     id_name = rb_intern("name");
@@ -53,6 +54,7 @@ static void plan_free(void *ptr)
         ruby_xfree(e);
     }
     ruby_xfree(p->entries);
+    ruby_xfree(p->home);
     table_free(&p->table);
     table_free(&p->attributes);
     xfree(p);
@@ -172,6 +174,8 @@ static wb_xplan_entry *compile_entry(compile_state *cs, VALUE node)
     e->kind = NUM2INT(rb_funcall(node, id_kind, 0));
     e->name = copy_string(rb_funcall(node, id_name, 0), &e->name_len);
     e->uri = copy_string(rb_funcall(node, id_uri, 0), &e->uri_len);
+    e->home = cs->plan->home;
+    e->home_len = cs->plan->home_len;
     if (e->kind == WB_XPLAN_GROUP) {
         schedule(cs, &e->table, rb_funcall(node, id_table, 0));
         schedule(cs, &e->attributes, rb_funcall(node, id_attributes, 0));
@@ -271,6 +275,7 @@ static VALUE compile_body(VALUE arg)
      * argument per attribute: a schema changed since has a method of its own. */
     if (RARRAY_LEN(attributes) != p->size) rb_raise(rb_eArgError, "plan size does not match %" PRIsVALUE ".attributes", p->klass);
     p->filler = rb_sym2id(rb_funcall(ruby, id_filler, 0));
+    p->home = copy_string(rb_funcall(ruby, id_namespace, 0), &p->home_len);
     schedule(cs, &p->table, rb_funcall(ruby, id_table, 0));
     VALUE any = rb_funcall(ruby, id_any, 0);
     if (!NIL_P(any)) p->any = compile_entry(cs, any);

@@ -44,6 +44,8 @@ struct wb_xplan_entry {
     size_t name_len;
     char *uri; /* elements: NULL any namespace, "" none; attributes: NULL none */
     size_t uri_len;
+    const char *home; /* the namespace of the model the entry belongs to (its plan's home); NULL: none */
+    size_t home_len;
     char *default_offset; /* :time: appended to a date-time without a zone; NULL: none */
     size_t default_offset_len;
     wb_xplan_entry *alt;
@@ -57,7 +59,9 @@ struct wb_xplan_entry {
 typedef struct wb_xplan {
     VALUE klass;
     long size;
-    ID filler; /* Plan#filler: the __wb_fill_vN of the plan's schema (rb_sym2id pins the Symbol) */
+    ID filler;  /* Plan#filler: the __wb_fill_vN of the plan's schema (rb_sym2id pins the Symbol) */
+    char *home; /* Plan#namespace: a plain name prefers elements in it or in none; NULL: none */
+    size_t home_len;
     wb_xplan_table table;
     wb_xplan_entry *any;
     wb_xplan_table attributes;

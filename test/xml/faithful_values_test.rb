@@ -55,6 +55,22 @@ class XMLFaithfulValuesTest < Minitest::Test
     attribute :born, :date
   end
 
+  class Channel
+    include Wirebind::Model
+    xml_root "channel"
+    attribute :link, :string
+    attribute :title, :string
+    attribute :image, Channel, xml: "image"
+  end
+
+  class AtomEntry
+    include Wirebind::Model
+    xml_namespace "http://www.w3.org/2005/Atom"
+    xml_root "entry"
+    attribute :title, :string
+    attribute :id, :string
+  end
+
   def backends
     Wirebind.backend == :native ? %i[native pure] : %i[pure]
   end
@@ -142,6 +158,37 @@ class XMLFaithfulValuesTest < Minitest::Test
     backends.each do |backend|
       refute_includes XML.encode(Party.new(name: "p"), backend: backend), "xsi:type"
       assert_includes XML.encode(Company.new(name: "c"), backend: backend), %(xsi:type="wb)
+    end
+  end
+
+  ATOM = "http://www.w3.org/2005/Atom"
+
+  # Item 1: a plain name prefers the record's own namespace (or none) over another one.
+  def test_a_plain_name_prefers_its_own_namespace_whatever_the_order
+    random = Random.new(random_seed)
+    30.times do
+      children = [%(<atom:link href="http://x/feed" rel="self"/>), "<link>http://x/</link>", "<atom:title>other</atom:title>",
+                  "<title>T</title>", "<media:title xmlns:media=\"urn:media\">m</media:title>",
+                  "<image><atom:link href='i'/><link>http://x/i</link></image>"].shuffle(random: random)
+      xml = %(<channel xmlns:atom="#{ATOM}">#{children.join}</channel>)
+      backends.each do |backend|
+        channel = XML.decode(xml, Channel, backend: backend)
+        assert_equal ["http://x/", "T", "http://x/i"], [channel.link, channel.title, channel.image.link], "#{backend}: #{xml}"
+        error = assert_raises(Wirebind::DecodeError, "#{backend}: #{xml}") { XML.decode(xml, Channel, strict: true, backend: backend) }
+        assert_match(/matches "(link|title)" in the record's own namespace \(or none\) and in another one/, error.message)
+      end
+    end
+  end
+
+  def test_a_plain_name_still_reads_another_namespace_when_it_is_all_there_is
+    xml = %(<feed xmlns="#{ATOM}" xmlns:o="urn:o"><o:title>first</o:title><title>T</title><link>L</link><o:link>M</o:link></feed>)
+    backends.each do |backend|
+      channel = XML.decode(xml, Channel, backend: backend)
+      # The model has no namespace: Atom and urn:o are both elsewhere, so the first one stays.
+      assert_equal %w[first L], [channel.title, channel.link], backend
+      entry = XML.decode(%(<entry xmlns="#{ATOM}" xmlns:o="urn:o"><o:title>o</o:title><title>T</title><o:id>1</o:id></entry>), AtomEntry,
+                         backend: backend)
+      assert_equal %w[T 1], [entry.title, entry.id], backend
     end
   end
 end

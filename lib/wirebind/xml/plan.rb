@@ -32,7 +32,9 @@ module Wirebind
 
       # Where one value goes. +index+ is the attribute's position in the model's
       # values (nil for the record itself), +type+ a scalar Symbol or a model Class.
-      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, :default_offset, :prefix,
+      # +home+ is the namespace of the model the slot belongs to (a plain name prefers
+      # an element in it, or in none, over one in another namespace).
+      Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, :default_offset, :prefix, :home,
                         keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
@@ -44,7 +46,8 @@ module Wirebind
       # A wrapper element on the way to one or more slots; +attributes+ and
       # +attribute_writes+ are the XML attributes read from it by path
       # (+"city-state/@zipcode"+), as a plan's.
-      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, :prefix, keyword_init: true)
+      Group = Struct.new(:kind, :name, :uri, :alt, :table, :any, :writes, :attributes, :attribute_writes, :prefix, :home,
+                         keyword_init: true)
 
       # A namespace a record's element must have in scope for its own names to
       # mean what the schema says: +prefix+ bound to +uri+, by +declaration+
@@ -474,7 +477,7 @@ module Wirebind
           existing = find(holder.table, local, uri)
           if existing.nil?
             group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [], attributes: {}, attribute_writes: [],
-                              prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri))
+                              prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri), home: @namespace)
             insert(holder, local, group, context)
             holder = group
           elsif existing.kind == GROUP
@@ -533,7 +536,7 @@ module Wirebind
       def slot(attribute, kind, local, uri)
         Slot.new(kind: kind, index: attribute.index, type: attribute.type, list: attribute.list?,
                  name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute,
-                 default_offset: attribute.default_offset, prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri))
+                 default_offset: attribute.default_offset, prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri), home: @namespace)
       end
 
       # The prefixes this class names namespaces with, by URI: those it declared

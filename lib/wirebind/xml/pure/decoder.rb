@@ -88,6 +88,7 @@ module Wirebind
           # xsi:type is looked at only once some model declared an xml_type.
           @poly = Model.xml_types?
           @referent_slots = nil
+          @loose = nil # values a plain name took from another namespace (single_taken?)
           @path = path
           @strict = strict
           @mode = mode
@@ -152,7 +153,8 @@ module Wirebind
             @want_text = false
             return
           end
-          if entry.kind != GROUP && !entry.list && !values[entry.index].nil?
+          if entry.kind != GROUP && !entry.list && (!values[entry.index].nil? || @loose || (uri && !entry.uri && uri != entry.home)) &&
+             single_taken?(entry, values, uri, local, nil)
             # A single value takes the first matching element that gives one.
             @skip = 1
             @want_text = false
@@ -212,13 +214,18 @@ module Wirebind
             return
           end
 
+          values = top[VALUES]
+          if kind != GROUP && !entry.list && (!values[entry.index].nil? || @loose || (uri && !entry.uri && uri != entry.home)) &&
+             single_taken?(entry, values, uri, local, local)
+            return # the first one stays
+          end
+
           if kind == SCALAR && !(attrs && attrs.include?("nil") && nil_attribute?(attrs))
-            values = top[VALUES]
             if entry.list
               value = entry.type == :string ? text : convert(entry, text, local)
               list = values[entry.index]
               list ? list << value : values[entry.index] = [value]
-            elsif values[entry.index].nil?
+            else
               values[entry.index] = entry.type == :string ? text : convert(entry, text, local)
             end
           elsif kind != GROUP # an empty wrapper leaves its lists empty, as they are by default
@@ -276,6 +283,7 @@ module Wirebind
               text = nil if text && top[CHILDREN] && text.match?(BLANK)
               values[text_slot.index] = text || !top[CHILDREN] ? convert(text_slot, text || "", nil, top[MARK]) : nil
             end
+            @loose&.delete(values)
             record = plan.build(values)
             @refs.built(record, values) if @refs&.holding?
             deliver(top[SLOT], top[PARENT_VALUES], record)
@@ -405,6 +413,39 @@ module Wirebind
             @result = record
             @mode = :done
           end
+        end
+
+        # Whether an element matched by a single-valued +entry+ leaves the value it
+        # has. A plain name ("link") prefers an element in the record's own namespace
+        # or in none over one in another namespace: the first such element wins over
+        # an earlier one from elsewhere (strict: an error), and an element from
+        # elsewhere never replaces it. @loose marks, per values Array, the values a
+        # plain name took from elsewhere (bits by index).
+        def single_taken?(entry, values, uri, local, leaf)
+          index = entry.index
+          loose = !uri.nil? && entry.uri.nil? && uri != entry.home
+          marks = @loose && @loose[values]
+          if values[index].nil?
+            if loose
+              (@loose ||= {}.compare_by_identity)[values] = (marks || 0) | (1 << index)
+            elsif marks
+              @loose[values] = marks & ~(1 << index)
+            end
+            return false
+          end
+          return true if loose == (marks ? marks[index] == 1 : false)
+
+          ambiguous_element(local, leaf) if @strict
+          return true if loose
+
+          values[index] = nil
+          @loose[values] = marks & ~(1 << index)
+          false
+        end
+
+        def ambiguous_element(local, leaf)
+          decode_error("<#{local}> matches \"#{local}\" in the record's own namespace (or none) and in another one " \
+                       "(strict: true; declare \"{uri}#{local}\" to choose)", leaf)
         end
 
         def nil_attribute?(attrs)
