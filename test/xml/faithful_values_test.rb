@@ -191,4 +191,51 @@ class XMLFaithfulValuesTest < Minitest::Test
       assert_equal %w[T 1], [entry.title, entry.id], backend
     end
   end
+
+  class Entry
+    include Wirebind::Model
+    xml_root "entry"
+    attribute :content, :any
+  end
+
+  # Random mixed content: interleaved names and text between children (no
+  # empty elements: :any writes <b></b> for those).
+  def mixed_content(random, depth)
+    Array.new(1 + random.rand(4)) do
+      if depth < 3 && random.rand(2).zero?
+        name = %w[b i p].sample(random: random)
+        "<#{name}>#{mixed_content(random, depth + 1)}</#{name}>"
+      else
+        %w[x yz w&amp;v].sample(random: random) + (random.rand(2).zero? ? " " : "")
+      end
+    end.join
+  end
+
+  # Item 4: :any writes children and text back in document order.
+  def test_any_keeps_document_order_of_children_and_text
+    random = Random.new(random_seed)
+    60.times do
+      xml = "<entry><content><div>#{mixed_content(random, 0)}</div></content></entry>"
+      backends.each do |backend|
+        entry = XML.decode(xml, Entry, backend: backend)
+        written = XML.encode(entry, backend: backend)
+        assert_equal xml, written, backend
+        assert_equal entry, XML.decode(written, Entry, backend: backend)
+        assert_equal entry, XML.decode(written, Entry, backend: :pure)
+      end
+    end
+  end
+
+  def test_any_ordered_content_is_beside_the_readable_shape
+    xml = "<entry><content><div>Hello <b>bold</b> and <i>it</i>, <b>again</b>.</div><p>1</p><q>2</q><p>3</p></content></entry>"
+    backends.each do |backend|
+      content = XML.decode(xml, Entry, backend: backend).content
+      assert_equal %w[bold again], content["div"]["b"]
+      assert_equal "Hello  and , .", content["div"]["#text"]
+      assert_equal ["Hello ", { "b" => "bold" }, " and ", { "i" => "it" }, ", ", { "b" => "again" }, "."], content["div"]["#content"]
+      assert_equal [{ "p" => "1" }, { "q" => "2" }, { "p" => "3" }], content["#content"].drop(1)
+      # In order already: no "#content".
+      refute XML.decode("<entry><content><p>1</p><p>2</p><q>3</q></content></entry>", Entry, backend: backend).content.key?("#content")
+    end
+  end
 end

@@ -137,7 +137,8 @@ class OpenContentTest < Minitest::Test
       "{urn:o}other" => "x",
       "{}plain" => { "deep" => "1" },
       "empty" => "",
-      "mixed" => { "#text" => "one  three", "b" => "two" }
+      # Text after a child element: "#content" keeps the order the Hash cannot.
+      "mixed" => { "#text" => "one  three", "b" => "two", "#content" => ["one ", { "b" => "two" }, " three"] }
     }
     assert_equal expected, decode(xml).extra
     assert_equal "text", decode("<fault><extra>text</extra></fault>").extra

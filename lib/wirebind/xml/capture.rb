@@ -30,7 +30,11 @@ module Wirebind
     # namespace), +"#text"+ for its text (left out when it only separates child
     # elements, and when empty), and each child element under its local name when it is in the
     # same namespace as its parent, else under `"{uri}local"` (`"{}local"`: no
-    # namespace); a name that repeats holds an Array, in document order.
+    # namespace); a name that repeats holds an Array, in document order. When
+    # that shape cannot give the document order back (text that is not blank after
+    # a child element, or a name that repeats after another one), +"#content"+
+    # holds the content in order too: an Array of Strings (text, white space
+    # included) and one-pair Hashes (+{key => value}+, the same values).
     #
     # Limits are the decoder's: the tokenizer enforces depth, token size,
     # attribute and namespace counts before any event arrives here, and nothing
@@ -39,6 +43,7 @@ module Wirebind
     # @api private
     class Capture
       KEY_TEXT = "#text"
+      KEY_CONTENT = "#content"
       BLANK = /\A[ \t\r\n]*\z/
       QNAME_VALUE = /\A(#{Pure::Syntax::NCNAME_SRC}):#{Pure::Syntax::NCNAME_SRC}\z/
 
@@ -120,6 +125,7 @@ module Wirebind
         else
           node = @nodes.last
           node[3] ? node[3] << text : node[3] = text.dup
+          order(node, nil, text) if node[5]
         end
       end
 
@@ -253,18 +259,49 @@ module Wirebind
         return text || "" unless hash
 
         hash[KEY_TEXT] = text if text && !text.empty? && !(node[4] && text.match?(BLANK))
+        hash[KEY_CONTENT] = ordered_content(node[5]) if node[6]
         hash
       end
 
+      # A node is [key, uri, attributes Hash, text, has children, order, out of
+      # order, last child key]; order (from its first child on) is a flat Array of
+      # [key, value] pairs, key nil for text, turned into "#content" only when
+      # the Hash's own order would lose the document's.
       def add(node, key, value)
         node[4] = true
         hash = (node[2] ||= {})
         if hash.key?(key)
           existing = hash[key]
           existing.is_a?(Array) ? existing << value : hash[key] = [existing, value]
+          node[6] = true if node[7] != key
         else
           hash[key] = value
         end
+        node[7] = key
+        node[5] ||= node[3] ? [nil, node[3].dup] : []
+        order(node, key, value)
+      end
+
+      def order(node, key, value)
+        pieces = node[5]
+        if key.nil?
+          node[6] = true unless value.match?(BLANK)
+          # Text may arrive in pieces: one String per run of text.
+          return pieces[-1] << value if pieces.size >= 2 && pieces[-2].nil?
+
+          value = value.dup
+        end
+        pieces << key << value
+      end
+
+      def ordered_content(pieces)
+        content = []
+        i = 0
+        while i < pieces.size
+          content << (pieces[i].nil? ? pieces[i + 1] : { pieces[i] => pieces[i + 1] })
+          i += 2
+        end
+        content
       end
     end
   end

@@ -28,6 +28,7 @@ module Wirebind
       NCNAME = Pure::Syntax::NCNAME_ONLY
       CLARK = /\A\{([^{}]*)\}(.+)\z/
       KEY_TEXT = Capture::KEY_TEXT
+      KEY_CONTENT = Capture::KEY_CONTENT
       TEXT_VALUE = [String, Symbol, Integer, Float, TrueClass, FalseClass].freeze
 
       class << self
@@ -134,6 +135,8 @@ module Wirebind
               next
             end
             node, prefix, name, declaration, key = item
+            next @out << Pure::Encoder.text(text_of(node)) if prefix == :text
+
             if name
               @path << key
               @out << "<" << name << declaration
@@ -166,6 +169,7 @@ module Wirebind
           declared = nil
           content = nil
           children = []
+          ordered = hash[KEY_CONTENT]
           hash.each do |key, value|
             raise Types::InvalidValue, "expected String keys in the :any value#{at}, got #{Types.describe(key)}" unless key.is_a?(String)
             next if value.nil?
@@ -175,16 +179,39 @@ module Wirebind
               @out << " " << name << "=\"" << Pure::Encoder.attribute(text_of(value)) << '"'
             elsif key == KEY_TEXT
               content = text_of(value)
-            else
-              name, declaration, child_prefix = element_name(key, prefix)
-              (value.is_a?(Array) ? value : [value]).each do |child|
-                children << [child, child_prefix, name, declaration, key] << name unless child.nil?
-              end
+            elsif !ordered && key != KEY_CONTENT
+              child_items(children, key, value, prefix)
             end
           end
           @out << ">"
+          return ordered_items(ordered, prefix) if ordered
+
           @out << Pure::Encoder.text(content) if content
           children
+        end
+
+        # The work items of "#content": text and children in the order it lists them.
+        def ordered_items(ordered, prefix)
+          raise Types::InvalidValue, "expected an Array for \"#content\" in the :any value#{at}, got #{Types.describe(ordered)}" unless ordered.is_a?(Array)
+
+          items = []
+          ordered.each do |piece|
+            if piece.is_a?(Hash) && piece.size == 1
+              piece.each { |key, value| child_items(items, key, value, prefix) }
+            else
+              items << [piece, :text]
+            end
+          end
+          items
+        end
+
+        def child_items(items, key, value, prefix)
+          raise Types::InvalidValue, "expected String keys in the :any value#{at}, got #{Types.describe(key)}" unless key.is_a?(String)
+
+          name, declaration, child_prefix = element_name(key, prefix)
+          (value.is_a?(Array) ? value : [value]).each do |child|
+            items << [child, child_prefix, name, declaration, key] << name unless child.nil?
+          end
         end
 
         def attribute_name(key, declared)
