@@ -26,7 +26,8 @@ static VALUE cEncoderPlan;
 static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes, id_kind, id_type, id_list, id_name, id_uri,
     id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_top_level_subtype_p,
-    id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top, id_element_content;
+    id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top, id_element_content, id_qname_attribute,
+    id_index;
 static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -241,6 +242,7 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field)
     memset(entry, 0, sizeof(*entry));
     entry->type = type;
     entry->format = (unsigned char)wb_format_kind_of(type);
+    entry->qname_index = type == sym_qname ? NUM2LONG(rb_funcall(slot, id_index, 0)) : -1;
     entry->ivar = rb_sym2id(ivar);
     entry->field = intern(plan, field);
     entry->prefix = intern(plan, markup);
@@ -843,6 +845,15 @@ static void write_attributes(encoding *enc, frame *f, size_t first, size_t count
         VALUE value = rb_ivar_get(f->record, attribute->ivar);
         if (NIL_P(value)) continue;
         append_bytes(enc, plan, attribute->prefix);
+        if (attribute->qname_index >= 0) {
+            /* OpenContent.qname_attribute: the value, the quote and its prefix's declaration. */
+            VALUE markup = rb_funcall(wb_hooks.mXMLOpenContent, id_qname_attribute, 3, value, f->child_default ? Qtrue : Qfalse,
+                                      LONG2NUM(attribute->qname_index));
+            StringValue(markup);
+            wb_buffer_append_str(&enc->buffer, markup);
+            RB_GC_GUARD(markup);
+            continue;
+        }
         wb_format_write(&enc->buffer, (wb_format_kind)attribute->format, attribute->type, value, WB_FORMAT_ESCAPE_ATTRIBUTE);
         wb_buffer_append_char(&enc->buffer, '"');
         RB_GC_GUARD(value);
@@ -1177,5 +1188,7 @@ void wb_xenc_init(VALUE mNative)
     id_attribute_writes = rb_intern("attribute_writes");
     id_xml = rb_intern("xml");
     id_element_content = rb_intern("element_content");
+    id_qname_attribute = rb_intern("qname_attribute");
+    id_index = rb_intern("index");
     sym_qname = ID2SYM(rb_intern("qname"));
 }

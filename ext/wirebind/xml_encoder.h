@@ -62,6 +62,7 @@ typedef struct wb_xenc_attribute {
     VALUE type;           /* the scalar type's Symbol */
     wb_xenc_bytes field;  /* "@local" or ".", for EncodeError#path */
     wb_xenc_bytes prefix; /* ' name="' */
+    long qname_index;     /* a :qname: its index in the model (OpenContent.qname_attribute); -1 otherwise */
 } wb_xenc_attribute;
 
 /* A namespace binding (Plan::Need): `prefix` bound to `uri` by `declaration`.

@@ -238,4 +238,44 @@ class XMLFaithfulValuesTest < Minitest::Test
       refute XML.decode("<entry><content><p>1</p><p>2</p><q>3</q></content></entry>", Entry, backend: backend).content.key?("#content")
     end
   end
+
+  class TypedRef
+    include Wirebind::Model
+    xml_root "baseRef"
+    attribute :internal_id, :string, xml: "@internalId"
+    attribute :xsi_type, :qname, xml: "@{#{XSI_NS}}type"
+    attribute :kind, :qname, xml: "@kind"
+    attribute :unit, :qname, xml: "amount/@unit"
+    attribute :amount, :string, xml: "amount/value"
+  end
+
+  class DefaultTypedRef
+    include Wirebind::Model
+    xml_namespace "urn:d"
+    attribute :kind, :qname, xml: "@kind"
+  end
+
+  # Item 2: :qname on XML attributes (xsi:type values), read where they appear.
+  def test_qname_attributes_read_back_as_written
+    xml = %(<baseRef xmlns:xsi="#{XSI_NS}" xmlns="urn:default" xmlns:ns2="urn:core" internalId="1" xsi:type="ns2:RecordRef" ) +
+          %(kind="Plain"><amount unit="ns2:EUR"><value>3</value></amount></baseRef>)
+    random = Random.new(random_seed)
+    backends.each do |backend|
+      ref = XML.decode(xml, TypedRef, backend: backend)
+      assert_equal [Wirebind::QName.new("urn:core", "RecordRef"), Wirebind::QName.new("urn:default", "Plain"),
+                    Wirebind::QName.new("urn:core", "EUR")], [ref.xsi_type, ref.kind, ref.unit]
+      20.times do
+        values = Array.new(3) { Wirebind::QName.new([nil, "urn:core", "urn:x#{random.rand(3)}", "urn:core"].sample(random: random), "N#{random.rand(9)}") }
+        record = TypedRef.new(internal_id: "1", xsi_type: values[0], kind: values[1], unit: values[2], amount: "3")
+        written = XML.encode(record, backend: backend)
+        assert_equal record, XML.decode(written, TypedRef, backend: backend), "#{backend}: #{written}"
+        assert_equal record, XML.decode(written, TypedRef, backend: :pure), "#{backend} → pure: #{written}"
+        assert_equal XML.encode(record, backend: :pure), written
+      end
+      error = assert_raises(Wirebind::EncodeError) { XML.encode(DefaultTypedRef.new(kind: Wirebind::QName.new(nil, "X")), backend: backend) }
+      assert_includes error.message, "has no namespace"
+      assert_equal Wirebind::QName.new("urn:d", "X"),
+                   XML.decode(XML.encode(DefaultTypedRef.new(kind: Wirebind::QName.new("urn:d", "X")), backend: backend), DefaultTypedRef).kind
+    end
+  end
 end

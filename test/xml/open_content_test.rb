@@ -109,10 +109,11 @@ class OpenContentTest < Minitest::Test
       end
       assert_match(/:xml maps to an element/, error.message)
     end
+    # A :qname is text: an element's or an XML attribute's (faithful_values_test), not the record's own.
     assert_raises(Wirebind::SchemaError) do
       Class.new do
         include Wirebind::Model
-        attribute :code, :qname, xml: "@code"
+        attribute :code, :qname, xml: "."
       end
     end
   end

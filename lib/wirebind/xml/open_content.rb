@@ -17,7 +17,8 @@ module Wirebind
     #   Array for a repeated name). Written back from that shape: children named
     #   without braces in the element's own namespace, `"{uri}local"` with that
     #   default namespace, attributes in a namespace with an automatic prefix.
-    # - +:qname+ maps to an element (or a list of them); written as
+    # - +:qname+ maps to an element (or a list of them), or to an XML attribute
+    #   ({.qname_attribute}); an element's is written as
     #   +prefix:local+ with the prefix declared on the element itself (the one
     #   the value was read with, when it has one and it does not clash with the
     #   element's own).
@@ -40,7 +41,8 @@ module Wirebind
         # @raise [SchemaError] an open type mapped where it cannot go
         def check_mapping(xml, type, context)
           shape = Plan.parse(xml, context).first
-          return if shape == :element
+          # A :qname is text: an element's, or an attribute's (xsi:type="ns2:RecordRef").
+          return if shape == :element || (type == :qname && shape == :attribute)
 
           where = shape == :text ? "the element's own text (\".\")" : "an XML attribute"
           raise SchemaError, "#{context}: #{type.inspect} maps to an element, not to #{where}"
@@ -62,6 +64,32 @@ module Wirebind
           when :any then AnyWriter.new(qname).write(value)
           else qname_content(value, qname, default_in_scope)
           end
+        end
+
+        # What follows +name="+ for a +:qname+ XML attribute: +prefix:local+, the
+        # closing quote, and the declaration of the prefix, made on the element
+        # itself with a prefix of the attribute's own (its model index in it), so
+        # that it never clashes with another declaration of the start tag.
+        #
+        # @param value [Object] not nil
+        # @param default_in_scope [Boolean] a default namespace is in scope at the element
+        # @param index [Integer] the attribute's index in its model
+        # @return [String]
+        # @raise [Types::InvalidValue]
+        def qname_attribute(value, default_in_scope, index)
+          qname = Types::QNameType.coerce(value) or
+            raise Types::InvalidValue, "expected #{Types::QNameType::EXPECTED_VALUE} for :qname, got #{Types.describe(value)}"
+          uri = qname.namespace
+          local = Pure::Encoder.attribute(qname.local_name)
+          return %(xml:#{local}") if uri == Pure::Syntax::XML_NS
+          return %(#{local}") if uri.nil? && !default_in_scope
+          if uri.nil?
+            raise Types::InvalidValue, "the QName #{qname.local_name.inspect} has no namespace, but a default namespace is in scope " \
+                                       "at the element, where an unprefixed QName takes that namespace"
+          end
+
+          prefix = "#{Pure::Encoder.automatic_prefix(uri)}-#{index}"
+          %(#{prefix}:#{local}"#{Pure::Encoder.declaration(prefix, uri)})
         end
 
         private

@@ -376,8 +376,16 @@ module Wirebind
             name = slot.uri.nil? ? slot.name : "#{slot.prefix}:#{slot.name}"
             emit "  field = #{q("@#{slot.name}")}"
             emit "  unless (v = #{reader(slot)}).nil?"
-            emit "    out << #{q(" #{name}=\"")} << Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
+            emit "    out << #{q(" #{name}=\"")} << #{attribute_value(slot)}"
             emit "  end"
+          end
+
+          # What follows name=" for a value v: the text and the closing quote (and
+          # for a :qname the declaration of its prefix).
+          def attribute_value(slot)
+            return "OpenContent.qname_attribute(v, !child_default.nil?, #{slot.index})" if slot.type == :qname
+
+            "Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
           end
 
           # XML attributes read from a wrapper by path ("city-state/@zipcode").
@@ -386,7 +394,7 @@ module Wirebind
               name = slot.uri.nil? ? slot.name : "#{slot.prefix}:#{slot.name}"
               emit "#{pad}field = #{q(slot.attribute.xml)}"
               emit "#{pad}unless (v = #{reader(slot)}).nil?"
-              emit "#{pad}  out << #{q(" #{name}=\"")} << Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
+              emit "#{pad}  out << #{q(" #{name}=\"")} << #{attribute_value(slot)}"
               emit "#{pad}end"
             end
           end
