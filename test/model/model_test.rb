@@ -206,17 +206,33 @@ class ModelDeclarationTest < Minitest::Test
     assert_equal [:from_string], klass.attributes.map(&:name)
   end
 
-  def test_names_every_model_needs_are_reserved
-    klass = model
-    %i[class hash send object_id initialize to_h inspect freeze method dup then to_s to_xml to_json to_str
-       binding].each do |name|
-      error = assert_schema_error(/every model needs its own ##{name}/) { klass.attribute name, :string }
-      assert_match(/attribute :#{name}_value, \.\.\., xml:/, error.message)
+  # Names every object needs (SAML's Method, SEPA's binding) are attributes whose
+  # reader is <name>_value: the keyword, to_h key and wire names keep the name.
+  def test_names_every_model_needs_keep_ruby_and_read_as_name_value
+    names = %i[class hash send object_id initialize to_h inspect freeze method dup then to_s to_xml to_json to_str binding]
+    klass = model { names.each { |name| attribute name, :string } }
+    values = names.to_h { |name| [name, "v-#{name}"] }
+    record = klass.new(**values)
+    assert_equal values, record.to_h
+    names.each { |name| assert_equal "v-#{name}", record.public_send(:"#{name}_value"), name }
+    assert_equal klass, record.class
+    assert_kind_of Integer, record.hash
+    assert_equal record, klass.new(**values)
+    assert_equal 1, { record => 1, klass.new(**values) => 1 }.size
+    assert_match(/\A#<.* method="v-method"/, record.inspect)
+    assert_equal %i[public_send to_h], [record.method(:public_send).name, record.method(:to_h).name]
+    record.method_value = "changed"
+    assert_equal "changed", record.to_h[:method]
+    %i[native pure].each do |backend|
+      next if backend == :native && Wirebind.backend != :native
+
+      assert_equal record, Wirebind::XML.decode(Wirebind::XML.encode(record, backend: backend), klass, backend: backend)
+      assert_equal record, Wirebind::JSON.decode(Wirebind::JSON.encode(record, backend: backend), klass, backend: backend)
     end
+    assert_schema_error(/its reader #method_value is also :method's/) { klass.attribute :method_value, :string }
     %i[__wb_load __wb_anything].each do |name|
       assert_schema_error(/names starting with __wb are wirebind's own/) { klass.attribute name, :string }
     end
-    assert_empty klass.attributes
   end
 
   def test_declaring_a_name_twice_in_one_class_is_an_error

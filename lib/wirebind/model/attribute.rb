@@ -12,7 +12,11 @@ module Wirebind
       # Names a model's instances cannot give up: what Ruby itself calls on any
       # object (Object's public methods in Ruby 3.1, initialization, implicit
       # conversions, Marshal, YAML and pp hooks) and what every model defines.
-      # A fixed list, so that a schema is valid or not whatever else is loaded.
+      # A fixed list, so that a schema means the same whatever else is loaded.
+      # An attribute may have such a name (SAML's +Method+, SEPA's +binding+):
+      # it is its keyword in +new+, its +to_h+ key and its default wire name, but
+      # its reader and writer are +<name>_value+ ({.reader_name}), never the
+      # method Ruby needs.
       RESERVED_NAMES = %i[
         __id__ __send__ _dump binding class clone define_singleton_method display dup
         encode_with enum_for extend freeze hash init_with initialize initialize_clone
@@ -194,13 +198,16 @@ module Wirebind
           if name.start_with?(INTERNAL_PREFIX)
             raise SchemaError, "#{declaration(owner, name)}: names starting with #{INTERNAL_PREFIX} are wirebind's own"
           end
-          if RESERVED_SET.key?(name)
-            raise SchemaError,
-                  "#{declaration(owner, name)}: every model needs its own ##{name}; name the attribute otherwise " \
-                  "and keep the wire name, e.g. attribute :#{name}_value, ..., xml: \"#{lower_camel(name)}\""
-          end
 
           name
+        end
+
+        # The reader of an attribute (and, with "=", its writer): its name, or
+        # +<name>_value+ for a name in {RESERVED_NAMES} (+method_value+ for +:method+).
+        # @param name [Symbol]
+        # @return [Symbol]
+        def reader_name(name)
+          RESERVED_SET.key?(name) ? :"#{name}_value" : name
         end
 
         private

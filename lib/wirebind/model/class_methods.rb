@@ -66,6 +66,12 @@ module Wirebind
             raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect} is declared twice"
           end
 
+          reader = Attribute.reader_name(name)
+          if (other = @__wb_attributes.find { |existing| existing.name != name && Attribute.reader_name(existing.name) == reader })
+            raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect}: its reader ##{reader} is also " \
+                               "#{other.name.inspect}'s"
+          end
+
           index = inherited ? inherited.index : @__wb_attributes.length
           attribute = Attribute.declare(self, name, type, options, index: index, json_keys: @__wb_json_keys)
           # Only mappings that start with the same element (or text, or XML attribute) can clash.
@@ -77,7 +83,7 @@ module Wirebind
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze
-          @__wb_generated_methods.accessor(name) unless inherited
+          @__wb_generated_methods.accessor(reader, name) unless inherited
           __wb_generate_methods
           schema_changed
           attribute

@@ -24,12 +24,22 @@ module Wirebind
       # inside the VM, without a Ruby frame: the fastest readers and writers
       # there are. JRuby's attr_accessor refuses keywords (+:end+, +:self+...)
       # that MRI takes; there the two methods are written as source instead
-      # (+name+ has passed {Attribute.check_name}).
-      # @param name [Symbol]
-      def accessor(name)
-        attr_accessor(name) # rubocop:disable Layout/EmptyLinesAroundAttributeAccessor -- the body of a method
+      # (+name+ has passed {Attribute.check_name}). A reserved name's reader has
+      # another name ({Attribute.reader_name}): written as source too.
+      # @param reader [Symbol] the reader's name
+      # @param name [Symbol] the attribute's (its instance variable's) name
+      def accessor(reader, name)
+        return source_accessor(reader, name) unless reader == name
+
+        attr_accessor(name)
       rescue NameError
-        module_eval("def #{name}; @#{name}; end\ndef #{name}=(value); @#{name} = value; end\n", __FILE__, __LINE__)
+        source_accessor(reader, name)
+      end
+
+      private
+
+      def source_accessor(reader, name)
+        module_eval("def #{reader}; @#{name}; end\ndef #{reader}=(value); @#{name} = value; end\n", __FILE__, __LINE__)
       end
     end
 
@@ -91,7 +101,7 @@ module Wirebind
       KEYWORDS = %i[
         __ENCODING__ __FILE__ __LINE__ alias and begin break case def do else elsif
         end ensure false for if in module next nil not or redo rescue retry return
-        self super true undef unless until when while yield
+        self super true undef unless until when while yield class then
       ].freeze
 
       module_function
@@ -175,7 +185,8 @@ module Wirebind
       # +@id = id; @labels = labels || []+: a list is never nil after +new+.
       def assign_keywords(attributes)
         attributes.map do |attribute|
-          local = KEYWORDS.include?(attribute.name) ? "binding.local_variable_get(:#{attribute.name})" : attribute.name
+          # ::Kernel.binding: an attribute may be named binding.
+          local = KEYWORDS.include?(attribute.name) ? "::Kernel.binding.local_variable_get(:#{attribute.name})" : attribute.name
           "#{attribute.ivar} = #{local}#{' || []' if attribute.list?}"
         end.join("; ")
       end
