@@ -317,7 +317,9 @@ static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, lo
         return;
     }
     if (slot->code != WB_JPLAN_MODEL) {
+        if (slot->quoted) wb_buffer_append_char(&enc->buffer, '"');
         write_scalar(enc, slot->code, value);
+        if (slot->quoted) wb_buffer_append_char(&enc->buffer, '"');
         return;
     }
     VALUE klass = RB_SPECIAL_CONST_P(value) ? Qnil : RBASIC_CLASS(value);

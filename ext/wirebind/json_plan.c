@@ -131,7 +131,9 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots)
         slot->one_or_many = RTEST(RARRAY_AREF(row, 8));
         VALUE string_as = RARRAY_AREF(row, 9);
         slot->string_as = NIL_P(string_as) ? -1 : NUM2LONG(string_as);
-        slot->lenient = RTEST(RARRAY_AREF(row, 10));
+        VALUE lenient = RARRAY_AREF(row, 10);
+        slot->lenient = RTEST(lenient);
+        slot->quoted = lenient == ID2SYM(rb_intern("string"));
     }
     if (n) {
         size_t cap = 8;

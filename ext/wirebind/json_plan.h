@@ -36,6 +36,7 @@ typedef struct wb_jplan_slot {
     int one_or_many; /* a list that also takes one item */
     long string_as;  /* WB_JPLAN_MODEL: the index in the item's values a string fills; -1 for none */
     int lenient;     /* a number also read from a string holding one */
+    int quoted;      /* lenient_numbers: :string: a number written inside a JSON string */
 } wb_jplan_slot;
 
 typedef struct wb_jplan {

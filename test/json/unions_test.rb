@@ -181,7 +181,7 @@ class JSONUnionsTest < Minitest::Test
       [Link, { string_as: :templated }, /string_as: must name a :string attribute of .*Link, not :templated/],
       [Link, { string_as: :nope }, /string_as: must name a :string attribute/],
       [:string, { lenient_numbers: true }, /lenient_numbers: applies to :integer, :float and :decimal/],
-      [:integer, { lenient_numbers: 1 }, /lenient_numbers: must be true or false/]
+      [:integer, { lenient_numbers: 1 }, /lenient_numbers: must be true, :string or false/]
     ].each do |type, options, message|
       error = assert_raises(Wirebind::SchemaError, options.inspect) do
         Class.new do

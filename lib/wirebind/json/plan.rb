@@ -20,7 +20,8 @@ module Wirebind
       # whether the value is a JSON array of such items.
       # The JSON unions (see Model::Attribute.json_union): +one_or_many+, +string_as+
       # (the index, in the item model's values, of the attribute a string fills;
-      # nil for none) and +lenient+ (a string holding a number is read as one).
+      # nil for none) and +lenient+ (a string holding a number is read as one;
+      # +:string+: numbers are written as strings too).
       Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient,
                         keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:

@@ -140,8 +140,9 @@ module Wirebind
         # models, also takes a string, read as a record whose +:string+
         # attribute +name+ holds it and whose others are nil) and
         # +lenient_numbers: true+ (an +:integer+, +:float+ or +:decimal+ also
-        # takes a string holding a JSON number). Encoding writes the type's own
-        # shape.
+        # takes a string holding a JSON number; +:string+: the same, and encoding
+        # writes the number as a string, as Shopify's prices are). Encoding
+        # otherwise writes the type's own shape.
         #
         # @return [Hash{Symbol => Object}] the options given, frozen (empty: none)
         # @raise [SchemaError] an option that does not fit the type
@@ -159,12 +160,14 @@ module Wirebind
             union[:string_as] = string_target(where, type, name)
           end
           if (value = options[:lenient_numbers])
-            raise SchemaError, "#{where}: lenient_numbers: must be true or false, not #{value.inspect}" unless value == true
+            unless value == true || value == :string
+              raise SchemaError, "#{where}: lenient_numbers: must be true, :string or false, not #{value.inspect}"
+            end
             unless NUMERIC_TYPES.include?(type)
               raise SchemaError, "#{where}: lenient_numbers: applies to :integer, :float and :decimal (or lists of them)"
             end
 
-            union[:lenient_numbers] = true
+            union[:lenient_numbers] = value
           end
           union.empty? ? NO_UNION : union.freeze
         end

@@ -49,9 +49,10 @@ module Wirebind
       # @option options [Symbol] :string_as JSON: a model attribute also reads a
       #   string, into the model's +:string+ attribute of this name (a JSON:API
       #   link: +"/a"+ or +{"href": "/a"}+)
-      # @option options [Boolean] :lenient_numbers JSON: an +:integer+,
+      # @option options [Boolean, Symbol] :lenient_numbers JSON: an +:integer+,
       #   +:float+ or +:decimal+ also reads a string holding a number (+"-58.17"+);
-      #   {json_numbers} sets it for a whole model
+      #   {json_numbers} sets it for a whole model. +:string+ also writes the
+      #   number as a JSON string (+"price": "19.99"+)
       # @option options [Array<String>] :enum the only values a +:string+ attribute
       #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
       #   {EncodeError} (XML and JSON, both backends); nil is always allowed

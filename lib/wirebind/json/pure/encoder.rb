@@ -157,14 +157,21 @@ module Wirebind
               emit "#{pad}else"
               emit "#{pad}  Writer.string(out, #{x})"
               emit "#{pad}end"
-            when :integer
-              emit "#{pad}#{x}.is_a?(Integer) && #{x}.bit_length < Writer::SHORT_INTEGER_BITS ? out << #{x}.to_s : Writer.integer(out, #{x})"
+            when :integer, :float, :decimal
+              # lenient_numbers: :string writes the number inside a JSON string.
+              emit "#{pad}out << '\"'" if slot.lenient == :string
+              if slot.code == :integer
+                emit "#{pad}#{x}.is_a?(Integer) && #{x}.bit_length < Writer::SHORT_INTEGER_BITS ? out << #{x}.to_s : Writer.integer(out, #{x})"
+              else
+                emit "#{pad}Writer.#{slot.code}(out, #{x})"
+              end
+              emit "#{pad}out << '\"'" if slot.lenient == :string
             when :boolean
               emit "#{pad}if true.equal?(#{x}) then out << 'true'"
               emit "#{pad}elsif false.equal?(#{x}) then out << 'false'"
               emit "#{pad}else Writer.boolean(out, #{x})"
               emit "#{pad}end"
-            when :float, :decimal, :time, :date, :base64
+            when :time, :date, :base64
               emit "#{pad}Writer.#{slot.code}(out, #{x})"
             when :any
               emit "#{pad}Writer.value(out, #{x}, #{depth}, max_depth)"
