@@ -32,7 +32,8 @@ module Wirebind
     module Transport
       # Errors of the socket layer, as {ConnectionError}s.
       CONNECTION_ERRORS = [
-        EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Zlib::Error
+        EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Net::HTTPHeaderSyntaxError,
+        Zlib::Error
       ].freeze
       # How much of a body left unread is drained to keep its connection.
       DRAIN_LIMIT = 1024 * 1024

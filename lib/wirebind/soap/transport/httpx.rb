@@ -51,6 +51,13 @@ module Wirebind
           raise TimeoutError, "#{what} (#{e.class.name.split('::').last}: #{e.message})"
         rescue ::HTTPX::Error, IOError, SystemCallError, OpenSSL::SSL::SSLError, Zlib::Error => e
           raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
+        rescue Error, StopIteration
+          raise
+        rescue StandardError => e
+          # httpx 1.9's HTTP/1 parser fails this way on some hostile responses (a
+          # negative Content-Length, bytes after a body, 103 after 100): the
+          # session is dropped, as for any failed exchange.
+          raise ConnectionError, "httpx failed on the response: #{e.class}: #{e.message.lines.first&.chomp}"
         end
 
         private
@@ -59,9 +66,18 @@ module Wirebind
           # The stream plugin reads without a timeout unless the request names one.
           response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
           status, response_headers = errors { [response.status, response.headers.to_h] }
-          reader = BodyReader.new(response.each)
+          reader = BodyReader.new(response.each, identity_length(response_headers))
           result = yield(status, response_headers, reader)
           [result, reader.drain]
+        end
+
+        # The length the body must have as handed out: the Content-Length of a
+        # body not compressed (httpx ends a body cut short without an error).
+        def identity_length(headers)
+          return nil if headers.key?("content-encoding") || headers.key?("transfer-encoding")
+
+          length = headers["content-length"]
+          length.to_i if length.is_a?(String) && length.match?(/\A\d{1,18}\z/)
         end
 
         def url_for(path)
@@ -89,20 +105,25 @@ module Wirebind
         class BodyReader
           include Drain
 
-          def initialize(enumerator)
+          def initialize(enumerator, length)
             @enumerator = enumerator
+            @left = length
             @done = false
           end
 
           def read(_size)
             return nil if @done
 
-            HTTPX.errors { @enumerator.next }
+            chunk = HTTPX.errors { @enumerator.next }
+            @left -= chunk.bytesize if @left
+            chunk
           rescue StopIteration, ::HTTPX::HTTPError
             # The stream raises HTTPError for a status outside 2xx once its body
             # has been handed out: here that is the end of the body (the client
             # reads the status itself).
             @done = true
+            raise ConnectionError, "the server closed the connection #{@left} bytes before the body's end" if @left&.positive?
+
             nil
           end
         end

@@ -22,7 +22,7 @@ module Wirebind
         #   (OpenSSL objects or paths of PEM files)
         # @param pool_size [Integer] most connections open at once
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          super(pool_size) # net/http itself checks, before each request, that an idle connection is still open
+          super(pool_size)
           @uri = uri
           @timeouts = [open_timeout, read_timeout, write_timeout]
           @ssl = Transport.ssl_params(ssl) if uri.scheme == "https"
@@ -45,9 +45,34 @@ module Wirebind
           response = transport_errors { fiber.resume }
           reader = BodyReader.new(fiber)
           result = yield(response.code.to_i, response_headers(response), reader)
-          # Reused only when its body was read to the end; after an exception the
-          # caller's +keep+ stays false and the connection is dropped.
-          [result, reader.drain]
+          # Reused only when its body was read to the end and nothing came after
+          # it; after an exception the caller's +keep+ stays false and the
+          # connection is dropped.
+          [result, reader.drain && !unread_bytes?(http)]
+        end
+
+        # net/http checks that an idle connection is still open, but takes bytes
+        # waiting on it (a response to no request) as the next answer: such a
+        # connection is not used again.
+        def usable?(http)
+          !unread_bytes?(http)
+        end
+
+        # Whether bytes wait on the connection: in net/http's read buffer (read
+        # past the last body), in OpenSSL's, or on the socket. net/http does
+        # not expose its buffer, hence its instance variables (net-protocol's
+        # BufferedIO: +@rbuf+, and +@rbuf_offset+ since 0.2).
+        def unread_bytes?(http)
+          buffered = http.instance_variable_get(:@socket) or return false
+          buffer = buffered.instance_variable_get(:@rbuf)
+          return true if buffer && buffer.bytesize > (buffered.instance_variable_get(:@rbuf_offset) || 0)
+
+          io = buffered.io
+          return true if io.respond_to?(:pending) && io.pending.positive?
+
+          io.to_io.recv_nonblock(1, ::Socket::MSG_PEEK, exception: false) != :wait_readable
+        rescue IOError, SystemCallError
+          true
         end
 
         def response_headers(response)

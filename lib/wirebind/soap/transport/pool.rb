@@ -10,6 +10,11 @@ module Wirebind
       # many threads share few connections; a nil in the queue says that one was
       # closed, so a waiting thread may open another.
       #
+      # A pool belongs to one process: the first checkout in a forked child
+      # forgets every connection the parent had (they are the parent's sockets:
+      # a child reading from one takes the parent's answers, and closing one
+      # there could end the parent's TLS session), and opens its own.
+      #
       # @api private
       class Pool
         # @param size [Integer] most connections open at once
@@ -27,11 +32,13 @@ module Wirebind
           @open = 0
           @lock = Mutex.new
           @closed = false
+          @pid = Process.pid
         end
 
         # @return [Object] a connection for this thread alone, until {#checkin}
         # @raise [ConnectionError] the pool is closed
         def checkout
+          forget_parents_connections unless @pid == Process.pid
           loop do
             raise ConnectionError, "the client is closed" if @closed
 
@@ -74,6 +81,16 @@ module Wirebind
         end
 
         private
+
+        # In a forked child: a fresh queue, count and lock (another thread of
+        # the parent may have held the lock at the fork). The parent's
+        # connections are left to the garbage collector, never closed here.
+        def forget_parents_connections
+          @idle = Thread::Queue.new
+          @open = 0
+          @lock = Mutex.new
+          @pid = Process.pid
+        end
 
         def reserve
           @lock.synchronize do

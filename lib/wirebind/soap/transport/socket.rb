@@ -279,14 +279,28 @@ module Wirebind
 
           # Reads what is left of the body (at most DRAIN_LIMIT bytes).
           # @return [Boolean] whether the connection can carry another request
+          # Bytes read past the body's end (a response to no request, or junk)
+          # would become the next call's answer: such a connection is closed.
           def finish
-            drain && @keep_alive
+            drain && @keep_alive && @connection.buffer.empty?
           end
 
           private
 
+          # Reads heads until the final one: 1xx interim responses (100
+          # Continue, 103 Early Hints) are skipped, at most INTERIM_LIMIT of them.
           def read_head
-            buffer = +"".b
+            INTERIM_LIMIT.times do
+              read_one_head
+              return unless (100..199).cover?(@status) && @status != 101
+            end
+            raise ConnectionError, "more than #{INTERIM_LIMIT} interim (1xx) responses"
+          end
+          INTERIM_LIMIT = 8
+
+          def read_one_head
+            buffer = @connection.buffer
+            @connection.buffer = +"".b
             until (ends = buffer.index("\r\n\r\n"))
               raise ConnectionError, "the response's head is larger than #{HEAD_LIMIT} bytes" if buffer.bytesize > HEAD_LIMIT
 
@@ -317,7 +331,11 @@ module Wirebind
               @chunked = true
               @chunk_left = 0
             elsif (length = @headers["content-length"])
-              @length = Integer(length, exception: false) or raise ConnectionError, "a bad Content-Length: #{length.inspect}"
+              # Decimal digits only (Integer() takes "-5" and "0xb4"); repeated copies must agree.
+              lengths = length.split(",").map(&:strip).uniq
+              raise ConnectionError, "a bad Content-Length: #{length.inspect[0, 80]}" unless lengths.size == 1 && lengths[0].match?(/\A\d{1,18}\z/)
+
+              @length = lengths[0].to_i
             else
               @keep_alive = false # the body ends when the server closes
             end
@@ -344,7 +362,7 @@ module Wirebind
           def next_chunk
             if @chunk_left.zero?
               line = read_line
-              size = line[/\A[0-9a-fA-F]+/] or raise ConnectionError, "a bad chunk size line: #{line.inspect[0, 80]}"
+              size = line[/\A([0-9a-fA-F]{1,15})[ \t]*(?:;|\z)/, 1] or raise ConnectionError, "a bad chunk size line: #{line.inspect[0, 80]}"
               @chunk_left = size.to_i(16)
               if @chunk_left.zero?
                 nil until read_line.empty? # trailers, up to the empty line
