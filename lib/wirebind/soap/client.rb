@@ -31,6 +31,10 @@ module Wirebind
       WSU_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
       WSS_PROFILE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
       ADAPTERS = %i[net_http socket httpx].freeze
+      # Seconds a call may take by default: twice the default read_timeout, so
+      # that a large streamed response (Client#each over many records) has room,
+      # while a server trickling bytes frees the call and its connection.
+      DEFAULT_DEADLINE = 120
       private_constant :WSSE_NS, :WSU_NS, :WSS_PROFILE, :ADAPTERS
 
       # @return [String] the endpoint URL
@@ -54,6 +58,12 @@ module Wirebind
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
+      # @param deadline [Numeric, nil] seconds a whole call may take on the built-in
+      #   adapters: waiting for a connection, opening it, writing the request and
+      #   reading the whole response (the per-read timeouts alone let a server
+      #   trickling bytes hold a call forever); nil: no limit. See README, "Deadline".
+      # @param pool_timeout [Numeric, nil] seconds to wait for a free connection of the
+      #   pool ({PoolTimeoutError}); nil: as long as the deadline
       # @param adapter [Symbol, Object] +:socket+ (the default: a lean HTTP/1.1 client on
       #   the standard library's sockets, {Transport::Socket}, with TLS, gzip/deflate,
       #   chunked bodies, keep-alive and the timeouts; about twice the calls per second of
@@ -65,7 +75,8 @@ module Wirebind
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
-                     ssl: {}, pool_size: 5, adapter: :socket, logger: nil, **decode_options)
+                     ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, logger: nil,
+                     **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -87,7 +98,8 @@ module Wirebind
         @read_options = nil
         @read_options = read_options({}).freeze # those of a call without options of its own
         @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
-        @transport = build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
+        @transport = build_adapter(adapter, { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
+                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout })
       end
 
       # Calls an operation and decodes its result.
@@ -264,8 +276,7 @@ module Wirebind
         xml << "</wsse:UsernameToken></wsse:Security>"
       end
 
-      def build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
-        options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl, pool_size: pool_size }
+      def build_adapter(adapter, options)
         case adapter
         when :net_http then Transport::NetHTTP.new(@uri, **options)
         when :socket then Transport::Socket.new(@uri, **options)

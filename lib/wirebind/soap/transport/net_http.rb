@@ -21,8 +21,10 @@ module Wirebind
         # @param ssl [Hash] +verify:+ (default true), +ca_file:+, +cert:+, +key:+
         #   (OpenSSL objects or paths of PEM files)
         # @param pool_size [Integer] most connections open at once
-        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          super(pool_size)
+        # @param deadline [Numeric, nil] seconds a whole exchange may take (nil: no limit)
+        # @param pool_timeout [Numeric, nil] seconds to wait for a free connection (nil: no limit)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil)
+          super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @uri = uri
           @timeouts = [open_timeout, read_timeout, write_timeout]
           @ssl = Transport.ssl_params(ssl) if uri.scheme == "https"
@@ -32,7 +34,7 @@ module Wirebind
 
         # Runs net/http's request in a Fiber that hands out the response, then its
         # body chunk by chunk, so the decoder pulls the body from the socket.
-        def exchange(http, path, headers, body)
+        def exchange(http, path, headers, body, deadline)
           request = Net::HTTP::Post.new(path, headers)
           request.body = body
           fiber = Fiber.new do
@@ -42,8 +44,9 @@ module Wirebind
             end
             nil
           end
-          response = transport_errors { fiber.resume }
-          reader = BodyReader.new(fiber)
+          reader = BodyReader.new(fiber, http, @timeouts[1], deadline)
+          http.write_timeout = Transport.budget(@timeouts[2], deadline)
+          response = reader.resume
           result = yield(response.code.to_i, response_headers(response), reader)
           # Reused only when its body was read to the end and nothing came after
           # it; after an exception the caller's +keep+ stays false and the
@@ -109,20 +112,37 @@ module Wirebind
 
         # The body as the decoder reads it: each readpartial resumes the Fiber
         # for the next chunk net/http read (and inflated).
+        # Before each resume, net/http's read timeout is cut to what is left
+        # of the call's deadline, and the deadline checked: net/http hands out
+        # the body read by read, so a trickle reaches this check.
         class BodyReader
           include Drain
 
-          def initialize(fiber)
+          def initialize(fiber, http, read_timeout, deadline)
             @fiber = fiber
+            @http = http
+            @read_timeout = read_timeout
+            @deadline = deadline
             @done = false
           end
 
           def read(_size)
             return nil if @done
 
-            chunk = Transport.transport_errors(nil) { @fiber.resume }
+            chunk = resume
             @done = true if chunk.nil?
             chunk
+          end
+
+          # @return [Object] what the Fiber hands out next (the response first, then chunks)
+          def resume
+            Transport.check_deadline(@deadline, "reading the response")
+            @http.read_timeout = Transport.budget(@read_timeout, @deadline)
+            Transport.transport_errors(nil) { @fiber.resume }
+          rescue TimeoutError => e
+            raise if @deadline.nil? || Transport.now < @deadline
+
+            raise TimeoutError, "the call took longer than its deadline (#{e.message})"
           end
         end
         private_constant :BodyReader
