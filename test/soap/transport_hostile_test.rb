@@ -4,50 +4,8 @@ require_relative "soap_test_support"
 require_relative "loopback_server"
 require "socket"
 
-# The transports against forks and hostile servers: a response is only ever
-# read by the call that sent its request, connections are never shared across
-# processes, bad heads are Wirebind errors. Each case runs on every adapter.
-class SOAPTransportHostileTest < Minitest::Test
-  Envelope = Wirebind::SOAP::Envelope
-  Client = Wirebind::SOAP::Client
-  NS = "urn:echo"
-  ADAPTER = :socket
-
-  def echo_xml(value)
-    Envelope.write(+"", operation: "echoResponse", namespace: NS, parts: { r: value }, style: :rpc, multi_ref: false)
-  end
-
-  def echo_response(value)
-    body = echo_xml(value).b
-    "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: #{body.bytesize}\r\n\r\n#{body}".b
-  end
-
-  def sent_value(body)
-    body.dup.force_encoding(Encoding::UTF_8)[%r{<v[^>]*>([^<]*)</v>}, 1]
-  end
-
-  def new_client(url, **options)
-    Client.new(endpoint: url, namespace: NS, style: :rpc, adapter: self.class::ADAPTER, read_timeout: 3, open_timeout: 2, **options)
-  end
-
-  def echo(client, value)
-    client.call(:echo, { v: value }, returns: :string, at: "*/r")
-  end
-
-  # What each call answered: never another call's value; a ConnectionError
-  # only where the adapter cannot read past the hostile bytes (httpx's parser).
-  def assert_own_answers(client, values, pause: 0)
-    answers = values.map do |value|
-      sleep pause
-      echo(client, value)
-    rescue Wirebind::SOAP::ConnectionError
-      raise unless self.class::ADAPTER == :httpx
-
-      value
-    end
-    assert_equal values, answers
-  end
-
+# A raw server on 127.0.0.1 writing exactly the bytes each case needs.
+module RawServer
   # A raw server on 127.0.0.1: for each connection, +script+ gets the socket and
   # a reader of the next request's body (nil once the client closed).
   def raw_server(script)
@@ -88,6 +46,52 @@ class SOAPTransportHostileTest < Minitest::Test
       length = Integer(value.strip) if name.casecmp?("content-length")
     end
     socket.read(length)
+  end
+end
+
+# The transports against forks and hostile servers: a response is only ever
+# read by the call that sent its request, connections are never shared across
+# processes, bad heads are Wirebind errors. Each case runs on every adapter.
+class SOAPTransportHostileTest < Minitest::Test
+  include RawServer
+  Envelope = Wirebind::SOAP::Envelope
+  Client = Wirebind::SOAP::Client
+  NS = "urn:echo"
+  ADAPTER = :socket
+
+  def echo_xml(value)
+    Envelope.write(+"", operation: "echoResponse", namespace: NS, parts: { r: value }, style: :rpc, multi_ref: false)
+  end
+
+  def echo_response(value)
+    body = echo_xml(value).b
+    "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: #{body.bytesize}\r\n\r\n#{body}".b
+  end
+
+  def sent_value(body)
+    body.dup.force_encoding(Encoding::UTF_8)[%r{<v[^>]*>([^<]*)</v>}, 1]
+  end
+
+  def new_client(url, **options)
+    Client.new(endpoint: url, namespace: NS, style: :rpc, adapter: self.class::ADAPTER, read_timeout: 3, open_timeout: 2, **options)
+  end
+
+  def echo(client, value)
+    client.call(:echo, { v: value }, returns: :string, at: "*/r")
+  end
+
+  # What each call answered: never another call's value; a ConnectionError
+  # only where the adapter cannot read past the hostile bytes (httpx's parser).
+  def assert_own_answers(client, values, pause: 0)
+    answers = values.map do |value|
+      sleep pause
+      echo(client, value)
+    rescue Wirebind::SOAP::ConnectionError
+      raise unless self.class::ADAPTER == :httpx
+
+      value
+    end
+    assert_equal values, answers
   end
 
   # Item 8: bytes after a Content-Length body (here a whole second response)
@@ -290,5 +294,28 @@ class SOAPTransportHostileHTTPXTest < SOAPTransportHostileTest
     Wirebind::SOAP::Transport::HTTPX
   rescue LoadError, NameError => e
     skip "httpx is not installed: #{e.message}"
+  end
+end
+
+# Item 9: fetch: true imports have a deadline too.
+class WSDLFetchDeadlineTest < Minitest::Test
+  include RawServer
+
+  def test_a_trickling_import_fails_by_the_fetch_deadline
+    script = lambda do |socket, next_request|
+      next_request.call
+      socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n")
+      50.times do
+        socket.write("<")
+        sleep 0.2
+      end
+    end
+    raw_server(script) do |url|
+      wsdl = %(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><import namespace="urn:x" location="#{url}"/></definitions>)
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      error = assert_raises(Wirebind::WSDL::InvalidError) { Wirebind::WSDL.load(StringIO.new(wsdl), fetch: true, fetch_deadline: 1) }
+      assert_match(/took longer than 1 s/, error.message)
+      assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 2.5
+    end
   end
 end
