@@ -71,12 +71,19 @@ module Wirebind
       #   HTTP proxy, which it takes from +http_proxy+), +:httpx+ (the httpx gem, an
       #   optional dependency loaded only then), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
+      # @param debug [#call, nil] sees each exchange as bytes, credentials filtered:
+      #   called with +(:request, { path:, headers:, body: })+, then
+      #   +(:response, { status:, headers: })+, then +(:response_body, piece)+ for each
+      #   piece of the body as it is read (inflated), and +(:response_end, bytes)+ when
+      #   the body ended. Filtered (replaced by +[FILTERED]+): the Authorization,
+      #   Proxy-Authorization, Cookie and Set-Cookie headers, and the text of
+      #   WS-Security +Password+ and +Nonce+ elements in the request. See README, "Debugging".
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, logger: nil,
-                     **decode_options)
+                     debug: nil, **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -90,6 +97,9 @@ module Wirebind
         @soap_action = soap_action
         @header_xml = wsse && wsse_checked(wsse)
         @logger = logger
+        raise ArgumentError, "debug: must answer call(event, data), not #{debug.inspect}" unless debug.nil? || debug.respond_to?(:call)
+
+        @debug = debug
         @decode_options = decode_options.freeze
         @http_headers = headers.to_h { |name, value| [name.to_s, value.to_s] }
         @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
@@ -163,8 +173,13 @@ module Wirebind
         headers = request_headers(operation, call_action)
         status = nil
         counter = nil
+        @debug&.call(:request, { path: @path, headers: DebugReader.filter_headers(headers), body: DebugReader.filter_body(body) })
         outcome = @transport.request(@path, headers, body) do |code, response_headers, reader|
           status = code
+          if @debug
+            @debug.call(:response, { status: code, headers: DebugReader.filter_headers(response_headers) })
+            reader = DebugReader.new(reader, @debug)
+          end
           counter = CountingReader.new(reader)
           respond(code, response_headers, counter, &block)
         end
@@ -297,6 +312,41 @@ module Wirebind
         @logger.info(format("SOAP %s: HTTP %s, %d bytes, %.1f ms", operation, status || "-", counter ? counter.bytes : 0, elapsed))
       end
 
+      # Hands each piece of the body to the +debug:+ hook as it is read; and the
+      # filters for what the hook sees.
+      # @api private
+      class DebugReader
+        FILTERED = "[FILTERED]"
+        SECRET_HEADERS = %w[authorization proxy-authorization cookie set-cookie].freeze
+        # The text of a WS-Security Password or Nonce element, whatever its prefix.
+        SECRET_ELEMENT = %r{(<(?:[A-Za-z_][\w.-]*:)?(?:Password|Nonce)(?:\s[^>]*)?>)[^<]*(</)}
+
+        def initialize(reader, hook)
+          @reader = reader
+          @hook = hook
+          @bytes = 0
+        end
+
+        def read(size)
+          piece = @reader.read(size)
+          if piece
+            @bytes += piece.bytesize
+            @hook.call(:response_body, piece.b)
+          else
+            @hook.call(:response_end, @bytes)
+          end
+          piece
+        end
+
+        def self.filter_headers(headers)
+          headers.to_h { |name, value| [name, SECRET_HEADERS.include?(name.to_s.downcase) ? FILTERED : value] }
+        end
+
+        def self.filter_body(body)
+          body.b.gsub(SECRET_ELEMENT) { "#{Regexp.last_match(1)}#{FILTERED}#{Regexp.last_match(2)}" }
+        end
+      end
+
       # Counts the body's bytes and remembers whether it ended, for the log and to
       # tell a truncated body from a malformed one.
       # @api private
@@ -353,7 +403,7 @@ module Wirebind
           @reader.truncated?(error)
         end
       end
-      private_constant :CountingReader, :PeekReader
+      private_constant :CountingReader, :PeekReader, :DebugReader
     end
   end
 end
