@@ -348,9 +348,9 @@ class SOAPClientTest < Minitest::Test
       request = events[0][1]
       assert_equal "[FILTERED]", request[:headers]["Authorization"]
       assert_equal "[FILTERED]", request[:headers]["Proxy-Authorization"]
-      assert_match(/<wsse:Password Type="[^"]+">\[FILTERED\]<\/wsse:Password>/, request[:body])
-      assert_match(/<wsse:Nonce [^>]+>\[FILTERED\]<\/wsse:Nonce>/, request[:body])
-      assert_equal sent.body.b.sub(%r{(<wsse:Password[^>]*>)[^<]*}, "\\1[FILTERED]").sub(%r{(<wsse:Nonce[^>]*>)[^<]*}, "\\1[FILTERED]"), request[:body]
+      assert_match(%r{<wsse:Password Type="[^"]+">\[FILTERED\]</wsse:Password>}, request[:body])
+      assert_match(%r{<wsse:Nonce [^>]+>\[FILTERED\]</wsse:Nonce>}, request[:body])
+      assert_equal sent.body.b.sub(/(<wsse:Password[^>]*>)[^<]*/, "\\1[FILTERED]").sub(/(<wsse:Nonce[^>]*>)[^<]*/, "\\1[FILTERED]"), request[:body]
       refute_includes events.inspect, "pa55"
       assert_equal 200, events[1][1][:status]
       assert_equal "[FILTERED]", events[1][1][:headers]["set-cookie"]
