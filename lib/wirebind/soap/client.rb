@@ -304,6 +304,19 @@ module Wirebind
         end
       end
 
+      # For {Stub}: what writing a response for this client takes.
+      def wire_settings
+        { namespace: @namespace, version: @version, style: @style }
+      end
+
+      # For {Stub}: puts +adapter+ in the transport's place.
+      # @return [Object] the transport it replaced
+      def swap_transport(adapter)
+        previous = @transport
+        @transport = adapter
+        previous
+      end
+
       # Never the body or headers: they may hold passwords or tokens.
       def log(operation, status, counter, started)
         return unless @logger
