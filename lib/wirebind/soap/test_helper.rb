@@ -96,7 +96,7 @@ module Wirebind
       # @param operation [Symbol, String]
       # @param returns [Hash, #call, nil] the response's parts (values, models, lists),
       #   written by {Envelope.write} in the client's style and version as
-      #   +"#{operation}Response"+; or a proc given the {Call} and returning them
+      #   the operation's name with "Response" appended; or a proc given the {Call} and returning them
       # @param xml [String, nil] the response envelope itself
       # @param fault [Fault, nil] answered as a fault (HTTP 500)
       # @param status [Integer] the HTTP status of a +returns:+ or +xml:+ answer
