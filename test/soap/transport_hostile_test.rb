@@ -237,6 +237,57 @@ class SOAPTransportHostileTest < Minitest::Test
     assert_raises(ArgumentError) { new_client("http://127.0.0.1:1/x", pool_timeout: "5") }
   end
 
+  # Item 10: a small gzip body inflating to 128 MiB of text fails the call with a
+  # LimitError (max_token_size) within a bounded memory, measured in a child
+  # process (its peak RSS against its RSS when forked).
+  def test_a_gzip_bomb_fails_within_bounded_memory
+    skip "no fork here" unless Process.respond_to?(:fork)
+
+    bomb = self.class.gzip_bomb
+    LoopbackServer.open(proc { [200, { "Content-Encoding" => "gzip" }, bomb] }) do |server|
+      reader, writer = IO.pipe
+      pid = fork do
+        reader.close
+        client = new_client(server.url, max_token_size: 1024 * 1024)
+        before = SOAPTransportHostileTest.peak_rss_kib
+        outcome = begin
+          echo(client, "a")
+          "no error"
+        rescue Wirebind::Error => e
+          e.class.name
+        end
+        writer.write(Marshal.dump([outcome, SOAPTransportHostileTest.peak_rss_kib - before]))
+        writer.close
+        exit!(0)
+      end
+      writer.close
+      outcome, growth_kib = Marshal.load(reader.read) # rubocop:disable Security/MarshalLoad -- our own child's
+      reader.close
+      Process.wait(pid)
+      assert_equal "Wirebind::LimitError", outcome
+      assert_operator growth_kib, :<, 48 * 1024, "peak RSS grew by #{growth_kib / 1024} MiB"
+    end
+  end
+
+  def self.peak_rss_kib
+    File.read("/proc/self/status")[/^VmHWM:\s+(\d+)/, 1].to_i
+  end
+
+  # The envelope of an echo response whose value is 128 MiB of "x", gzipped (made once).
+  def self.gzip_bomb
+    @gzip_bomb ||= begin
+      head, tail = Envelope.write(+"", operation: "echoResponse", namespace: NS, parts: { r: "@" }, style: :rpc, multi_ref: false).split("@")
+      out = StringIO.new(+"".b)
+      gzip = Zlib::GzipWriter.new(out, Zlib::BEST_COMPRESSION)
+      gzip.write(head)
+      mib = "x" * (1024 * 1024)
+      128.times { gzip.write(mib) }
+      gzip.write(tail)
+      gzip.finish
+      out.string.freeze
+    end
+  end
+
   # Item 7: a client warmed in the parent, then used by forked children and the
   # parent at once: every answer is the caller's own.
   def test_forked_processes_never_share_a_connection
