@@ -248,7 +248,10 @@ module Wirebind
         def text_size_checked(text)
           return text if text.bytesize <= @max_token_size
 
-          error("a text value is larger than max_token_size (#{@max_token_size} bytes)", LimitError)
+          # At the current token's start, as the native backend says (a CDATA
+          # section read past its start keeps it in @token_mark).
+          error("a text value is larger than max_token_size (#{@max_token_size} bytes)", LimitError,
+                @token_start.negative? ? @token_mark : @token_start)
         end
 
         def on_end
