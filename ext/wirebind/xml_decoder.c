@@ -863,6 +863,15 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
     }
 }
 
+static NORETURN(void text_too_large(wb_xdec *d));
+static void text_too_large(wb_xdec *d)
+{
+    long line, column;
+    wb_xtok_token_position(&d->tok, &line, &column);
+    VALUE message = rb_sprintf("a text value is larger than max_token_size (%zu bytes)", d->tok.max_token_size);
+    wb_error_raise_parse(wb_hooks.eLimitError, message, line, column, (long)d->tok.tok);
+}
+
 static void on_text(void *ctx, const char *p, size_t n)
 {
     wb_xdec *d = ctx;
@@ -877,6 +886,9 @@ static void on_text(void *ctx, const char *p, size_t n)
      * (memcpy with a NULL destination is undefined even for 0 bytes). */
     if (n == 0) return;
     wb_xtok_bytes *b = &top->text;
+    /* max_token_size bounds a text value as assembled: pieces from a stream, around
+     * comments, CDATA sections and character references add up. */
+    if (b->len > d->tok.max_token_size || n > d->tok.max_token_size - b->len) text_too_large(d);
     if (b->cap - b->len < n) {
         size_t cap = b->cap ? b->cap : 64;
         while (cap - b->len < n) {

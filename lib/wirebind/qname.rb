@@ -55,6 +55,19 @@ module Wirebind
       freeze
     end
 
+    # Marshal (the multiRef spill file of {SOAP::Client#each} among others)
+    # would read a QName back unfrozen: it goes through the same checks instead.
+    # @api private
+    def marshal_dump
+      [@namespace, @local_name, @prefix]
+    end
+
+    # @api private
+    def marshal_load(fields)
+      namespace, local_name, prefix = fields
+      initialize(namespace, local_name, prefix: prefix)
+    end
+
     # @return [Boolean] same namespace and local name (the prefix does not count)
     def ==(other)
       other.is_a?(QName) && other.namespace == @namespace && other.local_name == @local_name

@@ -37,14 +37,15 @@ module Wirebind
     # @param base [String, nil] the directory relative imports start from; default:
     #   the WSDL's own directory (for an IO, the current directory)
     # @param fetch [Boolean] whether imports by URL are fetched (once each)
+    # @param fetch_deadline [Numeric] seconds fetching one URL may take, all of it
     # @param limits [Hash] the XML tokenizer's limits (see {Wirebind::XML::DEFAULT_LIMITS})
     # @return [Description]
     # @raise [InvalidError, ParseError, LimitError]
-    def self.load(input, base: nil, fetch: false, **limits)
+    def self.load(input, base: nil, fetch: false, fetch_deadline: Loader::FETCH_DEADLINE, **limits)
       unknown = limits.keys - XML::DEFAULT_LIMITS.keys
       raise ArgumentError, "unknown option#{'s' if unknown.size > 1} #{unknown.join(', ')}" unless unknown.empty?
 
-      Description.new(Loader.new(fetch: fetch, limits: limits).run(input, base))
+      Description.new(Loader.new(fetch: fetch, limits: limits, fetch_deadline: fetch_deadline).run(input, base))
     end
   end
 end

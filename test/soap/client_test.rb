@@ -331,6 +331,37 @@ class SOAPClientTest < Minitest::Test
     refute_includes log.string, "pa55"
   end
 
+  # The debug hook: the request and response as bytes, credentials filtered, a
+  # large body in pieces as it is read.
+  def test_debug_hook_sees_the_exchange_with_credentials_filtered
+    body = response_xml({ getIssuesReturn: ISSUES * 20 })
+    events = []
+    hook = ->(event, data) { events << [event, data] }
+    LoopbackServer.open(proc { ok(body, "Set-Cookie" => "s=1") }) do |server|
+      client = client_for(server, wsse: { username: "bot", password: "s3cret", digest: true }, basic_auth: %w[user pa55],
+                                  headers: { "Proxy-Authorization" => "Basic eA==" }, debug: hook)
+      assert_equal ISSUES * 20, client.call(:getIssues, { in0: "t" }, returns: [RemoteIssue])
+      sent = server.requests.pop
+      kinds = events.map(&:first)
+      assert_equal %i[request response], kinds.first(2)
+      assert_equal :response_end, kinds.last
+      request = events[0][1]
+      assert_equal "[FILTERED]", request[:headers]["Authorization"]
+      assert_equal "[FILTERED]", request[:headers]["Proxy-Authorization"]
+      assert_match(%r{<wsse:Password Type="[^"]+">\[FILTERED\]</wsse:Password>}, request[:body])
+      assert_match(%r{<wsse:Nonce [^>]+>\[FILTERED\]</wsse:Nonce>}, request[:body])
+      assert_equal sent.body.b.sub(/(<wsse:Password[^>]*>)[^<]*/, "\\1[FILTERED]").sub(/(<wsse:Nonce[^>]*>)[^<]*/, "\\1[FILTERED]"), request[:body]
+      refute_includes events.inspect, "pa55"
+      assert_equal 200, events[1][1][:status]
+      assert_equal "[FILTERED]", events[1][1][:headers]["set-cookie"]
+      pieces = events.select { |event, _| event == :response_body }.map(&:last)
+      assert_operator pieces.size, :>, 1 # streamed, not buffered whole for the hook
+      assert_equal body.b, pieces.join
+      assert_equal body.bytesize, events.last[1]
+    end
+    assert_raises(ArgumentError) { new_client(endpoint: "http://x/y", debug: :yes) }
+  end
+
   def self_signed
     key = OpenSSL::PKey::RSA.new(2048)
     cert = OpenSSL::X509::Certificate.new

@@ -260,6 +260,27 @@ class XMLErrorsTest < Minitest::Test
     end
   end
 
+  # One rule for the size of a text value: max_token_size applies to the text as
+  # assembled, whatever the input kind and however it was split (comments, CDATA,
+  # character references).
+  def test_a_text_value_is_bounded_as_assembled
+    texts = {
+      "plain" => "x" * 5000,
+      "split by comments" => Array.new(10) { "y" * 500 }.join("<!---->"),
+      "CDATA sections" => Array.new(10) { "<![CDATA[#{'z' * 500}]]>" }.join,
+      "character references" => "&#120;" * 1500
+    }
+    texts.each do |name, text|
+      xml = "<a>\n#{text}</a>"
+      gzip = -> { Zlib::GzipReader.new(StringIO.new(Zlib.gzip(xml))) }
+      [xml, StringIO.new(xml), TrickleIO.new(xml), gzip.call].each do |input|
+        error = assert_raises(Wirebind::LimitError, "#{name}, #{input.class.name}") { XML.decode(input, :string, max_token_size: 1000) }
+        assert_match(/max_token_size/, error.message)
+      end
+      assert_equal "\n#{'w' * 900}", XML.decode(xml.sub(text, "w" * 900), :string, max_token_size: 1000) # within it
+    end
+  end
+
   def test_entity_limit_errors
     bomb = File.read(shared_path("fixtures", "xml_attacks", "xmlbomb.xml"))
     error = assert_raises(Wirebind::LimitError) { XML.check(bomb, dtd: :internal, max_entity_expansions: 10) }

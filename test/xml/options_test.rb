@@ -82,11 +82,12 @@ class XMLOptionsTest < Minitest::Test
     end
   end
 
-  def test_long_text_is_not_one_token
-    # Text is read in pieces: a long value is limited by memory, not by max_token_size.
+  def test_long_text_read_in_pieces_is_one_value_for_max_token_size
+    # Text is read in pieces, but the value assembled is what max_token_size bounds.
     text = "z" * 300_000
 
-    assert_equal text, XML.decode(StringIO.new("<a>#{text}</a>"), :string, max_token_size: 1000)
+    assert_raises(Wirebind::LimitError) { XML.decode(StringIO.new("<a>#{text}</a>"), :string, max_token_size: 1000) }
+    assert_equal text, XML.decode(StringIO.new("<a>#{text}</a>"), :string, max_token_size: 300_000)
   end
 
   # ---- dtd: ---------------------------------------------------------------------------------

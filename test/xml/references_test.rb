@@ -303,6 +303,15 @@ class XMLReferencesTest < Minitest::Test
     assert_same shared, back.versions[2]
   end
 
+  # A QName read back from the spill file (a Marshal dump) is frozen, as every QName is.
+  def test_a_qname_read_back_from_the_spill_is_frozen
+    qname = Wirebind::QName.new("urn:x", "code", prefix: "x")
+    back = Marshal.load(Marshal.dump([qname]))[0]
+    assert_predicate back, :frozen?
+    assert_equal [qname, "x"], [back, back.prefix]
+    assert_predicate back.local_name, :frozen?
+  end
+
   # One referent shared by the first and the last of many records: each and
   # decode agree, and the shared one is one object. Past max_references
   # referents let go, each says so.

@@ -31,6 +31,10 @@ module Wirebind
       WSU_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
       WSS_PROFILE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
       ADAPTERS = %i[net_http socket httpx].freeze
+      # Seconds a call may take by default: twice the default read_timeout, so
+      # that a large streamed response (Client#each over many records) has room,
+      # while a server trickling bytes frees the call and its connection.
+      DEFAULT_DEADLINE = 120
       private_constant :WSSE_NS, :WSU_NS, :WSS_PROFILE, :ADAPTERS
 
       # @return [String] the endpoint URL
@@ -54,6 +58,12 @@ module Wirebind
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
+      # @param deadline [Numeric, nil] seconds a whole call may take on the built-in
+      #   adapters: waiting for a connection, opening it, writing the request and
+      #   reading the whole response (the per-read timeouts alone let a server
+      #   trickling bytes hold a call forever); nil: no limit. See README, "Deadline".
+      # @param pool_timeout [Numeric, nil] seconds to wait for a free connection of the
+      #   pool ({PoolTimeoutError}); nil: as long as the deadline
       # @param adapter [Symbol, Object] +:socket+ (the default: a lean HTTP/1.1 client on
       #   the standard library's sockets, {Transport::Socket}, with TLS, gzip/deflate,
       #   chunked bodies, keep-alive and the timeouts; about twice the calls per second of
@@ -61,11 +71,19 @@ module Wirebind
       #   HTTP proxy, which it takes from +http_proxy+), +:httpx+ (the httpx gem, an
       #   optional dependency loaded only then), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
+      # @param debug [#call, nil] sees each exchange as bytes, credentials filtered:
+      #   called with +(:request, { path:, headers:, body: })+, then
+      #   +(:response, { status:, headers: })+, then +(:response_body, piece)+ for each
+      #   piece of the body as it is read (inflated), and +(:response_end, bytes)+ when
+      #   the body ended. Filtered (replaced by +[FILTERED]+): the Authorization,
+      #   Proxy-Authorization, Cookie and Set-Cookie headers, and the text of
+      #   WS-Security +Password+ and +Nonce+ elements in the request. See README, "Debugging".
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
-                     ssl: {}, pool_size: 5, adapter: :socket, logger: nil, **decode_options)
+                     ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, logger: nil,
+                     debug: nil, **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -79,6 +97,9 @@ module Wirebind
         @soap_action = soap_action
         @header_xml = wsse && wsse_checked(wsse)
         @logger = logger
+        raise ArgumentError, "debug: must answer call(event, data), not #{debug.inspect}" unless debug.nil? || debug.respond_to?(:call)
+
+        @debug = debug
         @decode_options = decode_options.freeze
         @http_headers = headers.to_h { |name, value| [name.to_s, value.to_s] }
         @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
@@ -87,7 +108,8 @@ module Wirebind
         @read_options = nil
         @read_options = read_options({}).freeze # those of a call without options of its own
         @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
-        @transport = build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
+        @transport = build_adapter(adapter, { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
+                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout })
       end
 
       # Calls an operation and decodes its result.
@@ -151,8 +173,13 @@ module Wirebind
         headers = request_headers(operation, call_action)
         status = nil
         counter = nil
+        @debug&.call(:request, { path: @path, headers: DebugReader.filter_headers(headers), body: DebugReader.filter_body(body) })
         outcome = @transport.request(@path, headers, body) do |code, response_headers, reader|
           status = code
+          if @debug
+            @debug.call(:response, { status: code, headers: DebugReader.filter_headers(response_headers) })
+            reader = DebugReader.new(reader, @debug)
+          end
           counter = CountingReader.new(reader)
           respond(code, response_headers, counter, &block)
         end
@@ -264,8 +291,7 @@ module Wirebind
         xml << "</wsse:UsernameToken></wsse:Security>"
       end
 
-      def build_adapter(adapter, open_timeout, read_timeout, write_timeout, ssl, pool_size)
-        options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl, pool_size: pool_size }
+      def build_adapter(adapter, options)
         case adapter
         when :net_http then Transport::NetHTTP.new(@uri, **options)
         when :socket then Transport::Socket.new(@uri, **options)
@@ -278,12 +304,60 @@ module Wirebind
         end
       end
 
+      # For {Stub}: what writing a response for this client takes.
+      def wire_settings
+        { namespace: @namespace, version: @version, style: @style }
+      end
+
+      # For {Stub}: puts +adapter+ in the transport's place.
+      # @return [Object] the transport it replaced
+      def swap_transport(adapter)
+        previous = @transport
+        @transport = adapter
+        previous
+      end
+
       # Never the body or headers: they may hold passwords or tokens.
       def log(operation, status, counter, started)
         return unless @logger
 
         elapsed = (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started) * 1000
         @logger.info(format("SOAP %s: HTTP %s, %d bytes, %.1f ms", operation, status || "-", counter ? counter.bytes : 0, elapsed))
+      end
+
+      # Hands each piece of the body to the +debug:+ hook as it is read; and the
+      # filters for what the hook sees.
+      # @api private
+      class DebugReader
+        FILTERED = "[FILTERED]"
+        SECRET_HEADERS = %w[authorization proxy-authorization cookie set-cookie].freeze
+        # The text of a WS-Security Password or Nonce element, whatever its prefix.
+        SECRET_ELEMENT = %r{(<(?:[A-Za-z_][\w.-]*:)?(?:Password|Nonce)(?:\s[^>]*)?>)[^<]*(</)}
+
+        def initialize(reader, hook)
+          @reader = reader
+          @hook = hook
+          @bytes = 0
+        end
+
+        def read(size)
+          piece = @reader.read(size)
+          if piece
+            @bytes += piece.bytesize
+            @hook.call(:response_body, piece.b)
+          else
+            @hook.call(:response_end, @bytes)
+          end
+          piece
+        end
+
+        def self.filter_headers(headers)
+          headers.to_h { |name, value| [name, SECRET_HEADERS.include?(name.to_s.downcase) ? FILTERED : value] }
+        end
+
+        def self.filter_body(body)
+          body.b.gsub(SECRET_ELEMENT) { "#{Regexp.last_match(1)}#{FILTERED}#{Regexp.last_match(2)}" }
+        end
       end
 
       # Counts the body's bytes and remembers whether it ended, for the log and to
@@ -342,7 +416,7 @@ module Wirebind
           @reader.truncated?(error)
         end
       end
-      private_constant :CountingReader, :PeekReader
+      private_constant :CountingReader, :PeekReader, :DebugReader
     end
   end
 end

@@ -27,6 +27,10 @@ module Wirebind
     # longer than the configured timeout.
     class TimeoutError < Error; end
 
+    # Every connection of the client's pool stayed in use for longer than
+    # +pool_timeout+ (or the call's deadline): the request was not sent.
+    class PoolTimeoutError < TimeoutError; end
+
     # The connection was refused, reset, or closed before the response ended
     # (a body cut short before the envelope closed). No partial result is
     # returned; with {Client#each} the records already yielded stay yielded.

@@ -32,7 +32,8 @@ module Wirebind
     module Transport
       # Errors of the socket layer, as {ConnectionError}s.
       CONNECTION_ERRORS = [
-        EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Zlib::Error
+        EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Net::HTTPHeaderSyntaxError,
+        Zlib::Error
       ].freeze
       # How much of a body left unread is drained to keep its connection.
       DRAIN_LIMIT = 1024 * 1024
@@ -49,19 +50,26 @@ module Wirebind
         # @return [Integer] connections opened so far
         attr_reader :connections_opened
 
-        def initialize(pool_size)
+        # @param deadline [Numeric, nil] seconds a whole exchange may take; nil: no limit
+        # @param pool_timeout [Numeric, nil] seconds to wait for a free connection
+        def initialize(pool_size, deadline: nil, pool_timeout: nil)
           @connections_opened = 0
           @lock = Mutex.new
+          @deadline = Transport.seconds(deadline, "deadline")
+          @pool_timeout = Transport.seconds(pool_timeout, "pool_timeout")
           @pool = Pool.new(pool_size, open: -> { open_connection }, usable: ->(connection) { usable?(connection) },
                                       close: ->(connection) { close_connection(connection) })
         end
 
         # @see Transport
         def request(path, headers, body, &block)
-          connection = @pool.checkout
+          now = Transport.now
+          deadline = @deadline && (now + @deadline)
+          connection = @pool.checkout([@pool_timeout && (now + @pool_timeout), deadline].compact.min)
           keep = false
           begin
-            result, keep = exchange(connection, path, headers, body, &block)
+            Transport.check_deadline(deadline, "opening a connection")
+            result, keep = exchange(connection, path, headers, body, deadline, &block)
             result
           ensure
             @pool.checkin(connection, keep)
@@ -86,6 +94,43 @@ module Wirebind
       end
 
       class << self
+        # @api private
+        def now
+          Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        end
+
+        # @api private
+        def seconds(value, name)
+          return nil if value.nil?
+          raise ArgumentError, "#{name} must be a positive number of seconds or nil, not #{value.inspect}" unless value.is_a?(Numeric) && value.positive?
+
+          value
+        end
+
+        # The time a wait of +timeout+ seconds may last, and what to say when it
+        # is over: the call's deadline when that comes first.
+        # @api private
+        def limit(timeout, deadline, what)
+          own = now + timeout
+          return [own, "#{what} took longer than the timeout (#{timeout} s)"] unless deadline && deadline < own
+
+          [deadline, "the call took longer than its deadline (#{what})"]
+        end
+
+        # Seconds a wait may last: +timeout+, or less when the deadline comes first.
+        # @api private
+        def budget(timeout, deadline)
+          return timeout unless deadline
+
+          [[deadline - now, timeout].min, 0.001].max
+        end
+
+        # Raises {TimeoutError} when the call's deadline has passed.
+        # @api private
+        def check_deadline(deadline, what)
+          raise TimeoutError, "the call took longer than its deadline (#{what})" if deadline && now >= deadline
+        end
+
         # The +ssl:+ option (+verify:+, default true; +ca_file:+; +cert:+ and
         # +key:+, OpenSSL objects or paths of PEM files) as OpenSSL parameters:
         # +verify_mode+, +ca_file+, +cert+, +key+ (those given).

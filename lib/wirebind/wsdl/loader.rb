@@ -16,14 +16,18 @@ module Wirebind
       MAX_FILES = 10_000
       # Largest body fetched from a URL.
       MAX_FETCH_BYTES = 64 * 1024 * 1024
+      # Seconds fetching one URL may take, all of it (the per-read timeout alone
+      # lets a server trickling bytes hold the load forever).
+      FETCH_DEADLINE = 60
 
       # @return [Array<Array(Node, String)>] +wsdl:definitions+ elements and their targetNamespace
       attr_reader :definitions
       # @return [Array<Array(Node, String)>] +xsd:schema+ elements and their effective targetNamespace
       attr_reader :schemas
 
-      def initialize(fetch:, limits:)
+      def initialize(fetch:, limits:, fetch_deadline: FETCH_DEADLINE)
         @fetch = fetch
+        @fetch_deadline = SOAP::Transport.seconds(fetch_deadline, "fetch_deadline")
         @limits = limits
         @seen = {}
         @queue = []
@@ -92,18 +96,27 @@ module Wirebind
         raise InvalidError, "#{where}: only http and https URLs are fetched, not #{url}" unless uri.is_a?(URI::HTTP)
 
         body = +""
-        Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: 10, read_timeout: 30) do |http|
+        deadline = SOAP::Transport.now + @fetch_deadline
+        Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: [10, @fetch_deadline].min,
+                                            read_timeout: SOAP::Transport.budget(30, deadline)) do |http|
           http.request_get(uri.request_uri) do |response|
             raise InvalidError, "#{where}: GET #{url} answered #{response.code}" unless response.is_a?(Net::HTTPSuccess)
 
             response.read_body do |chunk|
               body << chunk
               raise InvalidError, "#{where}: #{url} is larger than #{MAX_FETCH_BYTES} bytes" if body.bytesize > MAX_FETCH_BYTES
+              raise InvalidError, "#{where}: fetching #{url} took longer than #{@fetch_deadline} s" if SOAP::Transport.now >= deadline
+
+              http.read_timeout = SOAP::Transport.budget(30, deadline)
             end
           end
         end
         body
-      rescue SocketError, SystemCallError, Timeout::Error, IOError, Net::HTTPBadResponse => e
+      rescue Timeout::Error => e
+        raise InvalidError, "#{where}: fetching #{url} took longer than #{@fetch_deadline} s" if deadline && SOAP::Transport.now >= deadline - 0.01
+
+        raise InvalidError, "#{where}: cannot fetch #{url}: #{e.message}"
+      rescue SocketError, SystemCallError, IOError, Net::HTTPBadResponse, Net::HTTPHeaderSyntaxError => e
         raise InvalidError, "#{where}: cannot fetch #{url}: #{e.message}"
       end
 

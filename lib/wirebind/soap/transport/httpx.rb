@@ -25,11 +25,15 @@ module Wirebind
         private_constant :SESSION
 
         # @param (see NetHTTP#initialize)
-        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          super(pool_size)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil)
+          super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @uri = uri
           @url = uri.to_s.freeze
-          @timeout = { connect_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout }.freeze
+          # The deadline as httpx's request_timeout (from the request's start; the
+          # same for every request, else httpx would not reuse its connections),
+          # and checked again before each piece of the body.
+          @timeout = { connect_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
+                       request_timeout: deadline }.compact.freeze
           options = { timeout: @timeout }
           options[:ssl] = Transport.ssl_params(ssl) if uri.scheme == "https"
           @options = options
@@ -46,22 +50,40 @@ module Wirebind
             case e
             when ::HTTPX::ConnectTimeoutError then "opening a connection took longer than the open_timeout"
             when ::HTTPX::WriteTimeoutError then "writing the request took longer than the timeout"
+            when ::HTTPX::ReadTimeoutError then "reading the response took longer than the timeout"
+            when ::HTTPX::RequestTimeoutError then "the call took longer than its deadline"
             else "reading the response took longer than the timeout"
             end
           raise TimeoutError, "#{what} (#{e.class.name.split('::').last}: #{e.message})"
         rescue ::HTTPX::Error, IOError, SystemCallError, OpenSSL::SSL::SSLError, Zlib::Error => e
           raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
+        rescue Error, StopIteration
+          raise
+        rescue StandardError => e
+          # httpx 1.9's HTTP/1 parser fails this way on some hostile responses (a
+          # negative Content-Length, bytes after a body, 103 after 100): the
+          # session is dropped, as for any failed exchange.
+          raise ConnectionError, "httpx failed on the response: #{e.class}: #{e.message.lines.first&.chomp}"
         end
 
         private
 
-        def exchange(session, path, headers, body)
+        def exchange(session, path, headers, body, deadline)
           # The stream plugin reads without a timeout unless the request names one.
           response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
           status, response_headers = errors { [response.status, response.headers.to_h] }
-          reader = BodyReader.new(response.each)
+          reader = BodyReader.new(response.each, identity_length(response_headers), deadline)
           result = yield(status, response_headers, reader)
           [result, reader.drain]
+        end
+
+        # The length the body must have as handed out: the Content-Length of a
+        # body not compressed (httpx ends a body cut short without an error).
+        def identity_length(headers)
+          return nil if headers.key?("content-encoding") || headers.key?("transfer-encoding")
+
+          length = headers["content-length"]
+          length.to_i if length.is_a?(String) && length.match?(/\A\d{1,18}\z/)
         end
 
         def url_for(path)
@@ -89,20 +111,28 @@ module Wirebind
         class BodyReader
           include Drain
 
-          def initialize(enumerator)
+          def initialize(enumerator, length, deadline)
             @enumerator = enumerator
+            @left = length
+            @deadline = deadline
             @done = false
           end
 
           def read(_size)
             return nil if @done
 
-            HTTPX.errors { @enumerator.next }
+            Transport.check_deadline(@deadline, "reading the response")
+
+            chunk = HTTPX.errors { @enumerator.next }
+            @left -= chunk.bytesize if @left
+            chunk
           rescue StopIteration, ::HTTPX::HTTPError
             # The stream raises HTTPError for a status outside 2xx once its body
             # has been handed out: here that is the end of the body (the client
             # reads the status itself).
             @done = true
+            raise ConnectionError, "the server closed the connection #{@left} bytes before the body's end" if @left&.positive?
+
             nil
           end
         end

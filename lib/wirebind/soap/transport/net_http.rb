@@ -21,8 +21,10 @@ module Wirebind
         # @param ssl [Hash] +verify:+ (default true), +ca_file:+, +cert:+, +key:+
         #   (OpenSSL objects or paths of PEM files)
         # @param pool_size [Integer] most connections open at once
-        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          super(pool_size) # net/http itself checks, before each request, that an idle connection is still open
+        # @param deadline [Numeric, nil] seconds a whole exchange may take (nil: no limit)
+        # @param pool_timeout [Numeric, nil] seconds to wait for a free connection (nil: no limit)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil)
+          super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @uri = uri
           @timeouts = [open_timeout, read_timeout, write_timeout]
           @ssl = Transport.ssl_params(ssl) if uri.scheme == "https"
@@ -32,7 +34,7 @@ module Wirebind
 
         # Runs net/http's request in a Fiber that hands out the response, then its
         # body chunk by chunk, so the decoder pulls the body from the socket.
-        def exchange(http, path, headers, body)
+        def exchange(http, path, headers, body, deadline)
           request = Net::HTTP::Post.new(path, headers)
           request.body = body
           fiber = Fiber.new do
@@ -42,12 +44,38 @@ module Wirebind
             end
             nil
           end
-          response = transport_errors { fiber.resume }
-          reader = BodyReader.new(fiber)
+          reader = BodyReader.new(fiber, http, @timeouts[1], deadline)
+          http.write_timeout = Transport.budget(@timeouts[2], deadline)
+          response = reader.resume
           result = yield(response.code.to_i, response_headers(response), reader)
-          # Reused only when its body was read to the end; after an exception the
-          # caller's +keep+ stays false and the connection is dropped.
-          [result, reader.drain]
+          # Reused only when its body was read to the end and nothing came after
+          # it; after an exception the caller's +keep+ stays false and the
+          # connection is dropped.
+          [result, reader.drain && !unread_bytes?(http)]
+        end
+
+        # net/http checks that an idle connection is still open, but takes bytes
+        # waiting on it (a response to no request) as the next answer: such a
+        # connection is not used again.
+        def usable?(http)
+          !unread_bytes?(http)
+        end
+
+        # Whether bytes wait on the connection: in net/http's read buffer (read
+        # past the last body), in OpenSSL's, or on the socket. net/http does
+        # not expose its buffer, hence its instance variables (net-protocol's
+        # BufferedIO: +@rbuf+, and +@rbuf_offset+ since 0.2).
+        def unread_bytes?(http)
+          buffered = http.instance_variable_get(:@socket) or return false
+          buffer = buffered.instance_variable_get(:@rbuf)
+          return true if buffer && buffer.bytesize > (buffered.instance_variable_get(:@rbuf_offset) || 0)
+
+          io = buffered.io
+          return true if io.respond_to?(:pending) && io.pending.positive?
+
+          io.to_io.recv_nonblock(1, ::Socket::MSG_PEEK, exception: false) != :wait_readable
+        rescue IOError, SystemCallError
+          true
         end
 
         def response_headers(response)
@@ -84,20 +112,37 @@ module Wirebind
 
         # The body as the decoder reads it: each readpartial resumes the Fiber
         # for the next chunk net/http read (and inflated).
+        # Before each resume, net/http's read timeout is cut to what is left
+        # of the call's deadline, and the deadline checked: net/http hands out
+        # the body read by read, so a trickle reaches this check.
         class BodyReader
           include Drain
 
-          def initialize(fiber)
+          def initialize(fiber, http, read_timeout, deadline)
             @fiber = fiber
+            @http = http
+            @read_timeout = read_timeout
+            @deadline = deadline
             @done = false
           end
 
           def read(_size)
             return nil if @done
 
-            chunk = Transport.transport_errors(nil) { @fiber.resume }
+            chunk = resume
             @done = true if chunk.nil?
             chunk
+          end
+
+          # @return [Object] what the Fiber hands out next (the response first, then chunks)
+          def resume
+            Transport.check_deadline(@deadline, "reading the response")
+            @http.read_timeout = Transport.budget(@read_timeout, @deadline)
+            Transport.transport_errors(nil) { @fiber.resume }
+          rescue TimeoutError => e
+            raise if @deadline.nil? || Transport.now < @deadline
+
+            raise TimeoutError, "the call took longer than its deadline (#{e.message})"
           end
         end
         private_constant :BodyReader

@@ -25,8 +25,8 @@ module Wirebind
         STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}
 
         # @param (see NetHTTP#initialize)
-        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5)
-          super(pool_size)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil)
+          super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @host = uri.hostname # without the brackets of an IPv6 address
           @port = uri.port
           @tls = uri.scheme == "https"
@@ -39,9 +39,9 @@ module Wirebind
 
         private
 
-        def exchange(connection, path, headers, body)
-          send_request(connection, path, headers, body)
-          response = Response.new(connection, @read_timeout)
+        def exchange(connection, path, headers, body, deadline)
+          send_request(connection, path, headers, body, deadline)
+          response = Response.new(connection, @read_timeout, deadline)
           result = yield(response.status, response.headers, response)
           [result, response.finish]
         end
@@ -58,7 +58,7 @@ module Wirebind
           connection.close
         end
 
-        def send_request(connection, path, headers, body)
+        def send_request(connection, path, headers, body, deadline)
           head = +"POST #{path} HTTP/1.1\r\nHost: #{@host_header}\r\nUser-Agent: #{USER_AGENT}\r\n"
           head << "Accept-Encoding: gzip, deflate\r\n" unless headers.any? { |name, _| name.casecmp?("accept-encoding") }
           headers.each do |name, value|
@@ -68,25 +68,25 @@ module Wirebind
           end
           head << "Content-Length: " << body.bytesize.to_s << "\r\n\r\n"
           begin
-            write_message(connection, head, body)
+            write_message(connection, head, body, deadline)
           rescue ConnectionError
             raise unless connection.reused?
 
             # The server closed it as the request went out: it read nothing. Once more, on a new connection.
             connection.reopen(open_socket)
-            write_message(connection, head, body)
+            write_message(connection, head, body, deadline)
           end
           connection.used!
         end
 
         # A small request in one write (one segment, one syscall); a large body
         # after its head, not copied behind it.
-        def write_message(connection, head, body)
+        def write_message(connection, head, body, deadline)
           if body.bytesize <= SMALL_BODY
-            connection.write(head.b << body.b, @write_timeout)
+            connection.write(head.b << body.b, @write_timeout, deadline)
           else
-            connection.write(head.b, @write_timeout)
-            connection.write(body, @write_timeout)
+            connection.write(head.b, @write_timeout, deadline)
+            connection.write(body, @write_timeout, deadline)
           end
         end
         SMALL_BODY = 64 * 1024
@@ -123,8 +123,8 @@ module Wirebind
           Transport.transport_errors(nil) do
             loop do
               case tls.connect_nonblock(exception: false)
-              when :wait_readable then Connection.wait(tls, :read, deadline, "the TLS handshake")
-              when :wait_writable then Connection.wait(tls, :write, deadline, "the TLS handshake")
+              when :wait_readable then Connection.wait(tls, :read, deadline, "the TLS handshake took longer than the open_timeout")
+              when :wait_writable then Connection.wait(tls, :write, deadline, "the TLS handshake took longer than the open_timeout")
               else break
               end
             end
@@ -182,14 +182,14 @@ module Wirebind
             false
           end
 
-          def write(data, timeout)
-            deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+          def write(data, timeout, call_deadline)
+            deadline, late = Transport.limit(timeout, call_deadline, "writing the request")
             Transport.transport_errors(nil) do
               until data.empty?
                 written = @socket.write_nonblock(data, exception: false)
                 case written
-                when :wait_writable then Connection.wait(@socket, :write, deadline, "writing the request")
-                when :wait_readable then Connection.wait(@socket, :read, deadline, "writing the request")
+                when :wait_writable then Connection.wait(@socket, :write, deadline, late)
+                when :wait_readable then Connection.wait(@socket, :read, deadline, late)
                 else data = data.byteslice(written, data.bytesize - written)
                 end
               end
@@ -197,13 +197,16 @@ module Wirebind
           end
 
           # @return [String, nil] bytes from the socket (the buffer first), nil at the end of the stream
-          def read(timeout)
+          def read(timeout, call_deadline)
             unless @buffer.empty?
               data = @buffer
               @buffer = +"".b
               return data
             end
-            deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
+            # Checked before each read, data waiting or not: a server trickling
+            # bytes never makes a read wait, only the deadline ends the call.
+            Transport.check_deadline(call_deadline, "reading the response")
+            deadline, late = Transport.limit(timeout, call_deadline, "reading the response")
             Transport.transport_errors(nil) do
               loop do
                 # Into one buffer per connection (a fresh 64 KiB String per read costs
@@ -217,8 +220,8 @@ module Wirebind
                          @socket.read_nonblock(READ_SIZE, @read_buffer, exception: false)
                        end
                 case data
-                when :wait_readable then Connection.wait(@socket, :read, deadline, "reading the response")
-                when :wait_writable then Connection.wait(@socket, :write, deadline, "reading the response")
+                when :wait_readable then Connection.wait(@socket, :read, deadline, late)
+                when :wait_writable then Connection.wait(@socket, :write, deadline, late)
                 when nil then return nil
                 else return data.empty? ? nil : data.dup # recv's end of stream is an empty String
                 end
@@ -232,12 +235,12 @@ module Wirebind
             nil
           end
 
-          # Waits for the socket, or raises TimeoutError at the deadline.
-          def self.wait(socket, direction, deadline, what)
+          # Waits for the socket, or raises TimeoutError saying +late+ at the deadline.
+          def self.wait(socket, direction, deadline, late)
             left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
             io = socket.respond_to?(:to_io) ? socket.to_io : socket
             ready = left.positive? && (direction == :read ? io.wait_readable(left) : io.wait_writable(left))
-            raise TimeoutError, "#{what} took longer than the timeout" unless ready
+            raise TimeoutError, late unless ready
           end
         end
 
@@ -246,9 +249,10 @@ module Wirebind
         class Response
           attr_reader :status, :headers
 
-          def initialize(connection, timeout)
+          def initialize(connection, timeout, deadline)
             @connection = connection
             @timeout = timeout
+            @deadline = deadline
             @done = false
             read_head
             @inflater = inflater(@headers["content-encoding"])
@@ -279,18 +283,32 @@ module Wirebind
 
           # Reads what is left of the body (at most DRAIN_LIMIT bytes).
           # @return [Boolean] whether the connection can carry another request
+          # Bytes read past the body's end (a response to no request, or junk)
+          # would become the next call's answer: such a connection is closed.
           def finish
-            drain && @keep_alive
+            drain && @keep_alive && @connection.buffer.empty?
           end
 
           private
 
+          # Reads heads until the final one: 1xx interim responses (100
+          # Continue, 103 Early Hints) are skipped, at most INTERIM_LIMIT of them.
           def read_head
-            buffer = +"".b
+            INTERIM_LIMIT.times do
+              read_one_head
+              return unless (100..199).cover?(@status) && @status != 101
+            end
+            raise ConnectionError, "more than #{INTERIM_LIMIT} interim (1xx) responses"
+          end
+          INTERIM_LIMIT = 8
+
+          def read_one_head
+            buffer = @connection.buffer
+            @connection.buffer = +"".b
             until (ends = buffer.index("\r\n\r\n"))
               raise ConnectionError, "the response's head is larger than #{HEAD_LIMIT} bytes" if buffer.bytesize > HEAD_LIMIT
 
-              data = @connection.read(@timeout)
+              data = @connection.read(@timeout, @deadline)
               if data.nil?
                 raise ConnectionError,
                       buffer.empty? ? "the server closed the connection without answering" : "the server closed the connection in the response's head"
@@ -317,7 +335,11 @@ module Wirebind
               @chunked = true
               @chunk_left = 0
             elsif (length = @headers["content-length"])
-              @length = Integer(length, exception: false) or raise ConnectionError, "a bad Content-Length: #{length.inspect}"
+              # Decimal digits only (Integer() takes "-5" and "0xb4"); repeated copies must agree.
+              lengths = length.split(",").map(&:strip).uniq
+              raise ConnectionError, "a bad Content-Length: #{length.inspect[0, 80]}" unless lengths.size == 1 && lengths[0].match?(/\A\d{1,18}\z/)
+
+              @length = lengths[0].to_i
             else
               @keep_alive = false # the body ends when the server closes
             end
@@ -329,7 +351,7 @@ module Wirebind
             elsif @length
               return nil if @length.zero?
 
-              data = @connection.read(@timeout) or raise ConnectionError, "the server closed the connection #{@length} bytes before the body's end"
+              data = @connection.read(@timeout, @deadline) or raise ConnectionError, "the server closed the connection #{@length} bytes before the body's end"
               if data.bytesize > @length
                 @connection.buffer = data.byteslice(@length, data.bytesize - @length)
                 data = data.byteslice(0, @length)
@@ -337,21 +359,21 @@ module Wirebind
               @length -= data.bytesize
               data
             else
-              @connection.read(@timeout)
+              @connection.read(@timeout, @deadline)
             end
           end
 
           def next_chunk
             if @chunk_left.zero?
               line = read_line
-              size = line[/\A[0-9a-fA-F]+/] or raise ConnectionError, "a bad chunk size line: #{line.inspect[0, 80]}"
+              size = line[/\A([0-9a-fA-F]{1,15})[ \t]*(?:;|\z)/, 1] or raise ConnectionError, "a bad chunk size line: #{line.inspect[0, 80]}"
               @chunk_left = size.to_i(16)
               if @chunk_left.zero?
                 nil until read_line.empty? # trailers, up to the empty line
                 return nil
               end
             end
-            data = @connection.read(@timeout) or raise ConnectionError, "the server closed the connection inside a chunk"
+            data = @connection.read(@timeout, @deadline) or raise ConnectionError, "the server closed the connection inside a chunk"
             if data.bytesize > @chunk_left
               @connection.buffer = data.byteslice(@chunk_left, data.bytesize - @chunk_left)
               data = data.byteslice(0, @chunk_left)
@@ -371,7 +393,7 @@ module Wirebind
             until (ends = buffer.index("\r\n"))
               raise ConnectionError, "a chunk line is too long" if buffer.bytesize > 4096
 
-              data = @connection.read(@timeout) or raise ConnectionError, "the server closed the connection inside a chunked body"
+              data = @connection.read(@timeout, @deadline) or raise ConnectionError, "the server closed the connection inside a chunked body"
               buffer << data
             end
             @connection.buffer = buffer.byteslice(ends + 2, buffer.bytesize - ends - 2) + @connection.buffer

@@ -242,12 +242,23 @@ module Wirebind
           buffered = top[TEXT]
           top[TEXT] =
             if buffered.nil?
-              text
+              text_size_checked(text)
             elsif buffered.frozen?
-              buffered + text
+              text_size_checked(buffered + text)
             else
-              buffered << text
+              text_size_checked(buffered << text)
             end
+        end
+
+        # max_token_size bounds a text value as assembled: pieces from a stream,
+        # around comments, CDATA sections and character references add up.
+        def text_size_checked(text)
+          return text if text.bytesize <= @max_token_size
+
+          # At the current token's start, as the native backend says (a CDATA
+          # section read past its start keeps it in @token_mark).
+          error("a text value is larger than max_token_size (#{@max_token_size} bytes)", LimitError,
+                @token_start.negative? ? @token_mark : @token_start)
         end
 
         def on_end
