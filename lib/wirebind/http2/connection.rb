@@ -19,6 +19,14 @@ module Wirebind
     class Connection
       PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".b.freeze
       MAX_CONCURRENT_STREAMS = 128
+      # SETTINGS_MAX_HEADER_LIST_SIZE we advertise and enforce on each decoded
+      # list (names, values and 32 bytes per field: at most 2,048 fields)
+      MAX_HEADER_LIST_SIZE = 65_536
+      # The bytes of one header block (HEADERS + CONTINUATION) we buffer
+      MAX_HEADER_BLOCK_SIZE = 2 * MAX_HEADER_LIST_SIZE
+      # Streams a client may have reset or refused beyond one per stream
+      # answered in full (rapid reset, CVE-2023-44487)
+      RESET_BUDGET = 200
       # Our receive window: replenished when half of it is used.
       RECEIVE_WINDOW = Frame::DEFAULT_WINDOW
       IDLE_TIMEOUT = 60
@@ -31,10 +39,21 @@ module Wirebind
 
       # @param io [IO] a connected socket
       # @param handler [#call] called with (connection, stream) for each request
-      def initialize(io, handler, idle_timeout: IDLE_TIMEOUT)
+      # @param idle_timeout [Numeric] seconds without a frame from the peer before the connection ends
+      # @param max_concurrent_streams [Integer] streams open at once (each may hold a response body's file)
+      # @param max_header_list_size [Integer] see {MAX_HEADER_LIST_SIZE}
+      # @param max_header_block_size [Integer] see {MAX_HEADER_BLOCK_SIZE}
+      # @param reset_budget [Integer] see {RESET_BUDGET}
+      def initialize(io, handler, idle_timeout: IDLE_TIMEOUT, max_concurrent_streams: MAX_CONCURRENT_STREAMS,
+                     max_header_list_size: MAX_HEADER_LIST_SIZE, max_header_block_size: MAX_HEADER_BLOCK_SIZE,
+                     reset_budget: RESET_BUDGET)
         @io = io
         @handler = handler
         @idle_timeout = idle_timeout
+        @max_concurrent_streams = max_concurrent_streams
+        @max_header_list_size = max_header_list_size
+        @max_header_block_size = max_header_block_size
+        @reset_budget = @reset_budget_limit = reset_budget
         @reader = Reader.new(io)
         @writer = Writer.new(io)
         @decoder = HPACK::Decoder.new
@@ -46,7 +65,7 @@ module Wirebind
         @peer_max_frame_size = Frame::DEFAULT_MAX_FRAME_SIZE
         @send_window = Frame::DEFAULT_WINDOW
         @receive_window = RECEIVE_WINDOW
-        @continuation = nil # the stream whose header block is being continued
+        @header_block = nil # a header block awaiting CONTINUATION, on stream @block_id
         @chunk = String.new(capacity: Frame::MAX_FRAME_SIZE_LIMIT, encoding: Encoding::BINARY)
         @goaway = false
       end
@@ -59,6 +78,11 @@ module Wirebind
         raise ConnectionError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
 
         @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
+        first = @reader.read_frame
+        return nil if first.nil?
+        raise ConnectionError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
+
+        receive(first)
         loop do
           frame = @reader.next_frame
           if frame
@@ -118,7 +142,8 @@ module Wirebind
       end
 
       def settings_payload
-        [Frame::SETTINGS_MAX_CONCURRENT_STREAMS, MAX_CONCURRENT_STREAMS, Frame::SETTINGS_ENABLE_PUSH, 0].pack("nNnN")
+        [Frame::SETTINGS_MAX_CONCURRENT_STREAMS, @max_concurrent_streams, Frame::SETTINGS_ENABLE_PUSH, 0,
+         Frame::SETTINGS_MAX_HEADER_LIST_SIZE, @max_header_list_size].pack("nNnNnN")
       end
 
       def write_headers(stream_id, block, end_stream)
@@ -183,6 +208,8 @@ module Wirebind
       end
 
       def forget(stream)
+        # a stream answered in full, not reset, earns back a reset
+        @reset_budget += 1 if stream.closed? && !stream.reset? && @reset_budget < @reset_budget_limit
         @streams.delete(stream.id)
         @sending.delete(stream)
       end
@@ -205,8 +232,8 @@ module Wirebind
       end
 
       def receive(frame)
-        if @continuation && frame.type != Frame::CONTINUATION
-          raise ConnectionError, "#{frame.type_name} frame while a header block on stream #{@continuation.id} awaits CONTINUATION"
+        if @header_block && frame.type != Frame::CONTINUATION
+          raise ConnectionError, "#{frame.type_name} frame while a header block on stream #{@block_id} awaits CONTINUATION"
         end
 
         case frame.type
@@ -224,6 +251,16 @@ module Wirebind
         end
       rescue StreamError => e
         reset_stream(e.stream_id, e.code)
+        spend_reset_budget
+      end
+
+      # A reset or refused stream costs one from the budget, a stream answered
+      # in full gives one back.
+      def spend_reset_budget
+        @reset_budget -= 1
+        return unless @reset_budget.negative?
+
+        raise ConnectionError.new("too many streams reset or refused (rapid reset?)", code: :ENHANCE_YOUR_CALM)
       end
 
       def connection_frame!(frame)
@@ -255,8 +292,15 @@ module Wirebind
         replenish
         frame.content # checks the padding
         stream = stream_for(frame.stream_id)
-        stream.receive_data(frame.flag?(Frame::END_STREAM))
-        # requests with a body are not this server's business: the body is dropped
+        end_stream = frame.flag?(Frame::END_STREAM)
+        stream.receive_data(end_stream)
+        # the body is dropped (no handler reads one yet), but its length is checked
+        stream.received_length += frame.content.length
+        if stream.content_length && stream.received_length > stream.content_length
+          raise StreamError.new("more DATA than content-length #{stream.content_length}", stream_id: stream.id)
+        end
+
+        received_end_stream(stream) if end_stream
       end
 
       def replenish
@@ -274,86 +318,165 @@ module Wirebind
 
         priority = frame.flag?(Frame::PRIORITY_FLAG)
         block = frame.content(priority ? 5 : 0)
-        if priority
-          offset = frame.flag?(Frame::PADDED) ? 1 : 0
-          dependency = frame.payload.get_u32(offset) & 0x7fff_ffff
-          raise StreamError.new("stream #{id} depends on itself", stream_id: id) if dependency == id
-        end
+        end_stream = frame.flag?(Frame::END_STREAM)
+        # A stream error found here is raised only once the block is decoded
+        # (#finish_header_block): every block moves the HPACK state.
+        @block_error = nil
+        @block_stream = nil
+        dependency = priority ? frame.payload.get_u32(frame.flag?(Frame::PADDED) ? 1 : 0) & 0x7fff_ffff : nil
         stream = @streams[id]
         if stream.nil?
-          if id <= @last_stream_id
-            raise ConnectionError.new("HEADERS on closed stream #{id}", code: :STREAM_CLOSED)
-          end
+          raise ConnectionError, "HEADERS on stream #{id}, not above the last stream opened (#{@last_stream_id})" if id <= @last_stream_id
 
           @last_stream_id = id
-          stream = Stream.new(id, @peer_initial_window)
-          if @streams.size >= MAX_CONCURRENT_STREAMS
-            decode_headers(block.to_s) if frame.flag?(Frame::END_HEADERS) # keep the HPACK state in step
-            raise StreamError.new("more than #{MAX_CONCURRENT_STREAMS} concurrent streams", stream_id: id, code: :REFUSED_STREAM)
+          if dependency == id
+            @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
+          elsif @streams.size >= @max_concurrent_streams
+            @block_error = StreamError.new("more than #{@max_concurrent_streams} concurrent streams", stream_id: id, code: :REFUSED_STREAM)
+          else
+            stream = @streams[id] = Stream.new(id, @peer_initial_window)
           end
-
-          @streams[id] = stream
+        elsif dependency == id
+          @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
         end
-        stream.receive_headers(frame.flag?(Frame::END_STREAM))
-        stream.header_block = block.to_s.dup
-        if frame.flag?(Frame::END_HEADERS)
-          headers_complete(stream)
-        else
-          @continuation = stream
+        if stream && @block_error.nil?
+          begin
+            stream.receive_headers(end_stream)
+            @block_stream = stream
+          rescue StreamError => e
+            @block_error = e
+          end
         end
+        @block_end_stream = end_stream
+        @block_id = id
+        @header_block = block.to_s.b
+        check_header_block_size
+        finish_header_block if frame.flag?(Frame::END_HEADERS)
       end
 
       def receive_continuation(frame)
-        stream = @continuation
-        unless stream && frame.stream_id == stream.id
+        unless @header_block && frame.stream_id == @block_id
           raise ConnectionError, "CONTINUATION on stream #{frame.stream_id} without a HEADERS frame before it"
         end
 
-        stream.header_block << frame.payload.to_s
-        return unless frame.flag?(Frame::END_HEADERS)
-
-        @continuation = nil
-        headers_complete(stream)
+        @header_block << frame.payload.to_s
+        check_header_block_size
+        finish_header_block if frame.flag?(Frame::END_HEADERS)
       end
 
-      def decode_headers(block)
-        @decoder.decode(block)
-      rescue CompressionError
-        raise
+      # A header block above the cap is not buffered any further: it cannot be
+      # dropped without decoding (that would put HPACK out of step), so the
+      # connection ends.
+      def check_header_block_size
+        return if @header_block.bytesize <= @max_header_block_size
+
+        raise ConnectionError.new("a header block of more than #{@max_header_block_size} bytes on stream #{@block_id}",
+                                  code: :ENHANCE_YOUR_CALM)
       end
 
-      def headers_complete(stream)
-        headers = decode_headers(stream.header_block)
-        stream.header_block = nil
-        if stream.headers # trailers
-          return
+      # Decodes the block collected, whatever becomes of its stream, then
+      # raises the stream error found on its HEADERS frame if any.
+      def finish_header_block
+        block = @header_block
+        @header_block = nil
+        headers = @decoder.decode(block, max_list_size: @max_header_list_size)
+        raise @block_error if @block_error
+
+        stream = @block_stream
+        if headers.nil?
+          raise StreamError.new("a header list above #{@max_header_list_size} bytes", stream_id: stream.id) if stream.headers
+
+          return respond(stream, 431, [%w[content-length 0]])
+        end
+        if stream.headers
+          receive_trailers(stream, headers)
+        else
+          check_request(stream, headers, @block_end_stream)
+          stream.headers = headers
+          @handler.call(self, stream)
+        end
+      end
+
+      # Section 8.1: trailers end the stream and carry no pseudo-header.
+      def receive_trailers(stream, headers)
+        raise StreamError.new("a second header block on stream #{stream.id} without END_STREAM", stream_id: stream.id) unless @block_end_stream
+
+        headers.each do |name, value|
+          raise StreamError.new("pseudo-header #{name} in trailers", stream_id: stream.id) if name.start_with?(":")
+
+          check_field(stream, name, value)
+        end
+        received_end_stream(stream)
+      end
+
+      # Section 8.1.1: a content-length must match the DATA received.
+      def received_end_stream(stream)
+        expected = stream.content_length
+        if expected && expected != stream.received_length
+          raise StreamError.new("content-length #{expected} but #{stream.received_length} bytes of DATA", stream_id: stream.id)
         end
 
-        check_request(stream, headers)
-        stream.headers = headers
-        @handler.call(self, stream)
+        forget(stream) if stream.closed?
       end
 
-      # Section 8.3: the pseudo-headers a request needs, lower-case names.
-      def check_request(stream, headers)
+      REGULAR_NAME = /\A[!#$%&'*+\-.^_`|~0-9a-z]+\z/
+      BAD_VALUE = /[\0\r\n]|\A[ \t]|[ \t]\z/
+      CONNECTION_SPECIFIC = %w[connection keep-alive proxy-connection transfer-encoding upgrade].freeze
+      REQUEST_PSEUDO = %w[:method :scheme :path :authority].freeze
+      private_constant :REGULAR_NAME, :BAD_VALUE, :CONNECTION_SPECIFIC, :REQUEST_PSEUDO
+
+      # Sections 8.2 and 8.3: a request's fields, which a malformed request
+      # breaks with a stream error (PROTOCOL_ERROR).
+      def check_request(stream, headers, end_stream)
         seen_regular = false
         pseudo = {}
-        headers.each do |name, _value|
+        headers.each do |name, value|
           if name.start_with?(":")
             raise StreamError.new("pseudo-header #{name} after a regular header", stream_id: stream.id) if seen_regular
+            raise StreamError.new("pseudo-header #{name} is not a request's", stream_id: stream.id) unless REQUEST_PSEUDO.include?(name)
             raise StreamError.new("pseudo-header #{name} twice", stream_id: stream.id) if pseudo[name]
+            raise StreamError.new("pseudo-header #{name}: bad value #{value.inspect}", stream_id: stream.id) if value.match?(BAD_VALUE)
 
-            pseudo[name] = true
+            pseudo[name] = value
           else
             seen_regular = true
-            if name.match?(/[A-Z]/) || %w[connection keep-alive proxy-connection transfer-encoding upgrade].include?(name)
-              raise StreamError.new("header #{name.inspect} is not allowed in HTTP/2", stream_id: stream.id)
-            end
+            check_field(stream, name, value)
+            check_content_length(stream, value, end_stream) if name == "content-length"
           end
         end
-        return if pseudo[":method"] && (pseudo[":path"] || headers.any? { |n, v| n == ":method" && v == "CONNECT" })
+        check_pseudo(stream, pseudo)
+      end
 
-        raise StreamError.new("a request without :method or :path", stream_id: stream.id)
+      def check_field(stream, name, value)
+        raise StreamError.new("header name #{name.inspect} is not a lower-case token", stream_id: stream.id) unless name.match?(REGULAR_NAME)
+        raise StreamError.new("header #{name} is connection-specific: not allowed in HTTP/2", stream_id: stream.id) if CONNECTION_SPECIFIC.include?(name)
+        raise StreamError.new("header te of #{value.inspect}: only \"trailers\" is allowed", stream_id: stream.id) if name == "te" && value != "trailers"
+        raise StreamError.new("header #{name}: CR, LF, NUL or edge whitespace in its value", stream_id: stream.id) if value.match?(BAD_VALUE)
+      end
+
+      def check_content_length(stream, value, end_stream)
+        raise StreamError.new("content-length #{value.inspect} is not a number", stream_id: stream.id) unless value.match?(/\A\d{1,18}\z/)
+        raise StreamError.new("content-length twice", stream_id: stream.id) if stream.content_length
+
+        stream.content_length = Integer(value, 10)
+        return unless end_stream && stream.content_length.positive?
+
+        raise StreamError.new("content-length #{value} on a request without a body", stream_id: stream.id)
+      end
+
+      def check_pseudo(stream, pseudo)
+        if pseudo[":method"] == "CONNECT"
+          return if pseudo[":authority"] && !pseudo[":scheme"] && !pseudo[":path"]
+
+          raise StreamError.new("CONNECT needs :authority and no :scheme or :path", stream_id: stream.id)
+        end
+        missing = %w[:method :scheme :path].reject { |name| pseudo[name] }
+        raise StreamError.new("a request without #{missing.join(', ')}", stream_id: stream.id) unless missing.empty?
+
+        path = pseudo[":path"]
+        return if path.start_with?("/") || (path == "*" && pseudo[":method"] == "OPTIONS")
+
+        raise StreamError.new(":path #{path.inspect} is neither absolute nor * for OPTIONS", stream_id: stream.id)
       end
 
       def receive_priority(frame)
@@ -376,6 +499,7 @@ module Wirebind
 
         stream.reset
         forget(stream)
+        spend_reset_budget
       end
 
       def receive_settings(frame)

@@ -14,9 +14,11 @@ module Wirebind
       attr_accessor :headers
       # @api private: the response body being sent ([io, remaining bytes]) and
       # the header block being collected from CONTINUATION frames
-      attr_accessor :body, :remaining, :header_block, :end_stream_after_headers
+      attr_accessor :body, :remaining
       # @api private: where the next DATA frame's bytes start in a File body
       attr_accessor :body_offset
+      # @api private: the request's content-length, if any, and the DATA bytes received
+      attr_accessor :content_length, :received_length
 
       def initialize(id, send_window)
         @id = id
@@ -26,7 +28,9 @@ module Wirebind
         @body = nil
         @remaining = 0
         @body_offset = 0
-        @header_block = nil
+        @content_length = nil
+        @received_length = 0
+        @reset = false
       end
 
       # HEADERS received.
@@ -62,8 +66,14 @@ module Wirebind
       # RST_STREAM sent or received.
       def reset
         @state = :closed
+        @reset = true
         @body&.close
         @body = nil
+      end
+
+      # @return [Boolean] closed by RST_STREAM, sent or received
+      def reset?
+        @reset
       end
 
       # @return [Boolean]

@@ -1,0 +1,176 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "support/h2_peer"
+
+# Wirebind::HTTP2::Connection against hand-made frames over a socket pair:
+# the HPACK state in step whatever happens to a stream, streams forgotten
+# however they close, the limits, and RFC 9113 section 8's request rules.
+class H2ConnectionTest < Minitest::Test
+  Frame = Wirebind::HTTP2::Frame
+
+  def setup
+    @peers = []
+  end
+
+  def teardown
+    @peers.each(&:close)
+  end
+
+  def peer(**options)
+    H2Peer.new(**options).tap { |peer| @peers << peer }
+  end
+
+  # ---- HPACK in step ----
+
+  # The reproduction of the mix-up: a HEADERS frame refused before its block
+  # was decoded left the client's dynamic table one entry ahead of the server's.
+  def test_a_self_dependent_headers_frame_is_decoded_before_its_stream_is_reset
+    c = peer
+    c.request(1, "/sub/nested.txt")
+    assert_equal [:body, "/sub/nested.txt"], c.outcome(1)
+    priority = [3, 15].pack("NC") # depends on itself
+    c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM | Frame::PRIORITY_FLAG, 3, priority + c.block("/small.txt"))
+    assert_equal %i[reset PROTOCOL_ERROR], c.outcome(3)
+    c.request(5, "/small.txt")
+    assert_equal [:body, "/small.txt"], c.outcome(5)
+    c.request(7, "/sub/nested.txt")
+    assert_equal [:body, "/sub/nested.txt"], c.outcome(7)
+  end
+
+  def test_headers_on_a_half_closed_stream_are_decoded_before_the_reset
+    c = peer
+    c.request(1, "/hold")
+    c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM, 1, c.block("/small.txt", [%w[x-new entry]]))
+    assert_equal %i[reset STREAM_CLOSED], c.outcome(1)
+    c.request(3, "/small.txt", [%w[x-new entry]])
+    assert_equal [:body, "/small.txt"], c.outcome(3)
+    assert_equal [%w[x-new entry]], c.handler.requests.size.times.map { c.handler.requests.pop }.last[1].last(1)
+  end
+
+  def test_a_refused_stream_with_continuation_is_decoded_before_it_is_refused
+    c = peer(max_concurrent_streams: 1)
+    c.request(1, "/hold")
+    whole = c.block("/refused", [["x-a", "1" * 100]])
+    c.frame(Frame::HEADERS, Frame::END_STREAM, 3, whole.byteslice(0, 10))
+    c.frame(Frame::CONTINUATION, Frame::END_HEADERS, 3, whole.byteslice(10..))
+    assert_equal %i[reset REFUSED_STREAM], c.outcome(3)
+    c.frame(Frame::RST_STREAM, 0, 1, [8].pack("N"))
+    c.request(5, "/refused", [["x-a", "1" * 100]])
+    assert_equal [:body, "/refused"], c.outcome(5)
+  end
+
+  def test_an_undecodable_block_is_a_compression_error_even_on_a_refused_stream
+    c = peer(max_concurrent_streams: 1)
+    c.request(1, "/hold")
+    c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM, 3, "\xff\xff\xff\xff\x0f".b)
+    assert_equal :COMPRESSION_ERROR, c.goaway_code
+  end
+
+  # ---- streams forgotten ----
+
+  def test_streams_closed_by_data_trailers_or_reset_are_forgotten
+    c = peer(max_concurrent_streams: 4)
+    id = 1
+    300.times do |i|
+      c.request(id, "/p#{i}", body: true)
+      case i % 3
+      when 0 then c.frame(Frame::DATA, Frame::END_STREAM, id, "body")
+      when 1 then c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM, id, c.encoder.encode([%w[x-trailer t]]))
+      else c.frame(Frame::DATA, 0, id, "body")
+           c.frame(Frame::DATA, Frame::END_STREAM, id, "")
+      end
+      assert_equal [:body, "/p#{i}"], c.outcome(id), "request #{i}"
+      id += 2
+    end
+    10.times do
+      c.request(id, "/hold")
+      c.frame(Frame::RST_STREAM, 0, id, [8].pack("N"))
+      id += 2
+    end
+    c.request(id, "/last")
+    assert_equal [:body, "/last"], c.outcome(id)
+  end
+
+  # ---- request validation (RFC 9113 sections 8.1 to 8.3) ----
+
+  MALFORMED = {
+    "CR in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\rb"]],
+    "LF in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\nb"]],
+    "NUL in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\0b"]],
+    "an upper-case name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["X-A", "1"]],
+    "a space in a name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x a", "1"]],
+    "a colon in a name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x:a", "1"]],
+    "an empty name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["", "1"]],
+    "connection" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["connection", "close"]],
+    "transfer-encoding" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["transfer-encoding", "chunked"]],
+    "te: gzip" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], %w[te gzip]],
+    "an unknown pseudo-header" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":foo", "1"]],
+    "a response pseudo-header" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":status", "200"]],
+    "a pseudo-header after a regular one" => [[":method", "GET"], [":scheme", "http"], ["x-a", "1"], [":path", "/"]],
+    "no :method" => [[":scheme", "http"], [":path", "/"]],
+    "no :scheme" => [[":method", "GET"], [":path", "/"]],
+    "no :path" => [[":method", "GET"], [":scheme", "http"]],
+    "an empty :path" => [[":method", "GET"], [":scheme", "http"], [":path", ""]],
+    "two :method" => [[":method", "GET"], [":method", "GET"], [":scheme", "http"], [":path", "/"]],
+    "two :path" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":path", "/"]],
+    "content-length on a request without a body" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["content-length", "3"]],
+    "a content-length that is not a number" => [[":method", "POST"], [":scheme", "http"], [":path", "/"], ["content-length", "-1"]]
+  }.freeze
+
+  def test_malformed_requests_are_stream_errors_and_the_connection_goes_on
+    c = peer
+    id = 1
+    MALFORMED.each do |label, headers|
+      c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM, id, c.encoder.encode(headers))
+      assert_equal %i[reset PROTOCOL_ERROR], c.outcome(id), label
+      id += 2
+    end
+    c.request(id, "/fine", [%w[te trailers]])
+    assert_equal [:body, "/fine"], c.outcome(id)
+    assert_equal 1, c.handler.requests.size, "no malformed request reached the handler"
+  end
+
+  def test_a_body_unlike_its_content_length_is_a_stream_error
+    c = peer
+    c.request(1, "/short", [%w[content-length 5]], body: true)
+    c.frame(Frame::DATA, Frame::END_STREAM, 1, "abc")
+    assert_equal :PROTOCOL_ERROR, c.reset_code(1)
+    c.request(3, "/long", [%w[content-length 2]], body: true)
+    c.frame(Frame::DATA, 0, 3, "abc")
+    assert_equal :PROTOCOL_ERROR, c.reset_code(3)
+    c.request(5, "/exact", [%w[content-length 3]], body: true)
+    c.frame(Frame::DATA, Frame::END_STREAM, 5, "abc")
+    assert_equal [:body, "/exact"], c.outcome(5)
+  end
+
+  def test_pseudo_headers_in_trailers_are_a_stream_error
+    c = peer
+    c.request(1, "/hold", body: true)
+    c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM, 1, c.encoder.encode([[":path", "/x"]]))
+    assert_equal %i[reset PROTOCOL_ERROR], c.outcome(1)
+  end
+
+  def test_the_first_frame_must_be_settings
+    c = peer(preface: false)
+    c.socket.write(H2Peer::PREFACE)
+    c.frame(Frame::PING, 0, 0, "12345678")
+    assert_equal :PROTOCOL_ERROR, c.goaway_code
+  end
+
+  def test_a_decreasing_stream_id_is_a_connection_protocol_error
+    c = peer
+    c.request(5, "/a")
+    assert_equal [:body, "/a"], c.outcome(5)
+    c.request(3, "/b")
+    assert_equal :PROTOCOL_ERROR, c.goaway_code
+  end
+
+  def test_a_reused_stream_id_is_a_connection_protocol_error
+    c = peer
+    c.request(1, "/a")
+    assert_equal [:body, "/a"], c.outcome(1)
+    c.request(1, "/a")
+    assert_equal :PROTOCOL_ERROR, c.goaway_code
+  end
+end

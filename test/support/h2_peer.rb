@@ -1,0 +1,130 @@
+# frozen_string_literal: true
+
+require "socket"
+require "stringio"
+require "timeout"
+require "wirebind/http2"
+
+# A Wirebind::HTTP2::Connection served in a thread over a socket pair, and a
+# raw-frame client for it: for tests that break the protocol on purpose.
+# The handler answers 200 with the request's :path as the body, except for
+# paths starting with /hold, which it never answers (their streams stay open).
+class H2Peer
+  Frame = Wirebind::HTTP2::Frame
+  PREFACE = Wirebind::HTTP2::Connection::PREFACE
+
+  # The handler: echoes :path; /hold is left unanswered.
+  class EchoHandler
+    attr_reader :requests
+
+    def initialize
+      @requests = Queue.new
+    end
+
+    def call(connection, stream)
+      path = stream.headers.find { |name, _| name == ":path" }&.last.to_s
+      @requests << [stream.id, stream.headers]
+      return if path.start_with?("/hold")
+
+      connection.respond(stream, 200, [["content-length", path.bytesize.to_s]], body: StringIO.new(path), length: path.bytesize)
+    end
+  end
+
+  attr_reader :socket, :writer, :encoder, :handler, :result, :thread
+
+  # @param preface [Boolean] send the preface and an empty SETTINGS
+  # @param options [Hash] Connection.new's keyword arguments
+  def initialize(preface: true, handler: EchoHandler.new, **options)
+    @socket, server = UNIXSocket.pair
+    @handler = handler
+    @thread = Thread.new do
+      Thread.current.report_on_exception = false
+      @result = Wirebind::HTTP2::Connection.new(server, handler, **options).run
+    ensure
+      server.close
+    end
+    @writer = Wirebind::HTTP2::Writer.new(@socket)
+    @reader = Wirebind::HTTP2::Reader.new(@socket, max_frame_size: Frame::MAX_FRAME_SIZE_LIMIT)
+    @encoder = Wirebind::HTTP2::HPACK::Encoder.new
+    return unless preface
+
+    @socket.write(PREFACE)
+    @writer.write_frame(Frame::SETTINGS, 0, 0)
+  end
+
+  def close
+    @socket.close unless @socket.closed?
+    @thread.join(10) || raise("the connection's thread did not end")
+  end
+
+  def block(path, extra = [], method: "GET")
+    @encoder.encode([[":method", method], [":scheme", "http"], [":path", path], [":authority", "x"], *extra])
+  end
+
+  def frame(type, flags, stream_id, payload = nil)
+    @writer.write_frame(type, flags, stream_id, payload)
+  end
+
+  # HEADERS with END_HEADERS (and END_STREAM unless body)
+  def request(stream_id, path, extra = [], body: false)
+    frame(Frame::HEADERS, Frame::END_HEADERS | (body ? 0 : Frame::END_STREAM), stream_id, block(path, extra))
+  end
+
+  # @return [Frame, nil] the next frame, nil at the end of the connection
+  def read_frame(timeout = 10)
+    Timeout.timeout(timeout) { @reader.read_frame }
+  rescue Wirebind::HTTP2::ConnectionClosed, IOError, SystemCallError
+    nil
+  end
+
+  # Reads frames until the stream ends, is reset, or the connection ends.
+  # @return [Array] [:body, String] / [:reset, code] / [:goaway, code] / [:closed]
+  def outcome(stream_id)
+    body = +""
+    while (frame = read_frame)
+      next unless frame.stream_id == stream_id || frame.type == Frame::GOAWAY
+
+      case frame.type
+      when Frame::DATA
+        body << frame.payload.to_s
+        return [:body, body] if frame.flag?(Frame::END_STREAM)
+      when Frame::HEADERS
+        return [:body, body] if frame.flag?(Frame::END_STREAM)
+      when Frame::RST_STREAM then return [:reset, code(frame.payload.get_u32(0))]
+      when Frame::GOAWAY then return [:goaway, code(frame.payload.get_u32(4))]
+      end
+    end
+    [:closed]
+  end
+
+  # Reads until the stream is reset (the response may come first).
+  # @return [Symbol, nil] RST_STREAM's code, or nil if the connection ends first
+  def reset_code(stream_id)
+    while (frame = read_frame)
+      return code(frame.payload.get_u32(0)) if frame.type == Frame::RST_STREAM && frame.stream_id == stream_id
+    end
+    nil
+  end
+
+  # Reads until GOAWAY or the end. @return [Symbol, nil] GOAWAY's code
+  def goaway_code
+    while (frame = read_frame)
+      return code(frame.payload.get_u32(4)) if frame.type == Frame::GOAWAY
+    end
+    nil
+  end
+
+  # The server's first SETTINGS, as { id => value }.
+  def server_settings
+    while (frame = read_frame)
+      next unless frame.type == Frame::SETTINGS && !frame.flag?(Frame::ACK)
+
+      return (frame.length / 6).times.to_h { |i| [frame.payload.get_u16(i * 6), frame.payload.get_u32(i * 6 + 2)] }
+    end
+    {}
+  end
+
+  def code(number)
+    Wirebind::HTTP2::ERROR_CODES.key(number) || number
+  end
+end
