@@ -6,6 +6,7 @@ require_relative "http2/frame"
 require_relative "http2/reader"
 require_relative "http2/writer"
 require_relative "http2/stream"
+require_relative "http2/write_watchdog"
 require_relative "http2/connection"
 
 module Wirebind

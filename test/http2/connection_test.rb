@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "fileutils"
+require "tmpdir"
 require "support/h2_peer"
 
 # Wirebind::HTTP2::Connection against hand-made frames over a socket pair:
@@ -172,5 +174,119 @@ class H2ConnectionTest < Minitest::Test
     assert_equal [:body, "/a"], c.outcome(1)
     c.request(1, "/a")
     assert_equal :PROTOCOL_ERROR, c.goaway_code
+  end
+
+  # ---- limits ----
+
+  def test_the_limits_are_advertised
+    settings = peer.server_settings
+    assert_equal Wirebind::HTTP2::Connection::MAX_HEADER_LIST_SIZE, settings[Frame::SETTINGS_MAX_HEADER_LIST_SIZE]
+    assert_equal Wirebind::HTTP2::Connection::MAX_CONCURRENT_STREAMS, settings[Frame::SETTINGS_MAX_CONCURRENT_STREAMS]
+  end
+
+  # CVE-2024-27316: CONTINUATION frames without END_HEADERS, for ever. The
+  # server stops at its header block cap (GOAWAY, then the socket closes), so
+  # the client's writes fail long before 64 MiB.
+  def test_a_continuation_flood_ends_at_the_header_block_cap
+    c = peer
+    c.frame(Frame::HEADERS, 0, 1, c.block("/flood"))
+    piece = "\x00".b * 16_384 # literal-without-indexing prefixes: would decode, never ends
+    sent = 0
+    assert_raises(Errno::EPIPE, Errno::ECONNRESET) do
+      Timeout.timeout(20) do
+        while sent < 64 << 20
+          c.frame(Frame::CONTINUATION, 0, 1, piece)
+          sent += piece.bytesize
+        end
+      end
+    end
+    assert_operator sent, :<, 4 << 20, "bytes the server took before it closed"
+    assert_equal :ENHANCE_YOUR_CALM, c.thread.value
+  end
+
+  # 64 KiB of one-byte references to a 4 KiB entry would decode to 256 MiB:
+  # the list is cut at SETTINGS_MAX_HEADER_LIST_SIZE (431), the table stays
+  # in step and the connection goes on; so does a list of many small fields.
+  def test_a_header_list_above_the_limit_is_refused_with_status_431
+    c = peer
+    c.request(1, "/big", [["x-big", "v" * 4000]])
+    assert_equal [:body, "/big"], c.outcome(1)
+    # :method GET, :scheme http, :path / from the static table, then x-big (index 62, the newest entry)
+    bomb = [0x82, 0x86, 0x84].pack("C*") + ([0x80 | 62].pack("C") * 60_000)
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    c.frame(Frame::HEADERS, Frame::END_STREAM, 3, bomb.byteslice(0, 16_000))
+    c.frame(Frame::CONTINUATION, 0, 3, bomb.byteslice(16_000, 16_000))
+    c.frame(Frame::CONTINUATION, 0, 3, bomb.byteslice(32_000, 16_000))
+    c.frame(Frame::CONTINUATION, Frame::END_HEADERS, 3, bomb.byteslice(48_000..))
+    assert_equal "431", c.response_status(3)
+    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 5
+    c.request(5, "/many", (1..3000).map { |i| ["x-#{i}", "v"] })
+    assert_equal "431", c.response_status(5)
+    c.request(7, "/after", [["x-big", "v" * 4000]])
+    assert_equal [:body, "/after"], c.outcome(7)
+  end
+
+  # CVE-2023-44487: HEADERS then RST_STREAM, again and again.
+  def test_rapid_reset_ends_with_enhance_your_calm
+    c = peer
+    id = 1
+    Timeout.timeout(20) do
+      1000.times do
+        c.request(id, "/hold")
+        c.frame(Frame::RST_STREAM, 0, id, [8].pack("N"))
+        id += 2
+      end
+    rescue Errno::EPIPE, Errno::ECONNRESET
+      nil
+    end
+    assert_equal :ENHANCE_YOUR_CALM, c.goaway_code
+    assert_operator c.handler.requests.size, :<=, Wirebind::HTTP2::Connection::RESET_BUDGET + 1
+  end
+
+  # Each stream whose window is zero holds its open file: no more than the
+  # concurrent-stream limit of them on one connection.
+  def test_zero_window_streams_hold_at_most_the_stream_limit_of_files
+    dir = Dir.mktmpdir("wirebind-h2")
+    path = File.join(dir, "f.bin")
+    File.binwrite(path, "f" * 1000)
+    handler = lambda do |connection, stream|
+      connection.respond(stream, 200, [%w[content-length 1000]], body: File.open(path, "rb"), length: 1000)
+    end
+    baseline = Dir.children("/proc/self/fd").size
+    c = peer(preface: false, handler: handler, max_concurrent_streams: 20)
+    c.socket.write(H2Peer::PREFACE)
+    c.frame(Frame::SETTINGS, 0, 0, [Frame::SETTINGS_INITIAL_WINDOW_SIZE, 0].pack("nN"))
+    refused = 0
+    (1..60).each { |i| c.request(2 * i - 1, "/f") }
+    while refused < 40 && (frame = c.read_frame)
+      refused += 1 if frame.type == Frame::RST_STREAM
+    end
+    assert_equal 40, refused, "streams above the limit refused"
+    assert_operator Dir.children("/proc/self/fd").size - baseline, :<=, 20 + 4, "open files"
+    c.close
+    assert_operator Dir.children("/proc/self/fd").size, :<=, baseline, "files closed with the connection"
+  ensure
+    FileUtils.rm_rf(dir)
+  end
+
+  # A peer that sends PINGs and never reads: the ACKs fill the socket, the
+  # write blocks, and the write timeout ends the connection.
+  def test_a_peer_that_does_not_read_is_cut_off_by_the_write_timeout
+    c = peer(write_timeout: 0.3)
+    ping = [0, 8, Frame::PING, 0, 0].pack("CnCCN") + "12345678"
+    Timeout.timeout(20) do
+      loop do
+        written = c.socket.write_nonblock(ping * 512, exception: false)
+        break if written == :wait_writable
+      end
+    rescue Errno::EPIPE, Errno::ECONNRESET
+      nil
+    end
+    assert c.thread.join(10), "the connection's thread is still blocked in a write"
+  end
+
+  def test_an_idle_connection_gets_goaway
+    c = peer(idle_timeout: 0.2)
+    assert_equal :NO_ERROR, c.goaway_code
   end
 end

@@ -30,7 +30,7 @@ class H2Peer
     end
   end
 
-  attr_reader :socket, :writer, :encoder, :handler, :result, :thread
+  attr_reader :response_headers, :socket, :writer, :encoder, :handler, :result, :thread
 
   # @param preface [Boolean] send the preface and an empty SETTINGS
   # @param options [Hash] Connection.new's keyword arguments
@@ -46,6 +46,8 @@ class H2Peer
     @writer = Wirebind::HTTP2::Writer.new(@socket)
     @reader = Wirebind::HTTP2::Reader.new(@socket, max_frame_size: Frame::MAX_FRAME_SIZE_LIMIT)
     @encoder = Wirebind::HTTP2::HPACK::Encoder.new
+    @decoder = Wirebind::HTTP2::HPACK::Decoder.new
+    @response_headers = {}
     return unless preface
 
     @socket.write(PREFACE)
@@ -66,13 +68,26 @@ class H2Peer
   end
 
   # HEADERS with END_HEADERS (and END_STREAM unless body)
+  # (the block cut into HEADERS and CONTINUATION frames of 16 KiB)
   def request(stream_id, path, extra = [], body: false)
-    frame(Frame::HEADERS, Frame::END_HEADERS | (body ? 0 : Frame::END_STREAM), stream_id, block(path, extra))
+    whole = block(path, extra)
+    pieces = (0...whole.bytesize).step(16_384).map { |at| whole.byteslice(at, 16_384) }
+    pieces.each_with_index do |piece, i|
+      flags = i == pieces.size - 1 ? Frame::END_HEADERS : 0
+      if i.zero?
+        frame(Frame::HEADERS, flags | (body ? 0 : Frame::END_STREAM), stream_id, piece)
+      else
+        frame(Frame::CONTINUATION, flags, stream_id, piece)
+      end
+    end
   end
 
   # @return [Frame, nil] the next frame, nil at the end of the connection
+  # Every HEADERS block is decoded (the HPACK state in step), into {#response_headers}.
   def read_frame(timeout = 10)
-    Timeout.timeout(timeout) { @reader.read_frame }
+    frame = Timeout.timeout(timeout) { @reader.read_frame }
+    @response_headers[frame.stream_id] = @decoder.decode(frame.payload.to_s) if frame&.type == Frame::HEADERS
+    frame
   rescue Wirebind::HTTP2::ConnectionClosed, IOError, SystemCallError
     nil
   end
@@ -95,6 +110,16 @@ class H2Peer
       end
     end
     [:closed]
+  end
+
+  # @return [String, nil] the :status of the stream's response
+  def response_status(stream_id)
+    while (frame = read_frame)
+      next unless frame.type == Frame::HEADERS && frame.stream_id == stream_id
+
+      return @response_headers[stream_id].find { |name, _| name == ":status" }&.last
+    end
+    nil
   end
 
   # Reads until the stream is reset (the response may come first).

@@ -29,7 +29,10 @@ module Wirebind
       RESET_BUDGET = 200
       # Our receive window: replenished when half of it is used.
       RECEIVE_WINDOW = Frame::DEFAULT_WINDOW
+      # Seconds without a byte from the peer (and nothing to send) before GOAWAY
       IDLE_TIMEOUT = 60
+      # Seconds one write may stay blocked (a peer that does not read) before the connection is closed
+      WRITE_TIMEOUT = 30
       # DATA frames sent between two reads of the peer's frames
       PUMP_BURST = 8
       private_constant :PUMP_BURST
@@ -44,12 +47,14 @@ module Wirebind
       # @param max_header_list_size [Integer] see {MAX_HEADER_LIST_SIZE}
       # @param max_header_block_size [Integer] see {MAX_HEADER_BLOCK_SIZE}
       # @param reset_budget [Integer] see {RESET_BUDGET}
+      # @param write_timeout [Numeric] see {WRITE_TIMEOUT}
       def initialize(io, handler, idle_timeout: IDLE_TIMEOUT, max_concurrent_streams: MAX_CONCURRENT_STREAMS,
                      max_header_list_size: MAX_HEADER_LIST_SIZE, max_header_block_size: MAX_HEADER_BLOCK_SIZE,
-                     reset_budget: RESET_BUDGET)
+                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT)
         @io = io
         @handler = handler
         @idle_timeout = idle_timeout
+        @write_timeout = write_timeout
         @max_concurrent_streams = max_concurrent_streams
         @max_header_list_size = max_header_list_size
         @max_header_block_size = max_header_block_size
@@ -73,42 +78,21 @@ module Wirebind
       # Serves the connection until the peer leaves or breaks the protocol.
       # @return [Symbol, nil] the error code sent in GOAWAY, if any
       def run
-        preface = @reader.read_bytes(PREFACE.bytesize)
-        return nil if preface.nil?
-        raise ConnectionError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
+        WriteWatchdog.watch(self) { serve }
+      end
 
-        @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
-        first = @reader.read_frame
-        return nil if first.nil?
-        raise ConnectionError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
+      # Closes the socket if a write has been blocked longer than the write
+      # timeout (called by {WriteWatchdog}'s thread).
+      #
+      # @api private
+      # @param now [Float] CLOCK_MONOTONIC
+      def abort_stalled_write(now)
+        since = @writer.writing_since
+        return unless since && now - since > @write_timeout
 
-        receive(first)
-        loop do
-          frame = @reader.next_frame
-          if frame
-            receive(frame)
-            next
-          end
-          if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
-            # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
-            PUMP_BURST.times do
-              pump
-              break unless @send_window.positive? && @sending.any? { |stream| stream.send_window.positive? }
-            end
-            next if @reader.fill_nonblock
-          else
-            break unless wait_readable && @reader.fill_nonblock
-          end
-          break if @goaway && @sending.empty?
-        end
+        @io.close
+      rescue IOError
         nil
-      rescue ConnectionError => e
-        goaway(e.code_number, e.message)
-        e.code
-      rescue ConnectionClosed, Errno::EPIPE, Errno::ECONNRESET, IOError
-        nil
-      ensure
-        @streams.each_value(&:reset)
       end
 
       # Sends a response: HEADERS, then the body's bytes in DATA frames as the
@@ -136,6 +120,49 @@ module Wirebind
       end
 
       private
+
+      def serve
+        preface = @reader.read_bytes(PREFACE.bytesize)
+        return nil if preface.nil?
+        raise ConnectionError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
+
+        @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
+        first = @reader.read_frame
+        return nil if first.nil?
+        raise ConnectionError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
+
+        receive(first)
+        loop do
+          frame = @reader.next_frame
+          if frame
+            receive(frame)
+            next
+          end
+          if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
+            # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
+            PUMP_BURST.times do
+              pump
+              break unless @send_window.positive? && @sending.any? { |stream| stream.send_window.positive? }
+            end
+            next if @reader.fill_nonblock
+          else
+            unless wait_readable
+              goaway(ERROR_CODES[:NO_ERROR], "idle for #{@idle_timeout} s")
+              break
+            end
+            break unless @reader.fill_nonblock
+          end
+          break if @goaway && @sending.empty?
+        end
+        nil
+      rescue ConnectionError => e
+        goaway(e.code_number, e.message)
+        e.code
+      rescue ConnectionClosed, Errno::EPIPE, Errno::ECONNRESET, IOError
+        nil
+      ensure
+        @streams.each_value(&:reset)
+      end
 
       def wait_readable
         !@io.wait_readable(@idle_timeout).nil?

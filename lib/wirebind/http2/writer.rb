@@ -14,9 +14,13 @@ module Wirebind
       # iovecs: Linux's IOV_MAX is 1024).
       MAX_CORKED = 256
 
+      # @return [Float, nil] when the write under way started (CLOCK_MONOTONIC), nil between writes
+      attr_reader :writing_since
+
       # @param io [IO]
       def initialize(io)
         @io = io
+        @writing_since = nil
         @header = String.new(capacity: Frame::HEADER_SIZE, encoding: Encoding::BINARY)
         @corked = nil # the headers and payloads queued by #cork
       end
@@ -53,11 +57,14 @@ module Wirebind
 
         @header.clear
         [length >> 16, length & 0xffff, type, flags, stream_id].pack("CnCCN", buffer: @header)
+        @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         if length.zero?
           @io.write(@header)
         else
           @io.write(@header, payload)
         end
+      ensure
+        @writing_since = nil
       end
 
       # A frame whose payload is the first length bytes of a String (a reused read buffer).
@@ -75,6 +82,7 @@ module Wirebind
       def write_file_data(flags, stream_id, file, offset, length)
         @header.clear
         [length >> 16, length & 0xffff, Frame::DATA, flags, stream_id].pack("CnCCN", buffer: @header)
+        @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         if MSG_MORE && @io.is_a?(BasicSocket)
           sent = @io.send(@header, MSG_MORE)
           @io.write(@header.byteslice(sent, Frame::HEADER_SIZE - sent)) if sent < Frame::HEADER_SIZE
@@ -82,6 +90,8 @@ module Wirebind
           @io.write(@header)
         end
         IO.copy_stream(file, @io, length, offset)
+      ensure
+        @writing_since = nil
       end
 
       private
@@ -94,8 +104,13 @@ module Wirebind
       end
 
       def flush_corked
-        @io.write(*@corked) unless @corked.empty?
+        unless @corked.empty?
+          @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          @io.write(*@corked)
+        end
         @corked.clear
+      ensure
+        @writing_since = nil
       end
 
       # Linux's flag for "more data follows": nil where there is none.
