@@ -207,7 +207,7 @@ class H2ConnectionTest < Minitest::Test
   # 64 KiB of one-byte references to a 4 KiB entry would decode to 256 MiB:
   # the list is cut at SETTINGS_MAX_HEADER_LIST_SIZE (431), the table stays
   # in step and the connection goes on; so does a list of many small fields.
-  def test_a_header_list_above_the_limit_is_refused_with_status_431
+  def test_a_header_list_above_the_limit_is_refused_with_header_fields_too_large
     c = peer
     c.request(1, "/big", [["x-big", "v" * 4000]])
     assert_equal [:body, "/big"], c.outcome(1)
