@@ -96,34 +96,10 @@ class H2ConnectionTest < Minitest::Test
 
   # ---- request validation (RFC 9113 sections 8.1 to 8.3) ----
 
-  MALFORMED = {
-    "CR in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\rb"]],
-    "LF in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\nb"]],
-    "NUL in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\0b"]],
-    "an upper-case name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["X-A", "1"]],
-    "a space in a name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x a", "1"]],
-    "a colon in a name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x:a", "1"]],
-    "an empty name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["", "1"]],
-    "connection" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["connection", "close"]],
-    "transfer-encoding" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["transfer-encoding", "chunked"]],
-    "te: gzip" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], %w[te gzip]],
-    "an unknown pseudo-header" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":foo", "1"]],
-    "a response pseudo-header" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":status", "200"]],
-    "a pseudo-header after a regular one" => [[":method", "GET"], [":scheme", "http"], ["x-a", "1"], [":path", "/"]],
-    "no :method" => [[":scheme", "http"], [":path", "/"]],
-    "no :scheme" => [[":method", "GET"], [":path", "/"]],
-    "no :path" => [[":method", "GET"], [":scheme", "http"]],
-    "an empty :path" => [[":method", "GET"], [":scheme", "http"], [":path", ""]],
-    "two :method" => [[":method", "GET"], [":method", "GET"], [":scheme", "http"], [":path", "/"]],
-    "two :path" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":path", "/"]],
-    "content-length on a request without a body" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["content-length", "3"]],
-    "a content-length that is not a number" => [[":method", "POST"], [":scheme", "http"], [":path", "/"], ["content-length", "-1"]]
-  }.freeze
-
   def test_malformed_requests_are_stream_errors_and_the_connection_goes_on
     c = peer
     id = 1
-    MALFORMED.each do |label, headers|
+    H2Peer::MALFORMED.each do |label, headers|
       c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM, id, c.encoder.encode(headers))
       assert_equal %i[reset PROTOCOL_ERROR], c.outcome(id), label
       id += 2

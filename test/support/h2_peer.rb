@@ -13,6 +13,31 @@ class H2Peer
   Frame = Wirebind::HTTP2::Frame
   PREFACE = Wirebind::HTTP2::Connection::PREFACE
 
+  # Requests RFC 9113 section 8 calls malformed: label => header list
+  MALFORMED = {
+    "CR in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\rb"]],
+    "LF in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\nb"]],
+    "NUL in a value" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x-a", "a\0b"]],
+    "an upper-case name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["X-A", "1"]],
+    "a space in a name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x a", "1"]],
+    "a colon in a name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["x:a", "1"]],
+    "an empty name" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["", "1"]],
+    "connection" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["connection", "close"]],
+    "transfer-encoding" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["transfer-encoding", "chunked"]],
+    "te: gzip" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], %w[te gzip]],
+    "an unknown pseudo-header" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":foo", "1"]],
+    "a response pseudo-header" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":status", "200"]],
+    "a pseudo-header after a regular one" => [[":method", "GET"], [":scheme", "http"], ["x-a", "1"], [":path", "/"]],
+    "no :method" => [[":scheme", "http"], [":path", "/"]],
+    "no :scheme" => [[":method", "GET"], [":path", "/"]],
+    "no :path" => [[":method", "GET"], [":scheme", "http"]],
+    "an empty :path" => [[":method", "GET"], [":scheme", "http"], [":path", ""]],
+    "two :method" => [[":method", "GET"], [":method", "GET"], [":scheme", "http"], [":path", "/"]],
+    "two :path" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], [":path", "/"]],
+    "content-length on a request without a body" => [[":method", "GET"], [":scheme", "http"], [":path", "/"], ["content-length", "3"]],
+    "a content-length that is not a number" => [[":method", "POST"], [":scheme", "http"], [":path", "/"], ["content-length", "-1"]]
+  }.freeze
+
   # The handler: echoes :path; /hold is left unanswered.
   class EchoHandler
     attr_reader :requests
@@ -34,14 +59,19 @@ class H2Peer
 
   # @param preface [Boolean] send the preface and an empty SETTINGS
   # @param options [Hash] Connection.new's keyword arguments
-  def initialize(preface: true, handler: EchoHandler.new, **options)
-    @socket, server = UNIXSocket.pair
+  # @param socket [Socket, nil] a connected socket to talk over (no server thread); nil for a socket pair
+  def initialize(preface: true, handler: EchoHandler.new, socket: nil, **options)
     @handler = handler
-    @thread = Thread.new do
-      Thread.current.report_on_exception = false
-      @result = Wirebind::HTTP2::Connection.new(server, handler, **options).run
-    ensure
-      server.close
+    if socket
+      @socket = socket
+    else
+      @socket, server = UNIXSocket.pair
+      @thread = Thread.new do
+        Thread.current.report_on_exception = false
+        @result = Wirebind::HTTP2::Connection.new(server, handler, **options).run
+      ensure
+        server.close
+      end
     end
     @writer = Wirebind::HTTP2::Writer.new(@socket)
     @reader = Wirebind::HTTP2::Reader.new(@socket, max_frame_size: Frame::MAX_FRAME_SIZE_LIMIT)
@@ -56,7 +86,34 @@ class H2Peer
 
   def close
     @socket.close unless @socket.closed?
-    @thread.join(10) || raise("the connection's thread did not end")
+    @thread.nil? || @thread.join(10) || raise("the connection's thread did not end")
+  end
+
+  # A TCP server on 127.0.0.1 serving each connection with EchoHandler in a
+  # thread of its own; stopped (threads joined) by the block's end.
+  # @yieldparam port [Integer]
+  def self.tcp_server(**options)
+    server = TCPServer.new("127.0.0.1", 0)
+    threads = []
+    acceptor = Thread.new do
+      loop do
+        client = server.accept
+        threads << Thread.new(client) do |socket|
+          Wirebind::HTTP2::Connection.new(socket, EchoHandler.new, **options).run
+        rescue StandardError
+          nil
+        ensure
+          socket.close
+        end
+      end
+    rescue IOError
+      nil
+    end
+    yield server.local_address.ip_port
+  ensure
+    acceptor&.kill&.join
+    server&.close
+    threads&.each { |thread| thread.join(5) || thread.kill.join }
   end
 
   def block(path, extra = [], method: "GET")
