@@ -82,14 +82,14 @@ class HTTP2FrameTest < Minitest::Test
   def test_frame_size_and_padding_rules
     reader = Wirebind::HTTP2::Reader.new(max_frame_size: 16_384)
     reader.push(frame_bytes(0, 0, 1, "x" * 16_385))
-    error = assert_raises(Wirebind::HTTP2::ConnectionError) { reader.next_frame }
+    error = assert_raises(Wirebind::HTTP2::ProtocolError) { reader.next_frame }
     assert_equal :FRAME_SIZE_ERROR, error.code
     assert_equal 6, error.code_number
 
     padded = Wirebind::Binary.decode(frame_bytes(0, Frame::PADDED, 1, "\x03abcPPP"), Frame)
     assert_equal "abc", padded.content.to_s
     bad = Wirebind::Binary.decode(frame_bytes(0, Frame::PADDED, 1, "\x07abc"), Frame)
-    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ConnectionError) { bad.content }.code
+    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ProtocolError) { bad.content }.code
   end
 
   def test_truncated_stream_is_connection_closed
@@ -109,6 +109,6 @@ class HTTP2FrameTest < Minitest::Test
     stream.send_end_stream
     assert stream.closed?
     idle = Wirebind::HTTP2::Stream.new(3, 0)
-    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ConnectionError) { idle.receive_data(false) }.code
+    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ProtocolError) { idle.receive_data(false) }.code
   end
 end

@@ -124,12 +124,12 @@ module Wirebind
       def serve
         preface = @reader.read_bytes(PREFACE.bytesize)
         return nil if preface.nil?
-        raise ConnectionError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
+        raise ProtocolError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
 
         @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
         first = @reader.read_frame
         return nil if first.nil?
-        raise ConnectionError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
+        raise ProtocolError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
 
         receive(first)
         loop do
@@ -155,7 +155,7 @@ module Wirebind
           break if @goaway && @sending.empty?
         end
         nil
-      rescue ConnectionError => e
+      rescue ProtocolError => e
         goaway(e.code_number, e.message)
         e.code
       rescue ConnectionClosed, Errno::EPIPE, Errno::ECONNRESET, IOError
@@ -260,7 +260,7 @@ module Wirebind
 
       def receive(frame)
         if @header_block && frame.type != Frame::CONTINUATION
-          raise ConnectionError, "#{frame.type_name} frame while a header block on stream #{@block_id} awaits CONTINUATION"
+          raise ProtocolError, "#{frame.type_name} frame while a header block on stream #{@block_id} awaits CONTINUATION"
         end
 
         case frame.type
@@ -269,7 +269,7 @@ module Wirebind
         when Frame::PRIORITY then receive_priority(frame)
         when Frame::RST_STREAM then receive_rst_stream(frame)
         when Frame::SETTINGS then receive_settings(frame)
-        when Frame::PUSH_PROMISE then raise ConnectionError, "PUSH_PROMISE from a client"
+        when Frame::PUSH_PROMISE then raise ProtocolError, "PUSH_PROMISE from a client"
         when Frame::PING then receive_ping(frame)
         when Frame::GOAWAY then receive_goaway(frame)
         when Frame::WINDOW_UPDATE then receive_window_update(frame)
@@ -287,15 +287,15 @@ module Wirebind
         @reset_budget -= 1
         return unless @reset_budget.negative?
 
-        raise ConnectionError.new("too many streams reset or refused (rapid reset?)", code: :ENHANCE_YOUR_CALM)
+        raise ProtocolError.new("too many streams reset or refused (rapid reset?)", code: :ENHANCE_YOUR_CALM)
       end
 
       def connection_frame!(frame)
-        raise ConnectionError, "#{frame.type_name} frame on stream #{frame.stream_id}: it belongs to stream 0" unless frame.stream_id.zero?
+        raise ProtocolError, "#{frame.type_name} frame on stream #{frame.stream_id}: it belongs to stream 0" unless frame.stream_id.zero?
       end
 
       def stream_frame!(frame)
-        raise ConnectionError, "#{frame.type_name} frame on stream 0" if frame.stream_id.zero?
+        raise ProtocolError, "#{frame.type_name} frame on stream 0" if frame.stream_id.zero?
       end
 
       # The stream a frame names: an open one, or a Stream in the state its
@@ -312,7 +312,7 @@ module Wirebind
         stream_frame!(frame)
         length = frame.length
         if length > @receive_window
-          raise ConnectionError.new("DATA of #{length} bytes above the connection window (#{@receive_window})", code: :FLOW_CONTROL_ERROR)
+          raise ProtocolError.new("DATA of #{length} bytes above the connection window (#{@receive_window})", code: :FLOW_CONTROL_ERROR)
         end
 
         @receive_window -= length
@@ -341,7 +341,7 @@ module Wirebind
       def receive_headers(frame)
         stream_frame!(frame)
         id = frame.stream_id
-        raise ConnectionError, "HEADERS on stream #{id}: a client opens odd-numbered streams" if id.even?
+        raise ProtocolError, "HEADERS on stream #{id}: a client opens odd-numbered streams" if id.even?
 
         priority = frame.flag?(Frame::PRIORITY_FLAG)
         block = frame.content(priority ? 5 : 0)
@@ -353,7 +353,7 @@ module Wirebind
         dependency = priority ? frame.payload.get_u32(frame.flag?(Frame::PADDED) ? 1 : 0) & 0x7fff_ffff : nil
         stream = @streams[id]
         if stream.nil?
-          raise ConnectionError, "HEADERS on stream #{id}, not above the last stream opened (#{@last_stream_id})" if id <= @last_stream_id
+          raise ProtocolError, "HEADERS on stream #{id}, not above the last stream opened (#{@last_stream_id})" if id <= @last_stream_id
 
           @last_stream_id = id
           if dependency == id
@@ -383,7 +383,7 @@ module Wirebind
 
       def receive_continuation(frame)
         unless @header_block && frame.stream_id == @block_id
-          raise ConnectionError, "CONTINUATION on stream #{frame.stream_id} without a HEADERS frame before it"
+          raise ProtocolError, "CONTINUATION on stream #{frame.stream_id} without a HEADERS frame before it"
         end
 
         @header_block << frame.payload.to_s
@@ -397,7 +397,7 @@ module Wirebind
       def check_header_block_size
         return if @header_block.bytesize <= @max_header_block_size
 
-        raise ConnectionError.new("a header block of more than #{@max_header_block_size} bytes on stream #{@block_id}",
+        raise ProtocolError.new("a header block of more than #{@max_header_block_size} bytes on stream #{@block_id}",
                                   code: :ENHANCE_YOUR_CALM)
       end
 
@@ -518,8 +518,8 @@ module Wirebind
 
       def receive_rst_stream(frame)
         stream_frame!(frame)
-        raise ConnectionError.new("RST_STREAM frame of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
-        raise ConnectionError, "RST_STREAM on idle stream #{frame.stream_id}" if frame.stream_id > @last_stream_id
+        raise ProtocolError.new("RST_STREAM frame of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
+        raise ProtocolError, "RST_STREAM on idle stream #{frame.stream_id}" if frame.stream_id > @last_stream_id
 
         stream = @streams[frame.stream_id]
         return unless stream
@@ -532,11 +532,11 @@ module Wirebind
       def receive_settings(frame)
         connection_frame!(frame)
         if frame.flag?(Frame::ACK)
-          raise ConnectionError.new("SETTINGS ACK with a payload", code: :FRAME_SIZE_ERROR) unless frame.length.zero?
+          raise ProtocolError.new("SETTINGS ACK with a payload", code: :FRAME_SIZE_ERROR) unless frame.length.zero?
 
           return
         end
-        raise ConnectionError.new("SETTINGS of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless (frame.length % 6).zero?
+        raise ProtocolError.new("SETTINGS of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless (frame.length % 6).zero?
 
         payload = frame.payload
         (frame.length / 6).times do |i|
@@ -552,21 +552,21 @@ module Wirebind
         when Frame::SETTINGS_HEADER_TABLE_SIZE
           @encoder.max_table_size = [value, 4096].min
         when Frame::SETTINGS_ENABLE_PUSH
-          raise ConnectionError, "SETTINGS_ENABLE_PUSH of #{value}" if value > 1
+          raise ProtocolError, "SETTINGS_ENABLE_PUSH of #{value}" if value > 1
         when Frame::SETTINGS_INITIAL_WINDOW_SIZE
-          raise ConnectionError.new("SETTINGS_INITIAL_WINDOW_SIZE of #{value}", code: :FLOW_CONTROL_ERROR) if value > Frame::MAX_WINDOW
+          raise ProtocolError.new("SETTINGS_INITIAL_WINDOW_SIZE of #{value}", code: :FLOW_CONTROL_ERROR) if value > Frame::MAX_WINDOW
 
           delta = value - @peer_initial_window
           @peer_initial_window = value
           @streams.each_value do |stream|
             stream.send_window += delta
             if stream.send_window > Frame::MAX_WINDOW
-              raise ConnectionError.new("SETTINGS_INITIAL_WINDOW_SIZE overflows stream #{stream.id}'s window", code: :FLOW_CONTROL_ERROR)
+              raise ProtocolError.new("SETTINGS_INITIAL_WINDOW_SIZE overflows stream #{stream.id}'s window", code: :FLOW_CONTROL_ERROR)
             end
           end
         when Frame::SETTINGS_MAX_FRAME_SIZE
           unless value.between?(Frame::DEFAULT_MAX_FRAME_SIZE, Frame::MAX_FRAME_SIZE_LIMIT)
-            raise ConnectionError, "SETTINGS_MAX_FRAME_SIZE of #{value}"
+            raise ProtocolError, "SETTINGS_MAX_FRAME_SIZE of #{value}"
           end
 
           @peer_max_frame_size = value
@@ -575,7 +575,7 @@ module Wirebind
 
       def receive_ping(frame)
         connection_frame!(frame)
-        raise ConnectionError.new("PING of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 8
+        raise ProtocolError.new("PING of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 8
         return if frame.flag?(Frame::ACK)
 
         @writer.write_frame(Frame::PING, Frame::ACK, 0, frame.payload.to_s)
@@ -583,25 +583,25 @@ module Wirebind
 
       def receive_goaway(frame)
         connection_frame!(frame)
-        raise ConnectionError.new("GOAWAY of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) if frame.length < 8
+        raise ProtocolError.new("GOAWAY of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) if frame.length < 8
 
         @goaway = true
       end
 
       def receive_window_update(frame)
-        raise ConnectionError.new("WINDOW_UPDATE of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
+        raise ProtocolError.new("WINDOW_UPDATE of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
 
         increment = frame.payload.get_u32(0) & 0x7fff_ffff
         id = frame.stream_id
         if id.zero?
-          raise ConnectionError, "WINDOW_UPDATE of 0 on the connection" if increment.zero?
+          raise ProtocolError, "WINDOW_UPDATE of 0 on the connection" if increment.zero?
 
           @send_window += increment
-          raise ConnectionError.new("the connection window overflows (#{@send_window})", code: :FLOW_CONTROL_ERROR) if @send_window > Frame::MAX_WINDOW
+          raise ProtocolError.new("the connection window overflows (#{@send_window})", code: :FLOW_CONTROL_ERROR) if @send_window > Frame::MAX_WINDOW
 
           return
         end
-        raise ConnectionError, "WINDOW_UPDATE on idle stream #{id}" if id > @last_stream_id
+        raise ProtocolError, "WINDOW_UPDATE on idle stream #{id}" if id > @last_stream_id
 
         stream = @streams[id]
         return unless stream # closed: ignored

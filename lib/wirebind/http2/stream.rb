@@ -50,7 +50,7 @@ module Wirebind
         case @state
         when :open then @state = :half_closed_remote if end_stream
         when :half_closed_local then @state = :closed if end_stream
-        when :idle then raise ConnectionError, "DATA on idle stream #{@id}"
+        when :idle then raise ProtocolError, "DATA on idle stream #{@id}"
         else raise StreamError.new("DATA on stream #{@id} in state #{@state}", stream_id: @id, code: :STREAM_CLOSED)
         end
       end
