@@ -3,6 +3,7 @@
 require_relative "http2/errors"
 require_relative "http2/hpack"
 require_relative "http2/frame"
+require_relative "http2/payloads"
 require_relative "http2/reader"
 require_relative "http2/writer"
 require_relative "http2/stream"

@@ -111,4 +111,17 @@ class HTTP2FrameTest < Minitest::Test
     idle = Wirebind::HTTP2::Stream.new(3, 0)
     assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ProtocolError) { idle.receive_data(false) }.code
   end
+
+  def test_control_frame_payloads_are_binary_records
+    f = Wirebind::HTTP2::Frame
+    assert_equal [4, 65_535].pack("nN"), Wirebind::Binary.encode(f::Setting.new(id: 4, value: 65_535)).to_s
+    assert_equal [8].pack("N"), Wirebind::Binary.encode(f::RstStream.new(error_code: 8)).to_s
+    goaway = Wirebind::Binary.encode(f::GoAway.new(reserved: 0, last_stream_id: 7, error_code: 1, debug: "why")).to_s
+    assert_equal [7, 1].pack("NN") + "why", goaway
+    read = Wirebind::Binary.decode([0x8000_0007, 11].pack("NN") + "x", f::GoAway)
+    assert_equal [7, 11, "x"], [read.last_stream_id, read.error_code, read.debug.to_s]
+    assert_equal 0x7fff_ffff, Wirebind::Binary.decode([0xffff_ffff].pack("N"), f::WindowUpdate).increment
+    priority = Wirebind::Binary.decode([0x8000_0003, 16].pack("NC"), f::Priority)
+    assert_equal [1, 3, 16], [priority.exclusive, priority.dependency, priority.weight]
+  end
 end

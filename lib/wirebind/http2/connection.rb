@@ -169,8 +169,12 @@ module Wirebind
       end
 
       def settings_payload
-        [Frame::SETTINGS_MAX_CONCURRENT_STREAMS, @max_concurrent_streams, Frame::SETTINGS_ENABLE_PUSH, 0,
-         Frame::SETTINGS_MAX_HEADER_LIST_SIZE, @max_header_list_size].pack("nNnNnN")
+        payload = Buffer.new
+        [[Frame::SETTINGS_MAX_CONCURRENT_STREAMS, @max_concurrent_streams], [Frame::SETTINGS_ENABLE_PUSH, 0],
+         [Frame::SETTINGS_MAX_HEADER_LIST_SIZE, @max_header_list_size]].each do |id, value|
+          Binary.encode(Frame::Setting.new(id: id, value: value), into: payload)
+        end
+        payload
       end
 
       def write_headers(stream_id, block, end_stream)
@@ -243,7 +247,7 @@ module Wirebind
 
       def reset_stream(stream_or_id, code)
         id = stream_or_id.is_a?(Stream) ? stream_or_id.id : stream_or_id
-        @writer.write_frame(Frame::RST_STREAM, 0, id, [ERROR_CODES.fetch(code)].pack("N"))
+        @writer.write_frame(Frame::RST_STREAM, 0, id, Binary.encode(Frame::RstStream.new(error_code: ERROR_CODES.fetch(code))))
         stream = @streams[id]
         return unless stream
 
@@ -253,7 +257,8 @@ module Wirebind
 
       def goaway(code_number, message)
         debug = message.to_s.b.byteslice(0, 256)
-        @writer.write_frame(Frame::GOAWAY, 0, 0, [@last_stream_id, code_number].pack("NN") + debug)
+        goaway = Frame::GoAway.new(reserved: 0, last_stream_id: @last_stream_id, error_code: code_number, debug: debug)
+        @writer.write_frame(Frame::GOAWAY, 0, 0, Binary.encode(goaway))
       rescue IOError, SystemCallError
         nil
       end
@@ -335,7 +340,7 @@ module Wirebind
 
         increment = RECEIVE_WINDOW - @receive_window
         @receive_window = RECEIVE_WINDOW
-        @writer.write_frame(Frame::WINDOW_UPDATE, 0, 0, [increment].pack("N"))
+        @writer.write_frame(Frame::WINDOW_UPDATE, 0, 0, Binary.encode(Frame::WindowUpdate.new(reserved: 0, increment: increment)))
       end
 
       def receive_headers(frame)
@@ -350,7 +355,7 @@ module Wirebind
         # (#finish_header_block): every block moves the HPACK state.
         @block_error = nil
         @block_stream = nil
-        dependency = priority ? frame.payload.get_u32(frame.flag?(Frame::PADDED) ? 1 : 0) & 0x7fff_ffff : nil
+        dependency = priority ? Binary.decode(frame.payload, Frame::Priority, offset: frame.flag?(Frame::PADDED) ? 1 : 0).dependency : nil
         stream = @streams[id]
         if stream.nil?
           raise ProtocolError, "HEADERS on stream #{id}, not above the last stream opened (#{@last_stream_id})" if id <= @last_stream_id
@@ -398,7 +403,7 @@ module Wirebind
         return if @header_block.bytesize <= @max_header_block_size
 
         raise ProtocolError.new("a header block of more than #{@max_header_block_size} bytes on stream #{@block_id}",
-                                  code: :ENHANCE_YOUR_CALM)
+                                code: :ENHANCE_YOUR_CALM)
       end
 
       # Decodes the block collected, whatever becomes of its stream, then
@@ -511,7 +516,7 @@ module Wirebind
         unless frame.length == 5
           raise StreamError.new("PRIORITY frame of #{frame.length} bytes", stream_id: frame.stream_id, code: :FRAME_SIZE_ERROR)
         end
-        return unless (frame.payload.get_u32(0) & 0x7fff_ffff) == frame.stream_id
+        return unless Binary.decode(frame.payload, Frame::Priority).dependency == frame.stream_id
 
         raise StreamError.new("stream #{frame.stream_id} depends on itself", stream_id: frame.stream_id)
       end
@@ -540,9 +545,8 @@ module Wirebind
 
         payload = frame.payload
         (frame.length / 6).times do |i|
-          id = payload.get_u16(i * 6)
-          value = payload.get_u32(i * 6 + 2)
-          apply_setting(id, value)
+          setting = Binary.decode(payload, Frame::Setting, offset: i * 6)
+          apply_setting(setting.id, setting.value)
         end
         @writer.write_frame(Frame::SETTINGS, Frame::ACK, 0)
       end
@@ -591,7 +595,7 @@ module Wirebind
       def receive_window_update(frame)
         raise ProtocolError.new("WINDOW_UPDATE of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
 
-        increment = frame.payload.get_u32(0) & 0x7fff_ffff
+        increment = Binary.decode(frame.payload, Frame::WindowUpdate).increment
         id = frame.stream_id
         if id.zero?
           raise ProtocolError, "WINDOW_UPDATE of 0 on the connection" if increment.zero?

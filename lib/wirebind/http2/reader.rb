@@ -61,7 +61,7 @@ module Wirebind
         length = @view.get_u24(@pos)
         if length > @max_frame_size
           raise ProtocolError.new("a frame of #{length} bytes is above SETTINGS_MAX_FRAME_SIZE (#{@max_frame_size})",
-                                    code: :FRAME_SIZE_ERROR)
+                                  code: :FRAME_SIZE_ERROR)
         end
         return nil if available < Frame::HEADER_SIZE + length
 

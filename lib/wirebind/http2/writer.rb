@@ -55,8 +55,7 @@ module Wirebind
         length = payload ? payload.bytesize : 0
         return queue(type, flags, stream_id, payload, length) if @corked
 
-        @header.clear
-        [length >> 16, length & 0xffff, type, flags, stream_id].pack("CnCCN", buffer: @header)
+        frame_header(@header.clear, length, type, flags, stream_id)
         @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         if length.zero?
           @io.write(@header)
@@ -80,8 +79,7 @@ module Wirebind
       # @param file [File]
       # @return [Integer] the bytes of payload written (less than length if the file shrank)
       def write_file_data(flags, stream_id, file, offset, length)
-        @header.clear
-        [length >> 16, length & 0xffff, Frame::DATA, flags, stream_id].pack("CnCCN", buffer: @header)
+        frame_header(@header.clear, length, Frame::DATA, flags, stream_id)
         @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         if MSG_MORE && @io.is_a?(BasicSocket)
           sent = @io.send(@header, MSG_MORE)
@@ -96,8 +94,13 @@ module Wirebind
 
       private
 
+      # The 9-byte frame header (section 4.1), appended to out: the one place it is written.
+      def frame_header(out, length, type, flags, stream_id)
+        [length >> 16, length & 0xffff, type, flags, stream_id].pack("CnCCN", buffer: out)
+      end
+
       def queue(type, flags, stream_id, payload, length)
-        @corked << [length >> 16, length & 0xffff, type, flags, stream_id].pack("CnCCN")
+        @corked << frame_header(String.new(capacity: Frame::HEADER_SIZE, encoding: Encoding::BINARY), length, type, flags, stream_id)
         @corked << payload unless length.zero?
         flush_corked if @corked.size >= 2 * MAX_CORKED
         nil
