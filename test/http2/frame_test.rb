@@ -124,4 +124,17 @@ class HTTP2FrameTest < Minitest::Test
     priority = Wirebind::Binary.decode([0x8000_0003, 16].pack("NC"), f::Priority)
     assert_equal [1, 3, 16], [priority.exclusive, priority.dependency, priority.weight]
   end
+
+  def test_a_window_grows_to_the_limit_and_no_further
+    window = Wirebind::HTTP2::Window.new(10)
+    window.consume(10)
+    refute window.positive?
+    assert window.grow(Wirebind::HTTP2::Frame::MAX_WINDOW)
+    refute window.grow(1), "2^31 is a FLOW_CONTROL_ERROR"
+    window = Wirebind::HTTP2::Window.new(5)
+    assert_equal 95, window.refill(100)
+    assert_equal 100, window.size
+    assert window.grow(-200)
+    assert_equal(-100, window.size, "SETTINGS_INITIAL_WINDOW_SIZE may shrink it below zero")
+  end
 end

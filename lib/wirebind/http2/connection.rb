@@ -68,8 +68,8 @@ module Wirebind
         @last_stream_id = 0
         @peer_initial_window = Frame::DEFAULT_WINDOW
         @peer_max_frame_size = Frame::DEFAULT_MAX_FRAME_SIZE
-        @send_window = Frame::DEFAULT_WINDOW
-        @receive_window = RECEIVE_WINDOW
+        @send_window = Window.new(Frame::DEFAULT_WINDOW)
+        @receive_window = Window.new(RECEIVE_WINDOW)
         @header_block = nil # a header block awaiting CONTINUATION, on stream @block_id
         @chunk = String.new(capacity: Frame::MAX_FRAME_SIZE_LIMIT, encoding: Encoding::BINARY)
         @goaway = false
@@ -197,7 +197,7 @@ module Wirebind
       def pump
         stream = @sending.find { |s| s.send_window.positive? }
         @sending.delete(stream)
-        size = [stream.remaining, stream.send_window, @send_window, @peer_max_frame_size].min
+        size = [stream.remaining, stream.send_window.size, @send_window.size, @peer_max_frame_size].min
         last = stream.remaining == size
         if stream.body_offset
           return unless send_file_data(stream, size, last)
@@ -209,8 +209,8 @@ module Wirebind
           @writer.write_data(last ? Frame::END_STREAM : 0, stream.id, chunk)
         end
         stream.remaining -= size
-        stream.send_window -= size
-        @send_window -= size
+        stream.send_window.consume(size)
+        @send_window.consume(size)
         if last
           stream.body.close
           stream.body = nil
@@ -316,11 +316,11 @@ module Wirebind
       def receive_data(frame)
         stream_frame!(frame)
         length = frame.length
-        if length > @receive_window
-          raise ProtocolError.new("DATA of #{length} bytes above the connection window (#{@receive_window})", code: :FLOW_CONTROL_ERROR)
+        if length > @receive_window.size
+          raise ProtocolError.new("DATA of #{length} bytes above the connection window (#{@receive_window.size})", code: :FLOW_CONTROL_ERROR)
         end
 
-        @receive_window -= length
+        @receive_window.consume(length)
         replenish
         frame.content # checks the padding
         stream = stream_for(frame.stream_id)
@@ -336,10 +336,9 @@ module Wirebind
       end
 
       def replenish
-        return if @receive_window > RECEIVE_WINDOW / 2
+        return if @receive_window.size > RECEIVE_WINDOW / 2
 
-        increment = RECEIVE_WINDOW - @receive_window
-        @receive_window = RECEIVE_WINDOW
+        increment = @receive_window.refill(RECEIVE_WINDOW)
         @writer.write_frame(Frame::WINDOW_UPDATE, 0, 0, Binary.encode(Frame::WindowUpdate.new(reserved: 0, increment: increment)))
       end
 
@@ -563,8 +562,7 @@ module Wirebind
           delta = value - @peer_initial_window
           @peer_initial_window = value
           @streams.each_value do |stream|
-            stream.send_window += delta
-            if stream.send_window > Frame::MAX_WINDOW
+            unless stream.send_window.grow(delta)
               raise ProtocolError.new("SETTINGS_INITIAL_WINDOW_SIZE overflows stream #{stream.id}'s window", code: :FLOW_CONTROL_ERROR)
             end
           end
@@ -600,10 +598,9 @@ module Wirebind
         if id.zero?
           raise ProtocolError, "WINDOW_UPDATE of 0 on the connection" if increment.zero?
 
-          @send_window += increment
-          raise ProtocolError.new("the connection window overflows (#{@send_window})", code: :FLOW_CONTROL_ERROR) if @send_window > Frame::MAX_WINDOW
+          return if @send_window.grow(increment)
 
-          return
+          raise ProtocolError.new("the connection window overflows (#{@send_window.size})", code: :FLOW_CONTROL_ERROR)
         end
         raise ProtocolError, "WINDOW_UPDATE on idle stream #{id}" if id > @last_stream_id
 
@@ -612,10 +609,9 @@ module Wirebind
 
         raise StreamError.new("WINDOW_UPDATE of 0 on stream #{id}", stream_id: id) if increment.zero?
 
-        stream.send_window += increment
-        return unless stream.send_window > Frame::MAX_WINDOW
+        return if stream.send_window.grow(increment)
 
-        raise StreamError.new("stream #{id}'s window overflows (#{stream.send_window})", stream_id: id, code: :FLOW_CONTROL_ERROR)
+        raise StreamError.new("stream #{id}'s window overflows (#{stream.send_window.size})", stream_id: id, code: :FLOW_CONTROL_ERROR)
       end
     end
   end

@@ -8,8 +8,8 @@ module Wirebind
       attr_reader :id
       # @return [Symbol] :idle, :open, :half_closed_local, :half_closed_remote or :closed
       attr_reader :state
-      # @return [Integer] bytes we may still send on it (the peer's window)
-      attr_accessor :send_window
+      # @return [Window] bytes we may still send on it (the peer's window)
+      attr_reader :send_window
       # @return [Array<Array(String, String)>, nil] the request's headers
       attr_accessor :headers
       # @api private: the response body being sent ([io, remaining bytes]) and
@@ -23,7 +23,7 @@ module Wirebind
       def initialize(id, send_window)
         @id = id
         @state = :idle
-        @send_window = send_window
+        @send_window = Window.new(send_window)
         @headers = nil
         @body = nil
         @remaining = 0
