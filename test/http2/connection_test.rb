@@ -136,20 +136,15 @@ class H2ConnectionTest < Minitest::Test
     assert_equal :PROTOCOL_ERROR, c.goaway_code
   end
 
-  def test_a_decreasing_stream_id_is_a_connection_protocol_error
-    c = peer
-    c.request(5, "/a")
-    assert_equal [:body, "/a"], c.outcome(5)
-    c.request(3, "/b")
-    assert_equal :PROTOCOL_ERROR, c.goaway_code
-  end
-
-  def test_a_reused_stream_id_is_a_connection_protocol_error
-    c = peer
-    c.request(1, "/a")
-    assert_equal [:body, "/a"], c.outcome(1)
-    c.request(1, "/a")
-    assert_equal :PROTOCOL_ERROR, c.goaway_code
+  # Section 5.1.1: a new stream's id is above every earlier one (5 then 3), and never reused (1 then 1).
+  def test_a_decreasing_or_reused_stream_id_is_a_connection_protocol_error
+    [[5, 3], [1, 1]].each do |first, second|
+      c = peer
+      c.request(first, "/a")
+      assert_equal [:body, "/a"], c.outcome(first)
+      c.request(second, "/b")
+      assert_equal :PROTOCOL_ERROR, c.goaway_code, "#{first} then #{second}"
+    end
   end
 
   # ---- limits ----
