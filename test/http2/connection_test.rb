@@ -147,6 +147,14 @@ class H2ConnectionTest < Minitest::Test
     end
   end
 
+  def test_a_handler_that_raises_costs_its_stream_not_the_connection
+    c = peer
+    c.request(1, "/raise")
+    assert_equal %i[reset INTERNAL_ERROR], c.outcome(1)
+    c.request(3, "/after")
+    assert_equal [:body, "/after"], c.outcome(3)
+  end
+
   # ---- limits ----
 
   def test_the_limits_are_advertised

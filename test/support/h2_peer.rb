@@ -38,7 +38,7 @@ class H2Peer
     "a content-length that is not a number" => [[":method", "POST"], [":scheme", "http"], [":path", "/"], ["content-length", "-1"]]
   }.freeze
 
-  # The handler: echoes :path; /hold is left unanswered.
+  # The handler: echoes :path; /hold is left unanswered, /raise raises.
   class EchoHandler
     attr_reader :requests
 
@@ -50,6 +50,7 @@ class H2Peer
       path = stream.headers.find { |name, _| name == ":path" }&.last.to_s
       @requests << [stream.id, stream.headers]
       return if path.start_with?("/hold")
+      raise ArgumentError, "the handler fails" if path == "/raise"
 
       connection.respond(stream, 200, [["content-length", path.bytesize.to_s]], body: StringIO.new(path), length: path.bytesize)
     end

@@ -424,8 +424,17 @@ module Wirebind
         else
           check_request(stream, headers, @block_end_stream)
           stream.headers = headers
-          @handler.call(self, stream)
+          call_handler(stream)
         end
+      end
+
+      # A handler that raises costs its stream (RST_STREAM INTERNAL_ERROR),
+      # not the connection and the other requests on it. A failing socket still
+      # ends the connection: the reset's write fails the same way.
+      def call_handler(stream)
+        @handler.call(self, stream)
+      rescue StandardError
+        reset_stream(stream, :INTERNAL_ERROR)
       end
 
       # Section 8.1: trailers end the stream and carry no pseudo-header.
