@@ -155,6 +155,19 @@ class H2ConnectionTest < Minitest::Test
     assert_equal [:body, "/after"], c.outcome(3)
   end
 
+  # Section 5.1: what the peer sent before it saw our reset is dropped, not
+  # answered with more resets (each would spend the reset budget) or a
+  # connection error; trailers on it are still decoded (HPACK in step).
+  def test_frames_in_flight_on_a_stream_we_reset_are_dropped
+    c = peer
+    c.request(1, "/raise", body: true)
+    assert_equal %i[reset INTERNAL_ERROR], c.outcome(1)
+    300.times { c.frame(Frame::DATA, 0, 1, "x" * 100) }
+    c.frame(Frame::HEADERS, Frame::END_HEADERS | Frame::END_STREAM, 1, c.encoder.encode([%w[x-trailer in-step]]))
+    c.request(3, "/after", [%w[x-trailer in-step]])
+    assert_equal [:body, "/after"], c.outcome(3), "no reset and no GOAWAY before the answer"
+  end
+
   # ---- limits ----
 
   def test_the_limits_are_advertised

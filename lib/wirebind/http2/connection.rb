@@ -71,6 +71,7 @@ module Wirebind
         @send_window = Window.new(Frame::DEFAULT_WINDOW)
         @receive_window = Window.new(RECEIVE_WINDOW)
         @header_block = nil # a header block awaiting CONTINUATION, on stream @block_id
+        @reset_ids = {} # see #remember_reset
         @chunk = String.new(capacity: Frame::MAX_FRAME_SIZE_LIMIT, encoding: Encoding::BINARY)
         @goaway = false
       end
@@ -248,11 +249,21 @@ module Wirebind
       def reset_stream(stream_or_id, code)
         id = stream_or_id.is_a?(Stream) ? stream_or_id.id : stream_or_id
         @writer.write_frame(Frame::RST_STREAM, 0, id, Binary.encode(Frame::RstStream.new(error_code: ERROR_CODES.fetch(code))))
+        remember_reset(id)
         stream = @streams[id]
         return unless stream
 
         stream.reset
         forget(stream)
+      end
+
+      # Streams we reset lately: the peer may have sent more on them before it
+      # saw the reset (section 5.1, "closed"), which is dropped, not answered
+      # with another reset (that would spend the reset budget) or a connection
+      # error. A few hundred ids, oldest forgotten first.
+      def remember_reset(id)
+        @reset_ids.delete(@reset_ids.first[0]) if @reset_ids.size >= 2 * @max_concurrent_streams
+        @reset_ids[id] = true
       end
 
       def goaway(code_number, message)
@@ -323,6 +334,8 @@ module Wirebind
         @receive_window.consume(length)
         replenish
         frame.content # checks the padding
+        return if @reset_ids.key?(frame.stream_id) && !@streams.key?(frame.stream_id) # in flight when we reset it
+
         stream = stream_for(frame.stream_id)
         end_stream = frame.flag?(Frame::END_STREAM)
         stream.receive_data(end_stream)
@@ -356,7 +369,9 @@ module Wirebind
         @block_stream = nil
         dependency = priority ? Binary.decode(frame.payload, Frame::Priority, offset: frame.flag?(Frame::PADDED) ? 1 : 0).dependency : nil
         stream = @streams[id]
-        if stream.nil?
+        if stream.nil? && @reset_ids.key?(id)
+          nil # trailers in flight when we reset the stream: decoded (#finish_header_block) and dropped
+        elsif stream.nil?
           raise ProtocolError, "HEADERS on stream #{id}, not above the last stream opened (#{@last_stream_id})" if id <= @last_stream_id
 
           @last_stream_id = id
@@ -414,6 +429,8 @@ module Wirebind
         raise @block_error if @block_error
 
         stream = @block_stream
+        return unless stream # a stream we reset
+
         if headers.nil?
           raise StreamError.new("a header list above #{@max_header_list_size} bytes", stream_id: stream.id) if stream.headers
 
