@@ -281,4 +281,14 @@ class H2ConnectionTest < Minitest::Test
     c = peer(idle_timeout: 0.2)
     assert_equal :NO_ERROR, c.goaway_code
   end
+
+  # Silent before the preface, in its middle, or before the first SETTINGS:
+  # the idle timeout ends the connection all the same.
+  def test_a_silent_client_is_let_go_before_and_after_the_preface
+    [nil, H2Peer::PREFACE.byteslice(0, 10), H2Peer::PREFACE].each do |sent|
+      c = peer(preface: false, idle_timeout: 0.2)
+      c.socket.write(sent) if sent
+      assert c.thread.join(10), "still waiting after #{sent.inspect}"
+    end
+  end
 end

@@ -123,13 +123,20 @@ module Wirebind
       private
 
       def serve
+        # the idle timeout holds from the first byte: a client that connects and is silent is let go
+        while @reader.buffered < PREFACE.bytesize
+          return nil unless fill_within_idle_timeout
+        end
         preface = @reader.read_bytes(PREFACE.bytesize)
-        return nil if preface.nil?
         raise ProtocolError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
 
         @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
-        first = @reader.read_frame
-        return nil if first.nil?
+        until (first = @reader.next_frame)
+          next if fill_within_idle_timeout
+
+          goaway(ERROR_CODES[:NO_ERROR], "no SETTINGS within #{@idle_timeout} s")
+          return nil
+        end
         raise ProtocolError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
 
         receive(first)
@@ -167,6 +174,11 @@ module Wirebind
 
       def wait_readable
         !@io.wait_readable(@idle_timeout).nil?
+      end
+
+      # @return [Boolean] false if the peer was silent for the idle timeout, or left
+      def fill_within_idle_timeout
+        wait_readable && @reader.fill_nonblock != false
       end
 
       def settings_payload
