@@ -67,7 +67,8 @@ typedef struct wb_bbuf {
     size_t len;
     int big; /* default byte order */
     int read_only;
-    int of_buffer; /* a view of another Buffer: base is looked up through it */
+    int of_buffer;   /* a view of another Buffer: base is looked up through it */
+    int initialized; /* initialize (or a view's constructor) ran: initialize may not run again */
 } wb_bbuf;
 
 /* The Buffer behind obj (raises TypeError if it is not one). */

@@ -129,9 +129,10 @@ static inline uint8_t *at(wb_bbuf *b, VALUE offset, size_t n)
     out_of_range(b, offset, n);
 }
 
-static inline void check_writable(wb_bbuf *b)
+static inline void check_writable(VALUE self, wb_bbuf *b)
 {
     if (b->read_only) rb_raise(wb_hooks.eBinaryReadOnlyError, "the buffer is read-only");
+    if (RB_OBJ_FROZEN(self)) rb_raise(wb_hooks.eBinaryReadOnlyError, "the buffer is frozen");
 }
 
 /* Checks that an Integer fits width bytes, signed or not, and returns its bits. */
@@ -232,7 +233,7 @@ static inline VALUE set_value(int argc, VALUE *argv, VALUE self, int width, int 
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
     int big = endian_arg(b, argc, argv, 2);
-    check_writable(b);
+    check_writable(self, b);
     uint64_t v = value_bits(argv[1], width, is_signed);
     wb_bbuf_store(at(b, argv[0], (size_t)width), width, big, v);
     return self;
@@ -243,7 +244,7 @@ static inline VALUE append_value(int argc, VALUE *argv, VALUE self, int width, i
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
     int big = endian_arg(b, argc, argv, 1);
-    check_writable(b);
+    check_writable(self, b);
     uint64_t v = value_bits(argv[0], width, is_signed);
     wb_bbuf_store(wb_bbuf_reserve(self, b, (size_t)width), width, big, v);
     b->len += (size_t)width;
@@ -301,7 +302,7 @@ static VALUE wb_buffer__set_bits(VALUE self, VALUE bit_offset, VALUE count, VALU
     wb_bbuf *b = RTYPEDDATA_DATA(self);
     size_t off;
     unsigned n;
-    check_writable(b);
+    check_writable(self, b);
     check_bits(b, bit_offset, count, &off, &n);
     uint64_t v = int_bits(value, 8, 0);
     if (n < 64 && (v >> n)) wb_bbuf_range_error("%" PRIsVALUE " does not fit %u bits", value, n);
@@ -315,11 +316,14 @@ static VALUE wb_buffer__initialize(int argc, VALUE *argv, VALUE self)
     VALUE capacity, opts;
     rb_scan_args(argc, argv, "01:", &capacity, &opts);
     wb_bbuf *b = RTYPEDDATA_DATA(self);
+    /* again (through send): the storage views of it point into would be replaced */
+    if (b->initialized) rb_raise(wb_hooks.eBinaryReadOnlyError, "the buffer is already initialized");
     if (!NIL_P(opts)) {
         VALUE endian = rb_hash_lookup2(opts, ID2SYM(rb_intern("endian")), Qundef);
         if (RHASH_SIZE(opts) != (endian == Qundef ? 0 : 1)) rb_raise(rb_eArgError, "unknown keyword (only endian:)");
         if (endian != Qundef) b->big = parse_endian(endian);
     }
+    b->initialized = 1;
     if (!NIL_P(capacity)) {
         size_t c = to_index(capacity, "capacity");
         if (c > 0) {
@@ -328,6 +332,41 @@ static VALUE wb_buffer__initialize(int argc, VALUE *argv, VALUE self)
             b->capa = c;
         }
     }
+    return self;
+}
+
+/* Buffer#initialize_copy(original) (dup, clone) -> self: a Buffer of its own
+ * with original's bytes, byte order and read-only flag (a view's copy is not a
+ * view). Called again, it keeps its storage (views of it see their root
+ * shrink or change, bounds-checked) and copies into it. */
+static VALUE wb_buffer__initialize_copy(VALUE self, VALUE original)
+{
+    if (self == original) return self;
+    rb_check_frozen(self);
+    wb_bbuf *o = wb_bbuf_get(original);
+    wb_bbuf *b = wb_bbuf_get(self);
+    size_t n = o->len;
+    /* original's bytes checked first (a view whose root shrank raises), and
+     * copied aside if they are self's own, which are reset below */
+    VALUE aside = Qnil;
+    if (o->of_buffer && o->backing == self)
+        aside = rb_str_new((const char *)wb_bbuf_bytes(o), (long)n);
+    else
+        (void)wb_bbuf_bytes(o);
+    b->backing = Qnil;
+    b->of_buffer = 0;
+    b->offset = 0;
+    b->base = b->own;
+    b->len = 0;
+    b->read_only = 0;
+    b->initialized = 1;
+    uint8_t *dst = wb_bbuf_reserve(self, b, n); /* may run the GC: original's bytes are looked up after */
+    if (n > 0) memcpy(dst, NIL_P(aside) ? wb_bbuf_bytes(o) : (const uint8_t *)RSTRING_PTR(aside), n);
+    b->len = n;
+    b->big = o->big;
+    b->read_only = o->read_only;
+    RB_GC_GUARD(aside);
+    RB_GC_GUARD(original);
     return self;
 }
 
@@ -342,6 +381,7 @@ VALUE wb_bbuf_view_of_string(VALUE string, size_t offset, size_t len, int big)
     b->len = len;
     b->big = big;
     b->read_only = 1;
+    b->initialized = 1;
     RB_GC_GUARD(frozen);
     return obj;
 }
@@ -371,7 +411,8 @@ VALUE wb_bbuf_slice(VALUE self, size_t off, size_t n)
     wb_bbuf *v = RTYPEDDATA_DATA(obj);
     v->len = n;
     v->big = b->big;
-    v->read_only = b->read_only;
+    v->read_only = b->read_only || RB_OBJ_FROZEN(self); /* a frozen Buffer's bytes are not written through its views either */
+    v->initialized = 1;
     if (NIL_P(b->backing)) {
         v->backing = self;
         v->offset = off;
@@ -415,7 +456,7 @@ static VALUE wb_buffer__set_bytes(VALUE self, VALUE offset, VALUE string)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
     StringValue(string);
-    check_writable(b);
+    check_writable(self, b);
     uint8_t *p = at(b, offset, (size_t)RSTRING_LEN(string));
     /* memcpy's pointers must be valid even for 0 bytes, and an empty buffer's may be NULL. */
     if (RSTRING_LEN(string) > 0) memcpy(p, RSTRING_PTR(string), (size_t)RSTRING_LEN(string));
@@ -426,7 +467,7 @@ static VALUE wb_buffer__set_bytes(VALUE self, VALUE offset, VALUE string)
 static VALUE wb_buffer__append(VALUE self, VALUE data)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
-    check_writable(b);
+    check_writable(self, b);
     if (rb_typeddata_is_kind_of(data, &bbuf_type)) {
         wb_bbuf *src = RTYPEDDATA_DATA(data);
         size_t n = src->len;
@@ -472,7 +513,7 @@ static VALUE wb_buffer__endian(VALUE self)
 static VALUE wb_buffer__clear(VALUE self)
 {
     wb_bbuf *b = RTYPEDDATA_DATA(self);
-    check_writable(b);
+    check_writable(self, b);
     if (!NIL_P(b->backing)) rb_raise(wb_hooks.eBinaryReadOnlyError, "a view cannot be cleared");
     b->len = 0;
     return self;
@@ -511,6 +552,7 @@ void Init_wirebind_binary_buffer(VALUE mNative)
     rb_define_const(c, "RangeError", wb_hooks.eBinaryRangeError);
     rb_define_const(c, "ReadOnlyError", wb_hooks.eBinaryReadOnlyError);
     rb_define_method(c, "initialize", wb_buffer__initialize, -1);
+    rb_define_method(c, "initialize_copy", wb_buffer__initialize_copy, 1);
     rb_define_singleton_method(c, "read_only", wb_buffer_s__read_only, -1);
 #define DEFINE(type, width, is_signed)                            \
     rb_define_method(c, "get_" #type, wb_buffer__get_##type, -1); \

@@ -206,7 +206,7 @@ VALUE wb_brec_encode(const wb_brec_plan *plan, VALUE record, VALUE into)
         return Qundef;
     }
     wb_bbuf *buf = wb_bbuf_get(into);
-    if (buf->read_only) {
+    if (buf->read_only || RB_OBJ_FROZEN(into)) {
         ruby_xfree(heap_bits);
         ALLOCV_END(tmp);
         return Qundef;

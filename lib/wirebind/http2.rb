@@ -3,9 +3,12 @@
 require_relative "http2/errors"
 require_relative "http2/hpack"
 require_relative "http2/frame"
+require_relative "http2/payloads"
 require_relative "http2/reader"
 require_relative "http2/writer"
+require_relative "http2/window"
 require_relative "http2/stream"
+require_relative "http2/write_watchdog"
 require_relative "http2/connection"
 
 module Wirebind

@@ -126,4 +126,82 @@ class BufferTest < Minitest::Test
     assert_raises(TypeError) { buf.get_u8("0") }
     assert_raises(TypeError) { Buffer.read_only(nil) }
   end
+
+  # ---- dup, clone, freeze, initialize again ----
+
+  def test_dup_and_clone_are_equal_and_independent
+    buf = Buffer.new(endian: :little)
+    buf.append("abcdef")
+    %i[dup clone].each do |copy_with|
+      copy = buf.public_send(copy_with)
+      assert_equal buf, copy, copy_with.to_s
+      assert_equal :little, copy.endian
+      copy.set_u8(0, 0x7a)
+      copy.append("g")
+      assert_equal "abcdef", buf.to_s, "#{copy_with}: the original is untouched"
+      assert_equal "zbcdefg", copy.to_s
+    end
+    slice = buf.slice(1, 3)
+    copy = slice.dup
+    copy.set_u8(0, 0x78)
+    assert_equal "bcd", slice.to_s, "a copy of a writable view writes to its own bytes"
+    assert_equal "abcdef", buf.to_s
+  end
+
+  def test_a_copy_of_a_read_only_buffer_stays_read_only
+    view = Buffer.read_only("hello")
+    [view.dup, view.clone, view.slice(1, 2).dup].each do |copy|
+      assert copy.read_only?
+      assert_raises(Wirebind::Binary::ReadOnlyError) { copy.set_u8(0, 1) }
+    end
+    assert_equal "hello", view.dup.to_s
+  end
+
+  def test_a_frozen_buffer_refuses_writes
+    buf = Buffer.new
+    buf.append("abc")
+    buf.freeze
+    assert_equal "abc", buf.to_s
+    assert_equal 0x61, buf.get_u8(0)
+    [-> { buf.set_u8(0, 1) }, -> { buf.append_u16(1) }, -> { buf.append("x") }, -> { buf.set_bytes(0, "x") },
+     -> { buf.set_bits(0, 1, 1) }, -> { buf.clear }, -> { buf.slice(0, 1).set_u8(0, 1) }].each do |write|
+      error = assert_raises(Wirebind::Binary::ReadOnlyError) { write.call }
+      assert_match(/frozen|read-only/, error.message)
+    end
+    assert_equal "abc", buf.to_s
+  end
+
+  def test_clone_honours_freeze
+    buf = Buffer.new
+    buf.append("abc")
+    assert buf.clone(freeze: true).frozen?
+    buf.freeze
+    assert buf.clone.frozen?
+    refute buf.clone(freeze: false).frozen?
+    thawed = buf.clone(freeze: false)
+    thawed.set_u8(0, 0x41)
+    assert_equal "Abc", thawed.to_s
+    refute buf.dup.frozen?
+  end
+
+  def test_initialize_cannot_be_called_again
+    buf = Buffer.new(16)
+    buf.append("abc")
+    view = buf.slice(0, 3)
+    error = assert_raises(Wirebind::Binary::ReadOnlyError) { buf.send(:initialize, 4) }
+    assert_match(/already initialized/, error.message)
+    assert_raises(Wirebind::Binary::ReadOnlyError) { Buffer.read_only("xyz").send(:initialize) }
+    assert_equal "abc", buf.to_s
+    assert_equal "abc", view.to_s
+  end
+
+  def test_initialize_copy_again_resets_to_a_copy
+    buf = Buffer.new
+    buf.append("abcdef")
+    view = buf.slice(2, 4)
+    buf.send(:initialize_copy, Buffer.read_only("xy"))
+    assert_equal "xy", buf.to_s
+    assert buf.read_only?
+    assert_raises(Wirebind::Binary::RangeError) { view.to_s }
+  end
 end

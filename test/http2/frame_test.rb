@@ -82,14 +82,14 @@ class HTTP2FrameTest < Minitest::Test
   def test_frame_size_and_padding_rules
     reader = Wirebind::HTTP2::Reader.new(max_frame_size: 16_384)
     reader.push(frame_bytes(0, 0, 1, "x" * 16_385))
-    error = assert_raises(Wirebind::HTTP2::ConnectionError) { reader.next_frame }
+    error = assert_raises(Wirebind::HTTP2::ProtocolError) { reader.next_frame }
     assert_equal :FRAME_SIZE_ERROR, error.code
     assert_equal 6, error.code_number
 
     padded = Wirebind::Binary.decode(frame_bytes(0, Frame::PADDED, 1, "\x03abcPPP"), Frame)
     assert_equal "abc", padded.content.to_s
     bad = Wirebind::Binary.decode(frame_bytes(0, Frame::PADDED, 1, "\x07abc"), Frame)
-    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ConnectionError) { bad.content }.code
+    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ProtocolError) { bad.content }.code
   end
 
   def test_truncated_stream_is_connection_closed
@@ -109,6 +109,32 @@ class HTTP2FrameTest < Minitest::Test
     stream.send_end_stream
     assert stream.closed?
     idle = Wirebind::HTTP2::Stream.new(3, 0)
-    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ConnectionError) { idle.receive_data(false) }.code
+    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ProtocolError) { idle.receive_data(false) }.code
+  end
+
+  def test_control_frame_payloads_are_binary_records
+    f = Wirebind::HTTP2::Frame
+    assert_equal [4, 65_535].pack("nN"), Wirebind::Binary.encode(f::Setting.new(id: 4, value: 65_535)).to_s
+    assert_equal [8].pack("N"), Wirebind::Binary.encode(f::RstStream.new(error_code: 8)).to_s
+    goaway = Wirebind::Binary.encode(f::GoAway.new(reserved: 0, last_stream_id: 7, error_code: 1, debug: "why")).to_s
+    assert_equal [7, 1].pack("NN") + "why", goaway
+    read = Wirebind::Binary.decode([0x8000_0007, 11].pack("NN") + "x", f::GoAway)
+    assert_equal [7, 11, "x"], [read.last_stream_id, read.error_code, read.debug.to_s]
+    assert_equal 0x7fff_ffff, Wirebind::Binary.decode([0xffff_ffff].pack("N"), f::WindowUpdate).increment
+    priority = Wirebind::Binary.decode([0x8000_0003, 16].pack("NC"), f::Priority)
+    assert_equal [1, 3, 16], [priority.exclusive, priority.dependency, priority.weight]
+  end
+
+  def test_a_window_grows_to_the_limit_and_no_further
+    window = Wirebind::HTTP2::Window.new(10)
+    window.consume(10)
+    refute window.positive?
+    assert window.grow(Wirebind::HTTP2::Frame::MAX_WINDOW)
+    refute window.grow(1), "2^31 is a FLOW_CONTROL_ERROR"
+    window = Wirebind::HTTP2::Window.new(5)
+    assert_equal 95, window.refill(100)
+    assert_equal 100, window.size
+    assert window.grow(-200)
+    assert_equal(-100, window.size, "SETTINGS_INITIAL_WINDOW_SIZE may shrink it below zero")
   end
 end

@@ -19,9 +19,20 @@ module Wirebind
     class Connection
       PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".b.freeze
       MAX_CONCURRENT_STREAMS = 128
+      # SETTINGS_MAX_HEADER_LIST_SIZE we advertise and enforce on each decoded
+      # list (names, values and 32 bytes per field: at most 2,048 fields)
+      MAX_HEADER_LIST_SIZE = 65_536
+      # The bytes of one header block (HEADERS + CONTINUATION) we buffer
+      MAX_HEADER_BLOCK_SIZE = 2 * MAX_HEADER_LIST_SIZE
+      # Streams a client may have reset or refused beyond one per stream
+      # answered in full (rapid reset, CVE-2023-44487)
+      RESET_BUDGET = 200
       # Our receive window: replenished when half of it is used.
       RECEIVE_WINDOW = Frame::DEFAULT_WINDOW
+      # Seconds without a byte from the peer (and nothing to send) before GOAWAY
       IDLE_TIMEOUT = 60
+      # Seconds one write may stay blocked (a peer that does not read) before the connection is closed
+      WRITE_TIMEOUT = 30
       # DATA frames sent between two reads of the peer's frames
       PUMP_BURST = 8
       private_constant :PUMP_BURST
@@ -31,10 +42,23 @@ module Wirebind
 
       # @param io [IO] a connected socket
       # @param handler [#call] called with (connection, stream) for each request
-      def initialize(io, handler, idle_timeout: IDLE_TIMEOUT)
+      # @param idle_timeout [Numeric] seconds without a frame from the peer before the connection ends
+      # @param max_concurrent_streams [Integer] streams open at once (each may hold a response body's file)
+      # @param max_header_list_size [Integer] see {MAX_HEADER_LIST_SIZE}
+      # @param max_header_block_size [Integer] see {MAX_HEADER_BLOCK_SIZE}
+      # @param reset_budget [Integer] see {RESET_BUDGET}
+      # @param write_timeout [Numeric] see {WRITE_TIMEOUT}
+      def initialize(io, handler, idle_timeout: IDLE_TIMEOUT, max_concurrent_streams: MAX_CONCURRENT_STREAMS,
+                     max_header_list_size: MAX_HEADER_LIST_SIZE, max_header_block_size: MAX_HEADER_BLOCK_SIZE,
+                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT)
         @io = io
         @handler = handler
         @idle_timeout = idle_timeout
+        @write_timeout = write_timeout
+        @max_concurrent_streams = max_concurrent_streams
+        @max_header_list_size = max_header_list_size
+        @max_header_block_size = max_header_block_size
+        @reset_budget = @reset_budget_limit = reset_budget
         @reader = Reader.new(io)
         @writer = Writer.new(io)
         @decoder = HPACK::Decoder.new
@@ -44,9 +68,10 @@ module Wirebind
         @last_stream_id = 0
         @peer_initial_window = Frame::DEFAULT_WINDOW
         @peer_max_frame_size = Frame::DEFAULT_MAX_FRAME_SIZE
-        @send_window = Frame::DEFAULT_WINDOW
-        @receive_window = RECEIVE_WINDOW
-        @continuation = nil # the stream whose header block is being continued
+        @send_window = Window.new(Frame::DEFAULT_WINDOW)
+        @receive_window = Window.new(RECEIVE_WINDOW)
+        @header_block = nil # a header block awaiting CONTINUATION, on stream @block_id
+        @reset_ids = {} # see #remember_reset
         @chunk = String.new(capacity: Frame::MAX_FRAME_SIZE_LIMIT, encoding: Encoding::BINARY)
         @goaway = false
       end
@@ -54,37 +79,21 @@ module Wirebind
       # Serves the connection until the peer leaves or breaks the protocol.
       # @return [Symbol, nil] the error code sent in GOAWAY, if any
       def run
-        preface = @reader.read_bytes(PREFACE.bytesize)
-        return nil if preface.nil?
-        raise ConnectionError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
+        WriteWatchdog.watch(self) { serve }
+      end
 
-        @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
-        loop do
-          frame = @reader.next_frame
-          if frame
-            receive(frame)
-            next
-          end
-          if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
-            # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
-            PUMP_BURST.times do
-              pump
-              break unless @send_window.positive? && @sending.any? { |stream| stream.send_window.positive? }
-            end
-            next if @reader.fill_nonblock
-          else
-            break unless wait_readable && @reader.fill_nonblock
-          end
-          break if @goaway && @sending.empty?
-        end
+      # Closes the socket if a write has been blocked longer than the write
+      # timeout (called by {WriteWatchdog}'s thread).
+      #
+      # @api private
+      # @param now [Float] CLOCK_MONOTONIC
+      def abort_stalled_write(now)
+        since = @writer.writing_since
+        return unless since && now - since > @write_timeout
+
+        @io.close
+      rescue IOError
         nil
-      rescue ConnectionError => e
-        goaway(e.code_number, e.message)
-        e.code
-      rescue ConnectionClosed, Errno::EPIPE, Errno::ECONNRESET, IOError
-        nil
-      ensure
-        @streams.each_value(&:reset)
       end
 
       # Sends a response: HEADERS, then the body's bytes in DATA frames as the
@@ -113,12 +122,72 @@ module Wirebind
 
       private
 
+      def serve
+        # the idle timeout holds from the first byte: a client that connects and is silent is let go
+        while @reader.buffered < PREFACE.bytesize
+          return nil unless fill_within_idle_timeout
+        end
+        preface = @reader.read_bytes(PREFACE.bytesize)
+        raise ProtocolError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
+
+        @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
+        until (first = @reader.next_frame)
+          next if fill_within_idle_timeout
+
+          goaway(ERROR_CODES[:NO_ERROR], "no SETTINGS within #{@idle_timeout} s")
+          return nil
+        end
+        raise ProtocolError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
+
+        receive(first)
+        loop do
+          frame = @reader.next_frame
+          if frame
+            receive(frame)
+            next
+          end
+          if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
+            # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
+            PUMP_BURST.times do
+              pump
+              break unless @send_window.positive? && @sending.any? { |stream| stream.send_window.positive? }
+            end
+            next if @reader.fill_nonblock
+          else
+            unless wait_readable
+              goaway(ERROR_CODES[:NO_ERROR], "idle for #{@idle_timeout} s")
+              break
+            end
+            break unless @reader.fill_nonblock
+          end
+          break if @goaway && @sending.empty?
+        end
+        nil
+      rescue ProtocolError => e
+        goaway(e.code_number, e.message)
+        e.code
+      rescue ConnectionClosed, Errno::EPIPE, Errno::ECONNRESET, IOError
+        nil
+      ensure
+        @streams.each_value(&:reset)
+      end
+
       def wait_readable
         !@io.wait_readable(@idle_timeout).nil?
       end
 
+      # @return [Boolean] false if the peer was silent for the idle timeout, or left
+      def fill_within_idle_timeout
+        wait_readable && @reader.fill_nonblock != false
+      end
+
       def settings_payload
-        [Frame::SETTINGS_MAX_CONCURRENT_STREAMS, MAX_CONCURRENT_STREAMS, Frame::SETTINGS_ENABLE_PUSH, 0].pack("nNnN")
+        payload = Buffer.new
+        [[Frame::SETTINGS_MAX_CONCURRENT_STREAMS, @max_concurrent_streams], [Frame::SETTINGS_ENABLE_PUSH, 0],
+         [Frame::SETTINGS_MAX_HEADER_LIST_SIZE, @max_header_list_size]].each do |id, value|
+          Binary.encode(Frame::Setting.new(id: id, value: value), into: payload)
+        end
+        payload
       end
 
       def write_headers(stream_id, block, end_stream)
@@ -141,7 +210,7 @@ module Wirebind
       def pump
         stream = @sending.find { |s| s.send_window.positive? }
         @sending.delete(stream)
-        size = [stream.remaining, stream.send_window, @send_window, @peer_max_frame_size].min
+        size = [stream.remaining, stream.send_window.size, @send_window.size, @peer_max_frame_size].min
         last = stream.remaining == size
         if stream.body_offset
           return unless send_file_data(stream, size, last)
@@ -153,8 +222,8 @@ module Wirebind
           @writer.write_data(last ? Frame::END_STREAM : 0, stream.id, chunk)
         end
         stream.remaining -= size
-        stream.send_window -= size
-        @send_window -= size
+        stream.send_window.consume(size)
+        @send_window.consume(size)
         if last
           stream.body.close
           stream.body = nil
@@ -183,13 +252,16 @@ module Wirebind
       end
 
       def forget(stream)
+        # a stream answered in full, not reset, earns back a reset
+        @reset_budget += 1 if stream.closed? && !stream.reset? && @reset_budget < @reset_budget_limit
         @streams.delete(stream.id)
         @sending.delete(stream)
       end
 
       def reset_stream(stream_or_id, code)
         id = stream_or_id.is_a?(Stream) ? stream_or_id.id : stream_or_id
-        @writer.write_frame(Frame::RST_STREAM, 0, id, [ERROR_CODES.fetch(code)].pack("N"))
+        @writer.write_frame(Frame::RST_STREAM, 0, id, Binary.encode(Frame::RstStream.new(error_code: ERROR_CODES.fetch(code))))
+        remember_reset(id)
         stream = @streams[id]
         return unless stream
 
@@ -197,16 +269,26 @@ module Wirebind
         forget(stream)
       end
 
+      # Streams we reset lately: the peer may have sent more on them before it
+      # saw the reset (section 5.1, "closed"), which is dropped, not answered
+      # with another reset (that would spend the reset budget) or a connection
+      # error. A few hundred ids, oldest forgotten first.
+      def remember_reset(id)
+        @reset_ids.delete(@reset_ids.first[0]) if @reset_ids.size >= 2 * @max_concurrent_streams
+        @reset_ids[id] = true
+      end
+
       def goaway(code_number, message)
         debug = message.to_s.b.byteslice(0, 256)
-        @writer.write_frame(Frame::GOAWAY, 0, 0, [@last_stream_id, code_number].pack("NN") + debug)
+        goaway = Frame::GoAway.new(reserved: 0, last_stream_id: @last_stream_id, error_code: code_number, debug: debug)
+        @writer.write_frame(Frame::GOAWAY, 0, 0, Binary.encode(goaway))
       rescue IOError, SystemCallError
         nil
       end
 
       def receive(frame)
-        if @continuation && frame.type != Frame::CONTINUATION
-          raise ConnectionError, "#{frame.type_name} frame while a header block on stream #{@continuation.id} awaits CONTINUATION"
+        if @header_block && frame.type != Frame::CONTINUATION
+          raise ProtocolError, "#{frame.type_name} frame while a header block on stream #{@block_id} awaits CONTINUATION"
         end
 
         case frame.type
@@ -215,7 +297,7 @@ module Wirebind
         when Frame::PRIORITY then receive_priority(frame)
         when Frame::RST_STREAM then receive_rst_stream(frame)
         when Frame::SETTINGS then receive_settings(frame)
-        when Frame::PUSH_PROMISE then raise ConnectionError, "PUSH_PROMISE from a client"
+        when Frame::PUSH_PROMISE then raise ProtocolError, "PUSH_PROMISE from a client"
         when Frame::PING then receive_ping(frame)
         when Frame::GOAWAY then receive_goaway(frame)
         when Frame::WINDOW_UPDATE then receive_window_update(frame)
@@ -224,14 +306,24 @@ module Wirebind
         end
       rescue StreamError => e
         reset_stream(e.stream_id, e.code)
+        spend_reset_budget
+      end
+
+      # A reset or refused stream costs one from the budget, a stream answered
+      # in full gives one back.
+      def spend_reset_budget
+        @reset_budget -= 1
+        return unless @reset_budget.negative?
+
+        raise ProtocolError.new("too many streams reset or refused (rapid reset?)", code: :ENHANCE_YOUR_CALM)
       end
 
       def connection_frame!(frame)
-        raise ConnectionError, "#{frame.type_name} frame on stream #{frame.stream_id}: it belongs to stream 0" unless frame.stream_id.zero?
+        raise ProtocolError, "#{frame.type_name} frame on stream #{frame.stream_id}: it belongs to stream 0" unless frame.stream_id.zero?
       end
 
       def stream_frame!(frame)
-        raise ConnectionError, "#{frame.type_name} frame on stream 0" if frame.stream_id.zero?
+        raise ProtocolError, "#{frame.type_name} frame on stream 0" if frame.stream_id.zero?
       end
 
       # The stream a frame names: an open one, or a Stream in the state its
@@ -247,113 +339,213 @@ module Wirebind
       def receive_data(frame)
         stream_frame!(frame)
         length = frame.length
-        if length > @receive_window
-          raise ConnectionError.new("DATA of #{length} bytes above the connection window (#{@receive_window})", code: :FLOW_CONTROL_ERROR)
+        if length > @receive_window.size
+          raise ProtocolError.new("DATA of #{length} bytes above the connection window (#{@receive_window.size})", code: :FLOW_CONTROL_ERROR)
         end
 
-        @receive_window -= length
+        @receive_window.consume(length)
         replenish
         frame.content # checks the padding
+        return if @reset_ids.key?(frame.stream_id) && !@streams.key?(frame.stream_id) # in flight when we reset it
+
         stream = stream_for(frame.stream_id)
-        stream.receive_data(frame.flag?(Frame::END_STREAM))
-        # requests with a body are not this server's business: the body is dropped
+        end_stream = frame.flag?(Frame::END_STREAM)
+        stream.receive_data(end_stream)
+        # the body is dropped (no handler reads one yet), but its length is checked
+        stream.received_length += frame.content.length
+        if stream.content_length && stream.received_length > stream.content_length
+          raise StreamError.new("more DATA than content-length #{stream.content_length}", stream_id: stream.id)
+        end
+
+        received_end_stream(stream) if end_stream
       end
 
       def replenish
-        return if @receive_window > RECEIVE_WINDOW / 2
+        return if @receive_window.size > RECEIVE_WINDOW / 2
 
-        increment = RECEIVE_WINDOW - @receive_window
-        @receive_window = RECEIVE_WINDOW
-        @writer.write_frame(Frame::WINDOW_UPDATE, 0, 0, [increment].pack("N"))
+        increment = @receive_window.refill(RECEIVE_WINDOW)
+        @writer.write_frame(Frame::WINDOW_UPDATE, 0, 0, Binary.encode(Frame::WindowUpdate.new(reserved: 0, increment: increment)))
       end
 
       def receive_headers(frame)
         stream_frame!(frame)
         id = frame.stream_id
-        raise ConnectionError, "HEADERS on stream #{id}: a client opens odd-numbered streams" if id.even?
+        raise ProtocolError, "HEADERS on stream #{id}: a client opens odd-numbered streams" if id.even?
 
         priority = frame.flag?(Frame::PRIORITY_FLAG)
         block = frame.content(priority ? 5 : 0)
-        if priority
-          offset = frame.flag?(Frame::PADDED) ? 1 : 0
-          dependency = frame.payload.get_u32(offset) & 0x7fff_ffff
-          raise StreamError.new("stream #{id} depends on itself", stream_id: id) if dependency == id
-        end
+        end_stream = frame.flag?(Frame::END_STREAM)
+        # A stream error found here is raised only once the block is decoded
+        # (#finish_header_block): every block moves the HPACK state.
+        @block_error = nil
+        @block_stream = nil
+        dependency = priority ? Binary.decode(frame.payload, Frame::Priority, offset: frame.flag?(Frame::PADDED) ? 1 : 0).dependency : nil
         stream = @streams[id]
-        if stream.nil?
-          if id <= @last_stream_id
-            raise ConnectionError.new("HEADERS on closed stream #{id}", code: :STREAM_CLOSED)
-          end
+        if stream.nil? && @reset_ids.key?(id)
+          nil # trailers in flight when we reset the stream: decoded (#finish_header_block) and dropped
+        elsif stream.nil?
+          raise ProtocolError, "HEADERS on stream #{id}, not above the last stream opened (#{@last_stream_id})" if id <= @last_stream_id
 
           @last_stream_id = id
-          stream = Stream.new(id, @peer_initial_window)
-          if @streams.size >= MAX_CONCURRENT_STREAMS
-            decode_headers(block.to_s) if frame.flag?(Frame::END_HEADERS) # keep the HPACK state in step
-            raise StreamError.new("more than #{MAX_CONCURRENT_STREAMS} concurrent streams", stream_id: id, code: :REFUSED_STREAM)
+          if dependency == id
+            @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
+          elsif @streams.size >= @max_concurrent_streams
+            @block_error = StreamError.new("more than #{@max_concurrent_streams} concurrent streams", stream_id: id, code: :REFUSED_STREAM)
+          else
+            stream = @streams[id] = Stream.new(id, @peer_initial_window)
           end
-
-          @streams[id] = stream
+        elsif dependency == id
+          @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
         end
-        stream.receive_headers(frame.flag?(Frame::END_STREAM))
-        stream.header_block = block.to_s.dup
-        if frame.flag?(Frame::END_HEADERS)
-          headers_complete(stream)
-        else
-          @continuation = stream
+        if stream && @block_error.nil?
+          begin
+            stream.receive_headers(end_stream)
+            @block_stream = stream
+          rescue StreamError => e
+            @block_error = e
+          end
         end
+        @block_end_stream = end_stream
+        @block_id = id
+        @header_block = block.to_s.b
+        check_header_block_size
+        finish_header_block if frame.flag?(Frame::END_HEADERS)
       end
 
       def receive_continuation(frame)
-        stream = @continuation
-        unless stream && frame.stream_id == stream.id
-          raise ConnectionError, "CONTINUATION on stream #{frame.stream_id} without a HEADERS frame before it"
+        unless @header_block && frame.stream_id == @block_id
+          raise ProtocolError, "CONTINUATION on stream #{frame.stream_id} without a HEADERS frame before it"
         end
 
-        stream.header_block << frame.payload.to_s
-        return unless frame.flag?(Frame::END_HEADERS)
-
-        @continuation = nil
-        headers_complete(stream)
+        @header_block << frame.payload.to_s
+        check_header_block_size
+        finish_header_block if frame.flag?(Frame::END_HEADERS)
       end
 
-      def decode_headers(block)
-        @decoder.decode(block)
-      rescue CompressionError
-        raise
+      # A header block above the cap is not buffered any further: it cannot be
+      # dropped without decoding (that would put HPACK out of step), so the
+      # connection ends.
+      def check_header_block_size
+        return if @header_block.bytesize <= @max_header_block_size
+
+        raise ProtocolError.new("a header block of more than #{@max_header_block_size} bytes on stream #{@block_id}",
+                                code: :ENHANCE_YOUR_CALM)
       end
 
-      def headers_complete(stream)
-        headers = decode_headers(stream.header_block)
-        stream.header_block = nil
-        if stream.headers # trailers
-          return
+      # Decodes the block collected, whatever becomes of its stream, then
+      # raises the stream error found on its HEADERS frame if any.
+      def finish_header_block
+        block = @header_block
+        @header_block = nil
+        headers = @decoder.decode(block, max_list_size: @max_header_list_size)
+        raise @block_error if @block_error
+
+        stream = @block_stream
+        return unless stream # a stream we reset
+
+        if headers.nil?
+          raise StreamError.new("a header list above #{@max_header_list_size} bytes", stream_id: stream.id) if stream.headers
+
+          return respond(stream, 431, [%w[content-length 0]])
         end
+        if stream.headers
+          receive_trailers(stream, headers)
+        else
+          check_request(stream, headers, @block_end_stream)
+          stream.headers = headers
+          call_handler(stream)
+        end
+      end
 
-        check_request(stream, headers)
-        stream.headers = headers
+      # A handler that raises costs its stream (RST_STREAM INTERNAL_ERROR),
+      # not the connection and the other requests on it. A failing socket still
+      # ends the connection: the reset's write fails the same way.
+      def call_handler(stream)
         @handler.call(self, stream)
+      rescue StandardError
+        reset_stream(stream, :INTERNAL_ERROR)
       end
 
-      # Section 8.3: the pseudo-headers a request needs, lower-case names.
-      def check_request(stream, headers)
+      # Section 8.1: trailers end the stream and carry no pseudo-header.
+      def receive_trailers(stream, headers)
+        raise StreamError.new("a second header block on stream #{stream.id} without END_STREAM", stream_id: stream.id) unless @block_end_stream
+
+        headers.each do |name, value|
+          raise StreamError.new("pseudo-header #{name} in trailers", stream_id: stream.id) if name.start_with?(":")
+
+          check_field(stream, name, value)
+        end
+        received_end_stream(stream)
+      end
+
+      # Section 8.1.1: a content-length must match the DATA received.
+      def received_end_stream(stream)
+        expected = stream.content_length
+        if expected && expected != stream.received_length
+          raise StreamError.new("content-length #{expected} but #{stream.received_length} bytes of DATA", stream_id: stream.id)
+        end
+
+        forget(stream) if stream.closed?
+      end
+
+      REGULAR_NAME = /\A[!#$%&'*+\-.^_`|~0-9a-z]+\z/
+      BAD_VALUE = /[\0\r\n]|\A[ \t]|[ \t]\z/
+      CONNECTION_SPECIFIC = %w[connection keep-alive proxy-connection transfer-encoding upgrade].freeze
+      REQUEST_PSEUDO = %w[:method :scheme :path :authority].freeze
+      private_constant :REGULAR_NAME, :BAD_VALUE, :CONNECTION_SPECIFIC, :REQUEST_PSEUDO
+
+      # Sections 8.2 and 8.3: a request's fields, which a malformed request
+      # breaks with a stream error (PROTOCOL_ERROR).
+      def check_request(stream, headers, end_stream)
         seen_regular = false
         pseudo = {}
-        headers.each do |name, _value|
+        headers.each do |name, value|
           if name.start_with?(":")
             raise StreamError.new("pseudo-header #{name} after a regular header", stream_id: stream.id) if seen_regular
+            raise StreamError.new("pseudo-header #{name} is not a request's", stream_id: stream.id) unless REQUEST_PSEUDO.include?(name)
             raise StreamError.new("pseudo-header #{name} twice", stream_id: stream.id) if pseudo[name]
+            raise StreamError.new("pseudo-header #{name}: bad value #{value.inspect}", stream_id: stream.id) if value.match?(BAD_VALUE)
 
-            pseudo[name] = true
+            pseudo[name] = value
           else
             seen_regular = true
-            if name.match?(/[A-Z]/) || %w[connection keep-alive proxy-connection transfer-encoding upgrade].include?(name)
-              raise StreamError.new("header #{name.inspect} is not allowed in HTTP/2", stream_id: stream.id)
-            end
+            check_field(stream, name, value)
+            check_content_length(stream, value, end_stream) if name == "content-length"
           end
         end
-        return if pseudo[":method"] && (pseudo[":path"] || headers.any? { |n, v| n == ":method" && v == "CONNECT" })
+        check_pseudo(stream, pseudo)
+      end
 
-        raise StreamError.new("a request without :method or :path", stream_id: stream.id)
+      def check_field(stream, name, value)
+        raise StreamError.new("header name #{name.inspect} is not a lower-case token", stream_id: stream.id) unless name.match?(REGULAR_NAME)
+        raise StreamError.new("header #{name} is connection-specific: not allowed in HTTP/2", stream_id: stream.id) if CONNECTION_SPECIFIC.include?(name)
+        raise StreamError.new("header te of #{value.inspect}: only \"trailers\" is allowed", stream_id: stream.id) if name == "te" && value != "trailers"
+        raise StreamError.new("header #{name}: CR, LF, NUL or edge whitespace in its value", stream_id: stream.id) if value.match?(BAD_VALUE)
+      end
+
+      def check_content_length(stream, value, end_stream)
+        raise StreamError.new("content-length #{value.inspect} is not a number", stream_id: stream.id) unless value.match?(/\A\d{1,18}\z/)
+        raise StreamError.new("content-length twice", stream_id: stream.id) if stream.content_length
+
+        stream.content_length = Integer(value, 10)
+        return unless end_stream && stream.content_length.positive?
+
+        raise StreamError.new("content-length #{value} on a request without a body", stream_id: stream.id)
+      end
+
+      def check_pseudo(stream, pseudo)
+        if pseudo[":method"] == "CONNECT"
+          return if pseudo[":authority"] && !pseudo[":scheme"] && !pseudo[":path"]
+
+          raise StreamError.new("CONNECT needs :authority and no :scheme or :path", stream_id: stream.id)
+        end
+        missing = %w[:method :scheme :path].reject { |name| pseudo[name] }
+        raise StreamError.new("a request without #{missing.join(', ')}", stream_id: stream.id) unless missing.empty?
+
+        path = pseudo[":path"]
+        return if path.start_with?("/") || (path == "*" && pseudo[":method"] == "OPTIONS")
+
+        raise StreamError.new(":path #{path.inspect} is neither absolute nor * for OPTIONS", stream_id: stream.id)
       end
 
       def receive_priority(frame)
@@ -361,37 +553,37 @@ module Wirebind
         unless frame.length == 5
           raise StreamError.new("PRIORITY frame of #{frame.length} bytes", stream_id: frame.stream_id, code: :FRAME_SIZE_ERROR)
         end
-        return unless (frame.payload.get_u32(0) & 0x7fff_ffff) == frame.stream_id
+        return unless Binary.decode(frame.payload, Frame::Priority).dependency == frame.stream_id
 
         raise StreamError.new("stream #{frame.stream_id} depends on itself", stream_id: frame.stream_id)
       end
 
       def receive_rst_stream(frame)
         stream_frame!(frame)
-        raise ConnectionError.new("RST_STREAM frame of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
-        raise ConnectionError, "RST_STREAM on idle stream #{frame.stream_id}" if frame.stream_id > @last_stream_id
+        raise ProtocolError.new("RST_STREAM frame of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
+        raise ProtocolError, "RST_STREAM on idle stream #{frame.stream_id}" if frame.stream_id > @last_stream_id
 
         stream = @streams[frame.stream_id]
         return unless stream
 
         stream.reset
         forget(stream)
+        spend_reset_budget
       end
 
       def receive_settings(frame)
         connection_frame!(frame)
         if frame.flag?(Frame::ACK)
-          raise ConnectionError.new("SETTINGS ACK with a payload", code: :FRAME_SIZE_ERROR) unless frame.length.zero?
+          raise ProtocolError.new("SETTINGS ACK with a payload", code: :FRAME_SIZE_ERROR) unless frame.length.zero?
 
           return
         end
-        raise ConnectionError.new("SETTINGS of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless (frame.length % 6).zero?
+        raise ProtocolError.new("SETTINGS of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless (frame.length % 6).zero?
 
         payload = frame.payload
         (frame.length / 6).times do |i|
-          id = payload.get_u16(i * 6)
-          value = payload.get_u32(i * 6 + 2)
-          apply_setting(id, value)
+          setting = Binary.decode(payload, Frame::Setting, offset: i * 6)
+          apply_setting(setting.id, setting.value)
         end
         @writer.write_frame(Frame::SETTINGS, Frame::ACK, 0)
       end
@@ -401,21 +593,20 @@ module Wirebind
         when Frame::SETTINGS_HEADER_TABLE_SIZE
           @encoder.max_table_size = [value, 4096].min
         when Frame::SETTINGS_ENABLE_PUSH
-          raise ConnectionError, "SETTINGS_ENABLE_PUSH of #{value}" if value > 1
+          raise ProtocolError, "SETTINGS_ENABLE_PUSH of #{value}" if value > 1
         when Frame::SETTINGS_INITIAL_WINDOW_SIZE
-          raise ConnectionError.new("SETTINGS_INITIAL_WINDOW_SIZE of #{value}", code: :FLOW_CONTROL_ERROR) if value > Frame::MAX_WINDOW
+          raise ProtocolError.new("SETTINGS_INITIAL_WINDOW_SIZE of #{value}", code: :FLOW_CONTROL_ERROR) if value > Frame::MAX_WINDOW
 
           delta = value - @peer_initial_window
           @peer_initial_window = value
           @streams.each_value do |stream|
-            stream.send_window += delta
-            if stream.send_window > Frame::MAX_WINDOW
-              raise ConnectionError.new("SETTINGS_INITIAL_WINDOW_SIZE overflows stream #{stream.id}'s window", code: :FLOW_CONTROL_ERROR)
+            unless stream.send_window.grow(delta)
+              raise ProtocolError.new("SETTINGS_INITIAL_WINDOW_SIZE overflows stream #{stream.id}'s window", code: :FLOW_CONTROL_ERROR)
             end
           end
         when Frame::SETTINGS_MAX_FRAME_SIZE
           unless value.between?(Frame::DEFAULT_MAX_FRAME_SIZE, Frame::MAX_FRAME_SIZE_LIMIT)
-            raise ConnectionError, "SETTINGS_MAX_FRAME_SIZE of #{value}"
+            raise ProtocolError, "SETTINGS_MAX_FRAME_SIZE of #{value}"
           end
 
           @peer_max_frame_size = value
@@ -424,7 +615,7 @@ module Wirebind
 
       def receive_ping(frame)
         connection_frame!(frame)
-        raise ConnectionError.new("PING of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 8
+        raise ProtocolError.new("PING of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 8
         return if frame.flag?(Frame::ACK)
 
         @writer.write_frame(Frame::PING, Frame::ACK, 0, frame.payload.to_s)
@@ -432,35 +623,33 @@ module Wirebind
 
       def receive_goaway(frame)
         connection_frame!(frame)
-        raise ConnectionError.new("GOAWAY of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) if frame.length < 8
+        raise ProtocolError.new("GOAWAY of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) if frame.length < 8
 
         @goaway = true
       end
 
       def receive_window_update(frame)
-        raise ConnectionError.new("WINDOW_UPDATE of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
+        raise ProtocolError.new("WINDOW_UPDATE of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
 
-        increment = frame.payload.get_u32(0) & 0x7fff_ffff
+        increment = Binary.decode(frame.payload, Frame::WindowUpdate).increment
         id = frame.stream_id
         if id.zero?
-          raise ConnectionError, "WINDOW_UPDATE of 0 on the connection" if increment.zero?
+          raise ProtocolError, "WINDOW_UPDATE of 0 on the connection" if increment.zero?
 
-          @send_window += increment
-          raise ConnectionError.new("the connection window overflows (#{@send_window})", code: :FLOW_CONTROL_ERROR) if @send_window > Frame::MAX_WINDOW
+          return if @send_window.grow(increment)
 
-          return
+          raise ProtocolError.new("the connection window overflows (#{@send_window.size})", code: :FLOW_CONTROL_ERROR)
         end
-        raise ConnectionError, "WINDOW_UPDATE on idle stream #{id}" if id > @last_stream_id
+        raise ProtocolError, "WINDOW_UPDATE on idle stream #{id}" if id > @last_stream_id
 
         stream = @streams[id]
         return unless stream # closed: ignored
 
         raise StreamError.new("WINDOW_UPDATE of 0 on stream #{id}", stream_id: id) if increment.zero?
 
-        stream.send_window += increment
-        return unless stream.send_window > Frame::MAX_WINDOW
+        return if stream.send_window.grow(increment)
 
-        raise StreamError.new("stream #{id}'s window overflows (#{stream.send_window})", stream_id: id, code: :FLOW_CONTROL_ERROR)
+        raise StreamError.new("stream #{id}'s window overflows (#{stream.send_window.size})", stream_id: id, code: :FLOW_CONTROL_ERROR)
       end
     end
   end

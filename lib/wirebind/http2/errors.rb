@@ -29,9 +29,11 @@ module Wirebind
       end
     end
 
-    # A connection error (section 5.4.1): answered with GOAWAY, then the
-    # connection is closed.
-    class ConnectionError < Error; end
+    # A connection error (section 5.4.1), a protocol violation: answered
+    # with GOAWAY carrying {#code}, then the connection is closed. (Named
+    # apart from {Wirebind::SOAP::ConnectionError}, a network failure; it was
+    # HTTP2::ConnectionError.)
+    class ProtocolError < Error; end
 
     # A stream error (section 5.4.2): answered with RST_STREAM on that stream;
     # the connection goes on.
@@ -46,7 +48,7 @@ module Wirebind
     end
 
     # A malformed HPACK block (RFC 7541): a connection error of type COMPRESSION_ERROR.
-    class CompressionError < ConnectionError
+    class CompressionError < ProtocolError
       def initialize(message = nil, code: :COMPRESSION_ERROR)
         super
       end

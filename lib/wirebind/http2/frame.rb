@@ -81,24 +81,24 @@ module Wirebind
       #
       # @param skip [Integer] bytes after the pad length to leave out too (HEADERS' priority fields)
       # @return [Wirebind::Buffer]
-      # @raise [ConnectionError] PROTOCOL_ERROR when the padding is as long as the payload or longer
+      # @raise [ProtocolError] PROTOCOL_ERROR when the padding is as long as the payload or longer
       def content(skip = 0)
         data = payload
         start = 0
         stop = data.length
         if flag?(PADDED)
-          raise ConnectionError.new("#{type_name} frame: PADDED without a pad length", code: :FRAME_SIZE_ERROR) if stop < 1
+          raise ProtocolError.new("#{type_name} frame: PADDED without a pad length", code: :FRAME_SIZE_ERROR) if stop < 1
 
           pad = data.get_u8(0)
           start = 1
           if pad + start + skip > stop
-            raise ConnectionError, "#{type_name} frame on stream #{stream_id}: #{pad} bytes of padding in a #{stop}-byte payload"
+            raise ProtocolError, "#{type_name} frame on stream #{stream_id}: #{pad} bytes of padding in a #{stop}-byte payload"
           end
 
           stop -= pad
         end
         if start + skip > stop
-          raise ConnectionError.new("#{type_name} frame on stream #{stream_id} is too short", code: :FRAME_SIZE_ERROR)
+          raise ProtocolError.new("#{type_name} frame on stream #{stream_id} is too short", code: :FRAME_SIZE_ERROR)
         end
 
         start.zero? && skip.zero? && stop == data.length ? data : data.slice(start + skip, stop - start - skip)

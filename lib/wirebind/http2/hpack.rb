@@ -99,14 +99,20 @@ module Wirebind
         end
 
         # @param block [String] a complete header block
-        # @return [Array<Array(String, String)>] the headers, in order
+        # @param max_list_size [Integer, nil] the largest header list
+        #   (RFC 9113 section 6.5.2: names, values and 32 bytes a field) to return
+        # @return [Array<Array(String, String)>, nil] the headers, in order; nil
+        #   when the list is above max_list_size (the block is still decoded
+        #   to its end, so the dynamic table stays in step, but no field is
+        #   kept past the limit)
         # @raise [CompressionError]
-        def decode(block)
+        def decode(block, max_list_size: nil)
           raise TypeError, "a header block is a String, not #{block.class}" unless block.is_a?(String)
 
           @block = block
           @pos = 0
           headers = []
+          list_size = 0
           length = block.bytesize
           while @pos < length
             byte = block.getbyte(@pos)
@@ -121,7 +127,7 @@ module Wirebind
               headers << [name, value]
             elsif byte >= 0x20 # dynamic table size update (6.3)
               at = @pos
-              raise CompressionError, "table size update after a header field at offset #{at}" unless headers.empty?
+              raise CompressionError, "table size update after a header field at offset #{at}" unless headers.empty? && list_size.zero?
 
               size = integer(5)
               if size > @max_table_size
@@ -132,8 +138,13 @@ module Wirebind
             else # literal without indexing (6.2.2) or never indexed (6.2.3)
               headers << literal(4)
             end
+            next unless max_list_size && headers.size.positive?
+
+            name, value = headers.last
+            list_size += name.bytesize + value.bytesize + 32
+            headers.pop if list_size > max_list_size
           end
-          headers
+          max_list_size && list_size > max_list_size ? nil : headers
         ensure
           @block = nil
         end

@@ -53,15 +53,15 @@ module Wirebind
 
       # The next complete frame in what was pushed or read so far.
       # @return [Frame, nil] nil if more bytes are needed
-      # @raise [ConnectionError] FRAME_SIZE_ERROR for a frame above {#max_frame_size}
+      # @raise [ProtocolError] FRAME_SIZE_ERROR for a frame above {#max_frame_size}
       def next_frame
         available = @data.bytesize - @pos
         return nil if available < Frame::HEADER_SIZE
 
         length = @view.get_u24(@pos)
         if length > @max_frame_size
-          raise ConnectionError.new("a frame of #{length} bytes is above SETTINGS_MAX_FRAME_SIZE (#{@max_frame_size})",
-                                    code: :FRAME_SIZE_ERROR)
+          raise ProtocolError.new("a frame of #{length} bytes is above SETTINGS_MAX_FRAME_SIZE (#{@max_frame_size})",
+                                  code: :FRAME_SIZE_ERROR)
         end
         return nil if available < Frame::HEADER_SIZE + length
 

@@ -8,25 +8,29 @@ module Wirebind
       attr_reader :id
       # @return [Symbol] :idle, :open, :half_closed_local, :half_closed_remote or :closed
       attr_reader :state
-      # @return [Integer] bytes we may still send on it (the peer's window)
-      attr_accessor :send_window
+      # @return [Window] bytes we may still send on it (the peer's window)
+      attr_reader :send_window
       # @return [Array<Array(String, String)>, nil] the request's headers
       attr_accessor :headers
       # @api private: the response body being sent ([io, remaining bytes]) and
       # the header block being collected from CONTINUATION frames
-      attr_accessor :body, :remaining, :header_block, :end_stream_after_headers
+      attr_accessor :body, :remaining
       # @api private: where the next DATA frame's bytes start in a File body
       attr_accessor :body_offset
+      # @api private: the request's content-length, if any, and the DATA bytes received
+      attr_accessor :content_length, :received_length
 
       def initialize(id, send_window)
         @id = id
         @state = :idle
-        @send_window = send_window
+        @send_window = Window.new(send_window)
         @headers = nil
         @body = nil
         @remaining = 0
         @body_offset = 0
-        @header_block = nil
+        @content_length = nil
+        @received_length = 0
+        @reset = false
       end
 
       # HEADERS received.
@@ -46,7 +50,7 @@ module Wirebind
         case @state
         when :open then @state = :half_closed_remote if end_stream
         when :half_closed_local then @state = :closed if end_stream
-        when :idle then raise ConnectionError, "DATA on idle stream #{@id}"
+        when :idle then raise ProtocolError, "DATA on idle stream #{@id}"
         else raise StreamError.new("DATA on stream #{@id} in state #{@state}", stream_id: @id, code: :STREAM_CLOSED)
         end
       end
@@ -62,8 +66,14 @@ module Wirebind
       # RST_STREAM sent or received.
       def reset
         @state = :closed
+        @reset = true
         @body&.close
         @body = nil
+      end
+
+      # @return [Boolean] closed by RST_STREAM, sent or received
+      def reset?
+        @reset
       end
 
       # @return [Boolean]

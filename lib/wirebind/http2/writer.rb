@@ -14,9 +14,13 @@ module Wirebind
       # iovecs: Linux's IOV_MAX is 1024).
       MAX_CORKED = 256
 
+      # @return [Float, nil] when the write under way started (CLOCK_MONOTONIC), nil between writes
+      attr_reader :writing_since
+
       # @param io [IO]
       def initialize(io)
         @io = io
+        @writing_since = nil
         @header = String.new(capacity: Frame::HEADER_SIZE, encoding: Encoding::BINARY)
         @corked = nil # the headers and payloads queued by #cork
       end
@@ -51,13 +55,15 @@ module Wirebind
         length = payload ? payload.bytesize : 0
         return queue(type, flags, stream_id, payload, length) if @corked
 
-        @header.clear
-        [length >> 16, length & 0xffff, type, flags, stream_id].pack("CnCCN", buffer: @header)
+        frame_header(@header.clear, length, type, flags, stream_id)
+        @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         if length.zero?
           @io.write(@header)
         else
           @io.write(@header, payload)
         end
+      ensure
+        @writing_since = nil
       end
 
       # A frame whose payload is the first length bytes of a String (a reused read buffer).
@@ -73,8 +79,8 @@ module Wirebind
       # @param file [File]
       # @return [Integer] the bytes of payload written (less than length if the file shrank)
       def write_file_data(flags, stream_id, file, offset, length)
-        @header.clear
-        [length >> 16, length & 0xffff, Frame::DATA, flags, stream_id].pack("CnCCN", buffer: @header)
+        frame_header(@header.clear, length, Frame::DATA, flags, stream_id)
+        @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         if MSG_MORE && @io.is_a?(BasicSocket)
           sent = @io.send(@header, MSG_MORE)
           @io.write(@header.byteslice(sent, Frame::HEADER_SIZE - sent)) if sent < Frame::HEADER_SIZE
@@ -82,20 +88,32 @@ module Wirebind
           @io.write(@header)
         end
         IO.copy_stream(file, @io, length, offset)
+      ensure
+        @writing_since = nil
       end
 
       private
 
+      # The 9-byte frame header (section 4.1), appended to out: the one place it is written.
+      def frame_header(out, length, type, flags, stream_id)
+        [length >> 16, length & 0xffff, type, flags, stream_id].pack("CnCCN", buffer: out)
+      end
+
       def queue(type, flags, stream_id, payload, length)
-        @corked << [length >> 16, length & 0xffff, type, flags, stream_id].pack("CnCCN")
+        @corked << frame_header(String.new(capacity: Frame::HEADER_SIZE, encoding: Encoding::BINARY), length, type, flags, stream_id)
         @corked << payload unless length.zero?
         flush_corked if @corked.size >= 2 * MAX_CORKED
         nil
       end
 
       def flush_corked
-        @io.write(*@corked) unless @corked.empty?
+        unless @corked.empty?
+          @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          @io.write(*@corked)
+        end
         @corked.clear
+      ensure
+        @writing_since = nil
       end
 
       # Linux's flag for "more data follows": nil where there is none.

@@ -46,7 +46,10 @@ module Wirebind
 
         # @param capacity [Integer] bytes to reserve (the length stays 0)
         # @param endian [Symbol] +:big+ (network order, the default) or +:little+
+        # @raise [ReadOnlyError] when called again on a Buffer
         def initialize(capacity = 0, endian: :big)
+          raise ReadOnlyError, "the buffer is already initialized" if instance_variable_defined?(:@string)
+
           capacity = index(capacity, "capacity")
           @big = Buffer.big_endian?(endian)
           @string = String.new(capacity: capacity, encoding: Encoding::BINARY)
@@ -54,6 +57,25 @@ module Wirebind
           @offset = 0
           @length = 0
           @read_only = false
+        end
+
+        # +dup+ and +clone+: a Buffer of its own with the same bytes, byte order
+        # and read-only flag (a view's copy is not a view: writing to it never
+        # reaches the bytes the original reads). Called again on a Buffer, it
+        # makes it such a copy, and views of it see their root shrink.
+        #
+        # @param original [Buffer]
+        # @return [self]
+        def initialize_copy(original)
+          super
+          @string = original.to_s.b # to_s: a copy, or a shared substring (copy-on-write: independent)
+          @string = String.new(@string, capacity: @string.bytesize) if @string.frozen?
+          @root = nil
+          @offset = 0
+          @length = @string.bytesize
+          @big = original.endian == :big
+          @read_only = original.read_only?
+          self
         end
 
         # @api private
@@ -170,10 +192,11 @@ module Wirebind
           length = index(length, "length")
           offset = index(offset, "offset")
           check_range(offset, length)
+          read_only = @read_only || frozen? # a frozen Buffer's bytes are not written through its views either
           if @root.nil? && !@string.frozen?
-            Buffer.allocate.__init_view(nil, self, offset, length, @big, @read_only)
+            Buffer.allocate.__init_view(nil, self, offset, length, @big, read_only)
           else
-            Buffer.allocate.__init_view(@string, @root, @offset + offset, length, @big, @read_only)
+            Buffer.allocate.__init_view(@string, @root, @offset + offset, length, @big, read_only)
           end
         end
 
@@ -304,6 +327,7 @@ module Wirebind
 
         def writable!
           raise ReadOnlyError, "the buffer is read-only" if @read_only
+          raise ReadOnlyError, "the buffer is frozen" if frozen?
         end
 
         def check_bits(bit_offset, count)
