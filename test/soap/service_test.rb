@@ -112,6 +112,42 @@ class ServiceTest < Minitest::Test
     assert_equal "token-ann", reader(response).decode(:string)
   end
 
+  class Rpc12Service < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    version "1.2"
+    operation(:login, args: { in0: :string, in1: :string }, returns: :string) { |user, _| "token-#{user}" }
+    operation(:getIssues, args: { in0: :string, in1: :integer }, returns: [RemoteIssue]) { |_, n| (0...n).map { |i| SOAPTestModels.issue(i) } }
+  end
+
+  # SOAP 1.2 Part 2 §4.2.2: rpc:result names the return element, first; the
+  # encodingStyle is SOAP 1.2's encoding.
+  def test_soap12_rpc_response_names_its_result_with_rpc_result
+    request = request("login", { in0: "ann", in1: "secret" }, version: "1.2")
+    assert_includes request, %(encodingStyle="#{Wirebind::SOAP::ENCODING_NS_12}")
+    response, = post(request, service: Rpc12Service, content_type: "application/soap+xml; charset=utf-8")
+
+    assert_equal 200, response.status
+    assert_match %r{<ns1:loginResponse[^>]*><rpc:result xmlns:rpc="#{Wirebind::SOAP::RPC_NS}">loginReturn</rpc:result><loginReturn }, response.body
+    assert_equal ["loginReturn", nil], reader(response).result
+    assert_equal "token-ann", reader(response).decode(:string)
+    list, = post(request("getIssues", { in0: "t", in1: 2 }, version: "1.2"), service: Rpc12Service, content_type: "application/soap+xml")
+    assert_equal [SOAPTestModels.issue(0), SOAPTestModels.issue(1)], reader(list).decode([RemoteIssue])
+  end
+
+  def test_soap12_rpc_result_is_the_name_of_the_value_not_the_value
+    env = %(<e:Envelope xmlns:e="#{Wirebind::SOAP::NS_12}"><e:Body><m:addResponse xmlns:m="urn:m" xmlns:r="urn:r">) +
+          %(<rpc:result xmlns:rpc="#{Wirebind::SOAP::RPC_NS}">r:sum</rpc:result><r:sum>5</r:sum></m:addResponse></e:Body></e:Envelope>)
+    assert_equal 5, Wirebind::SOAP::Envelope::Reader.new(env).decode(:integer)
+    assert_equal ["sum", "urn:r"], Wirebind::SOAP::Envelope::Reader.new(env).result
+    bad = env.sub("r:sum</rpc", "x:sum</rpc")
+    error = assert_raises(Wirebind::DecodeError) { Wirebind::SOAP::Envelope::Reader.new(bad) }
+    assert_match(/rpc:result names "x:sum", whose prefix "x" is not declared/, error.message)
+    # No rpc:result (a 1.2 server that leaves it out): the first child, as before.
+    plain = env.sub(%r{<rpc:result.*</rpc:result>}, "")
+    assert_equal 5, Wirebind::SOAP::Envelope::Reader.new(plain).decode(:integer)
+  end
+
   def test_rpc_encoded_list_as_multi_refs_decodes_to_the_same_records
     response, = post(request("getIssues", { in0: "t", in1: 5 }))
 

@@ -70,7 +70,7 @@ module Wirebind
         # @return [#<<] +out+
         # @raise [EncodeError] a value does not fit its declared type, or cannot be written
         def write(out, operation:, namespace: nil, parts: {}, types: {}, version: "1.1", style: :document,
-                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false)
+                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false, rpc_result: nil)
           env_ns = envelope_namespace(version)
           check_style(style)
           encoded = style == :rpc_encoded
@@ -80,8 +80,9 @@ module Wirebind
           out << ">"
           write_header(out, headers, header_xml)
           out << "<#{ENV_PREFIX}:Body>"
-          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
-          writer.operation(operation.to_s, namespace, parts, types)
+          writer = encoded ? EncodedWriter.new(out, multi_ref, version) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
+          result = rpc_result && version.to_s == "1.2" && style != :document ? rpc_result_xml(rpc_result) : nil
+          writer.operation(operation.to_s, namespace, parts, types, result)
           out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
         end
 
@@ -182,6 +183,11 @@ module Wirebind
         end
 
         private
+
+        # The part's name is unqualified (rpc styles), so the QName needs no prefix.
+        def rpc_result_xml(part)
+          %(<rpc:result xmlns:rpc="#{RPC_NS}">#{Writing.check_name(part.to_s, 'part')}</rpc:result>)
+        end
 
         def write_header(out, headers, header_xml)
           return if headers.empty? && header_xml.nil?

@@ -306,7 +306,8 @@ module Wirebind
         stream = Stream.new do |out|
           Envelope.write(out, operation: entry.response, namespace: service.namespace, parts: parts,
                               types: { entry.result => returns }, version: version, style: style,
-                              multi_ref: service.multi_ref, wrap_lists: style == :document)
+                              multi_ref: service.multi_ref, wrap_lists: style == :document,
+                              rpc_result: returns.nil? ? nil : entry.result)
         end
         first = stream.first
         headers = { "content-type" => CONTENT_TYPES.fetch(version) }

@@ -37,6 +37,7 @@ module Wirebind
           prelude.read
           @version = prelude.version
           @operation = prelude.operation
+          @result = prelude.result
           @fault = prelude.fault&.with_http_status(http_status)
           @input = recorder ? Replay.new(recorder.stop, input) : input
         end
@@ -44,6 +45,11 @@ module Wirebind
         # @return [Array(String, String), nil] the local name and namespace of Body's
         #   first element (nil when Body is empty or holds a fault)
         attr_reader :operation
+
+        # @return [Array(String, String), nil] SOAP 1.2 RPC: the local name and
+        #   namespace of the return value's element, as the response's +rpc:result+
+        #   names it (Part 2 §4.2.2); nil when there is no +rpc:result+
+        attr_reader :result
 
         # @return [Fault, nil] the fault the body holds
         attr_reader :fault
@@ -133,6 +139,9 @@ module Wirebind
             found = quick_scope(match) or return false
             Reader.last_quick_start = [start.freeze, found].freeze
           end
+          # SOAP 1.2: the operation's first child may be rpc:result, which the prelude reads.
+          return false if found[0] == "1.2"
+
           @version, @operation = found
           @fault = nil
           @input = recorder ? Replay.new(recorder.stop, input) : input
@@ -175,6 +184,11 @@ module Wirebind
           return "Envelope/Body/#{at}" if at
           return nil unless @operation
 
+          if @result
+            local, uri = @result
+            step = uri && !uri.include?("}") ? "{#{uri}}#{local}" : local
+            return list ? "Envelope/Body/#{operation_step}/#{step}/*" : "Envelope/Body/#{operation_step}/#{step}"
+          end
           list ? "Envelope/Body/#{operation_step}/*/*" : "Envelope/Body/#{operation_step}/*"
         end
 
@@ -257,10 +271,11 @@ module Wirebind
         class Prelude < XML::Pure::Tokenizer
           FOUND = Object.new.freeze
 
-          attr_reader :version, :operation, :fault
+          attr_reader :version, :operation, :fault, :result
 
           def initialize(input, options)
             super(input, **options)
+            @result_text = nil
             @env_ns = nil
             @in_body = false
             @fault_depth = nil
@@ -287,7 +302,9 @@ module Wirebind
           end
 
           def on_text(text)
-            if @detail_depth
+            if @result_text
+              @result_text << text
+            elsif @detail_depth
               @detail_content.text(text)
             elsif @field
               @field << text
@@ -296,6 +313,11 @@ module Wirebind
 
           def on_end
             closed(@names.size) if @fault_depth
+            # SOAP 1.2: the operation element, or its rpc:result, ended.
+            if @operation
+              finish_result if @result_text
+              throw FOUND, true
+            end
             return unless @in_body && @names.size == 2
 
             # Body ends holding nothing.
@@ -329,10 +351,33 @@ module Wirebind
                 closed(depth) if leaf_text
               else
                 @operation = [local, uri].freeze
+                # SOAP 1.2 RPC: a look at the first child, for rpc:result.
+                throw FOUND, true unless @version == "1.2" && !leaf_text
+              end
+            when 4
+              throw FOUND, true unless @operation && local == "result" && uri == RPC_NS
+
+              @result_text = +(leaf_text || "")
+              if leaf_text
+                finish_result
                 throw FOUND, true
               end
+              @want_text = true
+              return
             end
             @want_text = false
+          end
+
+          # rpc:result's text is a QName: the return value's element.
+          def finish_result
+            text = @result_text.strip
+            @result_text = nil
+            prefix, local = text.include?(":") ? text.split(":", 2) : ["", text]
+            uri = namespace_snapshot[prefix]
+            raise DecodeError, "rpc:result names #{text.inspect}, whose prefix #{prefix.inspect} is not declared" if uri.nil? && !prefix.empty?
+            raise DecodeError, "rpc:result names #{text.inspect}, not an element name" unless local.match?(/\A[A-Za-z_][\w.-]*\z/)
+
+            @result = [local.freeze, uri&.freeze].freeze
           end
 
           def start_fault(depth)
