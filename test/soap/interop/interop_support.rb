@@ -172,7 +172,7 @@ module PeerServer
   # Starts +command+ (which listens on +port+) and waits until it accepts connections.
   # @return [Integer] the pid
   def self.start(command, port, chdir: nil)
-    pid = Process.spawn(*command, in: File::NULL, out: File::NULL, err: File::NULL, **(chdir ? { chdir: chdir } : {}))
+    pid = Process.spawn(*command, in: File::NULL, out: File::NULL, err: ENV["PEER_LOG"] || File::NULL, **(chdir ? { chdir: chdir } : {}))
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 20
     begin
       TCPSocket.new("127.0.0.1", port).close

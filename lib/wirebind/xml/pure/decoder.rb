@@ -212,7 +212,7 @@ module Wirebind
             return
           end
 
-          if kind == SCALAR && !(attrs && attrs.include?("nil") && nil_attribute?(attrs))
+          if kind == SCALAR && !(attrs && ((attrs.include?("nil") && nil_attribute?(attrs)) || attrs.include?("type")))
             values = top[VALUES]
             if entry.list
               value = entry.type == :string ? text : convert(entry, text, local)
@@ -377,8 +377,15 @@ module Wirebind
             end
             deliver(slot, values, plan.build(record))
           else
+            text = instance_text(slot, attrs, text) if attrs
             deliver(slot, values, convert(slot, text, local))
           end
+        end
+
+        # A scalar's text as its instance xsi:type gives it (XML.instance_text).
+        def instance_text(slot, attrs, text)
+          local, uri = xsi_type(attrs)
+          local ? XML.instance_text(slot.type, local, uri, text) : text
         end
 
         def deliver(slot, values, value)
