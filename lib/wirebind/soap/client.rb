@@ -47,7 +47,9 @@ module Wirebind
       # @param read_timeout [Numeric] seconds to wait for each read of the response
       # @param write_timeout [Numeric] seconds to wait for each write of the request
       # @param headers [Hash{String => String}] more HTTP headers for every call
-      # @param soap_headers [Array<Wirebind::Model>] written into every envelope's Header
+      # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] written into
+      #   every envelope's Header: a model under its +xml_root+, a pair +[element name, model]+
+      #   under that name (a header part's element whose type has another name)
       # @param soap_action [String, Proc, nil] the SOAPAction, or a proc given the
       #   operation name; default +"#{namespace}/#{operation}"+
       # @param wsse [Hash, nil] WS-Security UsernameToken: +{ username:, password:, digest: false }+
@@ -99,7 +101,8 @@ module Wirebind
       #   that child's items; nil returns nil
       # @param at [String, nil] a path below Body instead
       # @param types [Hash] declared types of arguments (see {Envelope.write})
-      # @param soap_headers [Array<Wirebind::Model>] more headers for this call
+      # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] more headers
+      #   for this call, as the constructor's
       # @param soap_action [String, Proc, nil] this call's SOAPAction
       # @return [Object, Array, nil]
       # @raise [Fault, HTTPError, TimeoutError, ConnectionError, ParseError, DecodeError]

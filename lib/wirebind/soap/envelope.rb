@@ -57,7 +57,9 @@ module Wirebind
         #   unqualified parts, lists wrapped with +item+ elements) or +:rpc_encoded+
         #   (SOAP 1.1 encoding: +xsi:type+ on every value, +soapenc:Array+ with
         #   +soapenc:arrayType+ for lists)
-        # @param headers [Array<Wirebind::Model>] written into +Header+ with {Wirebind::XML.encode}
+        # @param headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] written into
+        #   +Header+ with {Wirebind::XML.encode}: a model under its +xml_root+, a pair under
+        #   the name given (the header part's element, WSDL 1.1 §3.7, WS-I BP R2205)
         # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
         # @param multi_ref [Boolean, :breadth_first] in +:rpc_encoded+, write each model value as
         #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style):
@@ -194,9 +196,13 @@ module Wirebind
 
           out << "<#{ENV_PREFIX}:Header>"
           headers.each do |header|
-            raise ArgumentError, "SOAP headers are model instances, not #{header.class}" unless header.class.include?(Wirebind::Model)
+            # [element name, model]: the header part's element (WSDL 1.1 §3.7), when its type's name differs.
+            name, header = header if header.is_a?(Array) && header.size == 2 && header[0].is_a?(String)
+            unless header.class.include?(Wirebind::Model)
+              raise ArgumentError, "SOAP headers are model instances or [element name, model instance] pairs, not #{header.class}"
+            end
 
-            out << XML.encode(header)
+            out << XML.encode(header, root: name && Writing.check_name(name, "header"))
           end
           out << header_xml if header_xml
           out << "</#{ENV_PREFIX}:Header>"

@@ -25,7 +25,7 @@ class PhpServerInteropTest < Minitest::Test
   def self.url
     @url ||= begin
       port = PeerServer.free_port
-      PeerServer.start([PHP, "-S", "127.0.0.1:#{port}", "rpc_server.php"], port, chdir: SCRIPTS)
+      PeerServer.start([PHP, "-S", "127.0.0.1:#{port}", "router.php"], port, chdir: SCRIPTS)
       "http://127.0.0.1:#{port}"
     end
   end
@@ -52,5 +52,20 @@ class PhpServerInteropTest < Minitest::Test
   # refuses SOAP 1.1's encodingStyle in a 1.2 request (DataEncodingUnknown).
   def test_rpc_encoded_soap12
     check_values(client("1.2"))
+  end
+
+  # A client generated from PHP's WSDL sends the header under its element's
+  # name (AuthHeader, WSDL 1.1 §3.7, WS-I BP R2205), not its type's
+  # (AuthHeaderType): PHP hands the header to its AuthHeader method.
+  def test_generated_client_sends_the_header_under_its_element_name
+    require_peer(self.class.php?, "php-cli with php-soap")
+    generated = Module.new
+    Wirebind::WSDL.load(File.join(SCRIPTS, "header.wsdl")).define(generated)
+    client = generated::Client.new(endpoint: "#{self.class.url}/doc")
+    auth = generated::AuthHeaderType.new(user: "ann", password: "secret")
+    assert_equal "hello, ann", client.who_am_i(greeting: "hello", auth: auth)
+    assert_equal "hello, stranger", client.who_am_i(greeting: "hello")
+  ensure
+    client&.close
   end
 end
