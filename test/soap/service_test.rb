@@ -148,6 +148,73 @@ class ServiceTest < Minitest::Test
     assert_equal 5, Wirebind::SOAP::Envelope::Reader.new(plain).decode(:integer)
   end
 
+  WSSE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
+
+  def with_header(request, version, must: "1", extra: "")
+    env = Wirebind::SOAP::VERSIONS.fetch(version)
+    request.sub("<soapenv:Body>", %(<soapenv:Header><wsse:Security xmlns:wsse="#{WSSE}" soapenv:mustUnderstand="#{must}"#{extra}>) +
+                                  %(<wsse:UsernameToken/></wsse:Security></soapenv:Header><soapenv:Body>)).tap { assert_includes request, env }
+  end
+
+  class OpenService < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    version :both
+    operation(:login, args: { in0: :string, in1: :string }, returns: :string) { |user, _| "token-#{user}" }
+  end
+
+  class SecureService < OpenService
+    understands "{#{WSSE}}Security"
+  end
+
+  # SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3, WS-I BP R1027: a mustUnderstand
+  # header block that nothing claims is a MustUnderstand fault, not a 200.
+  def test_must_understand_header_nobody_claims_is_a_fault
+    { "1.1" => "text/xml", "1.2" => "application/soap+xml" }.each do |version, content_type|
+      request = with_header(request("login", { in0: "ann", in1: "secret" }, version: version), version)
+      response, = post(request, service: OpenService, content_type: content_type)
+      assert_equal 500, response.status, version
+      fault = assert_raises(Wirebind::SOAP::Fault) { reader(response).decode(:string) }
+      assert_equal "soapenv:MustUnderstand", fault.code, version
+      assert_match(/header \{#{Regexp.escape(WSSE)}\}Security was not understood/, fault.reason)
+      true_value, = post(with_header(request("login", { in0: "a", in1: "b" }, version: version), version, must: "true"), service: OpenService, content_type: content_type)
+      assert_equal 500, true_value.status, version
+      # Claimed by the service, or not mustUnderstand, or meant for another node: answered.
+      claimed, = post(request, service: SecureService, content_type: content_type)
+      assert_equal "token-ann", reader(claimed).decode(:string), version
+      optional, = post(with_header(request("login", { in0: "ann", in1: "secret" }, version: version), version, must: "0"), service: OpenService, content_type: content_type)
+      assert_equal 200, optional.status, version
+      role = version == "1.1" ? "actor" : "role"
+      other, = post(with_header(request("login", { in0: "ann", in1: "secret" }, version: version), version, extra: %( soapenv:#{role}="urn:elsewhere")),
+                    service: OpenService, content_type: content_type)
+      assert_equal 200, other.status, version
+    end
+  end
+
+  class HookedService < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    operation(:login, args: { in0: :string, in1: :string }, returns: :string) { |_, _| raise KeyError, "secret detail" }
+  end
+
+  def test_on_error_hook_gets_the_exception_and_the_caller_a_generic_fault
+    seen = []
+    hooked = Class.new(HookedService) { on_error { |error, env| seen << [error, env["REQUEST_METHOD"]] } }
+    response, errors = post(request("login", { in0: "a", in1: "b" }), service: hooked)
+    assert_equal 500, response.status
+    fault = assert_raises(Wirebind::SOAP::Fault) { reader(response).decode(:string) }
+    assert_equal "internal server error", fault.reason
+    refute_includes response.body, "secret detail"
+    assert_equal 1, seen.size
+    assert_instance_of KeyError, seen[0][0]
+    assert_equal "POST", seen[0][1]
+    assert(seen[0][0].backtrace.any? { |line| line.include?("service_test.rb") })
+    assert_empty errors
+    # Without a hook: class and message on rack.errors, as before.
+    _, errors = post(request("login", { in0: "a", in1: "b" }), service: HookedService)
+    assert_includes errors, "KeyError: secret detail"
+  end
+
   def test_rpc_encoded_list_as_multi_refs_decodes_to_the_same_records
     response, = post(request("getIssues", { in0: "t", in1: 5 }))
 

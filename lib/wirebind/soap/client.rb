@@ -63,11 +63,14 @@ module Wirebind
       #   HTTP proxy, which it takes from +http_proxy+), +:httpx+ (the httpx gem, an
       #   optional dependency loaded only then), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
+      # @param understands [Array<String>] the response header blocks this client
+      #   understands, +"{namespace}local"+ or +"local"+: a response with a
+      #   +mustUnderstand+ block for it that is not one of them is a {MustUnderstandError}
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
-                     ssl: {}, pool_size: 5, adapter: :socket, logger: nil, **decode_options)
+                     ssl: {}, pool_size: 5, adapter: :socket, logger: nil, understands: [], **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -82,6 +85,7 @@ module Wirebind
         @header_xml = wsse && wsse_checked(wsse)
         @logger = logger
         @decode_options = decode_options.freeze
+        @understands = Envelope.header_names(understands)
         @http_headers = headers.to_h { |name, value| [name.to_s, value.to_s] }
         @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
         @http_headers.freeze
@@ -178,6 +182,9 @@ module Wirebind
         envelope = Envelope::Reader.new(reader, http_status: status, **limits)
         return envelope.fault if envelope.fault
         return HTTPError.new(status, reader.peeked) unless (200..299).cover?(status)
+
+        unknown = Envelope.not_understood(envelope.must_understand, @understands)
+        return MustUnderstandError.new(unknown) unless unknown.empty?
 
         yield envelope
       rescue ParseError, DecodeError => e

@@ -142,6 +142,23 @@ module Wirebind
         end
 
         # @api private
+        # @param names [Array<String>] header block names, +"{namespace}local"+ or +"local"+ (any namespace)
+        # @return [Array<Array(String, String)>] frozen pairs of local name and namespace (nil: any)
+        def header_names(names)
+          Array(names).map do |name|
+            match = /\A(?:\{([^}]*)\})?([^{}\s]+)\z/.match(name.to_s) or
+              raise ArgumentError, "a header name is \"{namespace}local\" or \"local\", not #{name.inspect}"
+            [match[2].freeze, match[1]&.freeze].freeze
+          end.freeze
+        end
+
+        # @api private
+        # @return [Array<Array(String, String)>] the blocks of +blocks+ no name of +names+ ({header_names}) covers
+        def not_understood(blocks, names)
+          blocks.reject { |local, uri| names.any? { |known, known_uri| known == local && (known_uri.nil? || known_uri == uri) } }
+        end
+
+        # @api private
         def check_style(style)
           raise ArgumentError, "style: must be one of #{STYLES.inspect}, not #{style.inspect}" unless STYLES.include?(style)
         end

@@ -59,7 +59,8 @@ module Wirebind
 
       OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
       # Settings copied into each subclass (each value frozen: sharing is copying).
-      SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers].freeze
+      SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
+                    @__wbs_understands @__wbs_on_error].freeze
       LOCK = Mutex.new
       # Raised into a suspended response when the server closes its body early.
       class Closed < StandardError; end
@@ -117,6 +118,29 @@ module Wirebind
             change { @__wbs_multi_ref = value }
           end
           @__wbs_multi_ref
+        end
+
+        # Reads, or adds to, the request header blocks the service understands
+        # (its Rack middleware or operations process them): a request with a
+        # +mustUnderstand+ block for this node that is none of them is answered with
+        # a +MustUnderstand+ fault (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3, WS-I BP R1027).
+        # @param names [Array<String>] +"{namespace}local"+, or +"local"+ for any namespace
+        # @return [Array<Array(String, String)>] local names and namespaces (nil: any)
+        def understands(*names)
+          change { @__wbs_understands = (@__wbs_understands + Envelope.header_names(names)).freeze } unless names.empty?
+          @__wbs_understands
+        end
+
+        # Sets, or reads, what is called with an unexpected exception raised by an
+        # operation (not a {Fault}), before the caller is answered with a generic
+        # +Server+ fault: the exception (with its backtrace) and the Rack env. The
+        # default writes its class and message to +rack.errors+.
+        # @yieldparam error [Exception]
+        # @yieldparam env [Hash] the Rack env
+        # @return [Proc, nil]
+        def on_error(&block)
+          change { @__wbs_on_error = block } if block
+          @__wbs_on_error
         end
 
         # Declares an operation.
@@ -207,6 +231,8 @@ module Wirebind
       @__wbs_multi_ref = false
       @__wbs_operations = [].freeze
       @__wbs_handlers = [].freeze
+      @__wbs_understands = [].freeze
+      @__wbs_on_error = nil
       @__wbs_dispatch = nil
 
       # Per service class: each operation's arguments model and names, looked up
@@ -284,6 +310,12 @@ module Wirebind
           raise Fault.new(code: "VersionMismatch", reason: "a SOAP #{reader.version} envelope sent as #{CONTENT_TYPES.fetch(version)[/\A[^;]*/]}")
         end
 
+        unknown = Envelope.not_understood(reader.must_understand, self.class.understands)
+        unless unknown.empty?
+          names = unknown.map { |local, uri| uri ? "{#{uri}}#{local}" : local }.join(", ")
+          raise Fault.new(code: "MustUnderstand", reason: "header #{names} was not understood")
+        end
+
         action = soap_action(env, version)
         local = reader.operation&.first
         entry = local ? dispatch.by_name[local] : dispatch.by_action[action]
@@ -323,7 +355,15 @@ module Wirebind
       end
 
       def internal_error(env, error, version)
-        env["rack.errors"]&.puts("#{self.class.name || 'Wirebind::SOAP::Service'}: #{error.class}: #{error.message}")
+        if (hook = self.class.on_error)
+          begin
+            hook.call(error, env)
+          rescue StandardError => e
+            env["rack.errors"]&.puts("#{self.class.name || 'Wirebind::SOAP::Service'}: on_error raised #{e.class}: #{e.message}")
+          end
+        else
+          env["rack.errors"]&.puts("#{self.class.name || 'Wirebind::SOAP::Service'}: #{error.class}: #{error.message}")
+        end
         fault(Fault.new(code: "Server", reason: "internal server error"), version)
       end
 

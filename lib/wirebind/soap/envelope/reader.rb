@@ -38,6 +38,7 @@ module Wirebind
           @version = prelude.version
           @operation = prelude.operation
           @result = prelude.result
+          @must_understand = prelude.must_understand
           @fault = prelude.fault&.with_http_status(http_status)
           @input = recorder ? Replay.new(recorder.stop, input) : input
         end
@@ -53,6 +54,12 @@ module Wirebind
 
         # @return [Fault, nil] the fault the body holds
         attr_reader :fault
+
+        # @return [Array<Array(String, String)>] the local name and namespace of each
+        #   header block with +mustUnderstand+ true that is meant for this node (SOAP 1.1
+        #   §4.2.3: no +actor+ or the +next+ one; SOAP 1.2 Part 1 §5.2.3: no +role+, or
+        #   +next+ or +ultimateReceiver+), in document order
+        attr_reader :must_understand
 
         # Decodes the result. Raises the fault if the body holds one.
         #
@@ -143,6 +150,7 @@ module Wirebind
           return false if found[0] == "1.2"
 
           @version, @operation = found
+          @must_understand = EMPTY
           @fault = nil
           @input = recorder ? Replay.new(recorder.stop, input) : input
           true
@@ -263,6 +271,7 @@ module Wirebind
           end
         end
         CHUNK_SIZE = 64 * 1024
+        EMPTY = [].freeze
 
         # Reads the start of an envelope: its version, Body's first element, and a
         # fault whole (its detail re-written as XML, with the namespace
@@ -271,10 +280,16 @@ module Wirebind
         class Prelude < XML::Pure::Tokenizer
           FOUND = Object.new.freeze
 
-          attr_reader :version, :operation, :fault, :result
+          attr_reader :version, :operation, :fault, :result, :must_understand
+
+          # The roles (actors) a header block may name and still be for this node.
+          OWN_ROLES = [nil, "http://schemas.xmlsoap.org/soap/actor/next", "http://www.w3.org/2003/05/soap-envelope/role/next",
+                       "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"].freeze
 
           def initialize(input, options)
             super(input, **options)
+            @must_understand = []
+            @in_header = false
             @result_text = nil
             @env_ns = nil
             @in_body = false
@@ -338,11 +353,13 @@ module Wirebind
 
               @env_ns = uri
             when 2
+              @in_header = local == "Header" && uri == @env_ns
               if local == "Body" && uri == @env_ns
                 @in_body = true
                 throw FOUND, true if leaf_text
               end
             when 3
+              header_block(local, uri, attrs) if @in_header
               return unless @in_body
 
               # SOAP defines only Fault in Body's namespace; some servers write ServiceFault.
@@ -355,7 +372,9 @@ module Wirebind
                 throw FOUND, true unless @version == "1.2" && !leaf_text
               end
             when 4
-              throw FOUND, true unless @operation && local == "result" && uri == RPC_NS
+              return unless @operation # inside a header block
+
+              throw FOUND, true unless local == "result" && uri == RPC_NS
 
               @result_text = +(leaf_text || "")
               if leaf_text
@@ -366,6 +385,22 @@ module Wirebind
               return
             end
             @want_text = false
+          end
+
+          # A header block with mustUnderstand "1" or "true" (in the envelope's namespace) for this node.
+          def header_block(local, uri, attrs)
+            return unless attrs
+
+            must = role = nil
+            attrs.each_slice(3) do |name, attr_uri, value|
+              next unless attr_uri == @env_ns
+
+              case name
+              when "mustUnderstand" then must = %w[1 true].include?(value.strip)
+              when "actor", "role" then role = value.strip
+              end
+            end
+            @must_understand << [local.freeze, uri&.freeze].freeze if must && OWN_ROLES.include?(role)
           end
 
           # rpc:result's text is a QName: the return value's element.
@@ -486,7 +521,7 @@ module Wirebind
             end.join
           end
         end
-        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE
+        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE, :EMPTY
       end
     end
   end
