@@ -191,6 +191,36 @@ class ServiceTest < Minitest::Test
     end
   end
 
+  class Token
+    include Wirebind::Model
+    xml_root "Token"
+    xml_namespace "urn:auth"
+    attribute :user, :string
+  end
+
+  class ContextService < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    operation(:whoAmI, args: { greeting: :string }, returns: :string) do |greeting, context:|
+      token = context.header(Token)
+      "#{greeting}, #{token ? token.user : 'stranger'} via #{context.env['REQUEST_METHOD']}"
+    end
+    operation(:plain, args: { x: :string }, returns: :string) { |x| x * 2 }
+  end
+
+  # Operations reach the request's headers (decoded by the model given) and the
+  # Rack env through a context: keyword; blocks without one are called as before.
+  def test_operation_context_with_headers_and_env
+    body = request("whoAmI", { greeting: "hi" })
+    with_token = body.sub("<soapenv:Body>", %(<soapenv:Header><t:Token xmlns:t="urn:auth"><t:user>ann &amp; co</t:user></t:Token></soapenv:Header><soapenv:Body>))
+    response, = post(with_token, service: ContextService)
+    assert_equal "hi, ann & co via POST", reader(response).decode(:string)
+    response, = post(body, service: ContextService)
+    assert_equal "hi, stranger via POST", reader(response).decode(:string)
+    response, = post(request("plain", { x: "ab" }), service: ContextService)
+    assert_equal "abab", reader(response).decode(:string)
+  end
+
   class HookedService < Wirebind::SOAP::Service
     namespace NS
     style :rpc_encoded

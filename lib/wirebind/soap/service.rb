@@ -150,7 +150,8 @@ module Wirebind
         #   {Wirebind::XML.decode} takes: a scalar Symbol, a model class, a one-element Array)
         # @param returns [Object, nil] the result's type; nil for none
         # @param soap_action [String, nil] default: +"#{namespace}/#{name}"+
-        # @yield the decoded arguments, in the order of +args+
+        # @yield the decoded arguments, in the order of +args+; a block that declares a
+        #   +context:+ keyword also gets a {Context} (the Rack env, the request's headers)
         # @yieldreturn [Object] the result (a list may be an Enumerator)
         # @return [Operation]
         # @raise [ArgumentError] a bad name, a name declared twice, a bad type, no block
@@ -235,12 +236,50 @@ module Wirebind
       @__wbs_on_error = nil
       @__wbs_dispatch = nil
 
+      # What an operation block that declares a +context:+ keyword receives: the
+      # request's Rack env and its SOAP header blocks, decoded on demand by the
+      # model given.
+      #
+      # @example
+      #   operation :whoAmI, returns: :string do |context:|
+      #     auth = context.header(AuthHeader) # nil when the request has none
+      #     auth ? auth.user : context.env["REMOTE_ADDR"]
+      #   end
+      class Context
+        # @return [Hash] the Rack env of the request
+        attr_reader :env
+        # @return [Array<Array(String, String, String)>] each header block: local name,
+        #   namespace and XML, as {Envelope::Reader#headers}
+        attr_reader :header_blocks
+
+        # @param env [Hash]
+        # @param header_blocks [Array<Array(String, String, String)>]
+        def initialize(env, header_blocks)
+          @env = env
+          @header_blocks = header_blocks
+        end
+
+        # The first header block whose name is the model's +xml_root+ (and namespace
+        # its +xml_namespace+, when it declares one), decoded by it.
+        # @param model [Class] a {Wirebind::Model} class
+        # @return [Wirebind::Model, nil] nil when the request has no such block
+        # @raise [Fault] a +Client+ fault when the block does not fit the model
+        def header(model)
+          root = model.xml_root
+          namespace = model.xml_namespace_uri
+          block = @header_blocks.find { |local, uri| local == root && (namespace.nil? || namespace == uri) } or return nil
+          XML.decode(block[2], model)
+        rescue ParseError, DecodeError => e
+          raise Fault.new(code: "Client", reason: "the #{root} header could not be read: #{e.message}")
+        end
+      end
+
       # Per service class: each operation's arguments model and names, looked up
       # by the operation element's local name or by SOAPAction.
       # @api private
       class Dispatch
         # @api private
-        Entry = Struct.new(:operation, :index, :arguments, :response, :result)
+        Entry = Struct.new(:operation, :index, :arguments, :response, :result, :context)
 
         attr_reader :by_name, :by_action
 
@@ -250,7 +289,9 @@ module Wirebind
           @by_action = {}
           service.operations.each_with_index do |operation, index|
             arguments = Envelope.arguments_model(operation.args, style)
-            entry = Entry.new(operation, index, arguments, -"#{operation.name}Response", -"#{operation.name}Return").freeze
+            # An operation block that takes a context: keyword gets one (others are called as before).
+            context = service.handlers.fetch(index).parameters.any? { |kind, name| name == :context && %i[key keyreq].include?(kind) }
+            entry = Entry.new(operation, index, arguments, -"#{operation.name}Response", -"#{operation.name}Return", context).freeze
             @by_name[operation.name] = entry
             @by_action[service.soap_action_for(operation)] = entry
           end
@@ -291,8 +332,9 @@ module Wirebind
                        default_version, status: 415)
         end
 
-        entry, arguments = read_request(env, version, service.dispatch)
-        result = service.handlers.fetch(entry.index).call(*arguments)
+        entry, arguments, headers = read_request(env, version, service.dispatch)
+        handler = service.handlers.fetch(entry.index)
+        result = entry.context ? handler.call(*arguments, context: Context.new(env, headers)) : handler.call(*arguments)
         respond(env, entry, result, version)
       rescue Fault => e
         fault(e, version || default_version)
@@ -327,7 +369,7 @@ module Wirebind
         end
 
         record = local ? reader.arguments(entry.arguments, references: self.class.style == :rpc_encoded) : nil
-        [entry, entry.arguments.attributes.map { |attribute| record&.instance_variable_get(attribute.ivar) }]
+        [entry, entry.arguments.attributes.map { |attribute| record&.instance_variable_get(attribute.ivar) }, reader.headers]
       end
 
       def respond(env, entry, result, version)

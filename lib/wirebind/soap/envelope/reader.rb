@@ -39,6 +39,7 @@ module Wirebind
           @operation = prelude.operation
           @result = prelude.result
           @must_understand = prelude.must_understand
+          @headers = prelude.headers
           @fault = prelude.fault&.with_http_status(http_status)
           @input = recorder ? Replay.new(recorder.stop, input) : input
         end
@@ -60,6 +61,11 @@ module Wirebind
         #   §4.2.3: no +actor+ or the +next+ one; SOAP 1.2 Part 1 §5.2.3: no +role+, or
         #   +next+ or +ultimateReceiver+), in document order
         attr_reader :must_understand
+
+        # @return [Array<Array(String, String, String)>] each header block: local name,
+        #   namespace, and the block as XML (the namespace declarations in scope carried
+        #   onto it), for {Wirebind::XML.decode}
+        attr_reader :headers
 
         # Decodes the result. Raises the fault if the body holds one.
         #
@@ -151,6 +157,7 @@ module Wirebind
 
           @version, @operation = found
           @must_understand = EMPTY
+          @headers = EMPTY
           @fault = nil
           @input = recorder ? Replay.new(recorder.stop, input) : input
           true
@@ -280,7 +287,7 @@ module Wirebind
         class Prelude < XML::Pure::Tokenizer
           FOUND = Object.new.freeze
 
-          attr_reader :version, :operation, :fault, :result, :must_understand
+          attr_reader :version, :operation, :fault, :result, :must_understand, :headers
 
           # The roles (actors) a header block may name and still be for this node.
           OWN_ROLES = [nil, "http://schemas.xmlsoap.org/soap/actor/next", "http://www.w3.org/2003/05/soap-envelope/role/next",
@@ -289,6 +296,8 @@ module Wirebind
           def initialize(input, options)
             super(input, **options)
             @must_understand = []
+            @headers = []
+            @header = nil # [local, uri, start tag, Capture, closing tag] of the header block being read
             @in_header = false
             @result_text = nil
             @env_ns = nil
@@ -317,7 +326,9 @@ module Wirebind
           end
 
           def on_text(text)
-            if @result_text
+            if @header
+              @header[3].text(text)
+            elsif @result_text
               @result_text << text
             elsif @detail_depth
               @detail_content.text(text)
@@ -327,6 +338,8 @@ module Wirebind
           end
 
           def on_end
+            return header_end if @header
+
             closed(@names.size) if @fault_depth
             # SOAP 1.2: the operation element, or its rpc:result, ended.
             if @operation
@@ -343,6 +356,7 @@ module Wirebind
 
           def element(local, uri, attrs, depth, leaf_text)
             return fault_element(local, uri, attrs, depth, leaf_text) if @fault_depth
+            return header_content(attrs, uri, leaf_text) if @header
 
             case depth
             when 1
@@ -359,7 +373,7 @@ module Wirebind
                 throw FOUND, true if leaf_text
               end
             when 3
-              header_block(local, uri, attrs) if @in_header
+              return header_block(local, uri, attrs, leaf_text) if @in_header
               return unless @in_body
 
               # SOAP defines only Fault in Body's namespace; some servers write ServiceFault.
@@ -387,10 +401,38 @@ module Wirebind
             @want_text = false
           end
 
-          # A header block with mustUnderstand "1" or "true" (in the envelope's namespace) for this node.
-          def header_block(local, uri, attrs)
-            return unless attrs
+          # A header block: kept as XML; noted when mustUnderstand "1" or "true" (in
+          # the envelope's namespace) for this node.
+          def header_block(local, uri, attrs, leaf_text)
+            qname = element_qname(local, uri)
+            start = "<#{qname}#{all_declarations}#{attributes_xml(attrs)}>"
+            if leaf_text
+              @headers << [local.freeze, uri&.freeze, "#{start}#{XML::Pure::Encoder.text(leaf_text)}</#{qname}>".freeze].freeze
+            else
+              @header = [local.freeze, uri&.freeze, start, XML::Capture.new(:xml, uri, nil, scope: self, written: namespace_snapshot), "</#{qname}>"]
+              @want_text = true
+            end
+            must_understand_block(local, uri, attrs) if attrs
+          end
 
+          # An element inside a header block.
+          def header_content(attrs, uri, leaf_text)
+            qname, written, decls = tag_source(attrs)
+            leaf_text ? @header[3].leaf(qname, uri, written, decls, leaf_text) : @header[3].start(qname, uri, written, decls)
+          end
+
+          def header_end
+            local, uri, start, capture, close = @header
+            if @names.size == 3
+              @headers << [local, uri, "#{start}#{capture.value}#{close}".freeze].freeze
+              @header = nil
+              @want_text = false
+            else
+              capture.finish
+            end
+          end
+
+          def must_understand_block(local, uri, attrs)
             must = role = nil
             attrs.each_slice(3) do |name, attr_uri, value|
               next unless attr_uri == @env_ns
