@@ -64,7 +64,7 @@ module Wirebind
       #   optional dependency loaded only then), or an object answering the {Transport} interface
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param understands [Array<String>] the response header blocks this client
-      #   understands, +"{namespace}local"+ or +"local"+: a response with a
+      #   understands, +"\{namespace}local"+ or +"local"+: a response with a
       #   +mustUnderstand+ block for it that is not one of them is a {MustUnderstandError}
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)

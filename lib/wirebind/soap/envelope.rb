@@ -142,7 +142,7 @@ module Wirebind
         end
 
         # @api private
-        # @param names [Array<String>] header block names, +"{namespace}local"+ or +"local"+ (any namespace)
+        # @param names [Array<String>] header block names, +"\{namespace}local"+ or +"local"+ (any namespace)
         # @return [Array<Array(String, String)>] frozen pairs of local name and namespace (nil: any)
         def header_names(names)
           Array(names).map do |name|

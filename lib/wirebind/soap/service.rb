@@ -124,7 +124,7 @@ module Wirebind
         # (its Rack middleware or operations process them): a request with a
         # +mustUnderstand+ block for this node that is none of them is answered with
         # a +MustUnderstand+ fault (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3, WS-I BP R1027).
-        # @param names [Array<String>] +"{namespace}local"+, or +"local"+ for any namespace
+        # @param names [Array<String>] +"\{namespace}local"+, or +"local"+ for any namespace
         # @return [Array<Array(String, String)>] local names and namespaces (nil: any)
         def understands(*names)
           change { @__wbs_understands = (@__wbs_understands + Envelope.header_names(names)).freeze } unless names.empty?
