@@ -12,8 +12,8 @@
 
 static VALUE mNative;
 static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_lookup, id_into_array, id_hold, id_built,
-    id_referent_type, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan, id_start,
-    id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
+    id_referent_type, id_instance_text, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
+    id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wb_xdec_init_ids(VALUE module)
@@ -31,6 +31,7 @@ void wb_xdec_init_ids(VALUE module)
     id_hold = rb_intern("hold");
     id_built = rb_intern("built");
     id_referent_type = rb_intern("referent_type");
+    id_instance_text = rb_intern("instance_text");
     id_resolve = rb_intern("resolve");
     id_each_record = rb_intern("each_record");
     id_each_reference = rb_intern("each_reference");
@@ -802,6 +803,15 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
         deliver(d, slot, values, record);
         return;
     }
+    VALUE xsi_local, xsi_uri;
+    if (n && xsi_type(d, attrs, n, &xsi_local, &xsi_uri)) {
+        /* An instance xsi:type: the text as XML.instance_text gives it. */
+        VALUE args[4] = {slot->type_value, xsi_local, xsi_uri, wb_utf8_str(text.ptr, text.len)};
+        VALUE typed = rb_funcallv(wb_hooks.mXML, id_instance_text, 4, args);
+        deliver(d, slot, values, convert(d, slot, RSTRING_PTR(typed), (size_t)RSTRING_LEN(typed), l, NONE));
+        RB_GC_GUARD(typed);
+        return;
+    }
     deliver(d, slot, values, convert(d, slot, text.ptr, text.len, l, NONE));
 }
 
@@ -852,7 +862,8 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         }
     }
     if (e->kind != WB_XPLAN_GROUP && !e->list && single_taken(d, e, top->values, uri, local, 1)) return; /* the first one stays */
-    if (e->kind == WB_XPLAN_SCALAR && !(n && nil_attribute(attrs, n))) {
+    if (e->kind == WB_XPLAN_SCALAR &&
+        !(n && (nil_attribute(attrs, n) || attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1).ptr))) {
         leaf_path l = {local, {NULL, 0}};
         deliver(d, e, top->values, convert(d, e, text.ptr, text.len, l, NONE));
     } else if (e->kind != WB_XPLAN_GROUP) {

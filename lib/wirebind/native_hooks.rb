@@ -75,7 +75,7 @@ module Wirebind
       TYPES: %i[excerpt describe to_xml_text from_xml_text],
       QNAME_TYPE: %i[split resolve],
       MODEL: %i[xml_types?],
-      XML_MODULE: %i[subtype_parts],
+      XML_MODULE: %i[subtype_parts instance_text],
       XML_PLAN: %i[for namespaces],
       XML_ENCODER: %i[text attribute declaration],
       XML_CAPTURE: %i[new leaf_value],

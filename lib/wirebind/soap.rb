@@ -17,6 +17,12 @@ module Wirebind
     NS_12 = "http://www.w3.org/2003/05/soap-envelope"
     # SOAP 1.1 encoding (rpc/encoded): +soapenc:Array+, +soapenc:arrayType+, +soapenc:root+.
     ENCODING_NS = "http://schemas.xmlsoap.org/soap/encoding/"
+    # SOAP 1.2 encoding (Part 2 §3): the +encodingStyle+ of rpc/encoded over SOAP 1.2.
+    ENCODING_NS_12 = "http://www.w3.org/2003/05/soap-encoding"
+    # The encoding namespace (+encodingStyle+) of each version.
+    ENCODINGS = { "1.1" => ENCODING_NS, "1.2" => ENCODING_NS_12 }.freeze
+    # SOAP 1.2 RPC (Part 2 §4.2.2): +rpc:result+ names the return value's element.
+    RPC_NS = "http://www.w3.org/2003/05/soap-rpc"
     # XML Schema's namespace, for +xsi:type+ values such as +xsd:string+.
     XSD_NS = "http://www.w3.org/2001/XMLSchema"
     # XML Schema instance: +xsi:type+, +xsi:nil+.

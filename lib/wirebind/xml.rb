@@ -163,6 +163,48 @@ module Wirebind
         !klass.xml_type.nil? && !klass.superclass.nil? && klass.superclass < Model
       end
 
+      # What each declared scalar type accepts as the instance +xsi:type+ of its
+      # value (by the kind References::XSD_SCALARS gives the XML Schema name).
+      INSTANCE_TYPES = {
+        string: %i[string integer float decimal boolean time date base64],
+        base64: %i[base64 string], integer: %i[integer string], float: %i[float decimal integer string],
+        decimal: %i[decimal integer float string], boolean: %i[boolean string], time: %i[time string], date: %i[date string]
+      }.freeze
+      private_constant :INSTANCE_TYPES
+
+      # The text of a scalar value whose element names a built-in XML Schema type
+      # in +xsi:type+ (SOAP::Lite sends non-ASCII text as +xsd:base64Binary+):
+      # +base64Binary+ on a +:string+ is the decoded bytes, as UTF-8 text (bytes
+      # that are not UTF-8 are a {DecodeError}: declare +:base64+ for bytes); any
+      # other compatible pair ({INSTANCE_TYPES}) is the text as it is, read by the
+      # declared type; an incompatible one is a {DecodeError} naming it. An
+      # +xsi:type+ outside XML Schema's (and SOAP encoding's) namespace, or not one
+      # of its scalars, is left to the declared type.
+      #
+      # @api private
+      # @param declared [Symbol] the value's declared scalar type
+      # @param local [String] the xsi:type's local name
+      # @param uri [String, nil] its namespace
+      # @param text [String]
+      # @return [String]
+      # @raise [DecodeError]
+      def instance_text(declared, local, uri, text)
+        return text unless References::SCALAR_NAMESPACES.include?(uri) && (kind = References::XSD_SCALARS[local])
+
+        accepted = INSTANCE_TYPES[declared] or return text
+        raise DecodeError, "xsi:type #{local.inspect} does not fit a value declared #{declared.inspect}" unless accepted.include?(kind)
+        return text unless kind == :base64 && declared == :string
+
+        bytes = Types.from_xml_text(:base64, text) || +""
+        decoded = bytes.dup.force_encoding(Encoding::UTF_8)
+        return decoded if decoded.valid_encoding?
+
+        raise DecodeError, "xsi:type #{local.inspect} on a value declared :string holds bytes that are not UTF-8 text " \
+                           "(declare it :base64 for the bytes)"
+      rescue Types::InvalidValue => e
+        raise DecodeError, "xsi:type #{local.inspect}: #{e.message}"
+      end
+
       # {subtype_attributes} in parts, for encoders that know which namespaces are
       # in scope: the attributes with the declaration of the type's namespace, the
       # same without it, and the prefix and namespace that declaration binds

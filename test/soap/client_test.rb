@@ -56,6 +56,23 @@ class SOAPClientTest < Minitest::Test
     end
   end
 
+  # SOAP 1.1 §4.2.3: a mustUnderstand header block for this node that the client
+  # does not understand is an error, not a result.
+  def test_must_understand_response_header
+    env = Wirebind::SOAP::NS_11
+    body = %(<e:Envelope xmlns:e="#{env}"><e:Header><s:Session xmlns:s="urn:session" e:mustUnderstand="1">x</s:Session>) +
+           %(<s:Hint xmlns:s="urn:session">y</s:Hint><s:Other xmlns:s="urn:session" e:mustUnderstand="1" e:actor="urn:elsewhere"/>) +
+           %(</e:Header><e:Body><m:loginResponse xmlns:m="#{NS}"><loginReturn>tok</loginReturn></m:loginResponse></e:Body></e:Envelope>)
+    LoopbackServer.open(proc { ok(body) }) do |server|
+      error = assert_raises(Wirebind::SOAP::MustUnderstandError) { client_for(server).call(:login, {}, returns: :string) }
+      assert_equal [["Session", "urn:session"]], error.headers
+      assert_match(/mustUnderstand header \{urn:session\}Session/, error.message)
+      assert_kind_of Wirebind::Error, error
+      assert_equal "tok", client_for(server, understands: ["{urn:session}Session"]).call(:login, {}, returns: :string)
+      assert_equal "tok", client_for(server, understands: ["Session"]).call(:login, {}, returns: :string)
+    end
+  end
+
   def test_scalar_results_and_each
     login = response_xml({ loginReturn: "tok-123" }, operation: "loginResponse", multi_ref: false)
     list = response_xml({ getIssuesReturn: ISSUES })

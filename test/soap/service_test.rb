@@ -112,6 +112,139 @@ class ServiceTest < Minitest::Test
     assert_equal "token-ann", reader(response).decode(:string)
   end
 
+  class Rpc12Service < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    version "1.2"
+    operation(:login, args: { in0: :string, in1: :string }, returns: :string) { |user, _| "token-#{user}" }
+    operation(:getIssues, args: { in0: :string, in1: :integer }, returns: [RemoteIssue]) { |_, n| (0...n).map { |i| SOAPTestModels.issue(i) } }
+  end
+
+  # SOAP 1.2 Part 2 §4.2.2: rpc:result names the return element, first; the
+  # encodingStyle is SOAP 1.2's encoding.
+  def test_soap12_rpc_response_names_its_result_with_rpc_result
+    request = request("login", { in0: "ann", in1: "secret" }, version: "1.2")
+    assert_includes request, %(encodingStyle="#{Wirebind::SOAP::ENCODING_NS_12}")
+    response, = post(request, service: Rpc12Service, content_type: "application/soap+xml; charset=utf-8")
+
+    assert_equal 200, response.status
+    assert_match %r{<ns1:loginResponse[^>]*><rpc:result xmlns:rpc="#{Wirebind::SOAP::RPC_NS}">loginReturn</rpc:result><loginReturn }, response.body
+    assert_equal ["loginReturn", nil], reader(response).result
+    assert_equal "token-ann", reader(response).decode(:string)
+    list, = post(request("getIssues", { in0: "t", in1: 2 }, version: "1.2"), service: Rpc12Service, content_type: "application/soap+xml")
+    assert_equal [SOAPTestModels.issue(0), SOAPTestModels.issue(1)], reader(list).decode([RemoteIssue])
+  end
+
+  def test_soap12_rpc_result_is_the_name_of_the_value_not_the_value
+    env = %(<e:Envelope xmlns:e="#{Wirebind::SOAP::NS_12}"><e:Body><m:addResponse xmlns:m="urn:m" xmlns:r="urn:r">) +
+          %(<rpc:result xmlns:rpc="#{Wirebind::SOAP::RPC_NS}">r:sum</rpc:result><r:sum>5</r:sum></m:addResponse></e:Body></e:Envelope>)
+    assert_equal 5, Wirebind::SOAP::Envelope::Reader.new(env).decode(:integer)
+    assert_equal ["sum", "urn:r"], Wirebind::SOAP::Envelope::Reader.new(env).result
+    bad = env.sub("r:sum</rpc", "x:sum</rpc")
+    error = assert_raises(Wirebind::DecodeError) { Wirebind::SOAP::Envelope::Reader.new(bad) }
+    assert_match(/rpc:result names "x:sum", whose prefix "x" is not declared/, error.message)
+    # No rpc:result (a 1.2 server that leaves it out): the first child, as before.
+    plain = env.sub(%r{<rpc:result.*</rpc:result>}, "")
+    assert_equal 5, Wirebind::SOAP::Envelope::Reader.new(plain).decode(:integer)
+  end
+
+  WSSE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
+
+  def with_header(request, version, must: "1", extra: "")
+    env = Wirebind::SOAP::VERSIONS.fetch(version)
+    request.sub("<soapenv:Body>", %(<soapenv:Header><wsse:Security xmlns:wsse="#{WSSE}" soapenv:mustUnderstand="#{must}"#{extra}>) +
+                                  %(<wsse:UsernameToken/></wsse:Security></soapenv:Header><soapenv:Body>)).tap { assert_includes request, env }
+  end
+
+  class OpenService < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    version :both
+    operation(:login, args: { in0: :string, in1: :string }, returns: :string) { |user, _| "token-#{user}" }
+  end
+
+  class SecureService < OpenService
+    understands "{#{WSSE}}Security"
+  end
+
+  # SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3, WS-I BP R1027: a mustUnderstand
+  # header block that nothing claims is a MustUnderstand fault, not a 200.
+  def test_must_understand_header_nobody_claims_is_a_fault
+    { "1.1" => "text/xml", "1.2" => "application/soap+xml" }.each do |version, content_type|
+      request = with_header(request("login", { in0: "ann", in1: "secret" }, version: version), version)
+      response, = post(request, service: OpenService, content_type: content_type)
+      assert_equal 500, response.status, version
+      fault = assert_raises(Wirebind::SOAP::Fault) { reader(response).decode(:string) }
+      assert_equal "soapenv:MustUnderstand", fault.code, version
+      assert_match(/header \{#{Regexp.escape(WSSE)}\}Security was not understood/, fault.reason)
+      true_value, = post(with_header(request("login", { in0: "a", in1: "b" }, version: version), version, must: "true"), service: OpenService, content_type: content_type)
+      assert_equal 500, true_value.status, version
+      # Claimed by the service, or not mustUnderstand, or meant for another node: answered.
+      claimed, = post(request, service: SecureService, content_type: content_type)
+      assert_equal "token-ann", reader(claimed).decode(:string), version
+      optional, = post(with_header(request("login", { in0: "ann", in1: "secret" }, version: version), version, must: "0"), service: OpenService, content_type: content_type)
+      assert_equal 200, optional.status, version
+      role = version == "1.1" ? "actor" : "role"
+      other, = post(with_header(request("login", { in0: "ann", in1: "secret" }, version: version), version, extra: %( soapenv:#{role}="urn:elsewhere")),
+                    service: OpenService, content_type: content_type)
+      assert_equal 200, other.status, version
+    end
+  end
+
+  class Token
+    include Wirebind::Model
+    xml_root "Token"
+    xml_namespace "urn:auth"
+    attribute :user, :string
+  end
+
+  class ContextService < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    operation(:whoAmI, args: { greeting: :string }, returns: :string) do |greeting, context:|
+      token = context.header(Token)
+      "#{greeting}, #{token ? token.user : 'stranger'} via #{context.env['REQUEST_METHOD']}"
+    end
+    operation(:plain, args: { x: :string }, returns: :string) { |x| x * 2 }
+  end
+
+  # Operations reach the request's headers (decoded by the model given) and the
+  # Rack env through a context: keyword; blocks without one are called as before.
+  def test_operation_context_with_headers_and_env
+    body = request("whoAmI", { greeting: "hi" })
+    with_token = body.sub("<soapenv:Body>", %(<soapenv:Header><t:Token xmlns:t="urn:auth"><t:user>ann &amp; co</t:user></t:Token></soapenv:Header><soapenv:Body>))
+    response, = post(with_token, service: ContextService)
+    assert_equal "hi, ann & co via POST", reader(response).decode(:string)
+    response, = post(body, service: ContextService)
+    assert_equal "hi, stranger via POST", reader(response).decode(:string)
+    response, = post(request("plain", { x: "ab" }), service: ContextService)
+    assert_equal "abab", reader(response).decode(:string)
+  end
+
+  class HookedService < Wirebind::SOAP::Service
+    namespace NS
+    style :rpc_encoded
+    operation(:login, args: { in0: :string, in1: :string }, returns: :string) { |_, _| raise KeyError, "secret detail" }
+  end
+
+  def test_on_error_hook_gets_the_exception_and_the_caller_a_generic_fault
+    seen = []
+    hooked = Class.new(HookedService) { on_error { |error, env| seen << [error, env["REQUEST_METHOD"]] } }
+    response, errors = post(request("login", { in0: "a", in1: "b" }), service: hooked)
+    assert_equal 500, response.status
+    fault = assert_raises(Wirebind::SOAP::Fault) { reader(response).decode(:string) }
+    assert_equal "internal server error", fault.reason
+    refute_includes response.body, "secret detail"
+    assert_equal 1, seen.size
+    assert_instance_of KeyError, seen[0][0]
+    assert_equal "POST", seen[0][1]
+    assert(seen[0][0].backtrace.any? { |line| line.include?("service_test.rb") })
+    assert_empty errors
+    # Without a hook: class and message on rack.errors, as before.
+    _, errors = post(request("login", { in0: "a", in1: "b" }), service: HookedService)
+    assert_includes errors, "KeyError: secret detail"
+  end
+
   def test_rpc_encoded_list_as_multi_refs_decodes_to_the_same_records
     response, = post(request("getIssues", { in0: "t", in1: 5 }))
 

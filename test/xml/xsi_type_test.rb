@@ -252,4 +252,49 @@ class XMLXsiTypeTest < Minitest::Test
     ns_holder = Class.new { include Wirebind::Model; xml_root "h"; attribute :record, NSRecord }
     assert_includes XML.encode(ns_holder.new(record: NSCustomer.new)), %(xsi:type="wb#{Zlib.crc32(REL_2020).to_s(36)}:Customer")
   end
+
+  class Scalars
+    include Wirebind::Model
+    attribute :text, :string
+    attribute :texts, [:string]
+    attribute :count, :integer
+    attribute :ratio, :float
+  end
+
+  # The instance xsi:type of a built-in XML Schema type, where a scalar is
+  # declared (SOAP::Lite writes non-ASCII text as xsd:base64Binary).
+  def test_instance_xsi_type_of_a_builtin_scalar
+    xml = <<~XML
+      <s #{XSI} xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+        <text xsi:type="xsd:base64Binary">R3LDvMOfZSwgYW5u</text>
+        <texts xsi:type="xsd:base64Binary">w6k=</texts><texts xsi:type="xsd:int">7</texts><texts>plain</texts>
+        <count xsi:type="xsd:string">42</count><ratio xsi:type="xsd:int">2</ratio>
+      </s>
+    XML
+    backends.each do |backend|
+      record = XML.decode(xml, Scalars, backend: backend)
+      assert_equal "Grüße, ann", record.text, backend
+      assert_equal Encoding::UTF_8, record.text.encoding, backend
+      assert_equal %w[é 7 plain], record.texts, backend
+      assert_equal 42, record.count, backend
+      assert_equal 2.0, record.ratio, backend
+      assert_equal "é", XML.decode(%(<v #{XSI} xmlns:b="http://www.w3.org/2001/XMLSchema" xsi:type="b:base64Binary">w6k=</v>), :string, backend: backend)
+      # Not XML Schema's namespace, or not one of its scalars: the text as it is.
+      assert_equal "w6k=", XML.decode(%(<v #{XSI} xmlns:b="urn:other" xsi:type="b:base64Binary">w6k=</v>), :string, backend: backend)
+    end
+  end
+
+  def test_instance_xsi_type_that_does_not_fit_is_a_decode_error
+    backends.each do |backend|
+      error = assert_raises(Wirebind::DecodeError) do
+        XML.decode(%(<s #{XSI} xmlns:xsd="http://www.w3.org/2001/XMLSchema"><count xsi:type="xsd:base64Binary">MQ==</count></s>), Scalars, backend: backend)
+      end
+      assert_match(/xsi:type "base64Binary" does not fit a value declared :integer/, error.message, backend)
+      # Bytes that are not UTF-8 text on a :string: an error, not mojibake (declare :base64 for bytes).
+      error = assert_raises(Wirebind::DecodeError) do
+        XML.decode(%(<s #{XSI} xmlns:xsd="http://www.w3.org/2001/XMLSchema"><text xsi:type="xsd:base64Binary">/w==</text></s>), Scalars, backend: backend)
+      end
+      assert_match(/holds bytes that are not UTF-8 text \(declare it :base64/, error.message, backend)
+    end
+  end
 end

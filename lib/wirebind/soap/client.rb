@@ -51,7 +51,9 @@ module Wirebind
       # @param read_timeout [Numeric] seconds to wait for each read of the response
       # @param write_timeout [Numeric] seconds to wait for each write of the request
       # @param headers [Hash{String => String}] more HTTP headers for every call
-      # @param soap_headers [Array<Wirebind::Model>] written into every envelope's Header
+      # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] written into
+      #   every envelope's Header: a model under its +xml_root+, a pair +[element name, model]+
+      #   under that name (a header part's element whose type has another name)
       # @param soap_action [String, Proc, nil] the SOAPAction, or a proc given the
       #   operation name; default +"#{namespace}/#{operation}"+
       # @param wsse [Hash, nil] WS-Security UsernameToken: +{ username:, password:, digest: false }+
@@ -78,12 +80,15 @@ module Wirebind
       #   the body ended. Filtered (replaced by +[FILTERED]+): the Authorization,
       #   Proxy-Authorization, Cookie and Set-Cookie headers, and the text of
       #   WS-Security +Password+ and +Nonce+ elements in the request. See README, "Debugging".
+      # @param understands [Array<String>] the response header blocks this client
+      #   understands, +"\{namespace}local"+ or +"local"+: a response with a
+      #   +mustUnderstand+ block for it that is not one of them is a {MustUnderstandError}
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, logger: nil,
-                     debug: nil, **decode_options)
+                     debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -101,6 +106,7 @@ module Wirebind
 
         @debug = debug
         @decode_options = decode_options.freeze
+        @understands = Envelope.header_names(understands)
         @http_headers = headers.to_h { |name, value| [name.to_s, value.to_s] }
         @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
         @http_headers.freeze
@@ -121,7 +127,8 @@ module Wirebind
       #   that child's items; nil returns nil
       # @param at [String, nil] a path below Body instead
       # @param types [Hash] declared types of arguments (see {Envelope.write})
-      # @param soap_headers [Array<Wirebind::Model>] more headers for this call
+      # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] more headers
+      #   for this call, as the constructor's
       # @param soap_action [String, Proc, nil] this call's SOAPAction
       # @return [Object, Array, nil]
       # @raise [Fault, HTTPError, TimeoutError, ConnectionError, ParseError, DecodeError]
@@ -202,6 +209,9 @@ module Wirebind
         envelope = Envelope::Reader.new(reader, http_status: status, **limits)
         return envelope.fault if envelope.fault
         return HTTPError.new(status, reader.peeked) unless (200..299).cover?(status)
+
+        unknown = Envelope.not_understood(envelope.must_understand, @understands)
+        return MustUnderstandError.new(unknown) unless unknown.empty?
 
         yield envelope
       rescue ParseError, DecodeError => e

@@ -57,7 +57,9 @@ module Wirebind
         #   unqualified parts, lists wrapped with +item+ elements) or +:rpc_encoded+
         #   (SOAP 1.1 encoding: +xsi:type+ on every value, +soapenc:Array+ with
         #   +soapenc:arrayType+ for lists)
-        # @param headers [Array<Wirebind::Model>] written into +Header+ with {Wirebind::XML.encode}
+        # @param headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] written into
+        #   +Header+ with {Wirebind::XML.encode}: a model under its +xml_root+, a pair under
+        #   the name given (the header part's element, WSDL 1.1 §3.7, WS-I BP R2205)
         # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
         # @param multi_ref [Boolean, :breadth_first] in +:rpc_encoded+, write each model value as
         #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style):
@@ -70,7 +72,7 @@ module Wirebind
         # @return [#<<] +out+
         # @raise [EncodeError] a value does not fit its declared type, or cannot be written
         def write(out, operation:, namespace: nil, parts: {}, types: {}, version: "1.1", style: :document,
-                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false)
+                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false, rpc_result: nil)
           env_ns = envelope_namespace(version)
           check_style(style)
           encoded = style == :rpc_encoded
@@ -80,8 +82,9 @@ module Wirebind
           out << ">"
           write_header(out, headers, header_xml)
           out << "<#{ENV_PREFIX}:Body>"
-          writer = encoded ? EncodedWriter.new(out, multi_ref) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
-          writer.operation(operation.to_s, namespace, parts, types)
+          writer = encoded ? EncodedWriter.new(out, multi_ref, version) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
+          result = rpc_result && version.to_s == "1.2" && style != :document ? rpc_result_xml(rpc_result) : nil
+          writer.operation(operation.to_s, namespace, parts, types, result)
           out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
         end
 
@@ -139,6 +142,23 @@ module Wirebind
         end
 
         # @api private
+        # @param names [Array<String>] header block names, +"\{namespace}local"+ or +"local"+ (any namespace)
+        # @return [Array<Array(String, String)>] frozen pairs of local name and namespace (nil: any)
+        def header_names(names)
+          Array(names).map do |name|
+            match = /\A(?:\{([^}]*)\})?([^{}\s]+)\z/.match(name.to_s) or
+              raise ArgumentError, "a header name is \"{namespace}local\" or \"local\", not #{name.inspect}"
+            [match[2].freeze, match[1]&.freeze].freeze
+          end.freeze
+        end
+
+        # @api private
+        # @return [Array<Array(String, String)>] the blocks of +blocks+ no name of +names+ ({header_names}) covers
+        def not_understood(blocks, names)
+          blocks.reject { |local, uri| names.any? { |known, known_uri| known == local && (known_uri.nil? || known_uri == uri) } }
+        end
+
+        # @api private
         def check_style(style)
           raise ArgumentError, "style: must be one of #{STYLES.inspect}, not #{style.inspect}" unless STYLES.include?(style)
         end
@@ -183,14 +203,23 @@ module Wirebind
 
         private
 
+        # The part's name is unqualified (rpc styles), so the QName needs no prefix.
+        def rpc_result_xml(part)
+          %(<rpc:result xmlns:rpc="#{RPC_NS}">#{Writing.check_name(part.to_s, 'part')}</rpc:result>)
+        end
+
         def write_header(out, headers, header_xml)
           return if headers.empty? && header_xml.nil?
 
           out << "<#{ENV_PREFIX}:Header>"
           headers.each do |header|
-            raise ArgumentError, "SOAP headers are model instances, not #{header.class}" unless header.class.include?(Wirebind::Model)
+            # [element name, model]: the header part's element (WSDL 1.1 §3.7), when its type's name differs.
+            name, header = header if header.is_a?(Array) && header.size == 2 && header[0].is_a?(String)
+            unless header.class.include?(Wirebind::Model)
+              raise ArgumentError, "SOAP headers are model instances or [element name, model instance] pairs, not #{header.class}"
+            end
 
-            out << XML.encode(header)
+            out << XML.encode(header, root: name && Writing.check_name(name, "header"))
           end
           out << header_xml if header_xml
           out << "</#{ENV_PREFIX}:Header>"

@@ -35,5 +35,20 @@ module Wirebind
     # (a body cut short before the envelope closed). No partial result is
     # returned; with {Client#each} the records already yielded stay yielded.
     class ConnectionError < Error; end
+
+    # A response holds a header block with +mustUnderstand+ true for this node
+    # that the client was not told it understands (+understands:+): SOAP 1.1
+    # §4.2.3, SOAP 1.2 Part 1 §5.2.3. The result is not decoded.
+    class MustUnderstandError < Error
+      # @return [Array<Array(String, String)>] the blocks not understood: local name and namespace
+      attr_reader :headers
+
+      # @param headers [Array<Array(String, String)>]
+      def initialize(headers)
+        @headers = headers
+        super("the response has mustUnderstand header #{headers.map { |local, uri| uri ? "{#{uri}}#{local}" : local }.join(', ')}, " \
+              "which this client does not understand (Client.new(understands: [...]) names those it does)")
+      end
+    end
   end
 end

@@ -59,7 +59,8 @@ module Wirebind
 
       OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
       # Settings copied into each subclass (each value frozen: sharing is copying).
-      SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers].freeze
+      SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
+                    @__wbs_understands @__wbs_on_error].freeze
       LOCK = Mutex.new
       # Raised into a suspended response when the server closes its body early.
       class Closed < StandardError; end
@@ -119,6 +120,29 @@ module Wirebind
           @__wbs_multi_ref
         end
 
+        # Reads, or adds to, the request header blocks the service understands
+        # (its Rack middleware or operations process them): a request with a
+        # +mustUnderstand+ block for this node that is none of them is answered with
+        # a +MustUnderstand+ fault (SOAP 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3, WS-I BP R1027).
+        # @param names [Array<String>] +"\{namespace}local"+, or +"local"+ for any namespace
+        # @return [Array<Array(String, String)>] local names and namespaces (nil: any)
+        def understands(*names)
+          change { @__wbs_understands = (@__wbs_understands + Envelope.header_names(names)).freeze } unless names.empty?
+          @__wbs_understands
+        end
+
+        # Sets, or reads, what is called with an unexpected exception raised by an
+        # operation (not a {Fault}), before the caller is answered with a generic
+        # +Server+ fault: the exception (with its backtrace) and the Rack env. The
+        # default writes its class and message to +rack.errors+.
+        # @yieldparam error [Exception]
+        # @yieldparam env [Hash] the Rack env
+        # @return [Proc, nil]
+        def on_error(&block)
+          change { @__wbs_on_error = block } if block
+          @__wbs_on_error
+        end
+
         # Declares an operation.
         #
         # @param name [Symbol, String] the operation element's local name
@@ -126,7 +150,8 @@ module Wirebind
         #   {Wirebind::XML.decode} takes: a scalar Symbol, a model class, a one-element Array)
         # @param returns [Object, nil] the result's type; nil for none
         # @param soap_action [String, nil] default: +"#{namespace}/#{name}"+
-        # @yield the decoded arguments, in the order of +args+
+        # @yield the decoded arguments, in the order of +args+; a block that declares a
+        #   +context:+ keyword also gets a {Context} (the Rack env, the request's headers)
         # @yieldreturn [Object] the result (a list may be an Enumerator)
         # @return [Operation]
         # @raise [ArgumentError] a bad name, a name declared twice, a bad type, no block
@@ -207,14 +232,54 @@ module Wirebind
       @__wbs_multi_ref = false
       @__wbs_operations = [].freeze
       @__wbs_handlers = [].freeze
+      @__wbs_understands = [].freeze
+      @__wbs_on_error = nil
       @__wbs_dispatch = nil
+
+      # What an operation block that declares a +context:+ keyword receives: the
+      # request's Rack env and its SOAP header blocks, decoded on demand by the
+      # model given.
+      #
+      # @example
+      #   operation :whoAmI, returns: :string do |context:|
+      #     auth = context.header(AuthHeader) # nil when the request has none
+      #     auth ? auth.user : context.env["REMOTE_ADDR"]
+      #   end
+      class Context
+        # @return [Hash] the Rack env of the request
+        attr_reader :env
+        # @return [Array<Array(String, String, String)>] each header block: local name,
+        #   namespace and XML, as {Envelope::Reader#headers}
+        attr_reader :header_blocks
+
+        # @param env [Hash]
+        # @param header_blocks [Array<Array(String, String, String)>]
+        def initialize(env, header_blocks)
+          @env = env
+          @header_blocks = header_blocks
+        end
+
+        # The first header block whose name is the model's +xml_root+ (and namespace
+        # its +xml_namespace+, when it declares one), decoded by it.
+        # @param model [Class] a {Wirebind::Model} class
+        # @return [Wirebind::Model, nil] nil when the request has no such block
+        # @raise [Fault] a +Client+ fault when the block does not fit the model
+        def header(model)
+          root = model.xml_root
+          namespace = model.xml_namespace_uri
+          block = @header_blocks.find { |local, uri| local == root && (namespace.nil? || namespace == uri) } or return nil
+          XML.decode(block[2], model)
+        rescue ParseError, DecodeError => e
+          raise Fault.new(code: "Client", reason: "the #{root} header could not be read: #{e.message}")
+        end
+      end
 
       # Per service class: each operation's arguments model and names, looked up
       # by the operation element's local name or by SOAPAction.
       # @api private
       class Dispatch
         # @api private
-        Entry = Struct.new(:operation, :index, :arguments, :response, :result)
+        Entry = Struct.new(:operation, :index, :arguments, :response, :result, :context)
 
         attr_reader :by_name, :by_action
 
@@ -224,7 +289,9 @@ module Wirebind
           @by_action = {}
           service.operations.each_with_index do |operation, index|
             arguments = Envelope.arguments_model(operation.args, style)
-            entry = Entry.new(operation, index, arguments, -"#{operation.name}Response", -"#{operation.name}Return").freeze
+            # An operation block that takes a context: keyword gets one (others are called as before).
+            context = service.handlers.fetch(index).parameters.any? { |kind, name| name == :context && %i[key keyreq].include?(kind) }
+            entry = Entry.new(operation, index, arguments, -"#{operation.name}Response", -"#{operation.name}Return", context).freeze
             @by_name[operation.name] = entry
             @by_action[service.soap_action_for(operation)] = entry
           end
@@ -265,8 +332,9 @@ module Wirebind
                        default_version, status: 415)
         end
 
-        entry, arguments = read_request(env, version, service.dispatch)
-        result = service.handlers.fetch(entry.index).call(*arguments)
+        entry, arguments, headers = read_request(env, version, service.dispatch)
+        handler = service.handlers.fetch(entry.index)
+        result = entry.context ? handler.call(*arguments, context: Context.new(env, headers)) : handler.call(*arguments)
         respond(env, entry, result, version)
       rescue Fault => e
         fault(e, version || default_version)
@@ -284,6 +352,12 @@ module Wirebind
           raise Fault.new(code: "VersionMismatch", reason: "a SOAP #{reader.version} envelope sent as #{CONTENT_TYPES.fetch(version)[/\A[^;]*/]}")
         end
 
+        unknown = Envelope.not_understood(reader.must_understand, self.class.understands)
+        unless unknown.empty?
+          names = unknown.map { |local, uri| uri ? "{#{uri}}#{local}" : local }.join(", ")
+          raise Fault.new(code: "MustUnderstand", reason: "header #{names} was not understood")
+        end
+
         action = soap_action(env, version)
         local = reader.operation&.first
         entry = local ? dispatch.by_name[local] : dispatch.by_action[action]
@@ -295,7 +369,7 @@ module Wirebind
         end
 
         record = local ? reader.arguments(entry.arguments, references: self.class.style == :rpc_encoded) : nil
-        [entry, entry.arguments.attributes.map { |attribute| record&.instance_variable_get(attribute.ivar) }]
+        [entry, entry.arguments.attributes.map { |attribute| record&.instance_variable_get(attribute.ivar) }, reader.headers]
       end
 
       def respond(env, entry, result, version)
@@ -306,7 +380,8 @@ module Wirebind
         stream = Stream.new do |out|
           Envelope.write(out, operation: entry.response, namespace: service.namespace, parts: parts,
                               types: { entry.result => returns }, version: version, style: style,
-                              multi_ref: service.multi_ref, wrap_lists: style == :document)
+                              multi_ref: service.multi_ref, wrap_lists: style == :document,
+                              rpc_result: returns.nil? ? nil : entry.result)
         end
         first = stream.first
         headers = { "content-type" => CONTENT_TYPES.fetch(version) }
@@ -322,7 +397,15 @@ module Wirebind
       end
 
       def internal_error(env, error, version)
-        env["rack.errors"]&.puts("#{self.class.name || 'Wirebind::SOAP::Service'}: #{error.class}: #{error.message}")
+        if (hook = self.class.on_error)
+          begin
+            hook.call(error, env)
+          rescue StandardError => e
+            env["rack.errors"]&.puts("#{self.class.name || 'Wirebind::SOAP::Service'}: on_error raised #{e.class}: #{e.message}")
+          end
+        else
+          env["rack.errors"]&.puts("#{self.class.name || 'Wirebind::SOAP::Service'}: #{error.class}: #{error.message}")
+        end
         fault(Fault.new(code: "Server", reason: "internal server error"), version)
       end
 

@@ -280,7 +280,11 @@ module Wirebind
             plan[:list] = part_type(part, schema)[1]
           end
         end
-        operation.headers.each { |message, name| plan[:headers] << (name || message.name).to_s }
+        # A header is written under its part's element's name (WSDL 1.1 §3.7, WS-I BP R2205), not its type's.
+        operation.headers.each do |message, name|
+          part = message.parts.find { |candidate| candidate.name == name } || (message.parts.first if name.nil?)
+          plan[:headers] << [(name || message.name).to_s, part&.element&.[](1) || part&.name]
+        end
         plan
       end
 
@@ -323,15 +327,18 @@ module Wirebind
         method = Naming.unique(Naming.snake(operation.name), methods)
         locals = { "options" => true, "block" => true }
         args = plan[:args].map { |wire, type| [argument_name(wire, locals), wire, type] }
-        headers = plan[:headers].map { |wire| argument_name(wire, locals) }
-        params = (args.map { |name, _, _| "#{name}: nil" } + headers.map { |name| "#{name}: nil" } + ["**options"]).join(", ")
+        headers = plan[:headers].map { |wire, element| [argument_name(wire, locals), element] }
+        params = (args.map { |name, _, _| "#{name}: nil" } + headers.map { |name, _| "#{name}: nil" } + ["**options"]).join(", ")
         values = args.map { |name, wire, _| "#{wire.inspect} => #{name}" }.join(", ")
         types = args.map { |_, wire, type| "#{wire.inspect} => #{type}" }.join(", ")
         call_options = +""
         call_options << ", returns: #{plan[:returns]}" if plan[:returns]
         call_options << ", at: #{plan[:at].inspect}" if plan[:at]
         call_options << ", types: { #{types} }" unless args.empty?
-        call_options << ", soap_headers: [#{headers.join(', ')}].compact" unless headers.empty?
+        unless headers.empty?
+          named = headers.map { |name, element| element && xml_name?(element) ? "(#{name} && [#{element.inspect}, #{name}])" : name }
+          call_options << ", soap_headers: [#{named.join(', ')}].compact"
+        end
         call_options << ", soap_action: #{operation.soap_action.to_s.inspect}"
         summary = "#{comment(operation.name)}(#{plan[:args].map { |wire, type| "#{comment(wire)}: #{type}" }.join(', ')})"
         out = +"\n"

@@ -156,3 +156,48 @@ module ForeignClientTest
     end
   end
 end
+
+# A peer's own server (PHP's, Perl's...), started once for a test class as a
+# child process on 127.0.0.1 and stopped when the run ends. A peer that is not
+# installed is a skip naming it, except in CI (ENV["CI"]), where it fails.
+module PeerServer
+  # @return [Integer] a port free on 127.0.0.1 now
+  def self.free_port
+    server = TCPServer.new("127.0.0.1", 0)
+    server.addr[1]
+  ensure
+    server&.close
+  end
+
+  # Starts +command+ (which listens on +port+) and waits until it accepts connections.
+  # @return [Integer] the pid
+  def self.start(command, port, chdir: nil)
+    pid = Process.spawn(*command, in: File::NULL, out: File::NULL, err: ENV["PEER_LOG"] || File::NULL, **(chdir ? { chdir: chdir } : {}))
+    deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 20
+    begin
+      TCPSocket.new("127.0.0.1", port).close
+    rescue SystemCallError
+      raise "#{command.first} did not listen on 127.0.0.1:#{port} within 20 s" if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+      sleep 0.05
+      retry
+    end
+    Minitest.after_run { stop(pid) }
+    pid
+  end
+
+  def self.stop(pid)
+    Process.kill(:TERM, pid)
+    Process.wait(pid)
+  rescue Errno::ESRCH, Errno::ECHILD
+    nil
+  end
+
+  # Skips (locally) or fails (CI) unless +available+.
+  def require_peer(available, name)
+    return if available
+
+    flunk "#{name} is missing (.ci/run installs it)" if ENV["CI"]
+    skip "#{name} is not installed (.ci/run installs it)"
+  end
+end

@@ -18,26 +18,29 @@ module Wirebind
       #
       # @api private
       class EncodedWriter
-        ENCODING_STYLE = %( #{ENV_PREFIX}:encodingStyle="#{ENCODING_NS}").freeze
+        # The +encodingStyle+ attribute, by SOAP version.
+        ENCODING_STYLES = ENCODINGS.transform_values { |uri| %( #{ENV_PREFIX}:encodingStyle="#{uri}").freeze }.freeze
 
-        def initialize(out, multi_ref)
+        def initialize(out, multi_ref, version = "1.1")
           @out = out
+          @encoding_style = ENCODING_STYLES.fetch(version.to_s)
           @multi_ref = multi_ref
           @ids = {}.compare_by_identity
           @pending = []
           @depth = 0
         end
 
-        def operation(name, namespace, parts, types)
+        def operation(name, namespace, parts, types, result = nil)
           Writing.check_name(name, "operation")
           out = @out
           if namespace
-            out << "<#{OPERATION_PREFIX}:" << name << ENCODING_STYLE << " xmlns:#{OPERATION_PREFIX}=\"" << Envelope.attribute(namespace) << '">'
+            out << "<#{OPERATION_PREFIX}:" << name << @encoding_style << " xmlns:#{OPERATION_PREFIX}=\"" << Envelope.attribute(namespace) << '">'
             close = "#{OPERATION_PREFIX}:#{name}"
           else
-            out << "<" << name << ENCODING_STYLE << ">"
+            out << "<" << name << @encoding_style << ">"
             close = name
           end
+          out << result if result
           parts.each do |key, value|
             name = Writing.check_name(key.to_s, "part")
             value(name, value, Writing.declared(types, key))
@@ -132,7 +135,7 @@ module Wirebind
               stack.pop
               next
             end
-            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{ENCODING_STYLE}))
+            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{@encoding_style}))
             next if @pending.empty?
 
             stack << @pending
@@ -147,7 +150,7 @@ module Wirebind
             record = @pending[index]
             @pending[index] = nil # written: let it go
             index += 1
-            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{ENCODING_STYLE}))
+            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{@encoding_style}))
           end
           @pending.clear
         end

@@ -18,7 +18,7 @@ module Wirebind
           @repeat_lists = @document && !wrap_lists
         end
 
-        def operation(name, namespace, parts, types)
+        def operation(name, namespace, parts, types, result = nil)
           Writing.check_name(name, "operation")
           out = @out
           if namespace.nil?
@@ -31,6 +31,7 @@ module Wirebind
             out << "<#{OPERATION_PREFIX}:" << name << " xmlns:#{OPERATION_PREFIX}=\"" << Envelope.attribute(namespace) << '">'
             close = "#{OPERATION_PREFIX}:#{name}"
           end
+          out << result if result
           parts.each do |key, value|
             name = Writing.check_name(key.to_s, "part")
             part(name, value, Writing.declared(types, key))

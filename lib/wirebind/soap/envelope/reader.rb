@@ -37,6 +37,9 @@ module Wirebind
           prelude.read
           @version = prelude.version
           @operation = prelude.operation
+          @result = prelude.result
+          @must_understand = prelude.must_understand
+          @headers = prelude.headers
           @fault = prelude.fault&.with_http_status(http_status)
           @input = recorder ? Replay.new(recorder.stop, input) : input
         end
@@ -45,8 +48,24 @@ module Wirebind
         #   first element (nil when Body is empty or holds a fault)
         attr_reader :operation
 
+        # @return [Array(String, String), nil] SOAP 1.2 RPC: the local name and
+        #   namespace of the return value's element, as the response's +rpc:result+
+        #   names it (Part 2 §4.2.2); nil when there is no +rpc:result+
+        attr_reader :result
+
         # @return [Fault, nil] the fault the body holds
         attr_reader :fault
+
+        # @return [Array<Array(String, String)>] the local name and namespace of each
+        #   header block with +mustUnderstand+ true that is meant for this node (SOAP 1.1
+        #   §4.2.3: no +actor+ or the +next+ one; SOAP 1.2 Part 1 §5.2.3: no +role+, or
+        #   +next+ or +ultimateReceiver+), in document order
+        attr_reader :must_understand
+
+        # @return [Array<Array(String, String, String)>] each header block: local name,
+        #   namespace, and the block as XML (the namespace declarations in scope carried
+        #   onto it), for {Wirebind::XML.decode}
+        attr_reader :headers
 
         # Decodes the result. Raises the fault if the body holds one.
         #
@@ -133,7 +152,12 @@ module Wirebind
             found = quick_scope(match) or return false
             Reader.last_quick_start = [start.freeze, found].freeze
           end
+          # SOAP 1.2: the operation's first child may be rpc:result, which the prelude reads.
+          return false if found[0] == "1.2"
+
           @version, @operation = found
+          @must_understand = EMPTY
+          @headers = EMPTY
           @fault = nil
           @input = recorder ? Replay.new(recorder.stop, input) : input
           true
@@ -175,6 +199,11 @@ module Wirebind
           return "Envelope/Body/#{at}" if at
           return nil unless @operation
 
+          if @result
+            local, uri = @result
+            step = uri && !uri.include?("}") ? "{#{uri}}#{local}" : local
+            return list ? "Envelope/Body/#{operation_step}/#{step}/*" : "Envelope/Body/#{operation_step}/#{step}"
+          end
           list ? "Envelope/Body/#{operation_step}/*/*" : "Envelope/Body/#{operation_step}/*"
         end
 
@@ -249,6 +278,7 @@ module Wirebind
           end
         end
         CHUNK_SIZE = 64 * 1024
+        EMPTY = [].freeze
 
         # Reads the start of an envelope: its version, Body's first element, and a
         # fault whole (its detail re-written as XML, with the namespace
@@ -257,10 +287,19 @@ module Wirebind
         class Prelude < XML::Pure::Tokenizer
           FOUND = Object.new.freeze
 
-          attr_reader :version, :operation, :fault
+          attr_reader :version, :operation, :fault, :result, :must_understand, :headers
+
+          # The roles (actors) a header block may name and still be for this node.
+          OWN_ROLES = [nil, "http://schemas.xmlsoap.org/soap/actor/next", "http://www.w3.org/2003/05/soap-envelope/role/next",
+                       "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"].freeze
 
           def initialize(input, options)
             super(input, **options)
+            @must_understand = []
+            @headers = []
+            @header = nil # [local, uri, start tag, Capture, closing tag] of the header block being read
+            @in_header = false
+            @result_text = nil
             @env_ns = nil
             @in_body = false
             @fault_depth = nil
@@ -287,7 +326,11 @@ module Wirebind
           end
 
           def on_text(text)
-            if @detail_depth
+            if @header
+              @header[3].text(text)
+            elsif @result_text
+              @result_text << text
+            elsif @detail_depth
               @detail_content.text(text)
             elsif @field
               @field << text
@@ -295,7 +338,14 @@ module Wirebind
           end
 
           def on_end
+            return header_end if @header
+
             closed(@names.size) if @fault_depth
+            # SOAP 1.2: the operation element, or its rpc:result, ended.
+            if @operation
+              finish_result if @result_text
+              throw FOUND, true
+            end
             return unless @in_body && @names.size == 2
 
             # Body ends holding nothing.
@@ -306,6 +356,7 @@ module Wirebind
 
           def element(local, uri, attrs, depth, leaf_text)
             return fault_element(local, uri, attrs, depth, leaf_text) if @fault_depth
+            return header_content(attrs, uri, leaf_text) if @header
 
             case depth
             when 1
@@ -316,11 +367,13 @@ module Wirebind
 
               @env_ns = uri
             when 2
+              @in_header = local == "Header" && uri == @env_ns
               if local == "Body" && uri == @env_ns
                 @in_body = true
                 throw FOUND, true if leaf_text
               end
             when 3
+              return header_block(local, uri, attrs, leaf_text) if @in_header
               return unless @in_body
 
               # SOAP defines only Fault in Body's namespace; some servers write ServiceFault.
@@ -329,10 +382,79 @@ module Wirebind
                 closed(depth) if leaf_text
               else
                 @operation = [local, uri].freeze
+                # SOAP 1.2 RPC: a look at the first child, for rpc:result.
+                throw FOUND, true unless @version == "1.2" && !leaf_text
+              end
+            when 4
+              return unless @operation # inside a header block
+
+              throw FOUND, true unless local == "result" && uri == RPC_NS
+
+              @result_text = +(leaf_text || "")
+              if leaf_text
+                finish_result
                 throw FOUND, true
               end
+              @want_text = true
+              return
             end
             @want_text = false
+          end
+
+          # A header block: kept as XML; noted when mustUnderstand "1" or "true" (in
+          # the envelope's namespace) for this node.
+          def header_block(local, uri, attrs, leaf_text)
+            qname = element_qname(local, uri)
+            start = "<#{qname}#{all_declarations}#{attributes_xml(attrs)}>"
+            if leaf_text
+              @headers << [local.freeze, uri&.freeze, "#{start}#{XML::Pure::Encoder.text(leaf_text)}</#{qname}>".freeze].freeze
+            else
+              @header = [local.freeze, uri&.freeze, start, XML::Capture.new(:xml, uri, nil, scope: self, written: namespace_snapshot), "</#{qname}>"]
+              @want_text = true
+            end
+            must_understand_block(local, uri, attrs) if attrs
+          end
+
+          # An element inside a header block.
+          def header_content(attrs, uri, leaf_text)
+            qname, written, decls = tag_source(attrs)
+            leaf_text ? @header[3].leaf(qname, uri, written, decls, leaf_text) : @header[3].start(qname, uri, written, decls)
+          end
+
+          def header_end
+            local, uri, start, capture, close = @header
+            if @names.size == 3
+              @headers << [local, uri, "#{start}#{capture.value}#{close}".freeze].freeze
+              @header = nil
+              @want_text = false
+            else
+              capture.finish
+            end
+          end
+
+          def must_understand_block(local, uri, attrs)
+            must = role = nil
+            attrs.each_slice(3) do |name, attr_uri, value|
+              next unless attr_uri == @env_ns
+
+              case name
+              when "mustUnderstand" then must = %w[1 true].include?(value.strip)
+              when "actor", "role" then role = value.strip
+              end
+            end
+            @must_understand << [local.freeze, uri&.freeze].freeze if must && OWN_ROLES.include?(role)
+          end
+
+          # rpc:result's text is a QName: the return value's element.
+          def finish_result
+            text = @result_text.strip
+            @result_text = nil
+            prefix, local = text.include?(":") ? text.split(":", 2) : ["", text]
+            uri = namespace_snapshot[prefix]
+            raise DecodeError, "rpc:result names #{text.inspect}, whose prefix #{prefix.inspect} is not declared" if uri.nil? && !prefix.empty?
+            raise DecodeError, "rpc:result names #{text.inspect}, not an element name" unless local.match?(/\A[A-Za-z_][\w.-]*\z/)
+
+            @result = [local.freeze, uri&.freeze].freeze
           end
 
           def start_fault(depth)
@@ -441,7 +563,7 @@ module Wirebind
             end.join
           end
         end
-        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE
+        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE, :EMPTY
       end
     end
   end

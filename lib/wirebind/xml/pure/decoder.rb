@@ -220,7 +220,7 @@ module Wirebind
             return # the first one stays
           end
 
-          if kind == SCALAR && !(attrs && attrs.include?("nil") && nil_attribute?(attrs))
+          if kind == SCALAR && !(attrs && ((attrs.include?("nil") && nil_attribute?(attrs)) || attrs.include?("type")))
             if entry.list
               value = entry.type == :string ? text : convert(entry, text, local)
               list = values[entry.index]
@@ -396,8 +396,15 @@ module Wirebind
             end
             deliver(slot, values, plan.build(record))
           else
+            text = instance_text(slot, attrs, text) if attrs
             deliver(slot, values, convert(slot, text, local))
           end
+        end
+
+        # A scalar's text as its instance xsi:type gives it (XML.instance_text).
+        def instance_text(slot, attrs, text)
+          local, uri = xsi_type(attrs)
+          local ? XML.instance_text(slot.type, local, uri, text) : text
         end
 
         def deliver(slot, values, value)

@@ -1,0 +1,7 @@
+<?php
+// php -S router: /doc is the WSDL service with a header, anything else rpc_server.php.
+if (strpos($_SERVER['REQUEST_URI'], '/doc') === 0) {
+  require __DIR__ . '/header_server.php';
+} else {
+  require __DIR__ . '/rpc_server.php';
+}

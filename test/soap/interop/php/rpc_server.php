@@ -1,0 +1,10 @@
+<?php
+// PHP's SoapServer without a WSDL (rpc/encoded), SOAP 1.1 under /soap11 and
+// SOAP 1.2 under /soap12: what test/soap/interop/php_test.rb calls.
+function add($a, $b) { return $a + $b; }
+function hello($name) { return "Hello $name"; }
+function person($name) { $p = new stdClass; $p->name = $name; $p->age = 42; return $p; }
+$version = strpos($_SERVER['REQUEST_URI'], 'soap12') !== false ? SOAP_1_2 : SOAP_1_1;
+$server = new SoapServer(null, ['uri' => 'urn:wirebind:php', 'soap_version' => $version]);
+$server->addFunction(['add', 'hello', 'person']);
+$server->handle();

@@ -1,0 +1,71 @@
+# frozen_string_literal: true
+
+require_relative "interop_support"
+
+# PHP's SoapServer (Debian's php-soap, under php -S) called by wirebind's client:
+# rpc/encoded in SOAP 1.1 and 1.2, values checked field by field.
+class PhpServerInteropTest < Minitest::Test
+  include PeerServer
+
+  class Person
+    include Wirebind::Model
+    attribute :name, :string
+    attribute :age, :integer
+  end
+
+  PHP = "php"
+  SCRIPTS = File.join(__dir__, "php")
+
+  def self.php?
+    return @php if defined?(@php)
+
+    @php = system(PHP, "-r", 'exit(class_exists("SoapServer") ? 0 : 1);', out: File::NULL, err: File::NULL) || false
+  end
+
+  def self.url
+    @url ||= begin
+      port = PeerServer.free_port
+      PeerServer.start([PHP, "-S", "127.0.0.1:#{port}", "router.php"], port, chdir: SCRIPTS)
+      "http://127.0.0.1:#{port}"
+    end
+  end
+
+  def client(version)
+    require_peer(self.class.php?, "php-cli with php-soap")
+    Wirebind::SOAP::Client.new(endpoint: "#{self.class.url}/soap#{version.delete('.')}", namespace: "urn:wirebind:php",
+                               version: version, style: :rpc_encoded, read_timeout: 10)
+  end
+
+  def check_values(client)
+    assert_equal 5, client.call(:add, { a: 2, b: 3 }, returns: :integer)
+    assert_equal "Hello ann é", client.call(:hello, { name: "ann é" }, returns: :string)
+    person = client.call(:person, { name: "bob" }, returns: Person)
+    assert_equal "bob", person.name
+    assert_equal 42, person.age
+  end
+
+  def test_rpc_encoded_soap11
+    check_values(client("1.1"))
+  end
+
+  # PHP answers SOAP 1.2 rpc with rpc:result naming the return element, and
+  # refuses SOAP 1.1's encodingStyle in a 1.2 request (DataEncodingUnknown).
+  def test_rpc_encoded_soap12
+    check_values(client("1.2"))
+  end
+
+  # A client generated from PHP's WSDL sends the header under its element's
+  # name (AuthHeader, WSDL 1.1 §3.7, WS-I BP R2205), not its type's
+  # (AuthHeaderType): PHP hands the header to its AuthHeader method.
+  def test_generated_client_sends_the_header_under_its_element_name
+    require_peer(self.class.php?, "php-cli with php-soap")
+    generated = Module.new
+    Wirebind::WSDL.load(File.join(SCRIPTS, "header.wsdl")).define(generated)
+    client = generated::Client.new(endpoint: "#{self.class.url}/doc")
+    auth = generated::AuthHeaderType.new(user: "ann", password: "secret")
+    assert_equal "hello, ann", client.who_am_i(greeting: "hello", auth: auth)
+    assert_equal "hello, stranger", client.who_am_i(greeting: "hello")
+  ensure
+    client&.close
+  end
+end

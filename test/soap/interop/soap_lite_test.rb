@@ -1,0 +1,35 @@
+# frozen_string_literal: true
+
+require_relative "interop_support"
+
+# Perl's SOAP::Lite server (Debian's libsoap-lite-perl, perl/server.pl) called by
+# wirebind's client in rpc/encoded, SOAP 1.1.
+class SoapLiteServerInteropTest < Minitest::Test
+  include PeerServer
+
+  def self.soap_lite?
+    return @soap_lite if defined?(@soap_lite)
+
+    @soap_lite = system("perl", "-MSOAP::Transport::HTTP", "-e", "1", out: File::NULL, err: File::NULL) || false
+  end
+
+  def self.url
+    @url ||= begin
+      port = PeerServer.free_port
+      PeerServer.start(["perl", File.join(__dir__, "perl", "server.pl"), port.to_s], port)
+      "http://127.0.0.1:#{port}/"
+    end
+  end
+
+  def client
+    require_peer(self.class.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
+    Wirebind::SOAP::Client.new(endpoint: self.class.url, namespace: "urn:Interop", style: :rpc_encoded, read_timeout: 10)
+  end
+
+  # SOAP::Lite writes any text that is not ASCII as xsi:type="xsd:base64Binary":
+  # the declared :string is the decoded text, not the base64.
+  def test_non_ascii_text_sent_as_base64_binary
+    assert_equal "Grüße, ann", client.call(:greet, { name: "ann" }, returns: :string)
+    assert_equal "hi bob", client.call(:plain, { name: "bob" }, returns: :string)
+  end
+end
