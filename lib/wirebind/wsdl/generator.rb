@@ -163,7 +163,8 @@ module Wirebind
         spec.all_fields.each do |field|
           name = attribute_name(field.local, names)
           options = +"xml: #{path(field, class_ns).inspect}"
-          options << ", enum: #{field.enum.inspect}" if field.enum
+          # Open on decode (a newer server's value is kept as the String), closed on encode.
+          options << ", enum: #{field.enum.inspect}, open_enum: true" if field.enum
           # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
           options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
           out << "    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"

@@ -86,7 +86,7 @@ module Wirebind
         "IDREF" => :string, "IDREFS" => :string, "ENTITY" => :string, "ENTITIES" => :string, "anyURI" => :string,
         "QName" => :string, "NOTATION" => :string, "hexBinary" => :string, "duration" => :string, "time" => :string,
         "gYear" => :string, "gYearMonth" => :string, "gMonth" => :string, "gMonthDay" => :string, "gDay" => :string,
-        "anyType" => :string, "anySimpleType" => :string,
+        "anyType" => :any, "anySimpleType" => :string,
         "integer" => :integer, "int" => :integer, "long" => :integer, "short" => :integer, "byte" => :integer,
         "nonNegativeInteger" => :integer, "nonPositiveInteger" => :integer, "positiveInteger" => :integer,
         "negativeInteger" => :integer, "unsignedLong" => :integer, "unsignedInt" => :integer,
@@ -253,7 +253,7 @@ module Wirebind
 
         if @complex.key?(key)
           spec = spec_for_type(key)
-          return spec.array_of || [spec, false, nil]
+          return spec.array_of || (open_content?(spec.node) ? [:any, false, nil] : [spec, false, nil])
         end
         return simple(@simple[key].node) if @simple.key?(key)
 
@@ -290,12 +290,32 @@ module Wirebind
           resolve(decl, decl.qname(type))
         elsif (complex = xsd_child(decl, "complexType"))
           spec = anonymous(complex, name, context)
-          spec.array_of || [spec, false, nil]
+          spec.array_of || (open_content?(complex) ? [:any, false, nil] : [spec, false, nil])
         elsif (simple = xsd_child(decl, "simpleType"))
           simple(simple)
         else
           [:string, false, nil]
         end
+      end
+
+      # A complex type whose content is only wildcards (+xsd:any+) or mixed text,
+      # no declared child element: its elements are read as +:any+ (text,
+      # attributes and children kept); its class stays generated.
+      def open_content?(node)
+        return false if xsd_child(node, "complexContent") || xsd_child(node, "simpleContent")
+
+        open = node["mixed"] == "true"
+        stack = node.children.dup
+        while (child = stack.pop)
+          next unless xsd?(child)
+
+          case child.local
+          when "element", "group" then return false
+          when "any" then open = true
+          when "sequence", "choice", "all" then stack.concat(child.children)
+          end
+        end
+        open
       end
 
       def compile(spec)
@@ -316,7 +336,7 @@ module Wirebind
               spec.base = base_spec(derivation)
             else
               type, _, enum = base ? resolve(derivation, base) : [:string, false, nil]
-              type = :string unless type.is_a?(Symbol)
+              type = :string unless type.is_a?(Symbol) && type != :any
               fields << Field.new(:text, ".", nil, type, false, enum, false, nil, false)
             end
           end
@@ -415,7 +435,7 @@ module Wirebind
           if decl.equal?(node) || definition then declared_type(decl, context, local)
           else [:string, false, nil]
           end
-        type = :string unless type.is_a?(Symbol)
+        type = :string unless type.is_a?(Symbol) && type != :any
         check_name(node, local)
         Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false)
       end
