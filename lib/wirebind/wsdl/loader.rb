@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "socket"
 require "uri"
 
 module Wirebind
@@ -7,7 +8,11 @@ module Wirebind
     # Reads a WSDL and every file it imports or includes (+wsdl:import+,
     # +xsd:import+, +xsd:include+), each once, without recursion: a queue of
     # locations, resolved against the file that named them. Locations that are
-    # URLs are refused unless +fetch: true+.
+    # URLs are refused unless +fetch: true+; then each is fetched under an
+    # overall deadline and a size cap, and a redirect is refused. Local imports
+    # are confined to the root directory (the WSDL's own unless named): a path
+    # out of it, by "../", an absolute path or a symlink, is refused without
+    # looking at it, and only regular files are read (a FIFO would block).
     #
     # @api private
     class Loader
@@ -16,15 +21,20 @@ module Wirebind
       MAX_FILES = 10_000
       # Largest body fetched from a URL.
       MAX_FETCH_BYTES = 64 * 1024 * 1024
+      # Most seconds one URL may take, connecting to the last byte.
+      FETCH_DEADLINE = 60
 
       # @return [Array<Array(Node, String)>] +wsdl:definitions+ elements and their targetNamespace
       attr_reader :definitions
       # @return [Array<Array(Node, String)>] +xsd:schema+ elements and their effective targetNamespace
       attr_reader :schemas
 
-      def initialize(fetch:, limits:)
+      def initialize(fetch:, limits:, root: nil, max_fetch_bytes: MAX_FETCH_BYTES, fetch_deadline: FETCH_DEADLINE)
         @fetch = fetch
         @limits = limits
+        @root = root && real_directory(root)
+        @max_fetch_bytes = max_fetch_bytes
+        @fetch_deadline = fetch_deadline
         @seen = {}
         @queue = []
         @definitions = []
@@ -36,14 +46,21 @@ module Wirebind
       def run(input, base)
         if input.respond_to?(:read)
           name = input.respond_to?(:path) && input.path ? input.path.to_s : "(io)"
-          visit(DocumentReader.read(input, name, **@limits), File.expand_path(base || Dir.pwd), nil)
+          directory = File.expand_path(base || Dir.pwd)
+          @root ||= real_directory(directory)
+          visit(DocumentReader.read(input, name, **@limits), directory, nil)
+        elsif input.to_s.match?(URL)
+          @seen[[input.to_s, nil]] = true
+          visit(read(input.to_s, nil), base ? File.expand_path(base) : directory_of(input.to_s), nil)
         else
           path = input.to_s
           raise ArgumentError, "Wirebind::WSDL.load takes a path or an IO, not #{input.inspect}" if path.empty?
 
           location = File.expand_path(path)
           @seen[[location, nil]] = true
-          visit(read(location, nil), base ? File.expand_path(base) : File.dirname(location), nil)
+          directory = base ? File.expand_path(base) : File.dirname(location)
+          @root ||= real_directory(directory)
+          visit(read(location, nil), directory, nil)
         end
         until @queue.empty?
           location, chameleon, where = @queue.shift
@@ -74,37 +91,87 @@ module Wirebind
         location.match?(URL) ? location.sub(%r{/[^/]*\z}, "") : File.dirname(location)
       end
 
+      def real_directory(directory)
+        File.realpath(directory)
+      rescue SystemCallError => e
+        raise InvalidError, "cannot read the directory #{directory}: #{e.message}"
+      end
+
       def read(location, where)
         return DocumentReader.read(fetch(location, where), location, **@limits) if location.match?(URL)
 
-        File.open(location, "rb") { |file| DocumentReader.read(file, location, **@limits) }
-      rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES => e
-        raise InvalidError, "#{where ? "#{where}: " : ''}cannot read #{location}: #{e.message}"
+        confine(location, where) if where
+        # Non-blocking: opening a FIFO for reading would wait for a writer.
+        File.open(location, File::RDONLY | File::NONBLOCK | File::BINARY) do |file|
+          raise InvalidError, "#{prefix(where)}#{location} is not a regular file" unless file.stat.file?
+
+          DocumentReader.read(file, location, **@limits)
+        end
+      rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES, Errno::ENXIO, Errno::ELOOP => e
+        raise InvalidError, "#{prefix(where)}cannot read #{location}: #{e.message}"
+      end
+
+      def prefix(where)
+        where ? "#{where}: " : ""
+      end
+
+      # An import must name a file under the root: checked on the path as
+      # written (nothing outside is looked at), then on the real path (symlinks).
+      def confine(location, where)
+        refuse_outside(location, where) unless inside?(location)
+        real = File.realpath(location)
+        refuse_outside(location, where) unless inside?(real)
+      rescue Errno::ENOENT, Errno::EACCES, Errno::ELOOP, Errno::ENOTDIR => e
+        raise InvalidError, "#{prefix(where)}cannot read #{location}: #{e.message}"
+      end
+
+      def inside?(path)
+        path.start_with?(@root.end_with?("/") ? @root : "#{@root}/")
+      end
+
+      def refuse_outside(location, where)
+        raise InvalidError, "#{prefix(where)}#{location} is outside #{@root}, the directory imports are read from (root: names another)"
       end
 
       def fetch(url, where)
-        unless @fetch
-          raise InvalidError, "#{where ? "#{where}: " : ''}#{url} is a URL; imports by URL are read only with fetch: true"
+        raise InvalidError, "#{prefix(where)}#{url} is a URL; imports by URL are read only with fetch: true" unless @fetch
+
+        uri = begin
+          URI(url)
+        rescue URI::Error => e
+          raise InvalidError, "#{prefix(where)}cannot fetch #{url}: #{e.message}"
         end
+        raise InvalidError, "#{prefix(where)}only http and https URLs are fetched, not #{url}" unless uri.is_a?(URI::HTTP) && uri.host
 
+        # Loaded before the rescue below names its constants.
         require "net/http"
-        uri = URI(url)
-        raise InvalidError, "#{where}: only http and https URLs are fetched, not #{url}" unless uri.is_a?(URI::HTTP)
+        begin
+          download(uri, url, where)
+        rescue SocketError, SystemCallError, Timeout::Error, IOError, Net::HTTPBadResponse => e
+          raise InvalidError, "#{prefix(where)}cannot fetch #{url}: #{e.message}"
+        end
+      end
 
+      # The body of a GET, within the deadline and the size cap; a redirect is
+      # an answer like any other that is not a success.
+      def download(uri, url, where)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @fetch_deadline
         body = +""
-        Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: 10, read_timeout: 30) do |http|
+        Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: @fetch_deadline,
+                                            read_timeout: @fetch_deadline, write_timeout: @fetch_deadline) do |http|
           http.request_get(uri.request_uri) do |response|
-            raise InvalidError, "#{where}: GET #{url} answered #{response.code}" unless response.is_a?(Net::HTTPSuccess)
+            raise InvalidError, "#{prefix(where)}GET #{url} answered #{response.code}" unless response.is_a?(Net::HTTPSuccess)
 
             response.read_body do |chunk|
               body << chunk
-              raise InvalidError, "#{where}: #{url} is larger than #{MAX_FETCH_BYTES} bytes" if body.bytesize > MAX_FETCH_BYTES
+              raise InvalidError, "#{prefix(where)}#{url} is larger than #{@max_fetch_bytes} bytes" if body.bytesize > @max_fetch_bytes
+              if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+                raise InvalidError, "#{prefix(where)}GET #{url} took longer than #{@fetch_deadline} s"
+              end
             end
           end
         end
         body
-      rescue SocketError, SystemCallError, Timeout::Error, IOError, Net::HTTPBadResponse => e
-        raise InvalidError, "#{where}: cannot fetch #{url}: #{e.message}"
       end
 
       def visit(root, directory, chameleon)
