@@ -18,7 +18,8 @@ module Wirebind
     class Generator
       MODULE_NAME = /\A[A-Z][A-Za-z0-9_]*\z/
       # Methods of Wirebind::SOAP::Client (public and private) and of every
-      # object that an operation must not replace.
+      # object that an operation must not replace; with {client_methods}, every
+      # method a client has (Kernel's +raise+ and +format+ included).
       CLIENT_METHODS = (%w[
         call each close endpoint transport initialize exchange respond read_options limits soap_body?
         request_headers soap_action_for basic_authorization wsse_checked wsse_header build_adapter log
@@ -83,6 +84,9 @@ module Wirebind
           @clients.each { |client| mod.module_eval(client_source(client), "(wirebind)/#{client[:file]}.rb", 1) }
         end
         mod
+      rescue SyntaxError => e
+        # Never expected (every name is checked); if it happens, a Wirebind::Error.
+        raise InvalidError, "the code generated from the WSDL does not parse: #{e.message.lines.first&.strip}"
       end
 
       private
@@ -234,7 +238,7 @@ module Wirebind
         out << "      super(endpoint: endpoint, namespace: NAMESPACE, version: #{binding.version.inspect}, style: #{style.inspect}, **options)\n"
         out << "    end\n"
         methods = {}
-        CLIENT_METHODS.each { |name| methods[name] = true }
+        client_methods.each { |name| methods[name] = true }
         operations.each { |plan| out << operation_source(plan, methods) }
         out << "  end\n"
       end
@@ -350,6 +354,16 @@ module Wirebind
           out << "    end\n"
         end
         out
+      end
+
+      # The names an operation's method must not take: a client's own methods,
+      # public and private, down to Kernel and BasicObject (an operation named
+      # +raise+ becomes +raise_2+, and the client's +raise+ stays Kernel's).
+      def client_methods
+        client = ::Wirebind::SOAP::Client
+        own = client.instance_methods + client.private_instance_methods +
+              FaultDetails.instance_methods + FaultDetails.private_instance_methods
+        CLIENT_METHODS + own.map(&:to_s)
       end
 
       def argument_name(wire, locals)
