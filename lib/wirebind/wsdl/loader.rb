@@ -28,6 +28,8 @@ module Wirebind
       attr_reader :definitions
       # @return [Array<Array(Node, String)>] +xsd:schema+ elements and their effective targetNamespace
       attr_reader :schemas
+      # @return [Array<String>] what was read but not understood, and where
+      attr_reader :warnings
 
       def initialize(fetch:, limits:, root: nil, max_fetch_bytes: MAX_FETCH_BYTES, fetch_deadline: FETCH_DEADLINE)
         @fetch = fetch
@@ -39,6 +41,7 @@ module Wirebind
         @queue = []
         @definitions = []
         @schemas = []
+        @warnings = []
       end
 
       # @param input [String, IO] a path, or an IO holding the WSDL
@@ -184,19 +187,38 @@ module Wirebind
         end
       end
 
+      # targetNamespace="" (WCF publishes it) is no namespace, as a reference
+      # without a prefix resolves to.
+      def target_namespace(node)
+        tns = node["targetNamespace"]
+        tns.nil? || tns.empty? ? nil : tns
+      end
+
       def read_definitions(root, directory)
-        @definitions << [root, root["targetNamespace"]]
+        @definitions << [root, target_namespace(root)]
         root.children.each do |child|
           if child.uri == WSDL_NS && child.local == "import" && child["location"]
             enqueue(child["location"], directory, nil, child.where)
           elsif child.uri == WSDL_NS && child.local == "types"
-            child.children.each { |schema| read_schema(schema, directory, nil) if XSD_NAMESPACES.include?(schema.uri) && schema.local == "schema" }
+            child.children.each { |node| read_types_child(node, directory) }
           end
         end
       end
 
+      # A schema; an xsd:import written straight into wsdl:types (outside any
+      # schema, as some services publish) is followed; anything else is a warning.
+      def read_types_child(node, directory)
+        if XSD_NAMESPACES.include?(node.uri) && node.local == "schema"
+          read_schema(node, directory, nil)
+        elsif XSD_NAMESPACES.include?(node.uri) && node.local == "import" && (location = node["schemaLocation"])
+          enqueue(location, directory, nil, node.where)
+        elsif node.uri != WSDL_NS || node.local != "documentation"
+          @warnings << "#{node.where}: {#{node.uri}}#{node.local} in wsdl:types is not understood; skipped"
+        end
+      end
+
       def read_schema(node, directory, chameleon)
-        tns = node["targetNamespace"] || chameleon
+        tns = target_namespace(node) || chameleon
         @schemas << [node, tns]
         node.children.each do |child|
           next unless child.uri == node.uri && (location = child["schemaLocation"])
