@@ -103,10 +103,45 @@ module Wirebind
         sorted = @specs.each_with_index.sort_by { |spec, index| [spec.named ? 0 : 1, spec.name, spec.namespace.to_s, index] }.map(&:first)
         sorted.each { |spec| spec.const = Naming.unique(Naming.constant(spec.name), @taken, "") }
         @ordered = order_by_inheritance(sorted)
+        name_substitutes
+      end
+
+      # Each element of a substitution group needs a class whose xml_root is its
+      # name: an element's anonymous type already is one; for a named type, a
+      # subclass of the type's class (+FieldURI < PathToUnindexedFieldType+).
+      def name_substitutes
+        @substitute_classes = {}
+        @element_classes = []
+        @ordered.each do |spec|
+          spec.fields.each do |field|
+            field.substitutes&.each do |substitute|
+              key = [substitute.namespace, substitute.local]
+              next if @substitute_classes.key?(key)
+
+              type = substitute.type
+              if !type.named && type.name == substitute.local
+                @substitute_classes[key] = type.const
+              else
+                const = Naming.unique(Naming.constant(substitute.local), @taken, "")
+                @substitute_classes[key] = const
+                @element_classes << [const, substitute]
+              end
+            end
+          end
+        end
       end
 
       def models_source
-        @ordered.map { |spec| model_source(spec) }.join("\n")
+        (@ordered.map { |spec| model_source(spec) } + @element_classes.map { |const, substitute| element_class_source(const, substitute) }).join("\n")
+      end
+
+      def element_class_source(const, substitute)
+        out = +"  # The element #{comment("{#{substitute.namespace}}#{substitute.local}")}, of a substitution group\n"
+        out << "  class #{const} < #{substitute.type.const}\n"
+        out << "    xml_namespace #{substitute.namespace.inspect}\n" if substitute.namespace
+        out << "    xml_root #{substitute.local.inspect}\n" if xml_name?(substitute.local)
+        out << attributes_source(substitute.type, substitute.namespace)
+        out << "  end\n"
       end
 
       # Parents before children, otherwise in name order: no recursion.
@@ -149,6 +184,7 @@ module Wirebind
                    "  class #{spec.const}\n    include ::Wirebind::Model\n  end\n"
                  end
         end
+        @element_classes.each { |const, substitute| out << "  class #{const} < #{substitute.type.const}; end\n" }
         out << "\n" unless @ordered.empty? || @clients.empty?
         @clients.each { |client| out << "  class #{client[:const]} < ::Wirebind::SOAP::Client; end\n" }
         out << "  Client = #{@clients.first[:const]}\n" unless @clients.empty?
@@ -163,9 +199,25 @@ module Wirebind
         out << "    xml_namespace #{class_ns.inspect}\n" if class_ns
         out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
         out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        out << attributes_source(spec, class_ns)
+        out << "  end\n"
+      end
+
+      # Every attribute of +spec+, its base's first (a class declared before
+      # its base's attributes does not inherit them).
+      def attributes_source(spec, class_ns)
+        out = +""
         names = {}
-        spec.all_fields.each do |field|
+        fields = spec.all_fields
+        # A list of a group's head, alone among the elements: each item under its own element name.
+        only_element = fields.count { |field| field.kind == :element } == 1
+        fields.each do |field|
           name = attribute_name(field.local, names)
+          if field.substitutes && field.list && only_element && !field.wrapped
+            classes = field.substitutes.map { |substitute| @substitute_classes.fetch([substitute.namespace, substitute.local]) }
+            out << "    attribute :#{name}, [#{classes.join(', ')}], xml: \"*\" # substitution group #{comment(field.local)}\n"
+            next
+          end
           options = +"xml: #{path(field, class_ns).inspect}"
           # Open on decode (a newer server's value is kept as the String), closed on encode.
           options << ", enum: #{field.enum.inspect}, open_enum: true" if field.enum
@@ -175,7 +227,7 @@ module Wirebind
           out << " # default #{comment(field.default)}" if field.default
           out << "\n"
         end
-        out << "  end\n"
+        out
       end
 
       def comment(text)

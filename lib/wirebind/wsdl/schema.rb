@@ -65,12 +65,20 @@ module Wirebind
     # +type+ is a scalar Symbol or a {TypeSpec}; +list+ says whether it repeats;
     # +enum+ lists the allowed values of a string restricted by enumerations;
     # +wrapped+ marks a SOAP-encoded array (items inside a wrapper element).
-    Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional) do
+    #
+    # +substitutes+, for a reference to the head of a substitution group: the
+    # elements that may stand in its place (the head first unless abstract), as
+    # {Substitute}s whose types are all {TypeSpec}s.
+    Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional,
+                       :substitutes) do
       # @return [Array] what makes two fields the same XML name
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
       end
     end
+
+    # A global element that may stand for a substitution group's head.
+    Substitute = Struct.new(:namespace, :local, :type)
 
     # The XML Schema part of a description: every global definition of every
     # schema read, by namespace and name, and the {TypeSpec}s made from them.
@@ -107,6 +115,7 @@ module Wirebind
         @attributes = {}
         @specs = {}
         @anonymous = {}.compare_by_identity
+        @substitutes = {}
         @pending = []
         schemas.each { |node, tns| index(node, tns) }
       end
@@ -181,7 +190,46 @@ module Wirebind
           when "attribute" then @attributes
           else return
           end
-        table[[tns, name]] ||= Definition.new(child, context)
+        return if table.key?([tns, name])
+
+        table[[tns, name]] = Definition.new(child, context)
+        return unless table.equal?(@elements) && (head = child["substitutionGroup"])
+
+        (@substitutes[child.qname(head)] ||= []) << [tns, name]
+      end
+
+      # The elements that may stand for the head +key+, transitively, in the
+      # order the schemas declare them (no recursion; a cycle ends).
+      def substitution_members(key)
+        members = []
+        seen = { key => true }
+        queue = [key]
+        while (current = queue.shift)
+          (@substitutes[current] || []).each do |member|
+            next if seen[member]
+
+            seen[member] = true
+            members << member
+            queue << member
+          end
+        end
+        members
+      end
+
+      # {Substitute}s for a head with substitutes, nil when any of them is not a
+      # complex type (then the head's own type is used, as before).
+      def substitutes(head_key, head)
+        members = substitution_members(head_key)
+        return nil if members.empty?
+
+        keys = head.node["abstract"] == "true" ? members : [head_key] + members
+        keys.map do |key|
+          definition = @elements[key]
+          type, list, = declared_type(definition.node, definition.context, key[1])
+          return nil unless type.is_a?(TypeSpec) && !list
+
+          Substitute.new(key[0], key[1], type)
+        end
       end
 
       def compile_pending
@@ -402,6 +450,7 @@ module Wirebind
           namespace = key[0]
           type, list, enum = declared_type(definition.node, definition.context, local)
           nillable = definition.node["nillable"] == "true"
+          substitutes = substitutes(key, definition)
         else
           local = node["name"] or raise InvalidError, "#{node.where}: an element without a name or ref"
           qualified = node["form"] ? node["form"] == "qualified" : context.elements_qualified
@@ -410,7 +459,8 @@ module Wirebind
           nillable = node["nillable"] == "true"
         end
         check_name(node, local)
-        Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0")
+        Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0",
+                  substitutes)
       end
 
       def attribute_field(node, context)
