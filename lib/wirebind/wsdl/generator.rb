@@ -218,6 +218,10 @@ module Wirebind
             out << "    attribute :#{name}, [#{classes.join(', ')}], xml: \"*\" # substitution group #{comment(field.local)}\n"
             next
           end
+          if (item = wrapper_item(field))
+            out << "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"
+            next
+          end
           options = +"xml: #{path(field, class_ns).inspect}"
           # Open on decode (a newer server's value is kept as the String), closed on encode.
           options << ", enum: #{field.enum.inspect}, open_enum: true" if field.enum
@@ -228,6 +232,20 @@ module Wirebind
           out << "\n"
         end
         out
+      end
+
+      # The repeated element of a document/literal wrapper type (ArrayOfX: a named
+      # type whose only content is one repeated element of a model type), when
+      # +field+ holds one such wrapper; nil otherwise.
+      def wrapper_item(field)
+        type = field.type
+        return nil unless field.kind == :element && !field.list && type.is_a?(TypeSpec) && type.named && !type.base
+
+        fields = type.fields
+        item = fields.first
+        return nil unless fields.size == 1 && item.kind == :element && item.list && !item.wrapped && !item.substitutes
+
+        item.type.is_a?(TypeSpec) ? item : nil
       end
 
       def comment(text)
@@ -362,7 +380,12 @@ module Wirebind
           return
         end
         fields = type.all_fields
-        if fields.size == 1 && fields.first.kind == :element
+        if fields.size == 1 && (item = wrapper_item(fields.first))
+          # A wrapper (ArrayOfX) as the result: its items, streamed by each_<op>.
+          plan[:returns] = type_source(item.type, true)
+          plan[:list] = true
+          plan[:at] = "*/#{fields.first.local}/#{item.local}"
+        elsif fields.size == 1 && fields.first.kind == :element
           field = fields.first
           plan[:returns] = type_source(field.type, field.list)
           plan[:list] = field.list
