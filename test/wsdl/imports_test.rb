@@ -12,18 +12,12 @@ module Wirebind
   class WSDLImportsTest < Minitest::Test
     include WSDLTestSupport
 
-    XSD = <<~XML
-      <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x">
-        <xsd:complexType name="X"><xsd:sequence><xsd:element name="v" type="xsd:string"/></xsd:sequence></xsd:complexType>
-      </xsd:schema>
-    XML
-
     def importing(location)
       wsdl(types: %(<xsd:schema targetNamespace="urn:test"><xsd:import namespace="urn:x" schemaLocation=#{location.encode(xml: :attr)}/></xsd:schema>))
     end
 
     def test_imports_outside_the_wsdl_directory_are_refused
-      with_files("outside.xsd" => XSD, "svc/inside.xsd" => XSD) do |dir|
+      with_files("outside.xsd" => X_SCHEMA, "svc/inside.xsd" => X_SCHEMA) do |dir|
         outside = File.join(dir, "outside.xsd")
         ["../outside.xsd", outside, "sub/../../outside.xsd", "file://#{outside}"].each do |location|
           File.write(File.join(dir, "svc/s.wsdl"), importing(location))
@@ -39,7 +33,7 @@ module Wirebind
     end
 
     def test_a_symlink_out_of_the_tree_is_refused
-      with_files("outside.xsd" => XSD, "svc/s.wsdl" => importing("link.xsd")) do |dir|
+      with_files("outside.xsd" => X_SCHEMA, "svc/s.wsdl" => importing("link.xsd")) do |dir|
         File.symlink(File.join(dir, "outside.xsd"), File.join(dir, "svc/link.xsd"))
         assert_match(/outside/, assert_raises(WSDL::InvalidError) { WSDL.load(File.join(dir, "svc/s.wsdl")) }.message)
       end
@@ -90,7 +84,7 @@ module Wirebind
     end
 
     def test_a_wsdl_by_url_is_fetched_with_its_imports
-      serve("/svc/s.wsdl" => ok(importing("x.xsd")), "/svc/x.xsd" => ok(XSD)) do |url|
+      serve("/svc/s.wsdl" => ok(importing("x.xsd")), "/svc/x.xsd" => ok(X_SCHEMA)) do |url|
         assert_equal ["X"], WSDL.load("#{url}/svc/s.wsdl", fetch: true).types.map(&:name)
         Dir.mktmpdir do |out|
           err = StringIO.new

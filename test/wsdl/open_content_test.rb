@@ -28,16 +28,8 @@ module Wirebind
       </xsd:schema>
     XML
 
-    def define_types
-      with_files("s.wsdl" => wsdl(types: TYPES)) do |dir|
-        mod = Module.new
-        WSDL.load(File.join(dir, "s.wsdl")).define(mod)
-        return mod
-      end
-    end
-
     def test_any_type_keeps_attributes_text_and_children
-      mod = define_types
+      mod = define_wsdl(TYPES)
       kinds = mod::DynamicProperty.attributes.map { |a| [a.name, a.type, a.list?] }
       assert_equal [[:name, :string, false], [:val, :any, false], [:vals, :any, true], [:note, :string, false]], kinds
       xml = '<DynamicProperty xmlns="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><name>parent</name>' \
@@ -52,7 +44,7 @@ module Wirebind
     end
 
     def test_an_element_of_only_xsd_any_or_mixed_content_keeps_it
-      mod = define_types
+      mod = define_wsdl(TYPES)
       fields = mod::NotificationMessage.attributes.to_h { |a| [a.name, a.type] }
       assert_equal({ topic: :any, message: :any }, fields)
       xml = '<NotificationMessage xmlns="urn:test"><Topic Dialect="urn:simple">tns1:Device/Trigger</Topic>' \

@@ -31,16 +31,8 @@ module Wirebind
       </xsd:schema>
     XML
 
-    def define_types
-      with_files("s.wsdl" => wsdl(types: TYPES)) do |dir|
-        mod = Module.new
-        WSDL.load(File.join(dir, "s.wsdl")).define(mod)
-        return mod
-      end
-    end
-
     def test_substitutes_decode_to_their_own_classes_and_encode_under_their_own_names
-      mod = define_types
+      mod = define_wsdl(TYPES)
       paths = mod::NonEmptyArrayOfPathsToElementType.attributes.first
       assert_equal [mod::FieldURI, mod::ExtendedFieldURI, mod::IndexedFieldURI], paths.choices
       assert_operator mod::FieldURI, :<, mod::PathToUnindexedFieldType

@@ -36,13 +36,8 @@ module Wirebind
     end
 
     def test_an_xsd_import_directly_in_wsdl_types_is_followed
-      xsd = <<~XML
-        <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x">
-          <xsd:complexType name="X"><xsd:sequence><xsd:element name="v" type="xsd:string"/></xsd:sequence></xsd:complexType>
-        </xsd:schema>
-      XML
       document = wsdl.sub("<wsdl:types></wsdl:types>", '<wsdl:types><xsd:import namespace="urn:x" schemaLocation="x.xsd"/></wsdl:types>')
-      with_files("s.wsdl" => document, "x.xsd" => xsd) do |dir|
+      with_files("s.wsdl" => document, "x.xsd" => X_SCHEMA) do |dir|
         assert_equal ["X"], WSDL.load(File.join(dir, "s.wsdl")).types.map(&:name)
       end
     end

@@ -37,8 +37,7 @@ module Wirebind
     XML
 
     def test_wrappers_unwrap_to_lists_and_stay_available
-      mod = Module.new
-      with_files("s.wsdl" => wsdl(types: TYPES, bindings: REST)) { |dir| WSDL.load(File.join(dir, "s.wsdl")).define(mod) }
+      mod = define_wsdl(TYPES, bindings: REST)
       items = mod::Order.attributes.find { |a| a.name == :items }
       assert_equal [mod::LineItem, true, "items/item"], [items.type, items.list?, items.xml]
       order = mod::Order.from_xml('<Order xmlns="urn:test"><id>1</id><items><item><sku>a</sku></item><item><sku>b</sku></item></items></Order>')
