@@ -33,19 +33,22 @@ module Wirebind
 
     # Reads a WSDL and what it imports.
     #
-    # @param input [String, IO] a path, or an IO holding the WSDL
+    # @param input [String, IO] a path, a URL (with +fetch: true+), or an IO holding the WSDL
     # @param base [String, nil] the directory relative imports start from; default:
     #   the WSDL's own directory (for an IO, the current directory)
-    # @param fetch [Boolean] whether imports by URL are fetched (once each)
+    # @param fetch [Boolean] whether imports by URL (and +input+ as a URL) are
+    #   fetched, once each, within +fetch_deadline+ and 64 MiB each, redirects refused
     # @param fetch_deadline [Numeric] seconds fetching one URL may take, all of it
+    # @param root [String, nil] the directory local imports must stay in (symlinks
+    #   resolved); default: the WSDL's own directory (+base+ when given)
     # @param limits [Hash] the XML tokenizer's limits (see {Wirebind::XML::DEFAULT_LIMITS})
     # @return [Description]
     # @raise [InvalidError, ParseError, LimitError]
-    def self.load(input, base: nil, fetch: false, fetch_deadline: Loader::FETCH_DEADLINE, **limits)
+    def self.load(input, base: nil, fetch: false, fetch_deadline: Loader::FETCH_DEADLINE, root: nil, **limits)
       unknown = limits.keys - XML::DEFAULT_LIMITS.keys
       raise ArgumentError, "unknown option#{'s' if unknown.size > 1} #{unknown.join(', ')}" unless unknown.empty?
 
-      Description.new(Loader.new(fetch: fetch, limits: limits, fetch_deadline: fetch_deadline).run(input, base))
+      Description.new(Loader.new(fetch: fetch, limits: limits, root: root, fetch_deadline: fetch_deadline).run(input, base))
     end
   end
 end

@@ -810,4 +810,20 @@ class ModelPlanTest < Minitest::Test
     results.each { |plans| assert_equal [[:xml, 1], [:json, 1], [:msgpack, 1]], plans }
     formats.each { |format| assert_equal [format, 1], klass.wirebind_plan(format) { flunk "plan was not kept" } }
   end
+
+  def test_an_open_enum_keeps_unknown_values_on_decode_and_refuses_them_on_encode
+    klass = Class.new do
+      include Wirebind::Model
+      attribute :state, :string, enum: %w[on off], open_enum: true
+      attribute :states, [:string], xml: "s", enum: %w[on off], open_enum: true
+    end
+    record = Wirebind::XML.decode("<r><state>standby</state><s>on</s><s>dim</s></r>", klass)
+    assert_equal ["standby", %w[on dim]], [record.state, record.states]
+    assert_equal "standby", Wirebind::JSON.decode('{"state":"standby"}', klass).state
+    assert_raises(Wirebind::EncodeError) { Wirebind::XML.encode(record, root: "r") }
+    assert_raises(Wirebind::EncodeError) { Wirebind::JSON.encode(klass.new(state: "standby")) }
+    assert_equal "<r><state>on</state></r>", Wirebind::XML.encode(klass.new(state: "on"), root: "r")
+    error = assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model }.attribute(:x, :string, open_enum: true) }
+    assert_match(/open_enum: needs an enum:/, error.message)
+  end
 end

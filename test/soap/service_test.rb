@@ -501,6 +501,37 @@ class ServiceTest < Minitest::Test
     assert_equal "literal", REXML::XPath.first(doc, "//soap12:body/@use").value
   end
 
+  class OpenRecord
+    include Wirebind::Model
+    attribute :id, :string
+    attribute :payload, :any
+    attribute :raw, :xml
+    attribute :kind, :qname
+  end
+
+  # Issue 19, item 9: every field kind in ?wsdl and in rpc/encoded bodies.
+  def test_open_content_fields_in_the_wsdl_and_rpc_encoded
+    record = OpenRecord.new(id: "7", payload: { "@type" => "Folder", "#text" => "group-v3" }, raw: "<b>x</b>",
+                            kind: Wirebind::QName.new("urn:k", "Folder"))
+    %i[document rpc_encoded rpc].each do |style|
+      service = Class.new(Wirebind::SOAP::Service) do
+        namespace "urn:open"
+        style style
+        operation(:echo, args: { in0: OpenRecord }, returns: OpenRecord) { |value| value }
+      end
+      response = Rack::MockRequest.new(app(service)).get("/x?wsdl")
+      assert_equal 200, response.status, "#{style}: #{response.body[0, 300]}"
+      doc = REXML::Document.new(response.body)
+      type = REXML::XPath.first(doc, "//xsd:complexType[@name='OpenRecord']")
+      types = REXML::XPath.match(type, ".//xsd:element").to_h { |e| [e.attribute("name").value, e.attribute("type")&.value] }
+      assert_equal({ "id" => "xsd:string", "payload" => "xsd:anyType", "raw" => "xsd:anyType", "kind" => "xsd:QName" }, types, style)
+    end
+    xml = Wirebind::SOAP::Envelope.write(+"", operation: "echo", namespace: "urn:open", parts: { in0: record }, style: :rpc_encoded)
+    assert_match(%r{<payload type="Folder">group-v3</payload>}, xml)
+    assert_match(%r{<raw><b>x</b></raw>}, xml)
+    assert_match(/<kind( xmlns:\w+="urn:k")? xsi:type="xsd:QName"( xmlns:\w+="urn:k")?>\w+:Folder</, xml)
+  end
+
   def test_operations_metadata_and_inheritance
     child = Class.new(JiraService) do
       operation(:extra, args: { in0: :string }, returns: :string, &:upcase)

@@ -86,6 +86,32 @@ module Wirebind
       true
     end
 
+    # Issue 19, item 6: keywords as type names, Kernel/Object methods as operation names.
+    def test_keyword_type_names_and_machinery_operation_names
+      %w[END BEGIN __END__ raise format send class public_send instance_variable_get].each do |name|
+        assert inert_or_refused(name, hostile_wsdl(name, "field")), name
+        mod = Module.new
+        WSDL.load(StringIO.new(hostile_wsdl(name, "field"))).define(mod)
+        client = client_classes(mod).first.new(endpoint: "http://127.0.0.1:9/")
+        %i[raise format send class public_send instance_variable_get respond_to? call].each do |machinery|
+          refute_equal client.class, client.method(machinery).owner, "#{name} replaced ##{machinery}"
+        end
+      end
+    end
+
+    def test_unicode_names_stay_unicode
+      mod = Module.new
+      WSDL.load(StringIO.new(hostile_wsdl("КонтактнаяИнформация", "field"))).define(mod)
+      assert mod.const_defined?(:КонтактнаяИнформация), mod.constants.inspect
+      mod = Module.new
+      WSDL.load(StringIO.new(hostile_wsdl("контакт", "field"))).define(mod)
+      assert mod.const_defined?(:Контакт), mod.constants.inspect
+      mod = Module.new
+      WSDL.load(StringIO.new(hostile_wsdl("中文", "field"))).define(mod)
+      assert mod.const_defined?(:Type中文), mod.constants.inspect
+      assert_equal "ΣύμβολοX", WSDL::Naming.constant("σύμβολο.x")
+    end
+
     def test_deep_nesting_is_a_limit_error
       deep = "#{'<xsd:sequence>' * 10_000}#{'</xsd:sequence>' * 10_000}"
       document = wsdl(types: %(<xsd:schema targetNamespace="urn:d"><xsd:complexType name="T">#{deep}</xsd:complexType></xsd:schema>))

@@ -46,6 +46,22 @@ module Wirebind
       end
     end
 
+    # A schema with one complex type X (a string element v) in urn:x.
+    X_SCHEMA = <<~XML
+      <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x">
+        <xsd:complexType name="X"><xsd:sequence><xsd:element name="v" type="xsd:string"/></xsd:sequence></xsd:complexType>
+      </xsd:schema>
+    XML
+
+    # A new module holding what a WSDL of +types+ (and +rest+) defines, read from a file.
+    def define_wsdl(types, **rest)
+      with_files("s.wsdl" => wsdl(types: types, **rest)) do |dir|
+        mod = Module.new
+        WSDL.load(File.join(dir, "s.wsdl")).define(mod)
+        return mod
+      end
+    end
+
     def wsdl(types: "", messages: "", port_types: "", bindings: "", services: "", tns: "urn:test")
       <<~XML
         <?xml version="1.0"?>

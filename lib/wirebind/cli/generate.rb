@@ -13,11 +13,12 @@ module Wirebind
 
       def parser(options)
         OptionParser.new do |parser|
-          parser.banner = "Usage: wirebind generate SERVICE.wsdl --out DIR --module NAME [--fetch]"
+          parser.banner = "Usage: wirebind generate SERVICE.wsdl|URL --out DIR --module NAME [--fetch] [--root DIR]"
           parser.on("--out DIR", "directory to write into (created if needed)") { |dir| options[:out] = dir }
           parser.on("--module NAME", "the module the classes go in, e.g. Jira (entry file DIR/jira.rb)") { |name| options[:module] = name }
           parser.on("--base DIR", "directory relative imports start from (default: the WSDL's)") { |dir| options[:base] = dir }
-          parser.on("--fetch", "read imports given by URL (refused otherwise)") { options[:fetch] = true }
+          parser.on("--fetch", "read a WSDL or imports given by URL (refused otherwise)") { options[:fetch] = true }
+          parser.on("--root DIR", "directory local imports must stay in (default: the WSDL's)") { |dir| options[:root] = dir }
         end
       end
 
@@ -26,7 +27,7 @@ module Wirebind
         raise UsageError, "--out DIR is required" unless options[:out]
         raise UsageError, "--module NAME is required" unless options[:module]
 
-        description = WSDL.load(arguments.first, base: options[:base], fetch: options.fetch(:fetch, false))
+        description = WSDL.load(arguments.first, base: options[:base], fetch: options.fetch(:fetch, false), root: options[:root])
         files = description.generate(options[:module])
         description.warnings.each { |warning| @err.puts("wirebind generate: warning: #{warning}") }
         files.each do |path, source|

@@ -34,7 +34,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil enum default_offset one_or_many string_as lenient_numbers].freeze
+      OPTIONS = %i[xml json nil enum open_enum default_offset one_or_many string_as lenient_numbers].freeze
       RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
       OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
       NO_UNION = {}.freeze
@@ -82,7 +82,8 @@ module Wirebind
       # @return [Class] the class that declared this attribute
       attr_reader :owner
       # @return [Hash{String => true}, nil] the values allowed by +enum:+ (nil: any);
-      #   a decoded value outside is a {DecodeError}, an encoded one an {EncodeError}
+      #   a decoded value outside is a {DecodeError} (kept as decoded when {#open_enum?}),
+      #   an encoded one an {EncodeError}
       attr_reader :enum
 
       class << self
@@ -129,6 +130,7 @@ module Wirebind
             default_offset: default_offset&.then { |offset| -offset },
             choices: choices,
             enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
+            open_enum: open_enum(where, options),
             index: index,
             json_union: json_union(where, item_type, list, options)
           )
@@ -281,6 +283,17 @@ module Wirebind
           raise SchemaError, "#{where}: default_offset: must be \"Z\" or \"+hh:mm\"/\"-hh:mm\" (at most 14:00), not #{offset.inspect}"
         end
 
+        # +open_enum: true+ only makes sense beside an +enum:+.
+        def open_enum(where, options)
+          return false unless options.key?(:open_enum)
+
+          value = options[:open_enum]
+          raise SchemaError, "#{where}: open_enum: must be true or false, not #{value.inspect}" unless [true, false].include?(value)
+          raise SchemaError, "#{where}: open_enum: needs an enum:" if value && !options.key?(:enum)
+
+          value
+        end
+
         # An enumeration: a frozen Hash of the allowed strings (for lookups in
         # constant time), only on +:string+ attributes and lists of them.
         def enum(where, item_type, values)
@@ -302,7 +315,7 @@ module Wirebind
       # Use {.declare}: this trusts its arguments.
       # @api private
       def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil,
-                     default_offset: nil, choices: nil, json_union: {}.freeze)
+                     open_enum: false, default_offset: nil, choices: nil, json_union: {}.freeze)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -317,6 +330,7 @@ module Wirebind
         @choices = choices
         @index = index
         @enum = enum
+        @open_enum = open_enum
         @json_union = json_union
         freeze
       end
@@ -355,6 +369,12 @@ module Wirebind
         json == @json ? self : copy(json: json)
       end
 
+      # @return [Boolean] whether decoding keeps a value outside {#enum} (the
+      #   String as read) instead of failing; encoding checks it all the same
+      def open_enum?
+        @open_enum
+      end
+
       # The value outside {#enum}, if any (each item of a list is looked at).
       # @return [String, nil]
       def enum_violation(value)
@@ -387,7 +407,8 @@ module Wirebind
       def copy(**changes)
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
-          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, json_union: @json_union,
+          json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, open_enum: @open_enum,
+          json_union: @json_union,
           default_offset: @default_offset, choices: @choices, **changes
         )
       end

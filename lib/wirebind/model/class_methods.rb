@@ -56,6 +56,9 @@ module Wirebind
       # @option options [Array<String>] :enum the only values a +:string+ attribute
       #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
       #   {EncodeError} (XML and JSON, both backends); nil is always allowed
+      # @option options [Boolean] :open_enum with +enum:+: decoding keeps a value
+      #   outside the enumeration (the String as read, for a server newer than
+      #   the schema); encoding still refuses it
       # @return [Attribute]
       # @raise [SchemaError] a bad name, type or option, or a name declared twice
       #   in this class (redeclaring an inherited one replaces it, in place)

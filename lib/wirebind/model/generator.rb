@@ -170,11 +170,11 @@ module Wirebind
         [load, fill].freeze
       end
 
-      # Decoded values of +enum:+ attributes are checked as the record is built
+      # Decoded values of +enum:+ attributes (but +open_enum:+ ones) are checked as the record is built
       # (both backends build through these builders). The attributes are kept in
       # a constant of the methods module, one per schema version.
       def enum_checks(methods_module, attributes, version)
-        checked = attributes.select(&:enum)
+        checked = attributes.select { |attribute| attribute.enum && !attribute.open_enum? }
         return "" if checked.empty?
 
         constant = :"WB_ENUM_ATTRIBUTES_V#{version}"

@@ -28,7 +28,9 @@ module Wirebind
       HTTP_TRANSPORT = "http://schemas.xmlsoap.org/soap/http"
       XSD_TYPES = {
         string: "string", integer: "long", float: "double", decimal: "decimal",
-        boolean: "boolean", time: "dateTime", date: "date", base64: "base64Binary"
+        boolean: "boolean", time: "dateTime", date: "date", base64: "base64Binary",
+        # Open content: any element content (its attributes, text and children), a QName.
+        any: "anyType", xml: "anyType", qname: "QName"
       }.freeze
       DEFAULT_NAMESPACE = "urn:wirebind:service"
 

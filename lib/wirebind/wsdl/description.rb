@@ -38,7 +38,7 @@ module Wirebind
       # @api private
       def initialize(loader)
         @schema = Schema.new(loader.schemas)
-        @warnings = []
+        @warnings = loader.warnings.dup
         @messages = {}
         port_types = {}
         bindings = {}

@@ -41,7 +41,7 @@ module Wirebind
         uri = ns[prefix]
         raise InvalidError, "#{where}: the prefix of #{value.inspect} is not declared" if uri.nil? && !prefix.empty?
 
-        [uri, local]
+        [uri == "" ? nil : uri, local]
       end
 
       def inspect

@@ -18,7 +18,8 @@ module Wirebind
     class Generator
       MODULE_NAME = /\A[A-Z][A-Za-z0-9_]*\z/
       # Methods of Wirebind::SOAP::Client (public and private) and of every
-      # object that an operation must not replace.
+      # object that an operation must not replace; with {client_methods}, every
+      # method a client has (Kernel's +raise+ and +format+ included).
       CLIENT_METHODS = (%w[
         call each close endpoint transport initialize exchange respond read_options limits soap_body?
         request_headers soap_action_for basic_authorization wsse_checked wsse_header build_adapter log
@@ -83,6 +84,9 @@ module Wirebind
           @clients.each { |client| mod.module_eval(client_source(client), "(wirebind)/#{client[:file]}.rb", 1) }
         end
         mod
+      rescue SyntaxError => e
+        # Never expected (every name is checked); if it happens, a Wirebind::Error.
+        raise InvalidError, "the code generated from the WSDL does not parse: #{e.message.lines.first&.strip}"
       end
 
       private
@@ -99,10 +103,45 @@ module Wirebind
         sorted = @specs.each_with_index.sort_by { |spec, index| [spec.named ? 0 : 1, spec.name, spec.namespace.to_s, index] }.map(&:first)
         sorted.each { |spec| spec.const = Naming.unique(Naming.constant(spec.name), @taken, "") }
         @ordered = order_by_inheritance(sorted)
+        name_substitutes
+      end
+
+      # Each element of a substitution group needs a class whose xml_root is its
+      # name: an element's anonymous type already is one; for a named type, a
+      # subclass of the type's class (+FieldURI < PathToUnindexedFieldType+).
+      def name_substitutes
+        @substitute_classes = {}
+        @element_classes = []
+        @ordered.each do |spec|
+          spec.fields.each do |field|
+            field.substitutes&.each do |substitute|
+              key = [substitute.namespace, substitute.local]
+              next if @substitute_classes.key?(key)
+
+              type = substitute.type
+              if !type.named && type.name == substitute.local
+                @substitute_classes[key] = type.const
+              else
+                const = Naming.unique(Naming.constant(substitute.local), @taken, "")
+                @substitute_classes[key] = const
+                @element_classes << [const, substitute]
+              end
+            end
+          end
+        end
       end
 
       def models_source
-        @ordered.map { |spec| model_source(spec) }.join("\n")
+        (@ordered.map { |spec| model_source(spec) } + @element_classes.map { |const, substitute| element_class_source(const, substitute) }).join("\n")
+      end
+
+      def element_class_source(const, substitute)
+        out = +"  # The element #{comment("{#{substitute.namespace}}#{substitute.local}")}, of a substitution group\n"
+        out << "  class #{const} < #{substitute.type.const}\n"
+        out << "    xml_namespace #{substitute.namespace.inspect}\n" if substitute.namespace
+        out << "    xml_root #{substitute.local.inspect}\n" if xml_name?(substitute.local)
+        out << attributes_source(substitute.type, substitute.namespace)
+        out << "  end\n"
       end
 
       # Parents before children, otherwise in name order: no recursion.
@@ -145,6 +184,7 @@ module Wirebind
                    "  class #{spec.const}\n    include ::Wirebind::Model\n  end\n"
                  end
         end
+        @element_classes.each { |const, substitute| out << "  class #{const} < #{substitute.type.const}; end\n" }
         out << "\n" unless @ordered.empty? || @clients.empty?
         @clients.each { |client| out << "  class #{client[:const]} < ::Wirebind::SOAP::Client; end\n" }
         out << "  Client = #{@clients.first[:const]}\n" unless @clients.empty?
@@ -159,18 +199,53 @@ module Wirebind
         out << "    xml_namespace #{class_ns.inspect}\n" if class_ns
         out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
         out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        out << attributes_source(spec, class_ns)
+        out << "  end\n"
+      end
+
+      # Every attribute of +spec+, its base's first (a class declared before
+      # its base's attributes does not inherit them).
+      def attributes_source(spec, class_ns)
+        out = +""
         names = {}
-        spec.all_fields.each do |field|
+        fields = spec.all_fields
+        # A list of a group's head, alone among the elements: each item under its own element name.
+        only_element = fields.count { |field| field.kind == :element } == 1
+        fields.each do |field|
           name = attribute_name(field.local, names)
+          if field.substitutes && field.list && only_element && !field.wrapped
+            classes = field.substitutes.map { |substitute| @substitute_classes.fetch([substitute.namespace, substitute.local]) }
+            out << "    attribute :#{name}, [#{classes.join(', ')}], xml: \"*\" # substitution group #{comment(field.local)}\n"
+            next
+          end
+          if (item = wrapper_item(field))
+            out << "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"
+            next
+          end
           options = +"xml: #{path(field, class_ns).inspect}"
-          options << ", enum: #{field.enum.inspect}" if field.enum
+          # Open on decode (a newer server's value is kept as the String), closed on encode.
+          options << ", enum: #{field.enum.inspect}, open_enum: true" if field.enum
           # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
           options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
           out << "    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"
           out << " # default #{comment(field.default)}" if field.default
           out << "\n"
         end
-        out << "  end\n"
+        out
+      end
+
+      # The repeated element of a document/literal wrapper type (ArrayOfX: a named
+      # type whose only content is one repeated element of a model type), when
+      # +field+ holds one such wrapper; nil otherwise.
+      def wrapper_item(field)
+        type = field.type
+        return nil unless field.kind == :element && !field.list && type.is_a?(TypeSpec) && type.named && !type.base
+
+        fields = type.fields
+        item = fields.first
+        return nil unless fields.size == 1 && item.kind == :element && item.list && !item.wrapped && !item.substitutes
+
+        item.type.is_a?(TypeSpec) ? item : nil
       end
 
       def comment(text)
@@ -233,7 +308,7 @@ module Wirebind
         out << "      super(endpoint: endpoint, namespace: NAMESPACE, version: #{binding.version.inspect}, style: #{style.inspect}, **options)\n"
         out << "    end\n"
         methods = {}
-        CLIENT_METHODS.each { |name| methods[name] = true }
+        client_methods.each { |name| methods[name] = true }
         operations.each { |plan| out << operation_source(plan, methods) }
         out << "  end\n"
       end
@@ -309,7 +384,12 @@ module Wirebind
           return
         end
         fields = type.all_fields
-        if fields.size == 1 && fields.first.kind == :element
+        if fields.size == 1 && (item = wrapper_item(fields.first))
+          # A wrapper (ArrayOfX) as the result: its items, streamed by each_<op>.
+          plan[:returns] = type_source(item.type, true)
+          plan[:list] = true
+          plan[:at] = "*/#{fields.first.local}/#{item.local}"
+        elsif fields.size == 1 && fields.first.kind == :element
           field = fields.first
           plan[:returns] = type_source(field.type, field.list)
           plan[:list] = field.list
@@ -356,6 +436,16 @@ module Wirebind
           out << "    end\n"
         end
         out
+      end
+
+      # The names an operation's method must not take: a client's own methods,
+      # public and private, down to Kernel and BasicObject (an operation named
+      # +raise+ becomes +raise_2+, and the client's +raise+ stays Kernel's).
+      def client_methods
+        client = ::Wirebind::SOAP::Client
+        own = client.instance_methods + client.private_instance_methods +
+              FaultDetails.instance_methods + FaultDetails.private_instance_methods
+        CLIENT_METHODS + own.map(&:to_s)
       end
 
       def argument_name(wire, locals)

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "socket"
 require "uri"
 
 module Wirebind
@@ -7,7 +8,11 @@ module Wirebind
     # Reads a WSDL and every file it imports or includes (+wsdl:import+,
     # +xsd:import+, +xsd:include+), each once, without recursion: a queue of
     # locations, resolved against the file that named them. Locations that are
-    # URLs are refused unless +fetch: true+.
+    # URLs are refused unless +fetch: true+; then each is fetched under an
+    # overall deadline and a size cap, and a redirect is refused. Local imports
+    # are confined to the root directory (the WSDL's own unless named): a path
+    # out of it, by "../", an absolute path or a symlink, is refused without
+    # looking at it, and only regular files are read (a FIFO would block).
     #
     # @api private
     class Loader
@@ -16,23 +21,27 @@ module Wirebind
       MAX_FILES = 10_000
       # Largest body fetched from a URL.
       MAX_FETCH_BYTES = 64 * 1024 * 1024
-      # Seconds fetching one URL may take, all of it (the per-read timeout alone
-      # lets a server trickling bytes hold the load forever).
+      # Most seconds one URL may take, connecting to the last byte.
       FETCH_DEADLINE = 60
 
       # @return [Array<Array(Node, String)>] +wsdl:definitions+ elements and their targetNamespace
       attr_reader :definitions
       # @return [Array<Array(Node, String)>] +xsd:schema+ elements and their effective targetNamespace
       attr_reader :schemas
+      # @return [Array<String>] what was read but not understood, and where
+      attr_reader :warnings
 
-      def initialize(fetch:, limits:, fetch_deadline: FETCH_DEADLINE)
+      def initialize(fetch:, limits:, root: nil, max_fetch_bytes: MAX_FETCH_BYTES, fetch_deadline: FETCH_DEADLINE)
         @fetch = fetch
-        @fetch_deadline = SOAP::Transport.seconds(fetch_deadline, "fetch_deadline")
         @limits = limits
+        @root = root && real_directory(root)
+        @max_fetch_bytes = max_fetch_bytes
+        @fetch_deadline = fetch_deadline
         @seen = {}
         @queue = []
         @definitions = []
         @schemas = []
+        @warnings = []
       end
 
       # @param input [String, IO] a path, or an IO holding the WSDL
@@ -40,14 +49,21 @@ module Wirebind
       def run(input, base)
         if input.respond_to?(:read)
           name = input.respond_to?(:path) && input.path ? input.path.to_s : "(io)"
-          visit(DocumentReader.read(input, name, **@limits), File.expand_path(base || Dir.pwd), nil)
+          directory = File.expand_path(base || Dir.pwd)
+          @root ||= real_directory(directory)
+          visit(DocumentReader.read(input, name, **@limits), directory, nil)
+        elsif input.to_s.match?(URL)
+          @seen[[input.to_s, nil]] = true
+          visit(read(input.to_s, nil), base ? File.expand_path(base) : directory_of(input.to_s), nil)
         else
           path = input.to_s
           raise ArgumentError, "Wirebind::WSDL.load takes a path or an IO, not #{input.inspect}" if path.empty?
 
           location = File.expand_path(path)
           @seen[[location, nil]] = true
-          visit(read(location, nil), base ? File.expand_path(base) : File.dirname(location), nil)
+          directory = base ? File.expand_path(base) : File.dirname(location)
+          @root ||= real_directory(directory)
+          visit(read(location, nil), directory, nil)
         end
         until @queue.empty?
           location, chameleon, where = @queue.shift
@@ -78,46 +94,94 @@ module Wirebind
         location.match?(URL) ? location.sub(%r{/[^/]*\z}, "") : File.dirname(location)
       end
 
+      def real_directory(directory)
+        File.realpath(directory)
+      rescue SystemCallError => e
+        raise InvalidError, "cannot read the directory #{directory}: #{e.message}"
+      end
+
       def read(location, where)
         return DocumentReader.read(fetch(location, where), location, **@limits) if location.match?(URL)
 
-        File.open(location, "rb") { |file| DocumentReader.read(file, location, **@limits) }
-      rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES => e
-        raise InvalidError, "#{where ? "#{where}: " : ''}cannot read #{location}: #{e.message}"
+        confine(location, where) if where
+        # Non-blocking: opening a FIFO for reading would wait for a writer.
+        File.open(location, File::RDONLY | File::NONBLOCK | File::BINARY) do |file|
+          raise InvalidError, "#{prefix(where)}#{location} is not a regular file" unless file.stat.file?
+
+          DocumentReader.read(file, location, **@limits)
+        end
+      rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES, Errno::ENXIO, Errno::ELOOP => e
+        raise InvalidError, "#{prefix(where)}cannot read #{location}: #{e.message}"
+      end
+
+      def prefix(where)
+        where ? "#{where}: " : ""
+      end
+
+      # An import must name a file under the root: checked on the path as
+      # written (nothing outside is looked at), then on the real path (symlinks).
+      def confine(location, where)
+        refuse_outside(location, where) unless inside?(location)
+        real = File.realpath(location)
+        refuse_outside(location, where) unless inside?(real)
+      rescue Errno::ENOENT, Errno::EACCES, Errno::ELOOP, Errno::ENOTDIR => e
+        raise InvalidError, "#{prefix(where)}cannot read #{location}: #{e.message}"
+      end
+
+      def inside?(path)
+        path.start_with?(@root.end_with?("/") ? @root : "#{@root}/")
+      end
+
+      def refuse_outside(location, where)
+        raise InvalidError, "#{prefix(where)}#{location} is outside #{@root}, the directory imports are read from (root: names another)"
       end
 
       def fetch(url, where)
-        unless @fetch
-          raise InvalidError, "#{where ? "#{where}: " : ''}#{url} is a URL; imports by URL are read only with fetch: true"
+        raise InvalidError, "#{prefix(where)}#{url} is a URL; imports by URL are read only with fetch: true" unless @fetch
+
+        uri = begin
+          URI(url)
+        rescue URI::Error => e
+          raise InvalidError, "#{prefix(where)}cannot fetch #{url}: #{e.message}"
         end
+        raise InvalidError, "#{prefix(where)}only http and https URLs are fetched, not #{url}" unless uri.is_a?(URI::HTTP) && uri.host
 
+        # Loaded before the rescue below names its constants.
         require "net/http"
-        uri = URI(url)
-        raise InvalidError, "#{where}: only http and https URLs are fetched, not #{url}" unless uri.is_a?(URI::HTTP)
+        begin
+          download(uri, url, where)
+        rescue SocketError, SystemCallError, Timeout::Error, IOError, Net::HTTPBadResponse, Net::HTTPHeaderSyntaxError => e
+          raise InvalidError, "#{prefix(where)}cannot fetch #{url}: #{e.message}"
+        end
+      end
 
-        body = +""
+      # The body of a GET, within the deadline and the size cap; a redirect is
+      # an answer like any other that is not a success.
+      def download(uri, url, where)
         deadline = SOAP::Transport.now + @fetch_deadline
-        Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: [10, @fetch_deadline].min,
-                                            read_timeout: SOAP::Transport.budget(30, deadline)) do |http|
+        body = +""
+        # Each wait is cut to what is left of the deadline, so that a server
+        # trickling bytes cannot hold the load past it.
+        Net::HTTP.start(uri.host, uri.port, use_ssl: uri.scheme == "https", open_timeout: SOAP::Transport.budget(10, deadline),
+                                            read_timeout: SOAP::Transport.budget(30, deadline),
+                                            write_timeout: SOAP::Transport.budget(30, deadline)) do |http|
           http.request_get(uri.request_uri) do |response|
-            raise InvalidError, "#{where}: GET #{url} answered #{response.code}" unless response.is_a?(Net::HTTPSuccess)
+            raise InvalidError, "#{prefix(where)}GET #{url} answered #{response.code}" unless response.is_a?(Net::HTTPSuccess)
 
             response.read_body do |chunk|
               body << chunk
-              raise InvalidError, "#{where}: #{url} is larger than #{MAX_FETCH_BYTES} bytes" if body.bytesize > MAX_FETCH_BYTES
-              raise InvalidError, "#{where}: fetching #{url} took longer than #{@fetch_deadline} s" if SOAP::Transport.now >= deadline
+              raise InvalidError, "#{prefix(where)}#{url} is larger than #{@max_fetch_bytes} bytes" if body.bytesize > @max_fetch_bytes
+              raise InvalidError, "#{prefix(where)}GET #{url} took longer than #{@fetch_deadline} s" if SOAP::Transport.now >= deadline
 
               http.read_timeout = SOAP::Transport.budget(30, deadline)
             end
           end
         end
         body
-      rescue Timeout::Error => e
-        raise InvalidError, "#{where}: fetching #{url} took longer than #{@fetch_deadline} s" if deadline && SOAP::Transport.now >= deadline - 0.01
+      rescue Timeout::Error
+        raise InvalidError, "#{prefix(where)}GET #{url} took longer than #{@fetch_deadline} s" if SOAP::Transport.now >= deadline - 0.01
 
-        raise InvalidError, "#{where}: cannot fetch #{url}: #{e.message}"
-      rescue SocketError, SystemCallError, IOError, Net::HTTPBadResponse, Net::HTTPHeaderSyntaxError => e
-        raise InvalidError, "#{where}: cannot fetch #{url}: #{e.message}"
+        raise
       end
 
       def visit(root, directory, chameleon)
@@ -130,19 +194,38 @@ module Wirebind
         end
       end
 
+      # targetNamespace="" (WCF publishes it) is no namespace, as a reference
+      # without a prefix resolves to.
+      def target_namespace(node)
+        tns = node["targetNamespace"]
+        tns.nil? || tns.empty? ? nil : tns
+      end
+
       def read_definitions(root, directory)
-        @definitions << [root, root["targetNamespace"]]
+        @definitions << [root, target_namespace(root)]
         root.children.each do |child|
           if child.uri == WSDL_NS && child.local == "import" && child["location"]
             enqueue(child["location"], directory, nil, child.where)
           elsif child.uri == WSDL_NS && child.local == "types"
-            child.children.each { |schema| read_schema(schema, directory, nil) if XSD_NAMESPACES.include?(schema.uri) && schema.local == "schema" }
+            child.children.each { |node| read_types_child(node, directory) }
           end
         end
       end
 
+      # A schema; an xsd:import written straight into wsdl:types (outside any
+      # schema, as some services publish) is followed; anything else is a warning.
+      def read_types_child(node, directory)
+        if XSD_NAMESPACES.include?(node.uri) && node.local == "schema"
+          read_schema(node, directory, nil)
+        elsif XSD_NAMESPACES.include?(node.uri) && node.local == "import" && (location = node["schemaLocation"])
+          enqueue(location, directory, nil, node.where)
+        elsif node.uri != WSDL_NS || node.local != "documentation"
+          @warnings << "#{node.where}: {#{node.uri}}#{node.local} in wsdl:types is not understood; skipped"
+        end
+      end
+
       def read_schema(node, directory, chameleon)
-        tns = node["targetNamespace"] || chameleon
+        tns = target_namespace(node) || chameleon
         @schemas << [node, tns]
         node.children.each do |child|
           next unless child.uri == node.uri && (location = child["schemaLocation"])

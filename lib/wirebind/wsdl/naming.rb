@@ -2,16 +2,20 @@
 
 module Wirebind
   module WSDL
-    # Ruby names for XML names, deterministic and always valid: a character that
-    # cannot be in a Ruby name becomes "_" (ASCII) or "u" and its code point
-    # (anything else), so +"é"+ is always +u00e9+; a name that would collide
-    # with one already given gets "_2", "_3", ...
+    # Ruby names for XML names, deterministic and always valid. Constants keep
+    # non-ASCII letters, marks and digits (+КонтактнаяИнформация+; one that
+    # cannot start a constant, such as +中文+, gets "Type" before it). Method
+    # names (attributes, operations, keywords) are ASCII: a character that cannot
+    # be in one becomes "_" (ASCII) or "u" and its code point (anything else), so
+    # +"é"+ is always +u00e9+. A constant that is a keyword (+END+, +BEGIN+) gets
+    # a "_" after it; a name that would collide with one already given gets "_2",
+    # "_3", ...
     #
     # @api private
     module Naming
-      CONSTANT = /\A[A-Z][A-Za-z0-9_]*\z/
+      CONSTANT = /\A\p{Lu}[_\p{L}\p{M}\p{N}]*\z/
       METHOD = /\A[a-z_][a-z0-9_]*\z/
-      RUBY_KEYWORDS = Model::Generator::KEYWORDS.map(&:to_s).freeze
+      RUBY_KEYWORDS = (Model::Generator::KEYWORDS.map(&:to_s) + %w[BEGIN END]).freeze
 
       module_function
 
@@ -20,12 +24,18 @@ module Wirebind
         name.to_s.gsub(/[^A-Za-z0-9_]/) { |char| char.ord < 128 ? "_" : "u#{char.ord.to_s(16).rjust(4, '0')}" }
       end
 
+      # @return [String] letters, marks and digits (any script), ASCII "_"
+      def unicode(name)
+        name.to_s.gsub(/[^_\p{L}\p{M}\p{N}]/) { |char| char.ord < 128 ? "_" : "u#{char.ord.to_s(16).rjust(4, '0')}" }
+      end
+
       # +"remote-issue"+ → +"RemoteIssue"+; +"getIssue"+ → +"GetIssue"+.
       # @return [String] matches {CONSTANT}
       def constant(name)
-        words = ascii(name).split("_").reject(&:empty?)
+        words = unicode(name).split("_").reject(&:empty?)
         camel = words.map { |word| word[0].upcase + word[1..] }.join
-        camel = "Type#{camel}" if camel.empty? || !camel.match?(/\A[A-Z]/)
+        camel = "Type#{camel}" if camel.empty? || !camel.match?(/\A\p{Lu}/)
+        camel = "#{camel}_" if RUBY_KEYWORDS.include?(camel)
         camel
       end
 

@@ -65,12 +65,20 @@ module Wirebind
     # +type+ is a scalar Symbol or a {TypeSpec}; +list+ says whether it repeats;
     # +enum+ lists the allowed values of a string restricted by enumerations;
     # +wrapped+ marks a SOAP-encoded array (items inside a wrapper element).
-    Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional) do
+    #
+    # +substitutes+, for a reference to the head of a substitution group: the
+    # elements that may stand in its place (the head first unless abstract), as
+    # {Substitute}s whose types are all {TypeSpec}s.
+    Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional,
+                       :substitutes) do
       # @return [Array] what makes two fields the same XML name
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
       end
     end
+
+    # A global element that may stand for a substitution group's head.
+    Substitute = Struct.new(:namespace, :local, :type)
 
     # The XML Schema part of a description: every global definition of every
     # schema read, by namespace and name, and the {TypeSpec}s made from them.
@@ -86,7 +94,7 @@ module Wirebind
         "IDREF" => :string, "IDREFS" => :string, "ENTITY" => :string, "ENTITIES" => :string, "anyURI" => :string,
         "QName" => :string, "NOTATION" => :string, "hexBinary" => :string, "duration" => :string, "time" => :string,
         "gYear" => :string, "gYearMonth" => :string, "gMonth" => :string, "gMonthDay" => :string, "gDay" => :string,
-        "anyType" => :string, "anySimpleType" => :string,
+        "anyType" => :any, "anySimpleType" => :string,
         "integer" => :integer, "int" => :integer, "long" => :integer, "short" => :integer, "byte" => :integer,
         "nonNegativeInteger" => :integer, "nonPositiveInteger" => :integer, "positiveInteger" => :integer,
         "negativeInteger" => :integer, "unsignedLong" => :integer, "unsignedInt" => :integer,
@@ -107,6 +115,7 @@ module Wirebind
         @attributes = {}
         @specs = {}
         @anonymous = {}.compare_by_identity
+        @substitutes = {}
         @pending = []
         schemas.each { |node, tns| index(node, tns) }
       end
@@ -181,7 +190,46 @@ module Wirebind
           when "attribute" then @attributes
           else return
           end
-        table[[tns, name]] ||= Definition.new(child, context)
+        return if table.key?([tns, name])
+
+        table[[tns, name]] = Definition.new(child, context)
+        return unless table.equal?(@elements) && (head = child["substitutionGroup"])
+
+        (@substitutes[child.qname(head)] ||= []) << [tns, name]
+      end
+
+      # The elements that may stand for the head +key+, transitively, in the
+      # order the schemas declare them (no recursion; a cycle ends).
+      def substitution_members(key)
+        members = []
+        seen = { key => true }
+        queue = [key]
+        while (current = queue.shift)
+          (@substitutes[current] || []).each do |member|
+            next if seen[member]
+
+            seen[member] = true
+            members << member
+            queue << member
+          end
+        end
+        members
+      end
+
+      # {Substitute}s for a head with substitutes, nil when any of them is not a
+      # complex type (then the head's own type is used, as before).
+      def substitutes(head_key, head)
+        members = substitution_members(head_key)
+        return nil if members.empty?
+
+        keys = head.node["abstract"] == "true" ? members : [head_key] + members
+        keys.map do |key|
+          definition = @elements[key]
+          type, list, = declared_type(definition.node, definition.context, key[1])
+          return nil unless type.is_a?(TypeSpec) && !list
+
+          Substitute.new(key[0], key[1], type)
+        end
       end
 
       def compile_pending
@@ -253,7 +301,7 @@ module Wirebind
 
         if @complex.key?(key)
           spec = spec_for_type(key)
-          return spec.array_of || [spec, false, nil]
+          return spec.array_of || (open_content?(spec.node) ? [:any, false, nil] : [spec, false, nil])
         end
         return simple(@simple[key].node) if @simple.key?(key)
 
@@ -290,12 +338,32 @@ module Wirebind
           resolve(decl, decl.qname(type))
         elsif (complex = xsd_child(decl, "complexType"))
           spec = anonymous(complex, name, context)
-          spec.array_of || [spec, false, nil]
+          spec.array_of || (open_content?(complex) ? [:any, false, nil] : [spec, false, nil])
         elsif (simple = xsd_child(decl, "simpleType"))
           simple(simple)
         else
           [:string, false, nil]
         end
+      end
+
+      # A complex type whose content is only wildcards (+xsd:any+) or mixed text,
+      # no declared child element: its elements are read as +:any+ (text,
+      # attributes and children kept); its class stays generated.
+      def open_content?(node)
+        return false if xsd_child(node, "complexContent") || xsd_child(node, "simpleContent")
+
+        open = node["mixed"] == "true"
+        stack = node.children.dup
+        while (child = stack.pop)
+          next unless xsd?(child)
+
+          case child.local
+          when "element", "group" then return false
+          when "any" then open = true
+          when "sequence", "choice", "all" then stack.concat(child.children)
+          end
+        end
+        open
       end
 
       def compile(spec)
@@ -316,7 +384,7 @@ module Wirebind
               spec.base = base_spec(derivation)
             else
               type, _, enum = base ? resolve(derivation, base) : [:string, false, nil]
-              type = :string unless type.is_a?(Symbol)
+              type = :string unless type.is_a?(Symbol) && type != :any
               fields << Field.new(:text, ".", nil, type, false, enum, false, nil, false)
             end
           end
@@ -382,6 +450,7 @@ module Wirebind
           namespace = key[0]
           type, list, enum = declared_type(definition.node, definition.context, local)
           nillable = definition.node["nillable"] == "true"
+          substitutes = substitutes(key, definition)
         else
           local = node["name"] or raise InvalidError, "#{node.where}: an element without a name or ref"
           qualified = node["form"] ? node["form"] == "qualified" : context.elements_qualified
@@ -390,7 +459,8 @@ module Wirebind
           nillable = node["nillable"] == "true"
         end
         check_name(node, local)
-        Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0")
+        Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0",
+                  substitutes)
       end
 
       def attribute_field(node, context)
@@ -415,7 +485,7 @@ module Wirebind
           if decl.equal?(node) || definition then declared_type(decl, context, local)
           else [:string, false, nil]
           end
-        type = :string unless type.is_a?(Symbol)
+        type = :string unless type.is_a?(Symbol) && type != :any
         check_name(node, local)
         Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false)
       end

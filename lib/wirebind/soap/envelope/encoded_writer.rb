@@ -58,9 +58,21 @@ module Wirebind
             @out << "<" << name << ' xsi:nil="true"/>'
           elsif value.class.include?(Wirebind::Model)
             model(name, value)
+          elsif Types.open?(type)
+            open_content(name, value, type)
           else
             scalar(name, value, type.is_a?(Symbol) ? type : nil)
           end
+        end
+
+        # +:any+ and +:xml+ as the codec writes them (no xsi:type: any content);
+        # +:qname+ typed xsd:QName, its prefix declared on the element.
+        def open_content(name, value, type)
+          @out << "<" << name
+          @out << ' xsi:type="xsd:QName"' if type == :qname
+          @out << XML::OpenContent.element_content(type, value, name) << "</" << name << ">"
+        rescue Types::InvalidValue => e
+          raise EncodeError.new(e.message, path: name)
         end
 
         def scalar(name, value, type)

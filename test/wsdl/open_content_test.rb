@@ -1,0 +1,61 @@
+# frozen_string_literal: true
+
+require_relative "wsdl_test_support"
+
+module Wirebind
+  # Issue 19: xsd:anyType, xsd:any and mixed content as real WSDLs use them
+  # (hand-made schemas in the shape of vSphere's DynamicProperty and ONVIF's
+  # wsnt:Message).
+  class WSDLOpenContentTest < Minitest::Test
+    include WSDLTestSupport
+
+    TYPES = <<~XML
+      <xsd:schema targetNamespace="urn:test" elementFormDefault="qualified">
+        <xsd:complexType name="DynamicProperty"><xsd:sequence>
+          <xsd:element name="name" type="xsd:string"/>
+          <xsd:element name="val" type="xsd:anyType"/>
+          <xsd:element name="vals" type="xsd:anyType" minOccurs="0" maxOccurs="unbounded"/>
+        </xsd:sequence><xsd:attribute name="note" type="xsd:anyType"/></xsd:complexType>
+        <xsd:complexType name="NotificationMessage"><xsd:sequence>
+          <xsd:element name="Topic" type="tns:Topic" minOccurs="0"/>
+          <xsd:element name="Message"><xsd:complexType><xsd:sequence>
+            <xsd:any namespace="##any" processContents="lax"/>
+          </xsd:sequence></xsd:complexType></xsd:element>
+        </xsd:sequence></xsd:complexType>
+        <xsd:complexType name="Topic" mixed="true"><xsd:sequence>
+          <xsd:any minOccurs="0" maxOccurs="unbounded" processContents="lax"/>
+        </xsd:sequence><xsd:attribute name="Dialect" type="xsd:anyURI" use="required"/><xsd:anyAttribute/></xsd:complexType>
+      </xsd:schema>
+    XML
+
+    def test_any_type_keeps_attributes_text_and_children
+      mod = define_wsdl(TYPES)
+      kinds = mod::DynamicProperty.attributes.map { |a| [a.name, a.type, a.list?] }
+      assert_equal [[:name, :string, false], [:val, :any, false], [:vals, :any, true], [:note, :string, false]], kinds
+      xml = '<DynamicProperty xmlns="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><name>parent</name>' \
+            '<val xsi:type="ManagedObjectReference" type="Folder">group-v3</val>' \
+            "<vals><a>1</a><b>2</b></vals><vals>plain</vals></DynamicProperty>"
+      record = mod::DynamicProperty.from_xml(xml)
+      assert_equal "Folder", record.val["@type"]
+      assert_equal "group-v3", record.val["#text"]
+      assert_equal "ManagedObjectReference", record.val["@{http://www.w3.org/2001/XMLSchema-instance}type"]
+      assert_equal [{ "a" => "1", "b" => "2" }, "plain"], record.vals
+      assert_equal record, mod::DynamicProperty.from_xml(record.to_xml)
+    end
+
+    def test_an_element_of_only_xsd_any_or_mixed_content_keeps_it
+      mod = define_wsdl(TYPES)
+      fields = mod::NotificationMessage.attributes.to_h { |a| [a.name, a.type] }
+      assert_equal({ topic: :any, message: :any }, fields)
+      xml = '<NotificationMessage xmlns="urn:test"><Topic Dialect="urn:simple">tns1:Device/Trigger</Topic>' \
+            '<Message><tt:Message xmlns:tt="urn:tt" UtcTime="2026-01-01T00:00:00Z"><tt:Data><tt:SimpleItem Name="State" Value="true"/></tt:Data></tt:Message></Message>' \
+            "</NotificationMessage>"
+      record = mod::NotificationMessage.from_xml(xml)
+      assert_equal({ "@Dialect" => "urn:simple", "#text" => "tns1:Device/Trigger" }, record.topic)
+      message = record.message.fetch("{urn:tt}Message")
+      assert_equal "2026-01-01T00:00:00Z", message["@UtcTime"]
+      assert_equal({ "@Name" => "State", "@Value" => "true" }, message["Data"]["SimpleItem"])
+      assert_equal record, mod::NotificationMessage.from_xml(record.to_xml)
+    end
+  end
+end
