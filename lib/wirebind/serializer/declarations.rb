@@ -96,7 +96,8 @@ module Wirebind
       # @param names [Array<Symbol>]
       # @return [void]
       # @raise [SchemaError]
-      def attributes(*names)
+      def attributes(*names, **unsupported, &block)
+        refuse_unsupported("attributes", names.first, unsupported, block)
         names.each { |name| attribute(name) }
         nil
       end
@@ -108,7 +109,8 @@ module Wirebind
       #   the attribute's JSON key
       # @return [void]
       # @raise [SchemaError]
-      def attribute(name, key: nil)
+      def attribute(name, key: nil, **unsupported, &block)
+        refuse_unsupported("attribute", name, unsupported, block)
         add_field(:attribute, "attribute", name, key, nil)
       end
 
@@ -153,7 +155,8 @@ module Wirebind
       #   relationship and the context; a nil href leaves the link out
       # @return [void]
       # @raise [SchemaError]
-      def one(name, serializer, key: nil, links: nil)
+      def one(name, serializer, key: nil, links: nil, **unsupported, &block)
+        refuse_unsupported("one", name, unsupported, block)
         add_field(:one, "one", name, key, serializer, links)
       end
 
@@ -162,7 +165,8 @@ module Wirebind
       # @param (see #one)
       # @return [void]
       # @raise [SchemaError]
-      def many(name, serializer, key: nil, links: nil)
+      def many(name, serializer, key: nil, links: nil, **unsupported, &block)
+        refuse_unsupported("many", name, unsupported, block)
         add_field(:many, "many", name, key, serializer, links)
       end
 
@@ -202,6 +206,20 @@ module Wirebind
         end
 
         name.to_sym
+      end
+
+      # An option or a block the declaration does not take is an error here,
+      # never silently dropped (a computed attribute would otherwise fail only
+      # when a record is written, or not at all).
+      def refuse_unsupported(method, name, options, block)
+        unless options.empty?
+          raise SchemaError, "#{display}.#{method} #{name.inspect}: unsupported option#{'s' if options.size > 1} " \
+                             "#{options.keys.map(&:inspect).join(', ')}"
+        end
+        return unless block
+
+        raise SchemaError, "#{display}.#{method} #{name.inspect}: a block (a computed value) is not supported; " \
+                           "declare it as a model attribute"
       end
 
       def add_field(kind, method, name, key, serializer, links = nil)
