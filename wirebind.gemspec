@@ -6,8 +6,8 @@ Gem::Specification.new do |spec|
   spec.name = "wirebind"
   spec.version = Wirebind::VERSION
   spec.authors = ["wirebind developers"]
-  spec.summary = "Declare a schema once; read and write XML, JSON and hypermedia (HAL, JSON:API, Siren) " \
-                 "at native speed, streaming, typed and safe."
+  spec.summary = "Declare a schema once; read and write XML, JSON, binary and hypermedia (HAL, JSON:API, Siren), " \
+                 "call and serve SOAP from WSDL, frame HTTP/2 with HPACK: streaming, typed, safe, in C or pure Ruby."
   spec.description = <<~DESC
     wirebind decodes XML and JSON payloads (SOAP responses, JSON APIs and the like) straight
     into typed Ruby objects in one streaming pass, driven by a schema declared once on a class,
@@ -23,7 +23,7 @@ Gem::Specification.new do |spec|
   spec.required_ruby_version = ">= 3.1"
 
   spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,h,rb}", "ext/wirebind/README.md", "examples/**/*.rb",
-                   "exe/*", "README.md", "CHANGELOG.md", "ARCHITECTURE.md", "LICENSE"]
+                   "exe/*", "sig/**/*.rbs", "README.md", "CHANGELOG.md", "ARCHITECTURE.md", "LICENSE"]
   spec.require_paths = ["lib"]
   spec.bindir = "exe"
   spec.executables = ["wirebind"]
@@ -31,5 +31,5 @@ Gem::Specification.new do |spec|
   spec.metadata["rubygems_mfa_required"] = "true"
 
   # A bundled gem, no longer a default one, from Ruby 3.4 on (:decimal values are BigDecimals).
-  spec.add_dependency "bigdecimal", ">= 3.1"
+  spec.add_dependency "bigdecimal", ">= 3.1", "< 5"
 end

@@ -23,4 +23,21 @@ module Wirebind
   # Rack response bodies that stream documents: loaded on first use (needs no rack gem).
   autoload :Rack, File.expand_path("wirebind/rack", __dir__)
   autoload :WSDL, File.expand_path("wirebind/wsdl", __dir__)
+  # HTTP/2 frames and HPACK: loaded on first use. The native extension defines
+  # HTTP2::HPACK already (its Huffman coder), where autoload cannot apply: there
+  # the first constant missing from either module loads the rest.
+  if const_defined?(:HTTP2, false)
+    # @api private
+    module HTTP2Loader
+      # @api private
+      def const_missing(name)
+        require File.expand_path("wirebind/http2", __dir__)
+        const_defined?(name, false) ? const_get(name, false) : super
+      end
+    end
+    HTTP2.extend(HTTP2Loader)
+    HTTP2::HPACK.extend(HTTP2Loader)
+  else
+    autoload :HTTP2, File.expand_path("wirebind/http2", __dir__)
+  end
 end

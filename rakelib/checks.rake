@@ -130,6 +130,16 @@ task :rbs do
   sh "rbs", "-I", "sig", "validate"
 end
 
+desc "Type-check a user program (test/typecheck) against sig/ with Steep (gems of gemfiles/steep, installed if missing)"
+task :steep do
+  gemfile = File.expand_path("../gemfiles/steep/Gemfile", __dir__)
+  Bundler.with_unbundled_env do
+    env = { "BUNDLE_GEMFILE" => gemfile }
+    sh env, "bundle check >/dev/null || bundle install --jobs 2 --retry 3 --quiet"
+    sh env, "bundle", "exec", "steep", "check", "--severity-level=warning"
+  end
+end
+
 namespace :rbs do
   desc "Run the suite (native backend) with every call of the public API checked against sig/ (rbs test)"
   task test: :compile do

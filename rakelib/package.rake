@@ -26,12 +26,18 @@ namespace :gem do
       "GEM_PATH" => [File.join(dir, "gems"), Gem.default_dir].join(File::PATH_SEPARATOR)
     }
     check = <<~RUBY
+      require "stringio"
+      $stderr = StringIO.new # the one warning that the compiled extension is missing
       require "wirebind"
+      warned, $stderr = $stderr.string, STDERR
+      abort "no warning that the native extension is missing: \#{warned.inspect}" unless warned.scan("native extension is not compiled").size == 1
+      signatures = File.join(Gem.loaded_specs.fetch("wirebind").full_gem_path, "sig/wirebind.rbs")
+      abort "sig/ is not in the gem" unless File.file?(signatures)
       abort "backend is \#{Wirebind.backend}, not :pure" unless Wirebind.backend == :pure
       item = Class.new { include Wirebind::Model; attribute :key, :string }
       value = Wirebind::XML.decode("<issue><key>OPS-1</key></issue>", item).key
       abort "decoded \#{value.inspect}" unless value == "OPS-1"
-      puts "gem:no_compiler: installed without a compiler; Wirebind.backend is :pure and decodes"
+      puts "gem:no_compiler: installed without a compiler; warned once; ships sig/; Wirebind.backend is :pure and decodes"
     RUBY
     run = lambda do
       sh env, "gem", "install", "--local", "--no-document", gem_file

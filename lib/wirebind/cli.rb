@@ -8,9 +8,10 @@ module Wirebind
   #
   # A command is a class in {COMMANDS} with +NAME+, +SUMMARY+, +#parser(options)+
   # (an OptionParser filling +options+) and +#run(arguments, options)+. Errors
-  # (a {Wirebind::Error}, a bad option, a file that cannot be read or written)
-  # are printed on stderr as +wirebind COMMAND: message+ and exit with status 1;
-  # usage errors with status 2.
+  # (a {Wirebind::Error}, a bad option, a file that cannot be read or written,
+  # any other exception) are printed on stderr as one line,
+  # +wirebind COMMAND: message+, never a backtrace, and exit with status 1; usage
+  # errors with status 2. A closed output pipe (+| head+) ends quietly with 0.
   module CLI
     # A command's arguments are wrong: printed with the command's usage.
     class UsageError < StandardError; end
@@ -35,7 +36,7 @@ module Wirebind
           return name.nil? ? 2 : 0
         end
         if %w[-v --version].include?(name)
-          out.puts("wirebind #{Wirebind::VERSION}")
+          out.puts("wirebind #{Wirebind::VERSION} (#{Wirebind.backend} backend)")
           return 0
         end
         command_class = COMMANDS[name]
@@ -54,8 +55,10 @@ module Wirebind
         rescue OptionParser::ParseError, UsageError => e
           err.puts("wirebind #{name}: #{e.message}\n\n#{parser.help}")
           2
-        rescue Wirebind::Error, SystemCallError, IOError, ArgumentError => e
-          err.puts("wirebind #{name}: #{e.message}")
+        rescue Errno::EPIPE
+          0 # the reader (| head) has what it wanted
+        rescue StandardError => e
+          err.puts("wirebind #{name}: #{e.message.strip.gsub(/\s*\n\s*/, ' ')}")
           1
         end
       end

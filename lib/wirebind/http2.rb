@@ -14,7 +14,7 @@ require_relative "http2/connection"
 module Wirebind
   # HTTP/2 (RFC 9113) on {Wirebind::Buffer}: frames ({HTTP2::Frame}), an
   # incremental reader and a writer, connection and stream state, and HPACK
-  # ({HTTP2::HPACK}). Loaded with +require "wirebind/http2"+.
+  # ({HTTP2::HPACK}). Loaded on first use of +Wirebind::HTTP2+ (or +require "wirebind/http2"+).
   module HTTP2
   end
 end

@@ -84,6 +84,7 @@ module Wirebind
     @__wb_type = nil
     @__wb_model = nil
     @__wb_id = nil
+    @__wb_key_transform = nil
     @__wb_compiled = NO_COMPILED
 
     class << self

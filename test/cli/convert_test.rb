@@ -5,6 +5,8 @@ require "json"
 require "pty"
 require "stringio"
 require "tmpdir"
+require "open3"
+require "English"
 require "wirebind/cli"
 
 # wirebind convert: streams XML or JSON records into JSON, JSON Lines or HAL.
@@ -142,5 +144,97 @@ class CLIConvertTest < Minitest::Test
       assert_match(/50 records/, drawn)
       assert_match(/100%/, drawn)
     end
+  end
+
+  AT = "Envelope/Body/*/return/item"
+
+  def test_output_that_is_the_input_is_refused_and_the_input_kept
+    input = write_input("issues.xml", soap(3))
+    original = File.binread(input)
+    File.link(input, File.join(@dir, "hard.xml"))
+    File.symlink(input, File.join(@dir, "soft.xml"))
+    [input, File.join(@dir, "hard.xml"), File.join(@dir, "soft.xml"), File.join(@dir, ".", "issues.xml")].each do |output|
+      status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", AT, input, output)
+
+      assert_equal 2, status, output
+      assert_match(/is the INPUT file .*refusing/, err)
+      assert_equal original, File.binread(input), "#{output} must not clobber the input"
+    end
+  end
+
+  def test_a_failure_midway_leaves_the_old_output_and_no_temporary_file
+    input = write_input("bad.xml", soap(5).sub("<votes>3</votes>", "<votes>many</votes>"))
+    output = write_input("out.json", "previous\n")
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", AT, input, output)
+
+    assert_equal 1, status
+    assert_match(/"many"/, err)
+    assert_equal "previous\n", File.read(output), "a failed run must not replace the output"
+    assert_equal %w[bad.xml out.json], Dir.children(@dir).sort, "the temporary file is removed"
+  end
+
+  def test_a_fresh_output_is_absent_after_a_failure_and_complete_after_success
+    bad = write_input("bad.xml", soap(5).sub("<votes>3</votes>", "<votes>many</votes>"))
+    output = File.join(@dir, "new.json")
+    assert_equal 1, convert("--type", "ConvertTestModels::Issue", "--at", AT, bad, output).first
+    refute File.exist?(output), "no partial document"
+
+    good = write_input("good.xml", soap(5))
+    assert_equal 0, convert("--type", "ConvertTestModels::Issue", "--at", AT, good, output).first
+    assert_equal 5, JSON.parse(File.read(output)).size
+  end
+
+  def test_a_path_matching_nothing_fails_unless_missing_empty
+    input = write_input("issues.xml", soap(2))
+    status, out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/nothing/item", input)
+
+    assert_equal 1, status
+    assert_equal "", out.delete("["), "nothing that looks like a result"
+    assert_match(/matched no element/, err)
+    assert_equal 1, err.lines.size
+
+    status, out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/nothing/item", "--missing", "empty", input)
+    assert_equal 0, status, err
+    assert_equal [], JSON.parse(out)
+  end
+
+  def test_strict_rejects_an_undeclared_element
+    input = write_input("issues.xml", soap(2))
+    assert_equal 0, convert("--type", "ConvertTestModels::Issue", "--at", AT, input).first
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", AT, "--strict", input)
+
+    assert_equal 1, status
+    assert_match(/skipped/, err)
+  end
+
+  def test_a_missing_require_is_one_line_without_a_backtrace
+    status, _out, err = convert("--require", File.join(@dir, "missing.rb"), "--type", "ConvertTestModels::Issue", "in.xml")
+
+    assert_equal 1, status
+    assert_equal 1, err.lines.size, err
+    assert_match(/--require .*missing\.rb: cannot load such file/, err)
+    refute_match(/\.rb:\d+:in /, err, "no backtrace")
+  end
+
+  def test_the_executable_ends_quietly_on_a_closed_pipe_and_prints_one_line_errors
+    input = write_input("issues.xml", soap(20_000))
+    exe = File.expand_path("../../exe/wirebind", __dir__)
+    lib = File.expand_path("../../lib", __dir__)
+    command = [RbConfig.ruby, "-I", lib, exe, "convert", "--require", @models, "--type", "ConvertTestModels::Issue",
+               "--at", AT, "--to", "jsonl", input]
+    IO.popen(command, err: %i[child out]) do |pipe|
+      pipe.read(100) # then close: the command's next writes hit EPIPE
+    end
+    assert_equal 0, $CHILD_STATUS.exitstatus, "EPIPE ends with status 0"
+
+    output, status = Open3.capture2e(RbConfig.ruby, "-I", lib, exe, "convert", "--require", File.join(@dir, "nope.rb"),
+                                     "--type", "X", input)
+    assert_equal 1, status.exitstatus
+    assert_equal 1, output.lines.size, output
+    refute_match(/\.rb:\d+:in /, output, "no backtrace")
+
+    output, status = Open3.capture2e(RbConfig.ruby, "-I", lib, exe, "--version")
+    assert_equal 0, status.exitstatus
+    assert_equal "wirebind #{Wirebind::VERSION} (#{Wirebind.backend} backend)\n", output
   end
 end

@@ -144,9 +144,59 @@ class RackBodyTest < Minitest::Test
     assert_raises(ArgumentError) { Wirebind::Rack::Body.new([], format: :hal) }
     assert_raises(ArgumentError) { Wirebind::Rack::Body.new([], format: :json, serializer: IssueSerializer) }
     assert_raises(ArgumentError) { Wirebind::Rack::Body.new(IssueSerializer.new([]), format: :hal) }
-    body = Wirebind::Rack::Body.new([], format: :json)
-    assert_equal ["[]"], body.each.to_a
-    assert_raises(ArgumentError) { body.each { nil } }
+  end
+
+  # Rails' response buffer (ActionDispatch::Response, under Rack::ETag) runs the
+  # body once to digest it, then the server runs it again: the second run
+  # replays the first, byte for byte, and close removes what was kept.
+  def test_each_again_replays_the_first_run
+    spilled = issues(8000)
+    assert_operator Wirebind::JSON.encode(spilled).bytesize, :>, Wirebind::Rack::Body::KEPT_IN_MEMORY, "one run goes to a Tempfile"
+    [[], issues(20), issues(1500), spilled].each do |value|
+      body = Wirebind::Rack::Body.new(value, format: :json)
+      first = body.each.to_a
+      second = []
+      body.each { |piece| second << piece }
+      third = body.each.to_a
+      assert_equal Wirebind::JSON.encode(value).b, first.join.b
+      assert_equal first, second
+      assert_equal first, third
+      body.close
+      assert_raises(IOError) { body.each { nil } }
+    end
+  end
+
+  def test_a_digesting_middleware_then_the_server_under_etag_and_conditional_get
+    require "rack"
+    require "rack/etag"
+    require "rack/conditional_get"
+    require "digest"
+    value = issues(1500)
+    digesting = lambda do |_env|
+      # What Rails' response buffer does: reads the body (each) to digest it, hands the same body on.
+      status, headers, body = Wirebind::Rack.response(value, format: :hal, serializer: IssueSerializer)
+      digest = Digest::SHA256.new
+      body.each { |piece| digest << piece }
+      headers["etag"] = %(W/"#{digest.hexdigest}")
+      [status, headers, body]
+    end
+    app = lint(::Rack::ConditionalGet.new(::Rack::ETag.new(digesting)))
+    status, headers, body = app.call(::Rack::MockRequest.env_for("/issues"))
+    text = +""
+    body.each { |piece| text << piece }
+    body.close
+    assert_equal 200, status
+    assert_equal IssueSerializer.new(value, format: :hal).to_json.b, text.b
+    assert_equal %(W/"#{Digest::SHA256.hexdigest(text)}"), headers["etag"]
+
+    status, = app.call(::Rack::MockRequest.env_for("/issues", "HTTP_IF_NONE_MATCH" => headers["etag"]))
+    assert_equal 304, status
+  end
+
+  def test_an_encode_error_in_the_first_run_is_raised_again
+    body = Wirebind::Rack::Body.new([Issue.new(key: "x", votes: "many")], format: :json)
+    assert_raises(Wirebind::EncodeError) { body.each { nil } }
+    assert_raises(Wirebind::EncodeError) { body.each { nil } }
   end
 
   def test_an_encode_error_while_streaming_is_raised

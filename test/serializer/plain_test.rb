@@ -34,6 +34,35 @@ class SerializerPlainTest < Minitest::Test
     assert_includes EveryAttribute.new(record).to_json, '"atTime":"2014-03-01T10:00:00.5+05:30","onDate":"2014-03-01","bytes":"AP8="'
   end
 
+  # Alba's transform_keys: the keys of attributes and relations declared
+  # without key:, from their Ruby names; an explicit key: is kept as given.
+  def test_key_transforms_on_both_backends
+    expected = {
+      camel: %w[Summary AffectsVersions Name ReleaseDate],
+      lower_camel: %w[summary affectsVersions name releaseDate],
+      dash: %w[summary affects-versions name release-date]
+    }
+    expected.each do |style, (summary, versions, name, date)|
+      version = Class.new(Wirebind::Serializer) do
+        transform_keys style
+        attributes :name, :release_date
+      end
+      issue = Class.new(Wirebind::Serializer) do
+        transform_keys style
+        attributes :summary
+        attribute :votes, key: "VOTES"
+        many :affects_versions, version
+      end
+      %i[pure native].select { |b| b == :pure || Wirebind.backend == :native }.each do |backend|
+        hash = ::JSON.parse(issue.new(issues.first, backend: backend).to_json)
+        assert_equal [summary, "VOTES", versions], hash.keys, "#{style} on #{backend}"
+        assert_equal [name, date], hash[versions].first.keys, "#{style} on #{backend}"
+      end
+    end
+    assert_raises(Wirebind::SchemaError) { Class.new(Wirebind::Serializer) { transform_keys :kebab } }
+    assert_nil Class.new(Wirebind::Serializer).transform_keys
+  end
+
   def test_nested_records
     json = IssueSerializer.new(issues.first).to_json
     assert_equal({ "summary" => "Crash on \"save\"", "votes" => 3,

@@ -35,6 +35,11 @@ module Wirebind
           parser.on("--from FORMAT", FROM, "input format: #{FROM.join(', ')} (default: xml)") { |format| options[:from] = format }
           parser.on("--to FORMAT", TO, "output format: #{TO.join(', ')} (default: json)") { |format| options[:to] = format }
           parser.on("--serializer NAME", "a Wirebind::Serializer for each record (required by --to hal)") { |name| options[:serializer] = name }
+          parser.on("--strict", "an element or key the model does not declare is an error") { options[:strict] = true }
+          parser.on("--missing POLICY", %w[raise empty],
+                    "XML: when --at matches no element: raise (default, exit 1) or empty (an empty list)") do |policy|
+            options[:missing] = policy
+          end
           parser.on("--[no-]progress", "a progress bar on a terminal (default: on when stderr is a terminal)") { |on| options[:progress] = on }
         end
       end
@@ -43,7 +48,7 @@ module Wirebind
         raise UsageError, "INPUT and at most one OUTPUT, please (got #{arguments.size} arguments)" unless (1..2).cover?(arguments.size)
         raise UsageError, "--type NAME is required" unless options[:type]
 
-        options[:require].each { |file| require File.expand_path(file) }
+        options[:require].each { |file| load_models(file) }
         type = constant(options[:type], "--type")
         raise UsageError, "--type #{options[:type]} is not a Wirebind::Model class" unless type.is_a?(Class) && type.include?(Model)
 
@@ -59,10 +64,11 @@ module Wirebind
         raise UsageError, "--at is for XML input" if options[:at] && from != "xml"
 
         input_path, output_path = arguments
+        refuse_overwriting_input(input_path, output_path)
         open_input(input_path) do |input|
           open_output(output_path) do |output|
             progress = Progress.for(@err, input.size, options[:progress])
-            count = convert(input, type, from, options[:at], output, to, serializer, progress)
+            count = convert(input, type, from, decode_options(options), output, to, serializer, progress)
             progress&.finish(count)
           end
         end
@@ -70,7 +76,32 @@ module Wirebind
 
       private
 
-      def convert(input, type, from, at, output, to, serializer, progress)
+      def decode_options(options)
+        decode = { strict: options.fetch(:strict, false) }
+        return decode unless options.fetch(:from, "xml") == "xml"
+
+        decode[:at] = options[:at]
+        decode[:missing] = :raise if options[:at] && options.fetch(:missing, "raise") == "raise"
+        decode
+      end
+
+      # A file that cannot be required is an error line (status 1), not a backtrace.
+      def load_models(file)
+        require File.expand_path(file)
+      rescue LoadError, SyntaxError => e
+        raise ArgumentError, "--require #{file}: #{e.message.lines.first.chomp}"
+      end
+
+      # The output is written in place of nothing the command still has to read:
+      # the same path, a hard link or a symlink to the input is refused.
+      def refuse_overwriting_input(input_path, output_path)
+        return if output_path.nil? || output_path == "-" || input_path == "-"
+        return unless File.exist?(output_path) && File.identical?(input_path, output_path)
+
+        raise UsageError, "OUTPUT #{output_path} is the INPUT file #{input_path}: refusing to overwrite it"
+      end
+
+      def convert(input, type, from, decode, output, to, serializer, progress)
         opening, separator, closing = FRAMES.fetch(to)
         format = to == "hal" ? :hal : :plain
         output.write(opening)
@@ -82,9 +113,9 @@ module Wirebind
           progress&.update(input.bytes_read, count)
         end
         if from == "xml"
-          Wirebind::XML.each(input, type, at: at, &on_record)
+          Wirebind::XML.each(input, type, **decode, &on_record)
         else
-          Wirebind::JSON.each(input, type, &on_record)
+          Wirebind::JSON.each(input, type, **decode, &on_record)
         end
         output.write(closing) unless to == "jsonl" && count.zero?
         count
@@ -106,10 +137,20 @@ module Wirebind
         end
       end
 
+      # A named output is written to a temporary file beside it and renamed over
+      # it only when the whole conversion succeeded: a failure leaves the old
+      # file (or none) and no partial document.
       def open_output(path, &block)
         return yield @out if path.nil? || path == "-"
 
-        File.open(path, "wb", &block)
+        directory = File.dirname(path)
+        temporary = File.join(directory, ".#{File.basename(path)}.#{Process.pid}.#{rand(1 << 32).to_s(36)}.tmp")
+        begin
+          File.open(temporary, File::WRONLY | File::CREAT | File::EXCL | File::BINARY, 0o666, &block)
+          File.rename(temporary, path)
+        ensure
+          File.unlink(temporary) if File.exist?(temporary)
+        end
       end
 
       # The input as the codecs read it (+readpartial+), counting the bytes for the

@@ -12,6 +12,15 @@ module Wirebind
     # headers: an error in the data (an {EncodeError}) then ends the response
     # early. Encode small documents into a String first where that matters.
     #
+    # +each+ may be called more than once: Rails' response buffer (under
+    # +Rack::ETag+/+Rack::ConditionalGet+) runs the body once to digest it, then
+    # the server runs it again. The first run is encoded (and streamed) once and
+    # kept: up to {KEPT_IN_MEMORY} bytes in a String, beyond that in a Tempfile,
+    # so memory stays flat at the cost of writing the document to disk once;
+    # later runs replay it byte for byte, and an error of the first run is
+    # raised again. {#close} (Rack calls it) removes what was kept. The body has
+    # no +to_ary+, so +Rack::ETag+ alone does not buffer it: it streams.
+    #
     # @example
     #   body = Wirebind::Rack::Body.new(IssueSerializer.new(issues, format: :hal))
     #   [200, { "content-type" => body.content_type }, body]
@@ -19,6 +28,8 @@ module Wirebind
     class Body
       # Bytes in each piece but the last.
       PIECE_SIZE = 64 * 1024
+      # Bytes of the first run kept in memory for a second +each+; more go to a Tempfile.
+      KEPT_IN_MEMORY = 1024 * 1024
       HYPERMEDIA = %i[hal json_api siren].freeze
       private_constant :HYPERMEDIA
 
@@ -53,7 +64,9 @@ module Wirebind
         end
         @value = value
         @options = options.freeze
-        @used = false
+        @kept = nil
+        @error = nil
+        @closed = false
       end
 
       # @return [String] the media type the format is served as
@@ -64,13 +77,36 @@ module Wirebind
       # Enumerable Body: yields the document in pieces.
       # @yieldparam piece [String] at most {PIECE_SIZE} bytes, UTF-8, a new String each time
       # @return [void]
+      # @raise [IOError] after {#close}
       def each(&block)
         return enum_for(:each) unless block
+        raise IOError, "a closed Wirebind::Rack::Body" if @closed
+        raise @error if @error
+        return @kept.replay(&block) if @kept
 
-        pieces = Pieces.new(block)
-        write(pieces)
-        pieces.finish
+        kept = Kept.new
+        pieces = Pieces.new(lambda { |piece|
+          kept << piece
+          block.call(piece)
+        })
+        begin
+          write(pieces)
+          pieces.finish
+        rescue StandardError => e
+          kept.close
+          @error = e
+          raise
+        end
+        @kept = kept
         nil
+      end
+
+      # Removes what the first run kept for a second one. Rack calls it.
+      # @return [void]
+      def close
+        @closed = true
+        @kept&.close
+        @kept = nil
       end
 
       # Streaming Body: writes the document to +stream+ in pieces, then closes it.
@@ -85,9 +121,6 @@ module Wirebind
       private
 
       def write(io)
-        raise ArgumentError, "a Wirebind::Rack::Body is written once" if @used
-
-        @used = true
         case @value
         when Serializer then @value.to_json(io: io)
         else @format == :xml ? XML.encode(@value, io: io, **@options) : JSON.encode(@value, io: io, **@options)
@@ -147,6 +180,53 @@ module Wirebind
         end
       end
       private_constant :Pieces
+
+      # The pieces of the first run, for the runs after it: in a String up to
+      # KEPT_IN_MEMORY bytes, then in an unlinked-on-close Tempfile.
+      class Kept
+        def initialize
+          @memory = String.new(encoding: Encoding::BINARY)
+          @file = nil
+        end
+
+        # @param piece [String]
+        def <<(piece)
+          if @file
+            @file.write(piece)
+          elsif @memory.bytesize + piece.bytesize > KEPT_IN_MEMORY
+            require "tempfile"
+            @file = Tempfile.new("wirebind-body", binmode: true)
+            @file.write(@memory, piece)
+            @memory = nil
+          else
+            @memory << piece.b
+          end
+          self
+        end
+
+        # Yields the kept document again in pieces of PIECE_SIZE bytes, new Strings.
+        def replay
+          if @file
+            @file.flush
+            @file.rewind
+            while (piece = @file.read(PIECE_SIZE))
+              yield piece.force_encoding(Encoding::UTF_8)
+            end
+          else
+            0.step(@memory.bytesize - 1, PIECE_SIZE) do |offset|
+              yield @memory.byteslice(offset, PIECE_SIZE).force_encoding(Encoding::UTF_8)
+            end
+          end
+          nil
+        end
+
+        def close
+          @file&.close!
+          @file = nil
+          @memory = nil
+        end
+      end
+      private_constant :Kept
     end
   end
 end

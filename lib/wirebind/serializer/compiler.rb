@@ -149,7 +149,7 @@ module Wirebind
         keys = {}
         @serializer.__wb_fields.each_with_index.map do |field, at|
           attribute = @plan ? @serializer.__send__(:check_against_model, field, @model) : reader(field.name)
-          key = field.key || (@plan ? @plan.slots[attribute.index].key : field.name.name)
+          key = field.key || @serializer.__wb_transformed_key(field.name) || (@plan ? @plan.slots[attribute.index].key : field.name.name)
           if (other = keys[key])
             raise SchemaError, "#{Model.display_name(@serializer)}: #{other.inspect} and #{field.name.inspect} are both written as #{key.inspect}"
           end

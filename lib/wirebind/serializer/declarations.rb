@@ -30,8 +30,40 @@ module Wirebind
       # JSON:API member names, allowed characters only (a relation name or a type).
       MEMBER_NAME = /\A[a-zA-Z0-9](?:[a-zA-Z0-9_-]*[a-zA-Z0-9])?\z/
       # Declarations copied into each subclass; every value they hold is frozen.
-      STATE_IVARS = %i[@__wb_fields @__wb_links @__wb_link_blocks @__wb_type @__wb_model @__wb_id].freeze
-      private_constant :STATE_IVARS
+      STATE_IVARS = %i[@__wb_fields @__wb_links @__wb_link_blocks @__wb_type @__wb_model @__wb_id @__wb_key_transform].freeze
+      # The key transforms {#transform_keys} takes, each from a snake_case Ruby name.
+      KEY_TRANSFORMS = {
+        camel: ->(name) { name.split("_").map(&:capitalize).join },
+        lower_camel: ->(name) { name.split("_").each_with_index.map { |part, i| i.zero? ? part : part.capitalize }.join },
+        dash: ->(name) { name.tr("_", "-") }
+      }.freeze
+      private_constant :STATE_IVARS, :KEY_TRANSFORMS
+
+      # Reads, or with an argument sets, how the keys of attributes and
+      # relations declared without +key:+ are written: from their Ruby names,
+      # +:camel+ (+release_date+ as +ReleaseDate+), +:lower_camel+
+      # (+releaseDate+) or +:dash+ (+release-date+). Without one, a key is the
+      # model's JSON key. Link relations and explicit +key:+s are kept as given.
+      #
+      # @param style [Symbol, nil] +:camel+, +:lower_camel+ or +:dash+
+      # @return [Symbol, nil]
+      # @raise [SchemaError] another style
+      def transform_keys(style = nil)
+        unless style.nil?
+          unless KEY_TRANSFORMS.key?(style)
+            raise SchemaError, "#{display}.transform_keys: #{style.inspect} is not one of #{KEY_TRANSFORMS.keys.map(&:inspect).join(', ')}"
+          end
+
+          change { @__wb_key_transform = style }
+        end
+        @__wb_key_transform
+      end
+
+      # @api private
+      # @return [String, nil] name written with the key transform, nil without one
+      def __wb_transformed_key(name)
+        @__wb_key_transform && -KEY_TRANSFORMS.fetch(@__wb_key_transform).call(name.name)
+      end
 
       # Reads, or with an argument sets, the resource type: JSON:API's +type+
       # member and Siren's +class+. JSON:API needs one; HAL and plain ignore it.
@@ -96,7 +128,8 @@ module Wirebind
       # @param names [Array<Symbol>]
       # @return [void]
       # @raise [SchemaError]
-      def attributes(*names)
+      def attributes(*names, **unsupported, &block)
+        refuse_unsupported("attributes", names.first, unsupported, block)
         names.each { |name| attribute(name) }
         nil
       end
@@ -108,7 +141,8 @@ module Wirebind
       #   the attribute's JSON key
       # @return [void]
       # @raise [SchemaError]
-      def attribute(name, key: nil)
+      def attribute(name, key: nil, **unsupported, &block)
+        refuse_unsupported("attribute", name, unsupported, block)
         add_field(:attribute, "attribute", name, key, nil)
       end
 
@@ -153,7 +187,8 @@ module Wirebind
       #   relationship and the context; a nil href leaves the link out
       # @return [void]
       # @raise [SchemaError]
-      def one(name, serializer, key: nil, links: nil)
+      def one(name, serializer, key: nil, links: nil, **unsupported, &block)
+        refuse_unsupported("one", name, unsupported, block)
         add_field(:one, "one", name, key, serializer, links)
       end
 
@@ -162,7 +197,8 @@ module Wirebind
       # @param (see #one)
       # @return [void]
       # @raise [SchemaError]
-      def many(name, serializer, key: nil, links: nil)
+      def many(name, serializer, key: nil, links: nil, **unsupported, &block)
+        refuse_unsupported("many", name, unsupported, block)
         add_field(:many, "many", name, key, serializer, links)
       end
 
@@ -202,6 +238,20 @@ module Wirebind
         end
 
         name.to_sym
+      end
+
+      # An option or a block the declaration does not take is an error here,
+      # never silently dropped (a computed attribute would otherwise fail only
+      # when a record is written, or not at all).
+      def refuse_unsupported(method, name, options, block)
+        unless options.empty?
+          raise SchemaError, "#{display}.#{method} #{name.inspect}: unsupported option#{'s' if options.size > 1} " \
+                             "#{options.keys.map(&:inspect).join(', ')}"
+        end
+        return unless block
+
+        raise SchemaError, "#{display}.#{method} #{name.inspect}: a block (a computed value) is not supported; " \
+                           "declare it as a model attribute"
       end
 
       def add_field(kind, method, name, key, serializer, links = nil)

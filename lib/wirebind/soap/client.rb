@@ -3,7 +3,6 @@
 require "uri"
 require "securerandom"
 require "digest/sha1"
-require "base64"
 require "time"
 require_relative "transport"
 
@@ -270,7 +269,7 @@ module Wirebind
       end
 
       def basic_authorization(user, password)
-        "Basic #{Base64.strict_encode64("#{user}:#{password}")}"
+        "Basic #{["#{user}:#{password}"].pack('m0')}"
       end
 
       # A proc writing the WS-Security header for each call (a digest needs a
@@ -291,10 +290,10 @@ module Wirebind
         if digest
           nonce = SecureRandom.random_bytes(16)
           created = Time.now.utc.iso8601(3)
-          hashed = Base64.strict_encode64(Digest::SHA1.digest(nonce + created + password))
+          hashed = [Digest::SHA1.digest(nonce + created + password)].pack("m0")
           xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordDigest">) << hashed << "</wsse:Password>"
           xml << %(<wsse:Nonce EncodingType="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary">)
-          xml << Base64.strict_encode64(nonce) << "</wsse:Nonce><wsu:Created>" << created << "</wsu:Created>"
+          xml << [nonce].pack("m0") << "</wsse:Nonce><wsu:Created>" << created << "</wsu:Created>"
         else
           xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordText">) << Envelope.text(password) << "</wsse:Password>"
         end
