@@ -12,7 +12,8 @@
 #
 # Environment: COMPARE_BACKEND=native (or pure), COMPARE_ROUNDS=4, COMPARE_RUNS=10,
 # COMPARE_INSTRUCTIONS=0 to skip the callgrind counts, COMPARE_BASE=REF2 to
-# compare two other commits (REF2 in place of this tree).
+# compare two other commits (REF2 in place of this tree), WORKLOAD_ISSUES=1000
+# for a bigger document (100 by default).
 
 require "json"
 require "open3"
