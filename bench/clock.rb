@@ -3,9 +3,10 @@
 module Bench
   # The clocks of every benchmark, and the one rule for choosing between them:
   #
-  # Wall time (monotonic, {now}), except for in-process, single-thread work
-  # measured on its own, which is reported as this process's CPU time
-  # ({cpu_ns}): bench/binary.rb's micro-benchmarks (frame headers, framers,
+  # Wall time (monotonic, {now}), except for in-process, single-thread work,
+  # which is reported as this process's CPU time ({cpu_ns}): the JSON rows
+  # (bench/json.rb: the mean over interleaved runs with the garbage
+  # collector's share counted, {interleaved}), bench/binary.rb's micro-benchmarks (frame headers, framers,
   # HPACK, records, nanoseconds each) and bench/wsdl.rb's one-shot load,
   # generate and load-the-generated-code (seconds, printed beside the wall
   # time, {wall_and_cpu}). On a shared machine the wall clock of such work
@@ -16,7 +17,48 @@ module Bench
   # in the same run, as ratios, so the load weighs on all of them alike.
   # README.md ("Development") states the same rule.
   module Clock
+    # One contender's runs in {interleaved}: CPU nanoseconds per run (mean and
+    # best), and what the garbage collector did inside the timed windows
+    # (collections and their milliseconds, per run) and objects allocated per run.
+    Sample = Struct.new(:mean_ns, :best_ns, :gc_count, :gc_ms, :allocations, keyword_init: true)
+
     module_function
+
+    # Runs every contender once per round, in an order that rotates from round
+    # to round, for +runs+ rounds after one untimed warm-up of each; the CPU
+    # time of each run with the garbage collector enabled and counted. The
+    # mean is the figure to compare (ratios and README claims come from it);
+    # the best run is printed beside it. Interleaving makes the machine's load
+    # and the heap's state weigh on every contender alike.
+    #
+    # @param contenders [Hash{String => #call}]
+    # @return [Hash{String => Sample}]
+    def interleaved(contenders, runs:)
+      contenders.each_value(&:call)
+      GC.start
+      totals = contenders.transform_values { [0, Float::INFINITY, 0, 0, 0] }
+      names = contenders.keys
+      runs.times do |round|
+        names.rotate(round % names.size).each do |name|
+          gc_count = GC.count
+          gc_ns = GC.total_time
+          allocated = GC.stat(:total_allocated_objects)
+          cpu = cpu_ns
+          contenders[name].call
+          elapsed = cpu_ns - cpu
+          total = totals[name]
+          total[0] += elapsed
+          total[1] = elapsed if elapsed < total[1]
+          total[2] += GC.count - gc_count
+          total[3] += GC.total_time - gc_ns
+          total[4] += GC.stat(:total_allocated_objects) - allocated
+        end
+      end
+      totals.transform_values do |sum, best, gcs, gc_ns, allocations|
+        Sample.new(mean_ns: sum.fdiv(runs), best_ns: best, gc_count: gcs.fdiv(runs), gc_ms: gc_ns.fdiv(runs) / 1e6,
+                   allocations: allocations.fdiv(runs))
+      end
+    end
 
     # @return [Float] seconds on the monotonic clock
     def now

@@ -23,15 +23,18 @@
 #
 # Every output is first checked (decoders: equal to Generator.expected, offsets
 # and classes included; encoders: their text decodes back to it); one mismatch
-# aborts before anything is timed. Each contender then runs until
-# BENCH_SECONDS have passed (at least 5 runs) after a warm-up; the median is
-# reported, with its ratio to the first contender. Times are this process's CPU
-# time (garbage collection included), so that other work on a shared machine
-# does not skew the ratios; `ruby --yjit bench/json.rb` shows them under YJIT.
+# aborts before anything is timed. Then every contender runs once per round,
+# BENCH_RUNS rounds in a rotating order after a warm-up (Clock.interleaved):
+# the mean CPU time of a run, with the garbage collector enabled and the
+# collections inside the timed windows counted, is the figure, and ratios to
+# the first contender come from the means; the best run, GC count and time
+# per run and allocations per issue are printed beside it. CPU time, so that
+# other work on a shared machine does not skew the ratios; `ruby --yjit
+# bench/json.rb` shows them under YJIT.
 # The native backend's goals (issue 4) are printed at the end with the ratios
 # measured.
 #
-# Environment: BENCH_COUNT=1000, BENCH_SEED=1, BENCH_SECONDS=2.
+# Environment: BENCH_COUNT=1000, BENCH_SEED=1, BENCH_RUNS=40.
 
 lib = File.expand_path("../lib", __dir__)
 $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
@@ -58,8 +61,7 @@ module Bench
   module JSONRun
     COUNT = Integer(ENV.fetch("BENCH_COUNT", "1000"))
     SEED = Integer(ENV.fetch("BENCH_SEED", "1"))
-    SECONDS = Float(ENV.fetch("BENCH_SECONDS", "2"))
-    MIN_RUNS = 5
+    RUNS = Integer(ENV.fetch("BENCH_RUNS", "40"))
 
     # JSON.generate quotes anything it does not know as its to_s; a decimal is
     # a number, written raw (the json library has no fragment type before 2.10).
@@ -227,31 +229,18 @@ module Bench
       end
     end
 
+    # Mean CPU time per decode or encode over RUNS interleaved rounds, the
+    # garbage collector enabled and counted (Clock.interleaved); ratios from the means.
     def report(section, contenders)
-      puts "\n== #{section} (median of timed runs)"
-      times = contenders.transform_values { |call| median_seconds(call) }
-      base_name, base = times.first
-      times.each do |name, seconds|
-        puts format("  %-34s %8.2f ms  %6.0f issues/s  %5.2fx the time of %s", name, seconds * 1000, COUNT / seconds, seconds / base, base_name)
+      puts "\n== #{section} (CPU ms per document: mean of #{RUNS} interleaved runs, GC counted; best run beside it)"
+      samples = Clock.interleaved(contenders, runs: RUNS)
+      base_name, base = samples.first
+      samples.each do |name, sample|
+        puts format("  %-34s %8.2f ms mean %8.2f best  GC %4.1f/run %6.2f ms  %6.1f allocations/issue  %5.2fx the time of %s",
+                    name, sample.mean_ns / 1e6, sample.best_ns / 1e6, sample.gc_count, sample.gc_ms,
+                    sample.allocations / COUNT, sample.mean_ns / base.mean_ns, base_name)
       end
-      times
-    end
-
-    def median_seconds(call)
-      call.call # warm-up
-      GC.start
-      samples = []
-      started = clock
-      while samples.size < MIN_RUNS || clock - started < SECONDS
-        t = clock
-        call.call
-        samples << clock - t
-      end
-      samples.sort[samples.size / 2]
-    end
-
-    def clock
-      Clock.now
+      samples.transform_values { |sample| sample.mean_ns / 1e9 }
     end
   end
 end

@@ -63,6 +63,24 @@ namespace :bench do
     end
   end
 
+  desc "Instructions per record of the hot paths (callgrind) beside the budget in bench/instructions.yml"
+  task instructions: :compile do
+    ruby "bench/instructions.rb"
+  end
+
+  namespace :instructions do
+    desc "Fail when a hot path's instructions per record exceed its budget by more than 5% (CI)"
+    task check: :compile do
+      ruby "bench/instructions.rb", "check"
+    end
+  end
+
+  desc "Run the hot-path rows interleaved against another commit (built in a temporary worktree); ratio per row"
+  task :compare, [:ref] => :compile do |_task, args|
+    abort "usage: rake bench:compare[REF]" unless args[:ref]
+    ruby "bench/compare.rb", args[:ref]
+  end
+
   BENCH_SECTIONS.each do |name, script|
     next if name == :xml
 
