@@ -44,6 +44,7 @@ module Wirebind
     SCHEMA_LOCK = Mutex.new
     @xml_types = {}.freeze
     @enums = false
+    @time_formats = false
 
     class << self
       # @api private
@@ -173,6 +174,75 @@ module Wirebind
           end
         end
       end
+
+      # @api private
+      # Records that some class declared a +:time+ attribute with a +format:+.
+      def time_formats_declared!
+        @time_formats = true
+      end
+
+      # What the encoders write: +value+ with its enumerations checked
+      # ({check_enums}) and, once any class declared a +:time+ +format:+, a copy
+      # of its records and lists whose formatted times are their wire values
+      # (Strings, Integers), so that both backends write them as such.
+      #
+      # @api private
+      # @param value [Wirebind::Model, Array]
+      # @return [Wirebind::Model, Array]
+      # @raise [EncodeError] a value outside its enumeration, or a time its format cannot write
+      def encodable(value)
+        check_enums(value) if @enums
+        @time_formats ? with_wire_times(value) : value
+      end
+
+      # The copy {encodable} makes: every record and list reachable from +value+
+      # once (shared ones stay shared, a cycle stays a cycle), without recursion.
+      def with_wire_times(value)
+        copies = {}.compare_by_identity
+        stack = [[value, nil]]
+        formatted = false
+        until stack.empty?
+          object, path = stack.pop
+          next if copies.key?(object)
+
+          if object.is_a?(Array)
+            copies[object] = object.dup
+            object.each_with_index { |item, index| stack << [item, [path, "[#{index}]"]] if item.is_a?(Model) || item.is_a?(Array) }
+          elsif object.is_a?(Model)
+            copy = copies[object] = object.dup
+            object.class.attributes.each do |attribute|
+              current = object.instance_variable_get(attribute.ivar)
+              if attribute.time_format
+                formatted = true
+                copy.instance_variable_set(attribute.ivar, wire_time(attribute, current, [path, attribute.xml]))
+              elsif current.is_a?(Model) || current.is_a?(Array)
+                stack << [current, [path, attribute.xml]]
+              end
+            end
+          end
+        end
+        return value unless formatted
+
+        copies.each_value do |copy|
+          if copy.is_a?(Array)
+            copy.map! { |item| copies.fetch(item, item) }
+          else
+            copy.class.attributes.each do |attribute|
+              current = copy.instance_variable_get(attribute.ivar)
+              copy.instance_variable_set(attribute.ivar, copies[current]) if copies.key?(current)
+            end
+          end
+        end
+        copies.fetch(value, value)
+      end
+      private :with_wire_times
+
+      def wire_time(attribute, value, path)
+        attribute.encode_time(value)
+      rescue Types::InvalidValue => e
+        raise EncodeError.new(e.message, path: enum_path(path))
+      end
+      private :wire_time
 
       # @return [String] a linked path from {check_enums} as "a/b[2]/c"
       def enum_path(link)

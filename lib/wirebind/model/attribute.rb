@@ -34,7 +34,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil enum default_offset one_or_many string_as lenient_numbers].freeze
+      OPTIONS = %i[xml json nil enum default_offset format one_or_many string_as lenient_numbers].freeze
       RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
       OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
       NO_UNION = {}.freeze
@@ -76,6 +76,12 @@ module Wirebind
       # @return [String, nil] for a +:time+ attribute, the offset ("Z", "+hh:mm") of
       #   date-times written without one; nil: the call's +default_offset:+, else UTC
       attr_reader :default_offset
+      # @return [Symbol, nil] for a +:time+ attribute, how it is written
+      #   (+:rfc822+, +:epoch+, +:epoch_ms+, see {Types::TimeFormat}); nil: xs:dateTime
+      attr_reader :time_format
+      # @return [Symbol, Module] the type the codecs read and write: {#type}, or
+      #   for a {#time_format}, the String or Integer it is written as
+      attr_reader :wire_type
       # @return [Integer] the position in the owning class's attributes, and in
       #   the values given to +__wb_build+
       attr_reader :index
@@ -109,6 +115,8 @@ module Wirebind
           item_type, list = choices ? [Model, true] : resolve_type(where, type)
           default_offset = options[:default_offset]
           check_default_offset(where, item_type, default_offset) unless default_offset.nil?
+          time_format = options[:format]
+          check_time_format(where, item_type, time_format, default_offset) unless time_format.nil?
           json = options[:json]
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
           # A bad path is an error here, not at the first decode. A plain element name, the usual
@@ -127,6 +135,7 @@ module Wirebind
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
             default_offset: default_offset&.then { |offset| -offset },
+            time_format: time_format,
             choices: choices,
             enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
             index: index,
@@ -281,6 +290,17 @@ module Wirebind
           raise SchemaError, "#{where}: default_offset: must be \"Z\" or \"+hh:mm\"/\"-hh:mm\" (at most 14:00), not #{offset.inspect}"
         end
 
+        def check_time_format(where, type, time_format, default_offset)
+          raise SchemaError, "#{where}: format: applies to :time only, not #{describe_type(type)}" unless type == :time
+          unless Types::TimeFormat::FORMATS.include?(time_format)
+            raise SchemaError, "#{where}: format: must be one of #{Types::TimeFormat::FORMATS.map(&:inspect).join(', ')}, " \
+                               "not #{time_format.inspect}"
+          end
+          return if default_offset.nil?
+
+          raise SchemaError, "#{where}: default_offset: applies to xs:dateTime text, not to format: #{time_format.inspect}"
+        end
+
         # An enumeration: a frozen Hash of the allowed strings (for lookups in
         # constant time), only on +:string+ attributes and lists of them.
         def enum(where, item_type, values)
@@ -302,7 +322,7 @@ module Wirebind
       # Use {.declare}: this trusts its arguments.
       # @api private
       def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil,
-                     default_offset: nil, choices: nil, json_union: {}.freeze)
+                     default_offset: nil, time_format: nil, choices: nil, json_union: {}.freeze)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -314,6 +334,8 @@ module Wirebind
         @json_explicit = json_explicit
         @nil_style = nil_style
         @default_offset = default_offset
+        @time_format = time_format
+        @wire_type = time_format ? Types::TimeFormat.wire_type(time_format) : type
         @choices = choices
         @index = index
         @enum = enum
@@ -375,6 +397,31 @@ module Wirebind
         raise DecodeError.new("#{bad.inspect} is not one of #{@enum.keys.inspect}", path: @xml) unless bad.nil?
       end
 
+      # Converts a decoded {#time_format} value (or list of them) to Times: the
+      # record builders call it.
+      # @param value [String, Integer, Array, nil] as the codecs read it
+      # @return [Time, Array, nil]
+      # @raise [DecodeError]
+      def decode_time(value)
+        return value if value.nil?
+        return value.map { |item| item.nil? ? nil : Types::TimeFormat.decode(@time_format, item) } if @list
+
+        Types::TimeFormat.decode(@time_format, value)
+      rescue Types::InvalidValue => e
+        raise DecodeError.new(e.message, path: @xml == @json ? @xml : "#{@xml} (JSON #{@json})")
+      end
+
+      # Converts a {#time_format} value (or list of them) to what the codecs write.
+      # @param value [Time, Array, nil]
+      # @return [String, Integer, Array, nil]
+      # @raise [Types::InvalidValue]
+      def encode_time(value)
+        return value if value.nil?
+        return value.map { |item| item.nil? ? nil : Types::TimeFormat.encode(@time_format, item) } if @list && value.is_a?(Array)
+
+        Types::TimeFormat.encode(@time_format, value)
+      end
+
       # @return [String]
       def inspect
         type = @choices ? @choices.map { |choice| Model.display_name(choice) }.join(", ") : Model.display_name(@type)
@@ -388,7 +435,7 @@ module Wirebind
         self.class.new(
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
           json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, json_union: @json_union,
-          default_offset: @default_offset, choices: @choices, **changes
+          default_offset: @default_offset, time_format: @time_format, choices: @choices, **changes
         )
       end
     end
