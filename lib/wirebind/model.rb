@@ -176,7 +176,8 @@ module Wirebind
       end
 
       # @api private
-      # Records that some class declared a +:time+ attribute with a +format:+.
+      # Records that some class declared a +:time+ attribute with a +format:+,
+      # or a list of lists ({Attribute#converted?}).
       def time_formats_declared!
         @time_formats = true
       end
@@ -212,7 +213,7 @@ module Wirebind
             copy = copies[object] = object.dup
             object.class.attributes.each do |attribute|
               current = object.instance_variable_get(attribute.ivar)
-              if attribute.time_format
+              if attribute.converted?
                 formatted = true
                 copy.instance_variable_set(attribute.ivar, wire_time(attribute, current, [path, attribute.xml]))
               elsif current.is_a?(Model) || current.is_a?(Array)
@@ -238,7 +239,7 @@ module Wirebind
       private :with_wire_times
 
       def wire_time(attribute, value, path)
-        attribute.encode_time(value)
+        attribute.encode_wire(value)
       rescue Types::InvalidValue => e
         raise EncodeError.new(e.message, path: enum_path(path))
       end

@@ -115,7 +115,7 @@ module Wirebind
           end
           slot = Slot.new(
             key: key, index: attribute.index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.wire_type, attribute.wire_type),
-            type: attribute.wire_type, list: attribute.list?, attribute: attribute,
+            type: attribute.wire_type, list: attribute.wire_list?, attribute: attribute,
             one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute)
           ).freeze
           @table[key] = slot

@@ -85,7 +85,7 @@ module Wirebind
           XML::Plan.check_siblings(attribute, same_head.is_a?(Array) ? same_head : [same_head]) if same_head
           __wb_index_mapping(head, attribute, inherited)
           Model.enums_declared! if attribute.enum
-          Model.time_formats_declared! if attribute.time_format
+          Model.time_formats_declared! if attribute.converted?
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze

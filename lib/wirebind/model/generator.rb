@@ -175,15 +175,15 @@ module Wirebind
       # is built (both backends build through these builders). The attributes are
       # kept in a constant of the methods module, one per schema version.
       def enum_checks(methods_module, attributes, version)
-        checked = attributes.select { |attribute| attribute.enum || attribute.time_format }
+        checked = attributes.select { |attribute| attribute.enum || attribute.converted? }
         return "" if checked.empty?
 
         constant = :"WB_ENUM_ATTRIBUTES_V#{version}"
         methods_module.const_set(constant, attributes) unless methods_module.const_defined?(constant, false)
         checked.map do |attribute|
           ivar = attribute.ivar
-          if attribute.time_format
-            "; #{ivar} = #{constant}[#{attribute.index}].decode_time(#{ivar})"
+          if attribute.converted?
+            "; #{ivar} = #{constant}[#{attribute.index}].decode_wire(#{ivar})"
           else
             "; #{constant}[#{attribute.index}].check_decoded(#{ivar})"
           end

@@ -426,6 +426,10 @@ module Wirebind
       def add(attribute)
         context = "#{@klass}##{attribute.name} (xml: #{attribute.xml.inspect})"
         xml = attribute.xml
+        if attribute.nested_list?
+          raise SchemaError, "#{context}: a list of lists maps to JSON only; XML has no shape that tells " \
+                             "where an inner list ends (wrap the inner list in a model)"
+        end
         kind = attribute.model? ? MODEL : OpenContent.kind(attribute.wire_type)
         self.class.check_mapping(xml, kind == MODEL, attribute.list?, context)
         shape, name, elements = self.class.parse(xml, context)
