@@ -199,44 +199,58 @@ module Wirebind
       # The copy {encodable} makes: every record and list reachable from +value+
       # once (shared ones stay shared, a cycle stays a cycle), without recursion.
       def with_wire_times(value)
-        copies = {}.compare_by_identity
+        # First a walk that only looks (most graphs hold no formatted value), then
+        # the copies, only when one does.
+        wire = {}.compare_by_identity # object => {ivar => wire value} ({} for none)
         stack = [[value, nil]]
         formatted = false
         until stack.empty?
           object, path = stack.pop
-          next if copies.key?(object)
+          next if wire.key?(object)
 
+          converted = wire[object] = {}
           if object.is_a?(Array)
-            copies[object] = object.dup
             object.each_with_index { |item, index| stack << [item, [path, "[#{index}]"]] if item.is_a?(Model) || item.is_a?(Array) }
           elsif object.is_a?(Model)
-            copy = copies[object] = object.dup
             object.class.attributes.each do |attribute|
               current = object.instance_variable_get(attribute.ivar)
               if attribute.converted?
                 formatted = true
-                copy.instance_variable_set(attribute.ivar, wire_time(attribute, current, [path, attribute.xml]))
+                converted[attribute.ivar] = wire_time(attribute, current, [path, attribute.xml])
               elsif current.is_a?(Model) || current.is_a?(Array)
                 stack << [current, [path, attribute.xml]]
               end
             end
           end
         end
-        return value unless formatted
+        formatted ? wire_copies(wire).fetch(value, value) : value
+      end
+      private :with_wire_times
 
-        copies.each_value do |copy|
+      # Copies of the objects {with_wire_times} walked, pointing at each other and
+      # holding the wire values.
+      def wire_copies(wire)
+        copies = {}.compare_by_identity
+        wire.each_key { |object| copies[object] = object.dup }
+        copies.each do |object, copy|
           if copy.is_a?(Array)
             copy.map! { |item| copies.fetch(item, item) }
           else
+            converted = wire[object]
             copy.class.attributes.each do |attribute|
-              current = copy.instance_variable_get(attribute.ivar)
-              copy.instance_variable_set(attribute.ivar, copies[current]) if copies.key?(current)
+              ivar = attribute.ivar
+              current = copy.instance_variable_get(ivar)
+              if converted.key?(ivar)
+                copy.instance_variable_set(ivar, converted[ivar])
+              elsif copies.key?(current)
+                copy.instance_variable_set(ivar, copies[current])
+              end
             end
           end
         end
-        copies.fetch(value, value)
+        copies
       end
-      private :with_wire_times
+      private :wire_copies
 
       def wire_time(attribute, value, path)
         attribute.encode_wire(value)
