@@ -800,18 +800,15 @@ static VALUE string_record(wb_jdec *d, wb_jplan_slot *slot)
     return object;
 }
 
-/* A record from its values: allocated without initialize, every attribute's
- * instance variable set in declaration order, an absent list as [] (what
- * __wb_build does). */
+/* A record from its values: allocated without initialize, the values go to
+ * the plan's __wb_fill_vN as arguments (which sets every instance variable in
+ * declaration order, an absent list as [], checks enum: values and converts
+ * :time format: values), straight from the values stack, as the XML decoder
+ * builds. */
 static VALUE build(wb_jdec *d, const wb_jplan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
-    for (long i = 0; i < plan->size; i++) {
-        VALUE v = d->values[base + (size_t)i];
-        if (NIL_P(v) && plan->slots[i].list) v = rb_ary_new();
-        rb_ivar_set(object, plan->slots[i].ivar, v);
-    }
-    return object;
+    return rb_funcallv(object, plan->filler, (int)plan->size, d->values + base);
 }
 
 static void deliver_item(wb_jdec *d, VALUE value)

@@ -93,12 +93,13 @@ static int code_of(VALUE symbol)
     rb_raise(rb_eArgError, "unknown value code %" PRIsVALUE, rb_inspect(symbol));
 }
 
-VALUE wb_jplan_compile(VALUE klass, VALUE slots)
+VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
 {
     Check_Type(slots, T_ARRAY);
     wb_jplan *p;
     VALUE self = TypedData_Make_Struct(rb_cObject, wb_jplan, &wb_jplan_type, p);
     p->klass = klass;
+    p->filler = rb_sym2id(filler); /* pins a dynamic Symbol */
     long n = RARRAY_LEN(slots);
     /* Filled in before size counts them: the GC marks only counted slots. */
     wb_jplan_slot *s = ruby_xcalloc(n ? (size_t)n : 1, sizeof(wb_jplan_slot));

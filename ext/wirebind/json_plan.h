@@ -41,6 +41,7 @@ typedef struct wb_jplan_slot {
 
 typedef struct wb_jplan {
     VALUE klass;
+    ID filler; /* __wb_fill_vN: sets the ivars, checks enum:, converts :time format: (as the XML decoder builds) */
     long size;
     wb_jplan_slot *slots;
     uint32_t *table; /* slot position + 1, 0 for an empty bucket */
@@ -56,8 +57,9 @@ void wb_jplan_init(VALUE mNative);
 /* Compiles `klass`'s plan from `slots`, an Array of
  * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]
  * in declaration order
- * (see Native.plan_for in lib/wirebind/json/native.rb). */
-VALUE wb_jplan_compile(VALUE klass, VALUE slots);
+ * (see Native.plan_for in lib/wirebind/json/native.rb); `filler` the Symbol of
+ * the class's __wb_fill_vN, which builds its records. */
+VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler);
 
 /* The compiled plan of a model class (Native.plan_for, cached by the class). */
 VALUE wb_jplan_for(VALUE klass);

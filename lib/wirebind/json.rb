@@ -133,7 +133,7 @@ module Wirebind
         Options.positive_integer(:max_depth, max_depth)
         Options.io(io)
 
-        Model.check_enums(value) if Model.enums?
+        value = Model.encodable(value)
         backend_for(backend).encode(value, io, max_depth)
       end
 

@@ -44,6 +44,7 @@ module Wirebind
     SCHEMA_LOCK = Mutex.new
     @xml_types = {}.freeze
     @enums = false
+    @time_formats = false
 
     class << self
       # @api private
@@ -173,6 +174,90 @@ module Wirebind
           end
         end
       end
+
+      # @api private
+      # Records that some class declared a +:time+ attribute with a +format:+,
+      # or a list of lists ({Attribute#converted?}).
+      def time_formats_declared!
+        @time_formats = true
+      end
+
+      # What the encoders write: +value+ with its enumerations checked
+      # ({check_enums}) and, once any class declared a +:time+ +format:+, a copy
+      # of its records and lists whose formatted times are their wire values
+      # (Strings, Integers), so that both backends write them as such.
+      #
+      # @api private
+      # @param value [Wirebind::Model, Array]
+      # @return [Wirebind::Model, Array]
+      # @raise [EncodeError] a value outside its enumeration, or a time its format cannot write
+      def encodable(value)
+        check_enums(value) if @enums
+        @time_formats ? with_wire_times(value) : value
+      end
+
+      # The copy {encodable} makes: every record and list reachable from +value+
+      # once (shared ones stay shared, a cycle stays a cycle), without recursion.
+      def with_wire_times(value)
+        # First a walk that only looks (most graphs hold no formatted value), then
+        # the copies, only when one does.
+        wire = {}.compare_by_identity # object => {ivar => wire value} ({} for none)
+        stack = [[value, nil]]
+        formatted = false
+        until stack.empty?
+          object, path = stack.pop
+          next if wire.key?(object)
+
+          converted = wire[object] = {}
+          if object.is_a?(Array)
+            object.each_with_index { |item, index| stack << [item, [path, "[#{index}]"]] if item.is_a?(Model) || item.is_a?(Array) }
+          elsif object.is_a?(Model)
+            object.class.attributes.each do |attribute|
+              current = object.instance_variable_get(attribute.ivar)
+              if attribute.converted?
+                formatted = true
+                converted[attribute.ivar] = wire_time(attribute, current, [path, attribute.xml])
+              elsif current.is_a?(Model) || current.is_a?(Array)
+                stack << [current, [path, attribute.xml]]
+              end
+            end
+          end
+        end
+        formatted ? wire_copies(wire).fetch(value, value) : value
+      end
+      private :with_wire_times
+
+      # Copies of the objects {with_wire_times} walked, pointing at each other and
+      # holding the wire values.
+      def wire_copies(wire)
+        copies = {}.compare_by_identity
+        wire.each_key { |object| copies[object] = object.dup }
+        copies.each do |object, copy|
+          if copy.is_a?(Array)
+            copy.map! { |item| copies.fetch(item, item) }
+          else
+            converted = wire[object]
+            copy.class.attributes.each do |attribute|
+              ivar = attribute.ivar
+              current = copy.instance_variable_get(ivar)
+              if converted.key?(ivar)
+                copy.instance_variable_set(ivar, converted[ivar])
+              elsif copies.key?(current)
+                copy.instance_variable_set(ivar, copies[current])
+              end
+            end
+          end
+        end
+        copies
+      end
+      private :wire_copies
+
+      def wire_time(attribute, value, path)
+        attribute.encode_wire(value)
+      rescue Types::InvalidValue => e
+        raise EncodeError.new(e.message, path: enum_path(path))
+      end
+      private :wire_time
 
       # @return [String] a linked path from {check_enums} as "a/b[2]/c"
       def enum_path(link)

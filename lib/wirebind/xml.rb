@@ -136,7 +136,7 @@ module Wirebind
         else
           check_model_instance(value)
         end
-        Model.check_enums(value) if Model.enums?
+        value = Model.encodable(value)
         backend_for(backend).encode(value, io, root, item, nil_style, declaration)
       end
 

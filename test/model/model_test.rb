@@ -184,7 +184,7 @@ class ModelDeclarationTest < Minitest::Test
     assert_schema_error(/\ABad\.attribute :c: a list names exactly one item type.*not \[:string, :integer\]/) do
       klass.attribute :c, %i[string integer]
     end
-    assert_schema_error(/\ABad\.attribute :d: lists of lists are not supported/) { klass.attribute :d, [[:string]] }
+    assert_schema_error(/\ABad\.attribute :d: a list of lists holds :string, :integer, :float, :boolean/) { klass.attribute :d, [[:date]] }
     assert_schema_error(/\ABad\.attribute :e: String is not a model \(it does not include Wirebind::Model\)/) do
       klass.attribute :e, String
     end

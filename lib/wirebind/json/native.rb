@@ -54,7 +54,7 @@ module Wirebind
               [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, Pure::Writer.key(+"", slot.key).freeze,
                slot.one_or_many, slot.string_as, slot.lenient]
             end
-            compile_plan(klass, slots)
+            compile_plan(klass, slots, klass.__wb_builders[1])
           end
         end
       end

@@ -114,8 +114,8 @@ module Wirebind
                                "(its prefix is resolved against the namespaces in scope); JSON has no namespaces"
           end
           slot = Slot.new(
-            key: key, index: attribute.index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.type, attribute.type),
-            type: attribute.type, list: attribute.list?, attribute: attribute,
+            key: key, index: attribute.index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.wire_type, attribute.wire_type),
+            type: attribute.wire_type, list: attribute.wire_list?, attribute: attribute,
             one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute)
           ).freeze
           @table[key] = slot

@@ -34,7 +34,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil enum open_enum default_offset one_or_many string_as lenient_numbers].freeze
+      OPTIONS = %i[xml json nil enum open_enum default_offset format one_or_many string_as lenient_numbers].freeze
       RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
       OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
       NO_UNION = {}.freeze
@@ -45,6 +45,8 @@ module Wirebind
         end
       end
       private_constant :RESERVED_SET, :OPTION_SET, :NO_UNION, :Declaration
+      # The item types of a list of lists (+[[:float]]+): JSON only.
+      NESTED_ITEM_TYPES = %i[string integer float boolean].freeze
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
       # "Z", "+hh:mm" or "-hh:mm": the offset xs:dateTime text without one is read in.
@@ -76,6 +78,12 @@ module Wirebind
       # @return [String, nil] for a +:time+ attribute, the offset ("Z", "+hh:mm") of
       #   date-times written without one; nil: the call's +default_offset:+, else UTC
       attr_reader :default_offset
+      # @return [Symbol, nil] for a +:time+ attribute, how it is written
+      #   (+:rfc822+, +:epoch+, +:epoch_ms+, see {Types::TimeFormat}); nil: xs:dateTime
+      attr_reader :time_format
+      # @return [Symbol, Module] the type the codecs read and write: {#type}, or
+      #   for a {#time_format}, the String or Integer it is written as
+      attr_reader :wire_type
       # @return [Integer] the position in the owning class's attributes, and in
       #   the values given to +__wb_build+
       attr_reader :index
@@ -108,8 +116,16 @@ module Wirebind
 
           choices = choice_types(where, type)
           item_type, list = choices ? [Model, true] : resolve_type(where, type)
+          nested = list == :nested
+          list = true if nested
+          if nested && !(options.keys - %i[xml json nil]).empty?
+            raise SchemaError, "#{where}: a list of lists takes only the json: option, not #{(options.keys - %i[xml json nil]).inspect}"
+          end
+
           default_offset = options[:default_offset]
           check_default_offset(where, item_type, default_offset) unless default_offset.nil?
+          time_format = options[:format]
+          check_time_format(where, item_type, time_format, default_offset) unless time_format.nil?
           json = options[:json]
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
           # A bad path is an error here, not at the first decode. A plain element name, the usual
@@ -128,6 +144,8 @@ module Wirebind
             json_explicit: !json.nil?,
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
             default_offset: default_offset&.then { |offset| -offset },
+            time_format: time_format,
+            nested: nested,
             choices: choices,
             enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
             open_enum: open_enum(where, options),
@@ -228,7 +246,11 @@ module Wirebind
             if type.length == 1
               item = type.first
               return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
-              raise SchemaError, "#{where}: lists of lists are not supported; wrap the inner list in a model" if item.is_a?(Array)
+              return [item.first, :nested] if item.is_a?(Array) && item.length == 1 && NESTED_ITEM_TYPES.include?(item.first)
+              if item.is_a?(Array)
+                raise SchemaError, "#{where}: a list of lists holds #{NESTED_ITEM_TYPES.map(&:inspect).join(', ')} " \
+                                   "(JSON only, like GeoJSON's [[:float]] coordinates); wrap the inner list in a model"
+              end
 
               raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"
             end
@@ -294,6 +316,17 @@ module Wirebind
           value
         end
 
+        def check_time_format(where, type, time_format, default_offset)
+          raise SchemaError, "#{where}: format: applies to :time only, not #{describe_type(type)}" unless type == :time
+          unless Types::TimeFormat::FORMATS.include?(time_format)
+            raise SchemaError, "#{where}: format: must be one of #{Types::TimeFormat::FORMATS.map(&:inspect).join(', ')}, " \
+                               "not #{time_format.inspect}"
+          end
+          return if default_offset.nil?
+
+          raise SchemaError, "#{where}: default_offset: applies to xs:dateTime text, not to format: #{time_format.inspect}"
+        end
+
         # An enumeration: a frozen Hash of the allowed strings (for lookups in
         # constant time), only on +:string+ attributes and lists of them.
         def enum(where, item_type, values)
@@ -315,7 +348,7 @@ module Wirebind
       # Use {.declare}: this trusts its arguments.
       # @api private
       def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil,
-                     open_enum: false, default_offset: nil, choices: nil, json_union: {}.freeze)
+                     open_enum: false, default_offset: nil, time_format: nil, nested: false, choices: nil, json_union: {}.freeze)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -327,6 +360,10 @@ module Wirebind
         @json_explicit = json_explicit
         @nil_style = nil_style
         @default_offset = default_offset
+        @time_format = time_format
+        @nested = nested
+        @wire_type = time_format ? Types::TimeFormat.wire_type(time_format) : type
+        @wire_type = :any if nested
         @choices = choices
         @index = index
         @enum = enum
@@ -353,6 +390,23 @@ module Wirebind
       # @return [Boolean] whether a JSON string holding a number is read as one (+lenient_numbers: true+)
       def lenient_numbers?
         @json_union.fetch(:lenient_numbers, false)
+      end
+
+      # @return [Boolean] whether the attribute is a list of lists of {#type} (+[[:float]]+)
+      def nested_list?
+        @nested
+      end
+
+      # @return [Boolean] whether the codecs carry a value the builders and
+      #   {Model.encodable} convert ({#time_format}, {#nested_list?})
+      def converted?
+        @nested || !@time_format.nil?
+      end
+
+      # @return [Boolean] whether the codecs read and write a list ({#list?}, but
+      #   a list of lists is one plain JSON value to them)
+      def wire_list?
+        @list && !@nested
       end
 
       # @return [Boolean] whether {#type} is a model class
@@ -395,6 +449,34 @@ module Wirebind
         raise DecodeError.new("#{bad.inspect} is not one of #{@enum.keys.inspect}", path: @xml) unless bad.nil?
       end
 
+      # Converts a decoded {#converted?} value to the attribute's: Times for a
+      # {#time_format} (or a list of them), a checked list of lists. The record
+      # builders call it.
+      # @param value [String, Integer, Array, nil] as the codecs read it
+      # @return [Time, Array, nil]
+      # @raise [DecodeError]
+      def decode_wire(value)
+        return value if value.nil?
+        return Types::NestedList.check(@type, value, @json) if @nested
+        return value.map { |item| item.nil? ? nil : Types::TimeFormat.decode(@time_format, item) } if @list
+
+        Types::TimeFormat.decode(@time_format, value)
+      rescue Types::InvalidValue => e
+        raise DecodeError.new(e.message, path: @xml == @json || @nested ? @json : "#{@xml} (JSON #{@json})")
+      end
+
+      # Converts a {#converted?} value to what the codecs write.
+      # @param value [Time, Array, nil]
+      # @return [String, Integer, Array, nil]
+      # @raise [Types::InvalidValue]
+      def encode_wire(value)
+        return value if value.nil?
+        return Types::NestedList.check(@type, value, @json, encoding: true) if @nested
+        return value.map { |item| item.nil? ? nil : Types::TimeFormat.encode(@time_format, item) } if @list && value.is_a?(Array)
+
+        Types::TimeFormat.encode(@time_format, value)
+      end
+
       # @return [String]
       def inspect
         type = @choices ? @choices.map { |choice| Model.display_name(choice) }.join(", ") : Model.display_name(@type)
@@ -409,7 +491,7 @@ module Wirebind
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
           json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, open_enum: @open_enum,
           json_union: @json_union,
-          default_offset: @default_offset, choices: @choices, **changes
+          default_offset: @default_offset, time_format: @time_format, nested: @nested, choices: @choices, **changes
         )
       end
     end

@@ -53,6 +53,10 @@ module Wirebind
       #   +:float+ or +:decimal+ also reads a string holding a number (+"-58.17"+);
       #   {json_numbers} sets it for a whole model. +:string+ also writes the
       #   number as a JSON string (+"price": "19.99"+)
+      # @option options [Symbol] :format a +:time+ written otherwise than as
+      #   xs:dateTime: +:rfc822+ ("Tue, 10 Jun 2003 04:00:00 GMT" or "... -0500",
+      #   RSS's pubDate), +:epoch+ (whole seconds since 1970 as an integer, Stripe's
+      #   "created") or +:epoch_ms+ (milliseconds); XML and JSON alike
       # @option options [Array<String>] :enum the only values a +:string+ attribute
       #   (or list) may hold: decoding another is a {DecodeError}, encoding one an
       #   {EncodeError} (XML and JSON, both backends); nil is always allowed
@@ -84,6 +88,7 @@ module Wirebind
           XML::Plan.check_siblings(attribute, same_head.is_a?(Array) ? same_head : [same_head]) if same_head
           __wb_index_mapping(head, attribute, inherited)
           Model.enums_declared! if attribute.enum
+          Model.time_formats_declared! if attribute.converted?
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze

@@ -170,16 +170,25 @@ module Wirebind
         [load, fill].freeze
       end
 
-      # Decoded values of +enum:+ attributes (but +open_enum:+ ones) are checked as the record is built
-      # (both backends build through these builders). The attributes are kept in
-      # a constant of the methods module, one per schema version.
+      # Decoded values of +enum:+ attributes (but +open_enum:+ ones) are checked,
+      # and those of +:time+ attributes with a +format:+ (and lists of lists)
+      # converted from their wire type, as the record is built (both backends
+      # build through these builders). The attributes are kept in a constant of
+      # the methods module, one per schema version.
       def enum_checks(methods_module, attributes, version)
-        checked = attributes.select { |attribute| attribute.enum && !attribute.open_enum? }
+        checked = attributes.select { |attribute| (attribute.enum && !attribute.open_enum?) || attribute.converted? }
         return "" if checked.empty?
 
         constant = :"WB_ENUM_ATTRIBUTES_V#{version}"
         methods_module.const_set(constant, attributes) unless methods_module.const_defined?(constant, false)
-        checked.map { |attribute| "; #{constant}[#{attribute.index}].check_decoded(#{attribute.ivar})" }.join
+        checked.map do |attribute|
+          ivar = attribute.ivar
+          if attribute.converted?
+            "; #{ivar} = #{constant}[#{attribute.index}].decode_wire(#{ivar})"
+          else
+            "; #{constant}[#{attribute.index}].check_decoded(#{ivar})"
+          end
+        end.join
       end
 
       # +@id = id; @labels = labels || []+: a list is never nil after +new+.

@@ -426,7 +426,11 @@ module Wirebind
       def add(attribute)
         context = "#{@klass}##{attribute.name} (xml: #{attribute.xml.inspect})"
         xml = attribute.xml
-        kind = attribute.model? ? MODEL : OpenContent.kind(attribute.type)
+        if attribute.nested_list?
+          raise SchemaError, "#{context}: a list of lists maps to JSON only; XML has no shape that tells " \
+                             "where an inner list ends (wrap the inner list in a model)"
+        end
+        kind = attribute.model? ? MODEL : OpenContent.kind(attribute.wire_type)
         self.class.check_mapping(xml, kind == MODEL, attribute.list?, context)
         shape, name, elements = self.class.parse(xml, context)
         case shape
@@ -534,7 +538,7 @@ module Wirebind
       end
 
       def slot(attribute, kind, local, uri)
-        Slot.new(kind: kind, index: attribute.index, type: attribute.type, list: attribute.list?,
+        Slot.new(kind: kind, index: attribute.index, type: attribute.wire_type, list: attribute.list?,
                  name: local, uri: uri, alt: nil, nil_xsi: attribute.nil_style == :xsi, attribute: attribute,
                  default_offset: attribute.default_offset, prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri), home: @namespace)
       end
