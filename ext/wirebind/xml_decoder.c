@@ -12,8 +12,8 @@
 
 static VALUE mNative;
 static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_lookup, id_into_array, id_hold, id_built,
-    id_referent_type, id_instance_text, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
-    id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
+    id_referent_type, id_instance_text, id_instance_rule, id_resolve, id_each_record, id_each_reference, id_finish, id_count,
+    id_xml_types_p, id_subtype_plan, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wb_xdec_init_ids(VALUE module)
@@ -32,6 +32,7 @@ void wb_xdec_init_ids(VALUE module)
     id_built = rb_intern("built");
     id_referent_type = rb_intern("referent_type");
     id_instance_text = rb_intern("instance_text");
+    id_instance_rule = rb_intern("instance_rule");
     id_resolve = rb_intern("resolve");
     id_each_record = rb_intern("each_record");
     id_each_reference = rb_intern("each_reference");
@@ -516,6 +517,38 @@ static int xsi_type(wb_xdec *d, const wb_xtok_attr *attrs, size_t n, VALUE *loca
     return 1;
 }
 
+/* instance_type_plain: whether the leaf's instance xsi:type (if any) leaves its text
+ * as it is for a value declared `declared` (XML.instance_rule decides; an
+ * incompatible pair raises there). Answers are remembered in d->plain_types. */
+static int instance_type_plain(wb_xdec *d, VALUE declared, const wb_xtok_attr *attrs, size_t n)
+{
+    wb_xtok_str q = attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1);
+    if (!q.ptr) return 1;
+    size_t colon = wb_xtok_prefix_end(q.ptr, q.len);
+    wb_xtok_str ns = wb_xtok_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
+    const char *local = q.ptr + colon;
+    size_t local_len = q.len - colon, uri_len = ns.ptr ? ns.len : 0;
+    for (size_t i = 0; i < d->plain_type_count; i++) {
+        const wb_xdec_plain_type *t = &d->plain_types[i];
+        if (t->declared == declared && t->local_len == local_len && t->uri_len == uri_len && memcmp(t->local, local, local_len) == 0 &&
+            (uri_len == 0 || memcmp(t->uri, ns.ptr, uri_len) == 0))
+            return 1;
+    }
+    VALUE args[3] = {declared, wb_utf8_str(local, local_len), ns.ptr ? wb_utf8_str(ns.ptr, ns.len) : Qnil};
+    if (!NIL_P(rb_funcallv(wb_hooks.mXML, id_instance_rule, 3, args))) return 0;
+    if (local_len <= sizeof(d->plain_types[0].local) && uri_len <= sizeof(d->plain_types[0].uri)) {
+        wb_xdec_plain_type *t = &d->plain_types[d->plain_type_next];
+        t->declared = declared;
+        t->local_len = (unsigned char)local_len;
+        t->uri_len = (unsigned char)uri_len;
+        memcpy(t->local, local, local_len);
+        if (uri_len) memcpy(t->uri, ns.ptr, uri_len);
+        d->plain_type_next = (d->plain_type_next + 1) % WB_XDEC_PLAIN_TYPES;
+        if (d->plain_type_count < WB_XDEC_PLAIN_TYPES) d->plain_type_count++;
+    }
+    return 1;
+}
+
 /* subtype_plan: the compiled plan of the subclass an xsi:type names (Native.subtype_plan
  * decides, as the pure decoder does), else plan. */
 static const wb_xplan *subtype_plan(wb_xdec *d, const wb_xplan *plan, const wb_xtok_attr *attrs, size_t n, wb_xtok_str leaf)
@@ -803,9 +836,10 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
         deliver(d, slot, values, record);
         return;
     }
-    VALUE xsi_local, xsi_uri;
-    if (n && xsi_type(d, attrs, n, &xsi_local, &xsi_uri)) {
-        /* An instance xsi:type: the text as XML.instance_text gives it. */
+    if (n && !instance_type_plain(d, slot->type_value, attrs, n)) {
+        /* An instance xsi:type that changes the text: as XML.instance_text gives it. */
+        VALUE xsi_local, xsi_uri;
+        xsi_type(d, attrs, n, &xsi_local, &xsi_uri);
         VALUE args[4] = {slot->type_value, xsi_local, xsi_uri, wb_utf8_str(text.ptr, text.len)};
         VALUE typed = rb_funcallv(wb_hooks.mXML, id_instance_text, 4, args);
         deliver(d, slot, values, convert(d, slot, RSTRING_PTR(typed), (size_t)RSTRING_LEN(typed), l, NONE));

@@ -38,6 +38,17 @@ typedef struct wb_xdec_frame {
                   * object sits in the values stack at `parent`) */
 } wb_xdec_frame;
 
+/* An instance xsi:type found to leave a scalar's text as it is (XML.instance_rule
+ * answered nil) for a declared type: remembered so that a document writing
+ * xsi:type on every leaf (rpc/encoded) asks Ruby once per pair, not per leaf. */
+#define WB_XDEC_PLAIN_TYPES 8
+typedef struct wb_xdec_plain_type {
+    VALUE declared; /* the declared type's Symbol (a static one: never moved or freed) */
+    unsigned char local_len, uri_len;
+    char local[32];
+    char uri[64];
+} wb_xdec_plain_type;
+
 typedef struct wb_xdec {
     wb_xtok tok;
     wb_xtok_handler handler;
@@ -74,6 +85,8 @@ typedef struct wb_xdec {
     int poly;                /* some model declared xml_type: look at xsi:type */
     wb_xplan_entry referent; /* the slot of the referent being read (one at a time, at the top) */
     VALUE state;             /* the DecodeState that owns this decoder: the scope Captures ask (namespace_of) */
+    wb_xdec_plain_type plain_types[WB_XDEC_PLAIN_TYPES];
+    size_t plain_type_count, plain_type_next;
 } wb_xdec;
 
 /* Sets up a decoder (mode WB_XDEC_CHECK: well-formedness only). Raises on bad arguments. */

@@ -172,6 +172,27 @@ module Wirebind
       }.freeze
       private_constant :INSTANCE_TYPES
 
+      # What an instance +xsi:type+ does to the text of a value declared +declared+:
+      # nil when the text is read as it is, +:base64_text+ when it is the UTF-8
+      # text of the base64 bytes; an incompatible pair is a {DecodeError}. The
+      # decoders remember nil answers per pair, so that a document writing
+      # +xsi:type+ on every leaf (rpc/encoded) asks once per pair.
+      #
+      # @api private
+      # @param declared [Symbol]
+      # @param local [String]
+      # @param uri [String, nil]
+      # @return [Symbol, nil]
+      # @raise [DecodeError]
+      def instance_rule(declared, local, uri)
+        return nil unless References::SCALAR_NAMESPACES.include?(uri) && (kind = References::XSD_SCALARS[local])
+
+        accepted = INSTANCE_TYPES[declared] or return nil
+        raise DecodeError, "xsi:type #{local.inspect} does not fit a value declared #{declared.inspect}" unless accepted.include?(kind)
+
+        :base64_text if kind == :base64 && declared == :string
+      end
+
       # The text of a scalar value whose element names a built-in XML Schema type
       # in +xsi:type+ (SOAP::Lite sends non-ASCII text as +xsd:base64Binary+):
       # +base64Binary+ on a +:string+ is the decoded bytes, as UTF-8 text (bytes
@@ -189,11 +210,7 @@ module Wirebind
       # @return [String]
       # @raise [DecodeError]
       def instance_text(declared, local, uri, text)
-        return text unless References::SCALAR_NAMESPACES.include?(uri) && (kind = References::XSD_SCALARS[local])
-
-        accepted = INSTANCE_TYPES[declared] or return text
-        raise DecodeError, "xsi:type #{local.inspect} does not fit a value declared #{declared.inspect}" unless accepted.include?(kind)
-        return text unless kind == :base64 && declared == :string
+        return text unless instance_rule(declared, local, uri)
 
         bytes = Types.from_xml_text(:base64, text) || +""
         decoded = bytes.dup.force_encoding(Encoding::UTF_8)

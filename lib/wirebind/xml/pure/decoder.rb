@@ -49,6 +49,9 @@ module Wirebind
         # The frame of a +:xml+ or +:any+ element: its NODE is the Capture fed
         # with everything inside it (VALUES and SLOT: where its value goes).
         CAPTURE = 4
+        # How many instance xsi:types (per declared type, and namespaces per
+        # type) a decoder remembers as leaving text as it is.
+        PLAIN_TYPES = 8
 
         # Frame layout: [kind, node, values, slot, parent_values, text, nil?, wants_text, mark, children?]
         # node: the Plan (MODEL), Group (GROUP) or Slot (SCALAR) in force;
@@ -88,6 +91,7 @@ module Wirebind
           # xsi:type is looked at only once some model declared an xml_type.
           @poly = Model.xml_types?
           @referent_slots = nil
+          @plain_types = {} # instance_text
           @loose = nil # values a plain name took from another namespace (single_taken?)
           @path = path
           @strict = strict
@@ -402,9 +406,18 @@ module Wirebind
         end
 
         # A scalar's text as its instance xsi:type gives it (XML.instance_text).
+        # Pairs that leave the text as it is are remembered (a bounded number,
+        # as the C decoder does), so rpc/encoded leaves ask XML once per pair.
         def instance_text(slot, attrs, text)
           local, uri = xsi_type(attrs)
-          local ? XML.instance_text(slot.type, local, uri, text) : text
+          return text unless local
+
+          plain = @plain_types[slot.type] ||= {}
+          return text if plain.dig(uri, local)
+          return XML.instance_text(slot.type, local, uri, text) if XML.instance_rule(slot.type, local, uri)
+
+          (plain[uri] ||= {})[local] = true if plain.size < PLAIN_TYPES && (plain[uri].nil? || plain[uri].size < PLAIN_TYPES)
+          text
         end
 
         def deliver(slot, values, value)
