@@ -255,8 +255,19 @@ module Wirebind
         replenish
         frame.content # checks the padding
         stream = stream_for(frame.stream_id)
-        stream.receive_data(frame.flag?(Frame::END_STREAM))
-        # requests with a body are not this server's business: the body is dropped
+        end_stream = frame.flag?(Frame::END_STREAM)
+        stream.receive_data(end_stream)
+        deliver_body(stream, frame.content.to_s, end_stream, length)
+      end
+
+      # A handler with +receive_body(connection, stream, bytes, end_stream)+
+      # gets the request body (else it is dropped) and the stream's window is
+      # given back as it arrives: the handler bounds what it keeps.
+      def deliver_body(stream, bytes, end_stream, length)
+        return unless @handler.respond_to?(:receive_body)
+
+        @writer.write_frame(Frame::WINDOW_UPDATE, 0, stream.id, [length].pack("N")) if length.positive? && !end_stream
+        @handler.receive_body(self, stream, bytes, end_stream)
       end
 
       def replenish
@@ -325,7 +336,8 @@ module Wirebind
       def headers_complete(stream)
         headers = decode_headers(stream.header_block)
         stream.header_block = nil
-        if stream.headers # trailers
+        if stream.headers # trailers: the request ends with them
+          deliver_body(stream, "", true, 0)
           return
         end
 
