@@ -149,17 +149,17 @@ module Wirebind
 
       def serve(socket)
         socket.setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
+        remote = socket.remote_address
         io, secure, protocol = handshake(socket)
         return unless io
 
         if protocol == :h2
-          Connection.new(io, H2Handler.new(@rack, secure: secure, remote: socket.remote_address)).run
+          Connection.new(io, H2Handler.new(@rack, secure: secure, remote: remote)).run
         else
-          HTTP1.new(io, @rack, secure: secure, remote: socket.remote_address, stopping: -> { @stopping }).run
+          HTTP1.new(io, @rack, secure: secure, remote: remote, stopping: -> { @stopping }).run
         end
       rescue StandardError => e
-        # a peer that leaves (reset, broken pipe, TLS cut short) is no error of ours
-        @rack.log_error("connection failed", e) unless e.is_a?(Errno::ECONNRESET) || e.is_a?(Errno::EPIPE) || e.class.name == "OpenSSL::SSL::SSLError"
+        @rack.log_error("connection failed", e) unless peer_left?(e)
       ensure
         io.close if io && !io.closed?
         socket.close unless socket.closed?
@@ -167,6 +167,12 @@ module Wirebind
           @connections.delete(Thread.current)
           @slot_free.signal
         end
+      end
+
+      # A peer that leaves (reset, broken pipe, gone before we looked, TLS cut short) is no error of ours.
+      def peer_left?(error)
+        error.is_a?(Errno::ECONNRESET) || error.is_a?(Errno::EPIPE) || error.is_a?(Errno::ENOTCONN) ||
+          error.class.name == "OpenSSL::SSL::SSLError"
       end
 
       # @return [Array(IO, Boolean, Symbol)] what to read from, TLS or not, :h2 or :http1

@@ -36,7 +36,7 @@ module Wirebind
           respond(env, status.to_i, response_headers, response_body)
         rescue StandardError, ScriptError => e
           log_error("#{method} #{target}", e)
-          Response.new(500, [%w[content-type text/plain]], "internal server error\n", 22)
+          RackCall.error(500, "internal server error\n")
         end
 
         def log_error(what, error)
