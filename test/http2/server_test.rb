@@ -140,7 +140,7 @@ class HTTP2ServerTest < Minitest::Test
       socket.write("POST /e HTTP/1.1\r\nhost: x\r\ncontent-length: 3\r\nexpect: 100-continue\r\n\r\n")
       assert_equal "HTTP/1.1 100 Continue\r\n\r\n", Timeout.timeout(10) { socket.readpartial(100) }
       socket.write("abc")
-      assert_match(/\AHTTP\/1.1 200 OK\r\n.*"body_size":3/m, Timeout.timeout(10) { socket.readpartial(1000) })
+      assert_match(%r{\AHTTP/1.1 200 OK\r\n.*"body_size":3}m, Timeout.timeout(10) { socket.readpartial(1000) })
     end
   end
 

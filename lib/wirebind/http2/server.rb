@@ -172,7 +172,7 @@ module Wirebind
       # A peer that leaves (reset, broken pipe, gone before we looked, TLS cut short) is no error of ours.
       def peer_left?(error)
         error.is_a?(Errno::ECONNRESET) || error.is_a?(Errno::EPIPE) || error.is_a?(Errno::ENOTCONN) ||
-          error.class.name == "OpenSSL::SSL::SSLError"
+          (defined?(OpenSSL::SSL::SSLError) && error.is_a?(OpenSSL::SSL::SSLError))
       end
 
       # @return [Array(IO, Boolean, Symbol)] what to read from, TLS or not, :h2 or :http1

@@ -96,7 +96,7 @@ module Interop
   # Wirebind::HTTP2::Server, in this process, on 127.0.0.1 and an ephemeral
   # port (HTTP/1.1 and h2c on the same port); the same interface as {Server}.
   class WirebindServer < Server
-    def initialize(app)
+    def initialize(app) # rubocop:disable Lint/MissingSuper -- replaces Puma's setup, keeps Server.open
       require "wirebind/http2/server"
       @server = Wirebind::HTTP2::Server.new(app, port: 0, threads: 4, drain_timeout: 2)
       @thread = Thread.new { @server.run }

@@ -86,6 +86,7 @@ module Wirebind
           headers.each do |name, value|
             name = name.to_s.downcase
             next if HOP_BY_HOP.include?(name)
+
             if name == "rack.hijack"
               body.close if body.respond_to?(:close)
               raise Error, HIJACK_REFUSED
