@@ -19,8 +19,11 @@ module Wirebind
         IDLE_TIMEOUT = 60
         CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n"
 
+        # llhttp's callback base class (Object without the gem: {check_parser} refuses then)
+        PARSER_DELEGATE = defined?(LLHttp::Delegate) ? LLHttp::Delegate : Object
+
         # Collects requests from llhttp's callbacks.
-        class Requests < (defined?(LLHttp::Delegate) ? LLHttp::Delegate : Object)
+        class Requests < PARSER_DELEGATE
           attr_reader :done
           attr_writer :parser
 
