@@ -115,6 +115,7 @@ module Wirebind
 
               next
             end
+            next @io.wait_writable(IDLE_TIMEOUT) if chunk == :wait_writable # TLS renegotiating
             return if chunk.nil?
 
             begin
