@@ -25,6 +25,7 @@ require "socket"
 require "rack"
 require "rack/files"
 require "wirebind/http2/server"
+require_relative "loopback"
 
 REQUESTS = Integer(ENV.fetch("BENCH_H2_REQUESTS", "20000"))
 BIG_MIB = 256
@@ -48,27 +49,10 @@ File.write(config, <<~RUBY)
   }
 RUBY
 
-def free_port
-  server = TCPServer.new("127.0.0.1", 0)
-  server.local_address.ip_port
-ensure
-  server&.close
-end
-
 def start(name, command)
   # production: no development middleware (Lint, logger) under Puma or Falcon
   pid = Process.spawn({ "RACK_ENV" => "production", "APP_ENV" => "production" }, *command, out: File::NULL, err: File::NULL, pgroup: true)
   [name, pid]
-end
-
-def wait_for(port)
-  100.times do
-    TCPSocket.new("127.0.0.1", port).close
-    return true
-  rescue SystemCallError
-    sleep 0.2
-  end
-  false
 end
 
 def check(url, expected, *flags)
@@ -96,7 +80,7 @@ begin
     BIG_MIB.times { file.write(chunk) }
   end
   pids << start("nghttpd", ["nghttpd", "--no-tls", "-d", dir, ports["nghttpd"].to_s])
-  ports.each { |name, port| abort "bench/http2_server.rb: #{name} did not start" unless wait_for(port) }
+  ports.each { |name, port| abort "bench/http2_server.rb: #{name} did not start" unless wait_for_port(port) }
 
   puts "Wirebind::HTTP2::Server (wirebind serve, one process) beside falcon #{Gem.loaded_specs['falcon']&.version} (--count 1), " \
        "puma #{Gem.loaded_specs['puma']&.version} (-t 4:4, no workers, -e production) and nghttpd; loopback, wall-clock, one interleaved run"
