@@ -34,6 +34,7 @@ require "wirebind"
 require "wirebind/http2"
 require_relative "clock"
 require_relative "hpack_headers"
+require_relative "loopback"
 require "stringio"
 require "bindata"
 require "protocol/http2"
@@ -318,29 +319,12 @@ rescue Errno::ESRCH
   nil
 end
 
-def free_port
-  server = TCPServer.new("127.0.0.1", 0)
-  server.local_address.ip_port
-ensure
-  server&.close
-end
-
 # CPU seconds (user + system) a process has used so far, from /proc.
 def cpu_seconds(pid)
   fields = File.read("/proc/#{pid}/stat").split(") ", 2).last.split
   (fields[11].to_i + fields[12].to_i).fdiv(Etc.sysconf(Etc::SC_CLK_TCK))
 rescue Errno::ENOENT, NotImplementedError
   nil
-end
-
-def wait_for_port(port)
-  50.times do
-    TCPSocket.new("127.0.0.1", port).close
-    return true
-  rescue SystemCallError
-    sleep 0.2
-  end
-  false
 end
 
 root = File.expand_path("../tmp/bench-h2", __dir__)

@@ -19,6 +19,7 @@ BENCH_SECTIONS = {
   convert: "bench/convert.rb", # wirebind convert on ~1 GB
   soap: "bench/soap_client.rb", # the SOAP client against Savon over loopback
   binary: "bench/binary.rb", # Buffer, records, HTTP/2, HPACK, the h2c example server
+  http2_server: "bench/http2_server.rb", # Wirebind::HTTP2::Server vs Falcon, Puma, nghttpd
   soap_service: "bench/soap_service.rb", # SOAP::Service against a Builder handler, under Puma
   wsdl: "bench/wsdl.rb" # WSDL load + generate and the generated code's load, beside Wasabi
 }.freeze

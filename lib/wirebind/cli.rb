@@ -84,3 +84,4 @@ end
 
 require_relative "cli/generate"
 require_relative "cli/convert"
+require_relative "cli/serve"

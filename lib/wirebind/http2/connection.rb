@@ -351,13 +351,26 @@ module Wirebind
         stream = stream_for(frame.stream_id)
         end_stream = frame.flag?(Frame::END_STREAM)
         stream.receive_data(end_stream)
-        # the body is dropped (no handler reads one yet), but its length is checked
         stream.received_length += frame.content.length
         if stream.content_length && stream.received_length > stream.content_length
           raise StreamError.new("more DATA than content-length #{stream.content_length}", stream_id: stream.id)
         end
 
+        deliver_body(stream, frame.content.to_s, end_stream, length)
         received_end_stream(stream) if end_stream
+      end
+
+      # A handler with +receive_body(connection, stream, bytes, end_stream)+
+      # gets the request body (else it is dropped, its length still checked)
+      # and the stream's window is given back as it arrives: the handler
+      # bounds what it keeps.
+      def deliver_body(stream, bytes, end_stream, length)
+        return unless @handler.respond_to?(:receive_body)
+
+        if length.positive? && !end_stream
+          @writer.write_frame(Frame::WINDOW_UPDATE, 0, stream.id, Binary.encode(Frame::WindowUpdate.new(reserved: 0, increment: length)))
+        end
+        @handler.receive_body(self, stream, bytes, end_stream)
       end
 
       def replenish
@@ -475,6 +488,7 @@ module Wirebind
 
           check_field(stream, name, value)
         end
+        deliver_body(stream, "", true, 0)
         received_end_stream(stream)
       end
 

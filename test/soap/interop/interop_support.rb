@@ -93,6 +93,22 @@ module Interop
     end
   end
 
+  # Wirebind::HTTP2::Server, in this process, on 127.0.0.1 and an ephemeral
+  # port (HTTP/1.1 and h2c on the same port); the same interface as {Server}.
+  class WirebindServer < Server
+    def initialize(app) # rubocop:disable Lint/MissingSuper -- replaces Puma's setup, keeps Server.open
+      require "wirebind/http2/server"
+      @server = Wirebind::HTTP2::Server.new(app, port: 0, threads: 4, drain_timeout: 2)
+      @thread = Thread.new { @server.run }
+      @url = @server.url
+    end
+
+    def stop
+      @server.stop
+      @thread&.join(5)
+    end
+  end
+
   APP = Rack::URLMap.new("/document" => DocumentService.new, "/encoded" => EncodedService.new)
 
   def self.received
@@ -108,9 +124,9 @@ module ForeignClientTest
   ROOT = File.expand_path("../../..", __dir__)
   TIMEOUT = 60
 
-  def check_foreign_client(command)
+  def check_foreign_client(command, server_class: Interop::Server)
     Interop.received
-    Interop::Server.open(Interop::APP) do |server|
+    server_class.open(Interop::APP) do |server|
       %w[/document /encoded].each do |path|
         output = run_client([*command, "#{server.url}#{path}"])
         result = JSON.parse(output)

@@ -1,0 +1,187 @@
+# frozen_string_literal: true
+
+begin
+  require "llhttp" # the llhttp-ffi gem: optional, needed for HTTP/1.1 only
+rescue LoadError
+  nil
+end
+
+module Wirebind
+  module HTTP2
+    class Server
+      # @api private
+      # One HTTP/1.1 connection, parsed by llhttp (the llhttp-ffi gem):
+      # keep-alive, pipelined requests answered in order, chunked request
+      # bodies, +Expect: 100-continue+. Bodies from +to_path+ go from the file
+      # to a plain TCP socket by the kernel (+IO.copy_stream+: sendfile).
+      class HTTP1
+        READ_SIZE = 16 * 1024
+        IDLE_TIMEOUT = 60
+        CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n"
+
+        # llhttp's callback base class (Object without the gem: {check_parser} refuses then)
+        PARSER_DELEGATE = defined?(LLHttp::Delegate) ? LLHttp::Delegate : Object
+
+        # Collects requests from llhttp's callbacks.
+        class Requests < PARSER_DELEGATE
+          attr_reader :done
+          attr_writer :parser
+
+          def initialize(max_body)
+            super()
+            @max_body = max_body
+            @done = []
+            @continue = false
+            start
+          end
+
+          def start
+            @url = +""
+            @headers = []
+            @field = nil
+            @body = String.new(encoding: Encoding::BINARY)
+            @too_large = false
+          end
+
+          def on_url(data) = @url << data
+
+          def on_header_field(data)
+            if @field && @value.nil?
+              @field << data
+            else
+              @headers << [@field.downcase, @value] if @field
+              @field = data.dup
+              @value = nil
+            end
+          end
+
+          def on_header_value(data)
+            @value ? @value << data : @value = data.dup
+          end
+
+          def on_headers_complete
+            @method = @parser.method_name
+            @headers << [@field.downcase, @value] if @field
+            @field = nil
+            @continue = true if @headers.any? { |name, value| name == "expect" && value.casecmp?("100-continue") }
+          end
+
+          def on_body(data)
+            @too_large ||= @body.bytesize + data.bytesize > @max_body
+            @body << data unless @too_large
+          end
+
+          def on_message_complete
+            @done << { method: @method, url: @url, headers: @headers, body: @body, too_large: @too_large,
+                       keep_alive: @parser.keep_alive? }
+            start
+          end
+
+          # @return [Boolean] a 100 Continue is owed (once per request)
+          def continue!
+            owed = @continue
+            @continue = false
+            owed
+          end
+        end
+
+        # @raise [Server::Error] without the llhttp-ffi gem
+        def self.check_parser
+          return if defined?(LLHttp::Delegate)
+
+          raise Server::Error, "HTTP/1.1 needs the llhttp-ffi gem: add gem \"llhttp-ffi\" to your Gemfile"
+        end
+
+        def initialize(io, rack, secure:, remote:, stopping:)
+          @io = io
+          @rack = rack
+          @secure = secure
+          @remote = remote
+          @stopping = stopping
+          self.class.check_parser
+          @requests = Requests.new(rack.max_body)
+          @parser = LLHttp::Parser.new(@requests, type: :request)
+          @requests.parser = @parser
+          @buffer = String.new(capacity: READ_SIZE, encoding: Encoding::BINARY)
+        end
+
+        def run
+          loop do
+            return if @stopping.call && @requests.done.empty?
+
+            chunk = @io.read_nonblock(READ_SIZE, @buffer, exception: false)
+            if chunk == :wait_readable
+              return unless wait_readable
+
+              next
+            end
+            next @io.wait_writable(IDLE_TIMEOUT) if chunk == :wait_writable # TLS renegotiating
+            return if chunk.nil?
+
+            begin
+              @parser << chunk
+            rescue LLHttp::Error => e
+              write_response(RackCall.error(400, "bad request: #{e.message}\n"), "GET", false)
+              return
+            end
+            @io.write(CONTINUE) if @requests.continue!
+            return unless answer_done
+          end
+        end
+
+        private
+
+        # Waits for bytes, a second at a time so that a stop is noticed.
+        def wait_readable
+          waited = 0
+          until @io.wait_readable(1)
+            waited += 1
+            return false if waited >= IDLE_TIMEOUT || @stopping.call
+          end
+          true
+        end
+
+        # @return [Boolean] the connection stays open
+        def answer_done
+          while (request = @requests.done.shift)
+            method = request[:method]
+            headers = request[:headers]
+            response = if request[:too_large]
+                         RackCall.error(413, "request body above #{@rack.max_body} bytes\n")
+                       else
+                         authority = headers.find { |name, _| name == "host" }&.last
+                         @rack.call(method, request[:url], authority, headers, request[:body],
+                                    protocol: "HTTP/1.1", secure: @secure, remote: @remote)
+                       end
+            keep_alive = request[:keep_alive] && !@stopping.call && !request[:too_large]
+            write_response(response, method, keep_alive)
+            return false unless keep_alive
+          end
+          true
+        end
+
+        def write_response(response, method, keep_alive)
+          head = +"HTTP/1.1 #{response.status} #{reason(response.status)}\r\n"
+          response.headers.each { |name, value| head << name << ": " << value << "\r\n" }
+          head << "connection: close\r\n" unless keep_alive
+          head << "\r\n"
+          body = response.body
+          if body.is_a?(File)
+            @io.write(head)
+            IO.copy_stream(body, @io, response.length, 0) unless method == "HEAD"
+            body.close
+          else
+            @io.write(head, body)
+          end
+        end
+
+        def reason(status)
+          require "rack/utils" unless defined?(::Rack::Utils)
+          ::Rack::Utils::HTTP_STATUS_CODES.fetch(status, "Status")
+        rescue LoadError
+          "Status"
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,126 @@
+# frozen_string_literal: true
+
+require "stringio"
+
+module Wirebind
+  module HTTP2
+    class Server
+      # @api private
+      # One Rack call, whatever the protocol: the env from a request, the
+      # response in a form both protocols send ({Response}).
+      class RackCall
+        # What a protocol sends: +body+ is a File (sent by the kernel) or a String.
+        Response = Struct.new(:status, :headers, :body, :length)
+
+        # Response headers that belong to one connection, never forwarded.
+        HOP_BY_HOP = %w[connection keep-alive proxy-connection transfer-encoding upgrade].freeze
+        HIJACK_REFUSED = "rack.hijack is not supported by Wirebind::HTTP2::Server"
+
+        attr_reader :max_body
+
+        def initialize(app, max_body:, log:)
+          @app = app
+          @max_body = max_body
+          @log = log
+        end
+
+        # @param method [String]
+        # @param target [String] the request target ("/path?query")
+        # @param headers [Array<Array(String, String)>] lower-case names
+        # @param body [String] the request body
+        # @param protocol [String] "HTTP/2" or "HTTP/1.1"
+        # @return [Response]
+        def call(method, target, authority, headers, body, protocol:, secure:, remote:)
+          env = build_env(method, target, authority, headers, body, protocol, secure, remote)
+          status, response_headers, response_body = @app.call(env)
+          respond(env, status.to_i, response_headers, response_body)
+        rescue StandardError, ScriptError => e
+          log_error("#{method} #{target}", e)
+          RackCall.error(500, "internal server error\n")
+        end
+
+        def log_error(what, error)
+          @log.puts("wirebind serve: #{what}: #{error.class}: #{error.message}")
+        rescue IOError
+          nil
+        end
+
+        def self.error(status, message)
+          Response.new(status, [%w[content-type text/plain], ["content-length", message.bytesize.to_s]], message, message.bytesize)
+        end
+
+        private
+
+        def build_env(method, target, authority, headers, body, protocol, secure, remote)
+          path, query = target.split("?", 2)
+          host, port = split_authority(authority, secure)
+          env = {
+            "REQUEST_METHOD" => method, "SCRIPT_NAME" => "", "PATH_INFO" => path, "QUERY_STRING" => query || "",
+            "SERVER_NAME" => host, "SERVER_PORT" => port, "SERVER_PROTOCOL" => protocol,
+            "REMOTE_ADDR" => remote.ip_address, "rack.url_scheme" => secure ? "https" : "http",
+            "rack.input" => StringIO.new(body).binmode, "rack.errors" => @log, "rack.hijack?" => false
+          }
+          headers.each do |name, value|
+            key = case name
+                  when "content-type" then "CONTENT_TYPE"
+                  when "content-length" then "CONTENT_LENGTH"
+                  else "HTTP_#{name.upcase.tr('-', '_')}"
+                  end
+            env[key] = env.key?(key) ? "#{env[key]}#{name == 'cookie' ? '; ' : ', '}#{value}" : value
+          end
+          env
+        end
+
+        def split_authority(authority, secure)
+          default = secure ? "443" : "80"
+          return ["localhost", default] if authority.nil? || authority.empty?
+
+          match = authority.match(/\A(\[[^\]]*\]|[^:]*)(?::(\d+))?\z/)
+          return [authority, default] unless match
+
+          [match[1], match[2] || default]
+        end
+
+        def respond(env, status, headers, body)
+          pairs = []
+          headers.each do |name, value|
+            name = name.to_s.downcase
+            next if HOP_BY_HOP.include?(name)
+
+            if name == "rack.hijack"
+              body.close if body.respond_to?(:close)
+              raise Error, HIJACK_REFUSED
+            end
+
+            Array(value).each { |item| item.to_s.split("\n").each { |line| pairs << [name, line] } }
+          end
+          payload = [204, 304].include?(status) || status < 200 ? "" : read_body(body)
+          length = payload.is_a?(File) ? payload.size : payload.bytesize
+          pairs << ["content-length", length.to_s] unless pairs.any? { |name, _| name == "content-length" } || status == 204 || status == 304
+          return Response.new(status, pairs, payload, length) unless env["REQUEST_METHOD"] == "HEAD"
+
+          payload.close if payload.is_a?(File)
+          Response.new(status, pairs, "", 0)
+        ensure
+          body.close if body.respond_to?(:close)
+        end
+
+        # A File for a to_path body (the kernel sends it), else the bytes.
+        def read_body(body)
+          if body.respond_to?(:to_path) && File.file?(body.to_path)
+            return File.open(body.to_path, "rb")
+          end
+
+          buffer = String.new(encoding: Encoding::BINARY)
+          if body.respond_to?(:each)
+            body.each { |chunk| buffer << chunk }
+          elsif body.respond_to?(:call)
+            stream = StringIO.new(buffer)
+            body.call(stream)
+          end
+          buffer
+        end
+      end
+    end
+  end
+end
