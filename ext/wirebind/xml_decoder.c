@@ -12,8 +12,8 @@
 
 static VALUE mNative;
 static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_lookup, id_into_array, id_hold, id_built,
-    id_referent_type, id_instance_text, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p, id_subtype_plan,
-    id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
+    id_referent_type, id_define, id_instance_text, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p,
+    id_subtype_plan, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wb_xdec_init_ids(VALUE module)
@@ -31,6 +31,7 @@ void wb_xdec_init_ids(VALUE module)
     id_hold = rb_intern("hold");
     id_built = rb_intern("built");
     id_referent_type = rb_intern("referent_type");
+    id_define = rb_intern("define");
     id_instance_text = rb_intern("instance_text");
     id_resolve = rb_intern("resolve");
     id_each_record = rb_intern("each_record");
@@ -83,6 +84,7 @@ static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
     f->has_text = 0;
     f->children = 0;
     f->holds = 0;
+    f->id_at = NONE;
     return f;
 }
 
@@ -618,6 +620,16 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     }
     const wb_xplan *plan = wb_xplan_entry_plan(slot);
     if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, (wb_xtok_str){NULL, 0});
+    /* A record with an id (PHP's first copy of a repeated value): its id goes
+     * below its values, for References#define at its end. */
+    size_t id_at = NONE;
+    if (n && !NIL_P(d->refs) && slot != &d->referent) {
+        wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+        if (id.ptr) {
+            id_at = push_values(d, 1);
+            d->values[id_at] = wb_utf8_str(id.ptr, id.len);
+        }
+    }
     size_t base = push_values(d, plan->size);
     if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wb_xtok_str){NULL, 0});
     int wants = plan->text != NULL;
@@ -626,6 +638,7 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     f->entry = slot;
     f->values = base;
     f->parent = parent;
+    f->id_at = id_at;
     f->wants_text = wants;
     if (wants) f->mark = wb_xtok_mark_push(&d->tok);
     d->tok.want_text = wants;
@@ -955,9 +968,12 @@ static void on_end(void *ctx)
             d->values[f->values + (size_t)plan->text->index] = v;
         }
         VALUE record = build(d, plan, f->values);
-        d->value_count = f->values;
+        VALUE id = f->id_at == NONE ? Qnil : d->values[f->id_at];
+        d->value_count = f->id_at == NONE ? f->values : f->id_at;
         if (f->holds) rb_funcall(d->refs, id_built, 2, record, SIZET2NUM(f->values));
         deliver(d, f->entry, f->parent, record);
+        if (!NIL_P(id)) rb_funcall(d->refs, id_define, 2, id, record);
+        RB_GC_GUARD(id);
     }
     if (f->mark != NONE) wb_xtok_mark_pop(&d->tok);
     if (!d->frame_count) d->located--;

@@ -153,7 +153,12 @@ module Wirebind
           index = held.pop
           held.pop
           ivar = record.class.attributes[index].ivar
-          (@targets[id] ||= []) << [record, ivar]
+          if @values.key?(id) # an element inside this record had the id (#define)
+            @pending -= 1
+            record.instance_variable_set(ivar, @values[id])
+          else
+            (@targets[id] ||= []) << [record, ivar]
+          end
         end
       end
 
@@ -188,6 +193,21 @@ module Wirebind
           end
         end
         completed(id) if @block && !@waiting.key?(id)
+      end
+
+      # A record with an +id+ read inside the body (PHP SoapServer writes +id+
+      # on the first copy of a repeated value and +href+ on later copies, in
+      # every style): its value goes everywhere it is referenced, as a
+      # referent's does (a leniency: SOAP encoding puts referents outside).
+      # @raise [DecodeError] when another element has that id
+      def define(id, value)
+        outer = @current
+        id.freeze
+        raise DecodeError, "two elements have id=#{id.inspect}" if @values.key?(id)
+
+        @current = id
+        resolve(value)
+        @current = outer
       end
 
       # +each+: a record that is not a reference (the decoder looked up the

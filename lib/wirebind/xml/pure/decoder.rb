@@ -66,6 +66,8 @@ module Wirebind
         WANTS_TEXT = 7
         MARK = 8
         CHILDREN = 9
+        # MODEL: the id of a record read inside the body (References#define).
+        ID = 10
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -298,6 +300,7 @@ module Wirebind
             record = plan.build(values)
             @refs.built(record, values) if @refs&.holding?
             deliver(top[SLOT], top[PARENT_VALUES], record)
+            @refs.define(top[ID], record) if top[ID]
           end
           @located -= 1 unless @top
         end
@@ -357,7 +360,9 @@ module Wirebind
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
-          push([MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil])
+          frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil]
+          frame[ID] = attr_value(attrs, "id", nil) if attrs && @refs && slot.attribute != References::REFERENT
+          push(frame)
           @want_text = wants_text
         end
 
