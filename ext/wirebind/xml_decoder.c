@@ -12,8 +12,8 @@
 
 static VALUE mNative;
 static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_lookup, id_into_array, id_hold, id_built,
-    id_referent_type, id_define, id_instance_text, id_resolve, id_each_record, id_each_reference, id_finish, id_count, id_xml_types_p,
-    id_subtype_plan, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
+    id_referent_type, id_define, id_list_of, id_instance_text, id_resolve, id_each_record, id_each_reference, id_finish, id_count,
+    id_xml_types_p, id_subtype_plan, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wb_xdec_init_ids(VALUE module)
@@ -32,6 +32,7 @@ void wb_xdec_init_ids(VALUE module)
     id_built = rb_intern("built");
     id_referent_type = rb_intern("referent_type");
     id_define = rb_intern("define");
+    id_list_of = rb_intern("list_of");
     id_instance_text = rb_intern("instance_text");
     id_resolve = rb_intern("resolve");
     id_each_record = rb_intern("each_record");
@@ -587,6 +588,36 @@ static void reference(wb_xdec *d, wb_xplan_entry *slot, size_t values, wb_xtok_s
     }
 }
 
+/* Decoder#referenced_list: the one list slot of a wrapper group (an href on
+ * it points at a shared soapenc:Array), or NULL. */
+static wb_xplan_entry *referenced_list(const wb_xplan_entry *group)
+{
+    wb_xplan_entry *only = group->any;
+    size_t count = only ? 1 : 0;
+    if (group->table.buckets) {
+        for (size_t i = 0; i <= group->table.mask; i++) {
+            if (group->table.buckets[i].entry) {
+                only = group->table.buckets[i].entry;
+                count++;
+            }
+        }
+    }
+    return count == 1 && only->list && !only->alt ? only : NULL;
+}
+
+/* An href on a list wrapper: the whole list is the referent's value, read as
+ * References.list_of its item type. */
+static void list_reference(wb_xdec *d, const wb_xplan_entry *list, size_t values, wb_xtok_str id)
+{
+    wb_xplan_entry whole = *list;
+    whole.list = 0;
+    whole.kind = WB_XPLAN_MODEL;
+    whole.plan = 0;
+    whole.type_value = rb_funcall(rb_obj_class(d->refs), id_list_of, 1, list->type_value);
+    reference(d, &whole, values, id);
+    RB_GC_GUARD(whole.type_value);
+}
+
 /* An element outside the records with an id whose type References knows: the
  * referent slot is set up for it. */
 static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
@@ -758,10 +789,14 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
         return;
     }
     size_t values = top->values;
-    if (n && !NIL_P(d->refs) && e->kind != WB_XPLAN_GROUP) {
+    if (n && !NIL_P(d->refs)) {
         wb_xtok_str id = href_id(attrs, n);
-        if (id.ptr) {
-            reference(d, e, values, id);
+        const wb_xplan_entry *list = id.ptr && e->kind == WB_XPLAN_GROUP ? referenced_list(e) : NULL;
+        if (id.ptr && (e->kind != WB_XPLAN_GROUP || list)) {
+            if (list)
+                list_reference(d, list, values, id);
+            else
+                reference(d, e, values, id);
             d->skip = 1;
             d->tok.want_text = 0;
             return;
@@ -867,9 +902,14 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         if (d->strict) unknown_element(d, local, 1);
         return;
     }
-    if (n && !NIL_P(d->refs) && e->kind != WB_XPLAN_GROUP) {
+    if (n && !NIL_P(d->refs)) {
         wb_xtok_str id = href_id(attrs, n);
-        if (id.ptr) {
+        const wb_xplan_entry *list = id.ptr && e->kind == WB_XPLAN_GROUP ? referenced_list(e) : NULL;
+        if (list) {
+            list_reference(d, list, top->values, id);
+            return;
+        }
+        if (id.ptr && e->kind != WB_XPLAN_GROUP) {
             reference(d, e, top->values, id);
             return;
         }

@@ -186,6 +186,28 @@ class XMLReferencesTest < Minitest::Test
     assert_match(/href="#ref2"/, error.message)
   end
 
+  class SharedLists
+    include Wirebind::Model
+    attribute :first, [:integer], xml: "first/*"
+    attribute :second, [:integer], xml: "second/item"
+    attribute :third, [Version], xml: "third/*"
+  end
+
+  # SOAP::Lite writes a list held twice as hrefs on the wrappers to one
+  # top-level soapenc:Array: its items, not [].
+  def test_href_on_a_list_wrapper_to_a_top_level_array
+    array = %(<soapenc:Array id="ref-1" soapenc:arrayType="xsd:int[3]" xsi:type="soapenc:Array">) +
+            %(<item xsi:type="xsd:int">1</item><item xsi:type="xsd:int">2</item><item>3</item></soapenc:Array>)
+    versions = %(<soapenc:Array id="ref-2"><item><name>v1</name></item><item><name>v2</name></item></soapenc:Array>)
+    xml = doc(%(<resp><return><first href="#ref-1" soapenc:arrayType="xsd:int[3]" xsi:type="soapenc:Array"/>) +
+              %(<second href="#ref-1"></second><third href="#ref-2"/></return></resp>#{array}#{versions}))
+    lists = decode(xml, SharedLists, at: "Envelope/Body/resp/return")
+    assert_equal [[1, 2, 3], [1, 2, 3], %w[v1 v2]], [lists.first, lists.second, lists.third.map(&:name)]
+    assert_same lists.first, lists.second
+    error = assert_raises(Wirebind::DecodeError) { decode(doc(%(<resp><return><first href="#ref-9"/></return></resp>#{array})), SharedLists, at: "Envelope/Body/resp/return") }
+    assert_match(/href="#ref-9"/, error.message)
+  end
+
   def test_dangling_reference
     xml = doc(%(<resp><return><item href="#nowhere"/></return></resp>))
     error = assert_raises(Wirebind::DecodeError) { decode(xml, [Issue]) }

@@ -81,6 +81,27 @@ module Wirebind
       # @return [Integer] records yielded through {#each_record} / {#each_reference}
       attr_reader :count
 
+      # What a reference to a list reads its referent as (a +soapenc:Array+,
+      # SOAP::Lite's shared lists): a record whose one field is the list of
+      # +type+, every child element an item; {#resolve} keeps only the list.
+      # One class per item type, made once.
+      # @return [Class]
+      def self.list_of(type)
+        LISTS[type] || LIST_LOCK.synchronize do
+          LISTS[type] ||= Class.new do
+            include Wirebind::Model
+            include ListReferent
+            attribute :items, [type], xml: "*"
+          end
+        end
+      end
+
+      # Marks the classes {.list_of} makes.
+      module ListReferent; end
+      LISTS = {}.compare_by_identity # rubocop:disable Style/MutableConstant -- filled under LIST_LOCK
+      LIST_LOCK = Mutex.new
+      private_constant :LISTS, :LIST_LOCK
+
       # @param max [Integer] most references pending at once
       # @param block [Proc, nil] the block of +each+
       def initialize(max, block = nil)
@@ -183,6 +204,7 @@ module Wirebind
       def resolve(value)
         id = @current
         @current = nil
+        value = value.items if value.is_a?(ListReferent)
         @values[id] = value
         @types.delete(id)
         targets = @targets.delete(id)

@@ -149,7 +149,7 @@ module Wirebind
             return
           end
           values = top[VALUES]
-          if attrs && @refs && entry.kind != GROUP && (id = href(attrs))
+          if attrs && @refs && (id = href(attrs)) && (entry.kind != GROUP || (entry = referenced_list(entry)))
             reference(entry, values, id)
             @skip = 1
             @want_text = false
@@ -211,7 +211,7 @@ module Wirebind
             return
           end
           kind = entry.kind
-          if attrs && @refs && kind != GROUP && (id = href(attrs))
+          if attrs && @refs && (id = href(attrs)) && (kind != GROUP || (entry = referenced_list(entry)))
             reference(entry, top[VALUES], id)
             return
           end
@@ -492,6 +492,22 @@ module Wirebind
             i += 3
           end
           nil
+        end
+
+        # The list a wrapper element with an +href+ holds (SOAP::Lite's shared
+        # +soapenc:Array+): a slot for the whole list, or nil when the wrapper
+        # holds anything else (the href is then left alone, as on any group).
+        def referenced_list(group)
+          slots = group.table.values
+          slots << group.any if group.any
+          list = slots.first
+          return nil unless slots.size == 1 && list.list && !list.alt
+
+          whole = list.dup
+          whole.list = false
+          whole.kind = MODEL
+          whole.type = References.list_of(list.type)
+          whole
         end
 
         # A reference where +slot+'s value goes: filled now if its referent was
