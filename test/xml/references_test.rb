@@ -184,6 +184,16 @@ class XMLReferencesTest < Minitest::Test
       decode(doc(%(<resp><return><first id="ref1"><name>a</name></first><second href="#ref2"/></return></resp>)), Pair, at: "Envelope/Body/resp/return")
     end
     assert_match(/href="#ref2"/, error.message)
+    # One id on two records: left alone unless an href names it.
+    pairs = %(<first id="x"><name>a</name></first><second id="x"><name>b</name></second>)
+    pair = decode(doc("<resp><return>#{pairs}</return></resp>"), Pair, at: "Envelope/Body/resp/return")
+    assert_equal %w[a b], [pair.first.name, pair.second.name]
+    [%(<resp><return>#{pairs}<others><item href="#x"/></others></return></resp>),
+     %(<resp><return><others><item href="#x"/></others></return><return>#{pairs}</return></resp>)].each do |body|
+      xml = doc(body)
+      error = assert_raises(Wirebind::DecodeError) { decode(xml, [Pair], at: "Envelope/Body/resp/return") }
+      assert_match(/id="x"/, error.message)
+    end
   end
 
   class SharedLists

@@ -114,6 +114,8 @@ module Wirebind
         @held = []       # [key, index, id] for records not built yet, innermost last
         @edges = {}      # referent id => ids its content references
         @current = nil   # the id of the referent being decoded
+        @named = {}      # ids an href named (#define)
+        @ambiguous = nil # ids of records inside the body that more than one element has (#define)
         @count = 0
         return unless block
 
@@ -132,6 +134,9 @@ module Wirebind
       # @return [Object] the value read for +id+, or {PENDING}
       def lookup(id)
         id.freeze # one String for every Hash that keys on it (an unfrozen key is copied)
+        raise DecodeError, "href=\"##{id}\" names two elements (id=#{id.inspect})" if @ambiguous&.key?(id)
+
+        @named[id] = true
         if @current
           (@edges[@current] ||= []) << id
         elsif @block
@@ -221,11 +226,18 @@ module Wirebind
       # on the first copy of a repeated value and +href+ on later copies, in
       # every style): its value goes everywhere it is referenced, as a
       # referent's does (a leniency: SOAP encoding puts referents outside).
-      # @raise [DecodeError] when another element has that id
+      # An +id+ attribute a model declares for itself may repeat (ids of
+      # different kinds): that is an error only when an +href+ names it.
+      # @raise [DecodeError] when another element has that id and an href names it
       def define(id, value)
         outer = @current
         id.freeze
-        raise DecodeError, "two elements have id=#{id.inspect}" if @values.key?(id)
+        if @values.key?(id) || @ambiguous&.key?(id)
+          raise DecodeError, "two elements have id=#{id.inspect}, which an href names" if @named.key?(id)
+
+          (@ambiguous ||= {})[id] = true
+          return
+        end
 
         @current = id
         resolve(value)
