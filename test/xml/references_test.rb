@@ -174,7 +174,7 @@ class XMLReferencesTest < Minitest::Test
     assert_equal %w[a a], [pair.first.name, pair.second.name]
     # Across the records of a list, through each too.
     xml = doc(%(<resp><return><first id="ref1"><name>a</name></first></return><return><second href="#ref1"/></return></resp>))
-    assert_equal [["a", nil], [nil, "a"]], decode(xml, [Pair], at: "Envelope/Body/resp/return").map { |p| [p.first&.name, p.second&.name] }
+    assert_equal([["a", nil], [nil, "a"]], decode(xml, [Pair], at: "Envelope/Body/resp/return").map { |p| [p.first&.name, p.second&.name] })
     backends.each do |backend|
       seen = []
       Wirebind::XML.each(xml, Pair, at: "Envelope/Body/resp/return", references: true, backend: backend) { |p| seen << p }

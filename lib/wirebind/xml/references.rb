@@ -98,7 +98,7 @@ module Wirebind
 
       # Marks the classes {.list_of} makes.
       module ListReferent; end
-      LISTS = {}.compare_by_identity # rubocop:disable Style/MutableConstant -- filled under LIST_LOCK
+      LISTS = {}.compare_by_identity # filled under LIST_LOCK
       LIST_LOCK = Mutex.new
       private_constant :LISTS, :LIST_LOCK
 

@@ -63,7 +63,7 @@ class PhpServerInteropTest < Minitest::Test
     Wirebind::WSDL.load(File.join(SCRIPTS, "pair.wsdl")).define(generated)
     client = generated::Client.new(endpoint: "#{self.class.url}/pair")
     response = client.pair(name: "bob")
-    assert_equal [["bob", 42], ["bob", 42]], [response.first, response.second].map { |p| [p.name, p.age] }
+    assert_equal([["bob", 42], ["bob", 42]], [response.first, response.second].map { |p| [p.name, p.age] })
   ensure
     client&.close
   end
@@ -71,7 +71,7 @@ class PhpServerInteropTest < Minitest::Test
   # The same in rpc/encoded: an object returned twice in a list.
   def test_rpc_encoded_repeated_value_is_resolved
     people = client("1.1").call(:twice, { name: "bob" }, returns: [Person])
-    assert_equal [["bob", 42], ["bob", 42]], people.map { |p| [p.name, p.age] }
+    assert_equal([["bob", 42], ["bob", 42]], people.map { |p| [p.name, p.age] })
   end
 
   # A client generated from PHP's WSDL sends the header under its element's
