@@ -12,8 +12,8 @@
 
 static VALUE mNative;
 static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_lookup, id_into_array, id_hold, id_built,
-    id_referent_type, id_instance_text, id_instance_rule, id_resolve, id_each_record, id_each_reference, id_finish, id_count,
-    id_xml_types_p, id_subtype_plan, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
+    id_referent_type, id_define, id_list_of, id_instance_text, id_instance_rule, id_resolve, id_each_record, id_each_reference, id_finish,
+    id_count, id_xml_types_p, id_subtype_plan, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wb_xdec_init_ids(VALUE module)
@@ -31,6 +31,8 @@ void wb_xdec_init_ids(VALUE module)
     id_hold = rb_intern("hold");
     id_built = rb_intern("built");
     id_referent_type = rb_intern("referent_type");
+    id_define = rb_intern("define");
+    id_list_of = rb_intern("list_of");
     id_instance_text = rb_intern("instance_text");
     id_instance_rule = rb_intern("instance_rule");
     id_resolve = rb_intern("resolve");
@@ -84,6 +86,7 @@ static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
     f->has_text = 0;
     f->children = 0;
     f->holds = 0;
+    f->id_at = NONE;
     return f;
 }
 
@@ -618,6 +621,36 @@ static void reference(wb_xdec *d, wb_xplan_entry *slot, size_t values, wb_xtok_s
     }
 }
 
+/* Decoder#referenced_list: the one list slot of a wrapper group (an href on
+ * it points at a shared soapenc:Array), or NULL. */
+static wb_xplan_entry *referenced_list(const wb_xplan_entry *group)
+{
+    wb_xplan_entry *only = group->any;
+    size_t count = only ? 1 : 0;
+    if (group->table.buckets) {
+        for (size_t i = 0; i <= group->table.mask; i++) {
+            if (group->table.buckets[i].entry) {
+                only = group->table.buckets[i].entry;
+                count++;
+            }
+        }
+    }
+    return count == 1 && only->list && !only->alt ? only : NULL;
+}
+
+/* An href on a list wrapper: the whole list is the referent's value, read as
+ * References.list_of its item type. */
+static void list_reference(wb_xdec *d, const wb_xplan_entry *list, size_t values, wb_xtok_str id)
+{
+    wb_xplan_entry whole = *list;
+    whole.list = 0;
+    whole.kind = WB_XPLAN_MODEL;
+    whole.plan = 0;
+    whole.type_value = rb_funcall(rb_obj_class(d->refs), id_list_of, 1, list->type_value);
+    reference(d, &whole, values, id);
+    RB_GC_GUARD(whole.type_value);
+}
+
 /* An element outside the records with an id whose type References knows: the
  * referent slot is set up for it. */
 static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
@@ -651,6 +684,16 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     }
     const wb_xplan *plan = wb_xplan_entry_plan(slot);
     if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, (wb_xtok_str){NULL, 0});
+    /* A record with an id (PHP's first copy of a repeated value): its id goes
+     * below its values, for References#define at its end. */
+    size_t id_at = NONE;
+    if (n && !NIL_P(d->refs) && slot != &d->referent) {
+        wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+        if (id.ptr) {
+            id_at = push_values(d, 1);
+            d->values[id_at] = wb_utf8_str(id.ptr, id.len);
+        }
+    }
     size_t base = push_values(d, plan->size);
     if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wb_xtok_str){NULL, 0});
     int wants = plan->text != NULL;
@@ -659,6 +702,7 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     f->entry = slot;
     f->values = base;
     f->parent = parent;
+    f->id_at = id_at;
     f->wants_text = wants;
     if (wants) f->mark = wb_xtok_mark_push(&d->tok);
     d->tok.want_text = wants;
@@ -778,10 +822,14 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
         return;
     }
     size_t values = top->values;
-    if (n && !NIL_P(d->refs) && e->kind != WB_XPLAN_GROUP) {
+    if (n && !NIL_P(d->refs)) {
         wb_xtok_str id = href_id(attrs, n);
-        if (id.ptr) {
-            reference(d, e, values, id);
+        const wb_xplan_entry *list = id.ptr && e->kind == WB_XPLAN_GROUP ? referenced_list(e) : NULL;
+        if (id.ptr && (e->kind != WB_XPLAN_GROUP || list)) {
+            if (list)
+                list_reference(d, list, values, id);
+            else
+                reference(d, e, values, id);
             d->skip = 1;
             d->tok.want_text = 0;
             return;
@@ -888,9 +936,14 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         if (d->strict) unknown_element(d, local, 1);
         return;
     }
-    if (n && !NIL_P(d->refs) && e->kind != WB_XPLAN_GROUP) {
+    if (n && !NIL_P(d->refs)) {
         wb_xtok_str id = href_id(attrs, n);
-        if (id.ptr) {
+        const wb_xplan_entry *list = id.ptr && e->kind == WB_XPLAN_GROUP ? referenced_list(e) : NULL;
+        if (list) {
+            list_reference(d, list, top->values, id);
+            return;
+        }
+        if (id.ptr && e->kind != WB_XPLAN_GROUP) {
             reference(d, e, top->values, id);
             return;
         }
@@ -989,9 +1042,12 @@ static void on_end(void *ctx)
             d->values[f->values + (size_t)plan->text->index] = v;
         }
         VALUE record = build(d, plan, f->values);
-        d->value_count = f->values;
+        VALUE id = f->id_at == NONE ? Qnil : d->values[f->id_at];
+        d->value_count = f->id_at == NONE ? f->values : f->id_at;
         if (f->holds) rb_funcall(d->refs, id_built, 2, record, SIZET2NUM(f->values));
         deliver(d, f->entry, f->parent, record);
+        if (!NIL_P(id)) rb_funcall(d->refs, id_define, 2, id, record);
+        RB_GC_GUARD(id);
     }
     if (f->mark != NONE) wb_xtok_mark_pop(&d->tok);
     if (!d->frame_count) d->located--;

@@ -34,6 +34,8 @@ typedef struct wb_xdec_frame {
     int has_text;
     int children; /* a child element was seen (kept by frames that want text) */
     int holds;    /* MODEL: references wait for values of this record (References#hold) */
+    size_t id_at; /* MODEL: where its id (a String) sits in the values stack, for
+                   * References#define; (size_t)-1 for none */
     size_t open;  /* CAPTURE: elements open inside the captured one (its Capture
                   * object sits in the values stack at `parent`) */
 } wb_xdec_frame;

@@ -61,4 +61,28 @@ class XMLReferencesGCStressTest < Minitest::Test
     GC.verify_compaction_references(double_heap: true, toward: :empty) if GC.respond_to?(:verify_compaction_references)
     assert_equal expected, XML.decode(xml, [Issue], at: "Envelope/Body/r/return/*", references: true)
   end
+
+  class Lists
+    include Wirebind::Model
+    attribute :fix, Version
+    attribute :again, Version
+    attribute :votes, [:integer], xml: "votes/*"
+    attribute :more, [:integer], xml: "more/*"
+  end
+
+  # PHP's ids inside the body (the id String kept in the values stack) and
+  # SOAP::Lite's shared arrays (a list referent's class made on first use).
+  def test_ids_inside_the_body_and_shared_arrays_under_gc_stress_and_compaction
+    long = "k" * 100
+    xml = %(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><r>) +
+          (0...4).map do |i|
+            %(<return><again href="#f#{i}"/><fix id="f#{i}"><name>#{long}#{i}</name></fix><votes href="#a"/><more href="#a"/></return>)
+          end.join + %(</r><Array id="a"><item>1</item><item>2</item></Array></e:Body></e:Envelope>)
+    expected = XML.decode(xml, [Lists], at: "Envelope/Body/r/return", references: true, backend: :pure)
+    assert_equal [[1, 2], "#{long}3"], [expected.last.more, expected.last.again.name]
+    decoded = stressed { XML.decode(xml, [Lists], at: "Envelope/Body/r/return", references: true) }
+    assert_equal expected, decoded
+    GC.verify_compaction_references(double_heap: true, toward: :empty) if GC.respond_to?(:verify_compaction_references)
+    assert_equal expected, XML.decode(xml, [Lists], at: "Envelope/Body/r/return", references: true)
+  end
 end

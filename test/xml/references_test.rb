@@ -151,6 +151,73 @@ class XMLReferencesTest < Minitest::Test
     assert_equal "A", decode(xml, Issue).key
   end
 
+  class Pair
+    include Wirebind::Model
+    attribute :first, Version
+    attribute :second, Version
+    attribute :others, [Version], xml: "others/item"
+  end
+
+  # PHP SoapServer writes id on the first copy of a repeated value and href on
+  # the later ones, inside the response (every style, literal too).
+  def test_href_to_an_element_with_an_id_inside_the_body
+    xml = doc(%(<resp><return><first id="ref1"><name>a</name></first><second href="#ref1"/>) +
+              %(<others><item href="#ref1"/><item><name>b</name></item></others></return></resp>))
+    pair = decode(xml, Pair, at: "Envelope/Body/resp/return")
+    assert_equal "a", pair.first.name
+    assert_same pair.first, pair.second
+    assert_equal %w[a b], pair.others.map(&:name)
+    assert_same pair.first, pair.others[0]
+    # A reference before the element with its id resolves too.
+    xml = doc(%(<resp><return><first href="#ref1"/><second id="ref1"><name>a</name></second></return></resp>))
+    pair = decode(xml, Pair, at: "Envelope/Body/resp/return")
+    assert_equal %w[a a], [pair.first.name, pair.second.name]
+    # Across the records of a list, through each too.
+    xml = doc(%(<resp><return><first id="ref1"><name>a</name></first></return><return><second href="#ref1"/></return></resp>))
+    assert_equal([["a", nil], [nil, "a"]], decode(xml, [Pair], at: "Envelope/Body/resp/return").map { |p| [p.first&.name, p.second&.name] })
+    backends.each do |backend|
+      seen = []
+      Wirebind::XML.each(xml, Pair, at: "Envelope/Body/resp/return", references: true, backend: backend) { |p| seen << p }
+      assert_equal [nil, "a"], [seen[1].first, seen[1].second.name]
+    end
+    error = assert_raises(Wirebind::DecodeError) do
+      decode(doc(%(<resp><return><first id="ref1"><name>a</name></first><second href="#ref2"/></return></resp>)), Pair, at: "Envelope/Body/resp/return")
+    end
+    assert_match(/href="#ref2"/, error.message)
+    # One id on two records: left alone unless an href names it.
+    pairs = %(<first id="x"><name>a</name></first><second id="x"><name>b</name></second>)
+    pair = decode(doc("<resp><return>#{pairs}</return></resp>"), Pair, at: "Envelope/Body/resp/return")
+    assert_equal %w[a b], [pair.first.name, pair.second.name]
+    [%(<resp><return>#{pairs}<others><item href="#x"/></others></return></resp>),
+     %(<resp><return><others><item href="#x"/></others></return><return>#{pairs}</return></resp>)].each do |body|
+      xml = doc(body)
+      error = assert_raises(Wirebind::DecodeError) { decode(xml, [Pair], at: "Envelope/Body/resp/return") }
+      assert_match(/id="x"/, error.message)
+    end
+  end
+
+  class SharedLists
+    include Wirebind::Model
+    attribute :first, [:integer], xml: "first/*"
+    attribute :second, [:integer], xml: "second/item"
+    attribute :third, [Version], xml: "third/*"
+  end
+
+  # SOAP::Lite writes a list held twice as hrefs on the wrappers to one
+  # top-level soapenc:Array: its items, not [].
+  def test_href_on_a_list_wrapper_to_a_top_level_array
+    array = %(<soapenc:Array id="ref-1" soapenc:arrayType="xsd:int[3]" xsi:type="soapenc:Array">) +
+            %(<item xsi:type="xsd:int">1</item><item xsi:type="xsd:int">2</item><item>3</item></soapenc:Array>)
+    versions = %(<soapenc:Array id="ref-2"><item><name>v1</name></item><item><name>v2</name></item></soapenc:Array>)
+    xml = doc(%(<resp><return><first href="#ref-1" soapenc:arrayType="xsd:int[3]" xsi:type="soapenc:Array"/>) +
+              %(<second href="#ref-1"></second><third href="#ref-2"/></return></resp>#{array}#{versions}))
+    lists = decode(xml, SharedLists, at: "Envelope/Body/resp/return")
+    assert_equal [[1, 2, 3], [1, 2, 3], %w[v1 v2]], [lists.first, lists.second, lists.third.map(&:name)]
+    assert_same lists.first, lists.second
+    error = assert_raises(Wirebind::DecodeError) { decode(doc(%(<resp><return><first href="#ref-9"/></return></resp>#{array})), SharedLists, at: "Envelope/Body/resp/return") }
+    assert_match(/href="#ref-9"/, error.message)
+  end
+
   def test_dangling_reference
     xml = doc(%(<resp><return><item href="#nowhere"/></return></resp>))
     error = assert_raises(Wirebind::DecodeError) { decode(xml, [Issue]) }

@@ -45,7 +45,10 @@ module Wirebind
       # @param namespace [String, nil] the operations' namespace
       # @param version [String] +"1.1"+ or +"1.2"+
       # @param style [Symbol] +:document+ (document/literal wrapped, the default), +:rpc+
-      #   or +:rpc_encoded+ (responses are then read with multiRef references resolved)
+      #   or +:rpc_encoded+. Responses are read with +href+ references resolved in
+      #   every style (multiRefs; in literal responses too, the elements with an
+      #   +id+ that PHP SoapServer points repeated values at); +references: false+
+      #   turns that off
       # @param open_timeout [Numeric] seconds to open a connection
       # @param read_timeout [Numeric] seconds to wait for each read of the response
       # @param write_timeout [Numeric] seconds to wait for each write of the request
@@ -167,7 +170,8 @@ module Wirebind
         return @read_options if @read_options && call_options.empty?
 
         options = @decode_options.merge(call_options)
-        options[:references] = true if @style == :rpc_encoded && !options.key?(:references)
+        # Every style: PHP SoapServer writes repeated values as href in literal responses too.
+        options[:references] = true unless options.key?(:references)
         options
       end
 

@@ -81,6 +81,27 @@ module Wirebind
       # @return [Integer] records yielded through {#each_record} / {#each_reference}
       attr_reader :count
 
+      # What a reference to a list reads its referent as (a +soapenc:Array+,
+      # SOAP::Lite's shared lists): a record whose one field is the list of
+      # +type+, every child element an item; {#resolve} keeps only the list.
+      # One class per item type, made once.
+      # @return [Class]
+      def self.list_of(type)
+        LISTS[type] || LIST_LOCK.synchronize do
+          LISTS[type] ||= Class.new do
+            include Wirebind::Model
+            include ListReferent
+            attribute :items, [type], xml: "*"
+          end
+        end
+      end
+
+      # Marks the classes {.list_of} makes.
+      module ListReferent; end
+      LISTS = {}.compare_by_identity # filled under LIST_LOCK
+      LIST_LOCK = Mutex.new
+      private_constant :LISTS, :LIST_LOCK
+
       # @param max [Integer] most references pending at once
       # @param block [Proc, nil] the block of +each+
       def initialize(max, block = nil)
@@ -93,6 +114,8 @@ module Wirebind
         @held = []       # [key, index, id] for records not built yet, innermost last
         @edges = {}      # referent id => ids its content references
         @current = nil   # the id of the referent being decoded
+        @named = {}      # ids an href named (#define)
+        @ambiguous = nil # ids of records inside the body that more than one element has (#define)
         @count = 0
         return unless block
 
@@ -111,6 +134,9 @@ module Wirebind
       # @return [Object] the value read for +id+, or {PENDING}
       def lookup(id)
         id.freeze # one String for every Hash that keys on it (an unfrozen key is copied)
+        raise DecodeError, "href=\"##{id}\" names two elements (id=#{id.inspect})" if @ambiguous&.key?(id)
+
+        @named[id] = true
         if @current
           (@edges[@current] ||= []) << id
         elsif @block
@@ -153,7 +179,12 @@ module Wirebind
           index = held.pop
           held.pop
           ivar = record.class.attributes[index].ivar
-          (@targets[id] ||= []) << [record, ivar]
+          if @values.key?(id) # an element inside this record had the id (#define)
+            @pending -= 1
+            record.instance_variable_set(ivar, @values[id])
+          else
+            (@targets[id] ||= []) << [record, ivar]
+          end
         end
       end
 
@@ -178,6 +209,7 @@ module Wirebind
       def resolve(value)
         id = @current
         @current = nil
+        value = value.items if value.is_a?(ListReferent)
         @values[id] = value
         @types.delete(id)
         targets = @targets.delete(id)
@@ -188,6 +220,28 @@ module Wirebind
           end
         end
         completed(id) if @block && !@waiting.key?(id)
+      end
+
+      # A record with an +id+ read inside the body (PHP SoapServer writes +id+
+      # on the first copy of a repeated value and +href+ on later copies, in
+      # every style): its value goes everywhere it is referenced, as a
+      # referent's does (a leniency: SOAP encoding puts referents outside).
+      # An +id+ attribute a model declares for itself may repeat (ids of
+      # different kinds): that is an error only when an +href+ names it.
+      # @raise [DecodeError] when another element has that id and an href names it
+      def define(id, value)
+        outer = @current
+        id.freeze
+        if @values.key?(id) || @ambiguous&.key?(id)
+          raise DecodeError, "two elements have id=#{id.inspect}, which an href names" if @named.key?(id)
+
+          (@ambiguous ||= {})[id] = true
+          return
+        end
+
+        @current = id
+        resolve(value)
+        @current = outer
       end
 
       # +each+: a record that is not a reference (the decoder looked up the

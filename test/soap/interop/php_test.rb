@@ -54,6 +54,26 @@ class PhpServerInteropTest < Minitest::Test
     check_values(client("1.2"))
   end
 
+  # PHP writes one object that a response holds twice with id on the first copy
+  # and href="#ref1" on the second, inside the response, in document/literal
+  # too: the client resolves it (the same record twice), not a record of nils.
+  def test_document_literal_repeated_value_is_resolved
+    require_peer(self.class.php?, "php-cli with php-soap")
+    generated = Module.new
+    Wirebind::WSDL.load(File.join(SCRIPTS, "pair.wsdl")).define(generated)
+    client = generated::Client.new(endpoint: "#{self.class.url}/pair")
+    response = client.pair(name: "bob")
+    assert_equal([["bob", 42], ["bob", 42]], [response.first, response.second].map { |p| [p.name, p.age] })
+  ensure
+    client&.close
+  end
+
+  # The same in rpc/encoded: an object returned twice in a list.
+  def test_rpc_encoded_repeated_value_is_resolved
+    people = client("1.1").call(:twice, { name: "bob" }, returns: [Person])
+    assert_equal([["bob", 42], ["bob", 42]], people.map { |p| [p.name, p.age] })
+  end
+
   # A client generated from PHP's WSDL sends the header under its element's
   # name (AuthHeader, WSDL 1.1 §3.7, WS-I BP R2205), not its type's
   # (AuthHeaderType): PHP hands the header to its AuthHeader method.

@@ -26,6 +26,20 @@ class SoapLiteServerInteropTest < Minitest::Test
     Wirebind::SOAP::Client.new(endpoint: self.class.url, namespace: "urn:Interop", style: :rpc_encoded, read_timeout: 10)
   end
 
+  class Shared
+    include Wirebind::Model
+    attribute :first, [:integer], xml: "first/*"
+    attribute :second, [:integer], xml: "second/*"
+  end
+
+  # SOAP::Lite writes a list held twice as href="#ref-..." on both wrappers,
+  # pointing at one top-level soapenc:Array: both are its items, not [].
+  def test_shared_array_referenced_by_href
+    shared = client.call(:shared, {}, returns: Shared)
+    assert_equal [[1, 2, 3], [1, 2, 3]], [shared.first, shared.second]
+    assert_same shared.first, shared.second
+  end
+
   # SOAP::Lite writes any text that is not ASCII as xsi:type="xsd:base64Binary":
   # the declared :string is the decoded text, not the base64.
   def test_non_ascii_text_sent_as_base64_binary

@@ -69,6 +69,8 @@ module Wirebind
         WANTS_TEXT = 7
         MARK = 8
         CHILDREN = 9
+        # MODEL: the id of a record read inside the body (References#define).
+        ID = 10
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -151,7 +153,7 @@ module Wirebind
             return
           end
           values = top[VALUES]
-          if attrs && @refs && entry.kind != GROUP && (id = href(attrs))
+          if attrs && @refs && (id = href(attrs)) && (entry.kind != GROUP || (entry = referenced_list(entry)))
             reference(entry, values, id)
             @skip = 1
             @want_text = false
@@ -213,7 +215,7 @@ module Wirebind
             return
           end
           kind = entry.kind
-          if attrs && @refs && kind != GROUP && (id = href(attrs))
+          if attrs && @refs && (id = href(attrs)) && (kind != GROUP || (entry = referenced_list(entry)))
             reference(entry, top[VALUES], id)
             return
           end
@@ -302,6 +304,7 @@ module Wirebind
             record = plan.build(values)
             @refs.built(record, values) if @refs&.holding?
             deliver(top[SLOT], top[PARENT_VALUES], record)
+            @refs.define(top[ID], record) if top[ID]
           end
           @located -= 1 unless @top
         end
@@ -361,7 +364,9 @@ module Wirebind
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
-          push([MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil])
+          frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil]
+          frame[ID] = attr_value(attrs, "id", nil) if attrs && @refs && slot.attribute != References::REFERENT
+          push(frame)
           @want_text = wants_text
         end
 
@@ -500,6 +505,22 @@ module Wirebind
             i += 3
           end
           nil
+        end
+
+        # The list a wrapper element with an +href+ holds (SOAP::Lite's shared
+        # +soapenc:Array+): a slot for the whole list, or nil when the wrapper
+        # holds anything else (the href is then left alone, as on any group).
+        def referenced_list(group)
+          slots = group.table.values
+          slots << group.any if group.any
+          list = slots.first
+          return nil unless slots.size == 1 && list.list && !list.alt
+
+          whole = list.dup
+          whole.list = false
+          whole.kind = MODEL
+          whole.type = References.list_of(list.type)
+          whole
         end
 
         # A reference where +slot+'s value goes: filled now if its referent was

@@ -4,7 +4,9 @@
 function add($a, $b) { return $a + $b; }
 function hello($name) { return "Hello $name"; }
 function person($name) { $p = new stdClass; $p->name = $name; $p->age = 42; return $p; }
+// One object twice: PHP writes id on the first copy, href on the second.
+function twice($name) { $p = person($name); return [$p, $p]; }
 $version = strpos($_SERVER['REQUEST_URI'], 'soap12') !== false ? SOAP_1_2 : SOAP_1_1;
 $server = new SoapServer(null, ['uri' => 'urn:wirebind:php', 'soap_version' => $version]);
-$server->addFunction(['add', 'hello', 'person']);
+$server->addFunction(['add', 'hello', 'person', 'twice']);
 $server->handle();
