@@ -279,7 +279,7 @@ VALUE wb_ser_compile(VALUE description)
             o->slot < 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a slot", i);
         }
-        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY || o->code == WB_SER_ID ||
+        if (((o->code == WB_SER_ATTR && o->from < 0) || o->code == WB_SER_LOAD || o->code == WB_SER_MANY || o->code == WB_SER_ID ||
              o->code == WB_SER_RELATE || (o->code == WB_SER_ONE && o->from < 0)) &&
             o->reader == 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a reader", i);
@@ -665,7 +665,8 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_LIT: wb_buffer_append(buffer, program->strings.ptr + op->text.offset, op->text.len); break;
         case WB_SER_ATTR: {
             st->frames[fi].at = op->at;
-            VALUE value = read_field(record, op, exact);
+            /* A computed attribute's value is in the slot its LINK set. */
+            VALUE value = op->from >= 0 ? *slot_at(st, base, op->from) : read_field(record, op, exact);
             if (!op->list) {
                 write_scalar(st, op, value, depth);
             } else {

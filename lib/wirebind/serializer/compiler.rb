@@ -51,14 +51,21 @@ module Wirebind
         # their readers, and their values written by their Ruby class.
         @plan = model.include?(Model) ? JSON::Plan.for(model) : nil
         @type = serializer.type
-        @links = serializer.__wb_link_blocks
+        @computed = []
         @fields = resolve_fields.freeze
+        # The link blocks, then the computed attributes' callables: the
+        # generated code and the native engine call them by index.
+        @links = (serializer.__wb_link_blocks + @computed).freeze
+        remove_instance_variable(:@computed)
         # Path parts of errors, by the +at+ index the generated code sets.
         # Error paths by +at+: the fields, then each link block (a resource
         # link by its relation, a relationship link by the relationship's key).
         link_paths = Array.new(@links.size)
         serializer.__wb_links.each { |link| link_paths[link.index] = link.rel }
-        @fields.each { |resolved| resolved.field.links&.each { |link| link_paths[link.index] = resolved.key } }
+        @fields.each do |resolved|
+          resolved.field.links&.each { |link| link_paths[link.index] = resolved.key }
+          link_paths[resolved.attribute.index] = resolved.key if resolved.attribute.is_a?(ComputedAttribute)
+        end
         @paths = (@fields.map(&:key) + link_paths).freeze
         @types = @fields.map { |resolved| resolved.attribute.type }.freeze
         @fields.each { |resolved| instance_variable_set(:"@n#{resolved.at}", nil) if resolved.serializer }
@@ -71,6 +78,10 @@ module Wirebind
 
       # @return [Array<Resolved>]
       attr_reader :fields
+
+      # @return [Array<Proc>] the link blocks and computed attributes'
+      #   callables, each called with +(record, context)+, by index
+      attr_reader :links
 
       # Sets the instance variables of the nested serializers' compiled forms.
       # Called once, before this object is published (the nested ones may be
@@ -148,8 +159,10 @@ module Wirebind
       def resolve_fields
         keys = {}
         @serializer.__wb_fields.each_with_index.map do |field, at|
-          attribute = @plan ? @serializer.__send__(:check_against_model, field, @model) : reader(field.name)
-          key = field.key || @serializer.__wb_transformed_key(field.name) || (@plan ? @plan.slots[attribute.index].key : field.name.name)
+          attribute = computed(field) ||
+                      (@plan ? @serializer.__send__(:check_against_model, field, @model, compiling: true) : reader(field.name))
+          key = field.key || @serializer.__wb_transformed_key(field.name) ||
+                (@plan && attribute.is_a?(Model::Attribute) ? @plan.slots[attribute.index].key : field.name.name)
           if (other = keys[key])
             raise SchemaError, "#{Model.display_name(@serializer)}: #{other.inspect} and #{field.name.inspect} are both written as #{key.inspect}"
           end
@@ -185,8 +198,58 @@ module Wirebind
       end
     end
 
+    # A computed attribute: what a {Program} asks of a {Model::Attribute},
+    # and the index of its callable in {Compiled#links}.
+    #
+    # @api private
+    ComputedAttribute = Struct.new(:name, :index) do
+      def type
+        :any
+      end
+
+      def ivar
+        nil
+      end
+
+      def list?
+        false
+      end
+
+      def model?
+        false
+      end
+    end
+
     class Compiled
       private
+
+      # A block's field, or an +attribute+ the record's class does not have
+      # and the serializer defines as a method: its {ComputedAttribute}, its
+      # callable added to the ones {#links} will hold. nil for the others.
+      def computed(field)
+        return nil unless field.kind == :attribute
+
+        callable = field.computed || method_callable(field.name)
+        return nil unless callable
+
+        @computed << callable
+        ComputedAttribute.new(field.name, @serializer.__wb_link_blocks.size + @computed.size - 1).freeze
+      end
+
+      # The serializer's method +name+ as a Proc taking +(record, context)+,
+      # when the record's class has no such attribute or reader.
+      def method_callable(name)
+        return nil unless @serializer.__wb_method_attribute?(name)
+        return nil if @plan ? @model.attributes.any? { |a| a.name == name } : @model.public_method_defined?(name)
+
+        method = (@instance ||= @serializer.allocate).method(name)
+        case method.arity
+        when 1 then ->(record, _context) { method.call(record) }
+        when 2, -2, -3 then method.to_proc
+        else
+          raise SchemaError, "#{Model.display_name(@serializer)}##{name}: a computed attribute's method takes (record) or (record, context)"
+        end
+      end
 
       # @return [ReaderAttribute] the reader +name+ of the (non-model) record class
       # @raise [EncodeError] the class has no public reader of that name

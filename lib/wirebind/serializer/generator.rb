@@ -39,7 +39,7 @@ module Wirebind
           when Program::FIELD then @read[op.from] = true
           end
           @read[op.flag] = true if op.flag
-          @read[op.from] = true if op.code == Program::ONE && op.from
+          @read[op.from] = true if (op.code == Program::ONE || op.code == Program::ATTR) && op.from
         end
         # Slots holding whether a fieldset keeps a member: true or false, tested as such.
         @kept = ops.select { |op| op.code == Program::FIELD }.to_h { |op| [op.slot, true] }
@@ -221,7 +221,7 @@ module Wirebind
       # The attribute's value from local +v+ (set here), or its list of values.
       def attribute(op)
         at(op.at)
-        line "v = #{read(op)}"
+        line "v = #{op.from ? "s#{op.from}" : read(op)}"
         return scalar(op, "v") unless op.list
 
         @pending << "["

@@ -23,7 +23,7 @@ module Wirebind
     class Program
       # Operation codes (serializer_engine.h's wb_ser_op_code).
       LIT = 0         # text: append it
-      ATTR = 1        # at, ivar/reader/direct, type, list: write an attribute's value
+      ATTR = 1        # at, ivar/reader/direct or slot (from), type, list: write an attribute's value
       LINK = 2        # at, slot, index: slot = links[index].call(r, ctx)
       LOAD = 3        # at, ivar/reader/direct, slot: slot = the attribute's value
       HREF = 4        # at, slot: write the String in slot
@@ -83,9 +83,10 @@ module Wirebind
         @compiled.model
       end
 
-      # @return [Array<Proc>] the serializer's link blocks, by index (frozen)
+      # @return [Array<Proc>] the serializer's link blocks and computed
+      #   attributes' callables, by index (frozen)
       def links
-        @compiled.serializer.__wb_link_blocks
+        @compiled.links
       end
 
       # @return [Integer] records nested deeper than this raise
@@ -175,8 +176,15 @@ module Wirebind
         block(op, :otherwise) { yield nil }
       end
 
-      # The attribute's value (or list of values), +null+ for nil.
+      # The attribute's value (or list of values), +null+ for nil. A computed
+      # one's value is its callable's (called as a link's block, into a slot).
       def attribute(resolved)
+        if resolved.attribute.is_a?(ComputedAttribute)
+          value = slot
+          emit(code: LINK, at: resolved.at, slot: value, target: resolved.attribute.index)
+          return emit(code: ATTR, at: resolved.at, type: :any, list: false, from: value)
+        end
+
         emit(code: ATTR, at: resolved.at, type: resolved.attribute.model? ? :model : Values.json_type(resolved.attribute),
              list: resolved.attribute.list?, **read(resolved))
       end
