@@ -31,12 +31,13 @@ class SerializerDeclarationsTest < Minitest::Test
     assert_schema_error(/not a Wirebind::Model class/) { serializer { model String } }
   end
 
-  # Alba's and jsonapi-serializer's options are not taken yet: refused when
-  # declared, never dropped (a block used to be ignored without a word).
+  # Options a declaration does not take (Alba's and jsonapi-serializer's
+  # others; if: on relations; a block on attributes, one, many): refused
+  # when declared, never dropped (a block used to be ignored without a word).
   def test_an_unsupported_option_or_block_is_an_error_at_declaration
     assert_schema_error(/:summary: a block/) { serializer { attributes(:summary) { nil } } }
     assert_schema_error(/:project: a block/) { serializer { one(:project, ProjectSerializer) { nil } } }
-    assert_schema_error(/unsupported option :if/) { serializer { attribute :summary, if: proc { true } } }
+    assert_schema_error(/unsupported option :as/) { serializer { attribute :summary, as: proc { true } } }
     assert_schema_error(/unsupported options :unless, :transform/) { serializer { attributes :summary, unless: 1, transform: :camel } }
     assert_schema_error(/unsupported option :if/) { serializer { many :affects_versions, VersionSerializer, if: 1 } }
   end

@@ -22,7 +22,8 @@ module Wirebind
       Writer = JSON::Pure::Writer
 
       # One declared field, resolved against the model.
-      Resolved = Struct.new(:field, :attribute, :key, :at, :serializer, :model, keyword_init: true)
+      # +condition+: the index in {#links} of its +if:+/+unless:+ (true or nil).
+      Resolved = Struct.new(:field, :attribute, :key, :at, :serializer, :model, :condition, keyword_init: true)
 
       # @return [Class] the serializer class
       attr_reader :serializer
@@ -169,7 +170,8 @@ module Wirebind
 
           keys[key] = field.name
           nested_model = field.serializer && (field.serializer.model || (attribute.model? ? attribute.type : nil))
-          Resolved.new(field: field, attribute: attribute, key: key, at: at, serializer: field.serializer, model: nested_model).freeze
+          Resolved.new(field: field, attribute: attribute, key: key, at: at, serializer: field.serializer, model: nested_model,
+                       condition: condition(field)).freeze
         end
       end
     end
@@ -229,11 +231,31 @@ module Wirebind
       def computed(field)
         return nil unless field.kind == :attribute
 
-        callable = field.computed || method_callable(field.name)
+        callable = field.computed ? two_arguments(field.computed) : method_callable(field.name)
         return nil unless callable
 
+        ComputedAttribute.new(field.name, add_callable(callable)).freeze
+      end
+
+      # @return [Integer] the index +callable+ will have in {#links}
+      def add_callable(callable)
         @computed << callable
-        ComputedAttribute.new(field.name, @serializer.__wb_link_blocks.size + @computed.size - 1).freeze
+        @serializer.__wb_link_blocks.size + @computed.size - 1
+      end
+
+      # The index of a field's +if:+/+unless:+ callable, giving true (write
+      # the field) or nil; nil without a condition.
+      def condition(field)
+        return nil unless field.condition
+
+        kind, given = field.condition
+        test = given.is_a?(Symbol) ? serializer_method(given, "an #{kind}: condition") : two_arguments(given)
+        add_callable(kind == :if ? ->(record, context) { true if test.call(record, context) } : ->(record, context) { true unless test.call(record, context) })
+      end
+
+      # @return [Proc] +proc+, or for a lambda of one argument one that takes two
+      def two_arguments(proc)
+        proc.lambda? && proc.arity == 1 ? ->(record, _context) { proc.call(record) } : proc
       end
 
       # The serializer's method +name+ as a Proc taking +(record, context)+,
@@ -242,12 +264,21 @@ module Wirebind
         return nil unless @serializer.__wb_method_attribute?(name)
         return nil if @plan ? @model.attributes.any? { |a| a.name == name } : @model.public_method_defined?(name)
 
+        serializer_method(name, "a computed attribute's method")
+      end
+
+      # @return [Proc] the serializer's instance method +name+, taking +(record, context)+
+      # @raise [SchemaError] no such method, or one taking other arguments
+      def serializer_method(name, what)
+        unless @serializer.__wb_method_attribute?(name)
+          raise SchemaError, "#{Model.display_name(@serializer)}: #{what} names #{name.inspect}, which the serializer does not define"
+        end
+
         method = (@instance ||= @serializer.allocate).method(name)
         case method.arity
         when 1 then ->(record, _context) { method.call(record) }
         when 2, -2, -3 then method.to_proc
-        else
-          raise SchemaError, "#{Model.display_name(@serializer)}##{name}: a computed attribute's method takes (record) or (record, context)"
+        else raise SchemaError, "#{Model.display_name(@serializer)}##{name}: #{what} takes (record) or (record, context)"
         end
       end
 

@@ -7,8 +7,9 @@ module Wirebind
     # serializer (+one+, +many+). Frozen.
     #
     # @api private
-    # +computed+ is the block of an attribute computed by a block.
-    Field = Struct.new(:kind, :name, :key, :serializer, :links, :computed, keyword_init: true)
+    # +computed+ is the block of an attribute computed by a block;
+    # +condition+ its +if:+ or +unless:+, as +[:if or :unless, Symbol or Proc]+.
+    Field = Struct.new(:kind, :name, :key, :serializer, :links, :computed, :condition, keyword_init: true)
 
     # One declared link: its relation name and the position of its block in
     # the class's frozen block list.
@@ -158,14 +159,22 @@ module Wirebind
       #   computed one
       # @param key [String, nil] the member name to write it under; default:
       #   the attribute's JSON key (for a computed one, its name)
+      # With +if:+ (or +unless:+), the attribute (its key too) is written only
+      # for a record for which the condition is truthy (falsy): a Proc taking
+      # +(record)+ or +(record, context)+, or the name of such an instance
+      # method of the serializer (called as a computed attribute's method).
+      #
       # @yieldparam record [Object] the record being written
       # @yieldparam context [Hash] the +context:+ given to {Serializer#initialize}
       # @yieldreturn [Object] the value
+      # @param if [Proc, Symbol, nil] write the attribute only when this holds
+      # @param unless [Proc, Symbol, nil] write the attribute only when this does not hold
       # @return [void]
       # @raise [SchemaError]
-      def attribute(name, key: nil, **unsupported, &block)
+      def attribute(name, key: nil, if: nil, unless: nil, **unsupported, &block)
         refuse_unsupported("attribute", name, unsupported, nil)
-        add_field(:attribute, "attribute", name, key, nil, nil, block)
+        condition = check_condition(name, binding.local_variable_get(:if), binding.local_variable_get(:unless))
+        add_field(:attribute, "attribute", name, key, nil, nil, block, condition)
       end
 
       # Declares a link, whose block gives its href (a String, or nil to leave
@@ -283,7 +292,7 @@ module Wirebind
                            "declare it as a model attribute"
       end
 
-      def add_field(kind, method, name, key, serializer, links = nil, computed = nil)
+      def add_field(kind, method, name, key, serializer, links = nil, computed = nil, condition = nil)
         name = check_name(method, name)
         unless key.nil? || (key.is_a?(String) && !key.empty?)
           raise SchemaError, "#{display}.#{method} #{name.inspect}: key: must be a non-empty String, not #{key.inspect}"
@@ -298,12 +307,28 @@ module Wirebind
         blocks = relationship_links(method, name, links)
         change do
           field_links = blocks.each_with_index.map { |(rel, _), n| Link.new(rel: rel, index: @__wb_link_blocks.size + n).freeze }.freeze
-          field = Field.new(kind: kind, name: name, key: key && -key, serializer: serializer, links: field_links, computed: computed).freeze
+          field = Field.new(kind: kind, name: name, key: key && -key, serializer: serializer, links: field_links, computed: computed,
+                            condition: condition).freeze
           check_against_model(field, @__wb_model) if @__wb_model
           @__wb_fields = [*@__wb_fields, field].freeze
           @__wb_link_blocks = [*@__wb_link_blocks, *blocks.map(&:last)].freeze unless blocks.empty?
         end
         nil
+      end
+
+      # @return [Array(Symbol, Object), nil] +[:if or :unless, the Symbol or Proc]+
+      # @raise [SchemaError] both, or one that is neither a Symbol nor a Proc
+      def check_condition(name, if_holds, unless_holds)
+        return nil if if_holds.nil? && unless_holds.nil?
+        raise SchemaError, "#{display}.attribute #{name.inspect}: give if: or unless:, not both" if if_holds && unless_holds
+
+        kind, condition = if_holds ? [:if, if_holds] : [:unless, unless_holds]
+        unless condition.is_a?(Symbol) || condition.is_a?(Proc)
+          raise SchemaError, "#{display}.attribute #{name.inspect}: #{kind}: is a Proc (record[, context]) or a method's name, " \
+                             "not #{condition.inspect}"
+        end
+
+        [kind, condition].freeze
       end
 
       # @raise [SchemaError] +model+ does not declare the field's attribute, or not

@@ -190,10 +190,7 @@ module Wirebind
           p.member(name)
           p.open
           members.each_with_index do |resolved, n|
-            member = lambda do
-              p.member(resolved.key)
-              each.call(resolved)
-            end
+            member = -> { p.field_member(resolved) { each.call(resolved) } }
             kept ? p.conditional([kept[n]], &member) : member.call
           end
           p.close

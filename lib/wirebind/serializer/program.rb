@@ -156,15 +156,36 @@ module Wirebind
 
         container = @containers.last
         before = container.state
-        if before == :empty
+        # Nested in another conditional's body, before any member: the outer
+        # one's flag (cleared) is the container's.
+        if before == :empty && container.flag.nil?
           container.flag = slot
           emit(code: FLAG_CLEAR, slot: container.flag)
         end
         block(emit(code: UNLESS_ANY, slots: slots.dup.freeze), :body) do
           yield
-          emit(code: FLAG_SET, slot: container.flag) unless before == :nonempty
+          # A body that ends :unknown wrote only through nested conditionals,
+          # which set the flag themselves when they wrote.
+          emit(code: FLAG_SET, slot: container.flag) if before != :nonempty && container.state == :nonempty
         end
         container.state = before == :nonempty ? :nonempty : :unknown
+      end
+
+      # A field's member (its key, then what the block writes), written only
+      # when its +if:+/+unless:+ condition (a callable by index, giving true
+      # or nil) holds for the record.
+      def field_member(resolved)
+        unless resolved.condition
+          member(resolved.key)
+          return yield
+        end
+
+        holds = slot
+        emit(code: LINK, at: resolved.at, slot: holds, target: resolved.condition)
+        conditional([holds]) do
+          member(resolved.key)
+          yield
+        end
       end
 
       # JSON:API's sparse fieldsets: the block's operations twice, given
