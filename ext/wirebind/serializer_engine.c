@@ -18,6 +18,7 @@
 #include <ruby/version.h>
 
 static VALUE cProgram;
+static ID id_hash_value;
 static ID id_native_any, id_compiled, id_model, id_links, id_ops, id_slot_count, id_max_depth;
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record, id_not_a_list, id_too_deep,
     id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
@@ -96,6 +97,7 @@ enum {
     F_FROM,
     F_FLAG,
     F_READERS,
+    F_HASH,
     F_COUNT
 };
 
@@ -227,6 +229,7 @@ VALUE wb_ser_compile(VALUE description)
         o->list = RTEST(rb_ary_entry(op, F_LIST));
         o->skip_nil = RTEST(rb_ary_entry(op, F_SKIP_NIL));
         o->readers = RTEST(rb_ary_entry(op, F_READERS));
+        o->hash = RTEST(rb_ary_entry(op, F_HASH));
         switch (o->code) {
         case WB_SER_UNLESS_ANY:
         case WB_SER_SPARSE: o->target = int_field(op, F_TARGET, limit_target); break;
@@ -474,6 +477,14 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
  * read through its reader (r.name). */
 static inline VALUE read_field(VALUE record, const wb_ser_op *op, int exact)
 {
+    if (op->hash) {
+        /* A Symbol key found at once; anything else (a String key, none) as Values.hash_value does. */
+        if (RB_TYPE_P(record, T_HASH)) {
+            VALUE value = rb_hash_lookup2(record, ID2SYM(op->reader), Qundef);
+            if (value != Qundef) return value;
+        }
+        return rb_funcall(wb_hooks.mSerializerValues, id_hash_value, 2, record, ID2SYM(op->reader));
+    }
     if (op->direct) {
 #if RUBY_API_VERSION_CODE < 30200
         /* rb_ivar_get looks the name up in the class's index table each time;
@@ -1021,6 +1032,7 @@ void wb_ser_init(VALUE mNative)
     id_native_program = rb_intern("native_program");
     id_native_text = rb_intern("native_text");
     id_native_any = rb_intern("native_any");
+    id_hash_value = rb_intern("hash_value");
     id_native_model_value = rb_intern("native_model_value");
     id_wrong_record = rb_intern("wrong_record");
     id_not_a_list = rb_intern("not_a_list");

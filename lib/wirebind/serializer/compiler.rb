@@ -181,7 +181,8 @@ module Wirebind
     # Answers what a {Program} asks of a {Model::Attribute}.
     #
     # @api private
-    ReaderAttribute = Struct.new(:name) do
+    # +hash_record+: the records are Hashes, read by key ({Values.hash_value}).
+    ReaderAttribute = Struct.new(:name, :hash_record) do
       def type
         :any
       end
@@ -285,7 +286,8 @@ module Wirebind
       # @return [ReaderAttribute] the reader +name+ of the (non-model) record class
       # @raise [EncodeError] the class has no public reader of that name
       def reader(name)
-        return ReaderAttribute.new(name).freeze if @model.public_method_defined?(name)
+        return ReaderAttribute.new(name, true).freeze if @model <= Hash
+        return ReaderAttribute.new(name, false).freeze if @model.public_method_defined?(name)
 
         raise EncodeError, "#{Model.display_name(@serializer)} reads ##{name}, which #{Model.display_name(@model)} does not have"
       end

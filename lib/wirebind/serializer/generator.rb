@@ -150,9 +150,11 @@ module Wirebind
 
       # The expression reading the attribute +op+ reads from the record in
       # local +r+: a model's instance variable (a model's values are its
-      # ivars, see {Wirebind::Model}), or the reader of an object that is
-      # not a model.
+      # ivars, see {Wirebind::Model}), the reader of an object that is
+      # not a model, or a Hash record's value by key.
       def read(op)
+        return "Values.hash_value(r, #{op.reader.inspect})" if op.hash
+
         op.ivar ? "r.instance_variable_get(#{op.ivar.inspect})" : "r.#{op.reader}"
       end
 

@@ -44,7 +44,7 @@ module Wirebind
       # this order (+nil+ where it does not apply; +from+ and +flag+ -1).
       # ONE, MANY and RELATE get their nested serializer from
       # {Compiled#nested}, by +at+, when the engine compiles them.
-      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil head slots from flag readers].freeze
+      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil head slots from flag readers hash].freeze
       # One operation: FIELDS, plus the blocks of UNLESS_ANY (+body+) and
       # SPARSE (+body+, +otherwise+).
       Op = Struct.new(*FIELDS, :body, :otherwise, keyword_init: true)
@@ -219,7 +219,8 @@ module Wirebind
       #   (+direct+; see {Wirebind::Model}), or the reader of an object that
       #   is not a model (a {ReaderAttribute}, which has no ivar)
       def read_attribute(attribute)
-        { ivar: attribute.ivar, reader: attribute.name, direct: !attribute.ivar.nil? }
+        { ivar: attribute.ivar, reader: attribute.name, direct: !attribute.ivar.nil?,
+          hash: attribute.is_a?(ReaderAttribute) && attribute.hash_record }
       end
 
       # @return [Hash] whether the list of +resolved+ is read as

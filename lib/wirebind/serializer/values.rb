@@ -55,6 +55,17 @@ module Wirebind
         Writer.string(out, value)
       end
 
+      # A Hash record's value for attribute +name+: under the Symbol key, or
+      # else the String one (the Hash's default is not used).
+      # @raise [EncodeError] neither key is present
+      def self.hash_value(record, name)
+        record.fetch(name) do
+          record.fetch(name.name) do
+            raise EncodeError, "the Hash record has no key #{name.inspect} or #{name.name.inspect}"
+          end
+        end
+      end
+
       # The type an attribute is written as: its own, or the one whose JSON
       # form it shares (+:xml+ is a string, JSON::Plan::JSON_CODES).
       # @raise [SchemaError] a type with no JSON form (+:qname+)
