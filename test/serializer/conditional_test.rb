@@ -75,13 +75,7 @@ class SerializerConditionalTest < Minitest::Test
   end
 
   def test_output_matches_albas_on_the_same_records
-    begin
-      require "alba"
-    rescue LoadError
-      raise if ENV["CI"]
-
-      skip "alba is not installed (the Gemfile's bench group)"
-    end
+    require_alba
     alba = Class.new do
       include Alba::Resource
 

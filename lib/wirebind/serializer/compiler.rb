@@ -178,16 +178,17 @@ module Wirebind
 
     # What the serializer reads of a record that is not a model: a reader,
     # whose values are written by their Ruby class ({JSON::Pure::Writer.value}).
-    # Answers what a {Program} asks of a {Model::Attribute}.
+    # Answers what a {Program} asks of a {Model::Attribute}. +hash_record+:
+    # the records are Hashes, read by key ({Values.hash_value}).
     #
     # @api private
-    # +hash_record+: the records are Hashes, read by key ({Values.hash_value}).
     ReaderAttribute = Struct.new(:name, :hash_record) do
+      # A value of any Ruby class, one (not a list), no model, no instance
+      # variable: read through the reader, always.
       def type
         :any
       end
 
-      # No instance variable: read through the reader, always.
       def ivar
         nil
       end
@@ -201,25 +202,17 @@ module Wirebind
       end
     end
 
-    # A computed attribute: what a {Program} asks of a {Model::Attribute},
-    # and the index of its callable in {Compiled#links}.
+    # A computed attribute: read as a {ReaderAttribute} is (never a Hash's
+    # key), its value from its callable, +index+ in {Compiled#links}.
     #
     # @api private
-    ComputedAttribute = Struct.new(:name, :index) do
-      def type
-        :any
-      end
+    class ComputedAttribute < ReaderAttribute
+      # @return [Integer]
+      attr_reader :index
 
-      def ivar
-        nil
-      end
-
-      def list?
-        false
-      end
-
-      def model?
-        false
+      def initialize(name, index)
+        super(name, false)
+        @index = index
       end
     end
 
