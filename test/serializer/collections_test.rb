@@ -74,6 +74,50 @@ class SerializerCollectionsTest < Minitest::Test
     assert_equal 2, relation.batches
   end
 
+  class Row
+    include Wirebind::Model
+    attribute :id, :string
+    attribute :summary, :string
+  end
+
+  class RowSerializer < Wirebind::Serializer
+    type "row"
+    attributes :summary
+  end
+
+  # Made a batch at a time, as find_each does: the rows alive while one is
+  # written (after a full GC) stay within a batch or two, whatever the count.
+  class GeneratedRelation
+    attr_reader :most_alive
+
+    def initialize(batches, size)
+      @batches = batches
+      @size = size
+      @most_alive = 0
+    end
+
+    def find_each(&block)
+      @batches.times do |b|
+        GC.start
+        @most_alive = [@most_alive, ObjectSpace.each_object(Row).count].max
+        Array.new(@size) { |i| Row.new(id: "#{b}-#{i}", summary: "row #{i}") }.each(&block)
+      end
+    end
+  end
+
+  def test_a_relation_is_never_held_whole
+    %i[plain json_api].each do |format|
+      relation = GeneratedRelation.new(8, 500)
+      io = File.open(File::NULL, "w")
+      begin
+        RowSerializer.new(relation, format: format, backend: Wirebind.backend).to_json(io: io)
+      ensure
+        io.close
+      end
+      assert_operator relation.most_alive, :<=, 1000, "#{format}: #{relation.most_alive} rows alive at once (of 4000)"
+    end
+  end
+
   def test_an_error_has_the_items_index_on_both_backends
     bad = [issues.first, issues.first, Issue.new(key: "WB-9", votes: "many")]
     write = ->(list, backend) { IssueSerializer.new(list, backend: backend).to_json }
