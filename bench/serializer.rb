@@ -37,6 +37,11 @@
 #                            gathered once each by hand, then JSON.generate: Alba has
 #                            no JSON:API mode (its README: "JSON:API compliance: manual")
 # The peers order "included" differently: the check compares it sorted by type and id.
+# computed and conditional attributes (a block, a serializer method, an if:), the
+# issues' key, summary, headline, votes (when not nil) and score:
+#   wirebind                 ComputedIssueSerializer, plain and JSON:API
+#   alba                     the same Alba resource (plain)
+#   jsonapi-serializer       the same JSONAPI::Serializer (JSON:API)
 #
 # The peers format values the way wirebind does, so that the documents are
 # the same: times as xs:dateTime with their offsets and the fewest fraction
@@ -111,6 +116,21 @@ module Bench
       many :fix_versions, VersionSerializer
       many :components, ComponentSerializer
       many :custom_field_values, CustomFieldSerializer
+    end
+
+    # Computed attributes (a block, a method) and a conditional one, for the
+    # "computed and conditional" section (plain and JSON:API).
+    class ComputedIssueSerializer < Wirebind::Serializer
+      type "issue"
+      model Issue
+      attributes :key, :summary
+      attribute(:headline) { |issue| "#{issue.key}: #{issue.summary}" }
+      attribute :votes, if: ->(issue) { !issue.votes.nil? }
+      attribute :score
+
+      def score(issue)
+        (issue.votes || 0) * 10
+      end
     end
 
     # JSON:API reserves "type" for the resource's type: the issue's is issue_type.
@@ -374,6 +394,25 @@ module Bench
       attribute(:links) { |issue| { self: "/issues/#{issue.key}" } }
     end
 
+    class AlbaComputed
+      include Alba::Resource
+
+      attributes :key, :summary
+      attribute(:headline) { |issue| "#{issue.key}: #{issue.summary}" }
+      attributes :votes, if: proc { |issue| !issue.votes.nil? }
+      attribute(:score) { |issue| (issue.votes || 0) * 10 }
+    end
+
+    class JsonapiComputed
+      include JSONAPI::Serializer
+
+      set_type :issue
+      attributes :key, :summary
+      attribute(:headline) { |issue| "#{issue.key}: #{issue.summary}" }
+      attribute :votes, if: proc { |issue| !issue.votes.nil? }
+      attribute(:score) { |issue| (issue.votes || 0) * 10 }
+    end
+
     # The compound document, its included records gathered once each.
     def self.alba_json_api(issues)
       seen = {}
@@ -492,9 +531,21 @@ module Bench
         "jsonapi-serializer" => -> { ::JSON.generate(JsonapiIssue.new(issues, include: JSONAPI_INCLUDE).serializable_hash) },
         "alba" => -> { SerializerRun.alba_json_api(issues) }
       }
+      computed = {
+        "wirebind" => -> { ComputedIssueSerializer.new(issues).to_json },
+        **(native ? { "wirebind (pure backend)" => -> { ComputedIssueSerializer.new(issues, backend: :pure).to_json } } : {}),
+        "alba" => -> { AlbaComputed.new(issues).serialize }
+      }
+      computed_api = {
+        "wirebind" => -> { ComputedIssueSerializer.new(issues, format: :json_api).to_json },
+        **(native ? { "wirebind (pure backend)" => -> { ComputedIssueSerializer.new(issues, format: :json_api, backend: :pure).to_json } } : {}),
+        "jsonapi-serializer" => -> { ::JSON.generate(JsonapiComputed.new(issues).serializable_hash) }
+      }
+      check("computed and conditional", computed)
+      check("computed and conditional, JSON:API", computed_api)
       check("JSON:API", json_api) { |document| document.merge("included" => document["included"].sort_by { |r| [r["type"], r["id"]] }) }
       abort "plain objects: wirebind's output differs from its output for the models" unless objects["wirebind"].call == plain["wirebind"].call
-      [hal, plain, objects, json_api].each do |contenders|
+      [hal, plain, objects, json_api, computed, computed_api].each do |contenders|
         pure = contenders["wirebind (pure backend)"] or next
         abort "the native and the pure backends write different bytes" unless contenders["wirebind"].call == pure.call
       end
@@ -503,12 +554,15 @@ module Bench
       ratios.merge!(report("plain", plain).transform_keys { |name| "plain vs #{name}" })
       ratios.merge!(report("plain objects, through readers", objects).transform_keys { |name| "objects vs #{name}" })
       ratios.merge!(report("JSON:API", json_api).transform_keys { |name| "JSON:API vs #{name}" })
+      ratios.merge!(report("computed and conditional", computed).transform_keys { |name| "computed vs #{name}" })
+      ratios.merge!(report("computed and conditional, JSON:API", computed_api).transform_keys { |name| "computed JSON:API vs #{name}" })
       puts "\n== goals (wirebind on the #{Wirebind.backend} backend)"
       goal(ratios, "HAL vs oat", 10)
       goal(ratios, "HAL vs alba", 2)
       goal(ratios, "plain vs panko", 1)
       goal(ratios, "objects vs alba", 2)
-      ["objects vs panko", "JSON:API vs jsonapi-serializer", "JSON:API vs alba"].each do |name|
+      ["objects vs panko", "JSON:API vs jsonapi-serializer", "JSON:API vs alba", "computed vs alba",
+       "computed JSON:API vs jsonapi-serializer"].each do |name|
         puts format("  %-18s wirebind is %5.2fx faster", name, ratios.fetch(name))
       end
       return unless native

@@ -18,6 +18,7 @@
 #include <ruby/version.h>
 
 static VALUE cProgram;
+static ID id_hash_value, id_each_item, id_collection_p;
 static ID id_native_any, id_compiled, id_model, id_links, id_ops, id_slot_count, id_max_depth;
 static ID id_call, id_compiled_for, id_native_program, id_native_text, id_native_model_value, id_wrong_record, id_not_a_list, id_too_deep,
     id_nested_error, id_nested, id_href, id_id_of, id_native_program_for, id_to_a, id_any;
@@ -96,6 +97,7 @@ enum {
     F_FROM,
     F_FLAG,
     F_READERS,
+    F_HASH,
     F_COUNT
 };
 
@@ -227,6 +229,7 @@ VALUE wb_ser_compile(VALUE description)
         o->list = RTEST(rb_ary_entry(op, F_LIST));
         o->skip_nil = RTEST(rb_ary_entry(op, F_SKIP_NIL));
         o->readers = RTEST(rb_ary_entry(op, F_READERS));
+        o->hash = RTEST(rb_ary_entry(op, F_HASH));
         switch (o->code) {
         case WB_SER_UNLESS_ANY:
         case WB_SER_SPARSE: o->target = int_field(op, F_TARGET, limit_target); break;
@@ -279,7 +282,7 @@ VALUE wb_ser_compile(VALUE description)
             o->slot < 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a slot", i);
         }
-        if ((o->code == WB_SER_ATTR || o->code == WB_SER_LOAD || o->code == WB_SER_MANY || o->code == WB_SER_ID ||
+        if (((o->code == WB_SER_ATTR && o->from < 0) || o->code == WB_SER_LOAD || o->code == WB_SER_MANY || o->code == WB_SER_ID ||
              o->code == WB_SER_RELATE || (o->code == WB_SER_ONE && o->from < 0)) &&
             o->reader == 0) {
             rb_raise(rb_eArgError, "serializer program: op %ld needs a reader", i);
@@ -474,6 +477,14 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
  * read through its reader (r.name). */
 static inline VALUE read_field(VALUE record, const wb_ser_op *op, int exact)
 {
+    if (op->hash) {
+        /* A Symbol key found at once; anything else (a String key, none) as Values.hash_value does. */
+        if (RB_TYPE_P(record, T_HASH)) {
+            VALUE value = rb_hash_lookup2(record, ID2SYM(op->reader), Qundef);
+            if (value != Qundef) return value;
+        }
+        return rb_funcall(wb_hooks.mSerializerValues, id_hash_value, 2, record, ID2SYM(op->reader));
+    }
     if (op->direct) {
 #if RUBY_API_VERSION_CODE < 30200
         /* rb_ivar_get looks the name up in the class's index table each time;
@@ -665,7 +676,8 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_LIT: wb_buffer_append(buffer, program->strings.ptr + op->text.offset, op->text.len); break;
         case WB_SER_ATTR: {
             st->frames[fi].at = op->at;
-            VALUE value = read_field(record, op, exact);
+            /* A computed attribute's value is in the slot its LINK set. */
+            VALUE value = op->from >= 0 ? *slot_at(st, base, op->from) : read_field(record, op, exact);
             if (!op->list) {
                 write_scalar(st, op, value, depth);
             } else {
@@ -885,51 +897,97 @@ static void write_included(state *st)
     wb_buffer_append_char(buffer, ']');
 }
 
+/* One item of the primary list: JsonApi.primary's first pass (see_item), then
+ * the list's member (write_item), `count` the list's length when known. */
+static void see_item(state *st, VALUE item, long i)
+{
+    st->list_index = i;
+    if (!NIL_P(item)) see_primary(st, item);
+}
+
+static void write_item(state *st, VALUE item, long i, long count, int *first)
+{
+    const wb_ser_document *document = st->document;
+    wb_buffer *buffer = &st->buffer;
+    st->list_index = i;
+    if (NIL_P(item)) {
+        if (document->skip_nil) return;
+        if (!*first) wb_buffer_append_char(buffer, ',');
+        wb_buffer_append_literal(buffer, "null");
+    } else {
+        if (!*first) wb_buffer_append_char(buffer, ',');
+        write_top(st, item, st->list_head, st->list_head_len, i == 0 ? count : 0);
+    }
+    *first = 0;
+    if (!NIL_P(document->io) && buffer->len >= WB_BUFFER_PIECE) st->written += wb_buffer_flush_io(buffer, document->io, 1);
+}
+
+/* A collection that is not an Array, walked by Values.each_item (in batches
+ * for a Relation): the index of the item yielded next. */
+typedef struct {
+    state *st;
+    long index;
+    int first;
+} list_walk;
+
+static VALUE see_yielded(RB_BLOCK_CALL_FUNC_ARGLIST(item, arg))
+{
+    list_walk *walk = (list_walk *)arg;
+    see_item(walk->st, item, walk->index++);
+    return Qnil;
+}
+
+static VALUE write_yielded(RB_BLOCK_CALL_FUNC_ARGLIST(item, arg))
+{
+    list_walk *walk = (list_walk *)arg;
+    write_item(walk->st, item, walk->index++, 0, &walk->first);
+    return Qnil;
+}
+
+static void walk_list(state *st, VALUE resource, int collection, int writing)
+{
+    if (collection) {
+        list_walk walk = {st, 0, 1};
+        rb_block_call(wb_hooks.mSerializerValues, id_each_item, 1, &resource, writing ? write_yielded : see_yielded, (VALUE)&walk);
+        return;
+    }
+    int first = 1;
+    for (long i = 0; i < RARRAY_LEN(resource); i++) {
+        VALUE item = RARRAY_AREF(resource, i);
+        if (writing) {
+            write_item(st, item, i, RARRAY_LEN(resource), &first);
+        } else {
+            see_item(st, item, i);
+        }
+        RB_GC_GUARD(item);
+    }
+}
+
 static VALUE write_body(VALUE arg)
 {
     state *st = (state *)arg;
     const wb_ser_document *document = st->document;
     VALUE resource = document->resource;
     wb_buffer *buffer = &st->buffer;
+    int collection = !RB_TYPE_P(resource, T_ARRAY) && RTEST(rb_funcall(wb_hooks.mSerializerValues, id_collection_p, 1, resource));
+    int list = collection || RB_TYPE_P(resource, T_ARRAY);
     if (document->compound) {
         st->seen = rb_hash_new();
         st->queue = rb_ary_new();
         st->node = document->include_tree;
         append_value_str(buffer, document->opening);
-        if (RB_TYPE_P(resource, T_ARRAY)) {
+        if (list) {
             st->in_list = 1;
-            for (long i = 0; i < RARRAY_LEN(resource); i++) {
-                st->list_index = i;
-                VALUE item = RARRAY_AREF(resource, i);
-                if (!NIL_P(item)) see_primary(st, item);
-                RB_GC_GUARD(item);
-            }
+            walk_list(st, resource, collection, 0);
             st->in_list = 0;
         } else if (!NIL_P(resource)) {
             see_primary(st, resource);
         }
     }
-    if (RB_TYPE_P(resource, T_ARRAY)) {
+    if (list) {
         append_value_str(buffer, document->list_opening);
-        int first = 1;
         st->in_list = 1;
-        for (long i = 0; i < RARRAY_LEN(resource); i++) {
-            st->list_index = i;
-            VALUE item = RARRAY_AREF(resource, i);
-            if (NIL_P(item)) {
-                if (document->skip_nil) continue;
-                if (!first) wb_buffer_append_char(buffer, ',');
-                wb_buffer_append_literal(buffer, "null");
-            } else {
-                if (!first) wb_buffer_append_char(buffer, ',');
-                write_top(st, item, st->list_head, st->list_head_len, i == 0 ? RARRAY_LEN(resource) : 0);
-            }
-            first = 0;
-            if (!NIL_P(document->io) && buffer->len >= WB_BUFFER_PIECE) {
-                st->written += wb_buffer_flush_io(buffer, document->io, 1);
-            }
-            RB_GC_GUARD(item);
-        }
+        walk_list(st, resource, collection, 1);
         st->in_list = 0;
         append_value_str(buffer, document->list_closing);
     } else if (NIL_P(resource)) {
@@ -1020,6 +1078,9 @@ void wb_ser_init(VALUE mNative)
     id_native_program = rb_intern("native_program");
     id_native_text = rb_intern("native_text");
     id_native_any = rb_intern("native_any");
+    id_hash_value = rb_intern("hash_value");
+    id_each_item = rb_intern("each_item");
+    id_collection_p = rb_intern("collection?");
     id_native_model_value = rb_intern("native_model_value");
     id_wrong_record = rb_intern("wrong_record");
     id_not_a_list = rb_intern("not_a_list");

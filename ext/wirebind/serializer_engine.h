@@ -59,6 +59,7 @@ typedef struct wb_ser_op {
     unsigned char direct;   /* a model's attribute: read the ivar, not the reader */
     unsigned char skip_nil; /* ONE, MANY: a nil record is left out (else null) */
     unsigned char readers;  /* MANY, RELATE: an Enumerable not an Array is read as its to_a (Generator#each_item) */
+    unsigned char hash;     /* the record is a Hash: read by key (Values.hash_value) */
     unsigned char dispatch; /* ONE, MANY, RELATE: `nested` is a Dispatch: the program is asked per record */
     int at;                 /* the field (or link) index, for errors; -1 none */
     int slot;               /* LINK, LOAD, HREF, FLAG_*, COMMA_IF */

@@ -321,7 +321,7 @@ module Wirebind
       def write(document, layout, out, io)
         resource = document.resource
         context = document.context
-        if resource.is_a?(Array)
+        if resource.is_a?(Array) || Values.collection?(resource)
           head = layout.list_head
           skip_nil = layout.skip_nil
           return flush_each(out, io, resource, layout.list_opening, layout.list_closing) do |item, first|
@@ -356,12 +356,14 @@ module Wirebind
         out << opening
         written = 0
         first = true
-        list.each_with_index do |item, index|
+        index = 0
+        Values.each_item(list) do |item|
           begin
             first = false unless yield(item, first, index) == false
           rescue EncodeError => e
             raise JSON::Pure::Writer.nested(e, index)
           end
+          index += 1
           written += Chunks.flush(io, out) if io && out.bytesize >= FLUSH_SIZE
         end
         out << closing

@@ -118,6 +118,16 @@ module SerializerTestSupport
     ::JSON.parse(json)
   end
 
+  # Loads Alba (the Gemfile's bench group): in CI it must be there; locally
+  # the test is skipped, naming it.
+  def require_alba
+    require "alba"
+  rescue LoadError
+    raise if ENV["CI"]
+
+    skip "alba is not installed (the Gemfile's bench group)"
+  end
+
   # Oat's hash, as JSON: symbols become strings.
   def oat_json(serializer)
     SerializerTestSupport.quietly { ::JSON.parse(::JSON.generate(serializer.to_hash)) }

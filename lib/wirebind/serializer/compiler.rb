@@ -22,7 +22,8 @@ module Wirebind
       Writer = JSON::Pure::Writer
 
       # One declared field, resolved against the model.
-      Resolved = Struct.new(:field, :attribute, :key, :at, :serializer, :model, keyword_init: true)
+      # +condition+: the index in {#links} of its +if:+/+unless:+ (true or nil).
+      Resolved = Struct.new(:field, :attribute, :key, :at, :serializer, :model, :condition, keyword_init: true)
 
       # @return [Class] the serializer class
       attr_reader :serializer
@@ -51,14 +52,21 @@ module Wirebind
         # their readers, and their values written by their Ruby class.
         @plan = model.include?(Model) ? JSON::Plan.for(model) : nil
         @type = serializer.type
-        @links = serializer.__wb_link_blocks
+        @computed = []
         @fields = resolve_fields.freeze
+        # The link blocks, then the computed attributes' callables: the
+        # generated code and the native engine call them by index.
+        @links = (serializer.__wb_link_blocks + @computed).freeze
+        remove_instance_variable(:@computed)
         # Path parts of errors, by the +at+ index the generated code sets.
         # Error paths by +at+: the fields, then each link block (a resource
         # link by its relation, a relationship link by the relationship's key).
         link_paths = Array.new(@links.size)
         serializer.__wb_links.each { |link| link_paths[link.index] = link.rel }
-        @fields.each { |resolved| resolved.field.links&.each { |link| link_paths[link.index] = resolved.key } }
+        @fields.each do |resolved|
+          resolved.field.links&.each { |link| link_paths[link.index] = resolved.key }
+          link_paths[resolved.attribute.index] = resolved.key if resolved.attribute.is_a?(ComputedAttribute)
+        end
         @paths = (@fields.map(&:key) + link_paths).freeze
         @types = @fields.map { |resolved| resolved.attribute.type }.freeze
         @fields.each { |resolved| instance_variable_set(:"@n#{resolved.at}", nil) if resolved.serializer }
@@ -71,6 +79,10 @@ module Wirebind
 
       # @return [Array<Resolved>]
       attr_reader :fields
+
+      # @return [Array<Proc>] the link blocks and computed attributes'
+      #   callables, each called with +(record, context)+, by index
+      attr_reader :links
 
       # Sets the instance variables of the nested serializers' compiled forms.
       # Called once, before this object is published (the nested ones may be
@@ -148,30 +160,35 @@ module Wirebind
       def resolve_fields
         keys = {}
         @serializer.__wb_fields.each_with_index.map do |field, at|
-          attribute = @plan ? @serializer.__send__(:check_against_model, field, @model) : reader(field.name)
-          key = field.key || @serializer.__wb_transformed_key(field.name) || (@plan ? @plan.slots[attribute.index].key : field.name.name)
+          attribute = computed(field) ||
+                      (@plan ? @serializer.__send__(:check_against_model, field, @model, compiling: true) : reader(field.name))
+          key = field.key || @serializer.__wb_transformed_key(field.name) ||
+                (@plan && attribute.is_a?(Model::Attribute) ? @plan.slots[attribute.index].key : field.name.name)
           if (other = keys[key])
             raise SchemaError, "#{Model.display_name(@serializer)}: #{other.inspect} and #{field.name.inspect} are both written as #{key.inspect}"
           end
 
           keys[key] = field.name
           nested_model = field.serializer && (field.serializer.model || (attribute.model? ? attribute.type : nil))
-          Resolved.new(field: field, attribute: attribute, key: key, at: at, serializer: field.serializer, model: nested_model).freeze
+          Resolved.new(field: field, attribute: attribute, key: key, at: at, serializer: field.serializer, model: nested_model,
+                       condition: condition(field)).freeze
         end
       end
     end
 
     # What the serializer reads of a record that is not a model: a reader,
     # whose values are written by their Ruby class ({JSON::Pure::Writer.value}).
-    # Answers what a {Program} asks of a {Model::Attribute}.
+    # Answers what a {Program} asks of a {Model::Attribute}. +hash_record+:
+    # the records are Hashes, read by key ({Values.hash_value}).
     #
     # @api private
-    ReaderAttribute = Struct.new(:name) do
+    ReaderAttribute = Struct.new(:name, :hash_record) do
+      # A value of any Ruby class, one (not a list), no model, no instance
+      # variable: read through the reader, always.
       def type
         :any
       end
 
-      # No instance variable: read through the reader, always.
       def ivar
         nil
       end
@@ -185,13 +202,85 @@ module Wirebind
       end
     end
 
+    # A computed attribute: read as a {ReaderAttribute} is (never a Hash's
+    # key), its value from its callable, +index+ in {Compiled#links}.
+    #
+    # @api private
+    class ComputedAttribute < ReaderAttribute
+      # @return [Integer]
+      attr_reader :index
+
+      def initialize(name, index)
+        super(name, false)
+        @index = index
+      end
+    end
+
     class Compiled
       private
+
+      # A block's field, or an +attribute+ the record's class does not have
+      # and the serializer defines as a method: its {ComputedAttribute}, its
+      # callable added to the ones {#links} will hold. nil for the others.
+      def computed(field)
+        return nil unless field.kind == :attribute
+
+        callable = field.computed ? two_arguments(field.computed) : method_callable(field.name)
+        return nil unless callable
+
+        ComputedAttribute.new(field.name, add_callable(callable)).freeze
+      end
+
+      # @return [Integer] the index +callable+ will have in {#links}
+      def add_callable(callable)
+        @computed << callable
+        @serializer.__wb_link_blocks.size + @computed.size - 1
+      end
+
+      # The index of a field's +if:+/+unless:+ callable, giving true (write
+      # the field) or nil; nil without a condition.
+      def condition(field)
+        return nil unless field.condition
+
+        kind, given = field.condition
+        test = given.is_a?(Symbol) ? serializer_method(given, "an #{kind}: condition") : two_arguments(given)
+        add_callable(kind == :if ? ->(record, context) { true if test.call(record, context) } : ->(record, context) { true unless test.call(record, context) })
+      end
+
+      # @return [Proc] +proc+, or for a lambda of one argument one that takes two
+      def two_arguments(proc)
+        proc.lambda? && proc.arity == 1 ? ->(record, _context) { proc.call(record) } : proc
+      end
+
+      # The serializer's method +name+ as a Proc taking +(record, context)+,
+      # when the record's class has no such attribute or reader.
+      def method_callable(name)
+        return nil unless @serializer.__wb_method_attribute?(name)
+        return nil if @plan ? @model.attributes.any? { |a| a.name == name } : @model.public_method_defined?(name)
+
+        serializer_method(name, "a computed attribute's method")
+      end
+
+      # @return [Proc] the serializer's instance method +name+, taking +(record, context)+
+      # @raise [SchemaError] no such method, or one taking other arguments
+      def serializer_method(name, what)
+        unless @serializer.__wb_method_attribute?(name)
+          raise SchemaError, "#{Model.display_name(@serializer)}: #{what} names #{name.inspect}, which the serializer does not define"
+        end
+
+        method = (@instance ||= @serializer.allocate).method(name)
+        case method.arity
+        when 1 then ->(record, _context) { method.call(record) }
+        when 2, -2, -3 then method.to_proc
+        else raise SchemaError, "#{Model.display_name(@serializer)}##{name}: #{what} takes (record) or (record, context)"
+        end
+      end
 
       # @return [ReaderAttribute] the reader +name+ of the (non-model) record class
       # @raise [EncodeError] the class has no public reader of that name
       def reader(name)
-        return ReaderAttribute.new(name).freeze if @model.public_method_defined?(name)
+        return ReaderAttribute.new(name, true).freeze if @model <= Hash
+        return ReaderAttribute.new(name, false).freeze if @model.public_method_defined?(name)
 
         raise EncodeError, "#{Model.display_name(@serializer)} reads ##{name}, which #{Model.display_name(@model)} does not have"
       end

@@ -7,7 +7,9 @@ module Wirebind
     # serializer (+one+, +many+). Frozen.
     #
     # @api private
-    Field = Struct.new(:kind, :name, :key, :serializer, :links, keyword_init: true)
+    # +computed+ is the block of an attribute computed by a block;
+    # +condition+ its +if:+ or +unless:+, as +[:if or :unless, Symbol or Proc]+.
+    Field = Struct.new(:kind, :name, :key, :serializer, :links, :computed, :condition, keyword_init: true)
 
     # One declared link: its relation name and the position of its block in
     # the class's frozen block list.
@@ -134,16 +136,45 @@ module Wirebind
         nil
       end
 
-      # Declares one model attribute written as a value.
+      # Declares one attribute written as a value: a model attribute, or a
+      # computed one. A computed attribute's value is written by its Ruby
+      # class (String, Integer, Float, true/false, nil, Time, Array and Hash
+      # of these) and comes from
+      # - a block, called once per record written with the record and the
+      #   +context:+ given to {Serializer#initialize}; or
+      # - without a block, when the model declares no attribute of that
+      #   name, an instance method of the serializer of that name taking
+      #   +(record)+ or +(record, context)+. It is called on an instance made
+      #   once per compiled serializer (without +initialize+): it keeps no
+      #   state of one rendering; use the context for that. Such a name is
+      #   checked when the serializer is first compiled, since the method is
+      #   usually defined after the declaration.
       #
-      # @param name [Symbol] an attribute the model declares
+      # @example
+      #   attribute(:full_name) { |person| "#{person.first} #{person.last}" }
+      #   attribute :initials
+      #   def initials(person) = "#{person.first[0]}#{person.last[0]}"
+      #
+      # @param name [Symbol] an attribute the model declares, or the name of a
+      #   computed one
       # @param key [String, nil] the member name to write it under; default:
-      #   the attribute's JSON key
+      #   the attribute's JSON key (for a computed one, its name)
+      # With +if:+ (or +unless:+), the attribute (its key too) is written only
+      # for a record for which the condition is truthy (falsy): a Proc taking
+      # +(record)+ or +(record, context)+, or the name of such an instance
+      # method of the serializer (called as a computed attribute's method).
+      #
+      # @yieldparam record [Object] the record being written
+      # @yieldparam context [Hash] the +context:+ given to {Serializer#initialize}
+      # @yieldreturn [Object] the value
+      # @param if [Proc, Symbol, nil] write the attribute only when this holds
+      # @param unless [Proc, Symbol, nil] write the attribute only when this does not hold
       # @return [void]
       # @raise [SchemaError]
-      def attribute(name, key: nil, **unsupported, &block)
-        refuse_unsupported("attribute", name, unsupported, block)
-        add_field(:attribute, "attribute", name, key, nil)
+      def attribute(name, key: nil, if: nil, unless: nil, **unsupported, &block)
+        refuse_unsupported("attribute", name, unsupported, nil)
+        condition = check_condition(name, binding.local_variable_get(:if), binding.local_variable_get(:unless))
+        add_field(:attribute, "attribute", name, key, nil, nil, block, condition)
       end
 
       # Declares a link, whose block gives its href (a String, or nil to leave
@@ -202,6 +233,13 @@ module Wirebind
         add_field(:many, "many", name, key, serializer, links)
       end
 
+      # @api private
+      # @return [Boolean] +name+ is a method the serializer class defines
+      #   (not one of {Serializer}'s own), giving a computed attribute
+      def __wb_method_attribute?(name)
+        method_defined?(name) && !Serializer.method_defined?(name)
+      end
+
       # @return [Array<Field>] the declared fields, in order, inherited ones first
       # @api private
       def __wb_fields
@@ -254,7 +292,7 @@ module Wirebind
                            "declare it as a model attribute"
       end
 
-      def add_field(kind, method, name, key, serializer, links = nil)
+      def add_field(kind, method, name, key, serializer, links = nil, computed = nil, condition = nil)
         name = check_name(method, name)
         unless key.nil? || (key.is_a?(String) && !key.empty?)
           raise SchemaError, "#{display}.#{method} #{name.inspect}: key: must be a non-empty String, not #{key.inspect}"
@@ -269,12 +307,28 @@ module Wirebind
         blocks = relationship_links(method, name, links)
         change do
           field_links = blocks.each_with_index.map { |(rel, _), n| Link.new(rel: rel, index: @__wb_link_blocks.size + n).freeze }.freeze
-          field = Field.new(kind: kind, name: name, key: key && -key, serializer: serializer, links: field_links).freeze
+          field = Field.new(kind: kind, name: name, key: key && -key, serializer: serializer, links: field_links, computed: computed,
+                            condition: condition).freeze
           check_against_model(field, @__wb_model) if @__wb_model
           @__wb_fields = [*@__wb_fields, field].freeze
           @__wb_link_blocks = [*@__wb_link_blocks, *blocks.map(&:last)].freeze unless blocks.empty?
         end
         nil
+      end
+
+      # @return [Array(Symbol, Object), nil] +[:if or :unless, the Symbol or Proc]+
+      # @raise [SchemaError] both, or one that is neither a Symbol nor a Proc
+      def check_condition(name, if_holds, unless_holds)
+        return nil if if_holds.nil? && unless_holds.nil?
+        raise SchemaError, "#{display}.attribute #{name.inspect}: give if: or unless:, not both" if if_holds && unless_holds
+
+        kind, condition = if_holds ? [:if, if_holds] : [:unless, unless_holds]
+        unless condition.is_a?(Symbol) || condition.is_a?(Proc)
+          raise SchemaError, "#{display}.attribute #{name.inspect}: #{kind}: is a Proc (record[, context]) or a method's name, " \
+                             "not #{condition.inspect}"
+        end
+
+        [kind, condition].freeze
       end
 
       # @raise [SchemaError] +model+ does not declare the field's attribute, or not
@@ -297,10 +351,21 @@ module Wirebind
         end
       end
 
-      def check_against_model(field, model)
+      #
+      # A computed attribute (a block, or a method of the serializer) has no
+      # model attribute: nil. An +attribute+ the model lacks may be a method
+      # defined after the declaration: refused only when +compiling+.
+      def check_against_model(field, model, compiling: false)
+        return nil if field.computed
+
         attribute = model.attributes.find { |a| a.name == field.name }
+        return nil if !attribute && field.kind == :attribute && (__wb_method_attribute?(field.name) || !compiling)
+
         where = "#{display}.#{field.kind} #{field.name.inspect}"
-        raise SchemaError, "#{where}: #{Model.display_name(model)} declares no attribute #{field.name.inspect}" unless attribute
+        unless attribute
+          raise SchemaError, "#{where}: #{Model.display_name(model)} declares no attribute #{field.name.inspect}" \
+                             "#{" and #{display} defines no method #{field.name}(record)" if field.kind == :attribute}"
+        end
 
         case field.kind
         when :one

@@ -39,7 +39,7 @@ module Wirebind
           when Program::FIELD then @read[op.from] = true
           end
           @read[op.flag] = true if op.flag
-          @read[op.from] = true if op.code == Program::ONE && op.from
+          @read[op.from] = true if (op.code == Program::ONE || op.code == Program::ATTR) && op.from
         end
         # Slots holding whether a fieldset keeps a member: true or false, tested as such.
         @kept = ops.select { |op| op.code == Program::FIELD }.to_h { |op| [op.slot, true] }
@@ -150,9 +150,11 @@ module Wirebind
 
       # The expression reading the attribute +op+ reads from the record in
       # local +r+: a model's instance variable (a model's values are its
-      # ivars, see {Wirebind::Model}), or the reader of an object that is
-      # not a model.
+      # ivars, see {Wirebind::Model}), the reader of an object that is
+      # not a model, or a Hash record's value by key.
       def read(op)
+        return "Values.hash_value(r, #{op.reader.inspect})" if op.hash
+
         op.ivar ? "r.instance_variable_get(#{op.ivar.inspect})" : "r.#{op.reader}"
       end
 
@@ -221,7 +223,7 @@ module Wirebind
       # The attribute's value from local +v+ (set here), or its list of values.
       def attribute(op)
         at(op.at)
-        line "v = #{read(op)}"
+        line "v = #{op.from ? "s#{op.from}" : read(op)}"
         return scalar(op, "v") unless op.list
 
         @pending << "["

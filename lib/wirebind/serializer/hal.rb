@@ -36,8 +36,7 @@ module Wirebind
           fields.each do |resolved|
             next unless resolved.field.kind == :attribute
 
-            p.member(resolved.key)
-            p.attribute(resolved)
+            p.field_member(resolved) { p.attribute(resolved) }
           end
           links_object(p, compiled, links, hrefs) unless links.empty?
           embedded_object(p, fields, ones) if fields.any? { |resolved| resolved.field.kind != :attribute }

@@ -190,10 +190,7 @@ module Wirebind
           p.member(name)
           p.open
           members.each_with_index do |resolved, n|
-            member = lambda do
-              p.member(resolved.key)
-              each.call(resolved)
-            end
+            member = -> { p.field_member(resolved) { each.call(resolved) } }
             kept ? p.conditional([kept[n]], &member) : member.call
           end
           p.close
@@ -254,18 +251,21 @@ module Wirebind
         state = State.new(document.context, layout.fields, layout.include_tree)
         head = layout.opening
         written =
-          if resource.is_a?(Array)
-            # Primary data is never repeated in included.
-            compiled = resource.each_with_index.map do |item, index|
-              item && primary(document, item, state)
+          if resource.is_a?(Array) || Values.collection?(resource)
+            # Primary data is never repeated in included: a first walk of the
+            # list marks it (a collection is walked twice, never held).
+            index = 0
+            Values.each_item(resource) do |item|
+              primary(document, item, state) if item
+              index += 1
             rescue EncodeError => e
               raise JSON::Pure::Writer.nested(e, index)
             end
-            Document.flush_each(out, io, resource, head + layout.list_opening, layout.list_closing) do |item, first, index|
+            Document.flush_each(out, io, resource, head + layout.list_opening, layout.list_closing) do |item, first|
               next false if item.nil?
 
               out << "," unless first
-              compiled[index].write(item, out, state, 1)
+              document.compiled_for(item).write(item, out, state, 1)
             end
           elsif resource.nil?
             out << head << "null"

@@ -17,9 +17,10 @@ module Wirebind
         Program.new(compiled) do |p|
           p.open
           compiled.fields.each do |resolved|
+            next p.field_member(resolved) { p.attribute(resolved) } if resolved.field.kind == :attribute
+
             p.member(resolved.key)
             case resolved.field.kind
-            when :attribute then p.attribute(resolved)
             when :one
               p.emit(code: Program::ONE, at: resolved.at, **p.nested(resolved), skip_nil: false, **p.read(resolved))
             when :many

@@ -23,7 +23,7 @@ module Wirebind
     class Program
       # Operation codes (serializer_engine.h's wb_ser_op_code).
       LIT = 0         # text: append it
-      ATTR = 1        # at, ivar/reader/direct, type, list: write an attribute's value
+      ATTR = 1        # at, ivar/reader/direct or slot (from), type, list: write an attribute's value
       LINK = 2        # at, slot, index: slot = links[index].call(r, ctx)
       LOAD = 3        # at, ivar/reader/direct, slot: slot = the attribute's value
       HREF = 4        # at, slot: write the String in slot
@@ -44,7 +44,7 @@ module Wirebind
       # this order (+nil+ where it does not apply; +from+ and +flag+ -1).
       # ONE, MANY and RELATE get their nested serializer from
       # {Compiled#nested}, by +at+, when the engine compiles them.
-      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil head slots from flag readers].freeze
+      FIELDS = %i[code at slot target text ivar reader direct type list skip_nil head slots from flag readers hash].freeze
       # One operation: FIELDS, plus the blocks of UNLESS_ANY (+body+) and
       # SPARSE (+body+, +otherwise+).
       Op = Struct.new(*FIELDS, :body, :otherwise, keyword_init: true)
@@ -83,9 +83,10 @@ module Wirebind
         @compiled.model
       end
 
-      # @return [Array<Proc>] the serializer's link blocks, by index (frozen)
+      # @return [Array<Proc>] the serializer's link blocks and computed
+      #   attributes' callables, by index (frozen)
       def links
-        @compiled.serializer.__wb_link_blocks
+        @compiled.links
       end
 
       # @return [Integer] records nested deeper than this raise
@@ -155,15 +156,36 @@ module Wirebind
 
         container = @containers.last
         before = container.state
-        if before == :empty
+        # Nested in another conditional's body, before any member: the outer
+        # one's flag (cleared) is the container's.
+        if before == :empty && container.flag.nil?
           container.flag = slot
           emit(code: FLAG_CLEAR, slot: container.flag)
         end
         block(emit(code: UNLESS_ANY, slots: slots.dup.freeze), :body) do
           yield
-          emit(code: FLAG_SET, slot: container.flag) unless before == :nonempty
+          # A body that ends :unknown wrote only through nested conditionals,
+          # which set the flag themselves when they wrote.
+          emit(code: FLAG_SET, slot: container.flag) if before != :nonempty && container.state == :nonempty
         end
         container.state = before == :nonempty ? :nonempty : :unknown
+      end
+
+      # A field's member (its key, then what the block writes), written only
+      # when its +if:+/+unless:+ condition (a callable by index, giving true
+      # or nil) holds for the record.
+      def field_member(resolved)
+        unless resolved.condition
+          member(resolved.key)
+          return yield
+        end
+
+        holds = slot
+        emit(code: LINK, at: resolved.at, slot: holds, target: resolved.condition)
+        conditional([holds]) do
+          member(resolved.key)
+          yield
+        end
       end
 
       # JSON:API's sparse fieldsets: the block's operations twice, given
@@ -175,8 +197,15 @@ module Wirebind
         block(op, :otherwise) { yield nil }
       end
 
-      # The attribute's value (or list of values), +null+ for nil.
+      # The attribute's value (or list of values), +null+ for nil. A computed
+      # one's value is its callable's (called as a link's block, into a slot).
       def attribute(resolved)
+        if resolved.attribute.is_a?(ComputedAttribute)
+          value = slot
+          emit(code: LINK, at: resolved.at, slot: value, target: resolved.attribute.index)
+          return emit(code: ATTR, at: resolved.at, type: :any, list: false, from: value)
+        end
+
         emit(code: ATTR, at: resolved.at, type: resolved.attribute.model? ? :model : Values.json_type(resolved.attribute),
              list: resolved.attribute.list?, **read(resolved))
       end
@@ -190,7 +219,8 @@ module Wirebind
       #   (+direct+; see {Wirebind::Model}), or the reader of an object that
       #   is not a model (a {ReaderAttribute}, which has no ivar)
       def read_attribute(attribute)
-        { ivar: attribute.ivar, reader: attribute.name, direct: !attribute.ivar.nil? }
+        { ivar: attribute.ivar, reader: attribute.name, direct: !attribute.ivar.nil?,
+          hash: attribute.is_a?(ReaderAttribute) && attribute.hash_record }
       end
 
       # @return [Hash] whether the list of +resolved+ is read as

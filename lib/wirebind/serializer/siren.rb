@@ -38,8 +38,7 @@ module Wirebind
             p.member("properties")
             p.open
             attributes.each do |resolved|
-              p.member(resolved.key)
-              p.attribute(resolved)
+              p.field_member(resolved) { p.attribute(resolved) }
             end
             p.close
           end

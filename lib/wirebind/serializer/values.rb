@@ -55,6 +55,34 @@ module Wirebind
         Writer.string(out, value)
       end
 
+      # Whether a resource that is not an Array is a list of records: an
+      # Enumerator, an object answering +find_each+ (an ActiveRecord
+      # Relation), or an Enumerable other than a Hash or a Struct (records).
+      def self.collection?(resource)
+        return false if resource.is_a?(Hash) || resource.is_a?(Struct)
+
+        resource.is_a?(Enumerable) || resource.respond_to?(:find_each)
+      end
+
+      # Yields each record of a list: a Relation's in batches (+find_each+),
+      # never all loaded at once; anything else's +each+.
+      # @return [void]
+      def self.each_item(list, &each)
+        list.respond_to?(:find_each) ? list.find_each(&each) : list.each(&each)
+        nil
+      end
+
+      # A Hash record's value for attribute +name+: under the Symbol key, or
+      # else the String one (the Hash's default is not used).
+      # @raise [EncodeError] neither key is present
+      def self.hash_value(record, name)
+        record.fetch(name) do
+          record.fetch(name.name) do
+            raise EncodeError, "the Hash record has no key #{name.inspect} or #{name.name.inspect}"
+          end
+        end
+      end
+
       # The type an attribute is written as: its own, or the one whose JSON
       # form it shares (+:xml+ is a string, JSON::Plan::JSON_CODES).
       # @raise [SchemaError] a type with no JSON form (+:qname+)
