@@ -203,19 +203,32 @@ module Wirebind
         out << "  end\n"
       end
 
+      # A reference to a group's head: each item under its own element name (a
+      # list of several classes is mapped by their xml_roots, "*", which takes
+      # no other element, so it may stand beside the type's other elements).
+      def substitution_source(name, field, class_ns)
+        members = field.substitutes
+        classes = members.map { |substitute| @substitute_classes.fetch([substitute.namespace, substitute.local]) }
+        note = " # substitution group #{comment(field.local)}\n"
+        if members.size == 1
+          only = members.first
+          element = Field.new(:element, only.local, only.namespace)
+          type = field.list ? "[#{classes.first}]" : classes.first
+          return "    attribute :#{name}, #{type}, xml: #{path(element, class_ns).inspect}#{note}"
+        end
+
+        "    attribute :#{name}, [#{classes.join(', ')}], xml: \"*\"#{note}"
+      end
+
       # Every attribute of +spec+, its base's first (a class declared before
       # its base's attributes does not inherit them).
       def attributes_source(spec, class_ns)
         out = +""
         names = {}
-        fields = spec.all_fields
-        # A list of a group's head, alone among the elements: each item under its own element name.
-        only_element = fields.count { |field| field.kind == :element } == 1
-        fields.each do |field|
+        spec.all_fields.each do |field|
           name = attribute_name(field.local, names)
-          if field.substitutes && field.list && only_element && !field.wrapped
-            classes = field.substitutes.map { |substitute| @substitute_classes.fetch([substitute.namespace, substitute.local]) }
-            out << "    attribute :#{name}, [#{classes.join(', ')}], xml: \"*\" # substitution group #{comment(field.local)}\n"
+          if field.substitutes && !field.wrapped
+            out << substitution_source(name, field, class_ns)
             next
           end
           if (item = wrapper_item(field))
