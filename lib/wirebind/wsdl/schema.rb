@@ -69,8 +69,10 @@ module Wirebind
     # +substitutes+, for a reference to the head of a substitution group: the
     # elements that may stand in its place (the head first unless abstract), as
     # {Substitute}s whose types are all {TypeSpec}s.
+    #
+    # +fixed+: the value an XML Schema +fixed+ constraint allows (the text), or nil.
     Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional,
-                       :substitutes) do
+                       :substitutes, :fixed) do
       # @return [Array] what makes two fields the same XML name
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
@@ -451,16 +453,18 @@ module Wirebind
           type, list, enum = declared_type(definition.node, definition.context, local)
           nillable = definition.node["nillable"] == "true"
           substitutes = substitutes(key, definition)
+          fixed = node["fixed"] || definition.node["fixed"]
         else
           local = node["name"] or raise InvalidError, "#{node.where}: an element without a name or ref"
           qualified = node["form"] ? node["form"] == "qualified" : context.elements_qualified
           namespace = qualified ? context.tns : nil
           type, list, enum = declared_type(node, context, local)
           nillable = node["nillable"] == "true"
+          fixed = node["fixed"]
         end
         check_name(node, local)
         Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0",
-                  substitutes)
+                  substitutes, fixed)
       end
 
       def attribute_field(node, context)
@@ -487,7 +491,8 @@ module Wirebind
           end
         type = :string unless type.is_a?(Symbol) && type != :any
         check_name(node, local)
-        Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false)
+        Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false, false, nil,
+                  node["fixed"] || decl["fixed"])
       end
     end
   end
