@@ -64,6 +64,17 @@ module Wirebind
       assert_equal shape, mod::ItemResponseShapeType.from_xml(written)
     end
 
+    # t:Path's type is abstract: only a substitute's class may be written.
+    def test_an_abstract_type_is_not_written_without_a_concrete_subclass
+      mod = define_wsdl(TYPES)
+      assert_predicate mod::BasePathToElementType, :xml_abstract?
+      refute_predicate mod::PathToUnindexedFieldType, :xml_abstract?
+      error = assert_raises(EncodeError) { mod::SortFieldType.new(path: [mod::BasePathToElementType.new], order: "Ascending").to_xml }
+      assert_includes error.message, "BasePathToElementType is abstract"
+      assert_raises(EncodeError) { mod::BasePathToElementType.new.to_xml }
+      assert_includes mod::SortFieldType.new(path: [mod::FieldURI.new(field_uri: "item:Subject")], order: "A").to_xml, "<FieldURI "
+    end
+
     # A single head (EWS's FieldOrder: one t:Path, then Order): a substitute
     # element of several is read into a list of at most one item (an attribute
     # maps one class per element name); a group of one substitute is a single value.

@@ -199,6 +199,7 @@ module Wirebind
         out << "    xml_namespace #{class_ns.inspect}\n" if class_ns
         out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
         out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        out << "    xml_abstract\n" if spec.abstract?
         out << attributes_source(spec, class_ns)
         out << "  end\n"
       end

@@ -36,6 +36,11 @@ module Wirebind
         @array_of = nil
       end
 
+      # @return [Boolean] whether it is a named type declared abstract="true"
+      def abstract?
+        named && node["abstract"] == "true"
+      end
+
       # @return [String] +{namespace}name+
       def qualified_name
         namespace ? "{#{namespace}}#{name}" : name
