@@ -403,7 +403,12 @@ module Wirebind
       def base_spec(derivation)
         base = derivation["base"] or return nil
         key = derivation.qname(base)
-        return nil unless @complex.key?(key)
+        unless @complex.key?(key)
+          # A built-in or simple base adds no fields; an unknown one would lose them.
+          return nil if XSD_NAMESPACES.include?(key[0]) || key[0] == ENCODING_NS || @simple.key?(key)
+
+          raise InvalidError, "#{derivation.where}: the base type {#{key[0]}}#{key[1]} is not defined in any schema read"
+        end
 
         spec = spec_for_type(key)
         spec.array_of ? nil : spec
