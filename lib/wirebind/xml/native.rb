@@ -64,7 +64,7 @@ module Wirebind
         # @return [Object, nil] the compiled plan of the model that declared that
         #   xml_type, nil (none) to capture the content
         def typed_any_plan(local, uri)
-          klass = Model.xml_subtype(Model, local, uri)
+          klass = Model.xml_type_named(local, uri)
           klass && plan_for(klass)
         end
 

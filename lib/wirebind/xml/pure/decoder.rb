@@ -579,7 +579,7 @@ module Wirebind
           return unless @poly && attrs && slot.type == :any
 
           local, uri = xsi_type(attrs)
-          klass = local && Model.xml_subtype(Model, local, uri)
+          klass = local && Model.xml_type_named(local, uri)
           klass && Plan.for(klass)
         end
 
