@@ -77,6 +77,21 @@ module Wirebind
       assert_includes error.message, "needs an xml_type"
     end
 
+    # A class of the same local name declared in no namespace, or in any
+    # (matching: :any), is not the WSDL's type: the content stays a Hash.
+    class LooseManagedObjectReference
+      include Wirebind::Model
+      xml_type "ManagedObjectReference", matching: :any
+      attribute :value, :string, xml: "."
+    end
+
+    def test_any_type_ignores_a_type_of_the_same_name_in_another_namespace
+      mod = define_wsdl(TYPES)
+      xml = '<DynamicProperty xmlns="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><name>p</name>' \
+            '<val xmlns:o="urn:other" xsi:type="o:ManagedObjectReference" type="Folder">group-v3</val></DynamicProperty>'
+      assert_equal "group-v3", mod::DynamicProperty.from_xml(xml).val["#text"]
+    end
+
     def test_an_element_of_only_xsd_any_or_mixed_content_keeps_it
       mod = define_wsdl(TYPES)
       fields = mod::NotificationMessage.attributes.to_h { |a| [a.name, a.type] }
