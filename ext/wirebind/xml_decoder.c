@@ -13,7 +13,8 @@
 static VALUE mNative;
 static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_lookup, id_into_array, id_hold, id_built,
     id_referent_type, id_define, id_list_of, id_instance_text, id_instance_rule, id_resolve, id_each_record, id_each_reference, id_finish,
-    id_count, id_xml_types_p, id_subtype_plan, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split, id_qresolve;
+    id_count, id_xml_types_p, id_subtype_plan, id_typed_any_plan, id_any, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split,
+    id_qresolve;
 static VALUE sym_xml, sym_any, sym_qname, sym_scope;
 
 void wb_xdec_init_ids(VALUE module)
@@ -42,6 +43,8 @@ void wb_xdec_init_ids(VALUE module)
     id_count = rb_intern("count");
     id_xml_types_p = rb_intern("xml_types?");
     id_subtype_plan = rb_intern("subtype_plan");
+    id_typed_any_plan = rb_intern("typed_any_plan");
+    id_any = rb_intern("any");
     id_start = rb_intern("start");
     id_leaf = rb_intern("leaf");
     id_new = rb_intern("new");
@@ -569,6 +572,20 @@ static const wb_xplan *subtype_plan(wb_xdec *d, const wb_xplan *plan, const wb_x
     return rb_check_typeddata(found, &wb_xplan_type);
 }
 
+/* typed_any_plan: the compiled plan of the model an :any element's xsi:type
+ * names (Native.typed_any_plan decides, as the pure decoder does), or NULL: then
+ * its content is captured. */
+static const wb_xplan *typed_any_plan(wb_xdec *d, const wb_xplan_entry *slot, const wb_xtok_attr *attrs, size_t n)
+{
+    VALUE local, uri;
+    if (!d->poly || !n || slot->type_value != ID2SYM(id_any) || !xsi_type(d, attrs, n, &local, &uri)) return NULL;
+    VALUE found = rb_funcall(mNative, id_typed_any_plan, 2, local, uri);
+    if (NIL_P(found)) return NULL;
+    if (NIL_P(d->keep)) d->keep = rb_hash_new();
+    rb_hash_aset(d->keep, found, Qtrue); /* held for as long as the decode runs */
+    return rb_check_typeddata(found, &wb_xplan_type);
+}
+
 static void deliver(wb_xdec *d, const wb_xplan_entry *slot, size_t values, VALUE value);
 
 /* reference: an element with href="#id" where slot's value goes. Its value when
@@ -674,7 +691,8 @@ static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
     return 1;
 }
 
-static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const wb_xtok_attr *attrs, size_t n)
+/* start_model: plan is the slot's own, or (an :any slot) the one its xsi:type named. */
+static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const wb_xtok_attr *attrs, size_t n, const wb_xplan *plan)
 {
     if (n && nil_attribute(attrs, n)) {
         deliver(d, slot, parent, Qnil);
@@ -682,7 +700,7 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
         d->tok.want_text = 0;
         return;
     }
-    const wb_xplan *plan = wb_xplan_entry_plan(slot);
+    if (!plan) plan = wb_xplan_entry_plan(slot);
     if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, (wb_xtok_str){NULL, 0});
     /* A record with an id (PHP's first copy of a repeated value): its id goes
      * below its values, for References#define at its end. */
@@ -732,6 +750,11 @@ static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const
         d->tok.want_text = 0;
         return;
     }
+    const wb_xplan *typed = typed_any_plan(d, slot, attrs, n);
+    if (typed) {
+        start_model(d, slot, values, attrs, n, typed);
+        return;
+    }
     size_t at = push_values(d, 1);
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_scope, d->state);
@@ -776,7 +799,7 @@ static void locate_record(wb_xdec *d, wb_xtok_str local, wb_xtok_str uri, const 
         d->located++; /* undone at its end, as for a record */
         d->record_depth = depth;
         if (d->referent.kind == WB_XPLAN_MODEL)
-            start_model(d, &d->referent, NONE, attrs, n);
+            start_model(d, &d->referent, NONE, attrs, n, NULL);
         else
             start_scalar(d, &d->referent, NONE, attrs, n);
         return;
@@ -791,7 +814,7 @@ static void locate_record(wb_xdec *d, wb_xtok_str local, wb_xtok_str uri, const 
     if (depth < d->step_count) return;
     d->record_depth = depth;
     if (d->record.kind == WB_XPLAN_MODEL)
-        start_model(d, &d->record, NONE, attrs, n);
+        start_model(d, &d->record, NONE, attrs, n, NULL);
     else
         start_scalar(d, &d->record, NONE, attrs, n);
 }
@@ -850,7 +873,7 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
         f->values = values;
         break;
     }
-    case WB_XPLAN_MODEL: start_model(d, e, values, attrs, n); break;
+    case WB_XPLAN_MODEL: start_model(d, e, values, attrs, n, NULL); break;
     case WB_XPLAN_OPEN: start_capture(d, e, values, attrs, n, uri); break;
     default: start_scalar(d, e, values, attrs, n); break;
     }
@@ -865,13 +888,14 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
         return;
     }
     leaf_path l = {local, {NULL, 0}};
-    if (slot->kind == WB_XPLAN_OPEN) {
+    const wb_xplan *typed = slot->kind == WB_XPLAN_OPEN ? typed_any_plan(d, slot, attrs, n) : NULL;
+    if (slot->kind == WB_XPLAN_OPEN && !typed) {
         VALUE args[3] = {slot->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len)};
         deliver(d, slot, values, rb_funcallv(wb_hooks.cXMLCapture, id_leaf_value, 3, args));
         return;
     }
-    if (slot->kind == WB_XPLAN_MODEL) {
-        const wb_xplan *plan = wb_xplan_entry_plan(slot);
+    if (typed || slot->kind == WB_XPLAN_MODEL) {
+        const wb_xplan *plan = typed ? typed : wb_xplan_entry_plan(slot);
         if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
         size_t base = push_values(d, plan->size);
         if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);

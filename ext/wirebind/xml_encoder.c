@@ -26,8 +26,8 @@ static VALUE cEncoderPlan;
 static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes, id_kind, id_type, id_list, id_name, id_uri,
     id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_top_level_subtype_p,
-    id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top, id_element_content, id_qname_attribute,
-    id_index;
+    id_xml_abstract_p, id_abstract_message, id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top,
+    id_element_content, id_qname_attribute, id_index;
 static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -338,6 +338,7 @@ VALUE wb_xenc_plan_compile(VALUE klass)
     rb_str_cat_cstr(nil_suffix, "/>");
     plan->nil_suffix = intern(plan, nil_suffix);
     plan->top_subtype = RTEST(rb_funcall(wb_hooks.mXML, id_top_level_subtype_p, 1, klass));
+    plan->abstract = RTEST(rb_funcall(klass, id_xml_abstract_p, 0));
 
     /* Generator#scope, the part fixed at compile time. */
     if (NIL_P(namespace)) {
@@ -515,6 +516,8 @@ static const rb_data_type_t encoding_type = {
 
 /* Pure::Encoder.for(klass), memoized for this call: a record's class is only
  * asked for its plan once per document. */
+NORETURN(static void fail(const encoding *enc, VALUE message));
+
 static const wb_xenc_plan *plan_of(encoding *enc, VALUE klass)
 {
     if (klass == enc->last_class) return enc->last_plan;
@@ -527,10 +530,12 @@ static const wb_xenc_plan *plan_of(encoding *enc, VALUE klass)
         if (!enc->plans) enc->plans = st_init_numtable();
         st_insert(enc->plans, (st_data_t)klass, (st_data_t)object);
     }
-    enc->last_class = klass;
-    enc->last_plan = RTYPEDDATA_DATA(object);
+    const wb_xenc_plan *plan = RTYPEDDATA_DATA(object);
     RB_GC_GUARD(object);
-    return enc->last_plan;
+    if (plan->abstract) fail(enc, rb_funcall(wb_hooks.mXML, id_abstract_message, 1, klass));
+    enc->last_class = klass;
+    enc->last_plan = plan;
+    return plan;
 }
 
 static void append_tag(VALUE path, const frame *f)
@@ -1164,6 +1169,8 @@ void wb_xenc_init(VALUE mNative)
     id_for = rb_intern("for");
     id_root_name = rb_intern("root_name");
     id_top_level_subtype_p = rb_intern("top_level_subtype?");
+    id_xml_abstract_p = rb_intern("xml_abstract?");
+    id_abstract_message = rb_intern("abstract_message");
     id_namespace = rb_intern("namespace");
     id_prefix = rb_intern("prefix");
     id_text = rb_intern("text");

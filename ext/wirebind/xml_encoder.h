@@ -101,6 +101,7 @@ typedef struct wb_xenc_plan {
     wb_xenc_need *document_needs;
     wb_xenc_bytes document_declarations;
     int top_subtype; /* XML.top_level_subtype?: at the top of a document, it writes its xsi:type */
+    int abstract;    /* Model.xml_abstract?: a record of exactly this class is an EncodeError */
     size_t attribute_count, attribute_capacity;
     size_t record_attribute_count; /* the record's own; wrappers' ones follow them */
     wb_xenc_attribute *attributes;

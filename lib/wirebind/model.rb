@@ -107,6 +107,20 @@ module Wirebind
         matched || loose
       end
 
+      # The class an +:any+ element's xsi:type names: one declared in exactly
+      # that namespace (or, for no namespace, without one), the later one when
+      # two are. Not the looser matches of {.xml_subtype}: open content is any
+      # document's, so a type by that local name elsewhere must not take it.
+      #
+      # @api private
+      # @param local [String] the type's local name
+      # @param uri [String, nil] the type's namespace, resolved where it appeared
+      # @return [Class, nil]
+      def xml_type_named(local, uri)
+        candidates = @xml_types[local] or return nil
+        candidates.find { |klass| klass.xml_type[1] == uri } # the latest declaration first
+      end
+
       # Declares many models at once: the +xml_type+s declared inside the block
       # are registered together when it ends (one copy of the registry, not one
       # per class). Generated code (+wirebind generate+) uses it. Per thread;

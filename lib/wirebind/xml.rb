@@ -163,6 +163,15 @@ module Wirebind
         !klass.xml_type.nil? && !klass.superclass.nil? && klass.superclass < Model
       end
 
+      # The message of the EncodeError for a record of an abstract class (both encoders).
+      #
+      # @api private
+      # @param klass [Class]
+      # @return [String]
+      def abstract_message(klass)
+        "#{Model.display_name(klass)} is abstract (xml_abstract): write an instance of a concrete subclass"
+      end
+
       # What each declared scalar type accepts as the instance +xsi:type+ of its
       # value (by the kind References::XSD_SCALARS gives the XML Schema name).
       INSTANCE_TYPES = {

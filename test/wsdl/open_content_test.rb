@@ -16,6 +16,13 @@ module Wirebind
           <xsd:element name="val" type="xsd:anyType"/>
           <xsd:element name="vals" type="xsd:anyType" minOccurs="0" maxOccurs="unbounded"/>
         </xsd:sequence><xsd:attribute name="note" type="xsd:anyType"/></xsd:complexType>
+        <xsd:complexType name="ManagedObjectReference"><xsd:simpleContent><xsd:extension base="xsd:string">
+          <xsd:attribute name="type" type="xsd:string"/>
+        </xsd:extension></xsd:simpleContent></xsd:complexType>
+        <xsd:complexType name="ObjectContent"><xsd:sequence>
+          <xsd:element name="obj" type="tns:ManagedObjectReference"/>
+          <xsd:element name="propSet" type="tns:DynamicProperty" minOccurs="0" maxOccurs="unbounded"/>
+        </xsd:sequence></xsd:complexType>
         <xsd:complexType name="NotificationMessage"><xsd:sequence>
           <xsd:element name="Topic" type="tns:Topic" minOccurs="0"/>
           <xsd:element name="Message"><xsd:complexType><xsd:sequence>
@@ -35,12 +42,54 @@ module Wirebind
       xml = '<DynamicProperty xmlns="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><name>parent</name>' \
             '<val xsi:type="ManagedObjectReference" type="Folder">group-v3</val>' \
             "<vals><a>1</a><b>2</b></vals><vals>plain</vals></DynamicProperty>"
-      record = mod::DynamicProperty.from_xml(xml)
+      record = mod::DynamicProperty.from_xml(xml.sub('xsi:type="ManagedObjectReference"', 'xsi:type="Unknown"'))
       assert_equal "Folder", record.val["@type"]
       assert_equal "group-v3", record.val["#text"]
-      assert_equal "ManagedObjectReference", record.val["@{http://www.w3.org/2001/XMLSchema-instance}type"]
+      assert_equal "Unknown", record.val["@{http://www.w3.org/2001/XMLSchema-instance}type"]
       assert_equal [{ "a" => "1", "b" => "2" }, "plain"], record.vals
       assert_equal record, mod::DynamicProperty.from_xml(record.to_xml)
+    end
+
+    # vSphere's PropertyCollector: DynamicProperty.val holds whatever the
+    # xsi:type names; a type the WSDL defines decodes to its generated class.
+    def test_any_type_decodes_a_known_xsi_type_to_its_class
+      mod = define_wsdl(TYPES)
+      xml = '<ObjectContent xmlns="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:v="urn:test">' \
+            '<obj type="Datacenter">datacenter-2</obj><propSet><name>parent</name>' \
+            '<val xsi:type="v:ManagedObjectReference" type="Folder">group-v3</val>' \
+            '<vals xsi:type="ObjectContent"><obj type="Folder">group-d1</obj><propSet><name>name</name><val>Datacenters</val></propSet></vals>' \
+            '<vals xsi:type="ManagedObjectReference" type="HostSystem"/>' \
+            "</propSet></ObjectContent>"
+      record = mod::ObjectContent.from_xml(xml)
+      prop = record.prop_set.first
+      assert_equal mod::ManagedObjectReference.new(type: "Folder", value: "group-v3"), prop.val
+      nested, empty = prop.vals
+      assert_instance_of mod::ObjectContent, nested
+      assert_equal "group-d1", nested.obj.value
+      assert_equal "Datacenters", nested.prop_set.first.val
+      assert_equal mod::ManagedObjectReference.new(type: "HostSystem", value: ""), empty
+      assert_equal record, mod::ObjectContent.from_xml(record.to_xml)
+      untyped = Class.new do
+        include Wirebind::Model
+        attribute :a, :string
+      end
+      error = assert_raises(EncodeError) { mod::DynamicProperty.new(name: "n", val: untyped.new(a: "x")).to_xml }
+      assert_includes error.message, "needs an xml_type"
+    end
+
+    # A class of the same local name declared in no namespace, or in any
+    # (matching: :any), is not the WSDL's type: the content stays a Hash.
+    class LooseManagedObjectReference
+      include Wirebind::Model
+      xml_type "ManagedObjectReference", matching: :any
+      attribute :value, :string, xml: "."
+    end
+
+    def test_any_type_ignores_a_type_of_the_same_name_in_another_namespace
+      mod = define_wsdl(TYPES)
+      xml = '<DynamicProperty xmlns="urn:test" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><name>p</name>' \
+            '<val xmlns:o="urn:other" xsi:type="o:ManagedObjectReference" type="Folder">group-v3</val></DynamicProperty>'
+      assert_equal "group-v3", mod::DynamicProperty.from_xml(xml).val["#text"]
     end
 
     def test_an_element_of_only_xsd_any_or_mixed_content_keeps_it

@@ -173,5 +173,18 @@ module Wirebind
         assert_equal "red", mod::Node.from_xml('<Node xmlns="urn:test"><color>red</color></Node>').color
       end
     end
+
+    # An extension of a base no schema defines (a wrong prefix) is an error
+    # naming it: generating the class without the base's fields lost them silently.
+    def test_an_undefined_extension_base_is_an_invalid_error
+      types = <<~XML
+        <xsd:schema targetNamespace="urn:fedex" elementFormDefault="qualified">
+          <xsd:complexType name="VersionId"><xsd:sequence><xsd:element name="a" type="xsd:string"/></xsd:sequence></xsd:complexType>
+          <xsd:complexType name="Ship"><xsd:complexContent><xsd:extension base="tns:VersionId"/></xsd:complexContent></xsd:complexType>
+        </xsd:schema>
+      XML
+      error = assert_raises(WSDL::InvalidError) { define_wsdl(types) }
+      assert_includes error.message, "the base type {urn:test}VersionId is not defined"
+    end
   end
 end

@@ -24,6 +24,21 @@ module Wirebind
         <xsd:complexType name="NonEmptyArrayOfPathsToElementType"><xsd:sequence>
           <xsd:element ref="t:Path" maxOccurs="unbounded"/>
         </xsd:sequence></xsd:complexType>
+        <xsd:complexType name="FindItemType"><xsd:sequence>
+          <xsd:element name="Traversal" type="xsd:string"/>
+          <xsd:element ref="t:Path" maxOccurs="unbounded"/>
+          <xsd:element name="Note" type="xsd:string" minOccurs="0"/>
+        </xsd:sequence></xsd:complexType>
+        <xsd:complexType name="SortFieldType"><xsd:sequence>
+          <xsd:element ref="t:Path"/>
+          <xsd:element name="Order" type="xsd:string"/>
+          <xsd:element ref="t:Shape" minOccurs="0"/>
+        </xsd:sequence></xsd:complexType>
+        <xsd:complexType name="ShapeType" abstract="true"/>
+        <xsd:element name="Shape" type="t:ShapeType" abstract="true"/>
+        <xsd:complexType name="CircleType"><xsd:complexContent><xsd:extension base="t:ShapeType">
+          <xsd:attribute name="r" type="xsd:int"/></xsd:extension></xsd:complexContent></xsd:complexType>
+        <xsd:element name="Circle" type="t:CircleType" substitutionGroup="t:Shape"/>
         <xsd:complexType name="ItemResponseShapeType"><xsd:sequence>
           <xsd:element name="BaseShape" type="xsd:string"/>
           <xsd:element name="AdditionalProperties" type="t:NonEmptyArrayOfPathsToElementType" minOccurs="0"/>
@@ -47,6 +62,47 @@ module Wirebind
       assert_match(/<(\w+:)?FieldURI FieldURI="item:Subject"/, written)
       refute_match(/Path|xsi:type/, written)
       assert_equal shape, mod::ItemResponseShapeType.from_xml(written)
+    end
+
+    # t:Path's type is abstract: only a substitute's class may be written.
+    def test_an_abstract_type_is_not_written_without_a_concrete_subclass
+      mod = define_wsdl(TYPES)
+      assert_predicate mod::BasePathToElementType, :xml_abstract?
+      refute_predicate mod::PathToUnindexedFieldType, :xml_abstract?
+      error = assert_raises(EncodeError) { mod::SortFieldType.new(path: [mod::BasePathToElementType.new], order: "Ascending").to_xml }
+      assert_includes error.message, "BasePathToElementType is abstract"
+      assert_raises(EncodeError) { mod::BasePathToElementType.new.to_xml }
+      assert_includes mod::SortFieldType.new(path: [mod::FieldURI.new(field_uri: "item:Subject")], order: "A").to_xml, "<FieldURI "
+    end
+
+    # A single head (EWS's FieldOrder: one t:Path, then Order): a substitute
+    # element of several is read into a list of at most one item (an attribute
+    # maps one class per element name); a group of one substitute is a single value.
+    def test_a_single_head_beside_other_elements
+      mod = define_wsdl(TYPES)
+      xml = '<SortFieldType xmlns="urn:t"><ExtendedFieldURI PropertyTag="0x1000"/><Order>Ascending</Order><Circle r="2"/></SortFieldType>'
+      sort = mod::SortFieldType.from_xml(xml)
+      assert_equal [mod::ExtendedFieldURI.new(property_tag: "0x1000")], sort.path
+      assert_equal "Ascending", sort.order
+      assert_equal mod::Circle.new(r: 2), sort.shape
+      written = sort.to_xml
+      assert_match(/<ExtendedFieldURI PropertyTag="0x1000">(<.ExtendedFieldURI>)?<Order>Ascending<.Order><Circle r="2">/, written)
+      assert_equal sort, mod::SortFieldType.from_xml(written)
+    end
+
+    # A list of the head beside other elements: each substitute by its own name,
+    # the other elements by theirs.
+    def test_a_list_of_the_head_beside_other_elements
+      mod = define_wsdl(TYPES)
+      xml = '<FindItemType xmlns="urn:t"><Traversal>Shallow</Traversal><FieldURI FieldURI="item:Subject"/>' \
+            '<IndexedFieldURI FieldIndex="3"/><Note>n</Note></FindItemType>'
+      find = mod::FindItemType.from_xml(xml)
+      assert_equal "Shallow", find.traversal
+      assert_equal "n", find.note
+      assert_equal [mod::FieldURI, mod::IndexedFieldURI], find.path.map(&:class)
+      written = find.to_xml
+      assert_match(%r{<Traversal>Shallow</Traversal><FieldURI FieldURI="item:Subject">(</FieldURI>)?<IndexedFieldURI FieldIndex="3">(</IndexedFieldURI>)?<Note>n</Note>}, written)
+      assert_equal find, mod::FindItemType.from_xml(written)
     end
   end
 end

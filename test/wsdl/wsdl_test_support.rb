@@ -11,12 +11,14 @@ module Wirebind
       time: Time.utc(2026, 1, 2, 3, 4, 5), date: Date.new(2026, 1, 2), base64: "bytes".b
     }.freeze
 
-    # A record of +klass+ with every attribute set (models nested to +depth+).
+    # A record of +klass+ with every attribute set (models nested to +depth+; an
+    # abstract type's value is of a concrete subclass, or nil when it has none).
     def sample(klass, depth = 2)
       values = klass.attributes.to_h do |attribute|
+        type = attribute.model? && concrete(attribute.type)
         value =
           if attribute.model?
-            depth.positive? ? sample(attribute.type, depth - 1) : nil
+            depth.positive? && type ? sample(type, depth - 1) : nil
           elsif attribute.enum
             attribute.enum.keys.first
           else
@@ -25,6 +27,10 @@ module Wirebind
         [attribute.name, attribute.list? ? [value].compact : value]
       end
       klass.new(**values)
+    end
+
+    def concrete(klass)
+      klass.xml_abstract? ? klass.subclasses.sort_by(&:name).find { |sub| !sub.xml_abstract? } : klass
     end
 
     def model_classes(mod)

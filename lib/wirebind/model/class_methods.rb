@@ -302,6 +302,30 @@ module Wirebind
         @__wb_xml_type_matching
       end
 
+      # Marks this class as an abstract XML Schema type: a record of exactly
+      # this class is an +EncodeError+ wherever it is written (only a subclass,
+      # written with its +xsi:type+, may stand for it); decoding is unaffected.
+      # Not inherited: a subclass is concrete unless it declares it too.
+      #
+      # @example EWS's t:Path
+      #   class BasePathToElementType
+      #     include Wirebind::Model
+      #     xml_abstract
+      #   end
+      #
+      # @return [void]
+      def xml_abstract
+        SCHEMA_LOCK.synchronize do
+          @__wb_xml_abstract = true
+          schema_changed
+        end
+      end
+
+      # @return [Boolean] whether this class declared {#xml_abstract}
+      def xml_abstract?
+        @__wb_xml_abstract == true
+      end
+
       # Reads, or with an argument sets, how default JSON keys are spelled.
       #
       # @param style [Symbol, nil] +:snake+ (the default: keys are the attribute
@@ -440,6 +464,7 @@ module Wirebind
         end
         @__wb_xml_type = nil
         @__wb_xml_type_matching = nil
+        @__wb_xml_abstract = false
         @__wb_plans = NO_PLANS
         @__wb_schema_generation = 0
         @__wb_builders = nil

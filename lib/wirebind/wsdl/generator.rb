@@ -199,8 +199,29 @@ module Wirebind
         out << "    xml_namespace #{class_ns.inspect}\n" if class_ns
         out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
         out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        out << "    xml_abstract\n" if spec.abstract?
         out << attributes_source(spec, class_ns)
         out << "  end\n"
+      end
+
+      # Values whose inspect is a Ruby literal that gives them back.
+      LITERAL_CLASSES = [String, Integer, Float, TrueClass, FalseClass].freeze
+
+      # A reference to a group's head: each item under its own element name (a
+      # list of several classes is mapped by their xml_roots, "*", which takes
+      # no other element, so it may stand beside the type's other elements).
+      def substitution_source(name, field, class_ns)
+        members = field.substitutes
+        classes = members.map { |substitute| @substitute_classes.fetch([substitute.namespace, substitute.local]) }
+        note = " # substitution group #{comment(field.local)}\n"
+        if members.size == 1
+          only = members.first
+          element = Field.new(:element, only.local, only.namespace)
+          type = field.list ? "[#{classes.first}]" : classes.first
+          return "    attribute :#{name}, #{type}, xml: #{path(element, class_ns).inspect}#{note}"
+        end
+
+        "    attribute :#{name}, [#{classes.join(', ')}], xml: \"*\"#{note}"
       end
 
       # Every attribute of +spec+, its base's first (a class declared before
@@ -208,14 +229,12 @@ module Wirebind
       def attributes_source(spec, class_ns)
         out = +""
         names = {}
-        fields = spec.all_fields
-        # A list of a group's head, alone among the elements: each item under its own element name.
-        only_element = fields.count { |field| field.kind == :element } == 1
-        fields.each do |field|
+        fixed = []
+        spec.all_fields.each do |field|
           name = attribute_name(field.local, names)
-          if field.substitutes && field.list && only_element && !field.wrapped
-            classes = field.substitutes.map { |substitute| @substitute_classes.fetch([substitute.namespace, substitute.local]) }
-            out << "    attribute :#{name}, [#{classes.join(', ')}], xml: \"*\" # substitution group #{comment(field.local)}\n"
+          fixed << [name, field] if field.fixed && !field.list && field.type.is_a?(Symbol) && field.type != :any
+          if field.substitutes && !field.wrapped
+            out << substitution_source(name, field, class_ns)
             next
           end
           if (item = wrapper_item(field))
@@ -223,15 +242,40 @@ module Wirebind
             next
           end
           options = +"xml: #{path(field, class_ns).inspect}"
-          # Open on decode (a newer server's value is kept as the String), closed on encode.
-          options << ", enum: #{field.enum.inspect}, open_enum: true" if field.enum
+          if field.fixed && field.type == :string && !field.list
+            # A fixed value is the only one, checked both ways (a DecodeError on another).
+            options << ", enum: #{[field.fixed].inspect}"
+          elsif field.enum
+            # Open on decode (a newer server's value is kept as the String), closed on encode.
+            options << ", enum: #{field.enum.inspect}, open_enum: true"
+          end
           # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
           options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
           out << "    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"
           out << " # default #{comment(field.default)}" if field.default
+          out << " # fixed #{comment(field.fixed)}" if field.fixed
           out << "\n"
         end
-        out
+        out << fixed_initializer(fixed)
+      end
+
+      # New instances start with their fixed values (FedEx's ServiceId "ship",
+      # Major 26), given as Ruby literals of the values the codec reads from the
+      # fixed text; a keyword given still wins. Every class with fixed fields,
+      # its own or inherited, has one: a subclass's generated initialize comes
+      # before its base class's.
+      def fixed_initializer(fixed)
+        literals = fixed.filter_map do |name, field|
+          value = begin
+            Types.from_xml_text(field.type, field.fixed)
+          rescue Types::InvalidValue
+            raise InvalidError, "the fixed value #{field.fixed.inspect} of #{field.local} is not a valid #{field.type}"
+          end
+          "#{name}: #{value.inspect}" if LITERAL_CLASSES.any? { |klass| value.is_a?(klass) } && !(value.is_a?(Float) && !value.finite?)
+        end
+        return "" if literals.empty?
+
+        "    def initialize(#{literals.join(', ')}, **values)\n      super\n    end\n"
       end
 
       # The repeated element of a document/literal wrapper type (ArrayOfX: a named

@@ -36,6 +36,11 @@ module Wirebind
         @array_of = nil
       end
 
+      # @return [Boolean] whether it is a named type declared abstract="true"
+      def abstract?
+        named && node["abstract"] == "true"
+      end
+
       # @return [String] +{namespace}name+
       def qualified_name
         namespace ? "{#{namespace}}#{name}" : name
@@ -69,8 +74,10 @@ module Wirebind
     # +substitutes+, for a reference to the head of a substitution group: the
     # elements that may stand in its place (the head first unless abstract), as
     # {Substitute}s whose types are all {TypeSpec}s.
+    #
+    # +fixed+: the value an XML Schema +fixed+ constraint allows (the text), or nil.
     Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional,
-                       :substitutes) do
+                       :substitutes, :fixed) do
       # @return [Array] what makes two fields the same XML name
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
@@ -396,7 +403,12 @@ module Wirebind
       def base_spec(derivation)
         base = derivation["base"] or return nil
         key = derivation.qname(base)
-        return nil unless @complex.key?(key)
+        unless @complex.key?(key)
+          # A built-in or simple base adds no fields; an unknown one would lose them.
+          return nil if XSD_NAMESPACES.include?(key[0]) || key[0] == ENCODING_NS || @simple.key?(key)
+
+          raise InvalidError, "#{derivation.where}: the base type {#{key[0]}}#{key[1]} is not defined in any schema read"
+        end
 
         spec = spec_for_type(key)
         spec.array_of ? nil : spec
@@ -451,16 +463,18 @@ module Wirebind
           type, list, enum = declared_type(definition.node, definition.context, local)
           nillable = definition.node["nillable"] == "true"
           substitutes = substitutes(key, definition)
+          fixed = node["fixed"] || definition.node["fixed"]
         else
           local = node["name"] or raise InvalidError, "#{node.where}: an element without a name or ref"
           qualified = node["form"] ? node["form"] == "qualified" : context.elements_qualified
           namespace = qualified ? context.tns : nil
           type, list, enum = declared_type(node, context, local)
           nillable = node["nillable"] == "true"
+          fixed = node["fixed"]
         end
         check_name(node, local)
         Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0",
-                  substitutes)
+                  substitutes, fixed)
       end
 
       def attribute_field(node, context)
@@ -487,7 +501,8 @@ module Wirebind
           end
         type = :string unless type.is_a?(Symbol) && type != :any
         check_name(node, local)
-        Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false)
+        Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false, false, nil,
+                  node["fixed"] || decl["fixed"])
       end
     end
   end

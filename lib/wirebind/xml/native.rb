@@ -60,6 +60,14 @@ module Wirebind
           Pure::Decoder.unknown_type_message(declared, local, uri)
         end
 
+        # For the C decoder, at an +:any+ element with an xsi:type.
+        # @return [Object, nil] the compiled plan of the model that declared that
+        #   xml_type, nil (none) to capture the content
+        def typed_any_plan(local, uri)
+          klass = Model.xml_type_named(local, uri)
+          klass && plan_for(klass)
+        end
+
         # @return [Object] the compiled plan of +klass+ (cached, frozen, shareable)
         def plan_for(klass)
           klass.wirebind_plan(:native_xml) { compile_plan(Plan.for(klass)) }

@@ -61,9 +61,28 @@ module Wirebind
         def element_content(type, value, qname, default_in_scope = false)
           case type
           when :xml then ">#{well_formed(value)}"
-          when :any then AnyWriter.new(qname).write(value)
+          when :any then value.is_a?(Model) ? typed_content(value, qname) : AnyWriter.new(qname).write(value)
           else qname_content(value, qname, default_in_scope)
           end
+        end
+
+        # A model in an +:any+ element (an +xsd:anyType+ value): written as the
+        # document element of its own encode would be, its xsi:type naming its
+        # class (so that decoding gives the class back) and its namespaces
+        # declared on the element.
+        def typed_content(value, qname)
+          klass = value.class
+          unless klass.xml_type
+            raise Types::InvalidValue, "a #{Model.display_name(klass)} in an :any value needs an xml_type (its xsi:type) to be read back"
+          end
+
+          namespaces = Plan.namespaces(klass)
+          scope = Pure::Encoder::Scope.new(namespaces.needs)
+          out = String.new(encoding: Encoding::UTF_8)
+          Pure::Encoder.for(klass).write(value, out, qname, Pure::Encoder.subtype(klass, scope) + namespaces.declarations, false, nil, scope, false)
+          # What follows "<qname", without the end tag the caller writes.
+          close = "</#{qname}>"
+          out.end_with?(close) ? out.byteslice(qname.bytesize + 1, out.bytesize - (2 * qname.bytesize) - 4) : "#{out.byteslice(qname.bytesize + 1, out.bytesize - qname.bytesize - 3)}>"
         end
 
         # What follows +name="+ for a +:qname+ XML attribute: +prefix:local+, the

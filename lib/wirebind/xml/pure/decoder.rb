@@ -352,14 +352,14 @@ module Wirebind
           (name.nil? || name == local) && (step[1].nil? || step[1] == uri)
         end
 
-        def start_model(slot, parent_values, attrs)
+        def start_model(slot, parent_values, attrs, plan = nil)
           if attrs && nil_attribute?(attrs)
             deliver(slot, parent_values, nil)
             @skip = 1
             @want_text = false
             return
           end
-          plan = Plan.for(slot.type)
+          plan ||= Plan.for(slot.type)
           plan = subtype_plan(plan, attrs, nil) if @poly && attrs
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
@@ -379,6 +379,10 @@ module Wirebind
             @want_text = false
             return
           end
+          if (plan = typed_any_plan(slot, attrs))
+            return start_model(slot, values, attrs, plan)
+          end
+
           capture = Capture.new(slot.type, uri, attrs, scope: self)
           push([CAPTURE, capture, values, slot, nil, nil, false, true, nil])
           @want_text = true
@@ -393,10 +397,10 @@ module Wirebind
         def leaf_value(slot, values, attrs, text, local)
           if attrs && nil_attribute?(attrs)
             deliver(slot, values, nil)
-          elsif slot.kind == OPEN
+          elsif slot.kind == OPEN && !(plan = typed_any_plan(slot, attrs))
             deliver(slot, values, Capture.leaf_value(slot.type, attrs, text))
-          elsif slot.kind == MODEL
-            plan = slot.plan
+          elsif plan || slot.kind == MODEL
+            plan ||= slot.plan
             plan = subtype_plan(plan, attrs, local) if @poly && attrs
             record = Array.new(plan.size)
             apply_attributes(plan, attrs, record, local) if attrs
@@ -601,6 +605,16 @@ module Wirebind
           return [qname, @default_ns] unless colon
 
           [qname[(colon + 1)..], @ns[qname[0, colon]]]
+        end
+
+        # The Plan of the model an +:any+ element's xsi:type names (any class
+        # that declared that xml_type), or nil: then its content is captured.
+        def typed_any_plan(slot, attrs)
+          return unless @poly && attrs && slot.type == :any
+
+          local, uri = xsi_type(attrs)
+          klass = local && Model.xml_type_named(local, uri)
+          klass && Plan.for(klass)
         end
 
         # The plan of the subclass an xsi:type names, else +plan+ (strict: an

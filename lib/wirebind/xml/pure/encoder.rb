@@ -235,6 +235,7 @@ module Wirebind
 
           def source
             emit "def write(record, out, tag, tag_decl, xsi_all, default_ns, ns, nested)"
+            emit "  raise Types::InvalidValue, XML.abstract_message(record.class)" if @plan.klass.xml_abstract?
             emit "  field = nil"
             scope
             @plan.attribute_writes.each { |slot| attribute(slot) }
