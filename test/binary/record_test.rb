@@ -125,7 +125,8 @@ class BinaryRecordTest < Minitest::Test
     bytes = Wirebind::Buffer.read_only("\x00\x01\x00\x07".b)
     assert_same record, Wirebind::Binary.decode(bytes, header, into: record)
     assert_equal [256, 7, "kept"], [record.length, record.type, record.note]
-    if Wirebind.backend == :native
+    # (rbs test's method hooks allocate on every call they check)
+    if Wirebind.backend == :native && !defined?(RBS::Test::Observer)
       Wirebind::Binary.decode(bytes, header, into: record)
       before = GC.stat(:total_allocated_objects)
       1000.times { Wirebind::Binary.decode(bytes, header, into: record) }
