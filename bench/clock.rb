@@ -60,6 +60,30 @@ module Bench
       end
     end
 
+    # Runs +contenders+ {interleaved} and prints a line per contender: the
+    # mean and best CPU milliseconds per run, the collections inside the
+    # timed windows, allocations per record (+count+ records per run) and the
+    # time as a multiple of the first contender's (from the means). The one
+    # table every in-process row of `rake bench` prints.
+    #
+    # @param title [String] the section's heading
+    # @param contenders [Hash{String => #call}] the first is the base of the ratios
+    # @param count [Integer] records per run
+    # @param unit [String] what a record is ("issue", "record")
+    # @return [Hash{String => Sample}]
+    def report(title, contenders, runs:, count:, unit: "record")
+      puts "\n== #{title} (CPU ms per run: mean of #{runs} interleaved runs, GC counted; best run beside it)"
+      samples = interleaved(contenders, runs: runs)
+      base_name, base = samples.first
+      width = [samples.keys.map(&:size).max, 24].max
+      samples.each do |name, sample|
+        puts format("  %-#{width}s %8.2f ms mean %8.2f best  GC %4.1f/run %6.2f ms  %6.1f allocations/#{unit}  %5.2fx the time of %s",
+                    name, sample.mean_ns / 1e6, sample.best_ns / 1e6, sample.gc_count, sample.gc_ms,
+                    sample.allocations / count, sample.mean_ns / base.mean_ns, base_name)
+      end
+      samples
+    end
+
     # @return [Float] seconds on the monotonic clock
     def now
       Process.clock_gettime(Process::CLOCK_MONOTONIC)

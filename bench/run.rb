@@ -5,15 +5,17 @@
 #
 # Every contender's output is first compared with Generator.expected (the
 # reference built from the generator's draws, never from a parser); one
-# mismatch aborts the run before anything is timed. Then each is timed in a
-# forked child (so one library's garbage does not bill the next): one
-# warm-up run that also counts allocations, then runs until BENCH_SECONDS
-# have passed (at least 3, at most 15); the median is reported.
+# mismatch aborts the run before anything is timed. Then every contender of
+# a section runs once per round, BENCH_RUNS rounds in a rotating order after
+# a warm-up (Bench::Clock.interleaved): the mean CPU time of a run, with the
+# garbage collector enabled and the collections inside the timed windows
+# counted, is the figure, and the ratios come from the means (the best run,
+# GC and allocations per record are printed beside it).
 #
 # Environment:
 #   BENCH_COUNT=1000      issues in the document
 #   BENCH_SEED=1          generator seed
-#   BENCH_SECONDS=3       timed seconds per contender
+#   BENCH_RUNS=10         interleaved rounds per section
 #   BENCH_SECTIONS=decode,encode,stream   a subset prints but writes no results
 #   STREAM_MB=200         size of the streamed document (0 skips streaming; issue 3 asks for 200)
 #   BENCH_WITHOUT_WIREBIND=1  time the peers alone, for work on them while lib/ is broken
@@ -43,12 +45,10 @@ module Bench
   module Run
     COUNT = Integer(ENV.fetch("BENCH_COUNT", "1000"))
     SEED = Integer(ENV.fetch("BENCH_SEED", "1"))
-    SECONDS = Float(ENV.fetch("BENCH_SECONDS", "3"))
+    RUNS = Integer(ENV.fetch("BENCH_RUNS", "10"))
     SECTIONS = ENV.fetch("BENCH_SECTIONS", "decode,encode,stream").split(",").map(&:to_sym)
     STREAM_MB = Integer(ENV.fetch("STREAM_MB", "200"))
     WITHOUT_WIREBIND = ENV["BENCH_WITHOUT_WIREBIND"] == "1"
-    MIN_RUNS = 3
-    MAX_RUNS = 15
     # rake bench writes to tmp/bench; rake bench:record to bench/results (tracked).
     RESULTS = ENV.fetch("BENCH_RESULTS") { File.expand_path("../tmp/bench", __dir__) }
 
@@ -61,7 +61,7 @@ module Bench
     def main
       abort_unless_wirebind_decodes
       started = clock
-      report = Report.new(count: COUNT, seed: SEED, backends: backends, without_wirebind: WITHOUT_WIREBIND)
+      report = Report.new(count: COUNT, seed: SEED, backends: backends, runs: RUNS, without_wirebind: WITHOUT_WIREBIND)
       puts report.header_text
 
       xml = Generator.issues_xml(COUNT, seed: SEED)
@@ -77,20 +77,14 @@ module Bench
       check_all("encode", encoders, expected) if SECTIONS.include?(:encode)
 
       if SECTIONS.include?(:decode)
-        puts "\n== decode (#{COUNT} issues, #{format('%.2f', xml.bytesize / 1e6)} MB, median of timed runs)"
-        decoders.each do |c|
-          report.add_decode(c, measure(c, xml))
-          puts report.decode_line(c.name)
-        end
+        title = "decode (#{COUNT} issues, #{format('%.2f', xml.bytesize / 1e6)} MB)"
+        measure(title, decoders, xml).each { |c, sample| report.add_decode(c, sample) }
         puts "\n#{report.ratio_text}"
       end
 
       if SECTIONS.include?(:encode)
-        puts "\n== encode (#{COUNT} issues)"
-        encoders.each do |c|
-          output_bytes = c.call.call(expected).bytesize
-          report.add_encode(c, measure(c, expected), output_bytes)
-          puts report.encode_line(c.name)
+        measure("encode (#{COUNT} issues)", encoders, expected).each do |c, sample|
+          report.add_encode(c, sample, c.call.call(expected).bytesize)
         end
       end
 
@@ -101,7 +95,7 @@ module Bench
 
       report.objects_per_record = (Check.objects_in(expected) - 1).fdiv(COUNT) # the list itself is no record's
       unless report.goals.empty?
-        puts "\n== goals (issue 3, native backend)"
+        puts "\n== goals (issues 3 and 21, native backend)"
         puts report.goals_text
       end
 
@@ -118,7 +112,7 @@ module Bench
     def backends
       return [] if WITHOUT_WIREBIND
 
-      Wirebind.backend == :native ? %i[pure native] : %i[pure]
+      Wirebind.backend == :native ? %i[native pure] : %i[pure]
     end
 
     def abort_unless_wirebind_decodes
@@ -195,46 +189,14 @@ module Bench
       end
     end
 
-    # Runs in a forked child: one run counting allocated objects, then timed
-    # runs, each after GC.start so that every run starts from the same heap
-    # and pays for its own garbage.
-    def measure(contender, input)
-      GC.start
-      reader, writer = IO.pipe
-      pid = fork do
-        reader.close
-        result =
-          begin
-            call = contender.call
-            # The check in the parent already ran this code once; the counted
-            # run below warms this child before anything is timed.
-            GC.start
-            before = GC.stat(:total_allocated_objects)
-            call.call(input)
-            allocated = GC.stat(:total_allocated_objects) - before
-            times = []
-            loop do
-              GC.start
-              t0 = clock
-              call.call(input)
-              times << clock - t0
-              break if times.size >= MAX_RUNS || (times.size >= MIN_RUNS && times.sum >= SECONDS)
-            end
-            { times: times, allocated: allocated }
-          rescue StandardError => e
-            { error: "#{e.class}: #{e.message}" }
-          end
-        writer.write(Marshal.dump(result))
-        writer.close
-        exit!(0)
-      end
-      writer.close
-      data = reader.read
-      Process.wait(pid)
-      result = Marshal.load(data) # rubocop:disable Security/MarshalLoad -- written by our own child, above
-      abort "#{contender.name} failed while being timed: #{result[:error]}" if result[:error]
-
-      result
+    # Every contender on the same +input+, interleaved (Bench::Clock.report
+    # prints the table).
+    #
+    # @return [Array<(Contender, Bench::Clock::Sample)>]
+    def measure(title, contenders, input)
+      calls = contenders.to_h { |c| [c.name, -> { c.call.call(input) }] }
+      samples = Clock.report(title, calls, runs: RUNS, count: COUNT)
+      contenders.map { |c| [c, samples.fetch(c.name)] }
     end
 
     def stream(report, small_bytes)
@@ -253,7 +215,7 @@ module Bench
         runs.each do |name, group, what|
           result = stream_run(name, path, what, count)
           # The in-memory case for the goal: the same document, already in a String,
-          # through the same each (the 1000-issue decode above triggers no GC at all).
+          # through the same each.
           result[:in_memory_mb_per_s] = stream_run(name, path, "#{what}:string", count)[:mb_per_s] if group == :wirebind
           report.add_stream(name, group, result)
           puts report.stream_line(name)

@@ -49,12 +49,14 @@
 # Panko writes through Oj, which gets a Float: the same number once parsed).
 # Every contender's output is first checked: JSON.parse of it must equal
 # JSON.parse of wirebind's, and one mismatch aborts before anything is timed.
-# Then each contender runs until BENCH_SECONDS have passed (at least 5 runs)
-# after a warm-up; the median CPU time of this process is reported (garbage
-# collection included), with ratios. `ruby --yjit bench/serializer.rb` shows
-# them under YJIT.
+# Then every contender of a section runs once per round, BENCH_RUNS rounds in
+# a rotating order after a warm-up (Bench::Clock.interleaved): the mean CPU
+# time of a run, with the garbage collector enabled and the collections inside
+# the timed windows counted, is the figure, and the ratios come from the
+# means; the best run, GC and allocations per issue are printed beside it.
+# `ruby --yjit bench/serializer.rb` shows them under YJIT.
 #
-# Environment: BENCH_COUNT=1000, BENCH_SEED=1, BENCH_SECONDS=2.
+# Environment: BENCH_COUNT=1000, BENCH_SEED=1, BENCH_RUNS=20.
 
 lib = File.expand_path("../lib", __dir__)
 $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib)
@@ -80,8 +82,7 @@ module Bench
   module SerializerRun
     COUNT = Integer(ENV.fetch("BENCH_COUNT", "1000"))
     SEED = Integer(ENV.fetch("BENCH_SEED", "1"))
-    SECONDS = Float(ENV.fetch("BENCH_SECONDS", "2"))
-    MIN_RUNS = 5
+    RUNS = Integer(ENV.fetch("BENCH_RUNS", "20"))
 
     ISSUE_ATTRIBUTES = %i[
       id key summary description type status priority resolution assignee reporter project
@@ -610,37 +611,19 @@ module Bench
       end
     end
 
-    # @return [Hash{String => Float}] each peer's time over wirebind's
+    # Mean CPU time per document over RUNS interleaved rounds, the garbage
+    # collector enabled and counted (Clock.report).
+    #
+    # @return [Hash{String => Float}] each other contender's mean time over wirebind's
     def report(section, contenders)
-      puts "\n== #{section} (median of timed runs)"
-      times = contenders.transform_values { |call| median_seconds(call) }
-      base = times.values.first
-      times.each do |name, seconds|
-        puts format("  %-24s %8.2f ms  %7.0f issues/s  %6.2fx wirebind's time", name, seconds * 1000, COUNT / seconds, seconds / base)
-      end
-      times.drop(1).to_h { |name, seconds| [name, seconds / base] }
+      samples = Clock.report(section, contenders, runs: RUNS, count: COUNT, unit: "issue")
+      base = samples.values.first.mean_ns
+      samples.drop(1).to_h { |name, sample| [name, sample.mean_ns / base] }
     end
 
     def goal(ratios, name, target)
       ratio = ratios.fetch(name)
       puts format("  %-18s wirebind is %5.2fx faster (goal %dx): %s", name, ratio, target, ratio >= target ? "met" : "NOT met")
-    end
-
-    def median_seconds(call)
-      call.call # warm-up
-      GC.start
-      samples = []
-      started = clock
-      while samples.size < MIN_RUNS || clock - started < SECONDS
-        t = clock
-        call.call
-        samples << clock - t
-      end
-      samples.sort[samples.size / 2]
-    end
-
-    def clock
-      Clock.now
     end
   end
 end
