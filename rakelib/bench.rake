@@ -14,6 +14,7 @@ BENCH_RECORDED_RESULTS = File.join(BENCH_ROOT, "bench/results")
 BENCH_SECTIONS = {
   xml: "bench/run.rb",
   json: "bench/json.rb",
+  shapes: "bench/shapes.rb", # typed decode on string-, number-, attribute-heavy and deep documents, XML and JSON
   serializer: "bench/serializer.rb",
   parallel: "bench/parallel.rb",
   convert: "bench/convert.rb", # wirebind convert on ~1 GB
