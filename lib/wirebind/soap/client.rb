@@ -71,9 +71,14 @@ module Wirebind
       # @param adapter [Symbol, Object] +:socket+ (the default: a lean HTTP/1.1 client on
       #   the standard library's sockets, {Transport::Socket}, with TLS, gzip/deflate,
       #   chunked bodies, keep-alive and the timeouts; about twice the calls per second of
-      #   net/http), +:net_http+ (net/http, {Transport::NetHTTP}: what to choose behind an
-      #   HTTP proxy, which it takes from +http_proxy+), +:httpx+ (the httpx gem, an
+      #   net/http), +:net_http+ (net/http, {Transport::NetHTTP}), +:httpx+ (the httpx gem, an
       #   optional dependency loaded only then), or an object answering the {Transport} interface
+      # @param proxy [:env, String, URI::HTTP, nil] the HTTP proxy every built-in adapter goes
+      #   through: +:env+ (the default) takes it from +http_proxy+/+https_proxy+ and
+      #   +no_proxy+ (as URI#find_proxy reads them: never for a loopback endpoint); a URL
+      #   (+"http://user:password@proxy:3128"+, credentials sent as Basic
+      #   +Proxy-Authorization+) names it; nil: none. An https endpoint is reached
+      #   through a CONNECT tunnel, TLS verified at the endpoint. A refusal is a {ProxyError}.
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param debug [#call, nil] sees each exchange as bytes, credentials filtered:
       #   called with +(:request, { path:, headers:, body: })+, then
@@ -89,8 +94,8 @@ module Wirebind
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
                      write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
-                     ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, logger: nil,
-                     debug: nil, understands: [], **decode_options)
+                     ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
+                     logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -117,7 +122,8 @@ module Wirebind
         @read_options = read_options({}).freeze # those of a call without options of its own
         @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
         @transport = build_adapter(adapter, { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
-                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout })
+                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout,
+                                              proxy: Transport::Proxy.for(proxy, @uri) })
       end
 
       # Calls an operation and decodes its result.
