@@ -60,7 +60,11 @@ module Wirebind
       #   operation name; default +"#{namespace}/#{operation}"+
       # @param wsse [Hash, nil] WS-Security UsernameToken: +{ username:, password:, digest: false }+
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
-      # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
+      # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
+      #   system's store: +ca_file:+, +ca_path:+ or +cert_store:+ (an OpenSSL::X509::Store); a
+      #   client certificate: +cert:+ and +key:+ (OpenSSL objects or PEM file paths; an
+      #   encrypted key file opened with +key_password:+), or +pkcs12:+ (a path or an
+      #   OpenSSL::PKCS12) with +pkcs12_password:+
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
       # @param deadline [Numeric, nil] seconds a whole call may take on the built-in
       #   adapters: waiting for a connection, opening it, writing the request and

@@ -18,8 +18,9 @@ module Wirebind
         # @param open_timeout [Numeric]
         # @param read_timeout [Numeric]
         # @param write_timeout [Numeric]
-        # @param ssl [Hash] +verify:+ (default true), +ca_file:+, +cert:+, +key:+
-        #   (OpenSSL objects or paths of PEM files)
+        # @param ssl [Hash] see {Client#initialize}: +verify:+ (default true), whom to trust
+        #   (+ca_file:+, +ca_path:+, +cert_store:+), a client certificate (+cert:+ and +key:+
+        #   with +key_password:+, or +pkcs12:+ with +pkcs12_password:+)
         # @param pool_size [Integer] most connections open at once
         # @param deadline [Numeric, nil] seconds a whole exchange may take (nil: no limit)
         # @param pool_timeout [Numeric, nil] seconds to wait for a free connection (nil: no limit)
@@ -113,7 +114,7 @@ module Wirebind
 
         def configure_ssl(http)
           http.use_ssl = true
-          @ssl.each { |name, value| http.public_send(:"#{name}=", value) } # verify_mode, ca_file, cert, key
+          @ssl.each { |name, value| http.public_send(:"#{name}=", value) } # verify_mode, ca_file, cert, key...
         end
 
         def close_connection(http)
