@@ -1,8 +1,7 @@
 # frozen_string_literal: true
 
 require "uri"
-require "securerandom"
-require "digest/sha1"
+require "stringio"
 require "time"
 require_relative "transport"
 
@@ -26,15 +25,12 @@ module Wirebind
     # {DecodeError}. No partial result is ever returned.
     class Client
       CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
-      WSSE_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
-      WSU_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
-      WSS_PROFILE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
       ADAPTERS = %i[net_http socket httpx].freeze
       # Seconds a call may take by default: twice the default read_timeout, so
       # that a large streamed response (Client#each over many records) has room,
       # while a server trickling bytes frees the call and its connection.
       DEFAULT_DEADLINE = 120
-      private_constant :WSSE_NS, :WSU_NS, :WSS_PROFILE, :ADAPTERS
+      private_constant :ADAPTERS
 
       # @return [String] the endpoint URL
       attr_reader :endpoint
@@ -58,7 +54,10 @@ module Wirebind
       #   under that name (a header part's element whose type has another name)
       # @param soap_action [String, Proc, nil] the SOAPAction, or a proc given the
       #   operation name; default +"#{namespace}/#{operation}"+
-      # @param wsse [Hash, nil] WS-Security UsernameToken: +{ username:, password:, digest: false }+
+      # @param wsse [WSSE::UsernameToken, WSSE::Timestamp, WSSE::Signature, Hash, Array, nil]
+      #   WS-Security: one token or several (see {WSSE}); a Hash is a UsernameToken's
+      #   options (+{ username:, password:, digest: false }+). A {WSSE::Signature} with
+      #   +verify:+ makes every 2xx response be verified before it is decoded (read whole first)
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
       #   system's store: +ca_file:+, +ca_path:+ or +cert_store:+ (an OpenSSL::X509::Store); a
@@ -111,7 +110,8 @@ module Wirebind
         @style = style
         @soap_headers = soap_headers.freeze
         @soap_action = soap_action
-        @header_xml = wsse && wsse_checked(wsse)
+        @wsse = wsse && WSSE.tokens(wsse)
+        @verifier = @wsse&.filter_map { |token| token.verifier if token.respond_to?(:verifier) }&.first
         @logger = logger
         raise ArgumentError, "debug: must answer call(event, data), not #{debug.inspect}" unless debug.nil? || debug.respond_to?(:call)
 
@@ -188,8 +188,11 @@ module Wirebind
       def exchange(operation, args, types, call_headers, call_action, &block)
         operation = operation.to_s
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        security = @wsse && WSSE::Request.new(@wsse)
         body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: args, types: types, version: @version,
-                                   style: @style, headers: @soap_headers + call_headers, header_xml: @header_xml&.call)
+                                   style: @style, headers: @soap_headers + call_headers, header_xml: security&.header_xml,
+                                   body_id: security&.body_id)
+        body = security.finish(body) if security
         headers = request_headers(operation, call_action)
         status = nil
         counter = nil
@@ -219,7 +222,8 @@ module Wirebind
         end
         return nil if [202, 204].include?(status)
 
-        envelope = Envelope::Reader.new(reader, http_status: status, **limits)
+        source = @verifier && (200..299).cover?(status) ? verified(reader) : reader
+        envelope = Envelope::Reader.new(source, http_status: status, **limits)
         return envelope.fault if envelope.fault
         return HTTPError.new(status, reader.peeked) unless (200..299).cover?(status)
 
@@ -286,33 +290,20 @@ module Wirebind
         "Basic #{["#{user}:#{password}"].pack('m0')}"
       end
 
-      # A proc writing the WS-Security header for each call (a digest needs a
-      # fresh nonce and time every time).
-      def wsse_checked(wsse)
-        username = wsse.fetch(:username) { raise ArgumentError, "wsse: needs username:" }
-        password = wsse.fetch(:password) { raise ArgumentError, "wsse: needs password:" }
-        digest = wsse.fetch(:digest, false)
-        unknown = wsse.keys - %i[username password digest]
-        raise ArgumentError, "wsse: unknown option#{'s' if unknown.size > 1} #{unknown.join(', ')}" unless unknown.empty?
-
-        -> { wsse_header(username.to_s, password.to_s, digest) }
-      end
-
-      def wsse_header(username, password, digest)
-        xml = +%(<wsse:Security xmlns:wsse="#{WSSE_NS}" xmlns:wsu="#{WSU_NS}"><wsse:UsernameToken wsu:Id="UsernameToken-1">)
-        xml << "<wsse:Username>" << Envelope.text(username) << "</wsse:Username>"
-        if digest
-          nonce = SecureRandom.random_bytes(16)
-          created = Time.now.utc.iso8601(3)
-          hashed = [Digest::SHA1.digest(nonce + created + password)].pack("m0")
-          xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordDigest">) << hashed << "</wsse:Password>"
-          xml << %(<wsse:Nonce EncodingType="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary">)
-          xml << [nonce].pack("m0") << "</wsse:Nonce><wsu:Created>" << created << "</wsu:Created>"
-        else
-          xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordText">) << Envelope.text(password) << "</wsse:Password>"
+      # The whole response, verified (WSSE::Verifier), then read from memory:
+      # a signature covers the whole Body, so nothing is decoded before it holds.
+      def verified(reader)
+        limit = @decode_options.fetch(:max_size, VERIFIED_LIMIT)
+        xml = +"".b
+        while (piece = reader.read(65_536))
+          xml << piece
+          raise DecodeError, "the response is larger than max_size (#{limit} bytes), the most read whole to verify its signature" if xml.bytesize > limit
         end
-        xml << "</wsse:UsernameToken></wsse:Security>"
+        @verifier.verify(xml.force_encoding(Encoding::UTF_8))
+        StringIO.new(xml)
       end
+      VERIFIED_LIMIT = 64 * 1024 * 1024
+      private_constant :VERIFIED_LIMIT
 
       def build_adapter(adapter, options)
         case adapter

@@ -52,6 +52,22 @@ module Wirebind
       end
     end
 
+    # A WS-Security check failed on a message (a response the client verifies):
+    # nothing of it is delivered. The subclasses say which check.
+    class WSSecurityError < Error; end
+
+    # The message is not signed, a reference's digest or the signature value does
+    # not verify, the Body is not among what is signed, or the signature uses an
+    # algorithm, transform or structure that is not accepted.
+    class SignatureError < WSSecurityError; end
+
+    # The signing certificate is not trusted by the store the client was given.
+    class UntrustedCertificateError < WSSecurityError; end
+
+    # The message's signed Timestamp has expired, or was created in the future
+    # (beyond the allowed clock skew).
+    class TimestampError < WSSecurityError; end
+
     # A response holds a header block with +mustUnderstand+ true for this node
     # that the client was not told it understands (+understands:+): SOAP 1.1
     # §4.2.3, SOAP 1.2 Part 1 §5.2.3. The result is not decoded.
