@@ -98,8 +98,10 @@ module Wirebind
         def write_fault(out, fault, version: "1.1")
           env_ns = envelope_namespace(version)
           p = ENV_PREFIX
-          out << %(<?xml version="1.0" encoding="UTF-8"?><#{p}:Envelope xmlns:#{p}="#{env_ns}"><#{p}:Body><#{p}:Fault>)
           code = fault_code(fault.code.to_s, version)
+          # A code or subcode in WS-Security's namespace (its faults, WSS 1.1 §12) carries its declaration.
+          wsse = [code, *fault.subcodes].any? { |name| name.to_s.start_with?("wsse:") } ? %( xmlns:wsse="#{WSSE::WSSE_NS}") : ""
+          out << %(<?xml version="1.0" encoding="UTF-8"?><#{p}:Envelope xmlns:#{p}="#{env_ns}"><#{p}:Body><#{p}:Fault#{wsse}>)
           detail = fault.detail_value
           if version == "1.1"
             out << "<faultcode>" << text(code) << "</faultcode><faultstring>" << text(fault.reason.to_s) << "</faultstring>"

@@ -33,6 +33,7 @@ module Wirebind
       autoload :Signature, File.expand_path("wsse/signature", __dir__)
       autoload :Verifier, File.expand_path("wsse/verifier", __dir__)
       autoload :Canonical, File.expand_path("wsse/canonical", __dir__)
+      autoload :Policy, File.expand_path("wsse/policy", __dir__)
 
       class << self
         # The client's +wsse:+ option as a list of tokens: a Hash is a

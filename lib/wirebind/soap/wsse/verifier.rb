@@ -17,7 +17,7 @@ module Wirebind
       #   there is one; the Timestamp was created no later than now and expires no
       #   earlier than now, each give or take +max_skew+;
       # - the signing certificate (the BinarySecurityToken the KeyInfo references,
-      #   or an X509Certificate in it) is trusted by the store given, and its key
+      #   or an X509Certificate in it, directly or in a SecurityTokenReference) is trusted by the store given, and its key
       #   verifies the SignatureValue.
       #
       # Each failure is a distinct error: {SignatureError}, {UntrustedCertificateError},
@@ -33,11 +33,11 @@ module Wirebind
           @max_skew = max_skew
         end
 
-        # @param xml [String] the whole message
-        # @return [void]
+        # @param message [String, Nokogiri::XML::Document] the whole message (parsed, or not yet)
+        # @return [OpenSSL::X509::Certificate] the certificate that signed it
         # @raise [SignatureError, UntrustedCertificateError, TimestampError]
-        def verify(xml, now: Time.now)
-          doc = Canonical.parse(xml)
+        def verify(message, now: Time.now)
+          doc = message.is_a?(String) ? Canonical.parse(message) : message
           body, security = envelope_parts(doc)
           signature = one(security, "ds:Signature", "a ds:Signature in wsse:Security (the message is not signed)")
           signed_info = one(signature, "ds:SignedInfo", "a ds:SignedInfo")
@@ -49,7 +49,7 @@ module Wirebind
           check_timestamp(security, signed, now)
           certificate = signing_certificate(doc, security, signature)
           value = one(signature, "ds:SignatureValue", "a ds:SignatureValue").text.unpack1("m")
-          return if certificate.public_key.verify(OpenSSL::Digest.new(hash), value, Canonical.exclusive(signed_info))
+          return certificate if certificate.public_key.verify(OpenSSL::Digest.new(hash), value, Canonical.exclusive(signed_info))
 
           raise SignatureError, "the SignatureValue does not verify with the signing certificate's key"
         rescue OpenSSL::PKey::PKeyError, OpenSSL::X509::CertificateError, ArgumentError => e
@@ -144,7 +144,9 @@ module Wirebind
         def signing_certificate(doc, security, signature)
           key_info = one(signature, "ds:KeyInfo", "a ds:KeyInfo")
           der =
-            if (inline = key_info.at_xpath("ds:X509Data/ds:X509Certificate", Canonical::NAMESPACES))
+            # Inline (X509Data in KeyInfo, or in a SecurityTokenReference, as zeep writes it), or by reference.
+            if (inline = key_info.at_xpath("ds:X509Data/ds:X509Certificate | wsse:SecurityTokenReference/ds:X509Data/ds:X509Certificate",
+                                           Canonical::NAMESPACES))
               inline.text
             else
               uri = key_info.at_xpath("wsse:SecurityTokenReference/wsse:Reference/@URI", Canonical::NAMESPACES)&.value.to_s
