@@ -59,6 +59,8 @@ module Wirebind
       #   options (+{ username:, password:, digest: false }+). A {WSSE::Signature} with
       #   +verify:+ makes every 2xx response be verified before it is decoded (read whole first)
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
+      # @param digest_auth [Array(String, String), nil] user and password for HTTP Digest
+      #   authentication (RFC 7616: SHA-256 or MD5, +qop="auth"+), answered when the server asks
       # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
       #   system's store: +ca_file:+, +ca_path:+ or +cert_store:+ (an OpenSSL::X509::Store); a
       #   client certificate: +cert:+ and +key:+ (OpenSSL objects or PEM file paths; an
@@ -96,7 +98,7 @@ module Wirebind
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
-                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
                      logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
@@ -128,6 +130,7 @@ module Wirebind
         @transport = build_adapter(adapter, { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
                                               ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout,
                                               proxy: Transport::Proxy.for(proxy, @uri) })
+        @transport = Transport::DigestAuth.new(@transport, *credentials(digest_auth, "digest_auth")) if digest_auth
       end
 
       # Calls an operation and decodes its result.
@@ -284,6 +287,12 @@ module Wirebind
         when Proc then action.call(operation).to_s
         else action.to_s
         end
+      end
+
+      def credentials(pair, option)
+        raise ArgumentError, "#{option}: must be [user, password]" unless pair.is_a?(Array) && pair.size == 2
+
+        pair
       end
 
       def basic_authorization(user, password)
