@@ -89,7 +89,7 @@ module DigestTests
     end
   end
 
-  def test_wrong_credentials_are_refused_with_401
+  def test_wrong_credentials_are_refused_unauthorized
     before = DigestTests.lighttpd.answered
     error = assert_raises(Wirebind::SOAP::HTTPError) { client("sha256", "bob", "wrong").call(:who, {}, returns: :string) }
     assert_equal 401, error.status
