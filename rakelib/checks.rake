@@ -127,7 +127,7 @@ end
 
 desc "Validate the public API's signatures in sig/ (RBS)"
 task :rbs do
-  sh "rbs", "-I", "sig", "validate"
+  sh "rbs", "-r", "openssl", "-I", "sig", "validate" # OpenSSL: the TLS and WS-Security options
 end
 
 desc "Type-check a user program (test/typecheck) against sig/ with Steep (gems of gemfiles/steep, installed if missing)"
@@ -143,7 +143,7 @@ end
 namespace :rbs do
   desc "Run the suite (native backend) with every call of the public API checked against sig/ (rbs test)"
   task test: :compile do
-    env = { "RBS_TEST_TARGET" => "Wirebind::*", "RBS_TEST_OPT" => "-I sig", "RBS_TEST_LOGLEVEL" => "error",
+    env = { "RBS_TEST_TARGET" => "Wirebind::*", "RBS_TEST_OPT" => "-r openssl -I sig", "RBS_TEST_LOGLEVEL" => "error",
             "WIREBIND_BACKEND" => "native" }
     files = Rake::FileList["test/**/*_test.rb"].map { |file| "./#{file}" }
     sh env, RbConfig.ruby, "-Itest", "-Ilib", "-rrbs/test/setup", "-r./test/support/rbs_signatures",

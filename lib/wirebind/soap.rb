@@ -37,6 +37,7 @@ end
 require_relative "soap/errors"
 require_relative "soap/fault"
 require_relative "soap/envelope"
+require_relative "soap/wsse"
 require_relative "soap/client"
 require_relative "soap/wsdl_writer"
 require_relative "soap/service"

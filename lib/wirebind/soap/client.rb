@@ -1,8 +1,7 @@
 # frozen_string_literal: true
 
 require "uri"
-require "securerandom"
-require "digest/sha1"
+require "stringio"
 require "time"
 require_relative "transport"
 
@@ -26,15 +25,12 @@ module Wirebind
     # {DecodeError}. No partial result is ever returned.
     class Client
       CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
-      WSSE_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"
-      WSU_NS = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"
-      WSS_PROFILE = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0"
       ADAPTERS = %i[net_http socket httpx].freeze
       # Seconds a call may take by default: twice the default read_timeout, so
       # that a large streamed response (Client#each over many records) has room,
       # while a server trickling bytes frees the call and its connection.
       DEFAULT_DEADLINE = 120
-      private_constant :WSSE_NS, :WSU_NS, :WSS_PROFILE, :ADAPTERS
+      private_constant :ADAPTERS
 
       # @return [String] the endpoint URL
       attr_reader :endpoint
@@ -58,9 +54,18 @@ module Wirebind
       #   under that name (a header part's element whose type has another name)
       # @param soap_action [String, Proc, nil] the SOAPAction, or a proc given the
       #   operation name; default +"#{namespace}/#{operation}"+
-      # @param wsse [Hash, nil] WS-Security UsernameToken: +{ username:, password:, digest: false }+
+      # @param wsse [WSSE::UsernameToken, WSSE::Timestamp, WSSE::Signature, Hash, Array, nil]
+      #   WS-Security: one token or several (see {WSSE}); a Hash is a UsernameToken's
+      #   options (+{ username:, password:, digest: false }+). A {WSSE::Signature} with
+      #   +verify:+ makes every 2xx response be verified before it is decoded (read whole first)
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
-      # @param ssl [Hash] +verify:+ (true unless said otherwise), +ca_file:+, +cert:+, +key:+
+      # @param digest_auth [Array(String, String), nil] user and password for HTTP Digest
+      #   authentication (RFC 7616: SHA-256 or MD5, +qop="auth"+), answered when the server asks
+      # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
+      #   system's store: +ca_file:+, +ca_path:+ or +cert_store:+ (an OpenSSL::X509::Store); a
+      #   client certificate: +cert:+ and +key:+ (OpenSSL objects or PEM file paths; an
+      #   encrypted key file opened with +key_password:+), or +pkcs12:+ (a path or an
+      #   OpenSSL::PKCS12) with +pkcs12_password:+
       # @param pool_size [Integer] most connections open at once (threads beyond wait)
       # @param deadline [Numeric, nil] seconds a whole call may take on the built-in
       #   adapters: waiting for a connection, opening it, writing the request and
@@ -71,9 +76,14 @@ module Wirebind
       # @param adapter [Symbol, Object] +:socket+ (the default: a lean HTTP/1.1 client on
       #   the standard library's sockets, {Transport::Socket}, with TLS, gzip/deflate,
       #   chunked bodies, keep-alive and the timeouts; about twice the calls per second of
-      #   net/http), +:net_http+ (net/http, {Transport::NetHTTP}: what to choose behind an
-      #   HTTP proxy, which it takes from +http_proxy+), +:httpx+ (the httpx gem, an
+      #   net/http), +:net_http+ (net/http, {Transport::NetHTTP}), +:httpx+ (the httpx gem, an
       #   optional dependency loaded only then), or an object answering the {Transport} interface
+      # @param proxy [:env, String, URI::HTTP, nil] the HTTP proxy every built-in adapter goes
+      #   through: +:env+ (the default) takes it from +http_proxy+/+https_proxy+ and
+      #   +no_proxy+ (as URI#find_proxy reads them: never for a loopback endpoint); a URL
+      #   (+"http://user:password@proxy:3128"+, credentials sent as Basic
+      #   +Proxy-Authorization+) names it; nil: none. An https endpoint is reached
+      #   through a CONNECT tunnel, TLS verified at the endpoint. A refusal is a {ProxyError}.
       # @param logger [Logger, nil] gets one line per call: operation, HTTP status, bytes, time
       # @param debug [#call, nil] sees each exchange as bytes, credentials filtered:
       #   called with +(:request, { path:, headers:, body: })+, then
@@ -88,9 +98,9 @@ module Wirebind
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
-                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil,
-                     ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, logger: nil,
-                     debug: nil, understands: [], **decode_options)
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil,
+                     ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
+                     logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
         @uri = URI(endpoint)
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
@@ -102,7 +112,8 @@ module Wirebind
         @style = style
         @soap_headers = soap_headers.freeze
         @soap_action = soap_action
-        @header_xml = wsse && wsse_checked(wsse)
+        @wsse = wsse && WSSE.tokens(wsse)
+        @verifier = @wsse&.filter_map { |token| token.verifier if token.respond_to?(:verifier) }&.first
         @logger = logger
         raise ArgumentError, "debug: must answer call(event, data), not #{debug.inspect}" unless debug.nil? || debug.respond_to?(:call)
 
@@ -117,7 +128,9 @@ module Wirebind
         @read_options = read_options({}).freeze # those of a call without options of its own
         @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
         @transport = build_adapter(adapter, { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
-                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout })
+                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout,
+                                              proxy: Transport::Proxy.for(proxy, @uri) })
+        @transport = Transport::DigestAuth.new(@transport, *credentials(digest_auth, "digest_auth")) if digest_auth
       end
 
       # Calls an operation and decodes its result.
@@ -178,8 +191,11 @@ module Wirebind
       def exchange(operation, args, types, call_headers, call_action, &block)
         operation = operation.to_s
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        security = @wsse && WSSE::Request.new(@wsse)
         body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: args, types: types, version: @version,
-                                   style: @style, headers: @soap_headers + call_headers, header_xml: @header_xml&.call)
+                                   style: @style, headers: @soap_headers + call_headers, header_xml: security&.header_xml,
+                                   body_id: security&.body_id)
+        body = security.finish(body) if security
         headers = request_headers(operation, call_action)
         status = nil
         counter = nil
@@ -209,7 +225,8 @@ module Wirebind
         end
         return nil if [202, 204].include?(status)
 
-        envelope = Envelope::Reader.new(reader, http_status: status, **limits)
+        source = @verifier && (200..299).cover?(status) ? verified(reader) : reader
+        envelope = Envelope::Reader.new(source, http_status: status, **limits)
         return envelope.fault if envelope.fault
         return HTTPError.new(status, reader.peeked) unless (200..299).cover?(status)
 
@@ -272,37 +289,30 @@ module Wirebind
         end
       end
 
+      def credentials(pair, option)
+        raise ArgumentError, "#{option}: must be [user, password]" unless pair.is_a?(Array) && pair.size == 2
+
+        pair
+      end
+
       def basic_authorization(user, password)
         "Basic #{["#{user}:#{password}"].pack('m0')}"
       end
 
-      # A proc writing the WS-Security header for each call (a digest needs a
-      # fresh nonce and time every time).
-      def wsse_checked(wsse)
-        username = wsse.fetch(:username) { raise ArgumentError, "wsse: needs username:" }
-        password = wsse.fetch(:password) { raise ArgumentError, "wsse: needs password:" }
-        digest = wsse.fetch(:digest, false)
-        unknown = wsse.keys - %i[username password digest]
-        raise ArgumentError, "wsse: unknown option#{'s' if unknown.size > 1} #{unknown.join(', ')}" unless unknown.empty?
-
-        -> { wsse_header(username.to_s, password.to_s, digest) }
-      end
-
-      def wsse_header(username, password, digest)
-        xml = +%(<wsse:Security xmlns:wsse="#{WSSE_NS}" xmlns:wsu="#{WSU_NS}"><wsse:UsernameToken wsu:Id="UsernameToken-1">)
-        xml << "<wsse:Username>" << Envelope.text(username) << "</wsse:Username>"
-        if digest
-          nonce = SecureRandom.random_bytes(16)
-          created = Time.now.utc.iso8601(3)
-          hashed = [Digest::SHA1.digest(nonce + created + password)].pack("m0")
-          xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordDigest">) << hashed << "</wsse:Password>"
-          xml << %(<wsse:Nonce EncodingType="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary">)
-          xml << [nonce].pack("m0") << "</wsse:Nonce><wsu:Created>" << created << "</wsu:Created>"
-        else
-          xml << %(<wsse:Password Type="#{WSS_PROFILE}#PasswordText">) << Envelope.text(password) << "</wsse:Password>"
+      # The whole response, verified (WSSE::Verifier), then read from memory:
+      # a signature covers the whole Body, so nothing is decoded before it holds.
+      def verified(reader)
+        limit = @decode_options.fetch(:max_size, VERIFIED_LIMIT)
+        xml = +"".b
+        while (piece = reader.read(65_536))
+          xml << piece
+          raise DecodeError, "the response is larger than max_size (#{limit} bytes), the most read whole to verify its signature" if xml.bytesize > limit
         end
-        xml << "</wsse:UsernameToken></wsse:Security>"
+        @verifier.verify(xml.force_encoding(Encoding::UTF_8))
+        StringIO.new(xml)
       end
+      VERIFIED_LIMIT = 64 * 1024 * 1024
+      private_constant :VERIFIED_LIMIT
 
       def build_adapter(adapter, options)
         case adapter

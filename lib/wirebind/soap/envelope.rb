@@ -61,6 +61,7 @@ module Wirebind
         #   +Header+ with {Wirebind::XML.encode}: a model under its +xml_root+, a pair under
         #   the name given (the header part's element, WSDL 1.1 §3.7, WS-I BP R2205)
         # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
+        # @param body_id [String, nil] a +wsu:Id+ for +Body+ (what a WS-Security signature references)
         # @param multi_ref [Boolean, :breadth_first] in +:rpc_encoded+, write each model value as
         #   +href="#idN"+ and the record as a +multiRef+ after the operation element (Axis 1 style):
         #   depth first (each multiRef followed by the ones it introduces, which a streaming
@@ -72,7 +73,7 @@ module Wirebind
         # @return [#<<] +out+
         # @raise [EncodeError] a value does not fit its declared type, or cannot be written
         def write(out, operation:, namespace: nil, parts: {}, types: {}, version: "1.1", style: :document,
-                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false, rpc_result: nil)
+                  headers: [], header_xml: nil, multi_ref: false, wrap_lists: false, rpc_result: nil, body_id: nil)
           env_ns = envelope_namespace(version)
           check_style(style)
           encoded = style == :rpc_encoded
@@ -81,7 +82,7 @@ module Wirebind
           out << %( xmlns:soapenc="#{ENCODING_NS}") if encoded
           out << ">"
           write_header(out, headers, header_xml)
-          out << "<#{ENV_PREFIX}:Body>"
+          out << (body_id ? %(<#{ENV_PREFIX}:Body xmlns:wsu="#{WSSE::WSU_NS}" wsu:Id="#{body_id}">) : "<#{ENV_PREFIX}:Body>")
           writer = encoded ? EncodedWriter.new(out, multi_ref, version) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
           result = rpc_result && version.to_s == "1.2" && style != :document ? rpc_result_xml(rpc_result) : nil
           writer.operation(operation.to_s, namespace, parts, types, result)
@@ -97,8 +98,10 @@ module Wirebind
         def write_fault(out, fault, version: "1.1")
           env_ns = envelope_namespace(version)
           p = ENV_PREFIX
-          out << %(<?xml version="1.0" encoding="UTF-8"?><#{p}:Envelope xmlns:#{p}="#{env_ns}"><#{p}:Body><#{p}:Fault>)
           code = fault_code(fault.code.to_s, version)
+          # A code or subcode in WS-Security's namespace (its faults, WSS 1.1 §12) carries its declaration.
+          wsse = [code, *fault.subcodes].any? { |name| name.to_s.start_with?("wsse:") } ? %( xmlns:wsse="#{WSSE::WSSE_NS}") : ""
+          out << %(<?xml version="1.0" encoding="UTF-8"?><#{p}:Envelope xmlns:#{p}="#{env_ns}"><#{p}:Body><#{p}:Fault#{wsse}>)
           detail = fault.detail_value
           if version == "1.1"
             out << "<faultcode>" << text(code) << "</faultcode><faultstring>" << text(fault.reason.to_s) << "</faultstring>"

@@ -36,6 +36,38 @@ module Wirebind
     # returned; with {Client#each} the records already yielded stay yielded.
     class ConnectionError < Error; end
 
+    # The HTTP proxy refused the request: it answered a +CONNECT+ (the tunnel to
+    # an +https+ endpoint) with a status other than 2xx, or a request for an
+    # +http+ endpoint with 407 (Proxy Authentication Required: no or wrong
+    # credentials in the +proxy:+ URL). Nothing reached the endpoint through it.
+    class ProxyError < ConnectionError
+      # @return [Integer, nil] the proxy's HTTP status (nil: its answer was not HTTP)
+      attr_reader :status
+
+      # @param message [String]
+      # @param status [Integer, nil]
+      def initialize(message, status = nil)
+        @status = status
+        super(message)
+      end
+    end
+
+    # A WS-Security check failed on a message (a response the client verifies):
+    # nothing of it is delivered. The subclasses say which check.
+    class WSSecurityError < Error; end
+
+    # The message is not signed, a reference's digest or the signature value does
+    # not verify, the Body is not among what is signed, or the signature uses an
+    # algorithm, transform or structure that is not accepted.
+    class SignatureError < WSSecurityError; end
+
+    # The signing certificate is not trusted by the store the client was given.
+    class UntrustedCertificateError < WSSecurityError; end
+
+    # The message's signed Timestamp has expired, or was created in the future
+    # (beyond the allowed clock skew).
+    class TimestampError < WSSecurityError; end
+
     # A response holds a header block with +mustUnderstand+ true for this node
     # that the client was not told it understands (+understands:+): SOAP 1.1
     # §4.2.3, SOAP 1.2 Part 1 §5.2.3. The result is not decoded.

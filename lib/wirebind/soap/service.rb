@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "stringio"
+
 module Wirebind
   module SOAP
     # A Rack application serving SOAP from the same models as the client: requests
@@ -60,7 +62,7 @@ module Wirebind
       OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
       # Settings copied into each subclass (each value frozen: sharing is copying).
       SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
-                    @__wbs_understands @__wbs_on_error].freeze
+                    @__wbs_understands @__wbs_on_error @__wbs_wsse].freeze
       LOCK = Mutex.new
       # Raised into a suspended response when the server closes its body early.
       class Closed < StandardError; end
@@ -141,6 +143,24 @@ module Wirebind
         def on_error(&block)
           change { @__wbs_on_error = block } if block
           @__wbs_on_error
+        end
+
+        # Sets, or reads, what the service requires of each request's WS-Security
+        # header (a {WSSE::Policy}: a UsernameToken, a Timestamp, a signature).
+        # A request that fails is answered with its WS-Security fault and no
+        # operation is called; one that passes has the Rack env's +"wirebind.wsse"+
+        # set to who it was authenticated as ({WSSE::Policy::Result}). The request
+        # is read whole before it is checked (bounded like every request).
+        # @param policy [WSSE::Policy, nil]
+        # @return [WSSE::Policy, nil]
+        def wsse(policy = nil)
+          unless policy.nil?
+            raise ArgumentError, "wsse takes a Wirebind::SOAP::WSSE::Policy, not #{policy.inspect}" unless policy.is_a?(WSSE::Policy)
+
+            change { @__wbs_wsse = policy }
+            understands("{#{WSSE::WSSE_NS}}Security")
+          end
+          @__wbs_wsse
         end
 
         # Declares an operation.
@@ -234,6 +254,7 @@ module Wirebind
       @__wbs_handlers = [].freeze
       @__wbs_understands = [].freeze
       @__wbs_on_error = nil
+      @__wbs_wsse = nil
       @__wbs_dispatch = nil
 
       # What an operation block that declares a +context:+ keyword receives: the
@@ -332,6 +353,7 @@ module Wirebind
                        default_version, status: 415)
         end
 
+        env = secured(env, version, service.wsse) if service.wsse
         entry, arguments, headers = read_request(env, version, service.dispatch)
         handler = service.handlers.fetch(entry.index)
         result = entry.context ? handler.call(*arguments, context: Context.new(env, headers)) : handler.call(*arguments)
@@ -343,6 +365,21 @@ module Wirebind
       rescue StandardError => e
         internal_error(env, e, version || default_version)
       end
+
+      # The request read whole and checked by the service's WS-Security policy:
+      # the env to go on with, the body in memory and who sent it noted.
+      def secured(env, version, policy)
+        input = env["rack.input"]
+        xml = +"".b
+        while input && (piece = input.read(PIECE_SIZE))
+          xml << piece
+          raise Fault.new(code: "Client", reason: "the request is larger than #{SECURED_LIMIT} bytes") if xml.bytesize > SECURED_LIMIT
+        end
+        result = policy.check(xml.force_encoding(Encoding::UTF_8), version)
+        env.merge("rack.input" => StringIO.new(xml), "wirebind.wsse" => result)
+      end
+      SECURED_LIMIT = 64 * 1024 * 1024
+      private_constant :SECURED_LIMIT
 
       # @return [Array(Dispatch::Entry, Array)] the operation and its arguments
       def read_request(env, version, dispatch)

@@ -35,6 +35,8 @@ module Wirebind
         EOFError, IOError, SocketError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse, Net::HTTPHeaderSyntaxError,
         Zlib::Error
       ].freeze
+      # The keys of the client's +ssl:+ option ({Transport.ssl_params}).
+      SSL_OPTIONS = %i[verify ca_file ca_path cert_store cert key key_password pkcs12 pkcs12_password].freeze
       # How much of a body left unread is drained to keep its connection.
       DRAIN_LIMIT = 1024 * 1024
 
@@ -131,16 +133,43 @@ module Wirebind
           raise TimeoutError, "the call took longer than its deadline (#{what})" if deadline && now >= deadline
         end
 
-        # The +ssl:+ option (+verify:+, default true; +ca_file:+; +cert:+ and
-        # +key:+, OpenSSL objects or paths of PEM files) as OpenSSL parameters:
-        # +verify_mode+, +ca_file+, +cert+, +key+ (those given).
+        # The +ssl:+ option as OpenSSL parameters (+verify_mode+, +ca_file+,
+        # +ca_path+, +cert_store+, +cert+, +key+, +extra_chain_cert+: those given):
+        # +verify:+ (default true), +ca_file:+/+ca_path:+/+cert_store:+ (whom to
+        # trust instead of the system's store), and a client certificate either
+        # as +cert:+ and +key:+ (OpenSSL objects or paths of PEM files; a key
+        # file may be encrypted, opened with +key_password:+) or as +pkcs12:+ (a
+        # path or an OpenSSL::PKCS12, opened with +pkcs12_password:+).
         # @api private
         def ssl_params(ssl)
+          unknown = ssl.keys - SSL_OPTIONS
+          raise ArgumentError, "ssl: unknown option#{'s' if unknown.size > 1} #{unknown.join(', ')}" unless unknown.empty?
+
           params = { verify_mode: ssl.fetch(:verify, true) ? OpenSSL::SSL::VERIFY_PEER : OpenSSL::SSL::VERIFY_NONE }
-          params[:ca_file] = ssl[:ca_file] if ssl[:ca_file]
+          %i[ca_file ca_path cert_store].each { |name| params[name] = ssl[name] if ssl[name] }
           params[:cert] = ssl[:cert].is_a?(String) ? OpenSSL::X509::Certificate.new(File.read(ssl[:cert])) : ssl[:cert] if ssl[:cert]
-          params[:key] = ssl[:key].is_a?(String) ? OpenSSL::PKey.read(File.read(ssl[:key])) : ssl[:key] if ssl[:key]
+          params[:key] = private_key(ssl[:key], ssl[:key_password]) if ssl[:key]
+          client_pkcs12(ssl[:pkcs12], ssl[:pkcs12_password], params) if ssl[:pkcs12]
           params
+        end
+
+        private
+
+        def private_key(key, password)
+          return key unless key.is_a?(String)
+
+          OpenSSL::PKey.read(File.read(key), password.to_s)
+        rescue OpenSSL::PKey::PKeyError => e
+          raise ArgumentError, "ssl: cannot read the key #{key} (#{password ? 'wrong key_password?' : 'encrypted? give key_password:'}): #{e.message}"
+        end
+
+        def client_pkcs12(pkcs12, password, params)
+          bundle = pkcs12.is_a?(String) ? OpenSSL::PKCS12.new(File.binread(pkcs12), password.to_s) : pkcs12
+          params[:cert] = bundle.certificate
+          params[:key] = bundle.key
+          params[:extra_chain_cert] = bundle.ca_certs if bundle.ca_certs
+        rescue OpenSSL::PKCS12::PKCS12Error => e
+          raise ArgumentError, "ssl: cannot open the PKCS#12 file #{pkcs12} (wrong pkcs12_password?): #{e.message}"
         end
       end
 
@@ -148,6 +177,8 @@ module Wirebind
       autoload :Socket, File.expand_path("transport/socket", __dir__)
       autoload :HTTPX, File.expand_path("transport/httpx", __dir__)
       autoload :Pool, File.expand_path("transport/pool", __dir__)
+      autoload :Proxy, File.expand_path("transport/proxy", __dir__)
+      autoload :DigestAuth, File.expand_path("transport/digest_auth", __dir__)
 
       # What every adapter does with a body the caller left unread: read it to
       # its end, up to DRAIN_LIMIT bytes, so the connection can carry the next

@@ -22,7 +22,7 @@ module Wirebind
       # method a client has (Kernel's +raise+ and +format+ included).
       CLIENT_METHODS = (%w[
         call each close endpoint transport initialize exchange respond read_options limits soap_body?
-        request_headers soap_action_for basic_authorization wsse_checked wsse_header build_adapter log
+        request_headers soap_action_for basic_authorization credentials verified build_adapter log
       ] + Model::Attribute::RESERVED_NAMES.map(&:to_s)).freeze
       HEADER = "# frozen_string_literal: true\n\n"
       MODELS_FILE = "models"

@@ -22,11 +22,23 @@ module Wirebind
         # loads a plugin (and the plugins it depends on) on first use, and two
         # threads loading one at once is a circular require.
         SESSION = ::HTTPX.plugin(:persistent).plugin(:stream)
-        private_constant :SESSION
+        # Through an HTTP proxy (only then: without a proxy named, httpx's
+        # proxy plugin would read the environment itself). Plain-HTTP endpoints
+        # only: httpx 1.9's stream plugin fails on the proxy plugin's CONNECT.
+        PROXY_SESSION = SESSION.plugin(:proxy)
+        private_constant :SESSION, :PROXY_SESSION
 
         # @param (see NetHTTP#initialize)
-        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil,
+                       proxy: nil)
+          if proxy && uri.scheme == "https"
+            raise ArgumentError, "adapter: :httpx cannot reach an https endpoint through a proxy (httpx's stream plugin fails " \
+                                 "on its CONNECT); use adapter: :socket or :net_http"
+          end
+
           super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
+          @session = proxy ? PROXY_SESSION : SESSION
+          @proxy = proxy
           @uri = uri
           @url = uri.to_s.freeze
           # The deadline as httpx's request_timeout (from the request's start; the
@@ -36,6 +48,7 @@ module Wirebind
                        request_timeout: deadline }.compact.freeze
           options = { timeout: @timeout }
           options[:ssl] = Transport.ssl_params(ssl) if uri.scheme == "https"
+          options[:proxy] = { uri: "http://#{proxy}", username: proxy.user, password: proxy.password }.compact if proxy
           @options = options
         end
 
@@ -55,6 +68,8 @@ module Wirebind
             else "reading the response took longer than the timeout"
             end
           raise TimeoutError, "#{what} (#{e.class.name.split('::').last}: #{e.message})"
+        rescue ::HTTPX::ProxyError => e
+          raise ProxyError, "the proxy refused the connection: #{e.message}"
         rescue ::HTTPX::Error, IOError, SystemCallError, OpenSSL::SSL::SSLError, Zlib::Error => e
           raise ConnectionError, "the connection failed: #{e.class}: #{e.message}"
         rescue Error, StopIteration
@@ -72,6 +87,10 @@ module Wirebind
           # The stream plugin reads without a timeout unless the request names one.
           response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
           status, response_headers = errors { [response.status, response.headers.to_h] }
+          if @proxy && status == 407
+            raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
+                                 "(#{@proxy.user ? 'wrong' : 'no'} credentials in proxy:)", 407)
+          end
           reader = BodyReader.new(response.each, identity_length(response_headers), deadline)
           result = yield(status, response_headers, reader)
           [result, reader.drain]
@@ -91,7 +110,7 @@ module Wirebind
         end
 
         def open_connection
-          session = SESSION.with(**@options)
+          session = @session.with(**@options)
           opened
           session
         end

@@ -18,14 +18,18 @@ module Wirebind
         # @param open_timeout [Numeric]
         # @param read_timeout [Numeric]
         # @param write_timeout [Numeric]
-        # @param ssl [Hash] +verify:+ (default true), +ca_file:+, +cert:+, +key:+
-        #   (OpenSSL objects or paths of PEM files)
+        # @param ssl [Hash] see {Client#initialize}: +verify:+ (default true), whom to trust
+        #   (+ca_file:+, +ca_path:+, +cert_store:+), a client certificate (+cert:+ and +key:+
+        #   with +key_password:+, or +pkcs12:+ with +pkcs12_password:+)
         # @param pool_size [Integer] most connections open at once
         # @param deadline [Numeric, nil] seconds a whole exchange may take (nil: no limit)
         # @param pool_timeout [Numeric, nil] seconds to wait for a free connection (nil: no limit)
-        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil)
+        # @param proxy [Proxy, nil] the HTTP proxy to go through (the client's +proxy:+, resolved)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil,
+                       proxy: nil)
           super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @uri = uri
+          @proxy = proxy
           @timeouts = [open_timeout, read_timeout, write_timeout]
           @ssl = Transport.ssl_params(ssl) if uri.scheme == "https"
         end
@@ -47,6 +51,10 @@ module Wirebind
           reader = BodyReader.new(fiber, http, @timeouts[1], deadline)
           http.write_timeout = Transport.budget(@timeouts[2], deadline)
           response = reader.resume
+          if @proxy && response.code == "407"
+            raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
+                                 "(#{@proxy.user ? 'wrong' : 'no'} credentials in proxy:)", 407)
+          end
           result = yield(response.code.to_i, response_headers(response), reader)
           # Reused only when its body was read to the end and nothing came after
           # it; after an exception the caller's +keep+ stays false and the
@@ -85,19 +93,28 @@ module Wirebind
         end
 
         def open_connection
-          http = Net::HTTP.new(@uri.host, @uri.port)
+          # Net::HTTP takes the proxy from the environment unless told; the
+          # client's proxy: has already decided (nil: none).
+          http = Net::HTTP.new(@uri.hostname, @uri.port, @proxy&.host, @proxy&.port, @proxy&.user, @proxy&.password)
           http.open_timeout, http.read_timeout, http.write_timeout = @timeouts
           http.max_retries = 0 # a POST is never sent twice
           http.keep_alive_timeout = 30
           configure_ssl(http) if @uri.scheme == "https"
-          transport_errors { http.start }
+          begin
+            transport_errors { http.start }
+          rescue Net::HTTPClientException, Net::HTTPFatalError, Net::HTTPRetriableError => e
+            # net/http's answer to a CONNECT the proxy refused.
+            status = e.response.code.to_i
+            hint = status == 407 ? " (#{@proxy&.user ? 'wrong' : 'no'} credentials in proxy:)" : ""
+            raise ProxyError.new("the proxy #{@proxy} refused CONNECT #{@uri.hostname}:#{@uri.port}: HTTP #{status}#{hint}", status)
+          end
           opened
           http
         end
 
         def configure_ssl(http)
           http.use_ssl = true
-          @ssl.each { |name, value| http.public_send(:"#{name}=", value) } # verify_mode, ca_file, cert, key
+          @ssl.each { |name, value| http.public_send(:"#{name}=", value) } # verify_mode, ca_file, cert, key...
         end
 
         def close_connection(http)

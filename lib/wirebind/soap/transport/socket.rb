@@ -25,12 +25,19 @@ module Wirebind
         STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}
 
         # @param (see NetHTTP#initialize)
-        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil)
+        def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil,
+                       proxy: nil)
           super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @host = uri.hostname # without the brackets of an IPv6 address
           @port = uri.port
           @tls = uri.scheme == "https"
           @host_header = "#{uri.host}#{":#{uri.port}" unless uri.port == uri.default_port}"
+          @proxy = proxy
+          # Through a proxy, a plain-HTTP request names the whole URL (absolute
+          # form, RFC 9112 §3.2.2) and carries the proxy's credentials; an https
+          # one goes through a CONNECT tunnel and names only its path.
+          @forward = proxy && !@tls ? "http://#{@host_header}" : nil
+          @proxy_authorization = proxy&.authorization
           @open_timeout = open_timeout
           @read_timeout = read_timeout
           @write_timeout = write_timeout
@@ -42,6 +49,10 @@ module Wirebind
         def exchange(connection, path, headers, body, deadline)
           send_request(connection, path, headers, body, deadline)
           response = Response.new(connection, @read_timeout, deadline)
+          if @forward && response.status == 407
+            raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
+                                 "(#{@proxy_authorization ? 'wrong' : 'no'} credentials in proxy:)", 407)
+          end
           result = yield(response.status, response.headers, response)
           [result, response.finish]
         end
@@ -59,7 +70,8 @@ module Wirebind
         end
 
         def send_request(connection, path, headers, body, deadline)
-          head = +"POST #{path} HTTP/1.1\r\nHost: #{@host_header}\r\nUser-Agent: #{USER_AGENT}\r\n"
+          head = +"POST #{@forward}#{path} HTTP/1.1\r\nHost: #{@host_header}\r\nUser-Agent: #{USER_AGENT}\r\n"
+          head << "Proxy-Authorization: " << @proxy_authorization << "\r\n" if @forward && @proxy_authorization
           head << "Accept-Encoding: gzip, deflate\r\n" unless headers.any? { |name, _| name.casecmp?("accept-encoding") }
           headers.each do |name, value|
             raise ArgumentError, "HTTP header #{name.inspect} holds a line break" if line_break?(name) || line_break?(value)
@@ -96,17 +108,47 @@ module Wirebind
         end
 
         def open_socket
+          host, port = @proxy ? [@proxy.host, @proxy.port] : [@host, @port]
+          what = @proxy ? "the proxy #{@proxy}" : "#{host}:#{port}"
           socket = Transport.transport_errors(nil) do
-            ::Socket.tcp(@host, @port, connect_timeout: @open_timeout)
+            ::Socket.tcp(host, port, connect_timeout: @open_timeout)
           rescue Errno::ETIMEDOUT
-            raise TimeoutError, "opening a connection to #{@host}:#{@port} took longer than the open_timeout (#{@open_timeout} s)"
+            raise TimeoutError, "opening a connection to #{what} took longer than the open_timeout (#{@open_timeout} s)"
           rescue Errno::ECONNREFUSED => e
-            raise ConnectionError, "connection refused by #{@host}:#{@port} (#{e.message})"
+            raise ConnectionError, "connection refused by #{what} (#{e.message})"
           end
           socket.setsockopt(::Socket::IPPROTO_TCP, ::Socket::TCP_NODELAY, 1)
-          socket = start_tls(socket) if @tls
+          if @tls
+            tunnel(socket) if @proxy
+            socket = start_tls(socket)
+          end
           opened
           socket
+        rescue Exception # rubocop:disable Lint/RescueException
+          socket.close if socket && !socket.closed?
+          raise
+        end
+
+        # Asks the proxy for a tunnel to the endpoint (CONNECT, RFC 9110 §9.3.6);
+        # TLS then runs through it to the endpoint, verified as without a proxy.
+        def tunnel(socket)
+          target = "#{@host.include?(':') ? "[#{@host}]" : @host}:#{@port}"
+          head = +"CONNECT #{target} HTTP/1.1\r\nHost: #{target}\r\nUser-Agent: #{USER_AGENT}\r\n"
+          head << "Proxy-Authorization: " << @proxy_authorization << "\r\n" if @proxy_authorization
+          connection = Connection.new(socket)
+          deadline = Transport.now + @open_timeout
+          connection.write(head << "\r\n", @open_timeout, deadline)
+          status = begin
+            Response.new(connection, @open_timeout, deadline).status
+          rescue ConnectionError => e
+            raise ProxyError, "the proxy #{@proxy} did not answer CONNECT #{target} with HTTP (#{e.message})"
+          end
+          unless (200..299).cover?(status)
+            hint = status == 407 ? " (#{@proxy_authorization ? 'wrong' : 'no'} credentials in proxy:)" : ""
+            raise ProxyError.new("the proxy #{@proxy} refused CONNECT #{target}: HTTP #{status}#{hint}", status)
+          end
+          # The endpoint speaks first in nothing: bytes here came from the proxy.
+          raise ProxyError, "the proxy #{@proxy} sent bytes after its CONNECT answer" unless connection.buffer.empty?
         end
 
         def tls_context(ssl)
