@@ -59,6 +59,9 @@ module Wirebind
       #   options (+{ username:, password:, digest: false }+). A {WSSE::Signature} with
       #   +verify:+ makes every 2xx response be verified before it is decoded (read whole first)
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
+      # @param ntlm_auth [Array(String, String), Array(String, String, String), nil] user,
+      #   password and (optionally) domain for NTLM (NTLMv2) authentication, per connection,
+      #   on the +:socket+ adapter (the default); needs the rubyntlm gem
       # @param addressing [Boolean] WS-Addressing 1.0 ({Addressing}): each request carries
       #   +wsa:Action+, a fresh +wsa:MessageID+, +wsa:To+ and +wsa:ReplyTo+, and a response
       #   whose +wsa:RelatesTo+ names another message is an {AddressingError}
@@ -101,7 +104,7 @@ module Wirebind
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
-                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, addressing: false,
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
                      logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
@@ -131,9 +134,15 @@ module Wirebind
         @read_options = nil
         @read_options = read_options({}).freeze # those of a call without options of its own
         @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
-        @transport = build_adapter(adapter, { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
-                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout,
-                                              proxy: Transport::Proxy.for(proxy, @uri) })
+        options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl,
+                    pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout, proxy: Transport::Proxy.for(proxy, @uri) }
+        if ntlm_auth
+          raise ArgumentError, "ntlm_auth: is done by adapter: :socket (NTLM authenticates a connection)" unless adapter == :socket
+          raise ArgumentError, "ntlm_auth: must be [user, password] or [user, password, domain]" unless ntlm_auth.is_a?(Array) && [2, 3].include?(ntlm_auth.size)
+
+          options[:ntlm] = Transport::NTLM.new(*ntlm_auth)
+        end
+        @transport = build_adapter(adapter, options)
         @transport = Transport::DigestAuth.new(@transport, *credentials(digest_auth, "digest_auth")) if digest_auth
       end
 
