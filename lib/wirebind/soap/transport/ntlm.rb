@@ -32,7 +32,7 @@ module Wirebind
         # @param header [String] a 401's WWW-Authenticate (several challenges may be joined)
         # @return [String, nil] the server's NTLM challenge (base64), when it sent one
         def challenge(header)
-          header.to_s[/(?:\A|,\s*)NTLM\s+([A-Za-z0-9+\/]+=*)/, 1]
+          header.to_s[%r{(?:\A|,\s*)NTLM\s+([A-Za-z0-9+/]+=*)}, 1]
         end
 
         # @param challenge [String] base64, from {#challenge}
