@@ -59,6 +59,12 @@ module Wirebind
       #   options (+{ username:, password:, digest: false }+). A {WSSE::Signature} with
       #   +verify:+ makes every 2xx response be verified before it is decoded (read whole first)
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
+      # @param ntlm_auth [Array(String, String), Array(String, String, String), nil] user,
+      #   password and (optionally) domain for NTLM (NTLMv2) authentication, per connection,
+      #   on the +:socket+ adapter (the default); needs the rubyntlm gem
+      # @param addressing [Boolean] WS-Addressing 1.0 ({Addressing}): each request carries
+      #   +wsa:Action+, a fresh +wsa:MessageID+, +wsa:To+ and +wsa:ReplyTo+, and a response
+      #   whose +wsa:RelatesTo+ names another message is an {AddressingError}
       # @param digest_auth [Array(String, String), nil] user and password for HTTP Digest
       #   authentication (RFC 7616: SHA-256 or MD5, +qop="auth"+), answered when the server asks
       # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
@@ -98,7 +104,7 @@ module Wirebind
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
-                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil,
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
                      logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
@@ -119,7 +125,8 @@ module Wirebind
 
         @debug = debug
         @decode_options = decode_options.freeze
-        @understands = Envelope.header_names(understands)
+        @addressing = addressing
+        @understands = Envelope.header_names(understands + (addressing ? ADDRESSING_HEADERS : []))
         @http_headers = headers.to_h { |name, value| [name.to_s, value.to_s] }
         @http_headers["Authorization"] = basic_authorization(*basic_auth) if basic_auth
         @http_headers.freeze
@@ -127,9 +134,15 @@ module Wirebind
         @read_options = nil
         @read_options = read_options({}).freeze # those of a call without options of its own
         @request_headers = {} # operation => its headers (frozen), when no proc or per-call SOAPAction
-        @transport = build_adapter(adapter, { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout,
-                                              ssl: ssl, pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout,
-                                              proxy: Transport::Proxy.for(proxy, @uri) })
+        options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl,
+                    pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout, proxy: Transport::Proxy.for(proxy, @uri) }
+        if ntlm_auth
+          raise ArgumentError, "ntlm_auth: is done by adapter: :socket (NTLM authenticates a connection)" unless adapter == :socket
+          raise ArgumentError, "ntlm_auth: must be [user, password] or [user, password, domain]" unless ntlm_auth.is_a?(Array) && [2, 3].include?(ntlm_auth.size)
+
+          options[:ntlm] = Transport::NTLM.new(*ntlm_auth)
+        end
+        @transport = build_adapter(adapter, options)
         @transport = Transport::DigestAuth.new(@transport, *credentials(digest_auth, "digest_auth")) if digest_auth
       end
 
@@ -192,8 +205,13 @@ module Wirebind
         operation = operation.to_s
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         security = @wsse && WSSE::Request.new(@wsse)
+        message_id = @addressing && Addressing.message_id
+        header_xml = [
+          message_id && Addressing.request_xml(action: soap_action_for(operation, call_action), to: @endpoint, message_id: message_id),
+          security&.header_xml
+        ].compact.join
         body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: args, types: types, version: @version,
-                                   style: @style, headers: @soap_headers + call_headers, header_xml: security&.header_xml,
+                                   style: @style, headers: @soap_headers + call_headers, header_xml: header_xml.empty? ? nil : header_xml,
                                    body_id: security&.body_id)
         body = security.finish(body) if security
         headers = request_headers(operation, call_action)
@@ -207,7 +225,7 @@ module Wirebind
             reader = DebugReader.new(reader, @debug)
           end
           counter = CountingReader.new(reader)
-          respond(code, response_headers, counter, &block)
+          respond(code, response_headers, counter, message_id, &block)
         end
         raise outcome if outcome.is_a?(Error)
 
@@ -218,7 +236,7 @@ module Wirebind
 
       # The result; or a Fault or HTTPError, returned so that the transport reads
       # the rest of the body and keeps the connection.
-      def respond(status, headers, reader)
+      def respond(status, headers, reader, message_id)
         unless (200..299).cover?(status)
           reader = PeekReader.new(reader, HTTPError::BODY_LIMIT)
           return HTTPError.new(status, reader.peeked) unless soap_body?(headers, reader)
@@ -232,6 +250,8 @@ module Wirebind
 
         unknown = Envelope.not_understood(envelope.must_understand, @understands)
         return MustUnderstandError.new(unknown) unless unknown.empty?
+
+        Addressing.check_reply(envelope.headers, message_id) if message_id
 
         yield envelope
       rescue ParseError, DecodeError => e
@@ -265,6 +285,9 @@ module Wirebind
           headers
         end
       end
+      # The WS-Addressing header blocks a client with +addressing: true+ understands.
+      ADDRESSING_HEADERS = %w[Action MessageID To From ReplyTo FaultTo RelatesTo].map { |name| "{#{Addressing::NS}}#{name}" }.freeze
+      private_constant :ADDRESSING_HEADERS
       REQUEST_HEADERS_KEPT = 256
       private_constant :REQUEST_HEADERS_KEPT
 

@@ -52,6 +52,10 @@ module Wirebind
       end
     end
 
+    # A WS-Addressing reply whose +wsa:RelatesTo+ names another message than the
+    # request's +wsa:MessageID+: not this call's answer, so nothing of it is returned.
+    class AddressingError < Error; end
+
     # A WS-Security check failed on a message (a response the client verifies):
     # nothing of it is delivered. The subclasses say which check.
     class WSSecurityError < Error; end

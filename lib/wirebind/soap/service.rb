@@ -62,7 +62,7 @@ module Wirebind
       OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
       # Settings copied into each subclass (each value frozen: sharing is copying).
       SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
-                    @__wbs_understands @__wbs_on_error @__wbs_wsse].freeze
+                    @__wbs_understands @__wbs_on_error @__wbs_wsse @__wbs_addressing].freeze
       LOCK = Mutex.new
       # Raised into a suspended response when the server closes its body early.
       class Closed < StandardError; end
@@ -163,6 +163,21 @@ module Wirebind
           @__wbs_wsse
         end
 
+        # Sets, or reads, whether the service speaks WS-Addressing 1.0 ({Addressing}):
+        # it understands the +wsa:+ request headers (also when +mustUnderstand+),
+        # and each reply carries +wsa:Action+ (the request's Action followed by
+        # +Response+) and +wsa:RelatesTo+ naming the request's +wsa:MessageID+.
+        # Faults are written without them.
+        # @param value [Boolean, nil]
+        # @return [Boolean]
+        def addressing(value = nil)
+          unless value.nil?
+            change { @__wbs_addressing = value ? true : false }
+            understands(*%w[Action MessageID To From ReplyTo FaultTo RelatesTo].map { |name| "{#{Addressing::NS}}#{name}" }) if value
+          end
+          @__wbs_addressing
+        end
+
         # Declares an operation.
         #
         # @param name [Symbol, String] the operation element's local name
@@ -255,6 +270,7 @@ module Wirebind
       @__wbs_understands = [].freeze
       @__wbs_on_error = nil
       @__wbs_wsse = nil
+      @__wbs_addressing = false
       @__wbs_dispatch = nil
 
       # What an operation block that declares a +context:+ keyword receives: the
@@ -357,7 +373,7 @@ module Wirebind
         entry, arguments, headers = read_request(env, version, service.dispatch)
         handler = service.handlers.fetch(entry.index)
         result = entry.context ? handler.call(*arguments, context: Context.new(env, headers)) : handler.call(*arguments)
-        respond(env, entry, result, version)
+        respond(env, entry, result, version, service.addressing ? addressing_reply(headers, entry) : nil)
       rescue Fault => e
         fault(e, version || default_version)
       rescue ParseError, DecodeError => e
@@ -409,7 +425,13 @@ module Wirebind
         [entry, entry.arguments.attributes.map { |attribute| record&.instance_variable_get(attribute.ivar) }, reader.headers]
       end
 
-      def respond(env, entry, result, version)
+      # The reply's WS-Addressing blocks, from the request's.
+      def addressing_reply(headers, entry)
+        action = Addressing.value(headers, "Action") || self.class.soap_action_for(entry.operation)
+        Addressing.reply_xml(action: "#{action}Response", relates_to: Addressing.value(headers, "MessageID"))
+      end
+
+      def respond(env, entry, result, version, header_xml = nil)
         service = self.class
         style = service.style
         returns = entry.operation.returns
@@ -418,7 +440,7 @@ module Wirebind
           Envelope.write(out, operation: entry.response, namespace: service.namespace, parts: parts,
                               types: { entry.result => returns }, version: version, style: style,
                               multi_ref: service.multi_ref, wrap_lists: style == :document,
-                              rpc_result: returns.nil? ? nil : entry.result)
+                              rpc_result: returns.nil? ? nil : entry.result, header_xml: header_xml)
         end
         first = stream.first
         headers = { "content-type" => CONTENT_TYPES.fetch(version) }

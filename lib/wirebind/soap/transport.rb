@@ -179,6 +179,7 @@ module Wirebind
       autoload :Pool, File.expand_path("transport/pool", __dir__)
       autoload :Proxy, File.expand_path("transport/proxy", __dir__)
       autoload :DigestAuth, File.expand_path("transport/digest_auth", __dir__)
+      autoload :NTLM, File.expand_path("transport/ntlm", __dir__)
 
       # What every adapter does with a body the caller left unread: read it to
       # its end, up to DRAIN_LIMIT bytes, so the connection can carry the next

@@ -26,7 +26,7 @@ module Wirebind
 
         # @param (see NetHTTP#initialize)
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil,
-                       proxy: nil)
+                       proxy: nil, ntlm: nil)
           super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @host = uri.hostname # without the brackets of an IPv6 address
           @port = uri.port
@@ -38,6 +38,7 @@ module Wirebind
           # one goes through a CONNECT tunnel and names only its path.
           @forward = proxy && !@tls ? "http://#{@host_header}" : nil
           @proxy_authorization = proxy&.authorization
+          @ntlm = ntlm
           @open_timeout = open_timeout
           @read_timeout = read_timeout
           @write_timeout = write_timeout
@@ -47,8 +48,12 @@ module Wirebind
         private
 
         def exchange(connection, path, headers, body, deadline)
-          send_request(connection, path, headers, body, deadline)
-          response = Response.new(connection, @read_timeout, deadline)
+          if @ntlm && !connection.authenticated
+            response = ntlm_handshake(connection, path, headers, body, deadline)
+          else
+            send_request(connection, path, headers, body, deadline)
+            response = Response.new(connection, @read_timeout, deadline)
+          end
           if @forward && response.status == 407
             raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
                                  "(#{@proxy_authorization ? 'wrong' : 'no'} credentials in proxy:)", 407)
@@ -59,6 +64,22 @@ module Wirebind
 
         def open_connection
           Connection.new(open_socket)
+        end
+
+        # NTLM's three messages on a new connection (see {NTLM}); the response
+        # to the request sent with the Authenticate message (a 401 when refused).
+        def ntlm_handshake(connection, path, headers, body, deadline)
+          send_request(connection, path, headers.merge("Authorization" => @ntlm.negotiate), body, deadline)
+          response = Response.new(connection, @read_timeout, deadline)
+          challenge = response.status == 401 && @ntlm.challenge(response.headers["www-authenticate"])
+          if challenge
+            raise ConnectionError, "the server closed the connection in the middle of NTLM authentication" unless response.finish
+
+            send_request(connection, path, headers.merge("Authorization" => @ntlm.authenticate(challenge)), body, deadline)
+            response = Response.new(connection, @read_timeout, deadline)
+          end
+          connection.authenticated = response.status != 401
+          response
         end
 
         def usable?(connection)
@@ -184,6 +205,8 @@ module Wirebind
         class Connection
           attr_reader :socket
           attr_accessor :buffer
+          # Whether NTLM authenticated this connection (its socket: a new one starts over).
+          attr_accessor :authenticated
 
           def initialize(socket)
             @socket = socket
@@ -191,6 +214,7 @@ module Wirebind
             @buffer = +"".b
             @read_buffer = String.new(capacity: READ_SIZE, encoding: Encoding::BINARY)
             @used = false
+            @authenticated = false
           end
 
           def reused?
@@ -204,6 +228,7 @@ module Wirebind
             @tcp = socket.is_a?(BasicSocket)
             @buffer = +"".b
             @used = false
+            @authenticated = false
           end
 
           def used!
