@@ -31,6 +31,9 @@ module Wirebind
     VERSIONS = { "1.1" => NS_11, "1.2" => NS_12 }.freeze
     # The message styles: document/literal wrapped, rpc/literal, rpc/encoded (SOAP 1.1 encoding).
     STYLES = %i[document rpc rpc_encoded].freeze
+    # The most a message read whole may hold (a response to verify, an MTOM
+    # package, a request a WS-Security policy checks) unless +max_size+ says less.
+    WHOLE_MESSAGE_LIMIT = 64 * 1024 * 1024
   end
 end
 
@@ -39,6 +42,7 @@ require_relative "soap/fault"
 require_relative "soap/envelope"
 require_relative "soap/wsse"
 require_relative "soap/addressing"
+require_relative "soap/mtom"
 require_relative "soap/client"
 require_relative "soap/wsdl_writer"
 require_relative "soap/service"

@@ -243,7 +243,9 @@ module Wirebind
         end
         return nil if [202, 204].include?(status)
 
-        source = @verifier && (200..299).cover?(status) ? verified(reader) : reader
+        source = reader
+        source = StringIO.new(MTOM.resolve(reader, headers["content-type"], limit: message_limit)) if MTOM.package?(headers["content-type"])
+        source = verified(source) if @verifier && (200..299).cover?(status)
         envelope = Envelope::Reader.new(source, http_status: status, **limits)
         return envelope.fault if envelope.fault
         return HTTPError.new(status, reader.peeked) unless (200..299).cover?(status)
@@ -325,7 +327,7 @@ module Wirebind
       # The whole response, verified (WSSE::Verifier), then read from memory:
       # a signature covers the whole Body, so nothing is decoded before it holds.
       def verified(reader)
-        limit = @decode_options.fetch(:max_size, VERIFIED_LIMIT)
+        limit = message_limit
         xml = +"".b
         while (piece = reader.read(65_536))
           xml << piece
@@ -334,8 +336,11 @@ module Wirebind
         @verifier.verify(xml.force_encoding(Encoding::UTF_8))
         StringIO.new(xml)
       end
-      VERIFIED_LIMIT = 64 * 1024 * 1024
-      private_constant :VERIFIED_LIMIT
+
+      # The most a response read whole (to verify it, or an MTOM package) may hold.
+      def message_limit
+        @decode_options.fetch(:max_size, WHOLE_MESSAGE_LIMIT)
+      end
 
       def build_adapter(adapter, options)
         case adapter

@@ -52,6 +52,11 @@ module Wirebind
       end
     end
 
+    # An MTOM/XOP message that cannot be read: a malformed +multipart/related+
+    # body or part, a part cut short, an +xop:Include+ naming a part the message
+    # does not hold, or a message over its size limit.
+    class AttachmentError < Error; end
+
     # A WS-Addressing reply whose +wsa:RelatesTo+ names another message than the
     # request's +wsa:MessageID+: not this call's answer, so nothing of it is returned.
     class AddressingError < Error; end

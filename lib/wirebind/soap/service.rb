@@ -369,6 +369,9 @@ module Wirebind
                        default_version, status: 415)
         end
 
+        if MTOM.package?(env["CONTENT_TYPE"])
+          env = env.merge("rack.input" => StringIO.new(MTOM.resolve(env["rack.input"] || StringIO.new, env["CONTENT_TYPE"])))
+        end
         env = secured(env, version, service.wsse) if service.wsse
         entry, arguments, headers = read_request(env, version, service.dispatch)
         handler = service.handlers.fetch(entry.index)
@@ -376,7 +379,7 @@ module Wirebind
         respond(env, entry, result, version, service.addressing ? addressing_reply(headers, entry) : nil)
       rescue Fault => e
         fault(e, version || default_version)
-      rescue ParseError, DecodeError => e
+      rescue ParseError, DecodeError, AttachmentError => e
         fault(Fault.new(code: "Client", reason: "the request could not be read: #{e.message}"), version || default_version)
       rescue StandardError => e
         internal_error(env, e, version || default_version)
@@ -389,13 +392,11 @@ module Wirebind
         xml = +"".b
         while input && (piece = input.read(PIECE_SIZE))
           xml << piece
-          raise Fault.new(code: "Client", reason: "the request is larger than #{SECURED_LIMIT} bytes") if xml.bytesize > SECURED_LIMIT
+          raise Fault.new(code: "Client", reason: "the request is larger than #{WHOLE_MESSAGE_LIMIT} bytes") if xml.bytesize > WHOLE_MESSAGE_LIMIT
         end
         result = policy.check(xml.force_encoding(Encoding::UTF_8), version)
         env.merge("rack.input" => StringIO.new(xml), "wirebind.wsse" => result)
       end
-      SECURED_LIMIT = 64 * 1024 * 1024
-      private_constant :SECURED_LIMIT
 
       # @return [Array(Dispatch::Entry, Array)] the operation and its arguments
       def read_request(env, version, dispatch)
@@ -479,6 +480,7 @@ module Wirebind
 
       # @return [String, nil] the version the Content-Type says, if served
       def request_version(content_type)
+        content_type = MTOM.root_type(content_type) if MTOM.package?(content_type)
         media = content_type.to_s[/\A[^;]*/].strip.downcase
         version = { "text/xml" => "1.1", "application/soap+xml" => "1.2" }[media]
         served = self.class.version
