@@ -89,6 +89,25 @@ class SOAPWSSEServiceTest < Minitest::Test
     end
   end
 
+  NODE_SOAP = File.expand_path("../../tmp/node/node_modules/soap", __dir__)
+
+  def node(url, key, cert)
+    require_peer(File.exist?(File.join(NODE_SOAP, "package.json")) && system("command -v node >/dev/null 2>&1"),
+                 "node and the soap npm package in tmp/node")
+    out, err, status = Open3.capture3("node", File.join(__dir__, "interop", "node_wsse_client.js"), NODE_SOAP, url, key, cert)
+    assert status.success?, "node-soap failed: #{out}\n#{err}"
+    JSON.parse(out.lines.last)
+  end
+
+  def test_node_soap_ws_security_cert
+    serve(W::WSSE::Policy.new(signature: File.join(@dir, "client.pem"), timestamp: true)) do |server|
+      result = node(server.url, File.join(@dir, "client.key"), File.join(@dir, "client.pem"))
+      assert_equal({ "result" => "node as /CN=zeep client" }, result)
+      fault = node(server.url, File.join(@dir, "other.key"), File.join(@dir, "other.pem")).fetch("fault")
+      assert_equal "wsse:InvalidSecurityToken", fault["code"]
+    end
+  end
+
   def post(server, xml, version: "1.1")
     type = version == "1.1" ? "text/xml; charset=utf-8" : "application/soap+xml; charset=utf-8"
     Net::HTTP.post(URI(server.url), xml, "Content-Type" => type, "SOAPAction" => %("#{NS}/whoAmI"))

@@ -12,6 +12,7 @@ module Wirebind
       module Canonical
         DS_NS = "http://www.w3.org/2000/09/xmldsig#"
         EXCLUSIVE = "http://www.w3.org/2001/10/xml-exc-c14n#"
+        ENVELOPED = "http://www.w3.org/2000/09/xmldsig#enveloped-signature"
         DIGESTS = {
           "http://www.w3.org/2001/04/xmlenc#sha256" => "SHA256",
           "http://www.w3.org/2000/09/xmldsig#sha1" => "SHA1"

@@ -11,7 +11,8 @@ module Wirebind
       # - its SignedInfo is canonicalized with exclusive C14N and signed with
       #   RSA-SHA256 or RSA-SHA1; each Reference names one element by Id (two
       #   elements with one Id are refused: signature wrapping), is transformed by
-      #   exclusive C14N only, and its digest matches;
+      #   exclusive C14N (after the enveloped-signature transform, when the element
+      #   does not hold the signature), and its digest matches;
       # - the envelope's own +Body+ (the one that will be decoded, not a copy
       #   elsewhere) is among the referenced elements, and so is the Timestamp when
       #   there is one; the Timestamp was created no later than now and expires no
@@ -108,16 +109,29 @@ module Wirebind
             raise SignatureError, "a Reference URI must name an element of the message (#id), not #{uri.inspect}" unless uri.start_with?("#")
 
             transforms = reference.xpath("ds:Transforms/ds:Transform", Canonical::NAMESPACES).map { |t| t["Algorithm"] }
-            raise SignatureError, "Reference #{uri}: transforms #{transforms.inspect} are not accepted" unless transforms == [Canonical::EXCLUSIVE]
-
             hash = algorithm(reference, "ds:DigestMethod", Canonical::DIGESTS)
             element = Canonical.by_id(doc, uri[1..])
+            check_transforms(uri, transforms, element, signed_info)
             expected = one(reference, "ds:DigestValue", "a ds:DigestValue").text.strip
             actual = Canonical.digest(hash, Canonical.exclusive(element))
             raise SignatureError, "Reference #{uri}: the digest does not match (the element was changed)" unless secure_equal?(expected, actual)
 
             element
           end
+        end
+
+        # Exclusive C14N, after the enveloped-signature transform when the
+        # signer names it (node-soap does): that transform removes the
+        # Signature from the referenced element, so it changes nothing when the
+        # element does not hold the Signature (Body, Timestamp), and anything else
+        # is refused rather than implemented.
+        def check_transforms(uri, transforms, element, signed_info)
+          return if transforms == [Canonical::EXCLUSIVE]
+          if transforms == [Canonical::ENVELOPED, Canonical::EXCLUSIVE] && !signed_info.ancestors.include?(element)
+            return
+          end
+
+          raise SignatureError, "Reference #{uri}: transforms #{transforms.inspect} are not accepted"
         end
 
         def check_timestamp(security, signed, now)
