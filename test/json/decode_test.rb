@@ -71,6 +71,28 @@ class JSONDecodeTest < Minitest::Test
     assert_equal "ab\n\"" * 30_000, decode_everywhere("[\"#{escaped}\"]", [:string]).first
   end
 
+  # The scanner reads long strings 64 bytes at a time: a stop (quote, escape,
+  # control) and a multi-byte character at every offset of a block, before and
+  # after each other, must give JSON.parse's string and its ASCII-ness.
+  def test_stops_and_multibyte_characters_at_every_offset_of_a_long_string
+    [[:native, Wirebind::JSON.const_defined?(:Native, false)], [:pure, true]].each do |backend, available|
+      next unless available
+
+      (0..130).each do |at|
+        ["é", "\\n", "\\u00e9", "日"].each do |piece|
+          [0, 70].each do |gap|
+            text = "a" * at + piece + "b" * gap + (gap.zero? ? "" : "é")
+            json = %(["#{text}"])
+            expected = ::JSON.parse(json).first
+            value = JSON.decode(json, [:string], backend: backend).first
+            assert_equal expected, value, "#{backend}: #{piece.inspect} at #{at}, gap #{gap}"
+            assert_equal expected.ascii_only?, value.ascii_only?, "#{backend}: ASCII-ness of #{piece.inspect} at #{at}"
+          end
+        end
+      end
+    end
+  end
+
   def test_decoded_strings_are_new_mutable_strings
     input = '{"s": "abc"}'
     value = JSON.decode(input, AllTypes).s
