@@ -503,12 +503,31 @@ static wb_xtok_str attr_value(const wb_xtok_attr *attrs, size_t n, const char *l
     return (wb_xtok_str){NULL, 0};
 }
 
-/* The id of an href="#id" attribute, or {NULL, 0}. */
+/* SOAP 1.2 encoding (Part 2 section 3.1.5): enc:ref="id" and enc:id="id" are
+ * read as SOAP 1.1's href="#id" and id="id". */
+#define ENCODING_NS_12 "http://www.w3.org/2003/05/soap-encoding"
+
+/* The id a reference names (href="#id", or enc:ref="id"), or {NULL, 0}. */
 static wb_xtok_str href_id(const wb_xtok_attr *attrs, size_t n)
 {
-    wb_xtok_str v = attr_value(attrs, n, "href", 4, NULL, 0);
-    if (!v.ptr || v.len == 0 || v.ptr[0] != '#') return (wb_xtok_str){NULL, 0};
-    return (wb_xtok_str){v.ptr + 1, v.len - 1};
+    for (size_t i = 0; i < n; i++) {
+        const wb_xtok_attr *a = &attrs[i];
+        if (name_is(a->local, "href", 4) && a->uri.ptr == NULL) {
+            wb_xtok_str v = a->value;
+            if (v.len == 0 || v.ptr[0] != '#') return (wb_xtok_str){NULL, 0};
+            return (wb_xtok_str){v.ptr + 1, v.len - 1};
+        }
+        if (name_is(a->local, "ref", 3) && uri_is(a->uri, ENCODING_NS_12, sizeof(ENCODING_NS_12) - 1)) return a->value;
+    }
+    return (wb_xtok_str){NULL, 0};
+}
+
+/* The id a referent carries (id, or enc:id), or {NULL, 0}. */
+static wb_xtok_str referent_id(const wb_xtok_attr *attrs, size_t n)
+{
+    wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+    if (!id.ptr) id = attr_value(attrs, n, "id", 2, ENCODING_NS_12, sizeof(ENCODING_NS_12) - 1);
+    return id;
 }
 
 /* The element's xsi:type as [local, uri] Strings (uri nil when its prefix is unbound), or 0. */
@@ -672,7 +691,7 @@ static void list_reference(wb_xdec *d, const wb_xplan_entry *list, size_t values
  * referent slot is set up for it. */
 static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
 {
-    wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+    wb_xtok_str id = referent_id(attrs, n);
     if (!id.ptr) return 0;
     VALUE local = Qnil, uri = Qnil;
     xsi_type(d, attrs, n, &local, &uri);
@@ -706,7 +725,7 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
      * below its values, for References#define at its end. */
     size_t id_at = NONE;
     if (n && !NIL_P(d->refs) && slot != &d->referent) {
-        wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+        wb_xtok_str id = referent_id(attrs, n);
         if (id.ptr) {
             id_at = push_values(d, 1);
             d->values[id_at] = wb_utf8_str(id.ptr, id.len);

@@ -365,7 +365,7 @@ module Wirebind
           apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
           frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil]
-          frame[ID] = attr_value(attrs, "id", nil) if attrs && @refs && slot.attribute != References::REFERENT
+          frame[ID] = referent_id(attrs) if attrs && @refs && slot.attribute != References::REFERENT
           push(frame)
           @want_text = wants_text
         end
@@ -498,17 +498,26 @@ module Wirebind
           false
         end
 
-        # The id an +href="#id"+ attribute (no namespace) names, or nil.
+        # The id a reference names: SOAP 1.1's +href="#id"+ (no namespace) or
+        # SOAP 1.2's +enc:ref="id"+; nil when the element is not a reference.
         def href(attrs)
           i = 0
           while i < attrs.size
-            if attrs[i] == "href" && attrs[i + 1].nil?
+            name = attrs[i]
+            if name == "href" && attrs[i + 1].nil?
               value = attrs[i + 2]
               return value.start_with?("#") ? value[1..] : nil
             end
+            return attrs[i + 2] if name == "ref" && attrs[i + 1] == References::ENCODING_NS_12
+
             i += 3
           end
           nil
+        end
+
+        # The id a referent carries: SOAP 1.1's +id+ (no namespace) or SOAP 1.2's +enc:id+.
+        def referent_id(attrs)
+          attr_value(attrs, "id", nil) || attr_value(attrs, "id", References::ENCODING_NS_12)
         end
 
         # The list a wrapper element with an +href+ holds (SOAP::Lite's shared
@@ -563,7 +572,7 @@ module Wirebind
         # An element outside the records with an id: a referent, decoded when
         # its type is known. It is not a record (soapenc:root="0").
         def referent_start(attrs, depth)
-          id = attr_value(attrs, "id", nil) or return false
+          id = referent_id(attrs) or return false
           type = @refs.referent_type(id, *xsi_type(attrs)) or return false
 
           @located += 1 # undone at its end, as for a record
@@ -574,7 +583,7 @@ module Wirebind
         end
 
         def referent_leaf(attrs, text, local)
-          id = attr_value(attrs, "id", nil) or return false
+          id = referent_id(attrs) or return false
           type = @refs.referent_type(id, *xsi_type(attrs)) or return false
 
           @record_depth = @names.size + 1
