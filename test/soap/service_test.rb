@@ -135,6 +135,25 @@ class ServiceTest < Minitest::Test
     assert_equal [SOAPTestModels.issue(0), SOAPTestModels.issue(1)], reader(list).decode([RemoteIssue])
   end
 
+  # PHP SoapClient and SOAP::Lite repeat a value by id and href in every
+  # style: a document/literal request resolves them too (not a record of nils).
+  def test_document_literal_requests_resolve_href_and_id
+    xml = request("echo", { issue: SOAPTestModels.issue(1) }, style: :document, namespace: "urn:docs")
+    version = %r{<RemoteVersion>.*?</RemoteVersion>}.match(xml)[0]
+    first = version.sub("<RemoteVersion>", '<RemoteVersion id="ref1">')
+    php = xml.sub(%r{<affectsVersions>.*</affectsVersions>}, "<affectsVersions>#{first}<RemoteVersion href=\"#ref1\"/></affectsVersions>")
+    response, = post(php, service: DocumentService)
+    assert_equal 200, response.status
+    echoed = reader(response).decode(RemoteIssue)
+    assert_equal %w[1.1 1.1], echoed.affects_versions.map(&:name)
+    assert_equal SOAPTestModels.issue(1), echoed
+    # A dangling href is a Client fault naming it, not nils.
+    dangling, = post(php.sub('href="#ref1"', 'href="#ref9"'), service: DocumentService)
+    assert_equal 500, dangling.status
+    fault = assert_raises(Wirebind::SOAP::Fault) { reader(dangling).decode(RemoteIssue) }
+    assert_match(/ref9/, fault.reason)
+  end
+
   class Shared12Service < Rpc12Service
     multi_ref true
     operation(:getTwice, args: { in0: :string }, returns: [RemoteIssue]) do |key|
