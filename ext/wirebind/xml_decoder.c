@@ -90,6 +90,7 @@ static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
     f->children = 0;
     f->holds = 0;
     f->id_at = NONE;
+    f->typed_at = NONE;
     return f;
 }
 
@@ -748,7 +749,15 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
 static void start_scalar(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n)
 {
     int nil = n ? nil_attribute(attrs, n) : 0;
+    /* Text in pieces (IO reads, references, CDATA): an instance xsi:type that
+     * changes it applies at the end, to the text as assembled. */
+    size_t typed_at = NONE;
+    if (n && !nil && !instance_type_plain(d, slot->type_value, attrs, n)) {
+        typed_at = push_values(d, 2);
+        xsi_type(d, attrs, n, &d->values[typed_at], &d->values[typed_at + 1]);
+    }
     wb_xdec_frame *f = push_frame(d, WB_XPLAN_SCALAR);
+    f->typed_at = typed_at;
     f->entry = slot;
     f->values = values;
     f->nil = nil;
@@ -1070,7 +1079,14 @@ static void on_end(void *ctx)
     wb_xdec_frame *top = top_frame(d);
     d->tok.want_text = top ? top->wants_text : 0;
     const char *text = f->text.ptr ? f->text.ptr : "";
-    if (f->kind == WB_XPLAN_SCALAR) {
+    if (f->kind == WB_XPLAN_SCALAR && f->typed_at != NONE) {
+        VALUE args[4] = {f->entry->type_value, d->values[f->typed_at], d->values[f->typed_at + 1], wb_utf8_str(text, f->text.len)};
+        VALUE typed = rb_funcallv(wb_hooks.mXML, id_instance_text, 4, args);
+        VALUE v = convert(d, f->entry, RSTRING_PTR(typed), (size_t)RSTRING_LEN(typed), NO_LEAF, f->mark);
+        RB_GC_GUARD(typed);
+        d->value_count = f->typed_at;
+        deliver(d, f->entry, f->values, v);
+    } else if (f->kind == WB_XPLAN_SCALAR) {
         VALUE v = f->nil ? Qnil : convert(d, f->entry, text, f->text.len, NO_LEAF, f->mark);
         deliver(d, f->entry, f->values, v);
     } else if (f->kind == WB_XPLAN_CAPTURE) {

@@ -71,6 +71,10 @@ module Wirebind
         CHILDREN = 9
         # MODEL: the id of a record read inside the body (References#define).
         ID = 10
+        # SCALAR (in the place of a MODEL's slot): [local, uri] of an instance
+        # xsi:type that changes its text, applied at its end to the text as
+        # assembled (its pieces: IO reads, references, CDATA sections).
+        XSI_TYPE = SLOT
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -289,6 +293,7 @@ module Wirebind
           when SCALAR
             slot = top[NODE]
             text = top[TEXT] || ""
+            text = XML.instance_text(slot.type, *top[XSI_TYPE], text) if top[XSI_TYPE]
             value = top[NIL] ? nil : convert(slot, text.frozen? && slot.type == :string ? text.dup : text, nil, top[MARK])
             deliver(slot, top[VALUES], value)
           when MODEL
@@ -389,7 +394,9 @@ module Wirebind
         end
 
         def start_scalar(slot, values, attrs)
-          push([SCALAR, slot, values, nil, nil, nil, attrs ? nil_attribute?(attrs) : false, true, mark])
+          null = attrs ? nil_attribute?(attrs) : false
+          typed = attrs && !null ? text_changing_type(slot, attrs) : nil
+          push([SCALAR, slot, values, typed, nil, nil, null, true, mark])
           @want_text = true
         end
 
@@ -418,15 +425,22 @@ module Wirebind
         # Pairs that leave the text as it is are remembered (a bounded number,
         # as the C decoder does), so rpc/encoded leaves ask XML once per pair.
         def instance_text(slot, attrs, text)
+          local, uri = text_changing_type(slot, attrs)
+          local ? XML.instance_text(slot.type, local, uri, text) : text
+        end
+
+        # [local, uri] of the element's instance xsi:type when it changes the
+        # text of a value declared as +slot+'s type, else nil.
+        def text_changing_type(slot, attrs)
           local, uri = xsi_type(attrs)
-          return text unless local
+          return nil unless local
 
           plain = @plain_types[slot.type] ||= {}
-          return text if plain.dig(uri, local)
-          return XML.instance_text(slot.type, local, uri, text) if XML.instance_rule(slot.type, local, uri)
+          return nil if plain.dig(uri, local)
+          return [local, uri] if XML.instance_rule(slot.type, local, uri)
 
           (plain[uri] ||= {})[local] = true if plain.size < PLAIN_TYPES && (plain[uri].nil? || plain[uri].size < PLAIN_TYPES)
-          text
+          nil
         end
 
         def deliver(slot, values, value)
