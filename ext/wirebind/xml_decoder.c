@@ -543,13 +543,38 @@ static int xsi_type(wb_xdec *d, const wb_xtok_attr *attrs, size_t n, VALUE *loca
     return 1;
 }
 
+static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q);
+
 /* instance_type_plain: whether the leaf's instance xsi:type (if any) leaves its text
  * as it is for a value declared `declared` (XML.instance_rule decides; an
  * incompatible pair raises there). Answers are remembered in d->plain_types. */
 static int instance_type_plain(wb_xdec *d, VALUE declared, const wb_xtok_attr *attrs, size_t n)
 {
     wb_xtok_str q = attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1);
-    if (!q.ptr) return 1;
+    return !q.ptr || plain_type(d, declared, q);
+}
+
+/* xsi_attributes: a leaf's xsi:nil and xsi:type found in one pass over its
+ * attributes (most leaves of rpc/encoded carry one xsi:type and nothing else).
+ * Returns whether xsi:nil is true; *type is the xsi:type's value or {NULL, 0}. */
+static int xsi_attributes(const wb_xtok_attr *attrs, size_t n, wb_xtok_str *type)
+{
+    int nil = -1;
+    for (size_t i = 0; i < n; i++) {
+        const wb_xtok_attr *a = &attrs[i];
+        if (a->uri.len != sizeof(XSI_NS) - 1) continue;
+        if (!type->ptr && name_is(a->local, "type", 4) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1)) {
+            *type = a->value;
+        } else if (nil < 0 && name_is(a->local, "nil", 3) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1)) {
+            nil = nil_attribute(a, 1);
+        }
+    }
+    return nil > 0;
+}
+
+/* plain_type: instance_type_plain for the xsi:type value q. */
+static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q)
+{
     size_t colon = wb_xtok_prefix_end(q.ptr, q.len);
     wb_xtok_str ns = wb_xtok_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
     const char *local = q.ptr + colon;
@@ -1001,10 +1026,18 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         }
     }
     if (e->kind != WB_XPLAN_GROUP && !e->list && single_taken(d, e, top->values, uri, local, 1)) return; /* the first one stays */
-    if (e->kind == WB_XPLAN_SCALAR &&
-        !(n && (nil_attribute(attrs, n) || attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1).ptr))) {
-        leaf_path l = {local, {NULL, 0}};
-        deliver(d, e, top->values, convert(d, e, text.ptr, text.len, l, NONE));
+    if (e->kind == WB_XPLAN_SCALAR) {
+        /* One pass over the attributes; an xsi:type that leaves the text as it
+         * is (remembered per decoder) costs no more than that. */
+        wb_xtok_str type = {NULL, 0};
+        if (n && xsi_attributes(attrs, n, &type)) {
+            deliver(d, e, top->values, Qnil);
+        } else if (!type.ptr || plain_type(d, e->type_value, type)) {
+            leaf_path l = {local, {NULL, 0}};
+            deliver(d, e, top->values, convert(d, e, text.ptr, text.len, l, NONE));
+        } else {
+            leaf_value(d, e, top->values, attrs, n, text, local);
+        }
     } else if (e->kind != WB_XPLAN_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
         leaf_value(d, e, top->values, attrs, n, text, local);

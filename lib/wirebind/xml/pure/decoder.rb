@@ -230,7 +230,9 @@ module Wirebind
             return # the first one stays
           end
 
-          if kind == SCALAR && !(attrs && ((attrs.include?("nil") && nil_attribute?(attrs)) || attrs.include?("type")))
+          # An xsi:type that leaves the text as it is (remembered per decoder) stays on this path.
+          if kind == SCALAR &&
+             !(attrs && ((attrs.include?("nil") && nil_attribute?(attrs)) || (attrs.include?("type") && text_changing_type(entry, attrs))))
             if entry.list
               value = entry.type == :string ? text : convert(entry, text, local)
               list = values[entry.index]
