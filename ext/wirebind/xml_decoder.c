@@ -90,6 +90,7 @@ static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
     f->children = 0;
     f->holds = 0;
     f->id_at = NONE;
+    f->typed_at = NONE;
     return f;
 }
 
@@ -503,12 +504,31 @@ static wb_xtok_str attr_value(const wb_xtok_attr *attrs, size_t n, const char *l
     return (wb_xtok_str){NULL, 0};
 }
 
-/* The id of an href="#id" attribute, or {NULL, 0}. */
+/* SOAP 1.2 encoding (Part 2 section 3.1.5): enc:ref="id" and enc:id="id" are
+ * read as SOAP 1.1's href="#id" and id="id". */
+#define ENCODING_NS_12 "http://www.w3.org/2003/05/soap-encoding"
+
+/* The id a reference names (href="#id", or enc:ref="id"), or {NULL, 0}. */
 static wb_xtok_str href_id(const wb_xtok_attr *attrs, size_t n)
 {
-    wb_xtok_str v = attr_value(attrs, n, "href", 4, NULL, 0);
-    if (!v.ptr || v.len == 0 || v.ptr[0] != '#') return (wb_xtok_str){NULL, 0};
-    return (wb_xtok_str){v.ptr + 1, v.len - 1};
+    for (size_t i = 0; i < n; i++) {
+        const wb_xtok_attr *a = &attrs[i];
+        if (name_is(a->local, "href", 4) && a->uri.ptr == NULL) {
+            wb_xtok_str v = a->value;
+            if (v.len == 0 || v.ptr[0] != '#') return (wb_xtok_str){NULL, 0};
+            return (wb_xtok_str){v.ptr + 1, v.len - 1};
+        }
+        if (name_is(a->local, "ref", 3) && uri_is(a->uri, ENCODING_NS_12, sizeof(ENCODING_NS_12) - 1)) return a->value;
+    }
+    return (wb_xtok_str){NULL, 0};
+}
+
+/* The id a referent carries (id, or enc:id), or {NULL, 0}. */
+static wb_xtok_str referent_id(const wb_xtok_attr *attrs, size_t n)
+{
+    wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+    if (!id.ptr) id = attr_value(attrs, n, "id", 2, ENCODING_NS_12, sizeof(ENCODING_NS_12) - 1);
+    return id;
 }
 
 /* The element's xsi:type as [local, uri] Strings (uri nil when its prefix is unbound), or 0. */
@@ -523,13 +543,38 @@ static int xsi_type(wb_xdec *d, const wb_xtok_attr *attrs, size_t n, VALUE *loca
     return 1;
 }
 
+static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q);
+
 /* instance_type_plain: whether the leaf's instance xsi:type (if any) leaves its text
  * as it is for a value declared `declared` (XML.instance_rule decides; an
  * incompatible pair raises there). Answers are remembered in d->plain_types. */
 static int instance_type_plain(wb_xdec *d, VALUE declared, const wb_xtok_attr *attrs, size_t n)
 {
     wb_xtok_str q = attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1);
-    if (!q.ptr) return 1;
+    return !q.ptr || plain_type(d, declared, q);
+}
+
+/* xsi_attributes: a leaf's xsi:nil and xsi:type found in one pass over its
+ * attributes (most leaves of rpc/encoded carry one xsi:type and nothing else).
+ * Returns whether xsi:nil is true; *type is the xsi:type's value or {NULL, 0}. */
+static int xsi_attributes(const wb_xtok_attr *attrs, size_t n, wb_xtok_str *type)
+{
+    int nil = -1;
+    for (size_t i = 0; i < n; i++) {
+        const wb_xtok_attr *a = &attrs[i];
+        if (a->uri.len != sizeof(XSI_NS) - 1) continue;
+        if (!type->ptr && name_is(a->local, "type", 4) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1)) {
+            *type = a->value;
+        } else if (nil < 0 && name_is(a->local, "nil", 3) && uri_is(a->uri, XSI_NS, sizeof(XSI_NS) - 1)) {
+            nil = nil_attribute(a, 1);
+        }
+    }
+    return nil > 0;
+}
+
+/* plain_type: instance_type_plain for the xsi:type value q. */
+static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q)
+{
     size_t colon = wb_xtok_prefix_end(q.ptr, q.len);
     wb_xtok_str ns = wb_xtok_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
     const char *local = q.ptr + colon;
@@ -672,7 +717,7 @@ static void list_reference(wb_xdec *d, const wb_xplan_entry *list, size_t values
  * referent slot is set up for it. */
 static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
 {
-    wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+    wb_xtok_str id = referent_id(attrs, n);
     if (!id.ptr) return 0;
     VALUE local = Qnil, uri = Qnil;
     xsi_type(d, attrs, n, &local, &uri);
@@ -706,7 +751,7 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
      * below its values, for References#define at its end. */
     size_t id_at = NONE;
     if (n && !NIL_P(d->refs) && slot != &d->referent) {
-        wb_xtok_str id = attr_value(attrs, n, "id", 2, NULL, 0);
+        wb_xtok_str id = referent_id(attrs, n);
         if (id.ptr) {
             id_at = push_values(d, 1);
             d->values[id_at] = wb_utf8_str(id.ptr, id.len);
@@ -729,7 +774,15 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
 static void start_scalar(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n)
 {
     int nil = n ? nil_attribute(attrs, n) : 0;
+    /* Text in pieces (IO reads, references, CDATA): an instance xsi:type that
+     * changes it applies at the end, to the text as assembled. */
+    size_t typed_at = NONE;
+    if (n && !nil && !instance_type_plain(d, slot->type_value, attrs, n)) {
+        typed_at = push_values(d, 2);
+        xsi_type(d, attrs, n, &d->values[typed_at], &d->values[typed_at + 1]);
+    }
     wb_xdec_frame *f = push_frame(d, WB_XPLAN_SCALAR);
+    f->typed_at = typed_at;
     f->entry = slot;
     f->values = values;
     f->nil = nil;
@@ -973,10 +1026,18 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         }
     }
     if (e->kind != WB_XPLAN_GROUP && !e->list && single_taken(d, e, top->values, uri, local, 1)) return; /* the first one stays */
-    if (e->kind == WB_XPLAN_SCALAR &&
-        !(n && (nil_attribute(attrs, n) || attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1).ptr))) {
-        leaf_path l = {local, {NULL, 0}};
-        deliver(d, e, top->values, convert(d, e, text.ptr, text.len, l, NONE));
+    if (e->kind == WB_XPLAN_SCALAR) {
+        /* One pass over the attributes; an xsi:type that leaves the text as it
+         * is (remembered per decoder) costs no more than that. */
+        wb_xtok_str type = {NULL, 0};
+        if (n && xsi_attributes(attrs, n, &type)) {
+            deliver(d, e, top->values, Qnil);
+        } else if (!type.ptr || plain_type(d, e->type_value, type)) {
+            leaf_path l = {local, {NULL, 0}};
+            deliver(d, e, top->values, convert(d, e, text.ptr, text.len, l, NONE));
+        } else {
+            leaf_value(d, e, top->values, attrs, n, text, local);
+        }
     } else if (e->kind != WB_XPLAN_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
         leaf_value(d, e, top->values, attrs, n, text, local);
@@ -1051,7 +1112,14 @@ static void on_end(void *ctx)
     wb_xdec_frame *top = top_frame(d);
     d->tok.want_text = top ? top->wants_text : 0;
     const char *text = f->text.ptr ? f->text.ptr : "";
-    if (f->kind == WB_XPLAN_SCALAR) {
+    if (f->kind == WB_XPLAN_SCALAR && f->typed_at != NONE) {
+        VALUE args[4] = {f->entry->type_value, d->values[f->typed_at], d->values[f->typed_at + 1], wb_utf8_str(text, f->text.len)};
+        VALUE typed = rb_funcallv(wb_hooks.mXML, id_instance_text, 4, args);
+        VALUE v = convert(d, f->entry, RSTRING_PTR(typed), (size_t)RSTRING_LEN(typed), NO_LEAF, f->mark);
+        RB_GC_GUARD(typed);
+        d->value_count = f->typed_at;
+        deliver(d, f->entry, f->values, v);
+    } else if (f->kind == WB_XPLAN_SCALAR) {
         VALUE v = f->nil ? Qnil : convert(d, f->entry, text, f->text.len, NO_LEAF, f->mark);
         deliver(d, f->entry, f->values, v);
     } else if (f->kind == WB_XPLAN_CAPTURE) {

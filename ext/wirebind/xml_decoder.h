@@ -32,12 +32,15 @@ typedef struct wb_xdec_frame {
     size_t mark; /* tokenizer mark of the start tag, or (size_t)-1 */
     wb_xtok_bytes text;
     int has_text;
-    int children; /* a child element was seen (kept by frames that want text) */
-    int holds;    /* MODEL: references wait for values of this record (References#hold) */
-    size_t id_at; /* MODEL: where its id (a String) sits in the values stack, for
+    int children;    /* a child element was seen (kept by frames that want text) */
+    int holds;       /* MODEL: references wait for values of this record (References#hold) */
+    size_t id_at;    /* MODEL: where its id (a String) sits in the values stack, for
                    * References#define; (size_t)-1 for none */
-    size_t open;  /* CAPTURE: elements open inside the captured one (its Capture
+    size_t open;     /* CAPTURE: elements open inside the captured one (its Capture
                   * object sits in the values stack at `parent`) */
+    size_t typed_at; /* SCALAR: where the [local, uri] Strings of an instance xsi:type
+                      * that changes its text sit in the values stack (applied to the
+                      * text as assembled, at its end); (size_t)-1 for none */
 } wb_xdec_frame;
 
 /* An instance xsi:type found to leave a scalar's text as it is (XML.instance_rule

@@ -135,6 +135,52 @@ class ServiceTest < Minitest::Test
     assert_equal [SOAPTestModels.issue(0), SOAPTestModels.issue(1)], reader(list).decode([RemoteIssue])
   end
 
+  # PHP SoapClient and SOAP::Lite repeat a value by id and href in every
+  # style: a document/literal request resolves them too (not a record of nils).
+  def test_document_literal_requests_resolve_href_and_id
+    xml = request("echo", { issue: SOAPTestModels.issue(1) }, style: :document, namespace: "urn:docs")
+    version = %r{<RemoteVersion>.*?</RemoteVersion>}.match(xml)[0]
+    first = version.sub("<RemoteVersion>", '<RemoteVersion id="ref1">')
+    php = xml.sub(%r{<affectsVersions>.*</affectsVersions>}, "<affectsVersions>#{first}<RemoteVersion href=\"#ref1\"/></affectsVersions>")
+    response, = post(php, service: DocumentService)
+    assert_equal 200, response.status
+    echoed = reader(response).decode(RemoteIssue)
+    assert_equal %w[1.1 1.1], echoed.affects_versions.map(&:name)
+    assert_equal SOAPTestModels.issue(1), echoed
+    # A dangling href is a Client fault naming it, not nils.
+    dangling, = post(php.sub('href="#ref1"', 'href="#ref9"'), service: DocumentService)
+    assert_equal 500, dangling.status
+    fault = assert_raises(Wirebind::SOAP::Fault) { reader(dangling).decode(RemoteIssue) }
+    assert_match(/ref9/, fault.reason)
+  end
+
+  class Shared12Service < Rpc12Service
+    multi_ref true
+    operation(:getTwice, args: { in0: :string }, returns: [RemoteIssue]) do |key|
+      issue = SOAPTestModels.issue(1).tap { |i| i.key = key }
+      [issue, issue]
+    end
+  end
+
+  # SOAP 1.2 Part 2 section 3.1.5: a shared referent over 1.2 rpc/encoded is
+  # written with enc:id and enc:ref (no href, no soapenc:root), and read back as one object.
+  def test_soap12_rpc_encoded_shares_referents_with_enc_ref
+    response, = post(request("getTwice", { in0: "K-1" }, version: "1.2"), service: Shared12Service, content_type: "application/soap+xml")
+    assert_equal 200, response.status
+    body = response.body
+    assert_includes body, %(xmlns:enc="#{Wirebind::SOAP::ENCODING_NS_12}")
+    assert_equal 2, body.scan(%r{<item enc:ref="id0"/>}).size
+    assert_match(/<multiRef enc:id="id0"[ >]/, body)
+    refute_match(/href=|soapenc:root| id=/, body)
+    Wirebind::XML.check(body)
+    issues = reader(response).decode([RemoteIssue], references: true)
+    assert_equal %w[K-1 K-1], issues.map(&:key)
+    assert_same issues[0], issues[1]
+    # SOAP 1.1 keeps href and id.
+    v11 = Wirebind::SOAP::Envelope.write(+"", operation: "op", parts: { in0: [issues[0], issues[0]] }, style: :rpc_encoded, multi_ref: true)
+    assert_match(%r{<item href="#id0"/>.*<multiRef id="id0" soapenc:root="0"}m, v11)
+  end
+
   def test_soap12_rpc_result_is_the_name_of_the_value_not_the_value
     env = %(<e:Envelope xmlns:e="#{Wirebind::SOAP::NS_12}"><e:Body><m:addResponse xmlns:m="urn:m" xmlns:r="urn:r">) +
           %(<rpc:result xmlns:rpc="#{Wirebind::SOAP::RPC_NS}">r:sum</rpc:result><r:sum>5</r:sum></m:addResponse></e:Body></e:Envelope>)

@@ -85,4 +85,21 @@ class XMLReferencesGCStressTest < Minitest::Test
     GC.verify_compaction_references(double_heap: true, toward: :empty) if GC.respond_to?(:verify_compaction_references)
     assert_equal expected, XML.decode(xml, [Lists], at: "Envelope/Body/r/return", references: true)
   end
+
+  class Texts
+    include Wirebind::Model
+    attribute :texts, [:string], xml: "t"
+  end
+
+  # Split text under an instance xsi:type (its [local, uri] Strings kept in the
+  # values stack until the text's end).
+  def test_split_text_under_an_instance_xsi_type_under_gc_stress
+    xml = %(<r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">) +
+          (%(<t xsi:type="xsd:base64Binary">R3LD<![CDATA[vMOf]]>ZSwgYW5u</t>) * 6) + "</r>"
+    expected = XML.decode(xml, Texts, backend: :pure)
+    assert_equal ["Grüße, ann"] * 6, expected.texts
+    assert_equal(expected, stressed { XML.decode(xml, Texts) })
+    GC.verify_compaction_references(double_heap: true, toward: :empty) if GC.respond_to?(:verify_compaction_references)
+    assert_equal expected, XML.decode(xml, Texts)
+  end
 end

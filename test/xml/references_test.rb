@@ -218,6 +218,37 @@ class XMLReferencesTest < Minitest::Test
     assert_match(/href="#ref-9"/, error.message)
   end
 
+  # SOAP 1.2 encoding (Part 2 section 3.1.5): enc:ref="x" (no "#") and enc:id,
+  # read like SOAP 1.1's href and id; top-level referents and ids inside the body.
+  ENC12 = "http://www.w3.org/2003/05/soap-encoding"
+
+  def test_soap12_enc_ref_and_enc_id
+    xml = doc(%(<resp xmlns:enc="#{ENC12}"><return>) +
+              %(<item enc:ref="a"/><item enc:ref="b"/><item enc:ref="a"/></return></resp>) +
+              %(<e:Issue xmlns:e="urn:x" xmlns:enc="#{ENC12}" enc:id="a"><key>A-1</key><votes enc:ref="v1"/><fix enc:ref="ver"/></e:Issue>) +
+              %(<Issue xmlns:enc="#{ENC12}" enc:id="b"><key>B-2</key><versions><item enc:ref="ver"/></versions></Issue>) +
+              %(<v xmlns:enc="#{ENC12}" enc:id="v1" xsi:type="xsd:int">42</v>) +
+              %(<Version xmlns:enc="#{ENC12}" enc:id="ver"><name>1.0</name></Version>))
+    issues = decode(xml, [Issue])
+    assert_equal %w[A-1 B-2 A-1], issues.map(&:key)
+    assert_same issues[0], issues[2]
+    assert_equal 42, issues[0].votes
+    assert_same issues[0].fix, issues[1].versions[0]
+    assert_equal "1.0", issues[0].fix.name
+    # An enc:id inside the body, referenced later (as PHP writes over SOAP 1.2).
+    xml = doc(%(<resp xmlns:enc="#{ENC12}"><return><first enc:id="r1"><name>a</name></first><second enc:ref="r1"/></return></resp>))
+    pair = decode(xml, Pair, at: "Envelope/Body/resp/return")
+    assert_same pair.first, pair.second
+    assert_equal "a", pair.second.name
+    # A missing target is a DecodeError naming it.
+    xml = doc(%(<resp xmlns:enc="#{ENC12}"><return><item enc:ref="nowhere"/></return></resp>))
+    error = assert_raises(Wirebind::DecodeError) { decode(xml, [Issue]) }
+    assert_match(/nowhere/, error.message)
+    # enc:ref in SOAP 1.1's encoding namespace, or without one, is not a reference.
+    xml = doc(%(<resp><return><first id="r1"><name>a</name></first><second soapenc:ref="r1"/></return></resp>))
+    assert_nil decode(xml, Pair, at: "Envelope/Body/resp/return").second.name
+  end
+
   def test_dangling_reference
     xml = doc(%(<resp><return><item href="#nowhere"/></return></resp>))
     error = assert_raises(Wirebind::DecodeError) { decode(xml, [Issue]) }

@@ -284,6 +284,28 @@ class XMLXsiTypeTest < Minitest::Test
     end
   end
 
+  # Text that arrives split (across IO reads, around entity and character
+  # references, in CDATA pieces) gives the value unsplit text gives: the
+  # xsi:type applies to the text as assembled. Read 1 byte at a time too.
+  def test_instance_xsi_type_on_split_text
+    xml = <<~XML
+      <s #{XSI} xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+        <text xsi:type="xsd:base64Binary">R3LD<![CDATA[vMOf]]>ZS&#x77;g<!-- c -->YW5u</text>
+        <texts xsi:type="xsd:base64Binary">w6k&#61;</texts><texts xsi:type="xsd:base64Binary"><![CDATA[w6]]><![CDATA[k=]]></texts>
+        <texts xsi:type="xsd:base64Binary">R3LDvMOf
+          ZSwgYW5u</texts>
+        <count xsi:type="xsd:int">4&#50;</count><ratio xsi:type="xsd:double"><![CDATA[2.]]>5</ratio>
+      </s>
+    XML
+    expected = ["Grüße, ann", ["é", "é", "Grüße, ann"], 42, 2.5]
+    backends.each do |backend|
+      [xml, StringIO.new(xml), Wirebind::CodecTestHelpers::TrickleIO.new(xml, max: 1)].each do |input|
+        record = XML.decode(input, Scalars, backend: backend)
+        assert_equal expected, [record.text, record.texts, record.count, record.ratio], "#{backend} #{input.class}"
+      end
+    end
+  end
+
   def test_instance_xsi_type_that_does_not_fit_is_a_decode_error
     backends.each do |backend|
       error = assert_raises(Wirebind::DecodeError) do

@@ -80,6 +80,7 @@ module Wirebind
           out << %(<?xml version="1.0" encoding="UTF-8"?><#{ENV_PREFIX}:Envelope xmlns:#{ENV_PREFIX}="#{env_ns}")
           out << %( xmlns:xsd="#{XSD_NS}" xmlns:xsi="#{XSI_NS}")
           out << %( xmlns:soapenc="#{ENCODING_NS}") if encoded
+          out << %( xmlns:enc="#{ENCODING_NS_12}") if encoded && version.to_s == "1.2" # enc:ref, enc:id
           out << ">"
           write_header(out, headers, header_xml)
           out << (body_id ? %(<#{ENV_PREFIX}:Body xmlns:wsu="#{WSSE::WSU_NS}" wsu:Id="#{body_id}">) : "<#{ENV_PREFIX}:Body>")

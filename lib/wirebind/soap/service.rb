@@ -422,7 +422,9 @@ module Wirebind
           raise Fault.new(code: "Client", reason: "SOAPAction #{action.inspect} names #{named.operation.name}, the body #{local}")
         end
 
-        record = local ? reader.arguments(entry.arguments, references: self.class.style == :rpc_encoded) : nil
+        # References in every style: PHP SoapClient and SOAP::Lite repeat a value by
+        # id and href in literal requests too.
+        record = local ? reader.arguments(entry.arguments, references: true) : nil
         [entry, entry.arguments.attributes.map { |attribute| record&.instance_variable_get(attribute.ivar) }, reader.headers]
       end
 

@@ -67,6 +67,9 @@ module Wirebind
       PENDING = Object.new.freeze
       # The +attribute+ of a referent's slot: where the decoders tell it apart.
       REFERENT = :referent
+      # SOAP 1.2 encoding (Part 2 section 3.1.5): its +enc:ref="x"+ and +enc:id="x"+
+      # are read as SOAP 1.1's +href="#x"+ and +id="x"+.
+      ENCODING_NS_12 = "http://www.w3.org/2003/05/soap-encoding"
       # xsi:type names of XML Schema (and SOAP encoding) scalars.
       XSD_SCALARS = {
         "string" => :string, "normalizedString" => :string, "token" => :string, "anyURI" => :string, "QName" => :string,

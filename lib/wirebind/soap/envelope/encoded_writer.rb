@@ -9,7 +9,8 @@ module Wirebind
       # whose length is not known up front), and, with +multi_ref+, every model
       # value as +href="#idN"+ with the record written once, as a
       # +<multiRef id="idN" soapenc:root="0">+ sibling after the operation element
-      # (the same object referenced twice is written once).
+      # (the same object referenced twice is written once). Over SOAP 1.2 the
+      # references are +enc:ref="idN"+ and the multiRefs carry +enc:id="idN"+.
       #
       # Models are walked through their {XML::Plan}: XML attributes, the element's
       # text, wrapper groups (a wrapper holding one list, +affectsVersions/*+, is the
@@ -21,9 +22,18 @@ module Wirebind
         # The +encodingStyle+ attribute, by SOAP version.
         ENCODING_STYLES = ENCODINGS.transform_values { |uri| %( #{ENV_PREFIX}:encodingStyle="#{uri}").freeze }.freeze
 
+        # How a reference and its referent are marked, by SOAP version: 1.1's
+        # +href="#x"+ / +id="x" soapenc:root="0"+, 1.2's +enc:ref="x"+ / +enc:id="x"+
+        # (SOAP 1.2 Part 2 section 3.1.5; 1.2 has no +root+). Each is [before the id, after it].
+        REFERENCES = { "1.1" => [' href="#', '"'], "1.2" => [' enc:ref="', '"'] }.freeze
+        REFERENTS = { "1.1" => [' id="', '" soapenc:root="0"'], "1.2" => [' enc:id="', '"'] }.freeze
+        private_constant :REFERENCES, :REFERENTS
+
         def initialize(out, multi_ref, version = "1.1")
           @out = out
           @encoding_style = ENCODING_STYLES.fetch(version.to_s)
+          @reference = REFERENCES.fetch(version.to_s)
+          @referent = REFERENTS.fetch(version.to_s)
           @multi_ref = multi_ref
           @ids = {}.compare_by_identity
           @pending = []
@@ -120,7 +130,7 @@ module Wirebind
               id = @ids[record] = "id#{@ids.size}"
               @pending << record
             end
-            @out << "<" << name << ' href="#' << id << '"/>'
+            @out << "<" << name << @reference[0] << id << @reference[1] << "/>"
           else
             @depth += 1
             raise EncodeError.new("models nest deeper than #{MAX_DEPTH} (a cycle?)", path: name) if @depth > MAX_DEPTH
@@ -147,7 +157,7 @@ module Wirebind
               stack.pop
               next
             end
-            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{@encoding_style}))
+            record_element("multiRef", record, "#{@referent[0]}#{@ids[record]}#{@referent[1]}#{@encoding_style}")
             next if @pending.empty?
 
             stack << @pending
@@ -162,7 +172,7 @@ module Wirebind
             record = @pending[index]
             @pending[index] = nil # written: let it go
             index += 1
-            record_element("multiRef", record, %( id="#{@ids[record]}" soapenc:root="0"#{@encoding_style}))
+            record_element("multiRef", record, "#{@referent[0]}#{@ids[record]}#{@referent[1]}#{@encoding_style}")
           end
           @pending.clear
         end

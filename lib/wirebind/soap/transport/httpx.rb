@@ -21,7 +21,11 @@ module Wirebind
         # The session class with its plugins, made once when this file loads: httpx
         # loads a plugin (and the plugins it depends on) on first use, and two
         # threads loading one at once is a circular require.
-        SESSION = ::HTTPX.plugin(:persistent).plugin(:stream)
+        # +max_retries: 0+: the persistent plugin would send a POST again on a new
+        # connection after its first connection failed mid-response, though the
+        # server may have processed it; a connection the server closed while idle
+        # is noticed before use instead ({#usable?}), as on the other adapters.
+        SESSION = ::HTTPX.plugin(:persistent).plugin(:stream).with(max_retries: 0)
         # Through an HTTP proxy (only then: without a proxy named, httpx's
         # proxy plugin would read the environment itself). Plain-HTTP endpoints
         # only: httpx 1.9's stream plugin fails on the proxy plugin's CONNECT.
@@ -91,9 +95,41 @@ module Wirebind
             raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
                                  "(#{@proxy.user ? 'wrong' : 'no'} credentials in proxy:)", 407)
           end
+          check_content_length(response_headers)
           reader = BodyReader.new(response.each, identity_length(response_headers), deadline)
           result = yield(status, response_headers, reader)
           [result, reader.drain]
+        end
+
+        # httpx takes the first of two different Content-Lengths (and so may read
+        # another response's bytes as the rest of this one): refused, as
+        # the socket adapter and net/http do.
+        def check_content_length(headers)
+          length = headers["content-length"] or return
+          return if length.is_a?(String) && length.match?(/\A\d{1,18}\z/)
+
+          raise ConnectionError, "a bad Content-Length: #{length.inspect[0, 80]}"
+        end
+
+        # httpx reads bytes waiting on an idle connection (a response to no
+        # request) as the next request's answer, and a connection the server
+        # closed while idle fails after the request was written: a session
+        # whose idle connections have anything to read (bytes or the end) is
+        # not used again. httpx does not expose its connections, hence its
+        # instance variables (httpx 1.x: Session's +@pool+, Pool's +@connections+).
+        def usable?(session)
+          pool = session.instance_variable_get(:@pool)
+          connections = pool&.instance_variable_get(:@connections) or return false
+          connections.none? { |connection| readable?(connection) }
+        end
+
+        def readable?(connection)
+          io = connection.to_io
+          return true if io.respond_to?(:pending) && io.pending.positive?
+
+          io.recv_nonblock(1, ::Socket::MSG_PEEK, exception: false) != :wait_readable
+        rescue IOError, SystemCallError, NoMethodError
+          true
         end
 
         # The length the body must have as handed out: the Content-Length of a

@@ -71,6 +71,10 @@ module Wirebind
         CHILDREN = 9
         # MODEL: the id of a record read inside the body (References#define).
         ID = 10
+        # SCALAR (in the place of a MODEL's slot): [local, uri] of an instance
+        # xsi:type that changes its text, applied at its end to the text as
+        # assembled (its pieces: IO reads, references, CDATA sections).
+        XSI_TYPE = SLOT
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -226,7 +230,9 @@ module Wirebind
             return # the first one stays
           end
 
-          if kind == SCALAR && !(attrs && ((attrs.include?("nil") && nil_attribute?(attrs)) || attrs.include?("type")))
+          # An xsi:type that leaves the text as it is (remembered per decoder) stays on this path.
+          if kind == SCALAR &&
+             !(attrs && ((attrs.include?("nil") && nil_attribute?(attrs)) || (attrs.include?("type") && text_changing_type(entry, attrs))))
             if entry.list
               value = entry.type == :string ? text : convert(entry, text, local)
               list = values[entry.index]
@@ -289,6 +295,7 @@ module Wirebind
           when SCALAR
             slot = top[NODE]
             text = top[TEXT] || ""
+            text = XML.instance_text(slot.type, *top[XSI_TYPE], text) if top[XSI_TYPE]
             value = top[NIL] ? nil : convert(slot, text.frozen? && slot.type == :string ? text.dup : text, nil, top[MARK])
             deliver(slot, top[VALUES], value)
           when MODEL
@@ -365,7 +372,7 @@ module Wirebind
           apply_attributes(plan, attrs, values, nil) if attrs
           wants_text = !plan.text.nil?
           frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil]
-          frame[ID] = attr_value(attrs, "id", nil) if attrs && @refs && slot.attribute != References::REFERENT
+          frame[ID] = referent_id(attrs) if attrs && @refs && slot.attribute != References::REFERENT
           push(frame)
           @want_text = wants_text
         end
@@ -389,7 +396,9 @@ module Wirebind
         end
 
         def start_scalar(slot, values, attrs)
-          push([SCALAR, slot, values, nil, nil, nil, attrs ? nil_attribute?(attrs) : false, true, mark])
+          null = attrs ? nil_attribute?(attrs) : false
+          typed = attrs && !null ? text_changing_type(slot, attrs) : nil
+          push([SCALAR, slot, values, typed, nil, nil, null, true, mark])
           @want_text = true
         end
 
@@ -418,15 +427,22 @@ module Wirebind
         # Pairs that leave the text as it is are remembered (a bounded number,
         # as the C decoder does), so rpc/encoded leaves ask XML once per pair.
         def instance_text(slot, attrs, text)
+          local, uri = text_changing_type(slot, attrs)
+          local ? XML.instance_text(slot.type, local, uri, text) : text
+        end
+
+        # [local, uri] of the element's instance xsi:type when it changes the
+        # text of a value declared as +slot+'s type, else nil.
+        def text_changing_type(slot, attrs)
           local, uri = xsi_type(attrs)
-          return text unless local
+          return nil unless local
 
           plain = @plain_types[slot.type] ||= {}
-          return text if plain.dig(uri, local)
-          return XML.instance_text(slot.type, local, uri, text) if XML.instance_rule(slot.type, local, uri)
+          return nil if plain.dig(uri, local)
+          return [local, uri] if XML.instance_rule(slot.type, local, uri)
 
           (plain[uri] ||= {})[local] = true if plain.size < PLAIN_TYPES && (plain[uri].nil? || plain[uri].size < PLAIN_TYPES)
-          text
+          nil
         end
 
         def deliver(slot, values, value)
@@ -498,17 +514,26 @@ module Wirebind
           false
         end
 
-        # The id an +href="#id"+ attribute (no namespace) names, or nil.
+        # The id a reference names: SOAP 1.1's +href="#id"+ (no namespace) or
+        # SOAP 1.2's +enc:ref="id"+; nil when the element is not a reference.
         def href(attrs)
           i = 0
           while i < attrs.size
-            if attrs[i] == "href" && attrs[i + 1].nil?
+            name = attrs[i]
+            if name == "href" && attrs[i + 1].nil?
               value = attrs[i + 2]
               return value.start_with?("#") ? value[1..] : nil
             end
+            return attrs[i + 2] if name == "ref" && attrs[i + 1] == References::ENCODING_NS_12
+
             i += 3
           end
           nil
+        end
+
+        # The id a referent carries: SOAP 1.1's +id+ (no namespace) or SOAP 1.2's +enc:id+.
+        def referent_id(attrs)
+          attr_value(attrs, "id", nil) || attr_value(attrs, "id", References::ENCODING_NS_12)
         end
 
         # The list a wrapper element with an +href+ holds (SOAP::Lite's shared
@@ -563,7 +588,7 @@ module Wirebind
         # An element outside the records with an id: a referent, decoded when
         # its type is known. It is not a record (soapenc:root="0").
         def referent_start(attrs, depth)
-          id = attr_value(attrs, "id", nil) or return false
+          id = referent_id(attrs) or return false
           type = @refs.referent_type(id, *xsi_type(attrs)) or return false
 
           @located += 1 # undone at its end, as for a record
@@ -574,7 +599,7 @@ module Wirebind
         end
 
         def referent_leaf(attrs, text, local)
-          id = attr_value(attrs, "id", nil) or return false
+          id = referent_id(attrs) or return false
           type = @refs.referent_type(id, *xsi_type(attrs)) or return false
 
           @record_depth = @names.size + 1
