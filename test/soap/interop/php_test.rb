@@ -89,3 +89,15 @@ class PhpServerInteropTest < Minitest::Test
     client&.close
   end
 end
+
+# PHP's SoapClient in WSDL mode (php/client.php) calling the service:
+# document/literal and rpc/encoded, values checked on both sides.
+class PhpClientInteropTest < Minitest::Test
+  include ForeignClientTest
+  include PeerServer
+
+  def test_php_soap_client_calls_document_and_rpc_encoded
+    require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
+    check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")])
+  end
+end

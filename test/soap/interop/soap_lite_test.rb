@@ -47,3 +47,16 @@ class SoapLiteServerInteropTest < Minitest::Test
     assert_equal "hi bob", client.call(:plain, { name: "bob" }, returns: :string)
   end
 end
+
+# SOAP::Lite's client (perl/client.pl, without the WSDL, as SOAP::Lite works)
+# calling the service in rpc/encoded; its document/literal support needs a
+# hand-built envelope per call, so that style is left to the WSDL-reading peers.
+class SoapLiteClientInteropTest < Minitest::Test
+  include ForeignClientTest
+  include PeerServer
+
+  def test_soap_lite_calls_rpc_encoded
+    require_peer(SoapLiteServerInteropTest.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
+    check_foreign_client(["perl", File.join(__dir__, "perl", "client.pl")], paths: %w[/encoded])
+  end
+end
