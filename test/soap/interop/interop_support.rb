@@ -202,6 +202,23 @@ module PeerServer
     pid
   end
 
+  # Runs a build step (a code generator, a compiler) in +chdir+, for at most
+  # +timeout+ seconds; raises with its output when it fails.
+  def self.build(command, chdir:, timeout: 120)
+    require "open3"
+    Open3.popen2e(*command, chdir: chdir) do |stdin, output, thread|
+      stdin.close
+      reader = Thread.new { output.read }
+      unless thread.join(timeout)
+        Process.kill(:KILL, thread.pid)
+        thread.join
+        raise "#{command.first} did not finish within #{timeout} s"
+      end
+      text = reader.value
+      raise "#{command.join(' ')} failed:\n#{text}" unless thread.value.success?
+    end
+  end
+
   def self.stop(pid)
     Process.kill(:TERM, pid)
     Process.wait(pid)
