@@ -91,13 +91,22 @@ class PhpServerInteropTest < Minitest::Test
 end
 
 # PHP's SoapClient in WSDL mode (php/client.php) calling the service:
-# document/literal and rpc/encoded, values checked on both sides.
+# document/literal, rpc/encoded and rpc/literal, values checked on both sides.
 class PhpClientInteropTest < Minitest::Test
   include ForeignClientTest
   include PeerServer
 
   def test_php_soap_client_calls_document_and_rpc_encoded
     require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
-    check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")])
+    check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document /encoded /rpc])
+  end
+
+  # A header, a nil, non-ASCII text and one object passed twice, in every style.
+  # PHP writes a null rpc/literal part as an empty element (an rpc/literal part
+  # has a type, not an element, so it cannot be nillable): the service gets "".
+  def test_php_soap_client_header_nil_text_and_shared_value
+    require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
+    check_more([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document /encoded /rpc],
+               empty_nil: %w[/rpc])
   end
 end

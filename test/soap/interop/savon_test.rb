@@ -32,7 +32,7 @@ class SavonInteropTest < Minitest::Test
   def test_document_literal
     Interop::Server.open(Interop::APP) do |server|
       client = savon(server, "/document")
-      assert_equal %i[login get_issues create_issue], client.operations
+      assert_equal %i[login get_issues create_issue who_am_i echo pair], client.operations
 
       login = client.call(:login, message: { user: "ann", password: "secret" })
       assert login.success?

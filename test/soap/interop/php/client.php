@@ -4,7 +4,8 @@
 // object with what each call returned, for the Ruby test to check.
 ini_set('soap.wsdl_cache_enabled', '0');
 $url = $argv[1];
-$encoded = strpos($url, '/encoded') !== false;
+// rpc (encoded or literal): the parts as arguments, the return value out
+$encoded = strpos($url, '/encoded') !== false || strpos($url, '/rpc') !== false;
 $client = new SoapClient($url . '?wsdl', ['exceptions' => true, 'connection_timeout' => 10]);
 
 // document/literal wrapped: one array of the wrapper's fields in, the wrapper
@@ -23,6 +24,26 @@ function items($list) {
 }
 
 $out = [];
+if (($argv[2] ?? '') === 'more') {
+  // A header (added by hand: the WSDL declares none), a nil, non-ASCII text and
+  // one object passed twice (rpc/encoded: PHP writes it once, then href).
+  $header = new SoapHeader('urn:wirebind:interop', 'AuthHeader', new SoapVar(
+    '<ns1:AuthHeader xmlns:ns1="urn:wirebind:interop"><ns1:user>ann</ns1:user><ns1:password>secret</ns1:password></ns1:AuthHeader>', XSD_ANYXML));
+  $more = ['whoAmI' => [], 'echo' => []];
+  $client->__setSoapHeaders([$header]);
+  $more['whoAmI'][] = call($client, $encoded, 'whoAmI', ['greeting' => 'hello']);
+  $client->__setSoapHeaders(null);
+  $more['whoAmI'][] = call($client, $encoded, 'whoAmI', ['greeting' => 'hello']);
+  $more['echo'][] = call($client, $encoded, 'echo', ['text' => 'Grüße ✓ 日本']);
+  $more['echo'][] = call($client, $encoded, 'echo', ['text' => null]);
+  $version = new stdClass;
+  $version->name = '1.0';
+  $version->sequence = 1;
+  $pair = call($client, $encoded, 'pair', ['first' => $version, 'second' => $version]);
+  $more['pair'] = array_map(function ($v) { return [$v->name, (string)$v->sequence]; }, items($pair));
+  echo json_encode(['more' => $more]), "\n";
+  exit(0);
+}
 $out['login'] = call($client, $encoded, 'login', ['user' => 'ann', 'password' => 'secret']);
 $issues = call($client, $encoded, 'getIssues', ['token' => 'token-ann', 'jql' => 'project = OPS', 'max' => 2]);
 $out['issues'] = array_map(function ($issue) {
