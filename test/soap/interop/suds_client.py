@@ -8,11 +8,35 @@ import sys
 
 from suds import WebFault
 from suds.client import Client
+from suds.sax.element import Element
 
 url = sys.argv[1]
 client = Client(url + "?wsdl", timeout=10, cache=None)
 service = client.service
 out = {}
+
+if sys.argv[2:] == ["more"]:
+    # A header (built by hand: the WSDL declares none), a nil, non-ASCII text and
+    # one object passed twice.
+    NS = ("ns", "urn:wirebind:interop")
+    auth = Element("AuthHeader", ns=NS)
+    auth.append(Element("user", ns=NS).setText("ann"))
+    auth.append(Element("password", ns=NS).setText("secret"))
+    more = {"whoAmI": [], "echo": []}
+    client.set_options(soapheaders=auth)
+    more["whoAmI"].append(service.whoAmI("hello"))
+    client.set_options(soapheaders=())
+    more["whoAmI"].append(service.whoAmI("hello"))
+    more["echo"].append(service.echo("Grüße ✓ 日本"))
+    more["echo"].append(service.echo(None))
+    version = client.factory.create("ns1:Version" if "encoded" in url else "ns0:Version")
+    version.name = "1.0"
+    version.sequence = 1
+    pair = service.pair(version, version)
+    pair = pair if isinstance(pair, list) else pair.item
+    more["pair"] = [[v.name, str(v.sequence)] for v in pair]
+    print(json.dumps({"more": more}))
+    sys.exit(0)
 
 out["login"] = service.login("ann", "secret")
 

@@ -8,7 +8,9 @@ use JSON::PP;
 use SOAP::Lite;
 
 my $url = $ARGV[0];
-my $soap = SOAP::Lite->proxy($url, timeout => 10)->ns('urn:wirebind:interop', 'tns')
+# default_ns, not ns(URI, 'tns'): with a header in another element, SOAP::Lite
+# leaves the tns prefix of the operation element undeclared (not well-formed).
+my $soap = SOAP::Lite->proxy($url, timeout => 10)->default_ns('urn:wirebind:interop')
   ->on_action(sub { qq("$_[1]") })->on_fault(sub { $_[1] });
 sub call {
   my ($operation, @parts) = @_;
@@ -18,6 +20,22 @@ sub call {
 }
 
 my %out;
+if (($ARGV[1] // '') eq 'more') {
+  # A header, a nil, non-ASCII text and one hash passed twice (SOAP::Lite writes
+  # it once, as a multiRef the two parts point at with href).
+  my $auth = SOAP::Header->name(AuthHeader => \SOAP::Data->value(
+    SOAP::Data->name(user => 'ann'), SOAP::Data->name(password => 'secret')))->uri('urn:wirebind:interop');
+  my %more;
+  $more{whoAmI} = [call('whoAmI', SOAP::Data->name(greeting => 'hello'), $auth)->result,
+                   call('whoAmI', SOAP::Data->name(greeting => 'hello'))->result];
+  $more{echo} = [call('echo', SOAP::Data->name(text => "Gr\x{fc}\x{df}e \x{2713} \x{65e5}\x{672c}"))->result,
+                 call('echo', SOAP::Data->name(text => undef))->result];
+  my $version = { name => '1.0', sequence => 1 };
+  my $pair = call('pair', SOAP::Data->name(first => $version), SOAP::Data->name(second => $version))->result;
+  $more{pair} = [map { [$_->{name}, "$_->{sequence}"] } @$pair];
+  print JSON::PP->new->utf8->canonical->encode({ more => \%more }), "\n";
+  exit 0;
+}
 $out{login} = call('login', SOAP::Data->name(user => 'ann'), SOAP::Data->name(password => 'secret'))->result;
 my $issues = call('getIssues', SOAP::Data->name(token => 'token-ann'), SOAP::Data->name(jql => 'project = OPS'),
                   SOAP::Data->name(max => 2)->type('int'))->result;
