@@ -12,14 +12,14 @@ module NodeSoap
 end
 
 # Node's `soap` package (npm, installed by .ci/run into tmp/node) reads the WSDL
-# and calls the service: document/literal and rpc/encoded (node_client.js).
+# and calls the service: document/literal, rpc/encoded and rpc/literal (node_client.js).
 class NodeSoapInteropTest < Minitest::Test
   include ForeignClientTest
   include PeerServer
 
   def test_node_soap_calls_document_and_rpc_encoded
     NodeSoap.require_node(self)
-    check_foreign_client(["node", File.join(__dir__, "node_client.js"), NodeSoap::MODULE])
+    check_foreign_client(["node", File.join(__dir__, "node_client.js"), NodeSoap::MODULE], paths: %w[/document /encoded /rpc])
   end
 end
 
