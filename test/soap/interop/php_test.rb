@@ -3,7 +3,8 @@
 require_relative "interop_support"
 
 # PHP's SoapServer (Debian's php-soap, under php -S) called by wirebind's client:
-# rpc/encoded in SOAP 1.1 and 1.2, values checked field by field.
+# rpc/encoded in SOAP 1.1 and 1.2, rpc/literal and document/literal from PHP's
+# WSDLs, values checked field by field.
 class PhpServerInteropTest < Minitest::Test
   include PeerServer
 
@@ -72,6 +73,21 @@ class PhpServerInteropTest < Minitest::Test
   def test_rpc_encoded_repeated_value_is_resolved
     people = client("1.1").call(:twice, { name: "bob" }, returns: [Person])
     assert_equal([["bob", 42], ["bob", 42]], people.map { |p| [p.name, p.age] })
+  end
+
+  # rpc/literal from PHP's WSDL: a record with non-ASCII text, and a nil
+  # (PHP writes xsi:nil for the nillable element).
+  def test_rpc_literal
+    require_peer(self.class.php?, "php-cli with php-soap")
+    generated = Module.new
+    Wirebind::WSDL.load(File.join(SCRIPTS, "rpc_literal.wsdl")).define(generated)
+    client = generated::Client.new(endpoint: "#{self.class.url}/rpc-literal", read_timeout: 10)
+    adult = client.person(name: "zoë", age: 40)
+    assert_equal ["zoë ✓", 40, "Mx zoë"], [adult.name, adult.age, adult.nickname]
+    child = client.person(name: "ann", age: 9)
+    assert_equal ["ann ✓", 9, nil], [child.name, child.age, child.nickname]
+  ensure
+    client&.close
   end
 
   # A client generated from PHP's WSDL sends the header under its element's
