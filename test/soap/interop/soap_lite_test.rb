@@ -3,7 +3,7 @@
 require_relative "interop_support"
 
 # Perl's SOAP::Lite server (Debian's libsoap-lite-perl, perl/server.pl) called by
-# wirebind's client in rpc/encoded, SOAP 1.1.
+# wirebind's client in rpc/encoded and document/literal, SOAP 1.1.
 class SoapLiteServerInteropTest < Minitest::Test
   include PeerServer
 
@@ -38,6 +38,19 @@ class SoapLiteServerInteropTest < Minitest::Test
     shared = client.call(:shared, {}, returns: Shared)
     assert_equal [[1, 2, 3], [1, 2, 3]], [shared.first, shared.second]
     assert_same shared.first, shared.second
+  end
+
+  # document/literal with a client generated from a WSDL written for SOAP::Lite's
+  # answer (perl/document.wsdl; SOAP::Lite serves none): a record with non-ASCII text.
+  def test_document_literal
+    require_peer(self.class.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
+    generated = Module.new
+    Wirebind::WSDL.load(File.join(__dir__, "perl", "document.wsdl")).define(generated)
+    client = generated::Client.new(endpoint: self.class.url, read_timeout: 10)
+    person = client.who_is(name: "zoë")
+    assert_equal ["zoë ✓", 42], [person.name, person.age]
+  ensure
+    client&.close
   end
 
   # SOAP::Lite writes any text that is not ASCII as xsi:type="xsd:base64Binary":
