@@ -122,7 +122,7 @@ class PhpClientInteropTest < Minitest::Test
   # has a type, not an element, so it cannot be nillable): the service gets "".
   def test_php_soap_client_header_nil_text_and_shared_value
     require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
-    check_more([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document /encoded /rpc],
-               empty_nil: %w[/rpc])
+    command = [PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")]
+    check_more(command, paths: %w[/document /encoded /rpc], empty_nil: %w[/rpc])
   end
 end
