@@ -37,8 +37,7 @@ class GsoapServerInteropTest < Minitest::Test
   def generated(service)
     require_peer(self.class.gsoap?, "gSOAP (gsoap, libgsoap-dev) and gcc")
     url, directory = self.class.server
-    generated = Module.new
-    Wirebind::WSDL.load(File.join(directory, "#{service}.wsdl")).define(generated)
+    generated = PeerServer.generated(File.join(directory, "#{service}.wsdl"))
     [generated, generated::Client.new(endpoint: url, read_timeout: 10)]
   end
 

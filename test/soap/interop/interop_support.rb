@@ -227,19 +227,9 @@ module ForeignClientTest
 
   # @return [String] the client's standard output; fails the test when it fails or hangs
   def run_client(command)
-    require "open3"
-    Open3.popen3(*command) do |stdin, stdout, stderr, thread|
-      stdin.close
-      out = Thread.new { stdout.read }
-      err = Thread.new { stderr.read }
-      unless thread.join(TIMEOUT)
-        Process.kill(:KILL, thread.pid)
-        thread.join
-        flunk "#{command.first} did not finish within #{TIMEOUT} s"
-      end
-      assert thread.value.success?, "#{command.join(' ')} failed:\n#{err.value}"
-      out.value
-    end
+    status, out, err = PeerServer.run(command, timeout: TIMEOUT)
+    assert status.success?, "#{command.join(' ')} failed:\n#{err}"
+    out
   end
 end
 
@@ -272,21 +262,32 @@ module PeerServer
     pid
   end
 
-  # Runs a build step (a code generator, a compiler) in +chdir+, for at most
-  # +timeout+ seconds; raises with its output when it fails.
-  def self.build(command, chdir:, timeout: 120)
+  # Runs +command+ for at most +timeout+ seconds (killed and reaped when it takes longer).
+  # @return [Array(Process::Status, String, String)] its status, standard output and error
+  def self.run(command, timeout:, chdir: nil)
     require "open3"
-    Open3.popen2e(*command, chdir: chdir) do |stdin, output, thread|
+    Open3.popen3(*command, **(chdir ? { chdir: chdir } : {})) do |stdin, stdout, stderr, thread|
       stdin.close
-      reader = Thread.new { output.read }
+      out = Thread.new { stdout.read }
+      err = Thread.new { stderr.read }
       unless thread.join(timeout)
         Process.kill(:KILL, thread.pid)
         thread.join
         raise "#{command.first} did not finish within #{timeout} s"
       end
-      text = reader.value
-      raise "#{command.join(' ')} failed:\n#{text}" unless thread.value.success?
+      [thread.value, out.value, err.value]
     end
+  end
+
+  # Runs a build step (a code generator, a compiler) in +chdir+; raises with its output when it fails.
+  def self.build(command, chdir:)
+    status, out, err = run(command, timeout: 120, chdir: chdir)
+    raise "#{command.join(' ')} failed:\n#{out}#{err}" unless status.success?
+  end
+
+  # The classes and client a WSDL (a path, or a URL with fetch: true) defines, in a new module.
+  def self.generated(wsdl, **options)
+    Module.new.tap { |generated| Wirebind::WSDL.load(wsdl, **options).define(generated) }
   end
 
   def self.stop(pid)

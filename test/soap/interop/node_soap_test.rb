@@ -38,7 +38,7 @@ class NodeSoapServerInteropTest < Minitest::Test
   end
 
   def self.generated
-    @generated ||= Module.new.tap { |generated| Wirebind::WSDL.load(File.join(__dir__, "node", "people.wsdl")).define(generated) }
+    @generated ||= PeerServer.generated(File.join(__dir__, "node", "people.wsdl"))
   end
 
   def setup

@@ -60,8 +60,7 @@ class PhpServerInteropTest < Minitest::Test
   # too: the client resolves it (the same record twice), not a record of nils.
   def test_document_literal_repeated_value_is_resolved
     require_peer(self.class.php?, "php-cli with php-soap")
-    generated = Module.new
-    Wirebind::WSDL.load(File.join(SCRIPTS, "pair.wsdl")).define(generated)
+    generated = PeerServer.generated(File.join(SCRIPTS, "pair.wsdl"))
     client = generated::Client.new(endpoint: "#{self.class.url}/pair")
     response = client.pair(name: "bob")
     assert_equal([["bob", 42], ["bob", 42]], [response.first, response.second].map { |p| [p.name, p.age] })
@@ -79,8 +78,7 @@ class PhpServerInteropTest < Minitest::Test
   # (PHP writes xsi:nil for the nillable element).
   def test_rpc_literal
     require_peer(self.class.php?, "php-cli with php-soap")
-    generated = Module.new
-    Wirebind::WSDL.load(File.join(SCRIPTS, "rpc_literal.wsdl")).define(generated)
+    generated = PeerServer.generated(File.join(SCRIPTS, "rpc_literal.wsdl"))
     client = generated::Client.new(endpoint: "#{self.class.url}/rpc-literal", read_timeout: 10)
     adult = client.person(name: "zoë", age: 40)
     assert_equal ["zoë ✓", 40, "Mx zoë"], [adult.name, adult.age, adult.nickname]
@@ -95,8 +93,7 @@ class PhpServerInteropTest < Minitest::Test
   # (AuthHeaderType): PHP hands the header to its AuthHeader method.
   def test_generated_client_sends_the_header_under_its_element_name
     require_peer(self.class.php?, "php-cli with php-soap")
-    generated = Module.new
-    Wirebind::WSDL.load(File.join(SCRIPTS, "header.wsdl")).define(generated)
+    generated = PeerServer.generated(File.join(SCRIPTS, "header.wsdl"))
     client = generated::Client.new(endpoint: "#{self.class.url}/doc")
     auth = generated::AuthHeaderType.new(user: "ann", password: "secret")
     assert_equal "hello, ann", client.who_am_i(greeting: "hello", auth: auth)

@@ -44,8 +44,7 @@ class SoapLiteServerInteropTest < Minitest::Test
   # answer (perl/document.wsdl; SOAP::Lite serves none): a record with non-ASCII text.
   def test_document_literal
     require_peer(self.class.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
-    generated = Module.new
-    Wirebind::WSDL.load(File.join(__dir__, "perl", "document.wsdl")).define(generated)
+    generated = PeerServer.generated(File.join(__dir__, "perl", "document.wsdl"))
     client = generated::Client.new(endpoint: self.class.url, read_timeout: 10)
     person = client.who_is(name: "zoë")
     assert_equal ["zoë ✓", 42], [person.name, person.age]

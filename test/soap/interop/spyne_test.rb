@@ -21,7 +21,7 @@ class SpyneServerInteropTest < Minitest::Test
     @generated ||= begin
       port = PeerServer.free_port
       PeerServer.start([PYTHON, File.join(__dir__, "python", "spyne_server.py"), port.to_s], port)
-      Module.new.tap { |generated| Wirebind::WSDL.load("http://127.0.0.1:#{port}/?wsdl", fetch: true).define(generated) }
+      PeerServer.generated("http://127.0.0.1:#{port}/?wsdl", fetch: true)
     end
   end
 
