@@ -1,6 +1,6 @@
-"""A spyne service (Debian's python3-spyne): document/literal wrapped, SOAP 1.1.
+"""A spyne service (Debian's python3-spyne): document/literal wrapped, SOAP 1.1 and 1.2.
 
-Usage: /usr/bin/python3 spyne_server.py PORT   (serves /?wsdl and / on 127.0.0.1)
+Usage: /usr/bin/python3 spyne_server.py PORT   (serves /soap11 and /soap12, with ?wsdl, on 127.0.0.1)
 What test/soap/interop/spyne_test.rb calls: a header, a list, a nil, a fault,
 non-ASCII text.
 """
@@ -9,8 +9,9 @@ import sys
 from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 from spyne import Application, ComplexModel, Fault, Integer, Iterable, ServiceBase, Unicode, rpc
-from spyne.protocol.soap import Soap11
+from spyne.protocol.soap import Soap11, Soap12
 from spyne.server.wsgi import WsgiApplication
+from spyne.util.wsgi_wrapper import WsgiMounter
 
 NS = "urn:wirebind:spyne"
 
@@ -63,5 +64,8 @@ class QuietHandler(WSGIRequestHandler):
 
 
 logging.disable(logging.CRITICAL)
-application = Application([Interop], tns=NS, in_protocol=Soap11(validator="lxml"), out_protocol=Soap11())
-make_server("127.0.0.1", int(sys.argv[1]), WsgiApplication(application), handler_class=QuietHandler).serve_forever()
+# SOAP 1.1 under /soap11, SOAP 1.2 under /soap12 (each with its ?wsdl)
+soap11 = Application([Interop], tns=NS, in_protocol=Soap11(validator="lxml"), out_protocol=Soap11())
+soap12 = Application([Interop], tns=NS, in_protocol=Soap12(validator="lxml"), out_protocol=Soap12())
+mounter = WsgiMounter({"soap11": soap11, "soap12": soap12})
+make_server("127.0.0.1", int(sys.argv[1]), mounter, handler_class=QuietHandler).serve_forever()
