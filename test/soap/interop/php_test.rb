@@ -3,7 +3,8 @@
 require_relative "interop_support"
 
 # PHP's SoapServer (Debian's php-soap, under php -S) called by wirebind's client:
-# rpc/encoded in SOAP 1.1 and 1.2, values checked field by field.
+# rpc/encoded in SOAP 1.1 and 1.2, rpc/literal and document/literal from PHP's
+# WSDLs, values checked field by field.
 class PhpServerInteropTest < Minitest::Test
   include PeerServer
 
@@ -59,8 +60,7 @@ class PhpServerInteropTest < Minitest::Test
   # too: the client resolves it (the same record twice), not a record of nils.
   def test_document_literal_repeated_value_is_resolved
     require_peer(self.class.php?, "php-cli with php-soap")
-    generated = Module.new
-    Wirebind::WSDL.load(File.join(SCRIPTS, "pair.wsdl")).define(generated)
+    generated = PeerServer.generated(File.join(SCRIPTS, "pair.wsdl"))
     client = generated::Client.new(endpoint: "#{self.class.url}/pair")
     response = client.pair(name: "bob")
     assert_equal([["bob", 42], ["bob", 42]], [response.first, response.second].map { |p| [p.name, p.age] })
@@ -74,18 +74,52 @@ class PhpServerInteropTest < Minitest::Test
     assert_equal([["bob", 42], ["bob", 42]], people.map { |p| [p.name, p.age] })
   end
 
+  # rpc/literal from PHP's WSDL: a record with non-ASCII text, and a nil
+  # (PHP writes xsi:nil for the nillable element).
+  def test_rpc_literal
+    require_peer(self.class.php?, "php-cli with php-soap")
+    generated = PeerServer.generated(File.join(SCRIPTS, "rpc_literal.wsdl"))
+    client = generated::Client.new(endpoint: "#{self.class.url}/rpc-literal", read_timeout: 10)
+    adult = client.person(name: "zoë", age: 40)
+    assert_equal ["zoë ✓", 40, "Mx zoë"], [adult.name, adult.age, adult.nickname]
+    child = client.person(name: "ann", age: 9)
+    assert_equal ["ann ✓", 9, nil], [child.name, child.age, child.nickname]
+  ensure
+    client&.close
+  end
+
   # A client generated from PHP's WSDL sends the header under its element's
   # name (AuthHeader, WSDL 1.1 §3.7, WS-I BP R2205), not its type's
   # (AuthHeaderType): PHP hands the header to its AuthHeader method.
   def test_generated_client_sends_the_header_under_its_element_name
     require_peer(self.class.php?, "php-cli with php-soap")
-    generated = Module.new
-    Wirebind::WSDL.load(File.join(SCRIPTS, "header.wsdl")).define(generated)
+    generated = PeerServer.generated(File.join(SCRIPTS, "header.wsdl"))
     client = generated::Client.new(endpoint: "#{self.class.url}/doc")
     auth = generated::AuthHeaderType.new(user: "ann", password: "secret")
     assert_equal "hello, ann", client.who_am_i(greeting: "hello", auth: auth)
     assert_equal "hello, stranger", client.who_am_i(greeting: "hello")
   ensure
     client&.close
+  end
+end
+
+# PHP's SoapClient in WSDL mode (php/client.php) calling the service:
+# document/literal, rpc/encoded and rpc/literal, values checked on both sides.
+class PhpClientInteropTest < Minitest::Test
+  include ForeignClientTest
+  include PeerServer
+
+  def test_php_soap_client_calls_document_and_rpc_encoded
+    require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
+    check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document /encoded /rpc])
+  end
+
+  # A header, a nil, non-ASCII text and one object passed twice, in every style.
+  # PHP writes a null rpc/literal part as an empty element (an rpc/literal part
+  # has a type, not an element, so it cannot be nillable): the service gets "".
+  def test_php_soap_client_header_nil_text_and_shared_value
+    require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
+    command = [PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")]
+    check_more(command, paths: %w[/document /encoded /rpc], empty_nil: %w[/rpc])
   end
 end

@@ -32,7 +32,7 @@ class SavonInteropTest < Minitest::Test
   def test_document_literal
     Interop::Server.open(Interop::APP) do |server|
       client = savon(server, "/document")
-      assert_equal %i[login get_issues create_issue], client.operations
+      assert_equal %i[login get_issues create_issue who_am_i echo pair], client.operations
 
       login = client.call(:login, message: { user: "ann", password: "secret" })
       assert login.success?
@@ -78,6 +78,25 @@ class SavonInteropTest < Minitest::Test
       assert_equal(%w[1.3 2.0], items[2][:versions][:item].map { |v| v[:name] })
 
       assert_equal [[:login, "ann", "secret"], [:getIssues, "t", "x", 3]], Interop.received
+    end
+  end
+
+  # rpc/literal, with a header (Savon's soap_header), a nil and non-ASCII text.
+  def test_rpc_literal
+    Interop::Server.open(Interop::APP) do |server|
+      client = savon(server, "/rpc")
+      issues = client.call(:get_issues, message: { token: "t", jql: "x", max: 2 })
+      items = issues.body.dig(:get_issues_response, :get_issues_return, :item)
+      assert_equal(%w[OPS-1 OPS-2], items.map { |item| item[:key] })
+      assert_equal "Issue 2 <&> é", items[1][:summary]
+
+      auth = { "tns:AuthHeader" => { "tns:user" => "ann", "tns:password" => "secret" } }
+      answer = client.call(:who_am_i, message: { greeting: "hello" }, soap_header: auth)
+      assert_equal "hello, ann", answer.body.dig(:who_am_i_response, :who_am_i_return)
+      assert_nil client.call(:echo, message: { text: nil }).body.dig(:echo_response, :echo_return)
+      assert_equal "Grüße ✓ 日本", client.call(:echo, message: { text: "Grüße ✓ 日本" }).body.dig(:echo_response, :echo_return)
+
+      assert_equal [[:getIssues, "t", "x", 2], [:whoAmI, "hello", "ann"], [:echo, nil], [:echo, "Grüße ✓ 日本"]], Interop.received
     end
   end
 end

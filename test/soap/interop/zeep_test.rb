@@ -3,7 +3,7 @@
 require_relative "interop_support"
 
 # Python's zeep (Debian's python3-zeep, for /usr/bin/python3) reads the WSDL and
-# calls the service: document/literal and rpc/encoded (zeep_client.py).
+# calls the service: document/literal, rpc/encoded and rpc/literal (zeep_client.py).
 class ZeepInteropTest < Minitest::Test
   include ForeignClientTest
 
@@ -14,7 +14,7 @@ class ZeepInteropTest < Minitest::Test
       skip "zeep is not installed for #{PYTHON} (apt-get install python3-zeep; .ci/run does)"
     end
 
-    check_foreign_client([PYTHON, File.join(__dir__, "zeep_client.py")])
+    check_foreign_client([PYTHON, File.join(__dir__, "zeep_client.py")], paths: %w[/document /encoded /rpc])
   end
 
   # The same calls over HTTP/1.1 to Wirebind::HTTP2::Server (wirebind serve's server).

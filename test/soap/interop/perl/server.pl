@@ -15,6 +15,14 @@ sub shared {
   return { first => $ref, second => $ref };
 }
 
+# document/literal (perl/document.wsdl): named parts, a record, non-ASCII text
+# typed as a string (not SOAP::Lite's base64Binary guess).
+sub whoIs {
+  my ($class, $name) = @_;
+  return SOAP::Data->name(person => \SOAP::Data->value(
+    SOAP::Data->name(name => "$name \x{2713}")->type('string'), SOAP::Data->name(age => 42)->type('int')));
+}
+
 package main;
 my $daemon = SOAP::Transport::HTTP::Daemon->new(LocalAddr => '127.0.0.1', LocalPort => $ARGV[0], Reuse => 1)
   ->dispatch_to('Interop');
