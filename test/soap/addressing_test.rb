@@ -26,6 +26,7 @@ class SOAPAddressingTest < Minitest::Test
   end
 
   def test_zeep_addressing_plugin_gets_a_reply_that_relates_to_its_message
+    require_operation_keywords
     require_peer(File.executable?(PYTHON) && system(PYTHON, "-c", "import zeep", err: File::NULL), "zeep for #{PYTHON} (python3-zeep)")
     Interop::Server.open(EchoService.new) do |server|
       out, err, status = Open3.capture3(PYTHON, File.join(__dir__, "interop", "zeep_addressing_client.py"), server.url)
@@ -39,6 +40,7 @@ class SOAPAddressingTest < Minitest::Test
   end
 
   def test_wirebind_client_and_service
+    require_operation_keywords
     Interop::Server.open(EchoService.new) do |server|
       client = W::Client.new(endpoint: server.url, namespace: NS, addressing: true)
       assert_equal "me via 4 addressing headers", client.call(:echo, { text: "me" }, returns: :string) # and ReplyTo

@@ -68,6 +68,7 @@ class SOAPWSSEServiceTest < Minitest::Test
   end
 
   def serve(policy, &block)
+    require_operation_keywords
     Interop::Server.open(self.class.service(policy).new, &block)
   end
 
@@ -170,6 +171,7 @@ class SOAPWSSEServiceTest < Minitest::Test
     end
 
     policy = W::WSSE::Policy.new(users: USERS)
+    require_operation_keywords
     Interop::Server.open(Class.new(self.class.service(policy)) { version "1.2" }.new) do |server|
       request = request_from_client(W::WSSE::UsernameToken.new(username: "ann", password: "nope"), version: "1.2")
       response = post(server, request, version: "1.2")
