@@ -47,6 +47,18 @@ class SOAPAddressingTest < Minitest::Test
     end
   end
 
+  # Without addressing or WS-Security a request carries the headers it was given and nothing else.
+  def test_a_plain_call_writes_only_its_own_headers
+    LoopbackServer.open(proc { [200, {}, reply("x")] }) do |server|
+      W::Client.new(endpoint: server.url, namespace: NS).call(:echo, { text: "x" })
+      refute_includes server.requests.pop.body, "Header"
+      session = SOAPTestModels::Session.new(token: "t")
+      W::Client.new(endpoint: server.url, namespace: NS, soap_headers: [session]).call(:echo, { text: "x" })
+      header = server.requests.pop.body[%r{<soapenv:Header>(.*)</soapenv:Header>}, 1]
+      assert_equal Wirebind::XML.encode(session), header
+    end
+  end
+
   def reply(relates_to, must_understand: false)
     must = must_understand ? %( soapenv:mustUnderstand="1") : ""
     W::Envelope.write(+"", operation: "echoResponse", namespace: NS, parts: { r: "answer" },

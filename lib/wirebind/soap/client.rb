@@ -205,7 +205,7 @@ module Wirebind
         operation = operation.to_s
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         security = @wsse && WSSE::Request.new(@wsse)
-        message_id = @addressing && Addressing.message_id
+        message_id = @addressing ? Addressing.message_id : nil
         header_xml = [
           message_id && Addressing.request_xml(action: soap_action_for(operation, call_action), to: @endpoint, message_id: message_id),
           security&.header_xml
