@@ -103,10 +103,12 @@ module Wirebind
       # @param status [Integer]
       # @param headers [Array<Array(String, String)>]
       # @param body [IO, nil] read with +read(n, buffer)+; closed when done
-      # @param length [Integer] bytes of body to send
+      # @param length [Integer, nil] bytes of body to send; nil: until +read+
+      #   returns nil (a body produced as it is sent, read only as the
+      #   windows allow: it is never held whole)
       def respond(stream, status, headers, body: nil, length: 0)
         block = @encoder.encode([[":status", status.to_s], *headers])
-        end_stream = body.nil? || length.zero?
+        end_stream = body.nil? || length&.zero?
         write_headers(stream.id, block, end_stream)
         if end_stream
           body&.close
@@ -210,6 +212,8 @@ module Wirebind
       def pump
         stream = @sending.find { |s| s.send_window.positive? }
         @sending.delete(stream)
+        return pump_produced(stream) unless stream.remaining
+
         size = [stream.remaining, stream.send_window.size, @send_window.size, @peer_max_frame_size].min
         last = stream.remaining == size
         if stream.body_offset
@@ -222,6 +226,24 @@ module Wirebind
           @writer.write_data(last ? Frame::END_STREAM : 0, stream.id, chunk)
         end
         stream.remaining -= size
+        sent_data(stream, size, last)
+      end
+
+      # One DATA frame of a body of unknown length: as many bytes as the
+      # windows allow, or an empty DATA frame with END_STREAM once it ends. A
+      # body that raises resets its stream.
+      def pump_produced(stream)
+        size = [stream.send_window.size, @send_window.size, @peer_max_frame_size].min
+        chunk = begin
+          stream.body.read(size, @chunk)
+        rescue StandardError
+          return reset_stream(stream, :INTERNAL_ERROR)
+        end
+        @writer.write_data(chunk ? 0 : Frame::END_STREAM, stream.id, chunk || "")
+        sent_data(stream, chunk ? chunk.bytesize : 0, chunk.nil?)
+      end
+
+      def sent_data(stream, size, last)
         stream.send_window.consume(size)
         @send_window.consume(size)
         if last

@@ -20,8 +20,9 @@ module Wirebind
     # answered one after the other and at most +threads+ connections are
     # served at once (further ones wait in the kernel's accept queue).
     # Request bodies are read whole before the application is called (up to
-    # +max_body+ bytes); response bodies are collected before they are sent,
-    # except +to_path+ bodies, which the kernel copies from the file.
+    # +max_body+ bytes). Response bodies are sent as they are produced
+    # (+each+ and +call(stream)+, held back while the peer does not read),
+    # Arrays whole, +to_path+ bodies copied from the file by the kernel.
     #
     # @example
     #   server = Wirebind::HTTP2::Server.new(app, port: 9292)

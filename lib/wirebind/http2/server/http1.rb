@@ -73,7 +73,7 @@ module Wirebind
 
           def on_message_complete
             @done << { method: @method, url: @url, headers: @headers, body: @body, too_large: @too_large,
-                       keep_alive: @parser.keep_alive? }
+                       keep_alive: @parser.keep_alive?, http10: @parser.http_major == 1 && @parser.http_minor.zero? }
             start
           end
 
@@ -153,26 +153,50 @@ module Wirebind
                          @rack.call(method, request[:url], authority, headers, request[:body],
                                     protocol: "HTTP/1.1", secure: @secure, remote: @remote)
                        end
-            keep_alive = request[:keep_alive] && !@stopping.call && !request[:too_large]
-            write_response(response, method, keep_alive)
+            # HTTP/1.0 knows no chunks: a body of unknown length ends with the connection
+            produced_for_http10 = request[:http10] && response.length.nil?
+            keep_alive = request[:keep_alive] && !@stopping.call && !request[:too_large] && !produced_for_http10
+            begin
+              write_response(response, method, keep_alive, chunks: !request[:http10])
+            rescue BodySource::Failed
+              return false # logged; the client sees the body cut
+            end
             return false unless keep_alive
           end
           true
         end
 
-        def write_response(response, method, keep_alive)
+        def write_response(response, method, keep_alive, chunks: true)
+          body = response.body
+          chunked = chunks && body.is_a?(BodySource) && response.headers.none? { |name, _| name == "content-length" }
           head = +"HTTP/1.1 #{response.status} #{reason(response.status)}\r\n"
           response.headers.each { |name, value| head << name << ": " << value << "\r\n" }
+          head << "transfer-encoding: chunked\r\n" if chunked
           head << "connection: close\r\n" unless keep_alive
           head << "\r\n"
-          body = response.body
-          if body.is_a?(File)
+          case body
+          when File
             @io.write(head)
             IO.copy_stream(body, @io, response.length, 0) unless method == "HEAD"
             body.close
-          else
-            @io.write(head, body)
+          when BodySource then write_produced(head, body, chunked)
+          else @io.write(head, body)
           end
+        end
+
+        # A body sent as it is produced: each piece written (in a chunk when
+        # chunked) before the next is asked for, so a slow reader holds the
+        # body back rather than filling memory. A body that raises ends the
+        # connection (a chunked body without its last chunk: the client sees
+        # it cut).
+        def write_produced(head, body, chunked)
+          @io.write(head)
+          while (piece = body.read(READ_SIZE * 4))
+            chunked ? @io.write(piece.bytesize.to_s(16), "\r\n", piece, "\r\n") : @io.write(piece)
+          end
+          @io.write("0\r\n\r\n") if chunked
+        ensure
+          body.close
         end
 
         def reason(status)

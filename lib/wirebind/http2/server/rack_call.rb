@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "stringio"
+require_relative "body_source"
 
 module Wirebind
   module HTTP2
@@ -9,7 +10,8 @@ module Wirebind
       # One Rack call, whatever the protocol: the env from a request, the
       # response in a form both protocols send ({Response}).
       class RackCall
-        # What a protocol sends: +body+ is a File (sent by the kernel) or a String.
+        # What a protocol sends: +body+ is a File (sent by the kernel), a
+        # String or a {BodySource}; +length+ is nil for a {BodySource}.
         Response = Struct.new(:status, :headers, :body, :length)
 
         # Response headers that belong to one connection, never forwarded.
@@ -88,37 +90,50 @@ module Wirebind
             next if HOP_BY_HOP.include?(name)
 
             if name == "rack.hijack"
-              body.close if body.respond_to?(:close)
+              close_body(body)
               raise Error, HIJACK_REFUSED
             end
 
             Array(value).each { |item| item.to_s.split("\n").each { |line| pairs << [name, line] } }
           end
-          payload = [204, 304].include?(status) || status < 200 ? "" : read_body(body)
-          length = payload.is_a?(File) ? payload.size : payload.bytesize
-          pairs << ["content-length", length.to_s] unless pairs.any? { |name, _| name == "content-length" } || status == 204 || status == 304
+          payload = [204, 304].include?(status) || status < 200 ? "" : take_body(body, env)
+          length = payload_length(payload)
+          if length && pairs.none? { |name, _| name == "content-length" } && status != 204 && status != 304
+            pairs << ["content-length", length.to_s]
+          end
+          close_body(body) unless payload.is_a?(BodySource)
           return Response.new(status, pairs, payload, length) unless env["REQUEST_METHOD"] == "HEAD"
 
-          payload.close if payload.is_a?(File)
+          payload.close if payload.is_a?(File) || payload.is_a?(BodySource)
           Response.new(status, pairs, "", 0)
-        ensure
+        rescue StandardError
+          close_body(body)
+          raise
+        end
+
+        def close_body(body)
           body.close if body.respond_to?(:close)
         end
 
-        # A File for a to_path body (the kernel sends it), else the bytes.
-        def read_body(body)
-          if body.respond_to?(:to_path) && File.file?(body.to_path)
-            return File.open(body.to_path, "rb")
-          end
+        # A File for a to_path body (the kernel sends it), the bytes of an
+        # Array body, else a {BodySource} read as the peer takes it.
+        def take_body(body, env)
+          return File.open(body.to_path, "rb") if body.respond_to?(:to_path) && File.file?(body.to_path)
 
-          buffer = String.new(encoding: Encoding::BINARY)
-          if body.respond_to?(:each)
-            body.each { |chunk| buffer << chunk }
-          elsif body.respond_to?(:call)
-            stream = StringIO.new(buffer)
-            body.call(stream)
+          if body.respond_to?(:to_ary)
+            buffer = String.new(encoding: Encoding::BINARY)
+            body.to_ary.each { |chunk| buffer << chunk }
+            return buffer
           end
-          buffer
+          BodySource.new(body, env["rack.input"], ->(error) { log_error("#{env['REQUEST_METHOD']} #{env['PATH_INFO']} (body)", error) })
+        end
+
+        # @return [Integer, nil] nil while unknown (a body still to be produced)
+        def payload_length(payload)
+          case payload
+          when File then payload.size
+          when String then payload.bytesize
+          end
         end
       end
     end

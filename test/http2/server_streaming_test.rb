@@ -1,0 +1,204 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "digest"
+require "open3"
+require "socket"
+require "timeout"
+require "rack"
+require "rack/lint"
+require "wirebind/http2/server"
+
+# Response bodies of Wirebind::HTTP2::Server sent as the application produces
+# them: +each+ and +call(stream)+ bodies over HTTP/2 (DATA as the windows
+# allow) and HTTP/1.1 (chunked), with back-pressure: a 100 MiB generated body
+# read slowly must not grow the server's memory by its size.
+class HTTP2ServerStreamingTest < Minitest::Test
+  CHUNK = 64 * 1024
+  BIG_CHUNKS = 1600 # 100 MiB
+  # The bound asserted on RSS growth while a slow reader holds a 100 MiB body
+  RSS_BOUND = 48 * 1024 * 1024
+
+  # Chunk i of the generated body: 64 KiB, one of 16 made once, so that the
+  # RSS measured is the server's buffering, not the garbage of an application
+  # that makes 100 MiB of Strings (which the GC frees at its own pace: about
+  # 60-70 MiB of growth with fresh 64 KiB chunks and Ruby's default GC limits).
+  PIECES = Array.new(16) { |i| ([i].pack("N") * (CHUNK / 4)).freeze }.freeze
+
+  def self.chunk(index)
+    PIECES[index % PIECES.size]
+  end
+
+  def self.expected_md5(chunks)
+    digest = Digest::MD5.new
+    chunks.times { |i| digest << chunk(i) }
+    digest.hexdigest
+  end
+
+  # /gen?n=N yields N generated chunks (each); /pause writes "a", waits, writes "b" (call(stream)).
+  class App
+    def call(env)
+      case env["PATH_INFO"]
+      when "/gen"
+        count = Integer(env["QUERY_STRING"][/n=(\d+)/, 1])
+        [200, { "content-type" => "application/octet-stream" }, Generated.new(count)]
+      when "/pause"
+        body = proc do |stream|
+          stream.write("a")
+          sleep 1.5
+          stream << "b"
+          stream.close
+        end
+        [200, { "content-type" => "text/plain" }, body]
+      else
+        [404, { "content-type" => "text/plain" }, ["none"]]
+      end
+    end
+  end
+
+  # An each body (no to_ary: it cannot be buffered by middleware either).
+  class Generated
+    def initialize(count)
+      @count = count
+    end
+
+    def each
+      @count.times { |i| yield HTTP2ServerStreamingTest.chunk(i) }
+    end
+  end
+
+  def setup
+    @server = Wirebind::HTTP2::Server.new(Rack::Lint.new(App.new), port: 0, log: (@log = StringIO.new), drain_timeout: 2)
+    @thread = Thread.new { @server.run }
+  end
+
+  def teardown
+    @server.stop
+    @thread.join(10)
+    @clients&.each { |client| client.close unless client.closed? }
+  end
+
+  def require_tool(tool, package = tool)
+    return if system("command -v #{tool} > /dev/null 2>&1")
+
+    flunk "#{tool} is missing (apt-get install #{package})" if ENV["CI"]
+    skip "#{tool} is not installed (apt-get install #{package})"
+  end
+
+  def rss
+    File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i * 1024
+  end
+
+  # Runs the block while sampling RSS; returns [block's value, largest growth].
+  def max_rss_growth
+    GC.start
+    base = rss
+    peak = base
+    sampling = true
+    sampler = Thread.new do
+      while sampling
+        peak = [peak, rss].max
+        sleep 0.05
+      end
+    end
+    value = yield
+    [value, peak - base]
+  ensure
+    sampling = false
+    sampler&.join
+  end
+
+  def test_each_body_over_h2_and_http1_is_the_bytes_generated
+    require_tool("curl")
+    md5 = self.class.expected_md5(40)
+    url = "http://127.0.0.1:#{@server.port}/gen?n=40"
+    out, err, status = Open3.capture3("curl", "-sS", "--max-time", "60", "--http2-prior-knowledge", url)
+    assert status.success?, err
+    assert_equal [40 * CHUNK, md5], [out.bytesize, Digest::MD5.hexdigest(out)]
+    out, err, status = Open3.capture3("curl", "-sS", "--max-time", "60", "--http1.1", "-D", "/dev/stderr", url)
+    assert status.success?, err
+    assert_equal [40 * CHUNK, md5], [out.bytesize, Digest::MD5.hexdigest(out)]
+    assert_match(/^transfer-encoding: chunked\r$/i, err)
+    refute_match(/^content-length/i, err)
+  end
+
+  # The first piece of a call(stream) body leaves before the body ends.
+  def test_stream_body_pieces_leave_as_they_are_written
+    socket = TCPSocket.new("127.0.0.1", @server.port)
+    (@clients ||= []) << socket
+    socket.write("GET /pause HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    received = +""
+    Timeout.timeout(10) { received << socket.readpartial(4096) until received.include?("\r\n1\r\na\r\n") }
+    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 1.2, "the first piece waited for the whole body"
+    Timeout.timeout(10) { received << socket.readpartial(4096) until received.end_with?("0\r\n\r\n") }
+    assert_match(/\r\n1\r\na\r\n1\r\nb\r\n0\r\n\r\n\z/, received)
+  end
+
+  # A slow HTTP/2 reader (Python's h2, which grants a 16 MiB window and then
+  # stops reading for 2 s): the server waits for the socket, it does not buffer.
+  def test_slow_h2_reader_of_a_100_mib_body_bounds_the_server_memory
+    skip "python3 with h2 is missing (apt-get install python3-h2)" unless ENV["CI"] || system("/usr/bin/python3 -c 'import h2' 2>/dev/null")
+    script = <<~PY
+      import hashlib, socket, sys, time, h2.connection, h2.events, h2.settings
+      sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+      conn = h2.connection.H2Connection()
+      conn.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 16 << 20})
+      conn.initiate_connection()
+      conn.increment_flow_control_window(16 << 20)
+      conn.send_headers(1, [(":method", "GET"), (":path", "/gen?n=#{BIG_CHUNKS}"), (":scheme", "http"), (":authority", "127.0.0.1")], end_stream=True)
+      sock.sendall(conn.data_to_send())
+      digest, size, paused, done = hashlib.md5(), 0, False, False
+      while not done:
+          data = sock.recv(1 << 16)
+          if not data:
+              break
+          for event in conn.receive_data(data):
+              if isinstance(event, h2.events.DataReceived):
+                  digest.update(event.data)
+                  size += len(event.data)
+                  conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+              if isinstance(event, h2.events.StreamEnded):
+                  done = True
+          sock.sendall(conn.data_to_send())
+          if size > (8 << 20) and not paused:
+              paused = True
+              time.sleep(2)
+      print(size, digest.hexdigest())
+    PY
+    (out, status), growth = max_rss_growth { Open3.capture2e("/usr/bin/python3", "-c", script, @server.port.to_s) }
+    assert status.success?, out
+    assert_equal "#{BIG_CHUNKS * CHUNK} #{self.class.expected_md5(BIG_CHUNKS)}", out.strip
+    assert_operator growth, :<, RSS_BOUND, "RSS grew by #{growth >> 20} MiB for a 100 MiB body"
+    puts "\n  h2 slow reader, 100 MiB each body: server RSS growth #{growth >> 20} MiB" if ENV["VERBOSE"]
+  end
+
+  # The same over HTTP/1.1: a reader that takes 8 MiB, then nothing for 2 s.
+  def test_slow_http1_reader_of_a_100_mib_body_bounds_the_server_memory
+    socket = TCPSocket.new("127.0.0.1", @server.port)
+    (@clients ||= []) << socket
+    socket.write("GET /gen?n=#{BIG_CHUNKS} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+    size, growth = max_rss_growth do
+      got = nil
+      buffer = String.new(capacity: 1 << 16)
+      tail = +""
+      Timeout.timeout(120) do
+        head = +""
+        head << socket.readpartial(1 << 16) until head.include?("\r\n\r\n")
+        assert_match(/^transfer-encoding: chunked\r$/i, head[0, head.index("\r\n\r\n") + 2])
+        got = head.bytesize
+        got += socket.readpartial(1 << 16, buffer).bytesize while got < (8 << 20)
+        sleep 2
+        loop do
+          got += socket.readpartial(1 << 16, buffer).bytesize
+          tail = (tail + buffer.byteslice(-[5, buffer.bytesize].min..)).byteslice(-[5, tail.bytesize + buffer.bytesize].min..)
+          break if tail == "0\r\n\r\n"
+        end
+      end
+      got
+    end
+    assert_operator size, :>, BIG_CHUNKS * CHUNK
+    assert_operator growth, :<, RSS_BOUND, "RSS grew by #{growth >> 20} MiB for a 100 MiB body"
+    puts "\n  HTTP/1.1 slow reader, 100 MiB each body: server RSS growth #{growth >> 20} MiB" if ENV["VERBOSE"]
+  end
+end
