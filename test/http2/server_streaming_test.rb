@@ -42,6 +42,9 @@ class HTTP2ServerStreamingTest < Minitest::Test
       when "/gen"
         count = Integer(env["QUERY_STRING"][/n=(\d+)/, 1])
         [200, { "content-type" => "application/octet-stream" }, Generated.new(count)]
+      when "/finished"
+        env["rack.response_finished"] << ->(*args) { FINISHED << [args[0]["SERVER_PROTOCOL"], args[1], args[3]] }
+        [200, { "content-type" => "text/plain" }, Generated.new(2)]
       when "/pause"
         body = proc do |stream|
           stream.write("a")
@@ -56,6 +59,9 @@ class HTTP2ServerStreamingTest < Minitest::Test
     end
   end
 
+  # What rack.response_finished callbacks were told: [protocol, status, error]
+  FINISHED = Queue.new
+
   # An each body (no to_ary: it cannot be buffered by middleware either).
   class Generated
     def initialize(count)
@@ -67,8 +73,21 @@ class HTTP2ServerStreamingTest < Minitest::Test
     end
   end
 
+  # A body with Rack 3 trailers (Rack::Lint does not pass #trailers through: it goes around it).
+  class WithTrailers
+    def each
+      yield "data"
+    end
+
+    def trailers
+      { "x-checksum" => "abc", "grpc-status" => "0" }
+    end
+  end
+
   def setup
-    @server = Wirebind::HTTP2::Server.new(Rack::Lint.new(App.new), port: 0, log: (@log = StringIO.new), drain_timeout: 2)
+    linted = Rack::Lint.new(App.new)
+    app = ->(env) { env["PATH_INFO"] == "/trailers" ? [200, { "trailer" => "x-checksum, grpc-status" }, WithTrailers.new] : linted.call(env) }
+    @server = Wirebind::HTTP2::Server.new(app, port: 0, log: (@log = StringIO.new), drain_timeout: 2)
     @thread = Thread.new { @server.run }
   end
 
@@ -200,5 +219,69 @@ class HTTP2ServerStreamingTest < Minitest::Test
     assert_operator size, :>, BIG_CHUNKS * CHUNK
     assert_operator growth, :<, RSS_BOUND, "RSS grew by #{growth >> 20} MiB for a 100 MiB body"
     puts "\n  HTTP/1.1 slow reader, 100 MiB each body: server RSS growth #{growth >> 20} MiB" if ENV["VERBOSE"]
+  end
+
+  def python_h2!
+    skip "python3 with h2 is missing (apt-get install python3-h2)" unless ENV["CI"] || system("/usr/bin/python3 -c 'import h2' 2>/dev/null")
+  end
+
+  # Python's h2 reads the trailing HEADERS frame (END_STREAM) as trailers.
+  def test_trailers_over_h2_in_a_trailing_headers_frame
+    python_h2!
+    script = <<~PY
+      import socket, sys, h2.connection, h2.events
+      sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+      conn = h2.connection.H2Connection()
+      conn.initiate_connection()
+      conn.send_headers(1, [(":method", "GET"), (":path", "/trailers"), (":scheme", "http"), (":authority", "127.0.0.1"), ("te", "trailers")], end_stream=True)
+      sock.sendall(conn.data_to_send())
+      body, trailers, ended, done = b"", None, False, False
+      while not done:
+          data = sock.recv(65535)
+          if not data:
+              break
+          for event in conn.receive_data(data):
+              if isinstance(event, h2.events.DataReceived):
+                  body += event.data
+              if isinstance(event, h2.events.TrailersReceived):
+                  trailers = [(n.decode(), v.decode()) for n, v in event.headers]
+                  ended = event.stream_ended is not None
+              if isinstance(event, h2.events.StreamEnded):
+                  done = True
+      print(body.decode(), trailers, ended)
+    PY
+    out, status = Open3.capture2e("/usr/bin/python3", "-c", script, @server.port.to_s)
+    assert status.success?, out
+    assert_equal "data [('x-checksum', 'abc'), ('grpc-status', '0')] True", out.strip
+  end
+
+  def http1_exchange(request)
+    socket = TCPSocket.new("127.0.0.1", @server.port)
+    (@clients ||= []) << socket
+    socket.write(request)
+    received = +""
+    Timeout.timeout(10) { received << socket.readpartial(4096) until received.match?(/\r\n0\r\n(.*\r\n)*\r\n\z/) }
+    received
+  end
+
+  # HTTP/1.1: the trailers follow the last chunk when the request said TE: trailers, else they are left out.
+  def test_trailers_over_http1_when_the_request_accepts_them
+    with = http1_exchange("GET /trailers HTTP/1.1\r\nhost: 127.0.0.1\r\nte: trailers\r\n\r\n")
+    assert_match(/\r\n4\r\ndata\r\n0\r\nx-checksum: abc\r\ngrpc-status: 0\r\n\r\n\z/, with)
+    without = http1_exchange("GET /trailers HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+    assert_match(/\r\n4\r\ndata\r\n0\r\n\r\n\z/, without)
+  end
+
+  # rack.response_finished callbacks run once the response is sent, with no error.
+  def test_response_finished_callbacks_run_after_the_response
+    require_tool("curl")
+    url = "http://127.0.0.1:#{@server.port}/finished"
+    %w[--http2-prior-knowledge --http1.1].each do |flag|
+      out, err, status = Open3.capture3("curl", "-sS", "--max-time", "30", flag, url)
+      assert status.success?, err
+      assert_equal 2 * CHUNK, out.bytesize
+      Timeout.timeout(5) { sleep 0.01 while FINISHED.empty? }
+      assert_equal [flag == "--http1.1" ? "HTTP/1.1" : "HTTP/2", 200, nil], FINISHED.pop
+    end
   end
 end

@@ -105,7 +105,8 @@ module Wirebind
       # @param body [IO, nil] read with +read(n, buffer)+; closed when done
       # @param length [Integer, nil] bytes of body to send; nil: until +read+
       #   returns nil (a body produced as it is sent, read only as the
-      #   windows allow: it is never held whole)
+      #   windows allow: it is never held whole); such a body may answer
+      #   +trailers+ (name/value pairs) once it has ended
       def respond(stream, status, headers, body: nil, length: 0)
         block = @encoder.encode([[":status", status.to_s], *headers])
         end_stream = body.nil? || length&.zero?
@@ -230,8 +231,9 @@ module Wirebind
       end
 
       # One DATA frame of a body of unknown length: as many bytes as the
-      # windows allow, or an empty DATA frame with END_STREAM once it ends. A
-      # body that raises resets its stream.
+      # windows allow, or once it ends, its +trailers+ (if it has any) in a
+      # HEADERS frame with END_STREAM, else an empty DATA frame with
+      # END_STREAM. A body that raises resets its stream.
       def pump_produced(stream)
         size = [stream.send_window.size, @send_window.size, @peer_max_frame_size].min
         chunk = begin
@@ -239,7 +241,13 @@ module Wirebind
         rescue StandardError
           return reset_stream(stream, :INTERNAL_ERROR)
         end
-        @writer.write_data(chunk ? 0 : Frame::END_STREAM, stream.id, chunk || "")
+        trailers = chunk.nil? && stream.body.respond_to?(:trailers) ? stream.body.trailers : nil
+        if trailers && !trailers.empty?
+          # section 8.1: the trailer section, a HEADERS frame that ends the stream
+          write_headers(stream.id, @encoder.encode(trailers), true)
+        else
+          @writer.write_data(chunk ? 0 : Frame::END_STREAM, stream.id, chunk || "")
+        end
         sent_data(stream, chunk ? chunk.bytesize : 0, chunk.nil?)
       end
 

@@ -19,6 +19,9 @@ module Wirebind
       attr_accessor :body_offset
       # @api private: the request's content-length, if any, and the DATA bytes received
       attr_accessor :content_length, :received_length
+      # @api private: called once with nil when our END_STREAM is sent, or
+      # with a {StreamError} when the stream is reset before it
+      attr_accessor :on_response_end
 
       def initialize(id, send_window)
         @id = id
@@ -31,6 +34,7 @@ module Wirebind
         @content_length = nil
         @received_length = 0
         @reset = false
+        @on_response_end = nil
       end
 
       # HEADERS received.
@@ -61,6 +65,7 @@ module Wirebind
                  when :open then :half_closed_local
                  else :closed
                  end
+        response_ended(nil)
       end
 
       # RST_STREAM sent or received.
@@ -69,6 +74,7 @@ module Wirebind
         @reset = true
         @body&.close
         @body = nil
+        response_ended(StreamError.new("stream #{@id} was reset before its response was sent", stream_id: @id, code: :CANCEL))
       end
 
       # @return [Boolean] closed by RST_STREAM, sent or received
@@ -79,6 +85,15 @@ module Wirebind
       # @return [Boolean]
       def closed?
         @state == :closed
+      end
+
+      # @api private: tells {#on_response_end}, once.
+      def response_ended(error)
+        callback = @on_response_end
+        return unless callback
+
+        @on_response_end = nil
+        callback.call(error)
       end
 
       # @return [Boolean] a response body still to send

@@ -11,6 +11,11 @@ module Wirebind
       # most one piece of it is held. The body is closed once it ends, fails,
       # or is abandoned ({#close}).
       class BodySource
+        # Trailer fields a response may not carry (RFC 9110 section 6.5.1 and
+        # RFC 9113 section 8.1: framing, routing, connection-specific fields).
+        FORBIDDEN_TRAILERS = %w[content-length transfer-encoding host connection keep-alive proxy-connection upgrade te trailer].freeze
+        TRAILER_NAME = /\A[!#$%&'*+\-.^_`|~0-9a-z]+\z/
+
         # The body raised while it was being sent: the response cannot be
         # completed (the stream is reset, the HTTP/1.1 connection closed).
         class Failed < Wirebind::Error; end
@@ -69,7 +74,12 @@ module Wirebind
           end
           @piece = nil
           @offset = 0
+          @trailers = []
         end
+
+        # @return [Array<Array(String, String)>] the body's Rack 3 +trailers+ once it has
+        #   ended (lower-case names; fields a trailer may not carry are left out)
+        attr_reader :trailers
 
         # @return [String, nil] up to max bytes (into buffer), nil once the body has ended
         # @raise [Failed] the body raised (it is closed)
@@ -96,11 +106,27 @@ module Wirebind
 
         private
 
+        def take_trailers
+          return [] unless @body.respond_to?(:trailers)
+
+          pairs = []
+          (@body.trailers || {}).each do |name, value|
+            name = name.to_s.downcase
+            next if FORBIDDEN_TRAILERS.include?(name) || !name.match?(TRAILER_NAME)
+
+            Array(value).each { |item| item.to_s.split("\n").each { |line| pairs << [name, line] unless line.match?(/[\0\r]/) } }
+          end
+          pairs
+        end
+
         def next_piece
           return nil unless @body && @fiber.alive?
 
           piece = @fiber.resume
-          close unless @fiber.alive?
+          unless @fiber.alive?
+            @trailers = take_trailers
+            close
+          end
           piece
         rescue StandardError => e
           @on_error.call(e)

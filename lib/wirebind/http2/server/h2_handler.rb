@@ -63,6 +63,7 @@ module Wirebind
                  when File then length.zero? ? payload.close : payload
                  else length.zero? ? nil : StringIO.new(payload)
                  end
+          stream.on_response_end = response.finished
           connection.respond(stream, response.status, response.headers, body: body, length: length)
         end
       end

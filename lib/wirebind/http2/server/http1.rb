@@ -156,17 +156,25 @@ module Wirebind
             # HTTP/1.0 knows no chunks: a body of unknown length ends with the connection
             produced_for_http10 = request[:http10] && response.length.nil?
             keep_alive = request[:keep_alive] && !@stopping.call && !request[:too_large] && !produced_for_http10
+            trailers = headers.any? { |name, value| name == "te" && value.downcase.split(/\s*,\s*/).any? { |item| item.start_with?("trailers") } }
             begin
-              write_response(response, method, keep_alive, chunks: !request[:http10])
-            rescue BodySource::Failed
+              write_response(response, method, keep_alive, chunks: !request[:http10], trailers: trailers)
+            rescue BodySource::Failed => e
+              response.finished&.call(e)
               return false # logged; the client sees the body cut
+            rescue StandardError => e
+              response.finished&.call(e)
+              raise
             end
+            response.finished&.call(nil)
             return false unless keep_alive
           end
           true
         end
 
-        def write_response(response, method, keep_alive, chunks: true)
+        # @param chunks [Boolean] the client reads chunked bodies (HTTP/1.1)
+        # @param trailers [Boolean] the client accepts trailers (TE: trailers)
+        def write_response(response, method, keep_alive, chunks: true, trailers: false)
           body = response.body
           chunked = chunks && body.is_a?(BodySource) && response.headers.none? { |name, _| name == "content-length" }
           head = +"HTTP/1.1 #{response.status} #{reason(response.status)}\r\n"
@@ -179,7 +187,7 @@ module Wirebind
             @io.write(head)
             IO.copy_stream(body, @io, response.length, 0) unless method == "HEAD"
             body.close
-          when BodySource then write_produced(head, body, chunked)
+          when BodySource then write_produced(head, body, chunked, trailers)
           else @io.write(head, body)
           end
         end
@@ -188,13 +196,18 @@ module Wirebind
         # chunked) before the next is asked for, so a slow reader holds the
         # body back rather than filling memory. A body that raises ends the
         # connection (a chunked body without its last chunk: the client sees
-        # it cut).
-        def write_produced(head, body, chunked)
+        # it cut). The body's trailers follow the last chunk if the client
+        # accepts them.
+        def write_produced(head, body, chunked, trailers)
           @io.write(head)
           while (piece = body.read(READ_SIZE * 4))
             chunked ? @io.write(piece.bytesize.to_s(16), "\r\n", piece, "\r\n") : @io.write(piece)
           end
-          @io.write("0\r\n\r\n") if chunked
+          return unless chunked
+
+          last = +"0\r\n"
+          body.trailers.each { |name, value| last << name << ": " << value << "\r\n" } if trailers
+          @io.write(last << "\r\n")
         ensure
           body.close
         end

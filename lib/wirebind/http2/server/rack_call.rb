@@ -12,7 +12,9 @@ module Wirebind
       class RackCall
         # What a protocol sends: +body+ is a File (sent by the kernel), a
         # String or a {BodySource}; +length+ is nil for a {BodySource}.
-        Response = Struct.new(:status, :headers, :body, :length)
+        # +finished+, if set, is called once with (error or nil) when the
+        # response has been sent or has failed: rack.response_finished.
+        Response = Struct.new(:status, :headers, :body, :length, :finished)
 
         # Response headers that belong to one connection, never forwarded.
         HOP_BY_HOP = %w[connection keep-alive proxy-connection transfer-encoding upgrade].freeze
@@ -35,16 +37,35 @@ module Wirebind
         def call(method, target, authority, headers, body, protocol:, secure:, remote:)
           env = build_env(method, target, authority, headers, body, protocol, secure, remote)
           status, response_headers, response_body = @app.call(env)
-          respond(env, status.to_i, response_headers, response_body)
+          response = respond(env, status.to_i, response_headers, response_body)
+          response.finished = finished_callbacks(env, status.to_i, response_headers)
+          response
         rescue StandardError, ScriptError => e
           log_error("#{method} #{target}", e)
-          RackCall.error(500, "internal server error\n")
+          response = RackCall.error(500, "internal server error\n")
+          response.finished = finished_callbacks(env, nil, nil, e) if env
+          response
         end
 
         def log_error(what, error)
           @log.puts("wirebind serve: #{what}: #{error.class}: #{error.message}")
         rescue IOError
           nil
+        end
+
+        # rack.response_finished: the callbacks the application registered,
+        # called with (env, status, headers, error); one that raises is logged.
+        def finished_callbacks(env, status, headers, app_error = nil)
+          callbacks = env["rack.response_finished"]
+          return nil if callbacks.nil? || callbacks.empty?
+
+          lambda do |error|
+            callbacks.reverse_each do |callback|
+              callback.call(env, status, headers, app_error || error)
+            rescue StandardError => e
+              log_error("rack.response_finished", e)
+            end
+          end
         end
 
         def self.error(status, message)
@@ -60,7 +81,8 @@ module Wirebind
             "REQUEST_METHOD" => method, "SCRIPT_NAME" => "", "PATH_INFO" => path, "QUERY_STRING" => query || "",
             "SERVER_NAME" => host, "SERVER_PORT" => port, "SERVER_PROTOCOL" => protocol,
             "REMOTE_ADDR" => remote.ip_address, "rack.url_scheme" => secure ? "https" : "http",
-            "rack.input" => StringIO.new(body).binmode, "rack.errors" => @log, "rack.hijack?" => false
+            "rack.input" => StringIO.new(body).binmode, "rack.errors" => @log, "rack.hijack?" => false,
+            "rack.response_finished" => []
           }
           headers.each do |name, value|
             key = case name
@@ -116,11 +138,12 @@ module Wirebind
         end
 
         # A File for a to_path body (the kernel sends it), the bytes of an
-        # Array body, else a {BodySource} read as the peer takes it.
+        # Array body, else a {BodySource} read as the peer takes it (an Array
+        # with trailers too: they follow the body).
         def take_body(body, env)
           return File.open(body.to_path, "rb") if body.respond_to?(:to_path) && File.file?(body.to_path)
 
-          if body.respond_to?(:to_ary)
+          if body.respond_to?(:to_ary) && !body.respond_to?(:trailers)
             buffer = String.new(encoding: Encoding::BINARY)
             body.to_ary.each { |chunk| buffer << chunk }
             return buffer
