@@ -33,6 +33,10 @@ module Wirebind
       IDLE_TIMEOUT = 60
       # Seconds one write may stay blocked (a peer that does not read) before the connection is closed
       WRITE_TIMEOUT = 30
+      # Seconds between two looks at +stopping+ while the peer is silent
+      STOP_POLL = 0.25
+      # Seconds the peer's last bytes are read and dropped after a stop's GOAWAY
+      STOP_LINGER = 1
       # DATA frames sent between two reads of the peer's frames
       PUMP_BURST = 8
       private_constant :PUMP_BURST
@@ -48,10 +52,16 @@ module Wirebind
       # @param max_header_block_size [Integer] see {MAX_HEADER_BLOCK_SIZE}
       # @param reset_budget [Integer] see {RESET_BUDGET}
       # @param write_timeout [Numeric] see {WRITE_TIMEOUT}
+      # @param stopping [#call, nil] true once the server stops: the connection
+      #   then sends GOAWAY (NO_ERROR, the last stream id) within {STOP_POLL}
+      #   seconds, busy or idle, refuses streams opened after it, finishes the
+      #   ones it has and ends
       def initialize(io, handler, idle_timeout: IDLE_TIMEOUT, max_concurrent_streams: MAX_CONCURRENT_STREAMS,
                      max_header_list_size: MAX_HEADER_LIST_SIZE, max_header_block_size: MAX_HEADER_BLOCK_SIZE,
-                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT)
+                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT, stopping: nil)
         @io = io
+        @stopping = stopping
+        @shutdown = false # our GOAWAY of a stop sent
         @handler = handler
         @idle_timeout = idle_timeout
         @write_timeout = write_timeout
@@ -129,12 +139,14 @@ module Wirebind
         # the idle timeout holds from the first byte: a client that connects and is silent is let go
         while @reader.buffered < PREFACE.bytesize
           return nil unless fill_within_idle_timeout
+          return nil if stop_requested?
         end
         preface = @reader.read_bytes(PREFACE.bytesize)
         raise ProtocolError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
 
         @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
         until (first = @reader.next_frame)
+          return goaway(ERROR_CODES[:NO_ERROR], "the server is stopping") if stop_requested?
           next if fill_within_idle_timeout
 
           goaway(ERROR_CODES[:NO_ERROR], "no SETTINGS within #{@idle_timeout} s")
@@ -144,6 +156,10 @@ module Wirebind
 
         receive(first)
         loop do
+          if stop_requested?
+            shut_down
+            break if @streams.empty?
+          end
           frame = @reader.next_frame
           if frame
             receive(frame)
@@ -164,7 +180,9 @@ module Wirebind
             break unless @reader.fill_nonblock
           end
           break if @goaway && @sending.empty?
+          break if @shutdown && @streams.empty?
         end
+        linger if @shutdown
         nil
       rescue ProtocolError => e
         goaway(e.code_number, e.message)
@@ -175,8 +193,48 @@ module Wirebind
         @streams.each_value(&:reset)
       end
 
+      # @return [Boolean] false if the peer was silent for the idle timeout;
+      #   true early when a stop is requested
       def wait_readable
-        !@io.wait_readable(@idle_timeout).nil?
+        return !@io.wait_readable(@idle_timeout).nil? unless @stopping
+
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @idle_timeout
+        loop do
+          left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          return false if left <= 0
+          return true if @io.wait_readable([left, STOP_POLL].min) || stop_requested?
+        end
+      end
+
+      # The server stops and our GOAWAY has not been sent yet.
+      def stop_requested?
+        !@shutdown && @stopping&.call ? true : false
+      end
+
+      # After our GOAWAY: our side of a plain socket is shut, and what the peer
+      # still sends is read and dropped for up to {STOP_LINGER} seconds, so
+      # that closing over unread bytes does not reset the connection (a
+      # reset can discard the GOAWAY before the peer reads it).
+      def linger
+        return unless @io.is_a?(BasicSocket)
+
+        @io.shutdown(Socket::SHUT_WR)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + STOP_LINGER
+        dropped = String.new(capacity: 16_384, encoding: Encoding::BINARY)
+        loop do
+          left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          break if left <= 0 || !@io.wait_readable(left)
+          break if @io.read_nonblock(16_384, dropped, exception: false).nil?
+        end
+      rescue IOError, SystemCallError
+        nil
+      end
+
+      # Section 6.8: GOAWAY (NO_ERROR) with the last stream we took; the
+      # streams open go on, later ones are refused.
+      def shut_down
+        @shutdown = true
+        goaway(ERROR_CODES[:NO_ERROR], "the server is stopping")
       end
 
       # @return [Boolean] false if the peer was silent for the idle timeout, or left
@@ -432,6 +490,8 @@ module Wirebind
           @last_stream_id = id
           if dependency == id
             @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
+          elsif @shutdown
+            @block_error = StreamError.new("stream #{id} opened after GOAWAY", stream_id: id, code: :REFUSED_STREAM)
           elsif @streams.size >= @max_concurrent_streams
             @block_error = StreamError.new("more than #{@max_concurrent_streams} concurrent streams", stream_id: id, code: :REFUSED_STREAM)
           else

@@ -155,7 +155,7 @@ module Wirebind
         return unless io
 
         if protocol == :h2
-          Connection.new(io, H2Handler.new(@rack, secure: secure, remote: remote)).run
+          Connection.new(io, H2Handler.new(@rack, secure: secure, remote: remote), stopping: -> { @stopping }).run
         else
           HTTP1.new(io, @rack, secure: secure, remote: remote, stopping: -> { @stopping }).run
         end
