@@ -31,6 +31,9 @@ module Wirebind
       RECEIVE_WINDOW = Frame::DEFAULT_WINDOW
       # Seconds without a byte from the peer (and nothing to send) before GOAWAY
       IDLE_TIMEOUT = 60
+      # Seconds a header block may take from its first byte to END_HEADERS
+      # (a block dripped a byte at a time resets the idle timeout each time)
+      HEADER_TIMEOUT = 10
       # Seconds one write may stay blocked (a peer that does not read) before the connection is closed
       WRITE_TIMEOUT = 30
       # Seconds between two looks at +stopping+ while the peer is silent
@@ -52,14 +55,18 @@ module Wirebind
       # @param max_header_block_size [Integer] see {MAX_HEADER_BLOCK_SIZE}
       # @param reset_budget [Integer] see {RESET_BUDGET}
       # @param write_timeout [Numeric] see {WRITE_TIMEOUT}
+      # @param header_timeout [Numeric] see {HEADER_TIMEOUT}: GOAWAY ENHANCE_YOUR_CALM past it
       # @param stopping [#call, nil] true once the server stops: the connection
       #   then sends GOAWAY (NO_ERROR, the last stream id) within {STOP_POLL}
       #   seconds, busy or idle, refuses streams opened after it, finishes the
       #   ones it has and ends
       def initialize(io, handler, idle_timeout: IDLE_TIMEOUT, max_concurrent_streams: MAX_CONCURRENT_STREAMS,
                      max_header_list_size: MAX_HEADER_LIST_SIZE, max_header_block_size: MAX_HEADER_BLOCK_SIZE,
-                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT, stopping: nil)
+                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT, header_timeout: HEADER_TIMEOUT,
+                     stopping: nil)
         @io = io
+        @header_timeout = header_timeout
+        @header_deadline = nil # while a header block is incomplete: when it must be complete
         @stopping = stopping
         @shutdown = false # our GOAWAY of a stop sent
         @handler = handler
@@ -165,6 +172,7 @@ module Wirebind
             receive(frame)
             next
           end
+          check_header_deadline
           if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
             # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
             PUMP_BURST.times do
@@ -194,16 +202,43 @@ module Wirebind
       end
 
       # @return [Boolean] false if the peer was silent for the idle timeout;
-      #   true early when a stop is requested
+      #   true early when a stop is requested or a header block's deadline
+      #   has passed (the caller's loop then acts on it)
       def wait_readable
-        return !@io.wait_readable(@idle_timeout).nil? unless @stopping
+        return !@io.wait_readable(@idle_timeout).nil? unless @stopping || @header_deadline
 
         deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @idle_timeout
         loop do
-          left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          return false if left <= 0
-          return true if @io.wait_readable([left, STOP_POLL].min) || stop_requested?
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          return false if now >= deadline
+
+          wait = deadline - now
+          wait = [wait, STOP_POLL].min if @stopping
+          if @header_deadline
+            return true if now >= @header_deadline
+
+            wait = [wait, @header_deadline - now].min
+          end
+          return true if @io.wait_readable(wait) || stop_requested?
         end
+      end
+
+      # A header block (HEADERS without END_HEADERS and its CONTINUATION, or
+      # one HEADERS or CONTINUATION frame whose bytes are still coming) must
+      # be complete within the header timeout of its first byte: a slowloris
+      # sending a byte at a time would otherwise hold the connection for ever.
+      def check_header_deadline
+        pending = @reader.partial_frame_type
+        unless @header_block || pending == :unknown || pending == Frame::HEADERS || pending == Frame::CONTINUATION
+          @header_deadline = nil
+          return
+        end
+
+        now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        @header_deadline ||= now + @header_timeout
+        return if now < @header_deadline
+
+        raise ProtocolError.new("a header block not complete within #{@header_timeout} s", code: :ENHANCE_YOUR_CALM)
       end
 
       # The server stops and our GOAWAY has not been sent yet.

@@ -27,11 +27,19 @@ module Wirebind
           attr_reader :done
           attr_writer :parser
 
+          # @return [Boolean] a request head has begun and is not complete
+          def in_head? = @in_head
+
+          def on_message_begin
+            @in_head = true
+          end
+
           def initialize(max_body)
             super()
             @max_body = max_body
             @done = []
             @continue = false
+            @in_head = false
             start
           end
 
@@ -60,6 +68,7 @@ module Wirebind
           end
 
           def on_headers_complete
+            @in_head = false
             @method = @parser.method_name
             @headers << [@field.downcase, @value] if @field
             @field = nil
@@ -92,8 +101,11 @@ module Wirebind
           raise Server::Error, "HTTP/1.1 needs the llhttp-ffi gem: add gem \"llhttp-ffi\" to your Gemfile"
         end
 
-        def initialize(io, rack, secure:, remote:, stopping:)
+        # @param header_timeout [Numeric] seconds a request head may take from its first byte
+        def initialize(io, rack, secure:, remote:, stopping:, header_timeout: Connection::HEADER_TIMEOUT)
           @io = io
+          @header_timeout = header_timeout
+          @head_deadline = nil
           @rack = rack
           @secure = secure
           @remote = remote
@@ -126,20 +138,42 @@ module Wirebind
             end
             @io.write(CONTINUE) if @requests.continue!
             return unless answer_done
+            return if head_late?
           end
         end
 
         private
 
-        # Waits for bytes, a second at a time so that a stop is noticed.
+        # Waits for bytes, a second at a time so that a stop is noticed; a
+        # request head past its deadline is answered 408 and ends the
+        # connection (slowloris: a head dripped a byte at a time).
         def wait_readable
           waited = 0
-          until @io.wait_readable(1)
+          until @io.wait_readable(@head_deadline ? (@head_deadline - now).clamp(0, 1) : 1)
+            return false if head_late?
+
             waited += 1
             return false if waited >= IDLE_TIMEOUT || @stopping.call
           end
           true
         end
+
+        # The deadline of a request head runs from its first byte to its end.
+        # @return [Boolean] the head is late: answered 408, the connection ends
+        def head_late?
+          unless @requests.in_head?
+            @head_deadline = nil
+            return false
+          end
+
+          @head_deadline ||= now + @header_timeout
+          return false if now < @head_deadline
+
+          write_response(RackCall.error(408, "request head not complete within #{@header_timeout} s\n"), "GET", false)
+          true
+        end
+
+        def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
         # @return [Boolean] the connection stays open
         def answer_done
