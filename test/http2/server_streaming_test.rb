@@ -284,4 +284,26 @@ class HTTP2ServerStreamingTest < Minitest::Test
       assert_equal [flag == "--http1.1" ? "HTTP/1.1" : "HTTP/2", 200, nil], FINISHED.pop
     end
   end
+
+  # A client that asks for a 100 MiB body and never reads: the write timeout
+  # (1 s here) closes the connection instead of holding its thread for ever.
+  def test_a_http1_client_that_never_reads_is_cut_by_the_write_timeout
+    server = Wirebind::HTTP2::Server.new(Rack::Lint.new(App.new), port: 0, log: StringIO.new, write_timeout: 1)
+    thread = Thread.new { server.run }
+    socket = TCPSocket.new("127.0.0.1", server.port)
+    (@clients ||= []) << socket
+    socket.setsockopt(Socket::SOL_SOCKET, Socket::SO_RCVBUF, 64 * 1024)
+    socket.write("GET /gen?n=#{BIG_CHUNKS} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+    sleep 3 # the server's write blocks, then its watchdog closes the socket
+    got = 0
+    Timeout.timeout(10) do
+      loop { got += socket.readpartial(1 << 16).bytesize }
+    rescue EOFError, Errno::ECONNRESET
+      nil
+    end
+    assert_operator got, :<, BIG_CHUNKS * CHUNK, "the whole body was sent: nothing was cut"
+  ensure
+    server&.stop
+    thread&.join(10)
+  end
 end

@@ -52,9 +52,12 @@ module Wirebind
       # @param header_timeout [Numeric] seconds a request head (an HTTP/2 header
       #   block, an HTTP/1.1 request line and fields) may take from its first
       #   byte: a slowloris is cut (HTTP/2 GOAWAY ENHANCE_YOUR_CALM, HTTP/1.1 408)
+      # @param write_timeout [Numeric] seconds one write to a client may stay
+      #   blocked (a client that stops reading) before its connection is closed
       def initialize(app, bind: DEFAULTS[:bind], port: DEFAULTS[:port], tls_cert: nil, tls_key: nil,
                      threads: DEFAULTS[:threads], drain_timeout: DEFAULTS[:drain_timeout],
-                     max_body: DEFAULTS[:max_body], log: $stderr, header_timeout: Connection::HEADER_TIMEOUT)
+                     max_body: DEFAULTS[:max_body], log: $stderr, header_timeout: Connection::HEADER_TIMEOUT,
+                     write_timeout: Connection::WRITE_TIMEOUT)
         raise Error, "--threads must be at least 1 (got #{threads})" unless threads.is_a?(Integer) && threads.positive?
         raise Error, "TLS needs both a certificate and a key" if tls_cert.nil? != tls_key.nil?
 
@@ -62,7 +65,7 @@ module Wirebind
         @tls = tls_cert && tls_context(tls_cert, tls_key)
         @threads = threads
         @drain_timeout = drain_timeout
-        @header_timeout = header_timeout
+        @timeouts = { header_timeout: header_timeout, write_timeout: write_timeout }
         @listener = TCPServer.new(bind, port)
         @bind = bind
         @port = @listener.local_address.ip_port
@@ -160,9 +163,9 @@ module Wirebind
 
         if protocol == :h2
           handler = H2Handler.new(@rack, secure: secure, remote: remote)
-          Connection.new(io, handler, stopping: -> { @stopping }, header_timeout: @header_timeout).run
+          Connection.new(io, handler, stopping: -> { @stopping }, **@timeouts).run
         else
-          HTTP1.new(io, @rack, secure: secure, remote: remote, stopping: -> { @stopping }, header_timeout: @header_timeout).run
+          HTTP1.new(io, @rack, secure: secure, remote: remote, stopping: -> { @stopping }, **@timeouts).run
         end
       rescue StandardError => e
         @rack.log_error("connection failed", e) unless peer_left?(e)

@@ -102,8 +102,12 @@ module Wirebind
         end
 
         # @param header_timeout [Numeric] seconds a request head may take from its first byte
-        def initialize(io, rack, secure:, remote:, stopping:, header_timeout: Connection::HEADER_TIMEOUT)
+        # @param write_timeout [Numeric] seconds one write may stay blocked (a client that does not read)
+        def initialize(io, rack, secure:, remote:, stopping:, header_timeout: Connection::HEADER_TIMEOUT,
+                       write_timeout: Connection::WRITE_TIMEOUT)
           @io = io
+          @write_timeout = write_timeout
+          @writing_since = nil
           @header_timeout = header_timeout
           @head_deadline = nil
           @rack = rack
@@ -118,6 +122,23 @@ module Wirebind
         end
 
         def run
+          WriteWatchdog.watch(self) { serve }
+        end
+
+        # Closes the socket if a write has been blocked longer than the write
+        # timeout (called by {WriteWatchdog}'s thread).
+        def abort_stalled_write(now)
+          since = @writing_since
+          return unless since && now - since > @write_timeout
+
+          @io.close
+        rescue IOError
+          nil
+        end
+
+        private
+
+        def serve
           loop do
             return if @stopping.call && @requests.done.empty?
 
@@ -136,13 +157,11 @@ module Wirebind
               write_response(RackCall.error(400, "bad request: #{e.message}\n"), "GET", false)
               return
             end
-            @io.write(CONTINUE) if @requests.continue!
+            write(CONTINUE) if @requests.continue!
             return unless answer_done
             return if head_late?
           end
         end
-
-        private
 
         # Waits for bytes, a second at a time so that a stop is noticed; a
         # request head past its deadline is answered 408 and ends the
@@ -218,11 +237,11 @@ module Wirebind
           head << "\r\n"
           case body
           when File
-            @io.write(head)
-            IO.copy_stream(body, @io, response.length, 0) unless method == "HEAD"
+            write(head)
+            timed { IO.copy_stream(body, @io, response.length, 0) } unless method == "HEAD"
             body.close
           when BodySource then write_produced(head, body, chunked, trailers)
-          else @io.write(head, body)
+          else write(head, body)
           end
         end
 
@@ -233,17 +252,29 @@ module Wirebind
         # it cut). The body's trailers follow the last chunk if the client
         # accepts them.
         def write_produced(head, body, chunked, trailers)
-          @io.write(head)
+          write(head)
           while (piece = body.read(READ_SIZE * 4))
-            chunked ? @io.write(piece.bytesize.to_s(16), "\r\n", piece, "\r\n") : @io.write(piece)
+            chunked ? write(piece.bytesize.to_s(16), "\r\n", piece, "\r\n") : write(piece)
           end
           return unless chunked
 
           last = +"0\r\n"
           body.trailers.each { |name, value| last << name << ": " << value << "\r\n" } if trailers
-          @io.write(last << "\r\n")
+          write(last << "\r\n")
         ensure
           body.close
+        end
+
+        # Every write is watched: {#abort_stalled_write} ends one blocked too long.
+        def write(*parts)
+          timed { @io.write(*parts) }
+        end
+
+        def timed
+          @writing_since = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          yield
+        ensure
+          @writing_since = nil
         end
 
         def reason(status)
