@@ -17,7 +17,7 @@ class HTTP2ServerStreamingTest < Minitest::Test
   CHUNK = 64 * 1024
   BIG_CHUNKS = 1600 # 100 MiB
   # The bound asserted on RSS growth while a slow reader holds a 100 MiB body
-  RSS_BOUND = 48 * 1024 * 1024
+  RSS_BOUND = 16 * 1024 * 1024
 
   # Chunk i of the generated body: 64 KiB, one of 16 made once, so that the
   # RSS measured is the server's buffering, not the garbage of an application

@@ -120,9 +120,10 @@ module Wirebind
       # @param status [Integer]
       # @param headers [Array<Array(String, String)>]
       # @param body [IO, nil] read with +read(n, buffer)+; closed when done
-      # @param length [Integer, nil] bytes of body to send; nil: until +read+
+      # @param length [Integer, nil] bytes of body to send; nil: until +read(n)+
       #   returns nil (a body produced as it is sent, read only as the
-      #   windows allow: it is never held whole); such a body may answer
+      #   windows allow: it is never held whole; each String it returns is
+      #   the connection's, cleared once sent); such a body may answer
       #   +trailers+ (name/value pairs) once it has ended
       def respond(stream, status, headers, body: nil, length: 0)
         block = @encoder.encode([[":status", status.to_s], *headers])
@@ -330,7 +331,7 @@ module Wirebind
       def pump_produced(stream)
         size = [stream.send_window.size, @send_window.size, @peer_max_frame_size].min
         chunk = begin
-          stream.body.read(size, @chunk)
+          stream.body.read(size)
         rescue StandardError
           return reset_stream(stream, :INTERNAL_ERROR)
         end
@@ -341,7 +342,11 @@ module Wirebind
         else
           @writer.write_data(chunk ? 0 : Frame::END_STREAM, stream.id, chunk || "")
         end
-        sent_data(stream, chunk ? chunk.bytesize : 0, chunk.nil?)
+        size = chunk ? chunk.bytesize : 0
+        # the bytes are ours and sent: freed now rather than by the next GC
+        # (a body sent in frames smaller than its pieces is copied a frame at a time)
+        chunk&.clear
+        sent_data(stream, size, chunk.nil?)
       end
 
       def sent_data(stream, size, last)
