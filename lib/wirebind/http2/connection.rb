@@ -134,9 +134,7 @@ module Wirebind
           stream.send_end_stream
           forget(stream) if stream.closed?
         else
-          stream.body = body
-          stream.body_offset = body.is_a?(File) ? body.pos : nil
-          stream.remaining = length
+          stream.start_body(body, length)
           @sending << stream
         end
       end
@@ -320,7 +318,6 @@ module Wirebind
 
           @writer.write_data(last ? Frame::END_STREAM : 0, stream.id, chunk)
         end
-        stream.remaining -= size
         sent_data(stream, size, last)
       end
 
@@ -350,12 +347,9 @@ module Wirebind
       end
 
       def sent_data(stream, size, last)
-        stream.send_window.consume(size)
+        stream.sent_data(size, last)
         @send_window.consume(size)
         if last
-          stream.body.close
-          stream.body = nil
-          stream.send_end_stream
           forget(stream) if stream.closed?
         else
           @sending << stream # round robin
@@ -375,7 +369,6 @@ module Wirebind
         # shrank between the check and the copy: the frame is cut, the connection cannot go on
         raise ConnectionClosed, "a file shrank while it was being sent" if sent != size
 
-        stream.body_offset = offset + size
         true
       end
 
@@ -478,12 +471,7 @@ module Wirebind
 
         stream = stream_for(frame.stream_id)
         end_stream = frame.flag?(Frame::END_STREAM)
-        stream.receive_data(end_stream)
-        stream.received_length += frame.content.length
-        if stream.content_length && stream.received_length > stream.content_length
-          raise StreamError.new("more DATA than content-length #{stream.content_length}", stream_id: stream.id)
-        end
-
+        stream.receive_data(frame.content.length, end_stream)
         deliver_body(stream, frame.content.to_s, end_stream, length)
         received_end_stream(stream) if end_stream
       end
@@ -611,7 +599,7 @@ module Wirebind
 
       # Section 8.1: trailers end the stream and carry no pseudo-header.
       def receive_trailers(stream, headers)
-        raise StreamError.new("a second header block on stream #{stream.id} without END_STREAM", stream_id: stream.id) unless @block_end_stream
+        stream.receive_trailers(@block_end_stream)
 
         headers.each do |name, value|
           raise StreamError.new("pseudo-header #{name} in trailers", stream_id: stream.id) if name.start_with?(":")
@@ -624,11 +612,7 @@ module Wirebind
 
       # Section 8.1.1: a content-length must match the DATA received.
       def received_end_stream(stream)
-        expected = stream.content_length
-        if expected && expected != stream.received_length
-          raise StreamError.new("content-length #{expected} but #{stream.received_length} bytes of DATA", stream_id: stream.id)
-        end
-
+        stream.finish_request
         forget(stream) if stream.closed?
       end
 
@@ -654,7 +638,7 @@ module Wirebind
           else
             seen_regular = true
             check_field(stream, name, value)
-            check_content_length(stream, value, end_stream) if name == "content-length"
+            stream.declare_content_length(value, end_stream) if name == "content-length"
           end
         end
         check_pseudo(stream, pseudo)
@@ -665,16 +649,6 @@ module Wirebind
         raise StreamError.new("header #{name} is connection-specific: not allowed in HTTP/2", stream_id: stream.id) if CONNECTION_SPECIFIC.include?(name)
         raise StreamError.new("header te of #{value.inspect}: only \"trailers\" is allowed", stream_id: stream.id) if name == "te" && value != "trailers"
         raise StreamError.new("header #{name}: CR, LF, NUL or edge whitespace in its value", stream_id: stream.id) if value.match?(BAD_VALUE)
-      end
-
-      def check_content_length(stream, value, end_stream)
-        raise StreamError.new("content-length #{value.inspect} is not a number", stream_id: stream.id) unless value.match?(/\A\d{1,18}\z/)
-        raise StreamError.new("content-length twice", stream_id: stream.id) if stream.content_length
-
-        stream.content_length = Integer(value, 10)
-        return unless end_stream && stream.content_length.positive?
-
-        raise StreamError.new("content-length #{value} on a request without a body", stream_id: stream.id)
       end
 
       def check_pseudo(stream, pseudo)
