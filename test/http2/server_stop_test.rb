@@ -4,12 +4,15 @@ require "test_helper"
 require "open3"
 require "timeout"
 require "wirebind/http2/server"
+require "support/h2_clients"
 
 # Wirebind::HTTP2::Server#stop with HTTP/2 connections open (Python's h2 as
 # the client): an idle connection is told GOAWAY (NO_ERROR, the last stream
 # id) at once, not cut when the drain time is up; a request in flight is
 # finished after its GOAWAY.
 class HTTP2ServerStopTest < Minitest::Test
+  include H2Clients
+
   DRAIN = 4
 
   # An idle client (Python's h2): prints "ready" once the server's SETTINGS
@@ -41,7 +44,7 @@ class HTTP2ServerStopTest < Minitest::Test
   PY
 
   def setup
-    skip "python3 with h2 is missing (apt-get install python3-h2)" unless ENV["CI"] || system("/usr/bin/python3 -c 'import h2' 2>/dev/null")
+    require_python_h2
     @started = Queue.new
     app = lambda do |env|
       if env["PATH_INFO"] == "/slow"
@@ -90,7 +93,7 @@ class HTTP2ServerStopTest < Minitest::Test
   # nghttp -v prints the frames it receives: the GOAWAY naming its request's
   # stream, then the rest of the response.
   def test_a_busy_connection_is_sent_goaway_and_its_stream_finishes
-    skip "nghttp is not installed (apt-get install nghttp2-client)" unless ENV["CI"] || system("command -v nghttp > /dev/null 2>&1")
+    require_tool("nghttp", "nghttp2-client")
     Open3.popen2e("nghttp", "-v", "http://127.0.0.1:#{@server.port}/slow") do |_stdin, out, wait|
       Timeout.timeout(DRAIN * 4) do
         @started.pop

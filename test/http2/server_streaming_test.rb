@@ -8,12 +8,15 @@ require "timeout"
 require "rack"
 require "rack/lint"
 require "wirebind/http2/server"
+require "support/h2_clients"
 
 # Response bodies of Wirebind::HTTP2::Server sent as the application produces
 # them: +each+ and +call(stream)+ bodies over HTTP/2 (DATA as the windows
 # allow) and HTTP/1.1 (chunked), with back-pressure: a 100 MiB generated body
 # read slowly must not grow the server's memory by its size.
 class HTTP2ServerStreamingTest < Minitest::Test
+  include H2Clients
+
   CHUNK = 64 * 1024
   BIG_CHUNKS = 1600 # 100 MiB
   # The bound asserted on RSS growth while a slow reader holds a 100 MiB body
@@ -97,13 +100,6 @@ class HTTP2ServerStreamingTest < Minitest::Test
     @clients&.each { |client| client.close unless client.closed? }
   end
 
-  def require_tool(tool, package = tool)
-    return if system("command -v #{tool} > /dev/null 2>&1")
-
-    flunk "#{tool} is missing (apt-get install #{package})" if ENV["CI"]
-    skip "#{tool} is not installed (apt-get install #{package})"
-  end
-
   def rss
     File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i * 1024
   end
@@ -157,16 +153,9 @@ class HTTP2ServerStreamingTest < Minitest::Test
   # A slow HTTP/2 reader (Python's h2, which grants a 16 MiB window and then
   # stops reading for 2 s): the server waits for the socket, it does not buffer.
   def test_slow_h2_reader_of_a_100_mib_body_bounds_the_server_memory
-    skip "python3 with h2 is missing (apt-get install python3-h2)" unless ENV["CI"] || system("/usr/bin/python3 -c 'import h2' 2>/dev/null")
-    script = <<~PY
-      import hashlib, socket, sys, time, h2.connection, h2.events, h2.settings
-      sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-      conn = h2.connection.H2Connection()
-      conn.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 16 << 20})
-      conn.initiate_connection()
-      conn.increment_flow_control_window(16 << 20)
-      conn.send_headers(1, [(":method", "GET"), (":path", "/gen?n=#{BIG_CHUNKS}"), (":scheme", "http"), (":authority", "127.0.0.1")], end_stream=True)
-      sock.sendall(conn.data_to_send())
+    require_python_h2
+    window = "conn.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 16 << 20})"
+    script = python_h2_get("/gen?n=#{BIG_CHUNKS}", setup: window, after_preface: "conn.increment_flow_control_window(16 << 20)") + <<~PY
       digest, size, paused, done = hashlib.md5(), 0, False, False
       while not done:
           data = sock.recv(1 << 16)
@@ -221,20 +210,10 @@ class HTTP2ServerStreamingTest < Minitest::Test
     puts "\n  HTTP/1.1 slow reader, 100 MiB each body: server RSS growth #{growth >> 20} MiB" if ENV["VERBOSE"]
   end
 
-  def python_h2!
-    skip "python3 with h2 is missing (apt-get install python3-h2)" unless ENV["CI"] || system("/usr/bin/python3 -c 'import h2' 2>/dev/null")
-  end
-
   # Python's h2 reads the trailing HEADERS frame (END_STREAM) as trailers.
   def test_trailers_over_h2_in_a_trailing_headers_frame
-    python_h2!
-    script = <<~PY
-      import socket, sys, h2.connection, h2.events
-      sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-      conn = h2.connection.H2Connection()
-      conn.initiate_connection()
-      conn.send_headers(1, [(":method", "GET"), (":path", "/trailers"), (":scheme", "http"), (":authority", "127.0.0.1"), ("te", "trailers")], end_stream=True)
-      sock.sendall(conn.data_to_send())
+    require_python_h2
+    script = python_h2_get("/trailers", headers: ', ("te", "trailers")') + <<~PY
       body, trailers, ended, done = b"", None, False, False
       while not done:
           data = sock.recv(65535)
