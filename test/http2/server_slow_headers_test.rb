@@ -87,4 +87,22 @@ class HTTP2ServerSlowHeadersTest < Minitest::Test
     socket.write("GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
     assert_match(%r{\AHTTP/1.1 200 .*ok\z}m, Timeout.timeout(10) { socket.read })
   end
+
+  # The preface and the first SETTINGS frame dripped: the same deadline from their first byte.
+  def test_a_preface_and_settings_dripped_a_byte_at_a_time_are_cut
+    [Wirebind::HTTP2::Connection::PREFACE.byteslice(0, 1), Wirebind::HTTP2::Connection::PREFACE].each do |sent|
+      socket = connect
+      socket.write(sent) # a first byte that makes it HTTP/2, or the whole preface
+      rest = sent.bytesize == 1 ? Wirebind::HTTP2::Connection::PREFACE.byteslice(1..) : [6, 0, Frame::SETTINGS, 0, 0, 3, 100].pack("CnCCNnN")
+      started = now
+      drip(rest.chars) { |byte| socket.write(byte) }
+      Timeout.timeout(BOUND + 5) do
+        loop { socket.readpartial(4096) }
+      rescue EOFError, Errno::ECONNRESET
+        nil
+      end
+      assert_operator now - started, :<, BOUND, "#{sent.bytesize} byte(s) sent first"
+      @dripper.kill.join
+    end
+  end
 end

@@ -144,6 +144,7 @@ module Wirebind
       def serve
         # the idle timeout holds from the first byte: a client that connects and is silent is let go
         while @reader.buffered < PREFACE.bytesize
+          check_first_frame_deadline
           return nil unless fill_within_idle_timeout
           return nil if stop_requested?
         end
@@ -153,12 +154,16 @@ module Wirebind
         @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
         until (first = @reader.next_frame)
           return goaway(ERROR_CODES[:NO_ERROR], "the server is stopping") if stop_requested?
+
+          check_first_frame_deadline
           next if fill_within_idle_timeout
 
           goaway(ERROR_CODES[:NO_ERROR], "no SETTINGS within #{@idle_timeout} s")
           return nil
         end
         raise ProtocolError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
+
+        @header_deadline = nil
 
         receive(first)
         loop do
@@ -220,6 +225,18 @@ module Wirebind
           end
           return true if @io.wait_readable(wait) || stop_requested?
         end
+      end
+
+      # The preface and the first frame (SETTINGS) are held to the header
+      # timeout from their first byte too.
+      def check_first_frame_deadline
+        return unless @reader.buffered.positive?
+
+        now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        @header_deadline ||= now + @header_timeout
+        return if now < @header_deadline
+
+        raise ProtocolError.new("the preface and first SETTINGS frame not complete within #{@header_timeout} s", code: :ENHANCE_YOUR_CALM)
       end
 
       # A header block (HEADERS without END_HEADERS and its CONTINUATION, or

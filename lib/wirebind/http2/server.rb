@@ -197,8 +197,10 @@ module Wirebind
       end
 
       # Peeks (without reading) until the bytes are the HTTP/2 preface or cannot be.
+      # A partial preface must be complete within the header timeout of its first byte.
       def sniff(socket)
         preface = Connection::PREFACE
+        deadline = nil
         loop do
           return nil unless socket.wait_readable(10)
 
@@ -206,6 +208,10 @@ module Wirebind
           return nil if seen.empty?
           return :http1 unless preface.start_with?(seen)
           return :h2 if seen.bytesize == preface.bytesize
+
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          deadline ||= now + @timeouts[:header_timeout]
+          return nil if now >= deadline
 
           sleep 0.001 # a partial preface: wait for the rest
         end
