@@ -2,27 +2,34 @@
 
 # bundle exec ruby examples/h2_file_server.rb --port 8080 --root DIR
 #
-# Serves the files under DIR over HTTP/2 in cleartext with prior knowledge
-# (h2c: `curl --http2-prior-knowledge`, `nghttp`, `h2load`), on
-# Wirebind::HTTP2: a thread per connection, many streams per connection,
-# flow control both ways. GET and HEAD answer 200 with content-length, 404,
-# or 405 for other methods. Bodies go out in DATA frames read from the file
-# into one reused buffer per connection, never as a whole-file String.
+# Serves the files under DIR with Wirebind::HTTP2::Server: HTTP/2 in
+# cleartext with prior knowledge (h2c: `curl --http2-prior-knowledge`,
+# `nghttp`, `h2load`) and HTTP/1.1 on the same port. The example is the Rack
+# application below; the server does the rest (a thread per connection, flow
+# control, to_path bodies sent from the file by the kernel, INT/TERM). GET
+# and HEAD answer 200 with content-length, 404, or 405 for other methods.
 #
 # It never serves a file whose real path is outside DIR: the path is
 # percent-decoded once, `..` segments are refused, and the file's realpath
-# (symlinks resolved) must be inside DIR's realpath.
+# (symlinks resolved) must be inside DIR's realpath. (`Rack::Files` under
+# `wirebind serve` serves a directory too, but follows symlinks out of it.)
 #
 # Prints "listening on HOST:PORT" once bound (--port 0 picks a free port).
 
 require "optparse"
-require "socket"
 require_relative "../lib/wirebind"
-require_relative "../lib/wirebind/http2"
+require_relative "../lib/wirebind/http2/server"
 
-# The file-serving handler: one call per request, in the connection's thread.
+# The Rack application: files under the root, by their real path.
 class H2FileServer
   NOT_FOUND = "not found\n"
+
+  # A to_path body: the server sends the file itself; #each is for other servers.
+  FileBody = Struct.new(:to_path) do
+    def each
+      File.open(to_path, "rb") { |file| while (chunk = file.read(64 * 1024)) do yield chunk end }
+    end
+  end
 
   def initialize(root)
     @root = File.realpath(root)
@@ -31,7 +38,6 @@ class H2FileServer
 
   # @return [String, nil] the real path of the file path names under the root
   def resolve(path)
-    path = path.split("?", 2).first
     return nil unless path.start_with?("/")
     return nil if path.match?(/%(?![0-9a-fA-F]{2})/)
 
@@ -49,39 +55,22 @@ class H2FileServer
     nil
   end
 
-  def call(connection, stream)
-    headers = stream.headers
-    method = headers.find { |name, _| name == ":method" }&.last
-    path = headers.find { |name, _| name == ":path" }&.last.to_s
-    unless %w[GET HEAD].include?(method)
-      return connection.respond(stream, 405, [["allow", "GET, HEAD"], ["content-length", "0"]])
+  def call(env)
+    unless %w[GET HEAD].include?(env["REQUEST_METHOD"])
+      return [405, { "allow" => "GET, HEAD", "content-length" => "0" }, []]
     end
 
-    real = resolve(path)
-    file = real && begin
-      File.open(real, "rb")
-    rescue SystemCallError
-      nil
-    end
-    unless file
-      body = method == "HEAD" ? nil : StringIO.new(NOT_FOUND)
-      return connection.respond(stream, 404, [["content-type", "text/plain"], ["content-length", NOT_FOUND.bytesize.to_s]],
-                                body: body, length: NOT_FOUND.bytesize)
-    end
+    real = resolve(env["PATH_INFO"])
+    size = real && File.size(real)
+    return [404, { "content-type" => "text/plain", "content-length" => NOT_FOUND.bytesize.to_s }, [NOT_FOUND]] unless size
 
-    size = file.size
-    response_headers = [["content-length", size.to_s], ["content-type", "application/octet-stream"]]
-    if method == "HEAD"
-      file.close
-      connection.respond(stream, 200, response_headers)
-    else
-      connection.respond(stream, 200, response_headers, body: file, length: size)
-    end
+    [200, { "content-type" => "application/octet-stream", "content-length" => size.to_s }, FileBody.new(real)]
+  rescue SystemCallError
+    [404, { "content-type" => "text/plain", "content-length" => NOT_FOUND.bytesize.to_s }, [NOT_FOUND]]
   end
 end
 
 if $PROGRAM_NAME == __FILE__
-  require "stringio"
   options = { host: "127.0.0.1", port: 8080, root: "." }
   OptionParser.new do |parser|
     parser.on("--port PORT", Integer) { |port| options[:port] = port }
@@ -89,34 +78,11 @@ if $PROGRAM_NAME == __FILE__
     parser.on("--root DIR") { |root| options[:root] = root }
   end.parse!
 
-  handler = H2FileServer.new(options[:root])
-  server = TCPServer.new(options[:host], options[:port])
-  # INT and TERM stop it at once, idle or not. A trap may not close the server
-  # the main thread is blocked accepting on (the close waits for that accept,
-  # which never returns: the signal was ignored while idle), so the handler
-  # only writes to a pipe the accept loop also waits on. Connections in
-  # progress end with the process. Set before "listening" is printed, so that
-  # a signal sent on that line is handled too.
-  stop, stopping = IO.pipe
-  %w[INT TERM].each { |signal| trap(signal) { stopping.write_nonblock(".", exception: false) } }
-  $stdout.puts "listening on #{options[:host]}:#{server.local_address.ip_port}"
+  server = Wirebind::HTTP2::Server.new(H2FileServer.new(options[:root]), bind: options[:host], port: options[:port], drain_timeout: 5)
+  # INT and TERM stop it (requests in flight finish, GOAWAY, at most 5 s);
+  # trapped before "listening" is printed, so that a signal sent on that line is handled too
+  %w[INT TERM].each { |signal| trap(signal) { server.stop } }
+  $stdout.puts "listening on #{options[:host]}:#{server.port}"
   $stdout.flush
-
-  loop do
-    ready, = IO.select([server, stop])
-    break if ready.include?(stop)
-
-    socket = server.accept_nonblock(exception: false)
-    next if socket == :wait_readable
-
-    Thread.new(socket) do |client|
-      client.setsockopt(Socket::IPPROTO_TCP, Socket::TCP_NODELAY, 1)
-      Wirebind::HTTP2::Connection.new(client, handler).run
-    rescue StandardError => e
-      warn "connection failed: #{e.class}: #{e.message}"
-    ensure
-      client.close unless client.closed?
-    end
-  end
-  server.close
+  server.run
 end

@@ -10,8 +10,9 @@ require "timeout"
 require "tmpdir"
 require "wirebind/http2"
 
-# examples/h2_file_server.rb against clients nobody here wrote (curl, nghttp,
-# h2load from nghttp2-client) and hand-made protocol violations over raw sockets.
+# examples/h2_file_server.rb (a Rack application on Wirebind::HTTP2::Server)
+# against clients nobody here wrote (curl, nghttp, h2load from nghttp2-client)
+# and hand-made protocol violations over raw sockets.
 class H2FileServerTest < Minitest::Test
   SERVER = File.expand_path("../../examples/h2_file_server.rb", __dir__)
   Frame = Wirebind::HTTP2::Frame
@@ -194,11 +195,20 @@ class H2FileServerTest < Minitest::Test
     assert_equal "hello, world\n", curl(url("/hello.txt")), "the server serves other connections after"
   end
 
-  def test_bad_preface_is_a_protocol_error
+  # Bytes that are not the HTTP/2 preface are HTTP/1.1 to the server: a request is served,
+  # a broken one answered 400; a preface broken after its first bytes is a protocol error.
+  def test_http1_on_the_same_port_and_a_bad_preface
     socket = TCPSocket.new("127.0.0.1", @server[:port])
-    socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n\r\n")
-    _, code = expect_frame(socket, Frame::GOAWAY)
-    assert_equal :PROTOCOL_ERROR, code
+    socket.write("GET /hello.txt HTTP/1.1\r\nHost: x\r\nconnection: close\r\n\r\n")
+    assert_match(%r{\AHTTP/1.1 200 .*\r\n\r\nhello, world\n\z}m, Timeout.timeout(10) { socket.read })
+    socket.close
+    socket = TCPSocket.new("127.0.0.1", @server[:port])
+    socket.write("GET /\x01 HTTP/9\r\n\r\n")
+    assert_match(%r{\AHTTP/1.1 400 }, Timeout.timeout(10) { socket.read })
+    socket.close
+    socket = TCPSocket.new("127.0.0.1", @server[:port])
+    socket.write("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n")
+    assert_match(%r{\AHTTP/1.1 400 .*Expected HTTP/2 Connection Preface}m, Timeout.timeout(10) { socket.read })
   ensure
     socket&.close
   end

@@ -11,12 +11,15 @@ require "rack"
 require "rack/lint"
 require "rack/files"
 require "wirebind/http2/server"
+require "support/h2_clients"
 
 # Wirebind::HTTP2::Server with clients nobody here wrote: curl (h2c, TLS,
 # HTTP/1.1), nghttp, h2load, Node's http2, Python's h2 and headless Chromium,
 # all on 127.0.0.1; the application behind Rack::Lint, so that every env and
 # response is checked against the Rack 3 spec.
 class HTTP2ServerTest < Minitest::Test
+  include H2Clients
+
   # A Rack app: echoes the request, serves files under /files, streams, hijacks.
   class App
     def initialize(root)
@@ -86,13 +89,6 @@ class HTTP2ServerTest < Minitest::Test
     @servers = self.class.start
     @plain = @servers[:plain].url
     @tls = @servers[:tls].url
-  end
-
-  def require_tool(tool, package = tool)
-    return if system("command -v #{tool} > /dev/null 2>&1")
-
-    flunk "#{tool} is missing (apt-get install #{package})" if ENV["CI"]
-    skip "#{tool} is not installed (apt-get install #{package})"
   end
 
   def curl(*args)
@@ -201,14 +197,8 @@ class HTTP2ServerTest < Minitest::Test
   end
 
   def test_python_h2_client
-    skip "python3 with h2 is missing (apt-get install python3-h2)" unless ENV["CI"] || system("/usr/bin/python3 -c 'import h2' 2>/dev/null")
-    script = <<~PY
-      import socket, sys, h2.connection, h2.events
-      sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-      conn = h2.connection.H2Connection()
-      conn.initiate_connection()
-      conn.send_headers(1, [(":method", "GET"), (":path", "/py"), (":scheme", "http"), (":authority", "127.0.0.1")], end_stream=True)
-      sock.sendall(conn.data_to_send())
+    require_python_h2
+    script = python_h2_get("/py") + <<~PY
       body, done = b"", False
       while not done:
           data = sock.recv(65535)

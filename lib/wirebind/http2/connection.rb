@@ -31,8 +31,15 @@ module Wirebind
       RECEIVE_WINDOW = Frame::DEFAULT_WINDOW
       # Seconds without a byte from the peer (and nothing to send) before GOAWAY
       IDLE_TIMEOUT = 60
+      # Seconds a header block may take from its first byte to END_HEADERS
+      # (a block dripped a byte at a time resets the idle timeout each time)
+      HEADER_TIMEOUT = 10
       # Seconds one write may stay blocked (a peer that does not read) before the connection is closed
       WRITE_TIMEOUT = 30
+      # Seconds between two looks at +stopping+ while the peer is silent
+      STOP_POLL = 0.25
+      # Seconds the peer's last bytes are read and dropped after a stop's GOAWAY
+      STOP_LINGER = 1
       # DATA frames sent between two reads of the peer's frames
       PUMP_BURST = 8
       private_constant :PUMP_BURST
@@ -48,10 +55,20 @@ module Wirebind
       # @param max_header_block_size [Integer] see {MAX_HEADER_BLOCK_SIZE}
       # @param reset_budget [Integer] see {RESET_BUDGET}
       # @param write_timeout [Numeric] see {WRITE_TIMEOUT}
+      # @param header_timeout [Numeric] see {HEADER_TIMEOUT}: GOAWAY ENHANCE_YOUR_CALM past it
+      # @param stopping [#call, nil] true once the server stops: the connection
+      #   then sends GOAWAY (NO_ERROR, the last stream id) within {STOP_POLL}
+      #   seconds, busy or idle, refuses streams opened after it, finishes the
+      #   ones it has and ends
       def initialize(io, handler, idle_timeout: IDLE_TIMEOUT, max_concurrent_streams: MAX_CONCURRENT_STREAMS,
                      max_header_list_size: MAX_HEADER_LIST_SIZE, max_header_block_size: MAX_HEADER_BLOCK_SIZE,
-                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT)
+                     reset_budget: RESET_BUDGET, write_timeout: WRITE_TIMEOUT, header_timeout: HEADER_TIMEOUT,
+                     stopping: nil)
         @io = io
+        @header_timeout = header_timeout
+        @header_deadline = nil # while a header block is incomplete: when it must be complete
+        @stopping = stopping
+        @shutdown = false # our GOAWAY of a stop sent
         @handler = handler
         @idle_timeout = idle_timeout
         @write_timeout = write_timeout
@@ -103,19 +120,21 @@ module Wirebind
       # @param status [Integer]
       # @param headers [Array<Array(String, String)>]
       # @param body [IO, nil] read with +read(n, buffer)+; closed when done
-      # @param length [Integer] bytes of body to send
+      # @param length [Integer, nil] bytes of body to send; nil: until +read(n)+
+      #   returns nil (a body produced as it is sent, read only as the
+      #   windows allow: it is never held whole; each String it returns is
+      #   the connection's, cleared once sent); such a body may answer
+      #   +trailers+ (name/value pairs) once it has ended
       def respond(stream, status, headers, body: nil, length: 0)
         block = @encoder.encode([[":status", status.to_s], *headers])
-        end_stream = body.nil? || length.zero?
+        end_stream = body.nil? || length&.zero?
         write_headers(stream.id, block, end_stream)
         if end_stream
           body&.close
           stream.send_end_stream
           forget(stream) if stream.closed?
         else
-          stream.body = body
-          stream.body_offset = body.is_a?(File) ? body.pos : nil
-          stream.remaining = length
+          stream.start_body(body, length)
           @sending << stream
         end
       end
@@ -125,13 +144,18 @@ module Wirebind
       def serve
         # the idle timeout holds from the first byte: a client that connects and is silent is let go
         while @reader.buffered < PREFACE.bytesize
+          check_first_frame_deadline
           return nil unless fill_within_idle_timeout
+          return nil if stop_requested?
         end
         preface = @reader.read_bytes(PREFACE.bytesize)
         raise ProtocolError, "the client preface is wrong: #{preface.inspect}" unless preface == PREFACE
 
         @writer.write_frame(Frame::SETTINGS, 0, 0, settings_payload)
         until (first = @reader.next_frame)
+          return goaway(ERROR_CODES[:NO_ERROR], "the server is stopping") if stop_requested?
+
+          check_first_frame_deadline
           next if fill_within_idle_timeout
 
           goaway(ERROR_CODES[:NO_ERROR], "no SETTINGS within #{@idle_timeout} s")
@@ -139,13 +163,20 @@ module Wirebind
         end
         raise ProtocolError, "the first frame is #{first.type_name}, not SETTINGS" unless first.type == Frame::SETTINGS && !first.flag?(Frame::ACK)
 
+        @header_deadline = nil
+
         receive(first)
         loop do
+          if stop_requested?
+            shut_down
+            break if @streams.empty?
+          end
           frame = @reader.next_frame
           if frame
             receive(frame)
             next
           end
+          check_header_deadline
           if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
             # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
             PUMP_BURST.times do
@@ -161,7 +192,9 @@ module Wirebind
             break unless @reader.fill_nonblock
           end
           break if @goaway && @sending.empty?
+          break if @shutdown && @streams.empty?
         end
+        linger if @shutdown
         nil
       rescue ProtocolError => e
         goaway(e.code_number, e.message)
@@ -172,8 +205,87 @@ module Wirebind
         @streams.each_value(&:reset)
       end
 
+      # @return [Boolean] false if the peer was silent for the idle timeout;
+      #   true early when a stop is requested or a header block's deadline
+      #   has passed (the caller's loop then acts on it)
       def wait_readable
-        !@io.wait_readable(@idle_timeout).nil?
+        return !@io.wait_readable(@idle_timeout).nil? unless @stopping || @header_deadline
+
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @idle_timeout
+        loop do
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          return false if now >= deadline
+
+          wait = deadline - now
+          wait = [wait, STOP_POLL].min if @stopping
+          if @header_deadline
+            return true if now >= @header_deadline
+
+            wait = [wait, @header_deadline - now].min
+          end
+          return true if @io.wait_readable(wait) || stop_requested?
+        end
+      end
+
+      # The preface and the first frame (SETTINGS) are held to the header
+      # timeout from their first byte too.
+      def check_first_frame_deadline
+        return unless @reader.buffered.positive?
+
+        now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        @header_deadline ||= now + @header_timeout
+        return if now < @header_deadline
+
+        raise ProtocolError.new("the preface and first SETTINGS frame not complete within #{@header_timeout} s", code: :ENHANCE_YOUR_CALM)
+      end
+
+      # A header block (HEADERS without END_HEADERS and its CONTINUATION, or
+      # one HEADERS or CONTINUATION frame whose bytes are still coming) must
+      # be complete within the header timeout of its first byte: a slowloris
+      # sending a byte at a time would otherwise hold the connection for ever.
+      def check_header_deadline
+        pending = @reader.partial_frame_type
+        unless @header_block || pending == :unknown || pending == Frame::HEADERS || pending == Frame::CONTINUATION
+          @header_deadline = nil
+          return
+        end
+
+        now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+        @header_deadline ||= now + @header_timeout
+        return if now < @header_deadline
+
+        raise ProtocolError.new("a header block not complete within #{@header_timeout} s", code: :ENHANCE_YOUR_CALM)
+      end
+
+      # The server stops and our GOAWAY has not been sent yet.
+      def stop_requested?
+        !@shutdown && @stopping&.call ? true : false
+      end
+
+      # After our GOAWAY: our side of a plain socket is shut, and what the peer
+      # still sends is read and dropped for up to {STOP_LINGER} seconds, so
+      # that closing over unread bytes does not reset the connection (a
+      # reset can discard the GOAWAY before the peer reads it).
+      def linger
+        return unless @io.is_a?(BasicSocket)
+
+        @io.shutdown(Socket::SHUT_WR)
+        deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + STOP_LINGER
+        dropped = String.new(capacity: 16_384, encoding: Encoding::BINARY)
+        loop do
+          left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          break if left <= 0 || !@io.wait_readable(left)
+          break if @io.read_nonblock(16_384, dropped, exception: false).nil?
+        end
+      rescue IOError, SystemCallError
+        nil
+      end
+
+      # Section 6.8: GOAWAY (NO_ERROR) with the last stream we took; the
+      # streams open go on, later ones are refused.
+      def shut_down
+        @shutdown = true
+        goaway(ERROR_CODES[:NO_ERROR], "the server is stopping")
       end
 
       # @return [Boolean] false if the peer was silent for the idle timeout, or left
@@ -210,6 +322,8 @@ module Wirebind
       def pump
         stream = @sending.find { |s| s.send_window.positive? }
         @sending.delete(stream)
+        return pump_produced(stream) unless stream.remaining
+
         size = [stream.remaining, stream.send_window.size, @send_window.size, @peer_max_frame_size].min
         last = stream.remaining == size
         if stream.body_offset
@@ -221,13 +335,38 @@ module Wirebind
 
           @writer.write_data(last ? Frame::END_STREAM : 0, stream.id, chunk)
         end
-        stream.remaining -= size
-        stream.send_window.consume(size)
+        sent_data(stream, size, last)
+      end
+
+      # One DATA frame of a body of unknown length: as many bytes as the
+      # windows allow, or once it ends, its +trailers+ (if it has any) in a
+      # HEADERS frame with END_STREAM, else an empty DATA frame with
+      # END_STREAM. A body that raises resets its stream.
+      def pump_produced(stream)
+        size = [stream.send_window.size, @send_window.size, @peer_max_frame_size].min
+        chunk = begin
+          stream.body.read(size)
+        rescue StandardError
+          return reset_stream(stream, :INTERNAL_ERROR)
+        end
+        trailers = chunk.nil? && stream.body.respond_to?(:trailers) ? stream.body.trailers : nil
+        if trailers && !trailers.empty?
+          # section 8.1: the trailer section, a HEADERS frame that ends the stream
+          write_headers(stream.id, @encoder.encode(trailers), true)
+        else
+          @writer.write_data(chunk ? 0 : Frame::END_STREAM, stream.id, chunk || "")
+        end
+        size = chunk ? chunk.bytesize : 0
+        # the bytes are ours and sent: freed now rather than by the next GC
+        # (a body sent in frames smaller than its pieces is copied a frame at a time)
+        chunk&.clear
+        sent_data(stream, size, chunk.nil?)
+      end
+
+      def sent_data(stream, size, last)
+        stream.sent_data(size, last)
         @send_window.consume(size)
         if last
-          stream.body.close
-          stream.body = nil
-          stream.send_end_stream
           forget(stream) if stream.closed?
         else
           @sending << stream # round robin
@@ -247,7 +386,6 @@ module Wirebind
         # shrank between the check and the copy: the frame is cut, the connection cannot go on
         raise ConnectionClosed, "a file shrank while it was being sent" if sent != size
 
-        stream.body_offset = offset + size
         true
       end
 
@@ -350,12 +488,7 @@ module Wirebind
 
         stream = stream_for(frame.stream_id)
         end_stream = frame.flag?(Frame::END_STREAM)
-        stream.receive_data(end_stream)
-        stream.received_length += frame.content.length
-        if stream.content_length && stream.received_length > stream.content_length
-          raise StreamError.new("more DATA than content-length #{stream.content_length}", stream_id: stream.id)
-        end
-
+        stream.receive_data(frame.content.length, end_stream)
         deliver_body(stream, frame.content.to_s, end_stream, length)
         received_end_stream(stream) if end_stream
       end
@@ -402,6 +535,8 @@ module Wirebind
           @last_stream_id = id
           if dependency == id
             @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
+          elsif @shutdown
+            @block_error = StreamError.new("stream #{id} opened after GOAWAY", stream_id: id, code: :REFUSED_STREAM)
           elsif @streams.size >= @max_concurrent_streams
             @block_error = StreamError.new("more than #{@max_concurrent_streams} concurrent streams", stream_id: id, code: :REFUSED_STREAM)
           else
@@ -481,7 +616,7 @@ module Wirebind
 
       # Section 8.1: trailers end the stream and carry no pseudo-header.
       def receive_trailers(stream, headers)
-        raise StreamError.new("a second header block on stream #{stream.id} without END_STREAM", stream_id: stream.id) unless @block_end_stream
+        stream.receive_trailers(@block_end_stream)
 
         headers.each do |name, value|
           raise StreamError.new("pseudo-header #{name} in trailers", stream_id: stream.id) if name.start_with?(":")
@@ -494,11 +629,7 @@ module Wirebind
 
       # Section 8.1.1: a content-length must match the DATA received.
       def received_end_stream(stream)
-        expected = stream.content_length
-        if expected && expected != stream.received_length
-          raise StreamError.new("content-length #{expected} but #{stream.received_length} bytes of DATA", stream_id: stream.id)
-        end
-
+        stream.finish_request
         forget(stream) if stream.closed?
       end
 
@@ -524,7 +655,7 @@ module Wirebind
           else
             seen_regular = true
             check_field(stream, name, value)
-            check_content_length(stream, value, end_stream) if name == "content-length"
+            stream.declare_content_length(value, end_stream) if name == "content-length"
           end
         end
         check_pseudo(stream, pseudo)
@@ -535,16 +666,6 @@ module Wirebind
         raise StreamError.new("header #{name} is connection-specific: not allowed in HTTP/2", stream_id: stream.id) if CONNECTION_SPECIFIC.include?(name)
         raise StreamError.new("header te of #{value.inspect}: only \"trailers\" is allowed", stream_id: stream.id) if name == "te" && value != "trailers"
         raise StreamError.new("header #{name}: CR, LF, NUL or edge whitespace in its value", stream_id: stream.id) if value.match?(BAD_VALUE)
-      end
-
-      def check_content_length(stream, value, end_stream)
-        raise StreamError.new("content-length #{value.inspect} is not a number", stream_id: stream.id) unless value.match?(/\A\d{1,18}\z/)
-        raise StreamError.new("content-length twice", stream_id: stream.id) if stream.content_length
-
-        stream.content_length = Integer(value, 10)
-        return unless end_stream && stream.content_length.positive?
-
-        raise StreamError.new("content-length #{value} on a request without a body", stream_id: stream.id)
       end
 
       def check_pseudo(stream, pseudo)

@@ -40,6 +40,16 @@ module Wirebind
         @data.bytesize - @pos
       end
 
+      # @return [Integer, Symbol, nil] the type of the frame whose first bytes
+      #   are buffered but not the rest: nil when none is, :unknown before its type byte
+      def partial_frame_type
+        available = @data.bytesize - @pos
+        return nil if available.zero?
+        return :unknown if available < 4
+
+        @data.getbyte(@pos + 3)
+      end
+
       # Reads exactly n bytes (the connection preface), from the buffer then the IO.
       # @return [String, nil] nil if the input ends first
       def read_bytes(n)

@@ -20,8 +20,9 @@ module Wirebind
     # answered one after the other and at most +threads+ connections are
     # served at once (further ones wait in the kernel's accept queue).
     # Request bodies are read whole before the application is called (up to
-    # +max_body+ bytes); response bodies are collected before they are sent,
-    # except +to_path+ bodies, which the kernel copies from the file.
+    # +max_body+ bytes). Response bodies are sent as they are produced
+    # (+each+ and +call(stream)+, held back while the peer does not read),
+    # Arrays whole, +to_path+ bodies copied from the file by the kernel.
     #
     # @example
     #   server = Wirebind::HTTP2::Server.new(app, port: 9292)
@@ -48,9 +49,15 @@ module Wirebind
       # @param drain_timeout [Numeric] seconds {#stop} waits for requests in flight
       # @param max_body [Integer] bytes of request body accepted
       # @param log [IO] where errors of the application are written
+      # @param header_timeout [Numeric] seconds a request head (an HTTP/2 header
+      #   block, an HTTP/1.1 request line and fields) may take from its first
+      #   byte: a slowloris is cut (HTTP/2 GOAWAY ENHANCE_YOUR_CALM, HTTP/1.1 408)
+      # @param write_timeout [Numeric] seconds one write to a client may stay
+      #   blocked (a client that stops reading) before its connection is closed
       def initialize(app, bind: DEFAULTS[:bind], port: DEFAULTS[:port], tls_cert: nil, tls_key: nil,
                      threads: DEFAULTS[:threads], drain_timeout: DEFAULTS[:drain_timeout],
-                     max_body: DEFAULTS[:max_body], log: $stderr)
+                     max_body: DEFAULTS[:max_body], log: $stderr, header_timeout: Connection::HEADER_TIMEOUT,
+                     write_timeout: Connection::WRITE_TIMEOUT)
         raise Error, "--threads must be at least 1 (got #{threads})" unless threads.is_a?(Integer) && threads.positive?
         raise Error, "TLS needs both a certificate and a key" if tls_cert.nil? != tls_key.nil?
 
@@ -58,6 +65,7 @@ module Wirebind
         @tls = tls_cert && tls_context(tls_cert, tls_key)
         @threads = threads
         @drain_timeout = drain_timeout
+        @timeouts = { header_timeout: header_timeout, write_timeout: write_timeout }
         @listener = TCPServer.new(bind, port)
         @bind = bind
         @port = @listener.local_address.ip_port
@@ -154,9 +162,10 @@ module Wirebind
         return unless io
 
         if protocol == :h2
-          Connection.new(io, H2Handler.new(@rack, secure: secure, remote: remote)).run
+          handler = H2Handler.new(@rack, secure: secure, remote: remote)
+          Connection.new(io, handler, stopping: -> { @stopping }, **@timeouts).run
         else
-          HTTP1.new(io, @rack, secure: secure, remote: remote, stopping: -> { @stopping }).run
+          HTTP1.new(io, @rack, secure: secure, remote: remote, stopping: -> { @stopping }, **@timeouts).run
         end
       rescue StandardError => e
         @rack.log_error("connection failed", e) unless peer_left?(e)
@@ -188,8 +197,10 @@ module Wirebind
       end
 
       # Peeks (without reading) until the bytes are the HTTP/2 preface or cannot be.
+      # A partial preface must be complete within the header timeout of its first byte.
       def sniff(socket)
         preface = Connection::PREFACE
+        deadline = nil
         loop do
           return nil unless socket.wait_readable(10)
 
@@ -197,6 +208,10 @@ module Wirebind
           return nil if seen.empty?
           return :http1 unless preface.start_with?(seen)
           return :h2 if seen.bytesize == preface.bytesize
+
+          now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+          deadline ||= now + @timeouts[:header_timeout]
+          return nil if now >= deadline
 
           sleep 0.001 # a partial preface: wait for the rest
         end

@@ -12,13 +12,17 @@ module Wirebind
       attr_reader :send_window
       # @return [Array<Array(String, String)>, nil] the request's headers
       attr_accessor :headers
-      # @api private: the response body being sent ([io, remaining bytes]) and
-      # the header block being collected from CONTINUATION frames
-      attr_accessor :body, :remaining
+      # @api private: the response body being sent, and its bytes still to
+      # send (nil: until the body's +read+ returns nil)
+      attr_reader :body, :remaining
       # @api private: where the next DATA frame's bytes start in a File body
-      attr_accessor :body_offset
+      # (nil for other bodies)
+      attr_reader :body_offset
       # @api private: the request's content-length, if any, and the DATA bytes received
-      attr_accessor :content_length, :received_length
+      attr_reader :content_length, :received_length
+      # @api private: called once with nil when our END_STREAM is sent, or
+      # with a {StreamError} when the stream is reset before it
+      attr_accessor :on_response_end
 
       def initialize(id, send_window)
         @id = id
@@ -31,6 +35,7 @@ module Wirebind
         @content_length = nil
         @received_length = 0
         @reset = false
+        @on_response_end = nil
       end
 
       # HEADERS received.
@@ -45,14 +50,67 @@ module Wirebind
         end
       end
 
-      # DATA received.
-      def receive_data(end_stream)
+      # DATA received: the state, and the bytes counted against the request's
+      # content-length (section 8.1.1).
+      # @param length [Integer] the frame's content, padding excluded
+      def receive_data(length, end_stream)
         case @state
         when :open then @state = :half_closed_remote if end_stream
         when :half_closed_local then @state = :closed if end_stream
         when :idle then raise ProtocolError, "DATA on idle stream #{@id}"
         else raise StreamError.new("DATA on stream #{@id} in state #{@state}", stream_id: @id, code: :STREAM_CLOSED)
         end
+        @received_length += length
+        return unless @content_length && @received_length > @content_length
+
+        raise StreamError.new("more DATA than content-length #{@content_length}", stream_id: @id)
+      end
+
+      # A second header block: trailers, which must end the stream (section 8.1).
+      def receive_trailers(end_stream)
+        raise StreamError.new("a second header block on stream #{@id} without END_STREAM", stream_id: @id) unless end_stream
+      end
+
+      # The request's content-length field (section 8.1.1).
+      # @param value [String] the field's value
+      # @param end_stream [Boolean] the request has no body
+      def declare_content_length(value, end_stream)
+        raise StreamError.new("content-length #{value.inspect} is not a number", stream_id: @id) unless value.match?(/\A\d{1,18}\z/)
+        raise StreamError.new("content-length twice", stream_id: @id) if @content_length
+
+        @content_length = Integer(value, 10)
+        return unless end_stream && @content_length.positive?
+
+        raise StreamError.new("content-length #{value} on a request without a body", stream_id: @id)
+      end
+
+      # The request has ended (END_STREAM): its DATA must match its content-length.
+      def finish_request
+        return if @content_length.nil? || @content_length == @received_length
+
+        raise StreamError.new("content-length #{@content_length} but #{@received_length} bytes of DATA", stream_id: @id)
+      end
+
+      # A response body starts to be sent (after our HEADERS).
+      # @param body [IO] a File (sent from its position) or anything with +read(n, buffer)+
+      # @param length [Integer, nil] nil: until +read+ returns nil
+      def start_body(body, length)
+        @body = body
+        @body_offset = body.is_a?(File) ? body.pos : nil
+        @remaining = length
+      end
+
+      # A DATA frame of size bytes of the body was sent (the last if last):
+      # the window, the bytes left, the file's offset, and END_STREAM.
+      def sent_data(size, last)
+        @send_window.consume(size)
+        @remaining -= size if @remaining
+        @body_offset += size if @body_offset
+        return unless last
+
+        @body.close
+        @body = nil
+        send_end_stream
       end
 
       # We sent END_STREAM (on HEADERS or DATA).
@@ -61,6 +119,7 @@ module Wirebind
                  when :open then :half_closed_local
                  else :closed
                  end
+        response_ended(nil)
       end
 
       # RST_STREAM sent or received.
@@ -69,6 +128,7 @@ module Wirebind
         @reset = true
         @body&.close
         @body = nil
+        response_ended(StreamError.new("stream #{@id} was reset before its response was sent", stream_id: @id, code: :CANCEL))
       end
 
       # @return [Boolean] closed by RST_STREAM, sent or received
@@ -79,6 +139,15 @@ module Wirebind
       # @return [Boolean]
       def closed?
         @state == :closed
+      end
+
+      # @api private: tells {#on_response_end}, once.
+      def response_ended(error)
+        callback = @on_response_end
+        return unless callback
+
+        @on_response_end = nil
+        callback.call(error)
       end
 
       # @return [Boolean] a response body still to send

@@ -57,13 +57,14 @@ module Wirebind
 
         def send_response(connection, stream, response)
           payload = response.body
-          body = if response.length.zero?
-                   payload.close if payload.is_a?(File)
-                   nil
-                 else
-                   payload.is_a?(File) ? payload : StringIO.new(payload)
+          length = response.length
+          body = case payload
+                 when BodySource then payload
+                 when File then length.zero? ? payload.close : payload
+                 else length.zero? ? nil : StringIO.new(payload)
                  end
-          connection.respond(stream, response.status, response.headers, body: body, length: response.length)
+          stream.on_response_end = response.finished
+          connection.respond(stream, response.status, response.headers, body: body, length: length)
         end
       end
     end
