@@ -230,7 +230,7 @@ module Wirebind
         out = +""
         names = {}
         fixed = []
-        spec.all_fields.each do |field|
+        attribute_fields(spec.all_fields).each do |field|
           name = attribute_name(field.local, names)
           fixed << [name, field] if field.fixed && !field.list && field.type.is_a?(Symbol) && field.type != :any
           if field.substitutes && !field.wrapped
@@ -257,6 +257,20 @@ module Wirebind
           out << "\n"
         end
         out << fixed_initializer(fixed)
+      end
+
+      # "*" takes one attribute: a substitution group's members (the wildcards'
+      # other elements are then skipped), else the first wildcard (a base's).
+      def attribute_fields(fields)
+        members = fields.any? { |field| field.substitutes && !field.wrapped }
+        kept = false
+        fields.reject do |field|
+          next false unless field.kind == :wildcard
+
+          drop = members || kept
+          kept = true
+          drop
+        end
       end
 
       # New instances start with their fixed values (FedEx's ServiceId "ship",
@@ -315,6 +329,7 @@ module Wirebind
         case field.kind
         when :text then "."
         when :attribute then "@#{field.namespace ? "{#{field.namespace}}" : ''}#{field.local}"
+        when :wildcard then "*"
         else
           name = field.namespace.nil? || field.namespace == class_ns ? field.local : "{#{field.namespace}}#{field.local}"
           field.wrapped ? "#{name}/*" : name
