@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 # `bundle exec rake bench:wsdl`: Wirebind::WSDL on a large real WSDL, beside
-# the Wasabi gem's parse of the same file.
+# the Wasabi gem's parse of the same file and, where Debian's python3-zeep is
+# installed, zeep's.
 #
 # No Workday-sized WSDL (4 MB, 3,600 types, 236 operations) is published in
 # the Savon or Wasabi gems (savon 1.2.0, 2.2.0, 2.3.0 and wasabi 3.5.0 were
@@ -101,6 +102,37 @@ module Bench
                     seconds(loaded), classes)
       end
       wasabi(path, generate)
+      zeep(path, generate)
+    end
+
+    # zeep (Debian's python3-zeep) parsing the same file into its whole model
+    # (types included), best of RUNS in one Python process, its import excluded.
+    ZEEP = <<~PYTHON
+      import sys, time
+      from zeep.wsdl import Document
+      from zeep.transports import Transport
+      best = None
+      for _ in range(int(sys.argv[2])):
+          cpu, wall = time.process_time(), time.perf_counter()
+          document = Document(sys.argv[1], Transport())
+          pair = (time.perf_counter() - wall, time.process_time() - cpu)
+          best = pair if best is None else (min(best[0], pair[0]), min(best[1], pair[1]))
+      print(best[0], best[1], sum(len(binding._operations) for binding in document.bindings.values()))
+    PYTHON
+    PYTHON3 = "/usr/bin/python3"
+
+    def zeep(path, generate)
+      unless File.executable?(PYTHON3) && system(PYTHON3, "-c", "import zeep", err: File::NULL)
+        return puts("  zeep is not installed (apt-get install python3-zeep)")
+      end
+
+      output = IO.popen([PYTHON3, "-c", ZEEP, path, RUNS.to_s], err: File::NULL, &:read)
+      return puts("  zeep could not parse #{File.basename(path)}") unless $?.success?
+
+      wall, cpu, count = output.split
+      parse = [Float(wall), Float(cpu)]
+      puts format("  zeep parse (the whole model, types included): %s (%d operations)", seconds(parse), Integer(count))
+      puts format("  wirebind load + generate / zeep parse: %.2fx wall, %.2fx CPU", generate[0] / parse[0], generate[1] / parse[1])
     end
 
     def wasabi(path, generate)

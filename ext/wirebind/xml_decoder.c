@@ -15,7 +15,7 @@ static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_mes
     id_referent_type, id_define, id_list_of, id_instance_text, id_instance_rule, id_resolve, id_each_record, id_each_reference, id_finish,
     id_count, id_xml_types_p, id_subtype_plan, id_typed_any_plan, id_any, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split,
     id_qresolve;
-static VALUE sym_xml, sym_any, sym_qname, sym_scope;
+static VALUE sym_xml, sym_any, sym_qname, sym_scope, sym_named;
 
 void wb_xdec_init_ids(VALUE module)
 {
@@ -56,6 +56,7 @@ void wb_xdec_init_ids(VALUE module)
     sym_any = ID2SYM(rb_intern("any"));
     sym_qname = ID2SYM(rb_intern("qname"));
     sym_scope = ID2SYM(rb_intern("scope"));
+    sym_named = ID2SYM(rb_intern("named"));
     wb_scalar_init();
     wb_xplan_init(module);
 }
@@ -793,17 +794,28 @@ static void start_scalar(wb_xdec *d, wb_xplan_entry *slot, size_t values, const 
 
 static int nil_attribute(const wb_xtok_attr *attrs, size_t n);
 
+/* Decoder#wildcard: a "*" :any item keeps its element's name, [local, the
+ * record's namespace] (Capture's named:); Qnil for any other entry. */
+static VALUE wildcard(const wb_xplan_entry *slot, wb_xtok_str local)
+{
+    if (slot->name || slot->kind != WB_XPLAN_OPEN || slot->type_value != sym_any) return Qnil;
+    return rb_assoc_new(wb_utf8_str(local.ptr, local.len), slot->home ? wb_utf8_str(slot->home, slot->home_len) : Qnil);
+}
+
 /* Decoder#start_capture: a :xml or :any element; text is wanted throughout,
  * and every event inside goes to its Capture (kept in the values stack). */
-static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str uri)
+static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str uri,
+                          wb_xtok_str local)
 {
-    if (n && nil_attribute(attrs, n)) {
+    VALUE named = wildcard(slot, local);
+    if (NIL_P(named) && n && nil_attribute(attrs, n)) {
         deliver(d, slot, values, Qnil);
         d->skip = 1;
         d->tok.want_text = 0;
         return;
     }
-    const wb_xplan *typed = typed_any_plan(d, slot, attrs, n);
+    /* A wildcard item keeps its element (xsi:nil and xsi:type among its attributes). */
+    const wb_xplan *typed = NIL_P(named) ? typed_any_plan(d, slot, attrs, n) : NULL;
     if (typed) {
         start_model(d, slot, values, attrs, n, typed);
         return;
@@ -811,6 +823,7 @@ static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const
     size_t at = push_values(d, 1);
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_scope, d->state);
+    if (!NIL_P(named)) rb_hash_aset(options, sym_named, named);
     VALUE args[4] = {slot->type_value, str_or_nil(uri), attrs_array(attrs, n, 0), options};
     VALUE capture = rb_class_new_instance_kw(4, args, wb_hooks.cXMLCapture, RB_PASS_KEYWORDS);
     d->values[at] = capture;
@@ -927,15 +940,21 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
         break;
     }
     case WB_XPLAN_MODEL: start_model(d, e, values, attrs, n, NULL); break;
-    case WB_XPLAN_OPEN: start_capture(d, e, values, attrs, n, uri); break;
+    case WB_XPLAN_OPEN: start_capture(d, e, values, attrs, n, uri, local); break;
     default: start_scalar(d, e, values, attrs, n); break;
     }
 }
 
 /* leaf_value: a value element that holds only text, seen whole. */
 static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str text,
-                       wb_xtok_str local)
+                       wb_xtok_str local, wb_xtok_str uri)
 {
+    VALUE named = wildcard(slot, local);
+    if (!NIL_P(named)) {
+        VALUE args[5] = {slot->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len), named, str_or_nil(uri)};
+        deliver(d, slot, values, rb_funcallv(wb_hooks.cXMLCapture, id_leaf_value, 5, args));
+        return;
+    }
     if (n && nil_attribute(attrs, n)) {
         deliver(d, slot, values, Qnil);
         return;
@@ -984,7 +1003,7 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         size_t depth = wb_xtok_depth(&d->tok);
         if (n && !NIL_P(d->refs) && referent(d, attrs, n)) {
             d->record_depth = depth + 1;
-            leaf_value(d, &d->referent, NONE, attrs, n, text, local);
+            leaf_value(d, &d->referent, NONE, attrs, n, text, local, (wb_xtok_str){NULL, 0});
             return;
         }
         if (!(depth + 1 <= d->step_count && d->located == depth && d->mode != WB_XDEC_DONE && step_matches(&d->steps[depth], local, uri)))
@@ -999,7 +1018,7 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
                 return;
             }
         }
-        leaf_value(d, &d->record, NONE, attrs, n, text, local);
+        leaf_value(d, &d->record, NONE, attrs, n, text, local, (wb_xtok_str){NULL, 0});
         return;
     }
     if (top->kind == WB_XPLAN_CAPTURE) {
@@ -1040,7 +1059,7 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         }
     } else if (e->kind != WB_XPLAN_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
-        leaf_value(d, e, top->values, attrs, n, text, local);
+        leaf_value(d, e, top->values, attrs, n, text, local, uri);
     } else if (n) {
         apply_attributes(d, &e->attributes, attrs, n, top->values, local);
     }

@@ -27,8 +27,8 @@ static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes, id_kind, id_type, id_list, id_name, id_uri,
     id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_top_level_subtype_p,
     id_xml_abstract_p, id_abstract_message, id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top,
-    id_element_content, id_qname_attribute, id_index;
-static VALUE sym_qname;
+    id_element_content, id_qname_attribute, id_index, id_wildcard_element;
+static VALUE sym_qname, sym_any;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
 enum { PLAN_SCALAR = 0, PLAN_MODEL = 1, PLAN_GROUP = 2, PLAN_OPEN = 3 };
@@ -913,6 +913,16 @@ static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
         }
         return;
     }
+    if (op->code == WB_XENC_OP_CONTENT && !op->named && op->type == sym_any) {
+        /* A wildcard item is written under the name it holds. */
+        VALUE pre = rb_utf8_str_new(parent->pre, (long)parent->pre_len);
+        VALUE element = rb_funcall(wb_hooks.mXMLOpenContent, id_wildcard_element, 2, value, pre);
+        StringValue(element);
+        wb_buffer_append_str(&enc->buffer, element);
+        RB_GC_GUARD(element);
+        RB_GC_GUARD(pre);
+        return;
+    }
     if (op->code == WB_XENC_OP_CONTENT) {
         /* Generator#one_value for open types: "<name", then what
          * OpenContent.element_content writes, then the end tag. */
@@ -1198,4 +1208,6 @@ void wb_xenc_init(VALUE mNative)
     id_qname_attribute = rb_intern("qname_attribute");
     id_index = rb_intern("index");
     sym_qname = ID2SYM(rb_intern("qname"));
+    sym_any = ID2SYM(rb_intern("any"));
+    id_wildcard_element = rb_intern("wildcard_element");
 }

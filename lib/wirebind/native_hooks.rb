@@ -79,7 +79,7 @@ module Wirebind
       XML_PLAN: %i[for namespaces],
       XML_ENCODER: %i[text attribute declaration],
       XML_CAPTURE: %i[new leaf_value],
-      XML_OPEN_CONTENT: %i[element_content qname_attribute],
+      XML_OPEN_CONTENT: %i[element_content qname_attribute wildcard_element],
       JSON_DECODER: %i[format_path convert_text],
       JSON_SCANNER: %i[describe_char],
       JSON_WRITER: %i[string integer float decimal boolean time date base64 nested],

@@ -196,9 +196,16 @@ class ModelDeclarationTest < Minitest::Test
 
   def test_names_must_match_the_name_pattern
     klass = model
-    ["Name", "1st", "a-b", "a b", "ä", "", "a?", "a="].each do |name|
+    ["Name", "1st", "a-b", "a b", "Äb", "١a", "a·b", "", "a?", "a="].each do |name|
       assert_schema_error(/a name starts with a lowercase letter or _/) { klass.attribute name.to_sym, :string }
     end
+    # Ruby's identifiers in any script (a WSDL's Cyrillic names), as readers and keywords.
+    unicode = model
+    unicode.attribute :дата_документа, :string
+    unicode.attribute :中文, :integer
+    record = unicode.new(дата_документа: "2026", 中文: 1)
+    assert_equal ["2026", 1], [record.дата_документа, record.中文] # rubocop:disable Naming/AsciiIdentifiers -- the names under test
+    assert_equal record, unicode.from_json(record.to_json)
     assert_schema_error(/the name must be a Symbol, not 1/) { klass.attribute 1, :string }
     assert_empty klass.attributes
 

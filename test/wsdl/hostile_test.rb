@@ -112,6 +112,30 @@ module Wirebind
       assert_equal "ΣύμβολοX", WSDL::Naming.constant("σύμβολο.x")
     end
 
+    # A 1C service's element names: attributes, keywords, operations and
+    # arguments keep their letters (only what Ruby cannot take is transliterated).
+    # rubocop:disable Naming/AsciiIdentifiers, Naming/VariableNumber -- the names under test
+    def test_unicode_attribute_and_method_names_stay_unicode
+      mod = Module.new
+      WSDL.load(StringIO.new(hostile_wsdl("ПолучитьДанные", "КонтактнаяИнформация"))).define(mod)
+      klass = mod.const_get(:ПолучитьДанные)
+      assert_equal %i[контактная_информация kind контактная_информация_2], klass.attributes.map(&:name)
+      record = klass.new(контактная_информация: "тел. 123")
+      assert_equal "тел. 123", record.контактная_информация
+      xml = record.to_xml
+      assert_includes xml, "<КонтактнаяИнформация>тел. 123</КонтактнаяИнформация>"
+      assert_equal record, klass.from_xml(xml)
+      client = client_classes(mod).first
+      assert client.method_defined?(:получить_данные), client.instance_methods(false).inspect
+      assert_includes client.instance_method(:получить_данные).parameters, %i[key контактная_информация]
+      assert_equal "дата_документа", WSDL::Naming.snake("ДатаДокумента")
+      assert_equal "中文_name", WSDL::Naming.snake("中文Name")
+      assert_equal "au00b7b", WSDL::Naming.snake("a·b")
+      assert_equal "_̈x", WSDL::Naming.snake("\u0308x")
+      assert_equal "_١٢", WSDL::Naming.snake("١٢")
+    end
+    # rubocop:enable Naming/AsciiIdentifiers, Naming/VariableNumber
+
     def test_deep_nesting_is_a_limit_error
       deep = "#{'<xsd:sequence>' * 10_000}#{'</xsd:sequence>' * 10_000}"
       document = wsdl(types: %(<xsd:schema targetNamespace="urn:d"><xsd:complexType name="T">#{deep}</xsd:complexType></xsd:schema>))

@@ -106,5 +106,57 @@ module Wirebind
       assert_equal({ "@Name" => "State", "@Value" => "true" }, message["Data"]["SimpleItem"])
       assert_equal record, mod::NotificationMessage.from_xml(record.to_xml)
     end
+
+    # ONVIF's NotificationMessageHolderType: a wsa:EndpointReferenceType
+    # (Address, ReferenceParameters, Metadata, then xsd:any ##other) beside
+    # the Topic and the Message.
+    HOLDER = <<~XML
+      <xsd:schema targetNamespace="urn:test" elementFormDefault="qualified">
+        <xsd:complexType name="EndpointReferenceType"><xsd:sequence>
+          <xsd:element name="Address" type="xsd:anyURI"/>
+          <xsd:element name="ReferenceParameters" type="tns:ReferenceParametersType" minOccurs="0"/>
+          <xsd:element name="Metadata" type="xsd:string" minOccurs="0"/>
+          <xsd:any namespace="##other" processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
+        </xsd:sequence><xsd:anyAttribute namespace="##other"/></xsd:complexType>
+        <xsd:complexType name="ReferenceParametersType"><xsd:sequence>
+          <xsd:any namespace="##any" processContents="lax" minOccurs="0" maxOccurs="unbounded"/>
+        </xsd:sequence></xsd:complexType>
+        <xsd:complexType name="NotificationMessageHolderType"><xsd:sequence>
+          <xsd:element name="SubscriptionReference" type="tns:EndpointReferenceType" minOccurs="0"/>
+          <xsd:element name="Topic" type="xsd:string" minOccurs="0"/>
+          <xsd:element name="ProducerReference" type="tns:EndpointReferenceType" minOccurs="0"/>
+          <xsd:element name="Message"><xsd:complexType><xsd:sequence>
+            <xsd:element name="Source" type="xsd:string" minOccurs="0"/>
+            <xsd:any namespace="##any" processContents="lax"/>
+          </xsd:sequence></xsd:complexType></xsd:element>
+        </xsd:sequence></xsd:complexType>
+      </xsd:schema>
+    XML
+
+    def test_xsd_any_beside_declared_elements_keeps_the_other_elements_in_order
+      mod = define_wsdl(HOLDER)
+      fields = mod::EndpointReferenceType.attributes.map { |a| [a.name, a.type, a.list?, a.xml] }
+      assert_equal [:any, :any, true, "*"], fields.last
+      xml = '<NotificationMessageHolderType xmlns="urn:test" xmlns:x="urn:x">' \
+            '<SubscriptionReference><Address>http://cam/sub</Address><x:Extra id="1">a</x:Extra>' \
+            "<ReferenceParameters><x:Id>7</x:Id></ReferenceParameters><x:Other/><x:Extra>b</x:Extra></SubscriptionReference>" \
+            "<Topic>tns1:Device/Trigger</Topic>" \
+            '<Message><Source>cam</Source><x:Message UtcTime="2026-01-01T00:00:00Z"><x:Data>1</x:Data></x:Message></Message>' \
+            "</NotificationMessageHolderType>"
+      record = mod::NotificationMessageHolderType.from_xml(xml)
+      reference = record.subscription_reference
+      assert_equal "http://cam/sub", reference.address
+      assert_equal({ "{urn:x}Id" => "7" }, reference.reference_parameters)
+      assert_equal [{ "{urn:x}Extra" => { "@id" => "1", "#text" => "a" } }, { "{urn:x}Other" => "" }, { "{urn:x}Extra" => "b" }], reference.any
+      assert_equal "cam", record.message.source
+      assert_equal [{ "{urn:x}Message" => { "@UtcTime" => "2026-01-01T00:00:00Z", "Data" => "1" } }], record.message.any
+      again = mod::NotificationMessageHolderType.from_xml(record.to_xml)
+      assert_equal record, again
+      written = mod::EndpointReferenceType.new(address: "urn:a", any: [{ "{urn:x}Extra" => "c" }, { "Local" => "d" }]).to_xml
+      assert_includes written, '<Extra xmlns="urn:x">c</Extra>'
+      assert_equal [{ "{urn:x}Extra" => "c" }, { "Local" => "d" }], mod::EndpointReferenceType.from_xml(written).any
+      error = assert_raises(EncodeError) { mod::EndpointReferenceType.new(address: "urn:a", any: ["c"]).to_xml }
+      assert_includes error.message, "one-pair Hash"
+    end
   end
 end

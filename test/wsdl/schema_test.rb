@@ -97,7 +97,8 @@ module Wirebind
         node = mod::Node
         assert_equal mod::Base, node.superclass
         fields = node.attributes.to_h { |a| [a.name, [a.type.is_a?(Class) ? a.type.name&.split("::")&.last || a.type : a.type, a.list?, a.xml]] }
-        assert_equal %i[id lang session_id color codes children note thing price by], fields.keys
+        assert_equal %i[id lang session_id color codes children note thing price any by], fields.keys
+        assert_equal [:any, true, "*"], fields[:any]
         assert_equal [:integer, false, "id"], fields[:id]
         assert_equal [:string, false, "@lang"], fields[:lang]
         assert_equal [:string, false, "codes"], fields[:codes]

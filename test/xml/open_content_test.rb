@@ -35,6 +35,14 @@ class OpenContentTest < Minitest::Test
     attribute :type, :qname
   end
 
+  # Issue 19: what an xsd:any beside declared elements generates.
+  class Open
+    include Wirebind::Model
+    xml_root "open"
+    attribute :id, :integer
+    attribute :rest, [:any], xml: "*"
+  end
+
   def decode(xml, type = Detail, **options)
     XML.decode(xml, type, **options)
   end
@@ -258,5 +266,19 @@ class OpenContentTest < Minitest::Test
   def test_qname_has_no_json_form
     error = assert_raises(Wirebind::SchemaError) { Wirebind::JSON.encode(Detail.new) }
     assert_match(/:qname maps to XML only/, error.message)
+  end
+
+  def test_wildcard_any_items_keep_their_names_in_order
+    xml = %(<open xmlns:x="urn:x"><x:a k="1">t</x:a><id>3</id><b><c/></b><x:a/><d xmlns:xsi="#{XSI}" xsi:nil="true"/></open>)
+    record = decode(xml, Open)
+    assert_equal 3, record.id
+    assert_equal [{ "{urn:x}a" => { "@k" => "1", "#text" => "t" } }, { "b" => { "c" => "" } }, { "{urn:x}a" => "" },
+                  { "d" => { "@{#{XSI}}nil" => "true" } }], record.rest
+    assert_equal record, decode(XML.encode(record), Open)
+    assert_includes XML.encode(record), '<a xmlns="urn:x" k="1">t</a><b><c></c></b>'
+    [[{ "a" => "1", "b" => "2" }, "one-pair Hash"], ["text", "one-pair Hash"], [{ "a b" => "1" }, "is not a name"]].each do |item, message|
+      error = assert_raises(Wirebind::EncodeError) { XML.encode(Open.new(rest: [item])) }
+      assert_includes error.message, message
+    end
   end
 end

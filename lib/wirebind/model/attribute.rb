@@ -7,7 +7,10 @@ module Wirebind
     #
     # @api private
     class Attribute
-      NAME_PATTERN = /\A[a-z_][a-zA-Z0-9_]*\z/
+      # Ruby's identifiers: non-ASCII letters, marks and digits too (a WSDL's
+      # КонтактнаяИнформация is +контактная_информация+), starting as a local
+      # variable does (not with an uppercase letter or a digit).
+      NAME_PATTERN = /\A[_\p{Ll}\p{Lo}][_\p{L}\p{M}\p{N}]*\z/
 
       # Names a model's instances cannot give up: what Ruby itself calls on any
       # object (Object's public methods in Ruby 3.1, initialization, implicit
@@ -216,7 +219,7 @@ module Wirebind
           name = name.to_sym
           # The message's prefix is built only for an error: declaring is on the path of loading generated code.
           unless NAME_PATTERN.match?(name)
-            raise SchemaError, "#{declaration(owner, name)}: a name starts with a lowercase letter or _ and has only letters, digits and _"
+            raise SchemaError, "#{declaration(owner, name)}: a name starts with a lowercase letter or _ and has only letters, marks, digits and _ (of any script; a letter of no case may start it)"
           end
           if name.start_with?(INTERNAL_PREFIX)
             raise SchemaError, "#{declaration(owner, name)}: names starting with #{INTERNAL_PREFIX} are wirebind's own"

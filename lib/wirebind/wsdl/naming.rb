@@ -2,19 +2,21 @@
 
 module Wirebind
   module WSDL
-    # Ruby names for XML names, deterministic and always valid. Constants keep
-    # non-ASCII letters, marks and digits (+КонтактнаяИнформация+; one that
-    # cannot start a constant, such as +中文+, gets "Type" before it). Method
-    # names (attributes, operations, keywords) are ASCII: a character that cannot
-    # be in one becomes "_" (ASCII) or "u" and its code point (anything else), so
-    # +"é"+ is always +u00e9+. A constant that is a keyword (+END+, +BEGIN+) gets
-    # a "_" after it; a name that would collide with one already given gets "_2",
-    # "_3", ...
+    # Ruby names for XML names, deterministic and always valid. Constants and
+    # method names (attributes, operations, keywords) keep non-ASCII letters,
+    # marks and digits (+КонтактнаяИнформация+, +контактная_информация+); a
+    # constant that cannot start with its first one, such as +中文+, gets "Type"
+    # before it, a method name "_". Any other character becomes "_" (ASCII) or
+    # "u" and its code point (+"·"+ is always +u00b7+). File names ({.file}) are
+    # ASCII, with +"é"+ as +u00e9+. A constant that is a keyword (+END+,
+    # +BEGIN+) gets a "_" after it; a name that would collide with one already
+    # given gets "_2", "_3", ...
     #
     # @api private
     module Naming
       CONSTANT = /\A\p{Lu}[_\p{L}\p{M}\p{N}]*\z/
-      METHOD = /\A[a-z_][a-z0-9_]*\z/
+      METHOD = Model::Attribute::NAME_PATTERN
+      METHOD_START = /\A[_\p{Ll}\p{Lo}]/
       RUBY_KEYWORDS = (Model::Generator::KEYWORDS.map(&:to_s) + %w[BEGIN END]).freeze
 
       module_function
@@ -39,16 +41,27 @@ module Wirebind
         camel
       end
 
-      # +"sessionId"+ → +"session_id"+; +"HTTPServer"+ → +"http_server"+.
+      # +"sessionId"+ → +"session_id"+; +"HTTPServer"+ → +"http_server"+;
+      # +"ДатаДокумента"+ → +"дата_документа"+.
       # @return [String] matches {METHOD}
       def snake(name)
-        text = ascii(name)
-        text = text.gsub(/([A-Z]+)([A-Z][a-z])/, '\1_\2').gsub(/([a-z\d])([A-Z])/, '\1_\2').downcase
+        words(unicode(name), /(\p{Lu}+)(\p{Lu}\p{Ll})/, /([\p{Ll}\p{Lo}\p{N}])(\p{Lu})/, METHOD_START)
+      end
+
+      # {.snake} in ASCII, for file and directory names.
+      # @return [String]
+      def file(name)
+        words(ascii(name), /([A-Z]+)([A-Z][a-z])/, /([a-z\d])([A-Z])/, /\A[_a-z]/)
+      end
+
+      def words(text, acronym, word, start)
+        text = text.gsub(acronym, '\1_\2').gsub(word, '\1_\2').downcase
         text = text.squeeze("_").sub(/\A_+(?=.)/, "").sub(/(?<=.)_+\z/, "")
         text = "value" if text.empty? || text == "_"
-        text = "_#{text}" if text.match?(/\A\d/)
+        text = "_#{text}" unless text.match?(start)
         text
       end
+      private_class_method :words
 
       # +name+, or +name_2+, +name_3+... the first not in +taken+ (which it joins).
       # @param taken [Hash{String => true}]

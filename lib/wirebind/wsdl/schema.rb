@@ -84,6 +84,10 @@ module Wirebind
       end
     end
 
+    # The field of a type's +xsd:any+ wildcards: the elements no declared one
+    # takes, each as a one-pair Hash (its name to its value) (+xml: "*"+).
+    WILDCARD = Field.new(:wildcard, "any", nil, :any, true, nil, false, nil, false, true).freeze
+
     # A global element that may stand for a substitution group's head.
     Substitute = Struct.new(:namespace, :local, :type)
 
@@ -437,6 +441,10 @@ module Wirebind
             definition.node.children.reverse_each { |child| stack << [child, repeated, depth + 1] }
           when "element"
             fields << element_field(node, context, many || repeats?(node))
+          when "any"
+            # Wildcards beside declared elements (ONVIF's wsnt:Message, EWS): the
+            # other elements, in order, each keeping its name (one field for all).
+            fields << WILDCARD unless fields.include?(WILDCARD)
           when "attribute"
             field = attribute_field(node, context)
             fields << field if field

@@ -34,7 +34,13 @@ module Wirebind
     # that shape cannot give the document order back (text that is not blank after
     # a child element, or a name that repeats after another one), +"#content"+
     # holds the content in order too: an Array of Strings (text, white space
-    # included) and one-pair Hashes (+{key => value}+, the same values).
+    # included) and one-pair Hashes (each a key to the same value).
+    #
+    # A +"*"+ +:any+ item (an +xsd:any+ wildcard beside declared elements) has
+    # no name of its own in the model, so its value keeps the element's: a
+    # one-pair Hash, the element's key to its value, the key as a child's in +"#content"+
+    # (the local name when the element is in the record's namespace, else
+    # `"{uri}local"`).
     #
     # Limits are the decoder's: the tokenizer enforces depth, token size,
     # attribute and namespace counts before any event arrives here, and nothing
@@ -52,11 +58,22 @@ module Wirebind
       # @param attrs [Array, nil] the element's own attributes, [name, uri, value, ...]
       #   (the name with or without its prefix)
       # @param text [String]
+      # @param named [Array(String, String), nil] a +"*"+ +:any+ item's element:
+      #   its local name and the namespace of the record it is in
+      # @param uri [String, nil] the element's namespace (with +named+)
       # @return [String, Hash]
-      def self.leaf_value(kind, attrs, text)
+      def self.leaf_value(kind, attrs, text, named = nil, uri = nil)
         return Pure::Encoder.text(text) if kind == :xml
 
-        attrs ? Capture.new(kind, nil, attrs).tap { |capture| capture.text(text) }.value : text
+        value = attrs ? Capture.new(kind, nil, attrs).tap { |capture| capture.text(text) }.value : text
+        named ? { key_of(named[0], uri, named[1]) => value } : value
+      end
+
+      # The key of an element named +qname+ in +uri+ inside one in +parent_uri+.
+      def self.key_of(qname, uri, parent_uri)
+        colon = qname.index(":")
+        local = colon ? qname[(colon + 1)..] : qname
+        uri == parent_uri ? local : "{#{uri}}#{local}"
       end
 
       # @param kind [Symbol] +:xml+ or +:any+
@@ -69,8 +86,10 @@ module Wirebind
       # @param written [Hash{String => String}, nil] (+:xml+) declarations the
       #   output will be placed under (prefix => uri), which need no repeating
       #   (SOAP::Fault#detail's element carries every one in scope)
-      def initialize(kind, uri, attrs, scope: nil, written: nil)
+      # @param named [Array(String, String), nil] as for {.leaf_value}
+      def initialize(kind, uri, attrs, scope: nil, written: nil, named: nil)
         @kind = kind
+        @named = named && Capture.key_of(named[0], uri, named[1])
         @scope = scope
         @written = written
         @depth = 0
@@ -98,7 +117,7 @@ module Wirebind
           @names << qname << @piece.bytesize
         else
           parent = @nodes.last
-          @nodes << [key(qname, uri, parent[1]), uri, any_attributes(attrs), nil]
+          @nodes << [Capture.key_of(qname, uri, parent[1]), uri, any_attributes(attrs), nil]
         end
       end
 
@@ -114,7 +133,7 @@ module Wirebind
           close_tag
         else
           parent = @nodes.last
-          add(parent, key(qname, uri, parent[1]), attrs ? node_value([nil, uri, any_attributes(attrs), text]) : text)
+          add(parent, Capture.key_of(qname, uri, parent[1]), attrs ? node_value([nil, uri, any_attributes(attrs), text]) : text)
         end
       end
 
@@ -147,7 +166,10 @@ module Wirebind
 
       # @return [String, Hash] the captured element's value, once it has ended
       def value
-        @kind == :xml ? @out : node_value(@nodes.first)
+        return @out if @kind == :xml
+
+        value = node_value(@nodes.first)
+        @named ? { @named => value } : value
       end
 
       private
@@ -230,12 +252,6 @@ module Wirebind
 
         uri = @scope.namespace_of(prefix) or return
         @carry[prefix] = uri unless @written && @written[prefix] == uri
-      end
-
-      def key(qname, uri, parent_uri)
-        colon = qname.index(":")
-        local = colon ? qname[(colon + 1)..] : qname
-        uri == parent_uri ? local : "{#{uri}}#{local}"
       end
 
       def any_attributes(attrs)

@@ -66,6 +66,22 @@ module Wirebind
           end
         end
 
+        # A +"*"+ +:any+ item (an +xsd:any+ wildcard's element), written whole:
+        # a one-pair Hash (the element's key to its value) as decoding gives it, the key named as
+        # a child in +"#content"+ is (unbraced: in the record's namespace).
+        #
+        # @param value [Object] not nil
+        # @param prefix [String] the record's prefix for its own namespace ("p:" or "")
+        # @return [String]
+        # @raise [Types::InvalidValue]
+        def wildcard_element(value, prefix)
+          unless value.is_a?(Hash) && value.size == 1
+            raise Types::InvalidValue, "expected a one-pair Hash {element name => :any value} for a \"*\" :any item, got #{Types.describe(value)}"
+          end
+
+          AnyWriter.new(prefix).write_children(value)
+        end
+
         # A model in an +:any+ element (an +xsd:anyType+ value): written as the
         # document element of its own encode would be, its xsi:type naming its
         # class (so that decoding gives the class back) and its namespaces
@@ -171,9 +187,22 @@ module Wirebind
         # @param value [String, Hash] the element's value (not nil)
         # @return [String] the rest of its start tag and its content (no end tag)
         def write(value)
-          # A work item is a node, [value, prefix of its unbraced children, name
-          # to open (nil: already open), its declaration, key], or an end tag (a String).
-          stack = [[value, @prefix, nil, nil, nil]]
+          run([[value, @prefix, nil, nil, nil]])
+        end
+
+        # @param hash [Hash] child elements by key, as in an +:any+ Hash
+        # @return [String] those elements, whole
+        def write_children(hash)
+          items = []
+          hash.each { |key, value| child_items(items, key, value, @prefix) }
+          run(items.reverse!)
+        end
+
+        private
+
+        # A work item is a node, [value, prefix of its unbraced children, name
+        # to open (nil: already open), its declaration, key], or an end tag (a String).
+        def run(stack)
           until stack.empty?
             item = stack.pop
             if item.is_a?(String)
@@ -196,8 +225,6 @@ module Wirebind
           end
           @out
         end
-
-        private
 
         def at
           @path.empty? ? "" : " at #{@path.join('/').inspect}"

@@ -177,7 +177,7 @@ module Wirebind
           when MODEL
             start_model(entry, values, attrs)
           when OPEN
-            start_capture(entry, values, attrs, uri)
+            start_capture(entry, values, attrs, uri, local)
           else
             start_scalar(entry, values, attrs)
           end
@@ -241,7 +241,7 @@ module Wirebind
               values[entry.index] = entry.type == :string ? text : convert(entry, text, local)
             end
           elsif kind != GROUP # an empty wrapper leaves its lists empty, as they are by default
-            leaf_value(entry, top[VALUES], attrs, text, local)
+            leaf_value(entry, top[VALUES], attrs, text, local, uri)
           elsif attrs
             apply_attributes(entry, attrs, top[VALUES], local)
           end
@@ -379,7 +379,13 @@ module Wirebind
 
         # A +:xml+ or +:any+ element: text wanted throughout, so that every tag
         # inside is read by open_element (see Tokenizer#tag_source).
-        def start_capture(slot, values, attrs, uri)
+        def start_capture(slot, values, attrs, uri, local)
+          if (named = wildcard(slot, local))
+            # A wildcard item keeps its element (xsi:nil and xsi:type among its attributes).
+            push([CAPTURE, Capture.new(:any, uri, attrs, named: named), values, slot, nil, nil, false, true, nil])
+            @want_text = true
+            return
+          end
           if attrs && nil_attribute?(attrs)
             deliver(slot, values, nil)
             @skip = 1
@@ -402,9 +408,16 @@ module Wirebind
           @want_text = true
         end
 
+        # A "*" :any item: [its local name, the record's namespace] (Capture's +named:+), else nil.
+        def wildcard(slot, local)
+          [local, slot.home] if slot.name.nil? && slot.type == :any && slot.kind == OPEN
+        end
+
         # A value element that holds only text, seen whole.
-        def leaf_value(slot, values, attrs, text, local)
-          if attrs && nil_attribute?(attrs)
+        def leaf_value(slot, values, attrs, text, local, uri = nil)
+          if (named = wildcard(slot, local))
+            deliver(slot, values, Capture.leaf_value(:any, attrs, text, named, uri))
+          elsif attrs && nil_attribute?(attrs)
             deliver(slot, values, nil)
           elsif slot.kind == OPEN && !(plan = typed_any_plan(slot, attrs))
             deliver(slot, values, Capture.leaf_value(slot.type, attrs, text))

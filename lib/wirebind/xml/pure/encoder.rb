@@ -448,6 +448,9 @@ module Wirebind
             emit "#{pad}else"
             if slot.kind == Plan::MODEL
               model_value(slot, value, depth + 1, top)
+            elsif slot.kind == Plan::OPEN && slot.type == :any && slot.name.nil?
+              # A wildcard item is written under the name it holds.
+              emit "#{pad}  out << OpenContent.wildcard_element(#{value}, pre)"
             elsif slot.kind == Plan::OPEN || slot.type == :qname
               # Whether a default namespace is in scope in the element (a "{}local" one resets it).
               default_in_scope = no_namespace?(slot) ? "false" : "!child_default.nil?"
