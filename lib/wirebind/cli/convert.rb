@@ -8,6 +8,8 @@ module Wirebind
     # stays flat. On a terminal it draws a progress bar (bytes read of the input's
     # size, records per second) with the ruby-progressbar gem when it is installed;
     # piped, it prints nothing but errors, which carry the line or path.
+    # Its interface is the command line (+wirebind convert --help+).
+    # @api private
     class Convert < Command
       NAME = "convert"
       SUMMARY = "stream records from XML or JSON into JSON, JSON Lines or HAL"
