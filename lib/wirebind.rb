@@ -41,3 +41,6 @@ module Wirebind
     autoload :HTTP2, File.expand_path("wirebind/http2", __dir__)
   end
 end
+
+# The +render wirebind:+ controller renderer, when the application runs Rails.
+require_relative "wirebind/railtie" if defined?(Rails::Railtie)

@@ -190,3 +190,14 @@ namespace :format do
     end
   end
 end
+
+namespace :yard do
+  desc "Fail when an object of the public API (not @api private) has no documentation"
+  task :undocumented do
+    output = `yard stats --list-undoc --hide-api private --no-save 2>&1`
+    abort "yard stats failed:\n#{output}" unless $?.success?
+    listed = output.split("Undocumented Objects:", 2)[1].to_s.lines.map(&:strip).grep(/\A[A-Z]/)
+    abort "undocumented public API (#{listed.size}):\n#{listed.join("\n")}" unless listed.empty?
+    puts "yard:undocumented: every public object is documented"
+  end
+end

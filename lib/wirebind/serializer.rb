@@ -243,6 +243,9 @@ module Wirebind
     # @return [Hash, nil] JSON:API: the top-level meta
     attr_reader :meta
 
+    # The document as Ruby values (what +JSON.parse+ of {#to_json} gives, with
+    # String keys); +as_json+ for Rails.
+    # @return [Hash{String => Object}, Array<Hash{String => Object}>]
     def to_h
       JSON.decode(to_json, :any)
     end

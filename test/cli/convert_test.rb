@@ -29,6 +29,12 @@ class CLIConvertTest < Minitest::Test
         attributes :key, :votes
         link(:self) { |issue| "/issues/\#{issue.key}" }
       end
+
+      # Cannot write the records whose votes are odd: a NaN is no JSON number.
+      class RatioSerializer < Wirebind::Serializer
+        attribute :key
+        attribute(:ratio) { |issue| issue.votes.odd? ? Float::NAN : issue.votes / 2.0 }
+      end
     end
   RUBY
 
@@ -106,6 +112,30 @@ class CLIConvertTest < Minitest::Test
 
     assert_equal 1, status
     assert_match(%r{wirebind convert: .*"many".*item/votes.*line 1}, err)
+  end
+
+  def test_skip_errors_leaves_out_the_records_that_cannot_be_written_and_counts_them
+    input = write_input("issues.xml", soap(5))
+    args = ["--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", "--to", "hal",
+            "--serializer", "ConvertTestModels::RatioSerializer", input]
+    status, _out, err = convert(*args)
+    assert_equal 1, status
+    assert_match(/wirebind convert: .*NaN/, err)
+
+    status, out, err = convert("--skip-errors", *args)
+    assert_equal 0, status, err
+    assert_equal([{ "key" => "OPS-0", "ratio" => 0.0 }, { "key" => "OPS-2", "ratio" => 1.0 }, { "key" => "OPS-4", "ratio" => 2.0 }],
+                 JSON.parse(out).dig("_embedded", "item"))
+    assert_equal 1, err.lines.size, err
+    assert_match(/\Awirebind convert: skipped 2 of 5 records \(the first, record 2: .*NaN.*\)\n\z/, err)
+
+    # Nothing to skip: nothing said. A malformed input still ends the run (status 1).
+    status, _out, err = convert("--skip-errors", "--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", input)
+    assert_equal [0, ""], [status, err]
+    broken = write_input("broken.xml", soap(2).sub("</votes>", "</vote>"))
+    status, _out, err = convert("--skip-errors", "--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/return/item", broken)
+    assert_equal 1, status
+    assert_match(/line 1, column \d+/, err)
   end
 
   def test_malformed_input_prints_line_and_column

@@ -8,6 +8,8 @@ module Wirebind
     # stays flat. On a terminal it draws a progress bar (bytes read of the input's
     # size, records per second) with the ruby-progressbar gem when it is installed;
     # piped, it prints nothing but errors, which carry the line or path.
+    # Its interface is the command line (+wirebind convert --help+).
+    # @api private
     class Convert < Command
       NAME = "convert"
       SUMMARY = "stream records from XML or JSON into JSON, JSON Lines or HAL"
@@ -40,6 +42,9 @@ module Wirebind
                     "XML: when --at matches no element: raise (default, exit 1) or empty (an empty list)") do |policy|
             options[:missing] = policy
           end
+          parser.on("--skip-errors", "leave out the records that cannot be written (counted on stderr, status 0)") do
+            options[:skip_errors] = true
+          end
           parser.on("--[no-]progress", "a progress bar on a terminal (default: on when stderr is a terminal)") { |on| options[:progress] = on }
         end
       end
@@ -68,8 +73,10 @@ module Wirebind
         open_input(input_path) do |input|
           open_output(output_path) do |output|
             progress = Progress.for(@err, input.size, options[:progress])
-            count = convert(input, type, from, decode_options(options), output, to, serializer, progress)
+            skipped = Skipped.new(options[:skip_errors])
+            count = convert(input, type, from, decode_options(options), output, to, serializer, progress, skipped)
             progress&.finish(count)
+            skipped.report(@err, count)
           end
         end
       end
@@ -101,24 +108,59 @@ module Wirebind
         raise UsageError, "OUTPUT #{output_path} is the INPUT file #{input_path}: refusing to overwrite it"
       end
 
-      def convert(input, type, from, decode, output, to, serializer, progress)
+      def convert(input, type, from, decode, output, to, serializer, progress, skipped)
         opening, separator, closing = FRAMES.fetch(to)
         format = to == "hal" ? :hal : :plain
         output.write(opening)
         count = 0
+        written = 0
         on_record = lambda do |record|
-          output.write(separator) unless count.zero?
-          output.write(serializer ? serializer.new(record, format: format).to_json : Wirebind::JSON.encode(record))
           count += 1
           progress&.update(input.bytes_read, count)
+          text = skipped.guard(count) { serializer ? serializer.new(record, format: format).to_json : Wirebind::JSON.encode(record) }
+          next unless text
+
+          output.write(separator) unless written.zero?
+          output.write(text)
+          written += 1
         end
         if from == "xml"
           Wirebind::XML.each(input, type, **decode, &on_record)
         else
           Wirebind::JSON.each(input, type, **decode, &on_record)
         end
-        output.write(closing) unless to == "jsonl" && count.zero?
+        output.write(closing) unless to == "jsonl" && written.zero?
         count
+      end
+
+      # The records --skip-errors leaves out: those that cannot be written (an
+      # EncodeError). Errors in the input end the run whatever the option: the
+      # reader cannot resume after them.
+      # @api private
+      class Skipped
+        # @param enabled [Boolean, nil] --skip-errors given
+        def initialize(enabled)
+          @enabled = enabled
+          @count = 0
+          @first = nil
+        end
+
+        # @param number [Integer] the record's number, from 1
+        # @return [String, nil] the block's text, or nil for a record skipped
+        def guard(number)
+          yield
+        rescue EncodeError => e
+          raise unless @enabled
+
+          @count += 1
+          @first ||= "record #{number}: #{e.message.strip.gsub(/\s*\n\s*/, ' ')}"
+          nil
+        end
+
+        # One line on +err+ when records were skipped.
+        def report(err, total)
+          err.puts("wirebind convert: skipped #{@count} of #{total} records (the first, #{@first})") if @count.positive?
+        end
       end
 
       def constant(name, option)

@@ -7,6 +7,8 @@ module Wirebind
   module CLI
     # +wirebind generate SERVICE.wsdl --out DIR --module Jira+: writes the models
     # and clients of a WSDL as Ruby source ({Wirebind::WSDL::Description#generate}).
+    # Its interface is the command line (+wirebind generate --help+).
+    # @api private
     class Generate < Command
       NAME = "generate"
       SUMMARY = "write models and clients from a WSDL as Ruby source"

@@ -4,6 +4,8 @@ module Wirebind
   module CLI
     # +wirebind serve [config.ru] --port 9292 [--bind ADDR] [--tls-cert F --tls-key F] [--threads N]+:
     # runs a Rack application on {Wirebind::HTTP2::Server} until INT or TERM.
+    # Its interface is the command line (+wirebind serve --help+).
+    # @api private
     class Serve < Command
       NAME = "serve"
       SUMMARY = "run a Rack application (config.ru) over HTTP/2 (h2c, TLS) and HTTP/1.1"

@@ -130,6 +130,7 @@ module Wirebind
       # The IO the encoders write to: gathers what they write and hands it on
       # in pieces of exactly PIECE_SIZE bytes (the last one shorter), each a
       # new String. Pieces may cut a character: they are bytes on the wire.
+      # @api private
       class Pieces
         def initialize(block)
           @block = block
@@ -183,6 +184,7 @@ module Wirebind
 
       # The pieces of the first run, for the runs after it: in a String up to
       # KEPT_IN_MEMORY bytes, then in an unlinked-on-close Tempfile.
+      # @api private
       class Kept
         def initialize
           @memory = String.new(encoding: Encoding::BINARY)
