@@ -1055,7 +1055,7 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
             leaf_path l = {local, {NULL, 0}};
             deliver(d, e, top->values, convert(d, e, text.ptr, text.len, l, NONE));
         } else {
-            leaf_value(d, e, top->values, attrs, n, text, local);
+            leaf_value(d, e, top->values, attrs, n, text, local, uri);
         }
     } else if (e->kind != WB_XPLAN_GROUP) {
         /* (an empty wrapper leaves its lists empty, as they are by default) */
