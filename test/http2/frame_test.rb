@@ -102,14 +102,29 @@ class HTTP2FrameTest < Minitest::Test
     assert_equal :idle, stream.state
     stream.receive_headers(false)
     assert_equal :open, stream.state
-    stream.receive_data(true)
+    stream.receive_data(0, true)
     assert_equal :half_closed_remote, stream.state
-    error = assert_raises(Wirebind::HTTP2::StreamError) { stream.receive_data(false) }
+    error = assert_raises(Wirebind::HTTP2::StreamError) { stream.receive_data(0, false) }
     assert_equal :STREAM_CLOSED, error.code
     stream.send_end_stream
     assert stream.closed?
     idle = Wirebind::HTTP2::Stream.new(3, 0)
-    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ProtocolError) { idle.receive_data(false) }.code
+    assert_equal :PROTOCOL_ERROR, assert_raises(Wirebind::HTTP2::ProtocolError) { idle.receive_data(0, false) }.code
+  end
+
+  # Section 8.1.1, on the stream: DATA counted against the request's content-length.
+  def test_stream_content_length
+    stream = Wirebind::HTTP2::Stream.new(1, 65_535)
+    stream.receive_headers(false)
+    stream.declare_content_length("5", false)
+    assert_raises(Wirebind::HTTP2::StreamError) { stream.declare_content_length("5", false) } # twice
+    stream.receive_data(3, false)
+    error = assert_raises(Wirebind::HTTP2::StreamError) { stream.finish_request }
+    assert_match(/content-length 5 but 3 bytes/, error.message)
+    assert_raises(Wirebind::HTTP2::StreamError) { stream.receive_data(3, true) }
+    other = Wirebind::HTTP2::Stream.new(3, 65_535)
+    assert_raises(Wirebind::HTTP2::StreamError) { other.declare_content_length("-1", false) }
+    assert_raises(Wirebind::HTTP2::StreamError) { other.declare_content_length("2", true) }
   end
 
   def test_control_frame_payloads_are_binary_records
