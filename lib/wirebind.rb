@@ -2,6 +2,7 @@
 
 require_relative "wirebind/version"
 require_relative "wirebind/errors"
+require_relative "wirebind/namespaces"
 require_relative "wirebind/backend"
 require_relative "wirebind/shareable"
 require_relative "wirebind/chunks"

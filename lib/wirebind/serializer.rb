@@ -361,7 +361,7 @@ module Wirebind
           begin
             first = false unless yield(item, first, index) == false
           rescue EncodeError => e
-            raise JSON::Pure::Writer.nested(e, index)
+            raise JSON::Writer.nested(e, index)
           end
           index += 1
           written += Chunks.flush(io, out) if io && out.bytesize >= FLUSH_SIZE

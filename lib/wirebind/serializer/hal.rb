@@ -92,7 +92,7 @@ module Wirebind
 
       # A list's layout for +rel+: a resource embedding the records under it.
       def list_layout(rel)
-        Layout.build(list_opening: +'{"_embedded":{' << JSON::Pure::Writer.key(+"", rel) << "[", list_closing: "]}}", skip_nil: true)
+        Layout.build(list_opening: +'{"_embedded":{' << JSON::Writer.key(+"", rel) << "[", list_closing: "]}}", skip_nil: true)
       end
 
       LAYOUT = list_layout("item")

@@ -232,12 +232,12 @@ module Wirebind
 
       # @return [String] +"key":+, escaped
       def key_text(key)
-        JSON::Pure::Writer.key(+"", key)
+        JSON::Writer.key(+"", key)
       end
 
       # @return [String] +key+ as a JSON string
       def string_text(text)
-        JSON::Pure::Writer.string(+"", text)
+        JSON::Writer.string(+"", text)
       end
 
       private

@@ -76,7 +76,7 @@ module Wirebind
       # records, each with +rel+.
       def list_layout(rel)
         Layout.build(list_opening: '{"entities":[', list_closing: '],"links":[],"actions":[]}',
-                     list_head: +'{"rel":[' << JSON::Pure::Writer.string(+"", rel) << "],", single_head: "{", skip_nil: true)
+                     list_head: +'{"rel":[' << JSON::Writer.string(+"", rel) << "],", single_head: "{", skip_nil: true)
       end
 
       LAYOUT = list_layout("item")

@@ -57,7 +57,7 @@ module Wirebind
       #   @return [String] the SOAPAction it is called with
       Operation = Struct.new(:name, :args, :returns, :soap_action, keyword_init: true)
 
-      OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
+      OPERATION_NAME = XML::Syntax::NCNAME_ONLY
       # Settings copied into each subclass (each value frozen: sharing is copying).
       SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
                     @__wbs_understands @__wbs_on_error].freeze

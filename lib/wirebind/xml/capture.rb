@@ -45,7 +45,7 @@ module Wirebind
       KEY_TEXT = "#text"
       KEY_CONTENT = "#content"
       BLANK = /\A[ \t\r\n]*\z/
-      QNAME_VALUE = /\A(#{Pure::Syntax::NCNAME_SRC}):#{Pure::Syntax::NCNAME_SRC}\z/
+      QNAME_VALUE = /\A(#{XML::Syntax::NCNAME_SRC}):#{XML::Syntax::NCNAME_SRC}\z/
 
       # The value of a captured element that holds only text.
       # @param kind [Symbol] +:xml+ or +:any+
@@ -54,7 +54,7 @@ module Wirebind
       # @param text [String]
       # @return [String, Hash]
       def self.leaf_value(kind, attrs, text)
-        return Pure::Encoder.text(text) if kind == :xml
+        return XML::Escape.text(text) if kind == :xml
 
         attrs ? Capture.new(kind, nil, attrs).tap { |capture| capture.text(text) }.value : text
       end
@@ -109,7 +109,7 @@ module Wirebind
           if text.empty?
             empty_element_tag
           else
-            @piece << Pure::Encoder.text(text) << "</" << qname << ">"
+            @piece << XML::Escape.text(text) << "</" << qname << ">"
           end
           close_tag
         else
@@ -121,7 +121,7 @@ module Wirebind
       # Character data of the innermost open element (the captured one included).
       def text(text)
         if @kind == :xml
-          (@piece || @out) << Pure::Encoder.text(text)
+          (@piece || @out) << XML::Escape.text(text)
         else
           node = @nodes.last
           node[3] ? node[3] << text : node[3] = text.dup
@@ -167,7 +167,7 @@ module Wirebind
           while i < decls.size
             prefix = decls[i]
             ns = decls[i + 1]
-            @piece << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << (ns ? Pure::Encoder.attribute(ns) : "") << '"'
+            @piece << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << (ns ? XML::Escape.attribute(ns) : "") << '"'
             @inner[prefix] = @inner.fetch(prefix, 0) + 1
             declared << prefix
             i += 2
@@ -182,7 +182,7 @@ module Wirebind
             value = attrs[i + 2]
             use(name, attrs[i + 1]) if attrs[i + 1]
             use_in_value(value) if @scope && value.include?(":")
-            @piece << " " << name << "=\"" << Pure::Encoder.attribute(value) << '"'
+            @piece << " " << name << "=\"" << XML::Escape.attribute(value) << '"'
             i += 3
           end
         end
@@ -204,7 +204,7 @@ module Wirebind
 
         carried = +""
         @carry.each do |prefix, uri|
-          carried << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << Pure::Encoder.attribute(uri) << '"'
+          carried << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << XML::Escape.attribute(uri) << '"'
         end
         # Byte offsets: counting characters would cost a scan of the piece.
         @out << @piece.byteslice(0, @head) << carried << @piece.byteslice(@head, @piece.bytesize - @head)

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "writer"
+require_relative "../writer"
 
 module Wirebind
   module JSON
