@@ -311,7 +311,7 @@ module Wirebind
     # @api private
     module Document
       BUFFER_SIZE = 16 * 1024
-      FLUSH_SIZE = 64 * 1024
+      FLUSH_SIZE = Chunks::SIZE
 
       module_function
 

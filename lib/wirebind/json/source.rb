@@ -20,7 +20,7 @@ module Wirebind
     #
     # @api private
     class Source
-      CHUNK_SIZE = 64 * 1024
+      CHUNK_SIZE = Chunks::SIZE
       # What a chunk reads as when its text is checked in pieces, to find
       # where an invalid String first goes wrong without one Ruby step per byte.
       PROBE_SIZE = 4096

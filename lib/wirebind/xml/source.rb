@@ -13,7 +13,7 @@ module Wirebind
     #
     # @api private
     class Source
-      CHUNK_SIZE = 64 * 1024
+      CHUNK_SIZE = Chunks::SIZE
       HEAD_SIZE = 1024
       UTF8_BOM = "\xEF\xBB\xBF".b.freeze
       DECLARATION_START = "<?xml".b.freeze

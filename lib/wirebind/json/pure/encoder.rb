@@ -49,7 +49,7 @@ module Wirebind
       # @api private
       class Encoder
         BUFFER_SIZE = 16 * 1024
-        FLUSH_SIZE = 64 * 1024
+        FLUSH_SIZE = Chunks::SIZE
 
         class << self
           # @param klass [Class] a Wirebind::Model class

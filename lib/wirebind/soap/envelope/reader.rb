@@ -277,7 +277,7 @@ module Wirebind
             Recorder.read_from(@io, size)
           end
         end
-        CHUNK_SIZE = 64 * 1024
+        CHUNK_SIZE = Chunks::SIZE
         EMPTY = [].freeze
 
         # Reads the start of an envelope: its version, Body's first element, and a

@@ -47,7 +47,7 @@ module Wirebind
       # @api private
       class Encoder
         DECLARATION = %(<?xml version="1.0" encoding="UTF-8"?>)
-        FLUSH_SIZE = 64 * 1024
+        FLUSH_SIZE = Chunks::SIZE
 
         class << self
           # @return [Encoder] the (cached) encoder of +klass+
