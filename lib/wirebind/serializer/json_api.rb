@@ -137,7 +137,7 @@ module Wirebind
       def resource_program(p, compiled, fieldset)
         links = compiled.serializer.__wb_links
         base = compiled.fields.size
-        hrefs = link_calls(p, base, links)
+        hrefs = p.link_calls(base, links).values
         p.open
         p.member("type")
         p.lit(p.string_text(compiled.type))
@@ -164,15 +164,6 @@ module Wirebind
           end
         end
         p.close
-      end
-
-      # Calls the link blocks of +links+ into new slots. @return [Array<Integer>] the slots
-      def link_calls(p, base, links)
-        links.map do |link|
-          slot = p.slot
-          p.emit(code: Program::LINK, at: base + link.index, slot: slot, target: link.index)
-          slot
-        end
       end
 
       # An object of members (attributes, relationships), each one kept
@@ -205,7 +196,7 @@ module Wirebind
         p.open
         field_links = resolved.field.links || []
         unless field_links.empty?
-          hrefs = link_calls(p, base, field_links)
+          hrefs = p.link_calls(base, field_links).values
           p.conditional(hrefs) do
             p.member("links")
             p.open

@@ -22,11 +22,7 @@ module Wirebind
         fields = compiled.fields
         Program.new(compiled) do |p|
           # By the link's index among all the link blocks (a relationship's come first when declared first).
-          hrefs = links.to_h do |link|
-            slot = p.slot
-            p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
-            [link.index, slot]
-          end
+          hrefs = p.link_calls(fields.size, links)
           p.emit(code: Program::HEAD)
           p.open(nil)
           if (type = compiled.type)

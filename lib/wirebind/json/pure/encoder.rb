@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../writer"
+require_relative "../../source_writer"
 
 module Wirebind
   module JSON
@@ -75,6 +76,8 @@ module Wirebind
         # Generates the source of +write(record, out, depth, max_depth)+.
         # @api private
         class Generator
+          include SourceWriter
+
           def initialize(plan)
             @plan = plan
             @lines = []
@@ -101,14 +104,6 @@ module Wirebind
           end
 
           private
-
-          def emit(line)
-            @lines << line
-          end
-
-          def q(string)
-            string.inspect
-          end
 
           def member(slot, position)
             opening = position.zero? ? +"{" : +","

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../../source_writer"
+
 module Wirebind
   module XML
     module Pure
@@ -160,6 +162,8 @@ module Wirebind
         # was encoded with, whichever way it nests.
         # @api private
         class Generator
+          include SourceWriter
+
           def initialize(plan, default_at_top)
             @plan = plan
             @default_at_top = default_at_top
@@ -188,14 +192,6 @@ module Wirebind
           end
 
           private
-
-          def emit(line)
-            @lines << line
-          end
-
-          def q(string)
-            string.inspect
-          end
 
           # Whether a record may declare bindings of its own.
           def binds?
