@@ -7,12 +7,16 @@ Gem::Specification.new do |spec|
   spec.version = Wirebind::VERSION
   spec.authors = ["wirebind developers"]
   spec.summary = "Declare a schema once; read and write XML, JSON, binary and hypermedia (HAL, JSON:API, Siren), " \
-                 "call and serve SOAP from WSDL, frame HTTP/2 with HPACK: streaming, typed, safe, in C or pure Ruby."
+                 "call and serve SOAP from WSDL, serve Rack over HTTP/2 (HPACK) and HTTP/1.1: streaming, typed, safe, " \
+                 "in C or pure Ruby."
   spec.description = <<~DESC
-    wirebind decodes XML and JSON payloads (SOAP responses, JSON APIs and the like) straight
-    into typed Ruby objects in one streaming pass, driven by a schema declared once on a class,
-    encodes those objects back, and serves them as HAL, JSON:API or Siren. A C backend does the
-    hot loops; a pure-Ruby backend keeps the same contract and is used where no C compiler is.
+    wirebind decodes XML, JSON and binary payloads (SOAP responses, JSON APIs and the like)
+    straight into typed Ruby objects in one streaming pass, driven by a schema declared once on
+    a class, encodes those objects back, and serves them as HAL, JSON:API or Siren. On top: a
+    streaming SOAP client and Rack SOAP service, models and clients generated from a WSDL, and
+    an HTTP/2 server (framing, HPACK, TLS/ALPN, HTTP/1.1) for Rack applications. A C backend
+    does the hot loops; a pure-Ruby backend keeps the same contract and is used where no C
+    compiler is.
   DESC
   spec.license = "MIT"
   spec.homepage = "https://github.com/wirebind/wirebind"

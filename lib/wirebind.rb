@@ -2,9 +2,10 @@
 
 require_relative "wirebind/version"
 require_relative "wirebind/errors"
+require_relative "wirebind/namespaces"
+require_relative "wirebind/chunks"
 require_relative "wirebind/backend"
 require_relative "wirebind/shareable"
-require_relative "wirebind/chunks"
 require_relative "wirebind/options"
 require_relative "wirebind/types"
 require_relative "wirebind/qname"

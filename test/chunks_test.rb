@@ -102,4 +102,28 @@ class ChunksTest < Minitest::Test
       end
     end
   end
+
+  def test_pieces_are_exactly_the_piece_size_whatever_the_writes
+    size = Wirebind::Chunks::SIZE
+    seed = random_seed
+    random = Random.new(seed)
+    document = +""
+    pieces = []
+    writer = Wirebind::Chunks::Pieces.new { |piece| pieces << piece }
+    until document.bytesize > 3 * size
+      text = "é" * random.rand(1..(size / 3))
+      document << text
+      random.rand(2).zero? ? writer.write(text) : (writer << text)
+    end
+    writer.write("tail".b)
+    document << "tail"
+    writer.finish
+
+    assert_equal [size] * (pieces.size - 1), pieces[0...-1].map(&:bytesize), "seed #{seed}"
+    assert_operator pieces.last.bytesize, :<=, size
+    assert_equal document.b, pieces.join.b, "seed #{seed}"
+    assert(pieces.all? { |piece| piece.encoding == Encoding::UTF_8 })
+    assert_equal pieces.size, pieces.map(&:object_id).uniq.size, "a new String per piece"
+    assert_equal "", writer.rest
+  end
 end

@@ -5,6 +5,11 @@ module Wirebind
   # the XML and JSON backends accept the same inputs in the same way.
   # @api private
   module Chunks
+    # Bytes in a piece: what the sources ask of an IO per read, what the
+    # encoders gather before they write to an IO, and the size of the pieces a
+    # streamed response is cut into (Rack bodies, the SOAP service).
+    SIZE = 64 * 1024
+
     # Reads the caller's input as raw chunks: a String whole and once (never
     # copied), an IO through +readpartial+ or +read(n)+.
     # @api private
@@ -76,6 +81,69 @@ module Wirebind
       io.write(out.dup)
       out.clear
       bytes
+    end
+
+    # An IO to write a document to that hands it on in pieces of exactly
+    # {SIZE} bytes (the last one shorter), each a new String: what a streamed
+    # response body (Rack::Body, SOAP::Service) writes its encoder's output to.
+    # Pieces may cut a character: they are bytes on the wire.
+    # @api private
+    class Pieces
+      # @yieldparam piece [String] a full piece, UTF-8
+      def initialize(&hand_on)
+        @hand_on = hand_on
+        @buffer = new_buffer
+      end
+
+      # @param text [String]
+      # @return [Integer] bytes taken
+      def write(text)
+        text = text.dup.force_encoding(Encoding::UTF_8) unless text.encoding == Encoding::UTF_8
+        size = text.bytesize
+        room = SIZE - @buffer.bytesize
+        if size < room
+          @buffer << text
+          return size
+        end
+
+        @buffer << text.byteslice(0, room)
+        @hand_on.call(@buffer)
+        @buffer = new_buffer
+        offset = room
+        while size - offset >= SIZE
+          @hand_on.call(text.byteslice(offset, SIZE))
+          offset += SIZE
+        end
+        @buffer << text.byteslice(offset, size - offset) if offset < size
+        size
+      end
+
+      # @param text [String]
+      # @return [Pieces] self
+      def <<(text)
+        write(text)
+        self
+      end
+
+      # @return [String] what is not handed on yet (shorter than a piece), taken
+      def rest
+        rest = @buffer
+        @buffer = new_buffer
+        rest
+      end
+
+      # Hands on what is left.
+      # @return [void]
+      def finish
+        piece = rest
+        @hand_on.call(piece) unless piece.empty?
+      end
+
+      private
+
+      def new_buffer
+        String.new(capacity: SIZE, encoding: Encoding::UTF_8)
+      end
     end
   end
 end

@@ -11,12 +11,13 @@ require_relative "types"
 require_relative "model"
 require_relative "xml/plan"
 require_relative "xml/references"
+require_relative "xml/escape"
 require_relative "xml/pure/encoder"
 require_relative "xml/capture"
 require_relative "xml/open_content"
 require_relative "json/plan"
 require_relative "json/pure/decoder"
-require_relative "json/pure/writer"
+require_relative "json/writer"
 require_relative "serializer/values"
 
 module Wirebind
@@ -39,7 +40,7 @@ module Wirebind
     BINARY_RANGE_ERROR = Binary::RangeError
     BINARY_READ_ONLY_ERROR = Binary::ReadOnlyError
     # rescued around JSON's +next_chunk+, raised again as a ParseError
-    JSON_SOURCE_INVALID = JSON::Pure::Source::Invalid
+    JSON_SOURCE_INVALID = JSON::Source::Invalid
 
     # ---- classes whose values C builds or recognizes --------------------------------------------
     DATE = ::Date
@@ -53,17 +54,17 @@ module Wirebind
     QNAME_TYPE = Types::QNameType
     XML_MODULE = XML
     XML_PLAN = XML::Plan
-    XML_ENCODER = XML::Pure::Encoder
+    XML_ENCODER = XML::Escape
     XML_CAPTURE = XML::Capture
     XML_OPEN_CONTENT = XML::OpenContent
     JSON_DECODER = JSON::Pure::Decoder
     JSON_SCANNER = JSON::Pure::Scanner
-    JSON_WRITER = JSON::Pure::Writer
+    JSON_WRITER = JSON::Writer
     SERIALIZER_VALUES = Serializer::Values
     BINARY = Binary
 
     # ---- constants C compares with or writes ----------------------------------------------------
-    XSI_DECLARATION = XML::Pure::Encoder::XSI_DECLARATION
+    XSI_DECLARATION = XML::Escape::XSI_DECLARATION
     REFERENCE_PENDING = XML::References::PENDING
     JSON_EXPECTED = JSON::Plan::EXPECTED
 

@@ -314,7 +314,7 @@ module Wirebind
     # @api private
     module Document
       BUFFER_SIZE = 16 * 1024
-      FLUSH_SIZE = 64 * 1024
+      FLUSH_SIZE = Chunks::SIZE
 
       module_function
 
@@ -364,7 +364,7 @@ module Wirebind
           begin
             first = false unless yield(item, first, index) == false
           rescue EncodeError => e
-            raise JSON::Pure::Writer.nested(e, index)
+            raise JSON::Writer.nested(e, index)
           end
           index += 1
           written += Chunks.flush(io, out) if io && out.bytesize >= FLUSH_SIZE

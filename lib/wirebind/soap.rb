@@ -12,21 +12,21 @@ module Wirebind
   #   issues = client.call(:getIssuesFromJqlSearch, { in0: token, in1: jql, in2: 1000 }, returns: [RemoteIssue])
   module SOAP
     # The SOAP 1.1 envelope namespace.
-    NS_11 = "http://schemas.xmlsoap.org/soap/envelope/"
+    NS_11 = Namespaces::SOAP11_ENVELOPE
     # The SOAP 1.2 envelope namespace.
-    NS_12 = "http://www.w3.org/2003/05/soap-envelope"
+    NS_12 = Namespaces::SOAP12_ENVELOPE
     # SOAP 1.1 encoding (rpc/encoded): +soapenc:Array+, +soapenc:arrayType+, +soapenc:root+.
-    ENCODING_NS = "http://schemas.xmlsoap.org/soap/encoding/"
+    ENCODING_NS = Namespaces::SOAP11_ENCODING
     # SOAP 1.2 encoding (Part 2 §3): the +encodingStyle+ of rpc/encoded over SOAP 1.2.
-    ENCODING_NS_12 = "http://www.w3.org/2003/05/soap-encoding"
+    ENCODING_NS_12 = Namespaces::SOAP12_ENCODING
     # The encoding namespace (+encodingStyle+) of each version.
     ENCODINGS = { "1.1" => ENCODING_NS, "1.2" => ENCODING_NS_12 }.freeze
     # SOAP 1.2 RPC (Part 2 §4.2.2): +rpc:result+ names the return value's element.
-    RPC_NS = "http://www.w3.org/2003/05/soap-rpc"
+    RPC_NS = Namespaces::SOAP12_RPC
     # XML Schema's namespace, for +xsi:type+ values such as +xsd:string+.
-    XSD_NS = "http://www.w3.org/2001/XMLSchema"
+    XSD_NS = Namespaces::XSD
     # XML Schema instance: +xsi:type+, +xsi:nil+.
-    XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+    XSI_NS = Namespaces::XSI
     # The envelope namespace of each version.
     VERSIONS = { "1.1" => NS_11, "1.2" => NS_12 }.freeze
     # The message styles: document/literal wrapped, rpc/literal, rpc/encoded (SOAP 1.1 encoding).

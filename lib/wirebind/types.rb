@@ -50,6 +50,7 @@ require_relative "types/nested_list"
 require_relative "types/date_type"
 require_relative "types/base64_type"
 require_relative "types/qname_type"
+require_relative "types/xsd"
 
 module Wirebind
   module Types

@@ -19,12 +19,12 @@ module Wirebind
   # +fetch: true+. Names from the description are never evaluated: generated
   # source is written from checked identifiers and +inspect+ed literals.
   module WSDL
-    WSDL_NS = "http://schemas.xmlsoap.org/wsdl/"
-    ENCODING_NS = "http://schemas.xmlsoap.org/soap/encoding/"
-    XSD_NAMESPACES = %w[http://www.w3.org/2001/XMLSchema http://www.w3.org/2000/10/XMLSchema http://www.w3.org/1999/XMLSchema].freeze
+    WSDL_NS = Namespaces::WSDL
+    ENCODING_NS = Namespaces::SOAP11_ENCODING
+    XSD_NAMESPACES = [Namespaces::XSD, Namespaces::XSD_2000, Namespaces::XSD_1999].freeze
     SOAP_BINDING_NAMESPACES = {
-      "http://schemas.xmlsoap.org/wsdl/soap/" => "1.1",
-      "http://schemas.xmlsoap.org/wsdl/soap12/" => "1.2"
+      Namespaces::WSDL_SOAP11_BINDING => "1.1",
+      Namespaces::WSDL_SOAP12_BINDING => "1.2"
     }.freeze
 
     # The description is not one wirebind can read: a missing definition, an

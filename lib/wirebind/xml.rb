@@ -2,7 +2,8 @@
 
 require_relative "xml/plan"
 require_relative "xml/references"
-require_relative "xml/pure/tokenizer"
+require_relative "xml/escape"
+require_relative "xml/tokenizer"
 require_relative "xml/pure/decoder"
 require_relative "xml/pure/encoder"
 require_relative "xml/capture"
@@ -39,7 +40,7 @@ module Wirebind
     PATHS_LOCK = Mutex.new
     PATHS_KEPT = 256
 
-    ELEMENT_NAME = /\A#{Pure::Syntax::NCNAME_SRC}\z/
+    ELEMENT_NAME = XML::Syntax::NCNAME_ONLY
     DTD_POLICIES = %i[internal reject].freeze
     NIL_STYLES = %i[omit xsi].freeze
     private_constant :ELEMENT_NAME, :DTD_POLICIES, :NIL_STYLES, :PATHS, :PATHS_LOCK, :PATHS_KEPT
@@ -245,15 +246,15 @@ module Wirebind
           if local.nil?
             ["", "", nil, nil]
           elsif uri.nil?
-            attributes = %( xsi:type="#{local}"#{Pure::Encoder::XSI_DECLARATION}).freeze
+            attributes = %( xsi:type="#{local}"#{XML::Escape::XSI_DECLARATION}).freeze
             [attributes, attributes, nil, nil]
           else
             # The prefix the class declares for the namespace (its own, or xml_prefix), else the automatic one.
             prefix = (klass.xml_namespace_prefix if uri == klass.xml_namespace_uri) || klass.xml_prefixes[uri] ||
-                     Pure::Encoder.automatic_prefix(uri)
+                     XML::Escape.automatic_prefix(uri)
             type = %( xsi:type="#{prefix}:#{local}")
-            [%(#{type}#{Pure::Encoder.declaration(prefix, uri)}#{Pure::Encoder::XSI_DECLARATION}).freeze,
-             %(#{type}#{Pure::Encoder::XSI_DECLARATION}).freeze, -prefix, uri]
+            [%(#{type}#{XML::Escape.declaration(prefix, uri)}#{XML::Escape::XSI_DECLARATION}).freeze,
+             %(#{type}#{XML::Escape::XSI_DECLARATION}).freeze, -prefix, uri]
           end.freeze
         end
       end

@@ -98,9 +98,9 @@ class JSONNativeDifferentialTest < Minitest::Test
     config = Wirebind::JSON::Native.decode_config(Thing, false, false, max_depth: 8, max_token_size: 1024, max_number_length: 64)
     assert_predicate config, :frozen?
     assert Ractor.shareable?(config) if defined?(Ractor)
-    assert_equal Thing.new(name: "x"), Wirebind::JSON::Native.decode_source(Wirebind::JSON::Pure::Source.new('{"name": "x"}'), config, nil)
+    assert_equal Thing.new(name: "x"), Wirebind::JSON::Native.decode_source(Wirebind::JSON::Source.new('{"name": "x"}'), config, nil)
     [config.dup, config.to_h.freeze].each do |wrong|
-      error = assert_raises(TypeError) { Wirebind::JSON::Native.decode_source(Wirebind::JSON::Pure::Source.new("{}"), wrong, nil) }
+      error = assert_raises(TypeError) { Wirebind::JSON::Native.decode_source(Wirebind::JSON::Source.new("{}"), wrong, nil) }
       assert_match(/expected a frozen Wirebind::JSON::Native::DecodeConfig/, error.message)
     end
   end

@@ -8,7 +8,7 @@ class SerializerValuesTest < Minitest::Test
   include SerializerTestSupport
 
   Values = Wirebind::Serializer::Values
-  Writer = Wirebind::JSON::Pure::Writer
+  Writer = Wirebind::JSON::Writer
 
   def writes(method, value)
     Values.public_send(method, +"", value)

@@ -277,7 +277,7 @@ class SOAPEnvelopeTest < Minitest::Test
   def test_subclass_parts_get_an_xsi_type
     sub = Class.new(RemoteIssue) { xml_type "SpecialIssue", namespace: "urn:special" }
     xml = Envelope.write(+"", operation: "op", parts: { in0: sub.new(key: "K") }, types: { in0: RemoteIssue }, style: :document)
-    prefix = Wirebind::XML::Pure::Encoder.automatic_prefix("urn:special")
+    prefix = Wirebind::XML::Escape.automatic_prefix("urn:special")
     assert_includes xml, %(<in0 xsi:type="#{prefix}:SpecialIssue" xmlns:#{prefix}="urn:special")
     assert_equal sub, Reader.new(xml).arguments(Envelope.arguments_model({ in0: RemoteIssue }, :document)).a0.class
     plain = Envelope.write(+"", operation: "op", parts: { in0: RemoteIssue.new(key: "K") }, types: { in0: RemoteIssue })

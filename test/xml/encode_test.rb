@@ -12,7 +12,7 @@ class XMLEncodeTest < Minitest::Test
   # The child elements of the document element, as [name, text] pairs in order
   # (read back with the library's own tokenizer hooks, to stay independent of the
   # decoder under test).
-  class Children < Wirebind::XML::Pure::Tokenizer
+  class Children < Wirebind::XML::Tokenizer
     attr_reader :children, :root_attrs
 
     def initialize(input)
@@ -245,7 +245,7 @@ class XMLEncodeTest < Minitest::Test
   def test_nil_xsi_uses_the_xsi_namespace
     xml = XML.encode(AllTypes.new, nil: :xsi)
     nils = []
-    reader = Class.new(Wirebind::XML::Pure::Tokenizer) do
+    reader = Class.new(Wirebind::XML::Tokenizer) do
       define_method(:on_leaf) { |local, _uri, attrs, _text| nils << local if attrs&.each_slice(3)&.include?(["nil", XSI, "true"]) }
     end
     reader.new(xml, **Wirebind::XML::DEFAULT_LIMITS, dtd: :reject).run

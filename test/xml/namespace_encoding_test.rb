@@ -198,7 +198,7 @@ class XMLNamespaceEncodingTest < Minitest::Test
     xml = encode_everywhere(book)
 
     assert_equal 4, assert_namespace_equivalent(input, xml, "{#{BOOKS}}book")
-    isbn = Wirebind::XML::Pure::Encoder.automatic_prefix(ISBN) # no prefix declared for it
+    isbn = Wirebind::XML::Escape.automatic_prefix(ISBN) # no prefix declared for it
     assert_equal %(<bk:book xmlns:bk="#{BOOKS}" xmlns:p="#{PEOPLE}" xmlns:#{isbn}="#{ISBN}"><p:author>Frank Gilbreth</p:author>) +
                  %(<bk:title>Cheaper by the Dozen</bk:title><#{isbn}:number>1568491379</#{isbn}:number></bk:book>), xml
   end
@@ -372,7 +372,7 @@ class XMLNamespaceEncodingTest < Minitest::Test
     xml = encode_everywhere(record)
     names = expanded_names(xml).elements.map(&:first)
 
-    d = Wirebind::XML::Pure::Encoder.automatic_prefix("urn:d")
+    d = Wirebind::XML::Escape.automatic_prefix("urn:d")
     assert_equal %(<#{d}:holder xmlns:#{d}="urn:d"><#{d}:size>1</#{d}:size><#{d}:plain xml:lang="en"><name>a</name></#{d}:plain>) +
                  %(<#{d}:plains><Plain><name>b</name></Plain></#{d}:plains></#{d}:holder>), xml
     assert_equal ["{urn:d}holder", "{urn:d}holder/{urn:d}size", "{urn:d}holder/{urn:d}plain", "{urn:d}holder/{urn:d}plain/{}name",
@@ -423,7 +423,7 @@ class XMLNamespaceEncodingTest < Minitest::Test
   def test_a_list_declares_on_its_wrapper
     xml = encode_everywhere([Book.new(author: "a"), Book.new(title: "t")], root: "books")
 
-    assert_equal %(<books xmlns:bk="#{BOOKS}" xmlns:p="#{PEOPLE}" xmlns:#{Wirebind::XML::Pure::Encoder.automatic_prefix(ISBN)}="#{ISBN}">) +
+    assert_equal %(<books xmlns:bk="#{BOOKS}" xmlns:p="#{PEOPLE}" xmlns:#{Wirebind::XML::Escape.automatic_prefix(ISBN)}="#{ISBN}">) +
                  %(<bk:book><p:author>a</p:author></bk:book><bk:book><bk:title>t</bk:title></bk:book></books>), xml
   end
 

@@ -12,7 +12,7 @@ class XMLNamespacesTest < Minitest::Test
 
   # Each element's [local name, namespace URI], in document order, read with the
   # tokenizer's hooks.
-  class Names < Wirebind::XML::Pure::Tokenizer
+  class Names < Wirebind::XML::Tokenizer
     attr_reader :seen_names
 
     def initialize(input)

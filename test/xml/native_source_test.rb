@@ -4,7 +4,7 @@ require "test_helper"
 require_relative "../support/codec_test_helpers"
 
 # Native::Source checks each chunk in one C pass (Native.scan_clean_text) and
-# leaves anything unusual to Pure::Source. Both must hand out the same text and
+# leaves anything unusual to Wirebind::XML::Source. Both must hand out the same text and
 # raise the same errors at the same positions, chunk boundaries included.
 class NativeSourceTest < Minitest::Test
   include Wirebind::CodecTestHelpers
@@ -44,7 +44,7 @@ class NativeSourceTest < Minitest::Test
       inputs = [bytes, TrickleIO.new(bytes, seed: round, max: 9)]
       inputs.each do |input|
         copy = input.is_a?(String) ? input.dup : TrickleIO.new(bytes, seed: round, max: 9)
-        assert_equal drain(Wirebind::XML::Pure::Source, input), drain(Wirebind::XML::Native::Source, copy), bytes.inspect
+        assert_equal drain(Wirebind::XML::Source, input), drain(Wirebind::XML::Native::Source, copy), bytes.inspect
       end
     end
   end

@@ -247,7 +247,7 @@ class NativeTest < Minitest::Test
       assert_match(/DOCTYPE is not allowed/, error.message)
       assert_equal [3, 1], [error.line, error.column]
     end
-    source = Wirebind::XML::Pure::Source.new(xml)
+    source = Wirebind::XML::Source.new(xml)
     config = Wirebind::XML::Native::DecodeConfig.new(mode: :check, strict: false, max_depth: 1024, max_token_size: 1 << 20,
                                                      max_attributes: 100, max_namespaces: 100, reject_dtd: false).freeze
     assert_equal :doctype, Wirebind::XML::Native.decode_source(source, config, nil, nil)

@@ -110,7 +110,7 @@ class XMLXsiTypeTest < Minitest::Test
     outputs = backends.map { |backend| XML.encode(holder, backend: backend) }
     assert_equal 1, outputs.uniq.size, "both backends write the same bytes"
     xml = outputs.first
-    assert_includes xml, %(<main xsi:type="#{Wirebind::XML::Pure::Encoder.automatic_prefix('urn:rel_2020')}:Customer")
+    assert_includes xml, %(<main xsi:type="#{Wirebind::XML::Escape.automatic_prefix('urn:rel_2020')}:Customer")
     assert_includes xml, %(<Vendor xsi:type="Vendor" xmlns:xsi=)
     refute_match(/<Record[^>]*xsi:type/, xml) # the declared class itself: nothing to say
     refute_match(/<Plain[^>]*xsi:type/, xml)  # a subclass without xml_type: nothing it could say

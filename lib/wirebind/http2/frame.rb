@@ -16,7 +16,11 @@ module Wirebind
         payload :payload, length: :length
       end
 
-      # The header alone, for the reader to look at before the payload arrives.
+      # The 9-byte header alone, as a record of its own. Nothing in the gem
+      # reads frames through it (Reader takes the length from the bytes and decodes
+      # whole frames); it is kept as the smallest fixed-size record for the
+      # binary benchmark (bench/binary.rb) and for code that wants to look at a
+      # header before its payload has arrived.
       #
       # @api private
       class Header

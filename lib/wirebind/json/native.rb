@@ -4,7 +4,7 @@ module Wirebind
   module JSON
     # The native backend: the same contract as {Pure}, with the loops in C
     # (ext/wirebind/json_*.c). This file is the thin Ruby side: it opens the
-    # input through {Pure::Source} (which reads Strings in place and IOs in 64
+    # input through {JSON::Source} (which reads Strings in place and IOs in 64
     # KiB chunks, and finds where the text stops being UTF-8, one Ruby call per
     # chunk) and hands plans to C once per class.
     #
@@ -26,12 +26,12 @@ module Wirebind
       class << self
         # @see Wirebind::JSON.decode
         def decode(input, item, list, strict, limits)
-          decode_source(Pure::Source.new(input), decode_config(item, list, strict, limits), nil)
+          decode_source(JSON::Source.new(input), decode_config(item, list, strict, limits), nil)
         end
 
         # @see Wirebind::JSON.each
         def each(input, item, strict, limits, block)
-          decode_source(Pure::Source.new(input), decode_config(item, true, strict, limits), block)
+          decode_source(JSON::Source.new(input), decode_config(item, true, strict, limits), block)
         end
 
         # @see Wirebind::JSON.encode
@@ -51,7 +51,7 @@ module Wirebind
         def plan_for(klass)
           klass.wirebind_plan(:native_json) do
             slots = Plan.for(klass).slots.map do |slot|
-              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, Pure::Writer.key(+"", slot.key).freeze,
+              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, JSON::Writer.key(+"", slot.key).freeze,
                slot.one_or_many, slot.string_as, slot.lenient]
             end
             compile_plan(klass, slots, klass.__wb_builders[1])

@@ -23,7 +23,7 @@ module Wirebind
       NO_PLANS = {}.freeze
       NO_PREFIXES = {}.freeze
       NO_ATTRIBUTES = [].freeze
-      XML_NS = "http://www.w3.org/XML/1998/namespace"
+      XML_NS = Namespaces::XML
       private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS, :NO_PREFIXES, :NO_ATTRIBUTES, :XML_NS
 
       # Declares an attribute: a reader, a writer, a keyword of +new+, and a

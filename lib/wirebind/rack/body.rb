@@ -27,7 +27,7 @@ module Wirebind
     #   Wirebind::Rack::Body.new(issues, format: :xml, root: "issues")
     class Body
       # Bytes in each piece but the last.
-      PIECE_SIZE = 64 * 1024
+      PIECE_SIZE = Chunks::SIZE
       # Bytes of the first run kept in memory for a second +each+; more go to a Tempfile.
       KEPT_IN_MEMORY = 1024 * 1024
       HYPERMEDIA = %i[hal json_api siren].freeze
@@ -85,10 +85,10 @@ module Wirebind
         return @kept.replay(&block) if @kept
 
         kept = Kept.new
-        pieces = Pieces.new(lambda { |piece|
+        pieces = Chunks::Pieces.new do |piece|
           kept << piece
           block.call(piece)
-        })
+        end
         begin
           write(pieces)
           pieces.finish
@@ -126,61 +126,6 @@ module Wirebind
         else @format == :xml ? XML.encode(@value, io: io, **@options) : JSON.encode(@value, io: io, **@options)
         end
       end
-
-      # The IO the encoders write to: gathers what they write and hands it on
-      # in pieces of exactly PIECE_SIZE bytes (the last one shorter), each a
-      # new String. Pieces may cut a character: they are bytes on the wire.
-      # @api private
-      class Pieces
-        def initialize(block)
-          @block = block
-          @buffer = new_buffer
-        end
-
-        # @param text [String]
-        # @return [Integer] bytes taken
-        def write(text)
-          size = text.bytesize
-          offset = 0
-          unless @buffer.empty?
-            wanted = PIECE_SIZE - @buffer.bytesize
-            return append(text, 0, size) if size < wanted
-
-            append(text, 0, wanted)
-            hand_on(@buffer)
-            @buffer = new_buffer
-            offset = wanted
-          end
-          while size - offset >= PIECE_SIZE
-            hand_on(text.byteslice(offset, PIECE_SIZE))
-            offset += PIECE_SIZE
-          end
-          append(text, offset, size - offset) if offset < size
-          size
-        end
-
-        # Hands on what is left.
-        def finish
-          hand_on(@buffer) unless @buffer.empty?
-          @buffer = new_buffer
-        end
-
-        private
-
-        def new_buffer
-          String.new(capacity: PIECE_SIZE, encoding: Encoding::BINARY)
-        end
-
-        def append(text, offset, length)
-          @buffer << text.byteslice(offset, length).force_encoding(Encoding::BINARY)
-          length
-        end
-
-        def hand_on(piece)
-          @block.call(piece.force_encoding(Encoding::UTF_8))
-        end
-      end
-      private_constant :Pieces
 
       # The pieces of the first run, for the runs after it: in a String up to
       # KEPT_IN_MEMORY bytes, then in an unlinked-on-close Tempfile.

@@ -17,9 +17,9 @@ module Wirebind
     # @api private
     class Compiled
       # Records nested deeper than this are refused: a cycle, most likely.
-      MAX_DEPTH = JSON::Pure::Writer::DEFAULT_MAX_DEPTH
+      MAX_DEPTH = JSON::Writer::DEFAULT_MAX_DEPTH
       # For the generated source.
-      Writer = JSON::Pure::Writer
+      Writer = JSON::Writer
 
       # One declared field, resolved against the model.
       # +condition+: the index in {#links} of its +if:+/+unless:+ (true or nil).
@@ -127,8 +127,8 @@ module Wirebind
       # @return [EncodeError] +error+ with its path under field +at+ and list index +index+
       def nested_error(error, at, index)
         error = EncodeError.new(error.message) unless error.is_a?(EncodeError)
-        error = JSON::Pure::Writer.nested(error, index) if index
-        error = JSON::Pure::Writer.nested(error, @paths[at]) if at
+        error = JSON::Writer.nested(error, index) if index
+        error = JSON::Writer.nested(error, @paths[at]) if at
         error
       end
 
@@ -177,7 +177,7 @@ module Wirebind
     end
 
     # What the serializer reads of a record that is not a model: a reader,
-    # whose values are written by their Ruby class ({JSON::Pure::Writer.value}).
+    # whose values are written by their Ruby class ({JSON::Writer.value}).
     # Answers what a {Program} asks of a {Model::Attribute}. +hash_record+:
     # the records are Hashes, read by key ({Values.hash_value}).
     #

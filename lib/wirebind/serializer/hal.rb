@@ -20,11 +20,7 @@ module Wirebind
         fields = compiled.fields
         Program.new(compiled) do |p|
           # By the link's index among all the link blocks (a relationship's come first when declared first).
-          hrefs = links.to_h do |link|
-            slot = p.slot
-            p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
-            [link.index, slot]
-          end
+          hrefs = p.link_calls(fields.size, links)
           ones = {}
           fields.each do |resolved|
             next unless resolved.field.kind == :one
@@ -92,7 +88,7 @@ module Wirebind
 
       # A list's layout for +rel+: a resource embedding the records under it.
       def list_layout(rel)
-        Layout.build(list_opening: +'{"_embedded":{' << JSON::Pure::Writer.key(+"", rel) << "[", list_closing: "]}}", skip_nil: true)
+        Layout.build(list_opening: +'{"_embedded":{' << JSON::Writer.key(+"", rel) << "[", list_closing: "]}}", skip_nil: true)
       end
 
       LAYOUT = list_layout("item")

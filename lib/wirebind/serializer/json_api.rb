@@ -116,7 +116,7 @@ module Wirebind
             raise SchemaError, "#{where}: JSON:API reserves the member name #{resolved.key.inspect}; write " \
                                "#{resolved.field.name.inspect} under another, e.g. attribute #{resolved.field.name.inspect}, key: \"#{@type}_#{resolved.key}\""
           end
-          @identifier_head = (+'{"type":' << JSON::Pure::Writer.string(+"", @type) << ',"id":').freeze
+          @identifier_head = (+'{"type":' << JSON::Writer.string(+"", @type) << ',"id":').freeze
         end
       end
 
@@ -137,7 +137,7 @@ module Wirebind
       def resource_program(p, compiled, fieldset)
         links = compiled.serializer.__wb_links
         base = compiled.fields.size
-        hrefs = link_calls(p, base, links)
+        hrefs = p.link_calls(base, links).values
         p.open
         p.member("type")
         p.lit(p.string_text(compiled.type))
@@ -164,15 +164,6 @@ module Wirebind
           end
         end
         p.close
-      end
-
-      # Calls the link blocks of +links+ into new slots. @return [Array<Integer>] the slots
-      def link_calls(p, base, links)
-        links.map do |link|
-          slot = p.slot
-          p.emit(code: Program::LINK, at: base + link.index, slot: slot, target: link.index)
-          slot
-        end
       end
 
       # An object of members (attributes, relationships), each one kept
@@ -205,7 +196,7 @@ module Wirebind
         p.open
         field_links = resolved.field.links || []
         unless field_links.empty?
-          hrefs = link_calls(p, base, field_links)
+          hrefs = p.link_calls(base, field_links).values
           p.conditional(hrefs) do
             p.member("links")
             p.open
@@ -259,7 +250,7 @@ module Wirebind
               primary(document, item, state) if item
               index += 1
             rescue EncodeError => e
-              raise JSON::Pure::Writer.nested(e, index)
+              raise JSON::Writer.nested(e, index)
             end
             Document.flush_each(out, io, resource, head + layout.list_opening, layout.list_closing) do |item, first|
               next false if item.nil?
@@ -292,7 +283,7 @@ module Wirebind
       def top_level_member(value, name)
         JSON.encode(value)
       rescue EncodeError => e
-        raise JSON::Pure::Writer.nested(e, name)
+        raise JSON::Writer.nested(e, name)
       end
 
       def primary(document, record, state)
@@ -317,7 +308,7 @@ module Wirebind
             state.node = queue[position + 2]
             queue[position].write(queue[position + 1], out, state, 1)
           rescue EncodeError => e
-            raise JSON::Pure::Writer.nested(JSON::Pure::Writer.nested(e, position / 3), "included")
+            raise JSON::Writer.nested(JSON::Writer.nested(e, position / 3), "included")
           end
           position += 3
           written += Chunks.flush(io, out) if io && out.bytesize >= Document::FLUSH_SIZE

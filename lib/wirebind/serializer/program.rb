@@ -126,6 +126,18 @@ module Wirebind
         (@slot_count += 1) - 1
       end
 
+      # Calls each of +links+' blocks, into a slot of its own: the prologue of
+      # every record whose links are written from slots (HAL, Siren, JSON:API).
+      # @param base [Integer] the +at+ of the first link block (after the fields)
+      # @return [Hash{Integer => Integer}] each link's index => its slot, in +links+' order
+      def link_calls(base, links)
+        links.to_h do |link|
+          slot = self.slot
+          emit(code: LINK, at: base + link.index, slot: slot, target: link.index)
+          [link.index, slot]
+        end
+      end
+
       # Opens an object (or, with +close+ "]", an array) whose opening text is
       # +opening+, or was already written when +opening+ is nil.
       def open(opening = "{", close = "}")
@@ -232,12 +244,12 @@ module Wirebind
 
       # @return [String] +"key":+, escaped
       def key_text(key)
-        JSON::Pure::Writer.key(+"", key)
+        JSON::Writer.key(+"", key)
       end
 
       # @return [String] +key+ as a JSON string
       def string_text(text)
-        JSON::Pure::Writer.string(+"", text)
+        JSON::Writer.string(+"", text)
       end
 
       private

@@ -22,11 +22,7 @@ module Wirebind
         fields = compiled.fields
         Program.new(compiled) do |p|
           # By the link's index among all the link blocks (a relationship's come first when declared first).
-          hrefs = links.to_h do |link|
-            slot = p.slot
-            p.emit(code: Program::LINK, at: fields.size + link.index, slot: slot, target: link.index)
-            [link.index, slot]
-          end
+          hrefs = p.link_calls(fields.size, links)
           p.emit(code: Program::HEAD)
           p.open(nil)
           if (type = compiled.type)
@@ -76,7 +72,7 @@ module Wirebind
       # records, each with +rel+.
       def list_layout(rel)
         Layout.build(list_opening: '{"entities":[', list_closing: '],"links":[],"actions":[]}',
-                     list_head: +'{"rel":[' << JSON::Pure::Writer.string(+"", rel) << "],", single_head: "{", skip_nil: true)
+                     list_head: +'{"rel":[' << JSON::Writer.string(+"", rel) << "],", single_head: "{", skip_nil: true)
       end
 
       LAYOUT = list_layout("item")

@@ -5,13 +5,13 @@ require "json"
 module Wirebind
   class Serializer
     # How serializers write scalar values: the same JSON mapping as
-    # {Wirebind::JSON.encode} (it delegates to {JSON::Pure::Writer} for
+    # {Wirebind::JSON.encode} (it delegates to {JSON::Writer} for
     # everything but two fast paths), and the one place string escaping is
     # decided, so that a C escaper can replace {.string} and +STRING_FAST+ later.
     #
     # @api private
     module Values
-      Writer = JSON::Pure::Writer
+      Writer = JSON::Writer
 
       # What JSON escapes in ASCII text: the quote, the backslash, the C0
       # controls. (A UTF-8 regexp: matching an ASCII-only String needs no
@@ -43,7 +43,7 @@ module Wirebind
       JSON_STATE = ::JSON::State.new
       PROBE = ((0..127).map(&:chr).join + "é/\u00ff\u{1F680}").freeze
 
-      # Appends +value+ as a JSON string, escaped as {JSON::Pure::Writer.string} does.
+      # Appends +value+ as a JSON string, escaped as {JSON::Writer.string} does.
       # @return [String] +out+
       # @raise [EncodeError] not a String or Symbol, or not valid in its encoding
       def self.string(out, value)
@@ -135,7 +135,7 @@ module Wirebind
       end)
 
       # Appends a value read through a reader, by its class: as
-      # {JSON::Pure::Writer.value} writes it, with this module's fast paths.
+      # {JSON::Writer.value} writes it, with this module's fast paths.
       # @param depth [Integer] containers open around it
       # @return [String] +out+
       # @raise [EncodeError] a value JSON cannot hold
@@ -150,7 +150,7 @@ module Wirebind
         end
       end
 
-      # {JSON::Pure::Writer.array}, its items through {.any}.
+      # {JSON::Writer.array}, its items through {.any}.
       def self.list(out, array, depth)
         Writer.too_deep(Writer::DEFAULT_MAX_DEPTH) if depth >= Writer::DEFAULT_MAX_DEPTH
         out << "["
@@ -166,7 +166,7 @@ module Wirebind
       end
 
       # Appends a Time as an xs:dateTime string with its offset, exactly as
-      # {JSON::Pure::Writer.time} does: the common case (a four-digit year, an
+      # {JSON::Writer.time} does: the common case (a four-digit year, an
       # offset in whole minutes, a fraction in whole nanoseconds) from tables in one
       # pass, anything else through the writer.
       # @return [String] +out+

@@ -29,10 +29,7 @@ module Wirebind
       # The prefix of the operation's namespace in rpc styles.
       OPERATION_PREFIX = "ns1"
       # How a Ruby value's XML Schema type is named in +xsi:type+, by scalar type.
-      XSD_TYPES = {
-        string: "xsd:string", integer: "xsd:long", float: "xsd:double", decimal: "xsd:decimal",
-        boolean: "xsd:boolean", time: "xsd:dateTime", date: "xsd:date", base64: "xsd:base64Binary"
-      }.freeze
+      XSD_TYPES = Types::XSD::NAMES.transform_values { |name| "xsd:#{name}".freeze }.freeze
       # Integers in this range are written as xsd:int (what most rpc services declare), others as xsd:long.
       INT_RANGE = (-2**31...2**31)
       # Nesting of models deeper than this (a cycle of objects, in practice) is an {EncodeError}.
@@ -170,7 +167,7 @@ module Wirebind
         # @api private
         # @return [String] +value+ escaped for element content
         def text(value)
-          XML::Pure::Encoder.text(value.to_s)
+          XML::Escape.text(value.to_s)
         rescue Types::InvalidValue => e
           raise EncodeError, e.message
         end
@@ -178,7 +175,7 @@ module Wirebind
         # @api private
         # @return [String] +value+ escaped for an attribute value
         def attribute(value)
-          XML::Pure::Encoder.attribute(value.to_s)
+          XML::Escape.attribute(value.to_s)
         rescue Types::InvalidValue => e
           raise EncodeError, e.message
         end

@@ -42,7 +42,7 @@ module Wirebind
     # class and message written to +rack.errors+.
     class Service
       # Bytes per piece of a response body.
-      PIECE_SIZE = 64 * 1024
+      PIECE_SIZE = Chunks::SIZE
       # What {.version} accepts.
       VERSION_SETTINGS = ["1.1", "1.2", :both].freeze
       # How each version's requests and responses are labelled.
@@ -59,7 +59,7 @@ module Wirebind
       #   @return [String] the SOAPAction it is called with
       Operation = Struct.new(:name, :args, :returns, :soap_action, keyword_init: true)
 
-      OPERATION_NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
+      OPERATION_NAME = XML::Syntax::NCNAME_ONLY
       # Settings copied into each subclass (each value frozen: sharing is copying).
       SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
                     @__wbs_understands @__wbs_on_error @__wbs_wsse @__wbs_addressing].freeze
@@ -508,15 +508,15 @@ module Wirebind
         "#{scheme}://#{host}#{env['SCRIPT_NAME']}#{env['PATH_INFO']}"
       end
 
-      # Runs a writer in a Fiber, handing out what it writes in pieces of about
-      # {PIECE_SIZE} bytes, each a fresh String.
+      # Runs a writer in a Fiber, handing out what it writes in pieces of
+      # {PIECE_SIZE} bytes (Chunks::Pieces), each a fresh String.
       # @api private
       class Stream
         def initialize(&writer)
           @fiber = Fiber.new do
-            sink = Sink.new
-            writer.call(sink)
-            sink.rest
+            pieces = Chunks::Pieces.new { |piece| Fiber.yield piece }
+            writer.call(pieces)
+            pieces.rest
           end
         end
 
@@ -540,28 +540,6 @@ module Wirebind
           @fiber.raise(Closed) if @fiber.alive?
         rescue Closed
           nil
-        end
-      end
-
-      # What the envelope writer appends to: hands each full piece out of the Fiber.
-      # @api private
-      class Sink
-        def initialize
-          @buffer = String.new(capacity: PIECE_SIZE + 8192, encoding: Encoding::UTF_8)
-        end
-
-        def <<(text)
-          @buffer << text
-          if @buffer.bytesize >= PIECE_SIZE
-            piece = @buffer
-            @buffer = String.new(capacity: PIECE_SIZE + 8192, encoding: Encoding::UTF_8)
-            Fiber.yield piece
-          end
-          self
-        end
-
-        def rest
-          @buffer
         end
       end
 
@@ -594,7 +572,7 @@ module Wirebind
           @stream.stop
         end
       end
-      private_constant :Dispatch, :Stream, :Sink, :Body
+      private_constant :Dispatch, :Stream, :Body
     end
   end
 end

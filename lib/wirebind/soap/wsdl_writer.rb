@@ -22,16 +22,11 @@ module Wirebind
     #
     # @api private
     class WSDLWriter
-      WSDL_NS = "http://schemas.xmlsoap.org/wsdl/"
-      SOAP11_BINDING_NS = "http://schemas.xmlsoap.org/wsdl/soap/"
-      SOAP12_BINDING_NS = "http://schemas.xmlsoap.org/wsdl/soap12/"
-      HTTP_TRANSPORT = "http://schemas.xmlsoap.org/soap/http"
-      XSD_TYPES = {
-        string: "string", integer: "long", float: "double", decimal: "decimal",
-        boolean: "boolean", time: "dateTime", date: "date", base64: "base64Binary",
-        # Open content: any element content (its attributes, text and children), a QName.
-        any: "anyType", xml: "anyType", qname: "QName"
-      }.freeze
+      WSDL_NS = Namespaces::WSDL
+      SOAP11_BINDING_NS = Namespaces::WSDL_SOAP11_BINDING
+      SOAP12_BINDING_NS = Namespaces::WSDL_SOAP12_BINDING
+      HTTP_TRANSPORT = Namespaces::SOAP_HTTP_TRANSPORT
+      XSD_TYPES = Types::XSD::NAMES.merge(Types::XSD::OPEN_NAMES).freeze
       DEFAULT_NAMESPACE = "urn:wirebind:service"
 
       # @param service [Class] a {Service} subclass

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../xml/pure/syntax"
+require_relative "../xml/syntax"
 
 module Wirebind
   module Types
@@ -14,7 +14,7 @@ module Wirebind
     module QNameType
       EXPECTED_TEXT = "a QName (prefix:local or local)"
       EXPECTED_VALUE = "a Wirebind::QName or a String in {uri}local notation"
-      QNAME_TEXT = /\A[ \t\r\n]*(?:(#{XML::Pure::Syntax::NCNAME_SRC}):)?(#{XML::Pure::Syntax::NCNAME_SRC})[ \t\r\n]*\z/
+      QNAME_TEXT = /\A[ \t\r\n]*(?:(#{XML::Syntax::NCNAME_SRC}):)?(#{XML::Syntax::NCNAME_SRC})[ \t\r\n]*\z/
 
       class << self
         # @param text [String] the element's or attribute's text, not blank

@@ -53,7 +53,7 @@ module Wirebind
     # codec's limits, DTDs refused, nesting kept on an explicit stack.
     #
     # @api private
-    class DocumentReader < XML::Pure::Tokenizer
+    class DocumentReader < XML::Tokenizer
       # @param input [String, IO]
       # @param file [String] the name messages give
       # @param limits [Hash] the tokenizer's limits

@@ -10,7 +10,7 @@ module Wirebind
     # only one. A detail that does not decode leaves +detail_object+ nil: the
     # fault itself is what the caller needs.
     module FaultDetails
-      XSI_TYPE = "{#{XML::Pure::Syntax::XSI_NS}}type"
+      XSI_TYPE = "{#{XML::Syntax::XSI_NS}}type"
       private_constant :XSI_TYPE
 
       # @see SOAP::Client#call

@@ -99,21 +99,8 @@ module Wirebind
       Context = Struct.new(:tns, :elements_qualified, :attributes_qualified)
       Definition = Struct.new(:node, :context)
 
-      SCALARS = {
-        "string" => :string, "normalizedString" => :string, "token" => :string, "language" => :string,
-        "Name" => :string, "NCName" => :string, "NMTOKEN" => :string, "NMTOKENS" => :string, "ID" => :string,
-        "IDREF" => :string, "IDREFS" => :string, "ENTITY" => :string, "ENTITIES" => :string, "anyURI" => :string,
-        "QName" => :string, "NOTATION" => :string, "hexBinary" => :string, "duration" => :string, "time" => :string,
-        "gYear" => :string, "gYearMonth" => :string, "gMonth" => :string, "gMonthDay" => :string, "gDay" => :string,
-        "anyType" => :any, "anySimpleType" => :string,
-        "integer" => :integer, "int" => :integer, "long" => :integer, "short" => :integer, "byte" => :integer,
-        "nonNegativeInteger" => :integer, "nonPositiveInteger" => :integer, "positiveInteger" => :integer,
-        "negativeInteger" => :integer, "unsignedLong" => :integer, "unsignedInt" => :integer,
-        "unsignedShort" => :integer, "unsignedByte" => :integer,
-        "float" => :float, "double" => :float, "decimal" => :decimal, "boolean" => :boolean,
-        "dateTime" => :time, "timeInstant" => :time, "date" => :date, "base64Binary" => :base64, "base64" => :base64
-      }.freeze
-      NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
+      SCALARS = Types::XSD::SCALARS
+      NAME = XML::Syntax::NCNAME_ONLY
       # Longest chain of simple type restrictions, group or attribute group references followed.
       MAX_CHAIN = 256
 

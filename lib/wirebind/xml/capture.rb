@@ -51,7 +51,7 @@ module Wirebind
       KEY_TEXT = "#text"
       KEY_CONTENT = "#content"
       BLANK = /\A[ \t\r\n]*\z/
-      QNAME_VALUE = /\A(#{Pure::Syntax::NCNAME_SRC}):#{Pure::Syntax::NCNAME_SRC}\z/
+      QNAME_VALUE = /\A(#{XML::Syntax::NCNAME_SRC}):#{XML::Syntax::NCNAME_SRC}\z/
 
       # The value of a captured element that holds only text.
       # @param kind [Symbol] +:xml+ or +:any+
@@ -63,7 +63,7 @@ module Wirebind
       # @param uri [String, nil] the element's namespace (with +named+)
       # @return [String, Hash]
       def self.leaf_value(kind, attrs, text, named = nil, uri = nil)
-        return Pure::Encoder.text(text) if kind == :xml
+        return XML::Escape.text(text) if kind == :xml
 
         value = attrs ? Capture.new(kind, nil, attrs).tap { |capture| capture.text(text) }.value : text
         named ? { key_of(named[0], uri, named[1]) => value } : value
@@ -128,7 +128,7 @@ module Wirebind
           if text.empty?
             empty_element_tag
           else
-            @piece << Pure::Encoder.text(text) << "</" << qname << ">"
+            @piece << XML::Escape.text(text) << "</" << qname << ">"
           end
           close_tag
         else
@@ -140,7 +140,7 @@ module Wirebind
       # Character data of the innermost open element (the captured one included).
       def text(text)
         if @kind == :xml
-          (@piece || @out) << Pure::Encoder.text(text)
+          (@piece || @out) << XML::Escape.text(text)
         else
           node = @nodes.last
           node[3] ? node[3] << text : node[3] = text.dup
@@ -189,7 +189,7 @@ module Wirebind
           while i < decls.size
             prefix = decls[i]
             ns = decls[i + 1]
-            @piece << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << (ns ? Pure::Encoder.attribute(ns) : "") << '"'
+            @piece << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << (ns ? XML::Escape.attribute(ns) : "") << '"'
             @inner[prefix] = @inner.fetch(prefix, 0) + 1
             declared << prefix
             i += 2
@@ -204,7 +204,7 @@ module Wirebind
             value = attrs[i + 2]
             use(name, attrs[i + 1]) if attrs[i + 1]
             use_in_value(value) if @scope && value.include?(":")
-            @piece << " " << name << "=\"" << Pure::Encoder.attribute(value) << '"'
+            @piece << " " << name << "=\"" << XML::Escape.attribute(value) << '"'
             i += 3
           end
         end
@@ -226,7 +226,7 @@ module Wirebind
 
         carried = +""
         @carry.each do |prefix, uri|
-          carried << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << Pure::Encoder.attribute(uri) << '"'
+          carried << (prefix.empty? ? " xmlns=\"" : " xmlns:#{prefix}=\"") << XML::Escape.attribute(uri) << '"'
         end
         # Byte offsets: counting characters would cost a scan of the piece.
         @out << @piece.byteslice(0, @head) << carried << @piece.byteslice(@head, @piece.bytesize - @head)

@@ -4,7 +4,7 @@ module Wirebind
   module XML
     # The native backend: the same contract as {Pure}, with the hot loops in C
     # (ext/wirebind). This file is the thin Ruby side: it opens the input through
-    # {Pure::Source} (which detects and transcodes encodings, normalizes line ends
+    # {XML::Source} (which detects and transcodes encodings, normalizes line ends
     # and rejects bytes that are not XML text, one Ruby call per 64 KiB chunk), hands
     # plans to C once per class, and passes documents with a DOCTYPE (only read with
     # +dtd: :internal+) to the pure backend, which parses DTDs.
@@ -88,13 +88,13 @@ module Wirebind
         end
       end
 
-      # {Pure::Source} with its per-chunk check in C: one pass that validates the
+      # {XML::Source} with its per-chunk check in C: one pass that validates the
       # UTF-8, looks for characters XML forbids and for CRs, and counts lines, where
       # the Ruby code makes five (a third of a native decode before this). A chunk
       # that is anything but clean goes to the Ruby code, which says what is wrong.
       #
       # @api private
-      class Source < Pure::Source
+      class Source < XML::Source
         private
 
         def accept(text)

@@ -26,7 +26,7 @@ module Wirebind
     # @api private
     module OpenContent
       TYPES = %i[xml any].freeze
-      NCNAME = Pure::Syntax::NCNAME_ONLY
+      NCNAME = XML::Syntax::NCNAME_ONLY
       CLARK = /\A\{([^{}]*)\}(.+)\z/
       KEY_TEXT = Capture::KEY_TEXT
       KEY_CONTENT = Capture::KEY_CONTENT
@@ -115,16 +115,16 @@ module Wirebind
           qname = Types::QNameType.coerce(value) or
             raise Types::InvalidValue, "expected #{Types::QNameType::EXPECTED_VALUE} for :qname, got #{Types.describe(value)}"
           uri = qname.namespace
-          local = Pure::Encoder.attribute(qname.local_name)
-          return %(xml:#{local}") if uri == Pure::Syntax::XML_NS
+          local = XML::Escape.attribute(qname.local_name)
+          return %(xml:#{local}") if uri == XML::Syntax::XML_NS
           return %(#{local}") if uri.nil? && !default_in_scope
           if uri.nil?
             raise Types::InvalidValue, "the QName #{qname.local_name.inspect} has no namespace, but a default namespace is in scope " \
                                        "at the element, where an unprefixed QName takes that namespace"
           end
 
-          prefix = "#{Pure::Encoder.automatic_prefix(uri)}-#{index}"
-          %(#{prefix}:#{local}"#{Pure::Encoder.declaration(prefix, uri)})
+          prefix = "#{XML::Escape.automatic_prefix(uri)}-#{index}"
+          %(#{prefix}:#{local}"#{XML::Escape.declaration(prefix, uri)})
         end
 
         private
@@ -134,10 +134,10 @@ module Wirebind
             raise Types::InvalidValue, "expected XML text (a String) for :xml, got #{Types.describe(value)}"
           end
 
-          Pure::Encoder.text(value) # valid UTF-8 (or convertible) and XML 1.0 characters, as any text
+          XML::Escape.text(value) # valid UTF-8 (or convertible) and XML 1.0 characters, as any text
           utf8 = value.encoding == Encoding::UTF_8 ? value : utf8_copy(value)
           begin
-            Pure::Tokenizer.new("<x>#{utf8}</x>", **XML::DEFAULT_LIMITS, dtd: :reject).run
+            XML::Tokenizer.new("<x>#{utf8}</x>", **XML::DEFAULT_LIMITS, dtd: :reject).run
           rescue ParseError => e
             raise Types::InvalidValue, "the :xml value is not well-formed XML content (#{e.message}): #{Types.excerpt(value)}"
           end
@@ -155,21 +155,21 @@ module Wirebind
           if uri.nil?
             # An unprefixed QName takes the default namespace in scope; a prefixed element
             # can undeclare it for its text, an unprefixed one in that namespace cannot.
-            return ">#{Pure::Encoder.text(qname.local_name)}" unless default_in_scope
-            return %( xmlns="">#{Pure::Encoder.text(qname.local_name)}) if element_qname.include?(":")
+            return ">#{XML::Escape.text(qname.local_name)}" unless default_in_scope
+            return %( xmlns="">#{XML::Escape.text(qname.local_name)}) if element_qname.include?(":")
 
             raise Types::InvalidValue, "the QName #{qname.local_name.inspect} has no namespace, but the element is written " \
                                        "in a default namespace, where an unprefixed QName takes that namespace " \
                                        "(give the model a prefix: xml_namespace uri, prefix: \"p\")"
           end
-          return ">xml:#{Pure::Encoder.text(qname.local_name)}" if uri == Pure::Syntax::XML_NS
+          return ">xml:#{XML::Escape.text(qname.local_name)}" if uri == XML::Syntax::XML_NS
 
           colon = element_qname.index(":")
           element_prefix = colon ? element_qname[0, colon] : nil
           prefix = qname.prefix
           prefix = nil unless prefix && NCNAME.match?(prefix) && !prefix.start_with?("xml", "XML", "Xml") && prefix != element_prefix
-          prefix ||= Pure::Encoder.automatic_prefix(uri)
-          "#{Pure::Encoder.declaration(prefix, uri)}>#{prefix}:#{Pure::Encoder.text(qname.local_name)}"
+          prefix ||= XML::Escape.automatic_prefix(uri)
+          "#{XML::Escape.declaration(prefix, uri)}>#{prefix}:#{XML::Escape.text(qname.local_name)}"
         end
       end
 
@@ -211,7 +211,7 @@ module Wirebind
               next
             end
             node, prefix, name, declaration, key = item
-            next @out << Pure::Encoder.text(text_of(node)) if prefix == :text
+            next @out << XML::Escape.text(text_of(node)) if prefix == :text
 
             if name
               @path << key
@@ -220,7 +220,7 @@ module Wirebind
             if node.is_a?(Hash)
               stack.concat(hash_content(node, prefix).reverse!)
             else
-              @out << ">" << Pure::Encoder.text(text_of(node))
+              @out << ">" << XML::Escape.text(text_of(node))
             end
           end
           @out
@@ -250,7 +250,7 @@ module Wirebind
 
             if key.start_with?("@")
               name = attribute_name(key, declared ||= {})
-              @out << " " << name << "=\"" << Pure::Encoder.attribute(text_of(value)) << '"'
+              @out << " " << name << "=\"" << XML::Escape.attribute(text_of(value)) << '"'
             elsif key == KEY_TEXT
               content = text_of(value)
             elsif !ordered && key != KEY_CONTENT
@@ -260,7 +260,7 @@ module Wirebind
           @out << ">"
           return ordered_items(ordered, prefix) if ordered
 
-          @out << Pure::Encoder.text(content) if content
+          @out << XML::Escape.text(content) if content
           children
         end
 
@@ -296,12 +296,12 @@ module Wirebind
           uri, local = clark.captures
           check_name(local, key)
           return local if uri.empty?
-          return "xml:#{local}" if uri == Pure::Syntax::XML_NS
+          return "xml:#{local}" if uri == XML::Syntax::XML_NS
 
-          prefix = Pure::Encoder.automatic_prefix(uri)
+          prefix = XML::Escape.automatic_prefix(uri)
           unless declared[prefix]
             declared[prefix] = true
-            @out << Pure::Encoder.declaration(prefix, uri)
+            @out << XML::Escape.declaration(prefix, uri)
           end
           "#{prefix}:#{local}"
         end
@@ -312,7 +312,7 @@ module Wirebind
           return ["#{prefix}#{check_name(key, key)}", "", prefix] unless clark
 
           uri, local = clark.captures
-          [check_name(local, key), %( xmlns="#{Pure::Encoder.attribute(uri)}"), ""]
+          [check_name(local, key), %( xmlns="#{XML::Escape.attribute(uri)}"), ""]
         end
 
         def check_name(local, key)

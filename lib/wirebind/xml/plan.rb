@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "pure/syntax"
+require_relative "syntax"
 
 module Wirebind
   module XML
@@ -64,7 +64,7 @@ module Wirebind
       # +xmlns=""+ on every such element).
       Namespaces = Struct.new(:needs, :declarations, :default_at_top)
 
-      NCNAME_ONLY = /\A#{Wirebind::XML::Pure::Syntax::NCNAME_SRC}\z/
+      NCNAME_ONLY = XML::Syntax::NCNAME_ONLY
       PATH_MARKS = %r{[/{}]}
       ASCII_CONTROL = /[\x00-\x1F\x7F]/
       # "@xml:lang": the one prefix a path may use, bound by XML itself.
@@ -187,7 +187,7 @@ module Wirebind
         # @return [Array(String, String)] local name and namespace (nil: none)
         def attribute_step(segment, context)
           if segment.start_with?(XML_PREFIX) && segment.size > XML_PREFIX.size && segment[XML_PREFIX.size..].match?(NCNAME_ONLY)
-            return [segment[XML_PREFIX.size..].freeze, Pure::Syntax::XML_NS].freeze
+            return [segment[XML_PREFIX.size..].freeze, XML::Syntax::XML_NS].freeze
           end
 
           local, uri = path_step(segment, context)
@@ -235,13 +235,13 @@ module Wirebind
           # Printable ASCII (every namespace in practice) is written as it is; anything else by the encoders' check.
           unless uri.ascii_only? && !uri.match?(ASCII_CONTROL)
             begin
-              Pure::Encoder.attribute(uri)
+              XML::Escape.attribute(uri)
             rescue Types::InvalidValue => e
               return "the namespace #{uri.inspect} cannot be written: #{e.message}"
             end
           end
-          return "the namespace #{uri} is reserved for namespace declarations" if uri == Pure::Syntax::XMLNS_NS
-          return if xml || uri != Pure::Syntax::XML_NS
+          return "the namespace #{uri} is reserved for namespace declarations" if uri == XML::Syntax::XMLNS_NS
+          return if xml || uri != XML::Syntax::XML_NS
 
           "the namespace #{uri} is XML's own, bound only to the prefix xml (name it in a path, as @xml:lang)"
         end
@@ -390,10 +390,10 @@ module Wirebind
           next if needs.any? { |other| other.uri == need.uri }
           next if !unqualified && need.uri == root.namespace && root.default_prefix
 
-          needs << Need.new(need.prefix, need.uri, Pure::Encoder.declaration(need.prefix, need.uri).freeze).freeze
+          needs << Need.new(need.prefix, need.uri, XML::Escape.declaration(need.prefix, need.uri).freeze).freeze
         end
         if root.default_prefix && unqualified && needs.none? { |other| other.uri == root.namespace }
-          needs.unshift(Need.new(root.default_prefix, root.namespace, Pure::Encoder.declaration(root.default_prefix, root.namespace).freeze).freeze)
+          needs.unshift(Need.new(root.default_prefix, root.namespace, XML::Escape.declaration(root.default_prefix, root.namespace).freeze).freeze)
         end
         declared = {}
         needs = needs.select { |need| declared[need.prefix].nil? && (declared[need.prefix] = need.uri) }.uniq
@@ -570,10 +570,10 @@ module Wirebind
       # The prefix this class writes +uri+ with: "xml" for the XML namespace, its
       # own prefix for its own namespace, one of #prefixes_of, or the automatic one.
       def prefix_for(uri)
-        return "xml" if uri == Pure::Syntax::XML_NS
+        return "xml" if uri == XML::Syntax::XML_NS
         return @prefix if @prefix && uri == @namespace
 
-        @prefixes[uri] || Pure::Encoder.automatic_prefix(uri)
+        @prefixes[uri] || XML::Escape.automatic_prefix(uri)
       end
 
       # The bindings this record's own names use (see #needs), each once.
@@ -596,9 +596,9 @@ module Wirebind
       end
 
       def need(prefix, uri)
-        return if uri == Pure::Syntax::XML_NS || @needs.any? { |other| other.prefix == prefix && other.uri == uri }
+        return if uri == XML::Syntax::XML_NS || @needs.any? { |other| other.prefix == prefix && other.uri == uri }
 
-        @needs << Need.new(prefix, uri, Pure::Encoder.declaration(prefix, uri).freeze).freeze
+        @needs << Need.new(prefix, uri, XML::Escape.declaration(prefix, uri).freeze).freeze
       end
 
       def freeze_tables

@@ -71,15 +71,8 @@ module Wirebind
       # are read as SOAP 1.1's +href="#x"+ and +id="x"+.
       ENCODING_NS_12 = "http://www.w3.org/2003/05/soap-encoding"
       # xsi:type names of XML Schema (and SOAP encoding) scalars.
-      XSD_SCALARS = {
-        "string" => :string, "normalizedString" => :string, "token" => :string, "anyURI" => :string, "QName" => :string,
-        "int" => :integer, "long" => :integer, "short" => :integer, "byte" => :integer, "integer" => :integer,
-        "unsignedInt" => :integer, "unsignedLong" => :integer, "unsignedShort" => :integer, "unsignedByte" => :integer,
-        "nonNegativeInteger" => :integer, "positiveInteger" => :integer, "negativeInteger" => :integer, "nonPositiveInteger" => :integer,
-        "double" => :float, "float" => :float, "decimal" => :decimal, "boolean" => :boolean,
-        "dateTime" => :time, "date" => :date, "base64Binary" => :base64, "base64" => :base64
-      }.freeze
-      SCALAR_NAMESPACES = ["http://www.w3.org/2001/XMLSchema", "http://schemas.xmlsoap.org/soap/encoding/"].freeze
+      XSD_SCALARS = Types::XSD::INSTANCE_SCALARS
+      SCALAR_NAMESPACES = [Namespaces::XSD, Namespaces::SOAP11_ENCODING].freeze
 
       # @return [Integer] records yielded through {#each_record} / {#each_reference}
       attr_reader :count

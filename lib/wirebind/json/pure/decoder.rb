@@ -58,25 +58,8 @@ module Wirebind
         PUSHED = Object.new.freeze
         private_constant :PUSHED, :STRING_CODES
 
-        # @param parts [Array<String, Integer>] keys and indexes, outermost first
-        # @return [String, nil] e.g. +[3].affects_versions[0].sequence+; a key that is
-        #   not an identifier is written as a quoted JSON string: +["a.b"]+
-        def self.format_path(parts)
-          return nil if parts.empty?
-
-          path = +""
-          parts.each do |part|
-            if part.is_a?(Integer)
-              path << "[" << part.to_s << "]"
-            elsif IDENTIFIER.match?(part)
-              path << "." unless path.empty?
-              path << part
-            else
-              path << "[" << Writer.string(+"", part) << "]"
-            end
-          end
-          path
-        end
+        # @see Writer.format_path (C calls it here, through NativeHooks::JSON_DECODER)
+        def self.format_path(parts) = Writer.format_path(parts)
 
         # @return [Object] the decoded value, or for +each+ the number of items yielded
         attr_reader :result

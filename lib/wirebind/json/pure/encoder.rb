@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
-require_relative "writer"
+require_relative "../writer"
+require_relative "../../source_writer"
 
 module Wirebind
   module JSON
@@ -49,7 +50,7 @@ module Wirebind
       # @api private
       class Encoder
         BUFFER_SIZE = 16 * 1024
-        FLUSH_SIZE = 64 * 1024
+        FLUSH_SIZE = Chunks::SIZE
 
         class << self
           # @param klass [Class] a Wirebind::Model class
@@ -75,6 +76,8 @@ module Wirebind
         # Generates the source of +write(record, out, depth, max_depth)+.
         # @api private
         class Generator
+          include SourceWriter
+
           def initialize(plan)
             @plan = plan
             @lines = []
@@ -101,14 +104,6 @@ module Wirebind
           end
 
           private
-
-          def emit(line)
-            @lines << line
-          end
-
-          def q(string)
-            string.inspect
-          end
 
           def member(slot, position)
             opening = position.zero? ? +"{" : +","

@@ -20,7 +20,6 @@ module Wirebind
         # when only checking), the key of the member being read (objects) and
         # whether it is an object.
         STEP = 3
-        IDENTIFIER = /\A[A-Za-z_$][A-Za-z0-9_$]*\z/
 
         # Reads a whole document as plain values.
         # @return [Object]

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require "strscan"
-require_relative "source"
+require_relative "../source"
 
 module Wirebind
   module JSON

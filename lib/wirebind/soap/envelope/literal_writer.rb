@@ -75,7 +75,7 @@ module Wirebind
       # Helpers both writers share.
       # @api private
       module Writing
-        NAME = /\A#{XML::Pure::Syntax::NCNAME_SRC}\z/
+        NAME = XML::Syntax::NCNAME_ONLY
 
         module_function
 

@@ -277,21 +277,21 @@ module Wirebind
             Recorder.read_from(@io, size)
           end
         end
-        CHUNK_SIZE = 64 * 1024
+        CHUNK_SIZE = Chunks::SIZE
         EMPTY = [].freeze
 
         # Reads the start of an envelope: its version, Body's first element, and a
         # fault whole (its detail re-written as XML, with the namespace
         # declarations in scope carried onto it).
         # @api private
-        class Prelude < XML::Pure::Tokenizer
+        class Prelude < XML::Tokenizer
           FOUND = Object.new.freeze
 
           attr_reader :version, :operation, :fault, :result, :must_understand, :headers
 
           # The roles (actors) a header block may name and still be for this node.
-          OWN_ROLES = [nil, "http://schemas.xmlsoap.org/soap/actor/next", "http://www.w3.org/2003/05/soap-envelope/role/next",
-                       "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver"].freeze
+          OWN_ROLES = [nil, Namespaces::SOAP11_ACTOR_NEXT, Namespaces::SOAP12_ROLE_NEXT,
+                       Namespaces::SOAP12_ROLE_ULTIMATE_RECEIVER].freeze
 
           def initialize(input, options)
             super(input, **options)
@@ -407,7 +407,7 @@ module Wirebind
             qname = element_qname(local, uri)
             start = "<#{qname}#{all_declarations}#{attributes_xml(attrs)}>"
             if leaf_text
-              @headers << [local.freeze, uri&.freeze, "#{start}#{XML::Pure::Encoder.text(leaf_text)}</#{qname}>".freeze].freeze
+              @headers << [local.freeze, uri&.freeze, "#{start}#{XML::Escape.text(leaf_text)}</#{qname}>".freeze].freeze
             else
               @header = [local.freeze, uri&.freeze, start, XML::Capture.new(:xml, uri, nil, scope: self, written: namespace_snapshot), "</#{qname}>"]
               @want_text = true
@@ -549,7 +549,7 @@ module Wirebind
             while i < attrs.size
               local, uri, value = attrs[i, 3]
               name = uri ? "#{namespace_snapshot.key(uri) || 'xml'}:#{local}" : local
-              xml << " " << name << '="' << XML::Pure::Encoder.attribute(value) << '"'
+              xml << " " << name << '="' << XML::Escape.attribute(value) << '"'
               i += 3
             end
             xml
@@ -559,7 +559,7 @@ module Wirebind
             namespace_snapshot.filter_map do |prefix, uri|
               next if prefix == "xml"
 
-              prefix.empty? ? %( xmlns="#{XML::Pure::Encoder.attribute(uri)}") : %( xmlns:#{prefix}="#{XML::Pure::Encoder.attribute(uri)}")
+              prefix.empty? ? %( xmlns="#{XML::Escape.attribute(uri)}") : %( xmlns:#{prefix}="#{XML::Escape.attribute(uri)}")
             end.join
           end
         end

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "tokenizer"
+require_relative "../tokenizer"
 
 module Wirebind
   module XML

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require "zlib"
+require_relative "../../source_writer"
 
 module Wirebind
   module XML
@@ -49,15 +49,7 @@ module Wirebind
       # @api private
       class Encoder
         DECLARATION = %(<?xml version="1.0" encoding="UTF-8"?>)
-        FLUSH_SIZE = 64 * 1024
-        XSI_DECLARATION = %( xmlns:xsi="#{Syntax::XSI_NS}").freeze
-
-        TEXT_ESCAPES = { "&" => "&amp;", "<" => "&lt;", ">" => "&gt;", "\r" => "&#13;" }.freeze
-        ATTRIBUTE_ESCAPES = TEXT_ESCAPES.merge('"' => "&quot;", "\t" => "&#9;", "\n" => "&#10;").freeze
-        TEXT_SPECIAL = /[&<>\r]/
-        ATTRIBUTE_SPECIAL = /[&<>"\t\n\r]/
-        # What XML 1.0 cannot carry at all, even as a character reference.
-        UNWRITABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\u{FFFE}\u{FFFF}]/
+        FLUSH_SIZE = Chunks::SIZE
 
         class << self
           # @return [Encoder] the (cached) encoder of +klass+
@@ -65,67 +57,11 @@ module Wirebind
             klass.wirebind_plan(:pure_xml_encoder) { Shareable.make(new(Plan.for(klass))) }
           end
 
-          # @return [String] the prefix wirebind writes for +uri+ when the schema
-          #   names none: "wb" and a checksum of the URI, the same in every process
-          #   and Ractor, with no registry to share; "xml" for the XML namespace,
-          #   the one prefix bound without a declaration (and that may not have one)
-          def automatic_prefix(uri)
-            return "xml" if uri == Syntax::XML_NS
-
-            "wb#{Zlib.crc32(uri).to_s(36)}"
-          end
-
-          # @return [String] the declaration of +prefix+ for +uri+: %( xmlns:p="uri"),
-          #   or "" for the XML namespace, which Namespaces in XML forbids declaring
-          #   with any prefix but its own and needs no declaration with that one
-          def declaration(prefix, uri)
-            return "" if uri == Syntax::XML_NS
-
-            %( xmlns:#{prefix}="#{attribute(uri)}")
-          end
-
           # @return [String] XML.subtype_attributes of +klass+, without declaring
           #   the type's namespace when +scope+ has it bound to the same prefix
           def subtype(klass, scope)
             declared, bare, prefix, uri = XML.subtype_parts(klass)
             prefix && scope.uris[prefix] == uri ? bare : declared
-          end
-
-          # @return [String] +text+ escaped for element content
-          def text(text)
-            text = utf8(text)
-            text.match?(TEXT_SPECIAL) ? text.gsub(TEXT_SPECIAL, TEXT_ESCAPES) : text
-          end
-
-          # @return [String] +text+ escaped for a double-quoted attribute value
-          def attribute(text)
-            text = utf8(text)
-            text.match?(ATTRIBUTE_SPECIAL) ? text.gsub(ATTRIBUTE_SPECIAL, ATTRIBUTE_ESCAPES) : text
-          end
-
-          private
-
-          def utf8(text)
-            if text.encoding == Encoding::BINARY
-              # Bytes taken for UTF-8, as JSON takes them: valid UTF-8 is written,
-              # anything else refused (binary data belongs in :base64).
-              copy = text.dup.force_encoding(Encoding::UTF_8)
-              raise Types::InvalidValue, "invalid UTF-8 in #{Types.excerpt(text)} (binary data belongs in a :base64 attribute)" unless copy.valid_encoding?
-
-              text = copy
-            elsif text.encoding != Encoding::UTF_8
-              begin
-                text = text.encode(Encoding::UTF_8)
-              rescue EncodingError
-                raise Types::InvalidValue, "a #{text.encoding} string cannot be converted to UTF-8: #{Types.excerpt(text.dup.force_encoding(Encoding::BINARY))}"
-              end
-            end
-            raise Types::InvalidValue, "invalid UTF-8 in #{Types.excerpt(text.scrub)}" unless text.valid_encoding?
-            if (bad = text.index(UNWRITABLE))
-              raise Types::InvalidValue, format("character U+%04X cannot be written in XML 1.0", text[bad].ord)
-            end
-
-            text
           end
         end
 
@@ -226,6 +162,8 @@ module Wirebind
         # was encoded with, whichever way it nests.
         # @api private
         class Generator
+          include SourceWriter
+
           def initialize(plan, default_at_top)
             @plan = plan
             @default_at_top = default_at_top
@@ -254,14 +192,6 @@ module Wirebind
           end
 
           private
-
-          def emit(line)
-            @lines << line
-          end
-
-          def q(string)
-            string.inspect
-          end
 
           # Whether a record may declare bindings of its own.
           def binds?
@@ -312,7 +242,7 @@ module Wirebind
                 emit "  elsif !nested"
                 emit "    pre = ''"
                 emit "    child_default = #{q(uri)}"
-                emit "    out << '<' << (tag ||= #{q(root)}.freeze) << #{q(%( xmlns="#{Encoder.attribute(uri)}"))} << tag_decl"
+                emit "    out << '<' << (tag ||= #{q(root)}.freeze) << #{q(%( xmlns="#{Escape.attribute(uri)}"))} << tag_decl"
               end
               emit "  else"
               emit "    child_default = default_ns"
@@ -327,7 +257,7 @@ module Wirebind
 
             emit "  bound = 0"
             if uri && !prefix
-              declaration = Encoder.declaration(@plan.default_prefix, uri)
+              declaration = Escape.declaration(@plan.default_prefix, uri)
               emit "  bound += ns.bind(out, tag, tag_decl, #{q(@plan.default_prefix)}, #{q(uri)}, #{q(declaration)}) if own"
             end
             return if @plan.needs.empty?
@@ -386,7 +316,7 @@ module Wirebind
           def attribute_value(slot)
             return "OpenContent.qname_attribute(v, !child_default.nil?, #{slot.index})" if slot.type == :qname
 
-            "Encoder.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
+            "Escape.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
           end
 
           # XML attributes read from a wrapper by path ("city-state/@zipcode").
@@ -403,7 +333,7 @@ module Wirebind
           def text_content(slot)
             emit "  field = '.'"
             emit "  unless (v = #{reader(slot)}).nil?"
-            emit "    out << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, v))"
+            emit "    out << Escape.text(Types.to_xml_text(#{slot.type.inspect}, v))"
             emit "  end"
           end
 
@@ -443,7 +373,7 @@ module Wirebind
             pad = "  " * depth
             open, close = name_parts(slot, top)
             emit "#{pad}if #{value}.nil?"
-            nil_markup = "#{open} << #{q(%( xsi:nil="true"#{XSI_DECLARATION}/>))}"
+            nil_markup = "#{open} << #{q(%( xsi:nil="true"#{Escape::XSI_DECLARATION}/>))}"
             emit(slot.nil_xsi || in_list ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
             emit "#{pad}else"
             if slot.kind == Plan::MODEL
@@ -457,7 +387,7 @@ module Wirebind
               emit "#{pad}  out << #{open} << OpenContent.element_content(#{slot.type.inspect}, #{value}, #{close}, #{default_in_scope}) " \
                    "<< '</' << #{close} << '>'"
             else
-              emit "#{pad}  out << #{open} << '>' << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, #{value})) << '</' << #{close} << '>'"
+              emit "#{pad}  out << #{open} << '>' << Escape.text(Types.to_xml_text(#{slot.type.inspect}, #{value})) << '</' << #{close} << '>'"
             end
             emit "#{pad}end"
           end

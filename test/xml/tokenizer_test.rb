@@ -1,13 +1,13 @@
 # frozen_string_literal: true
 
-require_relative "../xml_test_support"
+require_relative "xml_test_support"
 
 # The pure backend's streaming tokenizer: the events it reports through its
 # hooks, and what it accepts and refuses as XML 1.0 + Namespaces.
 class XMLPureTokenizerTest < Minitest::Test
   include XMLTestHelpers
 
-  Tokenizer = Wirebind::XML::Pure::Tokenizer
+  Tokenizer = Wirebind::XML::Tokenizer
 
   # Records every hook call. Text is wanted everywhere unless told otherwise.
   class Recorder < Tokenizer

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "../xml_test_support"
+require_relative "xml_test_support"
 
 # The pure backend's Source: input of any kind in, clean LF-normalized UTF-8
 # chunks out. The same behaviour is held through the public API too, so that the
@@ -9,7 +9,7 @@ class XMLPureSourceTest < Minitest::Test
   include XMLTestHelpers
   include XMLTestModels
 
-  Source = Wirebind::XML::Pure::Source
+  Source = Wirebind::XML::Source
 
   # All the text a Source hands out, checking each chunk on the way.
   def drain(input)

@@ -1,13 +1,13 @@
 # frozen_string_literal: true
 
-require_relative "../json_test_support"
+require_relative "json_test_support"
 
 # The Source: UTF-8 chunks from Strings and IOs, characters cut by reads held
 # back, a byte order mark dropped, invalid bytes reported after the valid text.
 class JSONSourceTest < Minitest::Test
   include JSONTestHelpers
 
-  Source = Wirebind::JSON::Pure::Source
+  Source = Wirebind::JSON::Source
 
   def chunks(source)
     out = []
