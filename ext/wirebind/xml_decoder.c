@@ -875,7 +875,11 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
     }
     case WB_XPLAN_MODEL: start_model(d, e, values, attrs, n, NULL); break;
     case WB_XPLAN_OPEN: start_capture(d, e, values, attrs, n, uri); break;
-    default: start_scalar(d, e, values, attrs, n); break;
+    default:
+        /* "Amt/@Ccy" beside "Amt" */
+        if (n && e->attributes.buckets) apply_attributes(d, &e->attributes, attrs, n, values, (wb_xtok_str){NULL, 0});
+        start_scalar(d, e, values, attrs, n);
+        break;
     }
 }
 
@@ -973,6 +977,8 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         }
     }
     if (e->kind != WB_XPLAN_GROUP && !e->list && single_taken(d, e, top->values, uri, local, 1)) return; /* the first one stays */
+    /* "Amt/@Ccy" beside "Amt" */
+    if (n && e->kind == WB_XPLAN_SCALAR && e->attributes.buckets) apply_attributes(d, &e->attributes, attrs, n, top->values, local);
     if (e->kind == WB_XPLAN_SCALAR &&
         !(n && (nil_attribute(attrs, n) || attr_value(attrs, n, "type", 4, XSI_NS, sizeof(XSI_NS) - 1).ptr))) {
         leaf_path l = {local, {NULL, 0}};

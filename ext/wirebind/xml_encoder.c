@@ -186,6 +186,8 @@ static wb_xenc_op *new_op(wb_xenc_plan *plan)
 }
 
 /* Generator#element, #one_value, #model_value for one slot. */
+static void add_attribute(const compiler *c, VALUE slot, VALUE field);
+
 static void add_element(const compiler *c, VALUE slot, int top)
 {
     wb_xenc_plan *plan = c->plan;
@@ -207,7 +209,18 @@ static void add_element(const compiler *c, VALUE slot, int top)
     op->type = type;
     op->field = intern(plan, field);
     name_parts(c, op, slot, top);
-    plan->op_count++;
+    size_t at = plan->op_count++;
+    /* A single scalar's XML attributes by path ("Amt" beside "Amt/@Ccy"). */
+    VALUE attributes = rb_funcall(slot, id_attribute_writes, 0);
+    if (NIL_P(attributes)) return;
+    size_t first = plan->attribute_count;
+    for (long i = 0; i < RARRAY_LEN(attributes); i++) {
+        VALUE attribute_slot = rb_ary_entry(attributes, i);
+        add_attribute(c, attribute_slot, rb_funcall(rb_funcall(attribute_slot, id_attribute, 0), id_xml, 0));
+    }
+    plan->ops[at].attribute_first = first;
+    plan->ops[at].attribute_count = plan->attribute_count - first;
+    RB_GC_GUARD(attributes);
 }
 
 /* Generator#attribute and #group_attributes (+field+ is then the whole path):
@@ -899,12 +912,41 @@ static VALUE subtype_attributes(encoding *enc, VALUE klass)
     return rb_ary_entry(parts, bare ? 1 : 0);
 }
 
+/* Generator#one_value for a single scalar whose element carries XML attributes
+ * by path ("Amt" beside "Amt/@Ccy"): a nil value is written as xsi:nil when an
+ * attribute has a value (or nil: :xsi, xsi_all), so the attributes stay. */
+static void write_scalar_with_attributes(encoding *enc, const wb_xenc_op *op, VALUE value)
+{
+    frame *f = &enc->frames[enc->depth - 1];
+    const wb_xenc_plan *plan = f->plan;
+    if (NIL_P(value)) {
+        int any = op->nil_xsi || enc->xsi_all;
+        for (size_t i = op->attribute_first; !any && i < op->attribute_first + op->attribute_count; i++)
+            any = !NIL_P(rb_ivar_get(f->record, plan->attributes[i].ivar));
+        if (!any) return;
+    }
+    open_name(enc, f, op);
+    write_attributes(enc, f, op->attribute_first, op->attribute_count);
+    set_field(f, plan, op->field);
+    if (NIL_P(value)) {
+        append_bytes(enc, plan, plan->nil_suffix);
+        return;
+    }
+    wb_buffer_append_char(&enc->buffer, '>');
+    wb_format_write(&enc->buffer, (wb_format_kind)op->format, op->type, value, WB_FORMAT_ESCAPE_TEXT);
+    close_name(enc, f, op);
+}
+
 /* Generator#one_value and #model_value: one value of the op at the top
  * frame's pc (nil, a scalar, or a record, which pushes a frame). */
 static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
 {
     const frame *parent = &enc->frames[enc->depth - 1];
     const wb_xenc_plan *plan = parent->plan;
+    if (op->attribute_count) {
+        write_scalar_with_attributes(enc, op, value);
+        return;
+    }
     if (NIL_P(value)) {
         /* A nil item of a list is always written: leaving it out would lose it. */
         if (op->nil_xsi || enc->xsi_all || parent->list != Qundef) {

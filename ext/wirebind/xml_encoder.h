@@ -51,7 +51,7 @@ typedef struct wb_xenc_op {
     VALUE type;                 /* the scalar type's Symbol, or the model Class values must be */
     wb_xenc_bytes field;        /* the attribute's xml path, for EncodeError#path */
     wb_xenc_bytes name;         /* the local name ("item" for "*"), or the whole foreign name */
-    size_t attribute_first;     /* OPEN: its XML attributes ("a/@b"), attributes[first, first + count) */
+    size_t attribute_first;     /* OPEN, SCALAR: its XML attributes ("a/@b"), attributes[first, first + count) */
     size_t attribute_count;
 } wb_xenc_op;
 

@@ -175,6 +175,7 @@ module Wirebind
           when OPEN
             start_capture(entry, values, attrs, uri)
           else
+            apply_attributes(entry, attrs, values, nil) if attrs && entry.attributes # "Amt/@Ccy" beside "Amt"
             start_scalar(entry, values, attrs)
           end
         end
@@ -225,6 +226,8 @@ module Wirebind
              single_taken?(entry, values, uri, local, local)
             return # the first one stays
           end
+
+          apply_attributes(entry, attrs, values, local) if attrs && kind == SCALAR && entry.attributes # "Amt/@Ccy" beside "Amt"
 
           if kind == SCALAR && !(attrs && ((attrs.include?("nil") && nil_attribute?(attrs)) || attrs.include?("type")))
             if entry.list
