@@ -85,6 +85,7 @@ static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
     f->nil = 0;
     f->wants_text = 0;
     f->mark = NONE;
+    f->whole = 0;
     f->text.len = 0;
     f->has_text = 0;
     f->children = 0;
@@ -692,6 +693,8 @@ static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
 }
 
 /* start_model: plan is the slot's own, or (an :any slot) the one its xsi:type named. */
+static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str uri);
+
 static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const wb_xtok_attr *attrs, size_t n, const wb_xplan *plan)
 {
     if (n && nil_attribute(attrs, n)) {
@@ -714,7 +717,8 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     }
     size_t base = push_values(d, plan->size);
     if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wb_xtok_str){NULL, 0});
-    int wants = plan->text != NULL;
+    int whole = plan->text && plan->text->kind == WB_XPLAN_OPEN;
+    int wants = plan->text != NULL && !whole;
     wb_xdec_frame *f = push_frame(d, WB_XPLAN_MODEL);
     f->plan = plan;
     f->entry = slot;
@@ -724,6 +728,11 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     f->wants_text = wants;
     if (wants) f->mark = wb_xtok_mark_push(&d->tok);
     d->tok.want_text = wants;
+    if (whole) {
+        /* Decoder#start_whole_content: the capture's end tag is the record's. */
+        start_capture(d, plan->text, base, attrs, n, (wb_xtok_str){NULL, 0});
+        top_frame(d)->whole = 1;
+    }
 }
 
 static void start_scalar(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n)
@@ -903,7 +912,10 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
         if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
         size_t base = push_values(d, plan->size);
         if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);
-        if (plan->text) {
+        if (plan->text && plan->text->kind == WB_XPLAN_OPEN) {
+            VALUE args[3] = {plan->text->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len)};
+            d->values[base + (size_t)plan->text->index] = rb_funcallv(wb_hooks.cXMLCapture, id_leaf_value, 3, args);
+        } else if (plan->text) {
             VALUE v = convert(d, plan->text, text.ptr, text.len, l, NONE);
             d->values[base + (size_t)plan->text->index] = v;
         }
@@ -1057,6 +1069,7 @@ static void on_end(void *ctx)
     wb_xdec_frame *top = top_frame(d);
     d->tok.want_text = top ? top->wants_text : 0;
     const char *text = f->text.ptr ? f->text.ptr : "";
+    int whole = f->kind == WB_XPLAN_CAPTURE && f->whole;
     if (f->kind == WB_XPLAN_SCALAR) {
         VALUE v = f->nil ? Qnil : convert(d, f->entry, text, f->text.len, NO_LEAF, f->mark);
         deliver(d, f->entry, f->values, v);
@@ -1066,7 +1079,7 @@ static void on_end(void *ctx)
         deliver(d, f->entry, f->values, v);
     } else if (f->kind == WB_XPLAN_MODEL) {
         const wb_xplan *plan = f->plan;
-        if (plan->text) {
+        if (plan->text && plan->text->kind != WB_XPLAN_OPEN) {
             /* White space between child elements is layout, not text. */
             VALUE v = f->children && blank(text, f->text.len) ? Qnil : convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
             d->values[f->values + (size_t)plan->text->index] = v;
@@ -1081,6 +1094,7 @@ static void on_end(void *ctx)
     }
     if (f->mark != NONE) wb_xtok_mark_pop(&d->tok);
     if (!d->frame_count) d->located--;
+    if (whole) on_end(ctx); /* the record's end tag too (one level: a record's frame is no capture) */
 }
 
 /* ---- input and errors --------------------------------------------------------------- */

@@ -38,6 +38,7 @@ typedef struct wb_xdec_frame {
                    * References#define; (size_t)-1 for none */
     size_t open;  /* CAPTURE: elements open inside the captured one (its Capture
                   * object sits in the values stack at `parent`) */
+    int whole;    /* CAPTURE: a record's whole content (:xml as "."): its end tag ends the record too */
 } wb_xdec_frame;
 
 /* An instance xsi:type found to leave a scalar's text as it is (XML.instance_rule

@@ -27,7 +27,7 @@ static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes, id_kind, id_type, id_list, id_name, id_uri,
     id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_top_level_subtype_p,
     id_xml_abstract_p, id_abstract_message, id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top,
-    id_element_content, id_qname_attribute, id_index;
+    id_element_content, id_qname_attribute, id_index, id_xml_content;
 static VALUE sym_qname;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -276,6 +276,7 @@ static void add_text(const compiler *c, VALUE slot)
     entry->ivar = rb_sym2id(ivar);
     entry->field = intern(plan, utf8("."));
     plan->has_text = 1;
+    plan->text_xml = FIX2INT(rb_funcall(slot, id_kind, 0)) == PLAN_OPEN;
 }
 
 /* Generator#group and the writes loop of #source, without recursion: the
@@ -813,7 +814,14 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
     if (plan->has_text) {
         set_field(f, plan, plan->text.field);
         VALUE value = rb_ivar_get(f->record, plan->text.ivar);
-        if (!NIL_P(value)) {
+        if (NIL_P(value)) {
+            /* nothing */
+        } else if (plan->text_xml) {
+            VALUE content = rb_funcall(wb_hooks.mXMLOpenContent, id_xml_content, 1, value);
+            StringValue(content);
+            wb_buffer_append_str(buffer, content);
+            RB_GC_GUARD(content);
+        } else {
             wb_format_write(buffer, (wb_format_kind)plan->text.format, plan->text.type, value, WB_FORMAT_ESCAPE_TEXT);
         }
         RB_GC_GUARD(value);
@@ -1237,6 +1245,7 @@ void wb_xenc_init(VALUE mNative)
     id_attribute_writes = rb_intern("attribute_writes");
     id_xml = rb_intern("xml");
     id_element_content = rb_intern("element_content");
+    id_xml_content = rb_intern("xml_content");
     id_qname_attribute = rb_intern("qname_attribute");
     id_index = rb_intern("index");
     sym_qname = ID2SYM(rb_intern("qname"));

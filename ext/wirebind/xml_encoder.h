@@ -106,6 +106,7 @@ typedef struct wb_xenc_plan {
     size_t record_attribute_count; /* the record's own; wrappers' ones follow them */
     wb_xenc_attribute *attributes;
     int has_text;
+    int text_xml; /* the text is :xml as ".": the whole content, raw (OpenContent.xml_content) */
     wb_xenc_attribute text;
     size_t op_count, op_capacity;
     wb_xenc_op *ops;

@@ -130,4 +130,73 @@ class XMLDeclarationsTest < Minitest::Test
       assert_raises(Wirebind::SchemaError, type.inspect) { klass.attribute :v, type, xml: path }
     end
   end
+
+  ATOM = "http://www.w3.org/2005/Atom"
+  XHTML = "http://www.w3.org/1999/xhtml"
+
+  # Atom's content of type xhtml: the element's whole content, raw.
+  class Content
+    include Wirebind::Model
+    xml_namespace ATOM
+    xml_root "content"
+    attribute :type, :string, xml: "@type"
+    attribute :body, :xml, xml: "."
+  end
+
+  class AtomEntry
+    include Wirebind::Model
+    xml_namespace ATOM
+    xml_root "entry"
+    attribute :title, :string
+    attribute :content, Content
+    attribute :updated, :string
+  end
+
+  ATOM_ENTRY = <<~XML
+    <entry xmlns="#{ATOM}">
+      <title>Atom-Powered Robots Run Amok</title>
+      <content type="xhtml"><div xmlns="#{XHTML}"><p>Some <em>text</em> &amp; more.</p><!-- note --></div></content>
+      <updated>2003-12-13T18:30:02Z</updated>
+    </entry>
+  XML
+
+  def test_xml_as_dot_is_the_elements_whole_content
+    results = backends.map do |backend|
+      entry = XML.decode(ATOM_ENTRY, AtomEntry, backend: backend)
+      assert_equal "Atom-Powered Robots Run Amok", entry.title, backend.to_s
+      assert_equal "2003-12-13T18:30:02Z", entry.updated, backend.to_s
+      assert_equal "xhtml", entry.content.type, backend.to_s
+      body = entry.content.body
+      assert_equal %(<div xmlns="#{XHTML}"><p>Some <em>text</em> &amp; more.</p></div>), body, backend.to_s
+      xml = XML.encode(entry, backend: backend)
+      assert_includes xml, %(<content type="xhtml">#{body}</content>), backend.to_s
+      assert_equal entry, XML.decode(xml, AtomEntry, backend: backend)
+      # The record as the document element, its content text only, or empty.
+      assert_equal Content.new(type: "text", body: "a &lt; b"), XML.decode(%(<content xmlns="#{ATOM}" type="text">a &lt; b</content>), Content, backend: backend)
+      assert_equal Content.new(type: "html", body: ""), XML.decode(%(<content xmlns="#{ATOM}" type="html"/>), Content, backend: backend)
+      top = XML.decode(%(<content xmlns="#{ATOM}">x <b>y</b></content>), Content, backend: backend)
+      # Self-contained: a default namespace in scope is declared where the content uses it.
+      assert_equal %(x <b xmlns="#{ATOM}">y</b>), top.body, backend.to_s
+      assert_equal top, XML.decode(XML.encode(top, backend: backend), Content, backend: backend)
+      [entry, xml]
+    end
+    assert_equal 1, results.uniq.size, "the backends agree"
+  end
+
+  def test_xml_as_dot_refuses_bad_content_and_children_beside_it
+    backends.each do |backend|
+      error = assert_raises(Wirebind::EncodeError, backend.to_s) { XML.encode(Content.new(body: "<a>"), backend: backend) }
+      assert_match(/not well-formed/, error.message)
+    end
+    klass = Class.new do
+      include Wirebind::Model
+      xml_root "r"
+      attribute :body, :xml, xml: "."
+      attribute :child, :string
+    end
+    error = assert_raises(Wirebind::SchemaError) { XML.decode("<r/>", klass) }
+    assert_match(/holds the element's whole content; no child element can be mapped beside it/, error.message)
+    error = assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; attribute :v, :any, xml: "." } }
+    assert_match(/:any maps to an element/, error.message)
+  end
 end

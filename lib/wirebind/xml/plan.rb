@@ -360,6 +360,7 @@ module Wirebind
         @size = attrs.size
         @loader, @filler = klass.__wb_builders
         attrs.each { |attribute| add(attribute) }
+        check_whole_content
         remove_instance_variable(:@prefixes)
         collect_needs
         freeze_tables
@@ -468,6 +469,15 @@ module Wirebind
         when :element
           attribute.choices ? add_choices(attribute, name, context) : add_path(attribute, kind, name, context)
         end
+      end
+
+      # :xml as "." holds the element's whole content: no child element can be
+      # mapped beside it (XML attributes can).
+      def check_whole_content
+        return unless @text&.kind == OPEN && (!@table.empty? || @any)
+
+        raise SchemaError, "#{@klass}##{@text.attribute.name} (xml: \".\"): an :xml value as \".\" holds the element's whole " \
+                           "content; no child element can be mapped beside it"
       end
 
       # [A, B, C] with xml: "*" or "wrapper/*": one decoding entry per class, by its

@@ -71,6 +71,8 @@ module Wirebind
         CHILDREN = 9
         # MODEL: the id of a record read inside the body (References#define).
         ID = 10
+        # PARENT_VALUES of a CAPTURE frame holding a record's whole content (:xml as ".").
+        WHOLE = :whole
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -289,6 +291,7 @@ module Wirebind
           case top[KIND]
           when CAPTURE
             deliver(top[SLOT], top[VALUES], top[NODE].value)
+            return on_end if top[PARENT_VALUES] == WHOLE # the record's end tag too
           when SCALAR
             slot = top[NODE]
             text = top[TEXT] || ""
@@ -297,7 +300,7 @@ module Wirebind
           when MODEL
             plan = top[NODE]
             values = top[VALUES]
-            if (text_slot = plan.text)
+            if (text_slot = plan.text) && text_slot.kind != OPEN
               text = top[TEXT]
               # White space between child elements is layout, not text.
               text = nil if text && top[CHILDREN] && text.match?(BLANK)
@@ -366,11 +369,21 @@ module Wirebind
           plan = subtype_plan(plan, attrs, nil) if @poly && attrs
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
-          wants_text = !plan.text.nil?
+          wants_text = !(text_slot = plan.text).nil?
+          whole = wants_text && text_slot.kind == OPEN
+          wants_text = false if whole
           frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil]
           frame[ID] = attr_value(attrs, "id", nil) if attrs && @refs && slot.attribute != References::REFERENT
           push(frame)
           @want_text = wants_text
+          start_whole_content(text_slot, values, attrs) if whole
+        end
+
+        # :xml as ".": the record's whole content is captured, by a frame that
+        # ends at the record's own end tag and then ends the record's (see on_end).
+        def start_whole_content(slot, values, attrs)
+          push([CAPTURE, Capture.new(slot.type, nil, attrs, scope: self), values, slot, WHOLE, nil, false, true, nil])
+          @want_text = true
         end
 
         # A +:xml+ or +:any+ element: text wanted throughout, so that every tag
@@ -408,7 +421,7 @@ module Wirebind
             record = Array.new(plan.size)
             apply_attributes(plan, attrs, record, local) if attrs
             if (text_slot = plan.text)
-              record[text_slot.index] = convert(text_slot, text, local)
+              record[text_slot.index] = text_slot.kind == OPEN ? Capture.leaf_value(text_slot.type, attrs, text) : convert(text_slot, text, local)
             end
             deliver(slot, values, plan.build(record))
           else

@@ -411,7 +411,11 @@ module Wirebind
           def text_content(slot)
             emit "  field = '.'"
             emit "  unless (v = #{reader(slot)}).nil?"
-            emit "    out << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, v))"
+            if slot.kind == Plan::OPEN
+              emit "    out << OpenContent.xml_content(v)" # :xml as ".": the whole content
+            else
+              emit "    out << Encoder.text(Types.to_xml_text(#{slot.type.inspect}, v))"
+            end
             emit "  end"
           end
 
