@@ -32,8 +32,11 @@ class ModelEncodableTest < Minitest::Test
 
   def test_records_that_hold_no_formatted_value_are_not_walked
     holders = Array.new(50) { |i| Holder.new(items: [Plain.new(name: "p#{i}"), Plain.new(name: "q")], one: Plain.new(tags: %w[a b])) }
-    Wirebind::Model.encodable(holders) # caches filled
-    count = allocations { Wirebind::Model.encodable(holders) }
+    refute Wirebind::Model.wire_walk?(Holder)
+    assert Wirebind::Model.wire_walk?(Class.new { include Wirebind::Model; attribute :s, Stamped })
+    # The question alone (enum: checks, which other classes of the suite may turn on, walk on their own).
+    Wirebind::Model.send(:wire_walk_for?, holders) # the answer kept
+    count = allocations { Wirebind::Model.send(:wire_walk_for?, holders) }
     assert_operator count, :<, 10, "a walk of 50 holders allocates per record; #{count} objects"
     assert_same holders, Wirebind::Model.encodable(holders)
     assert_equal Wirebind::JSON.encode(holders[0]), Wirebind::JSON.encode(holders[0], backend: :pure)
