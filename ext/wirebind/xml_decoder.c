@@ -86,6 +86,7 @@ static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
     f->nil = 0;
     f->wants_text = 0;
     f->mark = NONE;
+    f->whole = 0;
     f->text.len = 0;
     f->has_text = 0;
     f->children = 0;
@@ -738,6 +739,9 @@ static int referent(wb_xdec *d, const wb_xtok_attr *attrs, size_t n)
 }
 
 /* start_model: plan is the slot's own, or (an :any slot) the one its xsi:type named. */
+static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n, wb_xtok_str uri,
+                          wb_xtok_str local);
+
 static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const wb_xtok_attr *attrs, size_t n, const wb_xplan *plan)
 {
     if (n && nil_attribute(attrs, n)) {
@@ -760,7 +764,8 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     }
     size_t base = push_values(d, plan->size);
     if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wb_xtok_str){NULL, 0});
-    int wants = plan->text != NULL;
+    int whole = plan->text && plan->text->kind == WB_XPLAN_OPEN;
+    int wants = plan->text != NULL && !whole;
     wb_xdec_frame *f = push_frame(d, WB_XPLAN_MODEL);
     f->plan = plan;
     f->entry = slot;
@@ -770,6 +775,11 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     f->wants_text = wants;
     if (wants) f->mark = wb_xtok_mark_push(&d->tok);
     d->tok.want_text = wants;
+    if (whole) {
+        /* Decoder#start_whole_content: the capture's end tag is the record's. */
+        start_capture(d, plan->text, base, attrs, n, (wb_xtok_str){NULL, 0}, (wb_xtok_str){NULL, 0});
+        top_frame(d)->whole = 1;
+    }
 }
 
 static void start_scalar(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb_xtok_attr *attrs, size_t n)
@@ -941,7 +951,11 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
     }
     case WB_XPLAN_MODEL: start_model(d, e, values, attrs, n, NULL); break;
     case WB_XPLAN_OPEN: start_capture(d, e, values, attrs, n, uri, local); break;
-    default: start_scalar(d, e, values, attrs, n); break;
+    default:
+        /* "Amt/@Ccy" beside "Amt" */
+        if (n && e->attributes.buckets) apply_attributes(d, &e->attributes, attrs, n, values, (wb_xtok_str){NULL, 0});
+        start_scalar(d, e, values, attrs, n);
+        break;
     }
 }
 
@@ -971,7 +985,10 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
         if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
         size_t base = push_values(d, plan->size);
         if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);
-        if (plan->text) {
+        if (plan->text && plan->text->kind == WB_XPLAN_OPEN) {
+            VALUE args[3] = {plan->text->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len)};
+            d->values[base + (size_t)plan->text->index] = rb_funcallv(wb_hooks.cXMLCapture, id_leaf_value, 3, args);
+        } else if (plan->text) {
             VALUE v = convert(d, plan->text, text.ptr, text.len, l, NONE);
             d->values[base + (size_t)plan->text->index] = v;
         }
@@ -1045,6 +1062,8 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
         }
     }
     if (e->kind != WB_XPLAN_GROUP && !e->list && single_taken(d, e, top->values, uri, local, 1)) return; /* the first one stays */
+    /* "Amt/@Ccy" beside "Amt" */
+    if (n && e->kind == WB_XPLAN_SCALAR && e->attributes.buckets) apply_attributes(d, &e->attributes, attrs, n, top->values, local);
     if (e->kind == WB_XPLAN_SCALAR) {
         /* One pass over the attributes; an xsi:type that leaves the text as it
          * is (remembered per decoder) costs no more than that. */
@@ -1131,6 +1150,7 @@ static void on_end(void *ctx)
     wb_xdec_frame *top = top_frame(d);
     d->tok.want_text = top ? top->wants_text : 0;
     const char *text = f->text.ptr ? f->text.ptr : "";
+    int whole = f->kind == WB_XPLAN_CAPTURE && f->whole;
     if (f->kind == WB_XPLAN_SCALAR && f->typed_at != NONE) {
         VALUE args[4] = {f->entry->type_value, d->values[f->typed_at], d->values[f->typed_at + 1], wb_utf8_str(text, f->text.len)};
         VALUE typed = rb_funcallv(wb_hooks.mXML, id_instance_text, 4, args);
@@ -1147,7 +1167,7 @@ static void on_end(void *ctx)
         deliver(d, f->entry, f->values, v);
     } else if (f->kind == WB_XPLAN_MODEL) {
         const wb_xplan *plan = f->plan;
-        if (plan->text) {
+        if (plan->text && plan->text->kind != WB_XPLAN_OPEN) {
             /* White space between child elements is layout, not text. */
             VALUE v = f->children && blank(text, f->text.len) ? Qnil : convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
             d->values[f->values + (size_t)plan->text->index] = v;
@@ -1162,6 +1182,7 @@ static void on_end(void *ctx)
     }
     if (f->mark != NONE) wb_xtok_mark_pop(&d->tok);
     if (!d->frame_count) d->located--;
+    if (whole) on_end(ctx); /* the record's end tag too (one level: a record's frame is no capture) */
 }
 
 /* ---- input and errors --------------------------------------------------------------- */

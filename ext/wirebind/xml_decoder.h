@@ -41,6 +41,7 @@ typedef struct wb_xdec_frame {
     size_t typed_at; /* SCALAR: where the [local, uri] Strings of an instance xsi:type
                       * that changes its text sit in the values stack (applied to the
                       * text as assembled, at its end); (size_t)-1 for none */
+    int whole;       /* CAPTURE: a record's whole content (:xml as "."): its end tag ends the record too */
 } wb_xdec_frame;
 
 /* An instance xsi:type found to leave a scalar's text as it is (XML.instance_rule

@@ -27,7 +27,7 @@ static VALUE sym_native_xml_encoder;
 static ID id_wirebind_plan, id_for, id_root_name, id_namespace, id_prefix, id_text, id_writes, id_kind, id_type, id_list, id_name, id_uri,
     id_nil_xsi, id_attribute, id_ivar, id_message, id_describe, id_attribute_writes, id_xml, id_subtype_parts, id_top_level_subtype_p,
     id_xml_abstract_p, id_abstract_message, id_namespaces, id_default_prefix, id_needs, id_declarations, id_declaration, id_default_at_top,
-    id_element_content, id_qname_attribute, id_index, id_wildcard_element;
+    id_element_content, id_qname_attribute, id_index, id_wildcard_element, id_xml_content;
 static VALUE sym_qname, sym_any;
 
 /* Plan kinds (Plan::SCALAR, MODEL, GROUP). */
@@ -186,6 +186,8 @@ static wb_xenc_op *new_op(wb_xenc_plan *plan)
 }
 
 /* Generator#element, #one_value, #model_value for one slot. */
+static void add_attribute(const compiler *c, VALUE slot, VALUE field);
+
 static void add_element(const compiler *c, VALUE slot, int top)
 {
     wb_xenc_plan *plan = c->plan;
@@ -207,7 +209,18 @@ static void add_element(const compiler *c, VALUE slot, int top)
     op->type = type;
     op->field = intern(plan, field);
     name_parts(c, op, slot, top);
-    plan->op_count++;
+    size_t at = plan->op_count++;
+    /* A single scalar's XML attributes by path ("Amt" beside "Amt/@Ccy"). */
+    VALUE attributes = rb_funcall(slot, id_attribute_writes, 0);
+    if (NIL_P(attributes)) return;
+    size_t first = plan->attribute_count;
+    for (long i = 0; i < RARRAY_LEN(attributes); i++) {
+        VALUE attribute_slot = rb_ary_entry(attributes, i);
+        add_attribute(c, attribute_slot, rb_funcall(rb_funcall(attribute_slot, id_attribute, 0), id_xml, 0));
+    }
+    plan->ops[at].attribute_first = first;
+    plan->ops[at].attribute_count = plan->attribute_count - first;
+    RB_GC_GUARD(attributes);
 }
 
 /* Generator#attribute and #group_attributes (+field+ is then the whole path):
@@ -263,6 +276,7 @@ static void add_text(const compiler *c, VALUE slot)
     entry->ivar = rb_sym2id(ivar);
     entry->field = intern(plan, utf8("."));
     plan->has_text = 1;
+    plan->text_xml = FIX2INT(rb_funcall(slot, id_kind, 0)) == PLAN_OPEN;
 }
 
 /* Generator#group and the writes loop of #source, without recursion: the
@@ -800,7 +814,14 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
     if (plan->has_text) {
         set_field(f, plan, plan->text.field);
         VALUE value = rb_ivar_get(f->record, plan->text.ivar);
-        if (!NIL_P(value)) {
+        if (NIL_P(value)) {
+            /* nothing */
+        } else if (plan->text_xml) {
+            VALUE content = rb_funcall(wb_hooks.mXMLOpenContent, id_xml_content, 1, value);
+            StringValue(content);
+            wb_buffer_append_str(buffer, content);
+            RB_GC_GUARD(content);
+        } else {
             wb_format_write(buffer, (wb_format_kind)plan->text.format, plan->text.type, value, WB_FORMAT_ESCAPE_TEXT);
         }
         RB_GC_GUARD(value);
@@ -899,12 +920,41 @@ static VALUE subtype_attributes(encoding *enc, VALUE klass)
     return rb_ary_entry(parts, bare ? 1 : 0);
 }
 
+/* Generator#one_value for a single scalar whose element carries XML attributes
+ * by path ("Amt" beside "Amt/@Ccy"): a nil value is written as xsi:nil when an
+ * attribute has a value (or nil: :xsi, xsi_all), so the attributes stay. */
+static void write_scalar_with_attributes(encoding *enc, const wb_xenc_op *op, VALUE value)
+{
+    frame *f = &enc->frames[enc->depth - 1];
+    const wb_xenc_plan *plan = f->plan;
+    if (NIL_P(value)) {
+        int any = op->nil_xsi || enc->xsi_all;
+        for (size_t i = op->attribute_first; !any && i < op->attribute_first + op->attribute_count; i++)
+            any = !NIL_P(rb_ivar_get(f->record, plan->attributes[i].ivar));
+        if (!any) return;
+    }
+    open_name(enc, f, op);
+    write_attributes(enc, f, op->attribute_first, op->attribute_count);
+    set_field(f, plan, op->field);
+    if (NIL_P(value)) {
+        append_bytes(enc, plan, plan->nil_suffix);
+        return;
+    }
+    wb_buffer_append_char(&enc->buffer, '>');
+    wb_format_write(&enc->buffer, (wb_format_kind)op->format, op->type, value, WB_FORMAT_ESCAPE_TEXT);
+    close_name(enc, f, op);
+}
+
 /* Generator#one_value and #model_value: one value of the op at the top
  * frame's pc (nil, a scalar, or a record, which pushes a frame). */
 static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
 {
     const frame *parent = &enc->frames[enc->depth - 1];
     const wb_xenc_plan *plan = parent->plan;
+    if (op->attribute_count) {
+        write_scalar_with_attributes(enc, op, value);
+        return;
+    }
     if (NIL_P(value)) {
         /* A nil item of a list is always written: leaving it out would lose it. */
         if (op->nil_xsi || enc->xsi_all || parent->list != Qundef) {
@@ -1205,6 +1255,7 @@ void wb_xenc_init(VALUE mNative)
     id_attribute_writes = rb_intern("attribute_writes");
     id_xml = rb_intern("xml");
     id_element_content = rb_intern("element_content");
+    id_xml_content = rb_intern("xml_content");
     id_qname_attribute = rb_intern("qname_attribute");
     id_index = rb_intern("index");
     sym_qname = ID2SYM(rb_intern("qname"));

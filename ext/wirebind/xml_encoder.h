@@ -51,7 +51,7 @@ typedef struct wb_xenc_op {
     VALUE type;                 /* the scalar type's Symbol, or the model Class values must be */
     wb_xenc_bytes field;        /* the attribute's xml path, for EncodeError#path */
     wb_xenc_bytes name;         /* the local name ("item" for "*"), or the whole foreign name */
-    size_t attribute_first;     /* OPEN: its XML attributes ("a/@b"), attributes[first, first + count) */
+    size_t attribute_first;     /* OPEN, SCALAR: its XML attributes ("a/@b"), attributes[first, first + count) */
     size_t attribute_count;
 } wb_xenc_op;
 
@@ -106,6 +106,7 @@ typedef struct wb_xenc_plan {
     size_t record_attribute_count; /* the record's own; wrappers' ones follow them */
     wb_xenc_attribute *attributes;
     int has_text;
+    int text_xml; /* the text is :xml as ".": the whole content, raw (OpenContent.xml_content) */
     wb_xenc_attribute text;
     size_t op_count, op_capacity;
     wb_xenc_op *ops;

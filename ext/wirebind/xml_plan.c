@@ -189,6 +189,9 @@ static wb_xplan_entry *compile_entry(compile_state *cs, VALUE node)
     e->type_value = rb_funcall(node, id_type, 0);
     e->default_offset = copy_string(rb_funcall(node, id_default_offset, 0), &e->default_offset_len);
     if (e->kind == WB_XPLAN_SCALAR) {
+        /* A single scalar's XML attributes by path ("Amt" beside "Amt/@Ccy"). */
+        VALUE attributes = rb_funcall(node, id_attributes, 0);
+        if (!NIL_P(attributes)) schedule(cs, &e->attributes, attributes);
         e->type = e->type_value == sym_qname ? WB_XDEC_QNAME : wb_scalar_type_code(e->type_value);
         if (e->type < 0) rb_raise(rb_eArgError, "unknown scalar type %" PRIsVALUE, rb_inspect(e->type_value));
     } else if (e->kind == WB_XPLAN_OPEN) {

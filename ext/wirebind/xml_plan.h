@@ -53,7 +53,7 @@ struct wb_xplan_entry {
     VALUE plan;                /* MODEL: the type's compiled plan, looked up on first use (0 until then) */
     wb_xplan_table table;      /* GROUP */
     wb_xplan_entry *any;       /* GROUP */
-    wb_xplan_table attributes; /* GROUP: XML attributes read by path ("a/@b") */
+    wb_xplan_table attributes; /* GROUP, SCALAR: XML attributes read by path ("a/@b", "a" beside "a/@b") */
 };
 
 typedef struct wb_xplan {

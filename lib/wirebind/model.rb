@@ -45,6 +45,9 @@ module Wirebind
     @xml_types = {}.freeze
     @enums = false
     @time_formats = false
+    # Moves on with every schema change of any model class: what {wire_walk?}
+    # kept for a class is worked out again after one.
+    @schema_generation = 0
 
     class << self
       # @api private
@@ -207,8 +210,85 @@ module Wirebind
       # @raise [EncodeError] a value outside its enumeration, or a time its format cannot write
       def encodable(value)
         check_enums(value) if @enums
-        @time_formats ? with_wire_times(value) : value
+        @time_formats && wire_walk_for?(value) ? with_wire_times(value) : value
       end
+
+      # @api private
+      # Records that a model class's schema changed ({wire_walk?} asks again).
+      def schema_changed!
+        @schema_generation += 1
+      end
+
+      # @api private
+      # Whether a record of +klass+ may hold a value {encodable} converts: one of
+      # its attributes, or of the model classes (and their subclasses) it may
+      # hold, to any depth, is {Attribute#converted?}, or holds +:any+ (which may
+      # hold records of any class). Kept per class until a schema changes.
+      # @param klass [Class] a model class
+      # @return [Boolean]
+      def wire_walk?(klass)
+        kept = klass.instance_variable_get(:@__wb_wire_walk)
+        return kept[1] if kept && kept[0] == @schema_generation
+
+        generation = @schema_generation
+        answer = holds_converted?(klass)
+        klass.instance_variable_set(:@__wb_wire_walk, [generation, answer].freeze)
+        answer
+      end
+
+      # {encodable}'s question for a record or a list of them (each class asked
+      # once in a row; an Array inside the list is walked).
+      def wire_walk_for?(value)
+        return wire_walk?(value.class) if value.is_a?(Model)
+        return false unless value.is_a?(Array)
+
+        last = NilClass # no record is one
+        value.any? do |item|
+          next true if item.is_a?(Array)
+          next false if !item.is_a?(Model) || item.instance_of?(last)
+
+          wire_walk?(last = item.class)
+        end
+      end
+      private :wire_walk_for?
+
+      # A breadth-first walk of the classes a +klass+ record may hold, each once.
+      def holds_converted?(klass)
+        seen = { klass => true }.compare_by_identity
+        pending = [klass]
+        until pending.empty?
+          pending.shift.attributes.each do |attribute|
+            return true if attribute.converted?
+
+            if attribute.model?
+              (attribute.choices || [attribute.type]).each do |type|
+                with_subclasses(type).each do |held|
+                  next if seen[held]
+
+                  seen[held] = true
+                  pending << held
+                end
+              end
+            elsif attribute.wire_type == :any
+              return true
+            end
+          end
+        end
+        false
+      end
+      private :holds_converted?
+
+      # +klass+ and every subclass of it (a value may be of any of them).
+      def with_subclasses(klass)
+        all = [klass]
+        index = 0
+        while index < all.size
+          all.concat(all[index].subclasses)
+          index += 1
+        end
+        all
+      end
+      private :with_subclasses
 
       # The copy {encodable} makes: every record and list reachable from +value+
       # once (shared ones stay shared, a cycle stays a cycle), without recursion.

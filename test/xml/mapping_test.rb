@@ -287,7 +287,7 @@ class XMLMappingTest < Minitest::Test
       error = assert_raises(Wirebind::SchemaError, path) { Class.new { include Wirebind::Model; attribute :v, :string, xml: path } }
       assert_match message, error.message
     end
-    klass = Class.new { include Wirebind::Model; attribute :v, :string, xml: "a" }
+    klass = Class.new { include Wirebind::Model; attribute :v, [:string], xml: "a" }
     error = assert_raises(Wirebind::SchemaError) { klass.attribute :w, :string, xml: "a/@b" }
     assert_match(%r{:w \(xml: "a/@b"\): <a> is already mapped to a value, it cannot also be a wrapper \(by :v\)}, error.message)
   end

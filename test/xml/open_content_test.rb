@@ -107,15 +107,16 @@ class OpenContentTest < Minitest::Test
     assert_equal "<fault><detail>plain &amp; text</detail><codes></codes></fault>", XML.encode(Detail.new(detail: "plain &amp; text"))
   end
 
+  # (:xml as "." is the element's whole content: declarations_test.)
   def test_open_types_map_to_elements_only
-    %w[@raw .].each do |path|
+    [%i[xml @raw], %i[any @raw], %i[any .]].each do |type, path|
       error = assert_raises(Wirebind::SchemaError) do
         Class.new do
           include Wirebind::Model
-          attribute :raw, :xml, xml: path
+          attribute :raw, type, xml: path.to_s
         end
       end
-      assert_match(/:xml maps to an element/, error.message)
+      assert_match(/:#{type} maps to an element/, error.message)
     end
     # A :qname is text: an element's or an XML attribute's (faithful_values_test), not the record's own.
     assert_raises(Wirebind::SchemaError) do

@@ -531,6 +531,7 @@ module Wirebind
       end
 
       def schema_changed
+        Model.schema_changed!
         @__wb_schema_generation += 1
         @__wb_plans = NO_PLANS
         @__wb_builders = nil

@@ -272,6 +272,10 @@ module Wirebind
           line "if #{x}.nil? then out << #{(pre + 'null').inspect}"
           line "else #{head}Values.time(out, #{x})"
           line "end"
+        when *Values::TIME_FORMATS.keys
+          line "if #{x}.nil? then out << #{(pre + 'null').inspect}"
+          line "else #{head}Values.formatted_time(out, #{op.type.inspect}, #{x})"
+          line "end"
         when :float, :decimal, :date, :base64
           line "if #{x}.nil? then out << #{(pre + 'null').inspect}"
           line "else #{head}Writer.#{op.type}(out, #{x})"

@@ -83,11 +83,17 @@ module Wirebind
         end
       end
 
-      # The type an attribute is written as: its own, or the one whose JSON
-      # form it shares (+:xml+ is a string, JSON::Plan::JSON_CODES).
+      # The op type of a +:time+ attribute by its +format:+ (see {.formatted_time}).
+      FORMATTED_TIMES = Types::TimeFormat::FORMATS.to_h { |format| [format, :"time_#{format}"] }.freeze
+      TIME_FORMATS = FORMATTED_TIMES.invert.freeze
+
+      # The type an attribute is written as: its own, the one whose JSON form
+      # it shares (+:xml+ is a string, JSON::Plan::JSON_CODES), or for a +:time+
+      # with a +format:+ one of {FORMATTED_TIMES}.
       # @raise [SchemaError] a type with no JSON form (+:qname+)
       def self.json_type(attribute)
         type = attribute.type
+        return FORMATTED_TIMES.fetch(attribute.time_format) if attribute.is_a?(Model::Attribute) && attribute.time_format
         if type == :qname
           raise SchemaError, "#{Model.display_name(attribute.owner)}##{attribute.name}: a :qname maps to XML only; JSON has no namespaces"
         end
@@ -112,6 +118,7 @@ module Wirebind
         case type
         when :string, :href then string(+"", value)
         when :time then time(+"", value)
+        when *TIME_FORMATS.keys then formatted_time(+"", type, value)
         else Writer.public_send(type, +"", value)
         end
       end
@@ -171,6 +178,15 @@ module Wirebind
       # pass, anything else through the writer.
       # @return [String] +out+
       # @raise [EncodeError] not a Time, or not writable
+      # A +:time+ declared with a +format:+, as Wirebind::JSON writes it: an
+      # RFC 822 string, or whole seconds or milliseconds as a JSON integer.
+      # @param type [Symbol] one of {FORMATTED_TIMES}' values
+      # @raise [Types::InvalidValue] not a Time, or one the format cannot write exactly
+      def self.formatted_time(out, type, value)
+        wire = Types::TimeFormat.encode(TIME_FORMATS.fetch(type), value)
+        wire.is_a?(String) ? string(out, wire) : Writer.integer(out, wire)
+      end
+
       def self.time(out, value)
         return Writer.time(out, value) unless Time === value
 

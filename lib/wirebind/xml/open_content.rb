@@ -42,7 +42,8 @@ module Wirebind
         def check_mapping(xml, type, context)
           shape = Plan.parse(xml, context).first
           # A :qname is text: an element's, or an attribute's (xsi:type="ns2:RecordRef").
-          return if shape == :element || (type == :qname && shape == :attribute)
+          # :xml as "." is the whole content of the record's element (Atom's xhtml content).
+          return if shape == :element || (type == :qname && shape == :attribute) || (type == :xml && shape == :text)
 
           where = shape == :text ? "the element's own text (\".\")" : "an XML attribute"
           raise SchemaError, "#{context}: #{type.inspect} maps to an element, not to #{where}"
@@ -60,7 +61,7 @@ module Wirebind
         # @raise [Types::InvalidValue]
         def element_content(type, value, qname, default_in_scope = false)
           case type
-          when :xml then ">#{well_formed(value)}"
+          when :xml then ">#{xml_content(value)}"
           when :any then value.is_a?(Model) ? typed_content(value, qname) : AnyWriter.new(qname).write(value)
           else qname_content(value, qname, default_in_scope)
           end
@@ -127,9 +128,10 @@ module Wirebind
           %(#{prefix}:#{local}"#{XML::Escape.declaration(prefix, uri)})
         end
 
-        private
-
-        def well_formed(value)
+        # An +:xml+ value checked to be well-formed XML content, as written.
+        # @return [String]
+        # @raise [Types::InvalidValue]
+        def xml_content(value)
           unless value.is_a?(String)
             raise Types::InvalidValue, "expected XML text (a String) for :xml, got #{Types.describe(value)}"
           end
@@ -143,6 +145,8 @@ module Wirebind
           end
           utf8
         end
+
+        private
 
         def utf8_copy(value)
           value.encoding == Encoding::BINARY ? value.dup.force_encoding(Encoding::UTF_8) : value.encode(Encoding::UTF_8)

@@ -34,8 +34,11 @@ module Wirebind
       # values (nil for the record itself), +type+ a scalar Symbol or a model Class.
       # +home+ is the namespace of the model the slot belongs to (a plain name prefers
       # an element in it, or in none, over one in another namespace).
+      # +attributes+ and +attribute_writes+ (nil when none) are the XML attributes
+      # read by path from a single scalar's own element: +"Amt"+ beside
+      # +"Amt/@Ccy"+, as a Group's.
       Slot = Struct.new(:kind, :index, :type, :list, :name, :uri, :alt, :nil_xsi, :attribute, :default_offset, :prefix, :home,
-                        keyword_init: true) do
+                        :attributes, :attribute_writes, keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
         def plan
@@ -113,6 +116,14 @@ module Wirebind
         def for(klass)
           # Deeply frozen, so Ractors other than the main one may read it too.
           klass.wirebind_plan(:xml) { Shareable.make(new(klass)) }
+        end
+
+        # Whether +attribute+ (a Model::Attribute) may carry XML attributes by
+        # path on its own element: a single scalar (not a list, model, :qname, :xml or :any).
+        # @return [Boolean]
+        def text_with_attributes?(attribute)
+          !attribute.model? && !attribute.list? && !attribute.nested_list? && attribute.wire_type != :qname &&
+            OpenContent.kind(attribute.wire_type) == SCALAR
         end
 
         # Splits a path at the slashes that are not inside a `{uri}`.
@@ -293,9 +304,9 @@ module Wirebind
           when %i[attribute attribute]
             "XML attribute '#{attribute.xml}' is already mapped" if mine[1] == theirs[1] && mine[2] == theirs[2]
           when %i[attribute element]
-            value_as_wrapper(theirs[1], mine[2], false)
+            value_as_wrapper(theirs[1], mine[2], false) unless attributes_beside_text?(theirs[1], other, mine[2])
           when %i[element attribute]
-            value_as_wrapper(mine[1], theirs[2], true)
+            value_as_wrapper(mine[1], theirs[2], true) unless attributes_beside_text?(mine[1], attribute, theirs[2])
           when %i[element element]
             mine_steps = mine[1]
             their_steps = theirs[1]
@@ -309,6 +320,14 @@ module Wirebind
               value_as_wrapper(mine_steps, their_steps[0...-1], true) || value_as_wrapper(their_steps, mine_steps[0...-1], false)
             end
           end
+        end
+
+        # Whether an XML attribute on the elements +wrappers+ may sit beside the
+        # value at +value+ (a path) of +holder+ (the Model::Attribute mapped
+        # there): only on the value's own element, and only when it is a single
+        # scalar (ISO 20022's +<Amt Ccy="EUR">12</Amt>+, UBL's +@currencyID+).
+        def attributes_beside_text?(value, holder, wrappers)
+          value == wrappers && Plan.text_with_attributes?(holder)
         end
 
         # The message when the element +value+ (a value's path) is one of
@@ -341,6 +360,7 @@ module Wirebind
         @size = attrs.size
         @loader, @filler = klass.__wb_builders
         attrs.each { |attribute| add(attribute) }
+        check_whole_content
         remove_instance_variable(:@prefixes)
         collect_needs
         freeze_tables
@@ -439,7 +459,7 @@ module Wirebind
 
           @text = slot(attribute, kind, nil, nil)
         when :attribute
-          holder = elements.empty? ? self : wrapper(elements, context)
+          holder = elements.empty? ? self : wrapper(elements, context, attributes: true)
           local, uri = name
           raise SchemaError, "#{context}: XML attribute '#{xml}' is already mapped" if find(holder.attributes, local, uri)
 
@@ -449,6 +469,15 @@ module Wirebind
         when :element
           attribute.choices ? add_choices(attribute, name, context) : add_path(attribute, kind, name, context)
         end
+      end
+
+      # :xml as "." holds the element's whole content: no child element can be
+      # mapped beside it (XML attributes can).
+      def check_whole_content
+        return unless @text&.kind == OPEN && (!@table.empty? || @any)
+
+        raise SchemaError, "#{@klass}##{@text.attribute.name} (xml: \".\"): an :xml value as \".\" holds the element's whole " \
+                           "content; no child element can be mapped beside it"
       end
 
       # [A, B, C] with xml: "*" or "wrapper/*": one decoding entry per class, by its
@@ -475,10 +504,20 @@ module Wirebind
       end
 
       # The group of the last of +steps+, made on the way (the groups of a path).
-      def wrapper(steps, context)
+      # +attributes+: the steps lead to an XML attribute, which may sit on a single
+      # scalar's element.
+      def wrapper(steps, context, attributes: false)
         holder = self # the plan or a group: anything with table, any and writes
-        steps.each do |local, uri|
+        steps.each_with_index do |(local, uri), at|
           existing = find(holder.table, local, uri)
+          if attributes && at == steps.size - 1 && existing&.kind == SCALAR && Plan.text_with_attributes?(existing.attribute)
+            # A single scalar's own element ("Amt" beside "Amt/@Ccy"); most slots have no attributes: made here.
+            existing.attributes ||= {}
+            existing.attribute_writes ||= []
+            holder = existing
+            break
+          end
+
           if existing.nil?
             group = Group.new(kind: GROUP, name: local, uri: uri, table: {}, any: nil, writes: [], attributes: {}, attribute_writes: [],
                               prefix: uri.nil? || uri.empty? ? nil : prefix_for(uri), home: @namespace)
@@ -503,11 +542,34 @@ module Wirebind
           holder.any = entry if holder.is_a?(Group)
           @any = entry unless holder.is_a?(Group)
           holder.writes << entry
-        else
-          raise SchemaError, "#{context}: <#{local}> is already mapped" if find(holder.table, local, uri)
+        elsif (existing = find(holder.table, local, uri))
+          raise SchemaError, "#{context}: <#{local}> is already mapped" unless attributes_only?(existing) && Plan.text_with_attributes?(attribute)
 
+          # "Amt/@Ccy" came first and made <Amt> a wrapper: the value takes its place and its attributes.
+          entry.attributes = existing.attributes
+          entry.attribute_writes = existing.attribute_writes
+          replace(holder, local, existing, entry)
+        else
           insert(holder, local, entry, context)
         end
+      end
+
+      # A Group that only holds XML attributes (no child element).
+      def attributes_only?(entry)
+        entry.kind == GROUP && entry.table.empty? && entry.any.nil?
+      end
+
+      # Puts +entry+ where +old+ was, in the table's chain and in the writes.
+      def replace(holder, local, old, entry)
+        entry.alt = old.alt
+        if holder.table[local].equal?(old)
+          holder.table[local] = entry
+        else
+          before = holder.table[local]
+          before = before.alt until before.alt.equal?(old)
+          before.alt = entry
+        end
+        holder.writes[holder.writes.index { |write| write.equal?(old) }] = entry
       end
 
       def find(table, local, uri)
@@ -583,13 +645,15 @@ module Wirebind
         until pending.empty?
           holder = pending.shift
           holder.attribute_writes.each { |slot| need(slot.prefix, slot.uri) if slot.uri }
+          next if holder.is_a?(Slot) # a scalar's element: its XML attributes only
+
           holder.writes.each do |entry|
             if entry.uri == ""
               @unqualified_children = true unless @namespace.nil?
             elsif entry.uri && entry.uri != @namespace
               need(entry.prefix, entry.uri)
             end
-            pending << entry if entry.kind == GROUP
+            pending << entry if entry.kind == GROUP || entry.attribute_writes
           end
         end
         @needs.freeze
@@ -611,6 +675,13 @@ module Wirebind
         @text&.freeze
       end
 
+      # Freezes the XML attributes a group or a scalar's element maps.
+      def freeze_attributes(holder)
+        holder.attributes.each_value { |slot| slot = slot.freeze.alt while slot }
+        holder.attributes.freeze
+        holder.attribute_writes.freeze
+      end
+
       # Freezes a plan's or group's entries iteratively (wrappers may nest deeply
       # in a contrived schema; a schema is still input to be careful with).
       def freeze_group(root)
@@ -619,13 +690,10 @@ module Wirebind
           holder = pending.pop
           holder.writes.each do |entry|
             pending << entry if entry.kind == GROUP
+            freeze_attributes(entry) if entry.kind != GROUP && entry.attribute_writes
             entry.freeze unless entry.kind == GROUP
           end
-          if holder.is_a?(Group)
-            holder.attributes.each_value { |slot| slot = slot.freeze.alt while slot }
-            holder.attributes.freeze
-            holder.attribute_writes.freeze
-          end
+          freeze_attributes(holder) if holder.is_a?(Group)
           holder.table.freeze
           holder.writes.freeze
           holder.freeze if holder.is_a?(Group)

@@ -75,6 +75,8 @@ module Wirebind
         # xsi:type that changes its text, applied at its end to the text as
         # assembled (its pieces: IO reads, references, CDATA sections).
         XSI_TYPE = SLOT
+        # PARENT_VALUES of a CAPTURE frame holding a record's whole content (:xml as ".").
+        WHOLE = :whole
 
         XSI_NS = Syntax::XSI_NS
         BLANK = /\A[ \t\r\n]*\z/
@@ -179,6 +181,7 @@ module Wirebind
           when OPEN
             start_capture(entry, values, attrs, uri, local)
           else
+            apply_attributes(entry, attrs, values, nil) if attrs && entry.attributes # "Amt/@Ccy" beside "Amt"
             start_scalar(entry, values, attrs)
           end
         end
@@ -229,6 +232,8 @@ module Wirebind
              single_taken?(entry, values, uri, local, local)
             return # the first one stays
           end
+
+          apply_attributes(entry, attrs, values, local) if attrs && kind == SCALAR && entry.attributes # "Amt/@Ccy" beside "Amt"
 
           # An xsi:type that leaves the text as it is (remembered per decoder) stays on this path.
           if kind == SCALAR &&
@@ -292,6 +297,7 @@ module Wirebind
           case top[KIND]
           when CAPTURE
             deliver(top[SLOT], top[VALUES], top[NODE].value)
+            return on_end if top[PARENT_VALUES] == WHOLE # the record's end tag too
           when SCALAR
             slot = top[NODE]
             text = top[TEXT] || ""
@@ -301,7 +307,7 @@ module Wirebind
           when MODEL
             plan = top[NODE]
             values = top[VALUES]
-            if (text_slot = plan.text)
+            if (text_slot = plan.text) && text_slot.kind != OPEN
               text = top[TEXT]
               # White space between child elements is layout, not text.
               text = nil if text && top[CHILDREN] && text.match?(BLANK)
@@ -370,11 +376,21 @@ module Wirebind
           plan = subtype_plan(plan, attrs, nil) if @poly && attrs
           values = Array.new(plan.size)
           apply_attributes(plan, attrs, values, nil) if attrs
-          wants_text = !plan.text.nil?
+          wants_text = !(text_slot = plan.text).nil?
+          whole = wants_text && text_slot.kind == OPEN
+          wants_text = false if whole
           frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil]
           frame[ID] = referent_id(attrs) if attrs && @refs && slot.attribute != References::REFERENT
           push(frame)
           @want_text = wants_text
+          start_whole_content(text_slot, values, attrs) if whole
+        end
+
+        # :xml as ".": the record's whole content is captured, by a frame that
+        # ends at the record's own end tag and then ends the record's (see on_end).
+        def start_whole_content(slot, values, attrs)
+          push([CAPTURE, Capture.new(slot.type, nil, attrs, scope: self), values, slot, WHOLE, nil, false, true, nil])
+          @want_text = true
         end
 
         # A +:xml+ or +:any+ element: text wanted throughout, so that every tag
@@ -427,7 +443,7 @@ module Wirebind
             record = Array.new(plan.size)
             apply_attributes(plan, attrs, record, local) if attrs
             if (text_slot = plan.text)
-              record[text_slot.index] = convert(text_slot, text, local)
+              record[text_slot.index] = text_slot.kind == OPEN ? Capture.leaf_value(text_slot.type, attrs, text) : convert(text_slot, text, local)
             end
             deliver(slot, values, plan.build(record))
           else

@@ -319,8 +319,9 @@ module Wirebind
             "Escape.attribute(Types.to_xml_text(#{slot.type.inspect}, v)) << '\"'"
           end
 
-          # XML attributes read from a wrapper by path ("city-state/@zipcode").
-          def group_attributes(group, pad)
+          # XML attributes read from a wrapper (or a scalar's element) by path
+          # ("city-state/@zipcode"); +field+: the path to say in errors after them.
+          def group_attributes(group, pad, field = nil)
             group.attribute_writes.each do |slot|
               name = slot.uri.nil? ? slot.name : "#{slot.prefix}:#{slot.name}"
               emit "#{pad}field = #{q(slot.attribute.xml)}"
@@ -328,12 +329,23 @@ module Wirebind
               emit "#{pad}  out << #{q(" #{name}=\"")} << #{attribute_value(slot)}"
               emit "#{pad}end"
             end
+            emit "#{pad}field = #{q(field)}" if field
+          end
+
+          # Whether any XML attribute a scalar's element carries has a value: a nil
+          # value is then written as xsi:nil beside them, not left out with them.
+          def any_attribute(slot)
+            slot.attribute_writes.map { |attribute| "!#{reader(attribute)}.nil?" }.join(" || ")
           end
 
           def text_content(slot)
             emit "  field = '.'"
             emit "  unless (v = #{reader(slot)}).nil?"
-            emit "    out << Escape.text(Types.to_xml_text(#{slot.type.inspect}, v))"
+            if slot.kind == Plan::OPEN
+              emit "    out << OpenContent.xml_content(v)" # :xml as ".": the whole content
+            else
+              emit "    out << Escape.text(Types.to_xml_text(#{slot.type.inspect}, v))"
+            end
             emit "  end"
           end
 
@@ -374,9 +386,21 @@ module Wirebind
             open, close = name_parts(slot, top)
             emit "#{pad}if #{value}.nil?"
             nil_markup = "#{open} << #{q(%( xsi:nil="true"#{Escape::XSI_DECLARATION}/>))}"
-            emit(slot.nil_xsi || in_list ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
+            if slot.attribute_writes
+              emit "#{pad}  if #{slot.nil_xsi ? 'true' : "xsi_all || #{any_attribute(slot)}"}"
+              emit "#{pad}    out << #{open}"
+              group_attributes(slot, "#{pad}    ", slot.attribute.xml)
+              emit "#{pad}    out << #{q(%( xsi:nil="true"#{Escape::XSI_DECLARATION}/>))}"
+              emit "#{pad}  end"
+            else
+              emit(slot.nil_xsi || in_list ? "#{pad}  out << #{nil_markup}" : "#{pad}  out << #{nil_markup} if xsi_all")
+            end
             emit "#{pad}else"
-            if slot.kind == Plan::MODEL
+            if slot.attribute_writes
+              emit "#{pad}  out << #{open}"
+              group_attributes(slot, "#{pad}  ", slot.attribute.xml)
+              emit "#{pad}  out << '>' << Escape.text(Types.to_xml_text(#{slot.type.inspect}, #{value})) << '</' << #{close} << '>'"
+            elsif slot.kind == Plan::MODEL
               model_value(slot, value, depth + 1, top)
             elsif slot.kind == Plan::OPEN && slot.type == :any && slot.name.nil?
               # A wildcard item is written under the name it holds.
