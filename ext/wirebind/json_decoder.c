@@ -113,7 +113,7 @@ static VALUE rescue_source_invalid(VALUE arg, VALUE error)
     long line, column;
     long long offset;
     wb_jscan_locate(&d->s, d->s.len, &line, &column, &offset);
-    wb_error_raise_parse(wb_hooks.eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset);
+    wb_error_raise_parse(wb_hooks.eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset, WB_ERROR_REASON_OF_CLASS);
     return Qnil;
 }
 
@@ -153,24 +153,25 @@ static void scanner_error(void *ctx, const wb_jscan_error *e)
     }
     rb_str_cat_cstr(message, e->suffix);
     wb_error_raise_parse(e->kind == WB_JSCAN_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, message, e->line, e->column,
-                         (long)e->offset);
+                         (long)e->offset, e->kind == WB_JSCAN_TRUNCATED ? WB_ERROR_REASON_TRUNCATED : WB_ERROR_REASON_OF_CLASS);
 }
 
 static const wb_jscan_handler HANDLER = {read_chunk, scanner_error};
 
 /* ==== positions and errors of the decoder's own ====================================== */
 
-static NORETURN(void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p));
-static void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p)
+static NORETURN(void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p, int reason));
+static void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p, int reason)
 {
     long line, column;
     long long offset;
     wb_jscan_locate(&d->s, p, &line, &column, &offset);
-    wb_error_raise_parse(klass, message, line, column, (long)offset);
+    wb_error_raise_parse(klass, message, line, column, (long)offset, reason);
 }
 
-#define PARSE_ERROR(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p))
-#define LIMIT_ERROR(d, message, p) fail_at((d), wb_hooks.eLimitError, (message), (p))
+#define PARSE_ERROR(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p), WB_ERROR_REASON_OF_CLASS)
+#define TRUNCATED(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p), WB_ERROR_REASON_TRUNCATED)
+#define LIMIT_ERROR(d, message, p) fail_at((d), wb_hooks.eLimitError, (message), (p), WB_ERROR_REASON_OF_CLASS)
 
 static NORETURN(void depth_error(const wb_jdec *d, size_t p));
 static void depth_error(const wb_jdec *d, size_t p)
@@ -414,7 +415,7 @@ static NORETURN(void mismatch(wb_jdec *d, VALUE expected, long index));
 static void mismatch(wb_jdec *d, VALUE expected, long index)
 {
     int byte = wb_jscan_peek_byte(&d->s);
-    if (byte < 0) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
+    if (byte < 0) TRUNCATED(d, utf8("the input ends where a value was expected"), d->s.pos);
     long line, column;
     long long offset;
     wb_jscan_locate(&d->s, d->s.pos, &line, &column, &offset);
@@ -725,9 +726,8 @@ static VALUE read_any(wb_jdec *d, int build, size_t depth)
         case '\r': wb_jscan_peek_byte(&d->s); continue;
         case -1:
             if (wb_jscan_refill(&d->s)) continue;
-            if (d->nany == base_any) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
-            PARSE_ERROR(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"),
-                        d->s.pos);
+            if (d->nany == base_any) TRUNCATED(d, utf8("the input ends where a value was expected"), d->s.pos);
+            TRUNCATED(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"), d->s.pos);
         default:
             if (byte == '-' || is_digit(byte)) {
                 value = any_number(d, build, base_any, base_values);

@@ -991,7 +991,7 @@ static void text_too_large(wb_xdec *d)
     long line, column;
     wb_xtok_token_position(&d->tok, &line, &column);
     VALUE message = rb_sprintf("a text value is larger than max_token_size (%zu bytes)", d->tok.max_token_size);
-    wb_error_raise_parse(wb_hooks.eLimitError, message, line, column, (long)d->tok.tok);
+    wb_error_raise_parse(wb_hooks.eLimitError, message, line, column, (long)d->tok.tok, WB_ERROR_REASON_OF_CLASS);
 }
 
 static void on_text(void *ctx, const char *p, size_t n)
@@ -1099,7 +1099,8 @@ static void raise_error(void *ctx, int kind, const char *message, size_t length,
 {
     if (kind == WB_XTOK_NO_MEMORY) rb_memerror();
     VALUE text = rb_utf8_str_new(message, (long)length);
-    wb_error_raise_parse(kind == WB_XTOK_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, text, line, column, (long)offset);
+    wb_error_raise_parse(kind == WB_XTOK_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, text, line, column, (long)offset,
+                         kind == WB_XTOK_TRUNCATED ? WB_ERROR_REASON_TRUNCATED : WB_ERROR_REASON_OF_CLASS);
 }
 
 static void check_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n) {}

@@ -1421,7 +1421,7 @@ static void processing_instruction(wb_xtok *t);
 static void cdata(wb_xtok *t)
 {
     size_t at = ensure_ahead(t, 0, "]]>", 3);
-    if (at == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated CDATA section");
+    if (at == NONE) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated CDATA section");
     size_t close = find(t, 9, "]]>", 3);
     if (close == NONE) close = at; /* cannot happen: "<![CDATA[" holds no "]]>" */
     if (t->want_text) t->h->on_text(t->ctx, t->buf + t->pos + 9, close - 9);
@@ -1483,7 +1483,7 @@ static void start_tag_slow(wb_xtok *t)
         size_t ne = j;
         if (had_space && j < n) ne = scan_name(b, j, n, 1, &cut, &wide);
         if (ne == j)
-            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, j),
+            fail(t, j == n ? WB_XTOK_TRUNCATED : WB_XTOK_PARSE_ERROR, ABS(t, j),
                  j == n ? "the input ends inside the start tag <%.*s>" : "expected an attribute, '>' or '/>' in the start tag <%.*s>",
                  NAMEF(qlen), qname);
         if (t->raw_count >= t->max_attributes) fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
@@ -1498,7 +1498,8 @@ static void start_tag_slow(wb_xtok *t)
         size_t v = ++k;
         while (k < n && b[k] != quote && b[k] != '<') k++;
         if (k == n || b[k] != quote)
-            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, k), k < n ? "'<' is not allowed in an attribute value" : "unterminated attribute value");
+            fail(t, k < n ? WB_XTOK_PARSE_ERROR : WB_XTOK_TRUNCATED, ABS(t, k),
+                 k < n ? "'<' is not allowed in an attribute value" : "unterminated attribute value");
         i = k + 1;
         wb_xtok_raw *r = raw_push(t);
         r->name = j;
@@ -1519,7 +1520,7 @@ static void markup(wb_xtok *t)
     size_t p = t->pos;
     int c1 = p + 1 < t->len ? UB(t)[p + 1] : -1;
     if (c1 == '/') {
-        if (ensure_ahead(t, 0, ">", 1) == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated end tag");
+        if (ensure_ahead(t, 0, ">", 1) == NONE) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated end tag");
         p = t->pos;
         size_t name_end, end;
         if (match_end(t, p, 1, 0, &name_end, &end) == M_OK) {
@@ -1584,7 +1585,7 @@ static void comment(wb_xtok *t)
             size_t avail = t->len - t->pos;
             if (avail > from + 1) from = avail - 1;
         }
-        if (!more(t, 1, 1)) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated comment");
+        if (!more(t, 1, 1)) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated comment");
     }
     if (t->buf[t->pos + at + 2] != '>') fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos + at), "'--' is not allowed inside a comment");
     t->pos += at + 3;
@@ -1593,7 +1594,7 @@ static void comment(wb_xtok *t)
 /* processing_instruction: pos at "<?". */
 static void processing_instruction(wb_xtok *t)
 {
-    if (ensure_ahead(t, 0, "?>", 2) == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated processing instruction");
+    if (ensure_ahead(t, 0, "?>", 2) == NONE) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated processing instruction");
     const unsigned char *b = UB(t);
     size_t n = t->len, p = t->pos;
     int cut, wide = 0;
@@ -1771,7 +1772,7 @@ static void parse_content(wb_xtok *t)
         if (t->pos == t->len) {
             if (!more(t, 1, 0)) {
                 wb_xtok_str last = wb_xtok_name_at(t, t->depth ? t->depth - 1 : 0);
-                fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "the input ends inside element <%.*s>", NAMEF(last.len), last.ptr);
+                fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "the input ends inside element <%.*s>", NAMEF(last.len), last.ptr);
             }
             continue;
         }

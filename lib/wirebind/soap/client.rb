@@ -398,7 +398,7 @@ module Wirebind
         # A parse error at the very end of a body that ended: the body was cut
         # short (a server that closed the connection mid-response without a length).
         def truncated?(error)
-          @ended && error.is_a?(ParseError) && error.message.match?(/input ends|unterminated/)
+          @ended && error.is_a?(ParseError) && error.reason == :truncated
         end
       end
 
