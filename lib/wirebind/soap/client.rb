@@ -127,7 +127,7 @@ module Wirebind
       # @param returns [Class, Symbol, Array, nil] what {Wirebind::XML.decode} takes: a
       #   single type decodes the first child of the response element, a list type
       #   that child's items; nil returns nil
-      # @param at [String, nil] a path below Body instead
+      # @param at [String, Wirebind::XML::Path, nil] a path below Body instead
       # @param types [Hash] declared types of arguments (see {Envelope.write})
       # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] more headers
       #   for this call, as the constructor's
