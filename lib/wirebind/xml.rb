@@ -267,7 +267,7 @@ module Wirebind
       private
 
       def backend_for(name)
-        Options.backend(name) == :native ? Native : Pure
+        Backend.implementation(:xml, name)
       end
 
       def references_for(references, max, block)
@@ -322,3 +322,5 @@ module Wirebind
     end
   end
 end
+
+Wirebind::Backend.register(:xml, pure: Wirebind::XML::Pure, native: (Wirebind::XML::Native if Wirebind.backend == :native))

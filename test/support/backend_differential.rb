@@ -14,7 +14,7 @@ module Wirebind
     # Why and where an error says it happened (ParseError#reason, the path, the
     # position): compared, where the error class has them, with its class and
     # message.
-    ERROR_POSITION = %i[reason path line column offset].freeze
+    ERROR_POSITION = %i[path line column offset reason].freeze
 
     # Skips the calling test unless the native backend is the one in use.
     def require_native_backend
