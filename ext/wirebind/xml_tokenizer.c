@@ -135,13 +135,13 @@ static inline int is_s(unsigned c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
-static inline int is_digit(unsigned c)
+static inline int xtok_is_digit(unsigned c)
 {
     return c >= '0' && c <= '9';
 }
 static inline int is_hex(unsigned c)
 {
-    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+    return xtok_is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
 }
 static inline int ascii_start(unsigned c)
 {
@@ -228,7 +228,7 @@ static int wide_char(uint32_t c)
 
 /* Decodes the UTF-8 character at p[0, n): its length, or 0 when it is cut short.
  * The input is valid UTF-8 (Source checked it), but every read is bounded. */
-static size_t utf8(const unsigned char *p, size_t n, uint32_t *cp)
+static size_t xtok_utf8(const unsigned char *p, size_t n, uint32_t *cp)
 {
     unsigned c = p[0];
     size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
@@ -289,7 +289,7 @@ static size_t scan_name(const unsigned char *b, size_t i, size_t n, int colons, 
             continue;
         }
         uint32_t cp;
-        size_t len = utf8(b + j, n - j, &cp);
+        size_t len = xtok_utf8(b + j, n - j, &cp);
         if (len == 0) {
             *cut = 1;
             return j;
@@ -347,7 +347,7 @@ static int is_qname(const char *name, size_t len)
     const unsigned char *p = (const unsigned char *)colon + 1;
     if (*p < 0x80) return ascii_start(*p) != 0;
     uint32_t cp;
-    return utf8(p, len - at - 1, &cp) != 0 && wide_start(cp);
+    return xtok_utf8(p, len - at - 1, &cp) != 0 && wide_start(cp);
 }
 
 static int is_xmlns(const char *name, size_t len)
@@ -1105,8 +1105,8 @@ static int match_ref(const unsigned char *p, size_t n, int final, ref_match *m)
     if (p[1] == '#') {
         if (n < 3) return need;
         size_t i = 2;
-        if (is_digit(p[2])) {
-            while (i < n && is_digit(p[i])) i++;
+        if (xtok_is_digit(p[2])) {
+            while (i < n && xtok_is_digit(p[i])) i++;
             if (i == n) return need;
             if (p[i] != ';') return M_FAIL;
             m->hex = 0;
@@ -1145,7 +1145,7 @@ static size_t char_from_ref(const unsigned char *digits, size_t n, int hex, char
     uint32_t code = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned c = digits[i];
-        unsigned d = hex ? (is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10) : c - '0';
+        unsigned d = hex ? (xtok_is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10) : c - '0';
         code = code * (hex ? 16 : 10) + d;
         if (code > 0x10FFFF) return 0;
     }
@@ -1638,9 +1638,9 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
     WS_PLUS(i);
     if (i >= n || (b[i] != '"' && b[i] != '\'')) return 0;
     unsigned q = b[i++];
-    if (n - i < 3 || b[i] != '1' || b[i + 1] != '.' || !is_digit(b[i + 2])) return 0;
+    if (n - i < 3 || b[i] != '1' || b[i + 1] != '.' || !xtok_is_digit(b[i + 2])) return 0;
     i += 2;
-    while (i < n && is_digit(b[i])) i++;
+    while (i < n && xtok_is_digit(b[i])) i++;
     if (i >= n || b[i] != q) return 0;
     i++;
     /* (S encoding=...)? */
@@ -1660,7 +1660,7 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
             if (ok) {
                 i++;
                 while (i < n &&
-                       (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-'))
+                       (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || xtok_is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-'))
                     i++;
                 ok = i < n && b[i] == eq;
                 i++;
