@@ -11,21 +11,21 @@ typedef struct {
     VALUE ruby_plan; /* the Binary::Plan: its codec raises the errors */
 } record_plan;
 
-static void plan_mark(void *p)
+static void brec_plan_mark(void *p)
 {
     record_plan *rp = p;
     rb_gc_mark_movable(rp->plan.model);
     rb_gc_mark_movable(rp->ruby_plan);
 }
 
-static void plan_compact(void *p)
+static void brec_plan_compact(void *p)
 {
     record_plan *rp = p;
     rp->plan.model = rb_gc_location(rp->plan.model);
     rp->ruby_plan = rb_gc_location(rp->ruby_plan);
 }
 
-static void plan_free(void *p)
+static void brec_plan_free(void *p)
 {
     record_plan *rp = p;
     ruby_xfree(rp->plan.attr_ivars);
@@ -43,7 +43,7 @@ static size_t plan_size(const void *p)
 }
 
 static const rb_data_type_t plan_type = {"Wirebind::Binary::Native::Plan",
-                                         {plan_mark, plan_free, plan_size, plan_compact},
+                                         {brec_plan_mark, brec_plan_free, plan_size, brec_plan_compact},
                                          0,
                                          0,
                                          RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE};

@@ -45,14 +45,14 @@ void wb_jdec_init_ids(void)
     wb_scalar_init();
 }
 
-static inline int is_digit(int c)
+static inline int jdec_is_digit(int c)
 {
     return c >= '0' && c <= '9';
 }
 
 /* ==== small helpers ============================================================ */
 
-static VALUE utf8(const char *cstr)
+static VALUE jdec_utf8(const char *cstr)
 {
     return rb_utf8_str_new_cstr(cstr);
 }
@@ -68,7 +68,7 @@ static inline VALUE new_string(const char *p, size_t n, int high)
 
 static VALUE join3(const char *a, VALUE b, const char *c)
 {
-    VALUE s = utf8(a);
+    VALUE s = jdec_utf8(a);
     rb_str_append(s, b);
     if (c) rb_str_cat_cstr(s, c);
     return s;
@@ -94,7 +94,7 @@ static VALUE excerpt(VALUE text)
  * messages name it; the end of the input when there are none. */
 static VALUE describe_bytes(const char *p, size_t n)
 {
-    if (n == 0) return utf8("the end of the input");
+    if (n == 0) return jdec_utf8("the end of the input");
     VALUE bytes = rb_utf8_str_new(p, (long)n);
     VALUE first = rb_funcall(rb_funcall(bytes, id_scrub, 0), id_aref, 1, INT2FIX(0));
     return rb_funcall(wb_hooks.cJSONScanner, id_describe_char, 1, first);
@@ -113,13 +113,13 @@ static VALUE rescue_source_invalid(VALUE arg, VALUE error)
     long line, column;
     long long offset;
     wb_jscan_locate(&d->s, d->s.len, &line, &column, &offset);
-    wb_error_raise_parse(wb_hooks.eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset);
+    wb_error_raise_parse(wb_hooks.eParseError, rb_funcall(error, id_message, 0), line, column, (long)offset, WB_ERROR_REASON_OF_CLASS);
     return Qnil;
 }
 
 /* The next chunk of the Pure::Source; Source::Invalid (the text stops being
  * UTF-8) is a ParseError where the window ends. */
-static int read_chunk(void *ctx, const char **ptr, size_t *len)
+static int jdec_read_chunk(void *ctx, const char **ptr, size_t *len)
 {
     wb_jdec *d = ctx;
     VALUE chunk = rb_rescue2(call_next_chunk, (VALUE)d, rescue_source_invalid, (VALUE)d, wb_hooks.eJSONSourceInvalid, (VALUE)0);
@@ -142,7 +142,7 @@ static void scanner_error(void *ctx, const wb_jscan_error *e)
 {
     (void)ctx;
     if (e->kind == WB_JSCAN_NO_MEMORY) rb_memerror();
-    VALUE message = utf8(e->message);
+    VALUE message = jdec_utf8(e->message);
     switch (e->quote) {
     case WB_JSCAN_QUOTE_CHAR: rb_str_append(message, describe_bytes(e->subject, e->subject_len)); break;
     case WB_JSCAN_QUOTE_EXCERPT:
@@ -153,31 +153,32 @@ static void scanner_error(void *ctx, const wb_jscan_error *e)
     }
     rb_str_cat_cstr(message, e->suffix);
     wb_error_raise_parse(e->kind == WB_JSCAN_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, message, e->line, e->column,
-                         (long)e->offset);
+                         (long)e->offset, e->kind == WB_JSCAN_TRUNCATED ? WB_ERROR_REASON_TRUNCATED : WB_ERROR_REASON_OF_CLASS);
 }
 
-static const wb_jscan_handler HANDLER = {read_chunk, scanner_error};
+static const wb_jscan_handler HANDLER = {jdec_read_chunk, scanner_error};
 
 /* ==== positions and errors of the decoder's own ====================================== */
 
-static NORETURN(void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p));
-static void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p)
+static NORETURN(void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p, int reason));
+static void fail_at(const wb_jdec *d, VALUE klass, VALUE message, size_t p, int reason)
 {
     long line, column;
     long long offset;
     wb_jscan_locate(&d->s, p, &line, &column, &offset);
-    wb_error_raise_parse(klass, message, line, column, (long)offset);
+    wb_error_raise_parse(klass, message, line, column, (long)offset, reason);
 }
 
-#define PARSE_ERROR(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p))
-#define LIMIT_ERROR(d, message, p) fail_at((d), wb_hooks.eLimitError, (message), (p))
+#define PARSE_ERROR(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p), WB_ERROR_REASON_OF_CLASS)
+#define TRUNCATED(d, message, p) fail_at((d), wb_hooks.eParseError, (message), (p), WB_ERROR_REASON_TRUNCATED)
+#define LIMIT_ERROR(d, message, p) fail_at((d), wb_hooks.eLimitError, (message), (p), WB_ERROR_REASON_OF_CLASS)
 
 static NORETURN(void depth_error(const wb_jdec *d, size_t p));
 static void depth_error(const wb_jdec *d, size_t p)
 {
     char text[96];
     snprintf(text, sizeof(text), "arrays and objects are nested deeper than max_depth (%zu)", d->max_depth);
-    LIMIT_ERROR(d, utf8(text), p);
+    LIMIT_ERROR(d, jdec_utf8(text), p);
 }
 
 /* "<before><the character at the scan position><after>". */
@@ -249,7 +250,7 @@ static double float_value(const unsigned char *p, size_t n)
     int digits = 0;
     long exponent = 0;
     int exact = 1;
-    for (; i < n && is_digit(p[i]); i++) {
+    for (; i < n && jdec_is_digit(p[i]); i++) {
         if (mantissa || p[i] != '0') {
             if (++digits > 15)
                 exact = 0;
@@ -258,7 +259,7 @@ static double float_value(const unsigned char *p, size_t n)
         }
     }
     if (i < n && p[i] == '.') {
-        for (i++; i < n && is_digit(p[i]); i++) {
+        for (i++; i < n && jdec_is_digit(p[i]); i++) {
             if (mantissa || p[i] != '0') {
                 if (++digits > 15)
                     exact = 0;
@@ -302,12 +303,12 @@ static double float_value(const unsigned char *p, size_t n)
 
 /* ==== the decoder ================================================================== */
 
-static inline wb_jdec_frame *top_frame(wb_jdec *d)
+static inline wb_jdec_frame *jdec_top_frame(wb_jdec *d)
 {
     return &d->frames[d->nframes - 1];
 }
 
-static wb_jdec_frame *push_frame(wb_jdec *d, int kind)
+static wb_jdec_frame *jdec_push_frame(wb_jdec *d, int kind)
 {
     if (d->nframes == d->frames_cap) {
         size_t cap = d->frames_cap ? d->frames_cap * 2 : 16;
@@ -321,7 +322,7 @@ static wb_jdec_frame *push_frame(wb_jdec *d, int kind)
     return f;
 }
 
-static size_t push_values(wb_jdec *d, size_t n)
+static size_t jdec_push_values(wb_jdec *d, size_t n)
 {
     size_t need = d->nvalues + n;
     if (need > d->values_cap) {
@@ -394,13 +395,13 @@ static VALUE describe_value(wb_jdec *d, int byte)
 {
     switch (byte) {
     case '"': return join3("the string ", excerpt(read_string_value(d, NULL)), NULL);
-    case '{': return utf8("an object");
-    case '[': return utf8("an array");
-    case 't': return utf8("true");
-    case 'f': return utf8("false");
-    case 'n': return utf8("null");
+    case '{': return jdec_utf8("an object");
+    case '[': return jdec_utf8("an array");
+    case 't': return jdec_utf8("true");
+    case 'f': return jdec_utf8("false");
+    case 'n': return jdec_utf8("null");
     default:
-        if (byte == '-' || is_digit(byte)) {
+        if (byte == '-' || jdec_is_digit(byte)) {
             size_t n;
             size_t start = wb_jscan_read_number(&d->s, &n);
             return join3("the number ", number_excerpt((const char *)d->s.buf + start, n), NULL);
@@ -414,7 +415,7 @@ static NORETURN(void mismatch(wb_jdec *d, VALUE expected, long index));
 static void mismatch(wb_jdec *d, VALUE expected, long index)
 {
     int byte = wb_jscan_peek_byte(&d->s);
-    if (byte < 0) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
+    if (byte < 0) TRUNCATED(d, jdec_utf8("the input ends where a value was expected"), d->s.pos);
     long line, column;
     long long offset;
     wb_jscan_locate(&d->s, d->s.pos, &line, &column, &offset);
@@ -432,7 +433,7 @@ static void unknown_key(wb_jdec *d, const char *key, size_t key_len)
     long long offset;
     wb_jscan_locate(&d->s, d->s.pos, &line, &column, &offset);
     VALUE path = decode_path(d, -1, key, key_len);
-    wb_error_raise_decode(utf8("unknown key (strict: true)"), path, line, column);
+    wb_error_raise_decode(jdec_utf8("unknown key (strict: true)"), path, line, column);
 }
 
 /* ---- scalars (Decoder#scalar, #scalar_slow, #convert_*) ---- */
@@ -548,7 +549,7 @@ static VALUE number_string(wb_jdec *d, int code, long index)
     if (len > d->s.max_number_length) {
         char text[96];
         snprintf(text, sizeof(text), "a number is longer than max_number_length (%zu characters)", d->s.max_number_length);
-        LIMIT_ERROR(d, utf8(text), start);
+        LIMIT_ERROR(d, jdec_utf8(text), start);
     }
     if (!wb_jscan_number_grammar((const unsigned char *)p, len)) {
         VALUE message = join3("expected ", scalar_expected(code, 1), ", got the string ");
@@ -584,7 +585,7 @@ static VALUE scalar(wb_jdec *d, int code, long index, int lenient)
     case WB_SCALAR_INTEGER:
     case WB_SCALAR_FLOAT:
     case WB_SCALAR_DECIMAL:
-        if (byte == '-' || is_digit(byte)) {
+        if (byte == '-' || jdec_is_digit(byte)) {
             size_t n;
             size_t start = wb_jscan_read_number(&d->s, &n);
             return number_value(d, code, d->s.buf + start, n, start, index);
@@ -630,7 +631,7 @@ static void push_any(wb_jdec *d, int object, VALUE container, VALUE key)
         d->any_kinds = ruby_xrealloc(d->any_kinds, cap);
         d->any_cap = cap;
     }
-    size_t v = push_values(d, 2);
+    size_t v = jdec_push_values(d, 2);
     d->values[v] = container;
     d->values[v + 1] = key;
     d->any_kinds[d->nany++] = (unsigned char)object;
@@ -725,11 +726,11 @@ static VALUE read_any(wb_jdec *d, int build, size_t depth)
         case '\r': wb_jscan_peek_byte(&d->s); continue;
         case -1:
             if (wb_jscan_refill(&d->s)) continue;
-            if (d->nany == base_any) PARSE_ERROR(d, utf8("the input ends where a value was expected"), d->s.pos);
-            PARSE_ERROR(d, utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"),
-                        d->s.pos);
+            if (d->nany == base_any) TRUNCATED(d, jdec_utf8("the input ends where a value was expected"), d->s.pos);
+            TRUNCATED(d, jdec_utf8(d->any_kinds[d->nany - 1] ? "the input ends inside an object" : "the input ends inside an array"),
+                      d->s.pos);
         default:
-            if (byte == '-' || is_digit(byte)) {
+            if (byte == '-' || jdec_is_digit(byte)) {
                 value = any_number(d, build, base_any, base_values);
                 break;
             }
@@ -764,8 +765,8 @@ static VALUE read_any(wb_jdec *d, int build, size_t depth)
 
 static void push_object(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan)
 {
-    size_t base = push_values(d, (size_t)plan->size);
-    wb_jdec_frame *f = push_frame(d, F_OBJECT);
+    size_t base = jdec_push_values(d, (size_t)plan->size);
+    wb_jdec_frame *f = jdec_push_frame(d, F_OBJECT);
     f->plan = plan;
     f->slot = slot;
     f->values = base;
@@ -776,10 +777,10 @@ static void push_list(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan, int
     size_t at = NONE;
     if (keep) {
         VALUE items = rb_ary_new();
-        at = push_values(d, 1);
+        at = jdec_push_values(d, 1);
         d->values[at] = items;
     }
-    wb_jdec_frame *f = push_frame(d, F_LIST);
+    wb_jdec_frame *f = jdec_push_frame(d, F_LIST);
     f->plan = plan;
     f->slot = slot;
     f->values = at;
@@ -805,7 +806,7 @@ static VALUE string_record(wb_jdec *d, wb_jplan_slot *slot)
  * declaration order, an absent list as [], checks enum: values and converts
  * :time format: values), straight from the values stack, as the XML decoder
  * builds. */
-static VALUE build(wb_jdec *d, const wb_jplan *plan, size_t base)
+static VALUE jdec_build(wb_jdec *d, const wb_jplan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
     return rb_funcallv(object, plan->filler, (int)plan->size, d->values + base);
@@ -813,12 +814,12 @@ static VALUE build(wb_jdec *d, const wb_jplan *plan, size_t base)
 
 static void deliver_item(wb_jdec *d, VALUE value)
 {
-    wb_jdec_frame *f = top_frame(d);
+    wb_jdec_frame *f = jdec_top_frame(d);
     if (f->values != NONE) {
         rb_ary_push(d->values[f->values], value);
     } else {
         rb_funcallv(d->block, id_call, 1, &value);
-        f = top_frame(d);
+        f = jdec_top_frame(d);
     }
     f->index++;
 }
@@ -826,13 +827,13 @@ static void deliver_item(wb_jdec *d, VALUE value)
 static void finish_object(wb_jdec *d)
 {
     wb_jdec_frame *f = &d->frames[--d->nframes];
-    VALUE record = build(d, f->plan, f->values);
+    VALUE record = jdec_build(d, f->plan, f->values);
     d->nvalues = f->values;
     if (!d->nframes) {
         d->result = record;
         return;
     }
-    wb_jdec_frame *parent = top_frame(d);
+    wb_jdec_frame *parent = jdec_top_frame(d);
     if (parent->kind == F_OBJECT) {
         d->values[parent->values + (size_t)f->slot->index] = record;
     } else {
@@ -847,7 +848,7 @@ static void finish_list(wb_jdec *d)
     VALUE items = f->values != NONE ? d->values[f->values] : Qnil;
     if (f->values != NONE) d->nvalues = f->values;
     if (d->nframes) {
-        wb_jdec_frame *parent = top_frame(d);
+        wb_jdec_frame *parent = jdec_top_frame(d);
         d->values[parent->values + (size_t)f->slot->index] = items;
     } else {
         d->result = f->values != NONE ? items : LONG2NUM(f->index);
@@ -884,7 +885,7 @@ static int one_item(wb_jdec *d, wb_jplan_slot *slot, size_t vi)
             if (d->nframes + 1 >= d->max_depth) depth_error(d, d->s.pos);
             const wb_jplan *plan = wb_jplan_slot_plan(slot);
             push_list(d, slot, plan, 1);
-            top_frame(d)->single = 1;
+            jdec_top_frame(d)->single = 1;
             d->s.pos++;
             push_object(d, slot, plan);
             return 1;
@@ -899,7 +900,7 @@ static int one_item(wb_jdec *d, wb_jplan_slot *slot, size_t vi)
  * ends or a member's value opens a record or a list of records (pushed). */
 static void members(wb_jdec *d)
 {
-    wb_jdec_frame *f = top_frame(d);
+    wb_jdec_frame *f = jdec_top_frame(d);
     const wb_jplan *plan = f->plan;
     int first = !f->started;
     f->started = 1;
@@ -911,7 +912,7 @@ static void members(wb_jdec *d)
             return;
         }
         first = 0;
-        f = top_frame(d);
+        f = jdec_top_frame(d);
         wb_jplan_slot *slot = wb_jplan_lookup(plan, key, key_len, &f->hint);
         f->at = slot;
         if (!slot) {
@@ -979,7 +980,7 @@ static void members(wb_jdec *d)
  * an item opens a record (pushed). */
 static void items(wb_jdec *d)
 {
-    wb_jdec_frame *f = top_frame(d);
+    wb_jdec_frame *f = jdec_top_frame(d);
     wb_jplan_slot *slot = f->slot;
     if (f->single) {
         finish_list(d);
@@ -999,7 +1000,7 @@ static void items(wb_jdec *d)
             if (byte == '{') {
                 if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
                 d->s.pos++;
-                push_object(d, slot, top_frame(d)->plan);
+                push_object(d, slot, jdec_top_frame(d)->plan);
                 return;
             }
             if (byte == '"' && slot->string_as >= 0) {
@@ -1078,10 +1079,10 @@ void wb_jdec_init(wb_jdec *d, VALUE source, int code, VALUE type, int list, VALU
 
 VALUE wb_jdec_run(wb_jdec *d)
 {
-    if (wb_jscan_peek_byte(&d->s) < 0) PARSE_ERROR(d, utf8("the input is empty (expected a JSON value)"), d->s.pos);
+    if (wb_jscan_peek_byte(&d->s) < 0) PARSE_ERROR(d, jdec_utf8("the input is empty (expected a JSON value)"), d->s.pos);
     root_value(d);
     while (d->nframes) {
-        if (top_frame(d)->kind == F_OBJECT) {
+        if (jdec_top_frame(d)->kind == F_OBJECT) {
             members(d);
         } else {
             items(d);

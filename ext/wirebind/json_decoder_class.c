@@ -29,28 +29,28 @@ typedef struct decode_state {
     wb_jdec d;
 } decode_state;
 
-static void state_mark(void *ptr)
+static void jdec_state_mark(void *ptr)
 {
     wb_jdec_mark(&((decode_state *)ptr)->d);
 }
 
-static void state_free(void *ptr)
+static void jdec_state_free(void *ptr)
 {
     wb_jdec_free(&((decode_state *)ptr)->d);
     ruby_xfree(ptr);
 }
 
-static size_t state_memsize(const void *ptr)
+static size_t jdec_state_memsize(const void *ptr)
 {
     return wb_jdec_memsize(&((const decode_state *)ptr)->d);
 }
 
 static const rb_data_type_t state_type = {
-    "Wirebind::JSON::Native::DecodeState", {state_mark, state_free, state_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
+    "Wirebind::JSON::Native::DecodeState", {jdec_state_mark, jdec_state_free, jdec_state_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* A positive Integer limit; a Bignum means "no limit" in practice. */
-static size_t limit(VALUE n, const char *name)
+static size_t jdec_limit(VALUE n, const char *name)
 {
     if (FIXNUM_P(n)) {
         long v = FIX2LONG(n);
@@ -85,8 +85,9 @@ static VALUE wb_json_native__decode_source(VALUE self, VALUE source, VALUE confi
     VALUE state = TypedData_Make_Struct(rb_cObject, decode_state, &state_type, s);
     wb_jdec *d = &s->d;
     wb_jdec_init(d, source, code, type, list, slot, RTEST(wb_config_get(config, DC_STRICT)),
-                 limit(wb_config_get(config, DC_MAX_DEPTH), "max_depth"), limit(wb_config_get(config, DC_MAX_TOKEN_SIZE), "max_token_size"),
-                 limit(wb_config_get(config, DC_MAX_NUMBER_LENGTH), "max_number_length"), block);
+                 jdec_limit(wb_config_get(config, DC_MAX_DEPTH), "max_depth"),
+                 jdec_limit(wb_config_get(config, DC_MAX_TOKEN_SIZE), "max_token_size"),
+                 jdec_limit(wb_config_get(config, DC_MAX_NUMBER_LENGTH), "max_number_length"), block);
     VALUE result = wb_jdec_run(d);
     wb_jdec_free(d);
     RB_GC_GUARD(state);

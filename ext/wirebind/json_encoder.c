@@ -68,7 +68,7 @@ typedef struct encoding {
     int own_error; /* the EncodeError being raised has its path already */
 } encoding;
 
-static void encoding_mark(void *ptr)
+static void jenc_encoding_mark(void *ptr)
 {
     encoding *enc = ptr;
     rb_gc_mark(enc->io);
@@ -81,7 +81,7 @@ static void encoding_mark(void *ptr)
     }
 }
 
-static void encoding_release(encoding *enc)
+static void jenc_encoding_release(encoding *enc)
 {
     wb_buffer_release(&enc->buffer);
     ruby_xfree(enc->frames);
@@ -89,20 +89,21 @@ static void encoding_release(encoding *enc)
     enc->depth = enc->capacity = 0;
 }
 
-static void encoding_free(void *ptr)
+static void jenc_encoding_free(void *ptr)
 {
-    encoding_release(ptr);
+    jenc_encoding_release(ptr);
     ruby_xfree(ptr);
 }
 
-static size_t encoding_memsize(const void *ptr)
+static size_t jenc_encoding_memsize(const void *ptr)
 {
     const encoding *enc = ptr;
     return sizeof(*enc) + enc->buffer.capa + enc->capacity * sizeof(frame);
 }
 
 static const rb_data_type_t encoding_type = {
-    "Wirebind::JSON::Native::Encoding", {encoding_mark, encoding_free, encoding_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
+    "Wirebind::JSON::Native::Encoding", {jenc_encoding_mark, jenc_encoding_free, jenc_encoding_memsize, NULL}, 0, 0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* ==== errors ========================================================================= */
@@ -128,8 +129,8 @@ static VALUE error_path(const encoding *enc)
     return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
 }
 
-static NORETURN(void fail(encoding *enc, VALUE message));
-static void fail(encoding *enc, VALUE message)
+static NORETURN(void jenc_fail(encoding *enc, VALUE message));
+static void jenc_fail(encoding *enc, VALUE message)
 {
     VALUE path = error_path(enc);
     enc->own_error = 1;
@@ -141,14 +142,14 @@ static VALUE describe(const encoding *enc, VALUE value)
     return rb_funcall(wb_hooks.mTypes, id_describe, 1, value);
 }
 
-static NORETURN(void fail_expected(encoding *enc, VALUE expected, VALUE value));
-static void fail_expected(encoding *enc, VALUE expected, VALUE value)
+static NORETURN(void jenc_fail_expected(encoding *enc, VALUE expected, VALUE value));
+static void jenc_fail_expected(encoding *enc, VALUE expected, VALUE value)
 {
     VALUE message = rb_utf8_str_new_cstr("expected ");
     rb_str_append(message, expected);
     rb_str_cat_cstr(message, ", got ");
     rb_str_append(message, describe(enc, value));
-    fail(enc, message);
+    jenc_fail(enc, message);
 }
 
 /* Writer.too_deep */
@@ -157,14 +158,14 @@ static void too_deep(encoding *enc)
 {
     char text[96];
     snprintf(text, sizeof(text), "objects nest deeper than max_depth (%ld): is there a cycle?", enc->max_depth);
-    fail(enc, rb_utf8_str_new_cstr(text));
+    jenc_fail(enc, rb_utf8_str_new_cstr(text));
 }
 
 /* ==== scalars (Pure::Writer) ============================================================ */
 
 /* Appends what Pure::Writer.<method>(+"", value) writes; it raises EncodeError
  * (without a path) for a value it cannot write. */
-static void write_ruby(encoding *enc, ID method, VALUE value)
+static void jenc_write_ruby(encoding *enc, ID method, VALUE value)
 {
     VALUE out = rb_utf8_str_new(NULL, 0);
     VALUE text = rb_funcall(wb_hooks.mJSONWriter, method, 2, out, value);
@@ -183,9 +184,9 @@ _Static_assert(WB_SCALAR_STRING == (int)WB_FORMAT_STRING && WB_SCALAR_INTEGER ==
 
 /* One scalar of a type (the generated code's #value for scalars, and
  * Writer.value's for a String, Integer...): json_writer.c's, else Ruby's. */
-static void write_scalar(encoding *enc, int code, VALUE value)
+static void jenc_write_scalar(encoding *enc, int code, VALUE value)
 {
-    if (!wb_jwrite_scalar(&enc->buffer, (wb_format_kind)code, value)) write_ruby(enc, scalar_methods[code], value);
+    if (!wb_jwrite_scalar(&enc->buffer, (wb_format_kind)code, value)) jenc_write_ruby(enc, scalar_methods[code], value);
 }
 
 /* ==== frames ============================================================================== */
@@ -214,7 +215,7 @@ static frame *push(encoding *enc, int kind, VALUE object, long depth)
 }
 
 /* Encoder.for(klass): the compiled plan (object) of a record's class. */
-static VALUE plan_of(encoding *enc, VALUE klass)
+static VALUE jenc_plan_of(encoding *enc, VALUE klass)
 {
     if (klass != enc->last_class) {
         enc->last_plan = wb_jplan_for(klass);
@@ -225,7 +226,7 @@ static VALUE plan_of(encoding *enc, VALUE klass)
 
 /* Encoder#write's first lines: a record opens at `depth`. The frame keeps the
  * plan object marked: the class's cache may let go of it meanwhile. */
-static void push_record(encoding *enc, VALUE plan_object, VALUE record, long depth)
+static void jenc_push_record(encoding *enc, VALUE plan_object, VALUE record, long depth)
 {
     if (depth >= enc->max_depth) too_deep(enc);
     const wb_jplan *plan = wb_jplan_get(plan_object);
@@ -234,7 +235,7 @@ static void push_record(encoding *enc, VALUE plan_object, VALUE record, long dep
     f->plan_object = plan_object;
 }
 
-static int collect_pair(VALUE key, VALUE value, VALUE pairs)
+static int jenc_collect_pair(VALUE key, VALUE value, VALUE pairs)
 {
     rb_ary_push(pairs, key);
     rb_ary_push(pairs, value);
@@ -242,22 +243,22 @@ static int collect_pair(VALUE key, VALUE value, VALUE pairs)
 }
 
 /* Writer.value: any value at `depth`; containers and records push a frame. */
-static void write_value(encoding *enc, VALUE value, long depth)
+static void jenc_write_value(encoding *enc, VALUE value, long depth)
 {
     if (NIL_P(value)) {
         wb_buffer_append_literal(&enc->buffer, "null");
         return;
     }
     if (RB_TYPE_P(value, T_STRING) || RB_TYPE_P(value, T_SYMBOL)) {
-        write_scalar(enc, WB_SCALAR_STRING, value);
+        jenc_write_scalar(enc, WB_SCALAR_STRING, value);
         return;
     }
     if (RB_INTEGER_TYPE_P(value)) {
-        write_scalar(enc, WB_SCALAR_INTEGER, value);
+        jenc_write_scalar(enc, WB_SCALAR_INTEGER, value);
         return;
     }
     if (RB_FLOAT_TYPE_P(value)) {
-        write_scalar(enc, WB_SCALAR_FLOAT, value);
+        jenc_write_scalar(enc, WB_SCALAR_FLOAT, value);
         return;
     }
     if (value == Qtrue) {
@@ -271,7 +272,7 @@ static void write_value(encoding *enc, VALUE value, long depth)
     if (RB_TYPE_P(value, T_HASH)) {
         if (depth >= enc->max_depth) too_deep(enc);
         VALUE pairs = rb_ary_new_capa(RHASH_SIZE(value) * 2);
-        rb_hash_foreach(value, collect_pair, pairs);
+        rb_hash_foreach(value, jenc_collect_pair, pairs);
         push(enc, E_HASH, pairs, depth);
         wb_buffer_append_char(&enc->buffer, '{');
         return;
@@ -283,28 +284,28 @@ static void write_value(encoding *enc, VALUE value, long depth)
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cBigDecimal))) {
-        write_scalar(enc, WB_SCALAR_DECIMAL, value);
+        jenc_write_scalar(enc, WB_SCALAR_DECIMAL, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, rb_cTime))) {
-        write_scalar(enc, WB_SCALAR_TIME, value);
+        jenc_write_scalar(enc, WB_SCALAR_TIME, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDate))) {
         if (RTEST(rb_obj_is_kind_of(value, wb_hooks.cDateTime))) {
-            fail(enc, rb_utf8_str_new_cstr("cannot write a DateTime in JSON without a schema; use a Time"));
+            jenc_fail(enc, rb_utf8_str_new_cstr("cannot write a DateTime in JSON without a schema; use a Time"));
         }
-        write_scalar(enc, WB_SCALAR_DATE, value);
+        jenc_write_scalar(enc, WB_SCALAR_DATE, value);
         return;
     }
     if (RTEST(rb_obj_is_kind_of(value, wb_hooks.mModel))) {
-        push_record(enc, plan_of(enc, rb_obj_class(value)), value, depth);
+        jenc_push_record(enc, jenc_plan_of(enc, rb_obj_class(value)), value, depth);
         return;
     }
     VALUE message = rb_utf8_str_new_cstr("cannot write ");
     rb_str_append(message, describe(enc, value));
     rb_str_cat_cstr(message, " in JSON");
-    fail(enc, message);
+    jenc_fail(enc, message);
 }
 
 /* The generated code's #value for one item of a slot (not nil): a scalar, or
@@ -313,12 +314,12 @@ static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, lo
 {
     if (slot->code == WB_JPLAN_ANY) {
         /* Writer.value: plain values (Hash, Array, scalars, records). */
-        write_value(enc, value, depth);
+        jenc_write_value(enc, value, depth);
         return;
     }
     if (slot->code != WB_JPLAN_MODEL) {
         if (slot->quoted) wb_buffer_append_char(&enc->buffer, '"');
-        write_scalar(enc, slot->code, value);
+        jenc_write_scalar(enc, slot->code, value);
         if (slot->quoted) wb_buffer_append_char(&enc->buffer, '"');
         return;
     }
@@ -330,15 +331,15 @@ static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, lo
     } else {
         if (!RTEST(rb_obj_is_kind_of(value, slot->type))) {
             VALUE options = wb_hooks.item_true;
-            fail_expected(enc, rb_funcallv_kw(slot->slot, id_expected, 1, &options, RB_PASS_KEYWORDS), value);
+            jenc_fail_expected(enc, rb_funcallv_kw(slot->slot, id_expected, 1, &options, RB_PASS_KEYWORDS), value);
         }
-        plan = plan_of(enc, rb_obj_class(value));
+        plan = jenc_plan_of(enc, rb_obj_class(value));
     }
-    push_record(enc, plan, value, depth);
+    jenc_push_record(enc, plan, value, depth);
 }
 
 /* Runs the frames until the value at the bottom is written. */
-static void run(encoding *enc)
+static void jenc_run(encoding *enc)
 {
     while (enc->depth > 0) {
         if (!NIL_P(enc->io) && enc->buffer.len >= WB_BUFFER_PIECE) {
@@ -366,7 +367,7 @@ static void run(encoding *enc)
                 if (NIL_P(value)) {
                     wb_buffer_append_literal(&enc->buffer, "[]");
                 } else if (!RB_TYPE_P(value, T_ARRAY)) {
-                    fail_expected(enc, rb_utf8_str_new_cstr("an Array"), value);
+                    jenc_fail_expected(enc, rb_utf8_str_new_cstr("an Array"), value);
                 } else {
                     wb_buffer_append_char(&enc->buffer, '[');
                     frame *list = push(enc, E_LIST, value, depth + 2);
@@ -408,7 +409,7 @@ static void run(encoding *enc)
             VALUE item = RARRAY_AREF(f->object, f->next);
             f->part = f->next;
             f->next++;
-            write_value(enc, item, f->depth + 1);
+            jenc_write_value(enc, item, f->depth + 1);
             RB_GC_GUARD(item);
             continue;
         }
@@ -426,13 +427,13 @@ static void run(encoding *enc)
             if (!RB_TYPE_P(key, T_STRING) && !RB_TYPE_P(key, T_SYMBOL)) {
                 VALUE message = rb_utf8_str_new_cstr("an object key must be a String or Symbol, not ");
                 rb_str_append(message, describe(enc, key));
-                fail(enc, message);
+                jenc_fail(enc, message);
             }
             f->part = f->next;
             f->next++;
-            write_scalar(enc, WB_SCALAR_STRING, key);
+            jenc_write_scalar(enc, WB_SCALAR_STRING, key);
             wb_buffer_append_char(&enc->buffer, ':');
-            write_value(enc, item, depth + 1);
+            jenc_write_value(enc, item, depth + 1);
             RB_GC_GUARD(key);
             RB_GC_GUARD(item);
             continue;
@@ -441,13 +442,13 @@ static void run(encoding *enc)
     }
 }
 
-static VALUE encode_body(VALUE arg)
+static VALUE jenc_encode_body(VALUE arg)
 {
     encoding *enc = (encoding *)arg;
     /* Pure.encode: a top-level Array is written item by item at depth 1, as
      * Writer.array would. */
-    write_value(enc, enc->value, 0);
-    run(enc);
+    jenc_write_value(enc, enc->value, 0);
+    jenc_run(enc);
     if (NIL_P(enc->io)) return wb_buffer_to_str(&enc->buffer);
     enc->written += wb_buffer_flush_io(&enc->buffer, enc->io, 1);
     return SIZET2NUM(enc->written);
@@ -456,22 +457,22 @@ static VALUE encode_body(VALUE arg)
 /* rescue EncodeError, Types::InvalidValue => e: raised by Ruby (Pure::Writer)
  * without a path, it is raised again with the path being written, as the
  * generated code's rescue clauses and Writer.nested do. */
-static VALUE encode_rescue(VALUE arg, VALUE error)
+static VALUE jenc_encode_rescue(VALUE arg, VALUE error)
 {
     encoding *enc = (encoding *)arg;
     if (enc->own_error) rb_exc_raise(error);
-    fail(enc, rb_funcall(error, id_message, 0));
+    jenc_fail(enc, rb_funcall(error, id_message, 0));
     return Qnil;
 }
 
-static VALUE encode_protected(VALUE arg)
+static VALUE jenc_encode_protected(VALUE arg)
 {
-    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_hooks.eEncodeError, wb_hooks.eInvalidValue, (VALUE)0);
+    return rb_rescue2(jenc_encode_body, arg, jenc_encode_rescue, arg, wb_hooks.eEncodeError, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
-static VALUE encode_ensure(VALUE arg)
+static VALUE jenc_encode_ensure(VALUE arg)
 {
-    encoding_release((encoding *)arg);
+    jenc_encoding_release((encoding *)arg);
     return Qnil;
 }
 
@@ -485,7 +486,7 @@ VALUE wb_jenc_encode(VALUE value, VALUE io, long max_depth)
     enc->max_depth = max_depth;
     enc->last_class = Qundef;
     enc->last_plan = Qnil;
-    VALUE result = rb_ensure(encode_protected, (VALUE)enc, encode_ensure, (VALUE)enc);
+    VALUE result = rb_ensure(jenc_encode_protected, (VALUE)enc, jenc_encode_ensure, (VALUE)enc);
     RB_GC_GUARD(holder);
     return result;
 }

@@ -12,7 +12,7 @@ void wb_jplan_init(VALUE module)
     id_plan_for = rb_intern("plan_for");
 }
 
-static void plan_mark(void *ptr)
+static void jplan_plan_mark(void *ptr)
 {
     wb_jplan *p = ptr;
     rb_gc_mark_movable(p->klass);
@@ -26,7 +26,7 @@ static void plan_mark(void *ptr)
     }
 }
 
-static void plan_compact(void *ptr)
+static void jplan_plan_compact(void *ptr)
 {
     wb_jplan *p = ptr;
     p->klass = rb_gc_location(p->klass);
@@ -40,7 +40,7 @@ static void plan_compact(void *ptr)
     }
 }
 
-static void plan_free(void *ptr)
+static void jplan_plan_free(void *ptr)
 {
     wb_jplan *p = ptr;
     if (p->slots) {
@@ -54,7 +54,7 @@ static void plan_free(void *ptr)
     ruby_xfree(p);
 }
 
-static size_t plan_memsize(const void *ptr)
+static size_t jplan_plan_memsize(const void *ptr)
 {
     const wb_jplan *p = ptr;
     size_t n = sizeof(*p) + (p->table ? (p->mask + 1) * sizeof(uint32_t) : 0);
@@ -66,14 +66,14 @@ static size_t plan_memsize(const void *ptr)
 
 const rb_data_type_t wb_jplan_type = {
     "Wirebind::JSON::Native::Plan",
-    {plan_mark, plan_free, plan_memsize, plan_compact},
+    {jplan_plan_mark, jplan_plan_free, jplan_plan_memsize, jplan_plan_compact},
     0,
     0,
     /* Frozen, and holding only shareable objects: Ractors may share it. */
     RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
 };
 
-static char *copy_bytes(VALUE str, size_t *len)
+static char *jplan_copy_bytes(VALUE str, size_t *len)
 {
     StringValue(str);
     *len = (size_t)RSTRING_LEN(str);
@@ -118,7 +118,7 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
         }
         wb_jplan_slot *slot = &s[i];
         VALUE key = RARRAY_AREF(row, 0);
-        slot->key = copy_bytes(key, &slot->key_len);
+        slot->key = jplan_copy_bytes(key, &slot->key_len);
         slot->hash = wb_jplan_hash(slot->key, slot->key_len);
         slot->key_str = rb_str_new_frozen(key);
         slot->index = NUM2LONG(RARRAY_AREF(row, 1));
@@ -128,7 +128,7 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
         slot->list = RTEST(RARRAY_AREF(row, 4));
         slot->ivar = rb_sym2id(RARRAY_AREF(row, 5)); /* pins a dynamic Symbol: the ID stays valid */
         slot->slot = RARRAY_AREF(row, 6);
-        slot->member = copy_bytes(RARRAY_AREF(row, 7), &slot->member_len);
+        slot->member = jplan_copy_bytes(RARRAY_AREF(row, 7), &slot->member_len);
         slot->one_or_many = RTEST(RARRAY_AREF(row, 8));
         VALUE string_as = RARRAY_AREF(row, 9);
         slot->string_as = NIL_P(string_as) ? -1 : NUM2LONG(string_as);

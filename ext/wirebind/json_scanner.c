@@ -127,6 +127,7 @@ WB_JSCAN_API void wb_jscan_fail(wb_jscan *s, int kind, size_t p, const char *mes
 }
 
 #define SCAN_PARSE_ERROR(s, message, p) wb_jscan_fail((s), WB_JSCAN_PARSE_ERROR, (p), (message), WB_JSCAN_QUOTE_NONE, NULL, 0, NULL)
+#define SCAN_TRUNCATED(s, message, p) wb_jscan_fail((s), WB_JSCAN_TRUNCATED, (p), (message), WB_JSCAN_QUOTE_NONE, NULL, 0, NULL)
 #define SCAN_LIMIT_ERROR(s, message, p) wb_jscan_fail((s), WB_JSCAN_LIMIT_ERROR, (p), (message), WB_JSCAN_QUOTE_NONE, NULL, 0, NULL)
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -331,7 +332,7 @@ static int scan_hex_digit(int c)
 /* Scanner#hex_escape: the code unit of the \uXXXX escape `ahead` bytes after the scan position. */
 static long scan_hex_escape(wb_jscan *s, size_t ahead)
 {
-    if (!wb_jscan_ensure_bytes(s, ahead + 6)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
+    if (!wb_jscan_ensure_bytes(s, ahead + 6)) SCAN_TRUNCATED(s, "the input ends inside a string", s->pin);
     size_t at = s->pos + ahead;
     long code = 0;
     for (int i = 2; i < 6; i++) {
@@ -371,7 +372,7 @@ static void scan_append_utf8(wb_jscan *s, wb_jscan_bytes *out, long code)
 /* Scanner#escape: the escape at the scan position (a backslash) into out (NULL: check only). */
 static void scan_escape(wb_jscan *s, wb_jscan_bytes *out, int *high)
 {
-    if (!wb_jscan_ensure_bytes(s, 2)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
+    if (!wb_jscan_ensure_bytes(s, 2)) SCAN_TRUNCATED(s, "the input ends inside a string", s->pin);
     int letter = s->buf[s->pos + 1];
     char simple = scan_simple_escape(letter);
     if (simple) {
@@ -430,7 +431,7 @@ WB_JSCAN_API const char *wb_jscan_read_string(wb_jscan *s, wb_jscan_bytes *out, 
         if (p - s->pin > s->max_token_size) scan_size_error(s, "string", s->pin);
         if (p == s->len) {
             s->pos = p;
-            if (!wb_jscan_refill(s)) SCAN_PARSE_ERROR(s, "the input ends inside a string", s->pin);
+            if (!wb_jscan_refill(s)) SCAN_TRUNCATED(s, "the input ends inside a string", s->pin);
             p = s->pos;
             continue;
         }
@@ -543,7 +544,7 @@ SCAN_COLD static void scan_literal_error(wb_jscan *s, const char *word, size_t n
     if (s->eof && have < n) {
         char text[64];
         snprintf(text, sizeof(text), "the input ends inside a literal%s", expected);
-        SCAN_PARSE_ERROR(s, text, s->pos);
+        SCAN_TRUNCATED(s, text, s->pos);
     }
     wb_jscan_fail(s, WB_JSCAN_PARSE_ERROR, s->pos, "invalid literal ", WB_JSCAN_QUOTE_EXCERPT, (const char *)s->buf + s->pos,
                   have < n ? have : n, expected);
@@ -618,7 +619,8 @@ WB_JSCAN_API int wb_jscan_next_member(wb_jscan *s, int first, const char **key, 
             scan_read_key(s, key, key_len);
             return 1;
         }
-        SCAN_PARSE_ERROR(s, byte >= 0 ? "expected a key string after ','" : "the input ends inside an object (expected a key)", s->pos);
+        if (byte >= 0) SCAN_PARSE_ERROR(s, "expected a key string after ','", s->pos);
+        SCAN_TRUNCATED(s, "the input ends inside an object (expected a key)", s->pos);
     }
     if (byte == '}') {
         s->pos++;
@@ -629,7 +631,7 @@ WB_JSCAN_API int wb_jscan_next_member(wb_jscan *s, int first, const char **key, 
         return 1;
     }
     if (byte < 0) {
-        SCAN_PARSE_ERROR(
+        SCAN_TRUNCATED(
             s, first ? "the input ends inside an object (expected a key or '}')" : "the input ends inside an object (expected ',' or '}')",
             s->pos);
     }
@@ -650,7 +652,7 @@ WB_JSCAN_API int wb_jscan_next_item(wb_jscan *s, int first)
     }
     if (first && byte >= 0) return 1;
     if (byte < 0) {
-        SCAN_PARSE_ERROR(
+        SCAN_TRUNCATED(
             s, first ? "the input ends inside an array (expected a value or ']')" : "the input ends inside an array (expected ',' or ']')",
             s->pos);
     }

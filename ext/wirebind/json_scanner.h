@@ -30,8 +30,9 @@
 #define WB_JSCAN_API
 #endif
 
-/* Error kinds (wb_jscan_error.kind). */
-enum { WB_JSCAN_PARSE_ERROR = 0, WB_JSCAN_LIMIT_ERROR = 1, WB_JSCAN_NO_MEMORY = 2 };
+/* Error kinds (wb_jscan_error.kind). WB_JSCAN_TRUNCATED is a parse error
+ * found because the input ended inside a value. */
+enum { WB_JSCAN_PARSE_ERROR = 0, WB_JSCAN_LIMIT_ERROR = 1, WB_JSCAN_NO_MEMORY = 2, WB_JSCAN_TRUNCATED = 3 };
 
 /* How wb_jscan_error.subject is worded between message and suffix. */
 enum {

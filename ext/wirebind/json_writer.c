@@ -192,7 +192,7 @@ static int write_quoted(wb_buffer *buffer, wb_format_kind kind, VALUE value)
 }
 
 /* Writes n in exactly `width` digits (n < 10**width) at t; returns the end. */
-static inline char *digits(char *t, unsigned long n, int width)
+static inline char *jwrite_digits(char *t, unsigned long n, int width)
 {
     for (int i = width - 1; i >= 0; i--) {
         t[i] = (char)('0' + n % 10);
@@ -246,17 +246,17 @@ static int write_common_time(wb_buffer *buffer, VALUE value)
     char text[48];
     char *t = text;
     *t++ = '"';
-    t = digits(t, (unsigned long)year, 4);
+    t = jwrite_digits(t, (unsigned long)year, 4);
     *t++ = '-';
-    t = digits(t, (unsigned long)month, 2);
+    t = jwrite_digits(t, (unsigned long)month, 2);
     *t++ = '-';
-    t = digits(t, (unsigned long)day, 2);
+    t = jwrite_digits(t, (unsigned long)day, 2);
     *t++ = 'T';
-    t = digits(t, (unsigned long)(second_of_day / 3600), 2);
+    t = jwrite_digits(t, (unsigned long)(second_of_day / 3600), 2);
     *t++ = ':';
-    t = digits(t, (unsigned long)(second_of_day / 60 % 60), 2);
+    t = jwrite_digits(t, (unsigned long)(second_of_day / 60 % 60), 2);
     *t++ = ':';
-    t = digits(t, (unsigned long)(second_of_day % 60), 2);
+    t = jwrite_digits(t, (unsigned long)(second_of_day % 60), 2);
     if (nsec > 0) {
         int places = 9;
         while (nsec % 10 == 0) {
@@ -264,16 +264,16 @@ static int write_common_time(wb_buffer *buffer, VALUE value)
             places--;
         }
         *t++ = '.';
-        t = digits(t, (unsigned long)nsec, places);
+        t = jwrite_digits(t, (unsigned long)nsec, places);
     }
     if (utc) {
         *t++ = 'Z';
     } else {
         long minutes = (offset < 0 ? -offset : offset) / 60;
         *t++ = offset < 0 ? '-' : '+';
-        t = digits(t, (unsigned long)(minutes / 60), 2);
+        t = jwrite_digits(t, (unsigned long)(minutes / 60), 2);
         *t++ = ':';
-        t = digits(t, (unsigned long)(minutes % 60), 2);
+        t = jwrite_digits(t, (unsigned long)(minutes % 60), 2);
     }
     *t++ = '"';
     wb_buffer_append(buffer, text, (size_t)(t - text));

@@ -33,7 +33,7 @@ VALUE wb_scalar_type_symbol(int type)
     return type >= 0 && type < WB_SCALAR_TYPES ? type_symbols[type] : Qnil;
 }
 
-static inline int is_digit(unsigned c)
+static inline int scalar_is_digit(unsigned c)
 {
     return c >= '0' && c <= '9';
 }
@@ -56,9 +56,9 @@ static void strip(const char **ptr, size_t *len)
 }
 
 /* Digits from p[i]; returns the end. */
-static size_t digits(const unsigned char *p, size_t i, size_t n)
+static size_t scalar_digits(const unsigned char *p, size_t i, size_t n)
 {
-    while (i < n && is_digit(p[i])) i++;
+    while (i < n && scalar_is_digit(p[i])) i++;
     return i;
 }
 
@@ -68,7 +68,7 @@ static VALUE parse_integer(const char *ptr, size_t n)
 {
     const unsigned char *p = (const unsigned char *)ptr;
     size_t i = (n && (p[0] == '+' || p[0] == '-')) ? 1 : 0;
-    size_t e = digits(p, i, n);
+    size_t e = scalar_digits(p, i, n);
     if (e == i || e != n) return Qundef;
     if (e - i <= 18) {
         long long v = 0;
@@ -91,19 +91,19 @@ static VALUE parse_integer(const char *ptr, size_t n)
 static int double_lexical(const unsigned char *p, size_t n)
 {
     size_t i = (n && (p[0] == '+' || p[0] == '-')) ? 1 : 0;
-    size_t e = digits(p, i, n);
+    size_t e = scalar_digits(p, i, n);
     if (e > i) {
-        if (e < n && p[e] == '.') e = digits(p, e + 1, n);
+        if (e < n && p[e] == '.') e = scalar_digits(p, e + 1, n);
     } else {
         if (e >= n || p[e] != '.') return 0;
-        size_t f = digits(p, e + 1, n);
+        size_t f = scalar_digits(p, e + 1, n);
         if (f == e + 1) return 0;
         e = f;
     }
     if (e < n && (p[e] == 'e' || p[e] == 'E')) {
         size_t x = e + 1;
         if (x < n && (p[x] == '+' || p[x] == '-')) x++;
-        size_t y = digits(p, x, n);
+        size_t y = scalar_digits(p, x, n);
         if (y == x) return 0;
         e = y;
     }
@@ -137,12 +137,12 @@ static VALUE parse_decimal(wb_scalar_env *env, const char *ptr, size_t n)
 {
     const unsigned char *p = (const unsigned char *)ptr;
     size_t i = (n && (p[0] == '+' || p[0] == '-')) ? 1 : 0;
-    size_t e = digits(p, i, n);
+    size_t e = scalar_digits(p, i, n);
     if (e > i) {
-        if (e < n && p[e] == '.') e = digits(p, e + 1, n);
+        if (e < n && p[e] == '.') e = scalar_digits(p, e + 1, n);
     } else {
         if (e >= n || p[e] != '.') return Qundef;
-        size_t f = digits(p, e + 1, n);
+        size_t f = scalar_digits(p, e + 1, n);
         if (f == e + 1) return Qundef;
         e = f;
     }
@@ -216,12 +216,12 @@ static long long days_from_civil(long long y, int m, int d)
 static size_t date_head(const unsigned char *p, size_t n, long long *year, int *month, int *day)
 {
     size_t i = (n && p[0] == '-') ? 1 : 0;
-    size_t e = digits(p, i, n);
+    size_t e = scalar_digits(p, i, n);
     size_t count = e - i;
     /* Calendar.year's rules: 4 to 9 digits, no leading 0 past four, no -0000. */
     if (count < 4 || count > 9 || (count > 4 && p[i] == '0')) return 0;
-    if (n - e < 6 || p[e] != '-' || !is_digit(p[e + 1]) || !is_digit(p[e + 2]) || p[e + 3] != '-' || !is_digit(p[e + 4]) ||
-        !is_digit(p[e + 5]))
+    if (n - e < 6 || p[e] != '-' || !scalar_is_digit(p[e + 1]) || !scalar_is_digit(p[e + 2]) || p[e + 3] != '-' ||
+        !scalar_is_digit(p[e + 4]) || !scalar_is_digit(p[e + 5]))
         return 0;
     long long y = 0;
     for (size_t k = i; k < e; k++) y = y * 10 + (p[k] - '0');
@@ -240,8 +240,8 @@ static int zone(const unsigned char *p, size_t i, size_t n, int *utc, int *offse
     *offset = 0;
     if (i == n) return 1;
     if (n - i == 1 && p[i] == 'Z') return 1;
-    if (n - i != 6 || (p[i] != '+' && p[i] != '-') || !is_digit(p[i + 1]) || !is_digit(p[i + 2]) || p[i + 3] != ':' ||
-        !is_digit(p[i + 4]) || !is_digit(p[i + 5]))
+    if (n - i != 6 || (p[i] != '+' && p[i] != '-') || !scalar_is_digit(p[i + 1]) || !scalar_is_digit(p[i + 2]) || p[i + 3] != ':' ||
+        !scalar_is_digit(p[i + 4]) || !scalar_is_digit(p[i + 5]))
         return 0;
     int minutes = two(p + i + 4);
     int total = two(p + i + 1) * 60 + minutes;
@@ -259,14 +259,15 @@ static VALUE parse_time(const char *ptr, size_t n)
     int month, day;
     size_t i = date_head(p, n, &year, &month, &day);
     if (!i) return Qundef;
-    if (n - i < 9 || p[i] != 'T' || !is_digit(p[i + 1]) || !is_digit(p[i + 2]) || p[i + 3] != ':' || !is_digit(p[i + 4]) ||
-        !is_digit(p[i + 5]) || p[i + 6] != ':' || !is_digit(p[i + 7]) || !is_digit(p[i + 8]))
+    if (n - i < 9 || p[i] != 'T' || !scalar_is_digit(p[i + 1]) || !scalar_is_digit(p[i + 2]) || p[i + 3] != ':' ||
+        !scalar_is_digit(p[i + 4]) || !scalar_is_digit(p[i + 5]) || p[i + 6] != ':' || !scalar_is_digit(p[i + 7]) ||
+        !scalar_is_digit(p[i + 8]))
         return Qundef;
     int hour = two(p + i + 1), minute = two(p + i + 4), second = two(p + i + 7);
     i += 9;
     long nsec = 0;
     if (i < n && p[i] == '.') {
-        size_t e = digits(p, i + 1, n);
+        size_t e = scalar_digits(p, i + 1, n);
         size_t count = e - (i + 1);
         /* Past nine digits TimeType keeps a Rational: Ruby's business. */
         if (count == 0 || count > 9) return Qundef;

@@ -101,7 +101,7 @@ enum {
     F_COUNT
 };
 
-static wb_ser_bytes intern(wb_ser_program *program, VALUE str)
+static wb_ser_bytes ser_intern(wb_ser_program *program, VALUE str)
 {
     wb_ser_bytes bytes;
     StringValue(str);
@@ -242,11 +242,11 @@ VALUE wb_ser_compile(VALUE description)
             StringValue(text);
             o->name = rb_str_new_frozen(text);
         } else if (!NIL_P(text)) {
-            o->text = intern(program, text);
+            o->text = ser_intern(program, text);
         }
         VALUE head = rb_ary_entry(op, F_HEAD);
         if (!NIL_P(head)) {
-            o->head = intern(program, head);
+            o->head = ser_intern(program, head);
             o->has_head = 1;
         }
         VALUE type = rb_ary_entry(op, F_TYPE);
@@ -356,7 +356,7 @@ typedef struct state {
     size_t single_head_len;
 } state;
 
-static void state_mark(void *ptr)
+static void ser_state_mark(void *ptr)
 {
     state *st = ptr;
     if (st->document) {
@@ -402,26 +402,26 @@ static void state_release(state *st)
     st->node = Qnil;
 }
 
-static void state_free(void *ptr)
+static void ser_state_free(void *ptr)
 {
     state_release(ptr);
     ruby_xfree(ptr);
 }
 
-static size_t state_memsize(const void *ptr)
+static size_t ser_state_memsize(const void *ptr)
 {
     const state *st = ptr;
     return sizeof(*st) + st->buffer.capa + st->frame_capacity * sizeof(frame) + st->slot_capacity * sizeof(VALUE);
 }
 
 static const rb_data_type_t state_type = {
-    "wirebind/serializer_state", {state_mark, state_free, state_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
+    "wirebind/serializer_state", {ser_state_mark, ser_state_free, ser_state_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* ---- values --------------------------------------------------------------------- */
 
 /* Values.native_text(type, value): Ruby writes it, or raises. */
-static void write_ruby(state *st, VALUE type, VALUE value)
+static void ser_write_ruby(state *st, VALUE type, VALUE value)
 {
     VALUE text = rb_funcall(wb_hooks.mSerializerValues, id_native_text, 2, type, value);
     StringValue(text);
@@ -443,7 +443,7 @@ static int write_any(wb_buffer *buffer, VALUE value)
     return 0;
 }
 
-static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth)
+static void ser_write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth)
 {
     if (NIL_P(value)) {
         wb_buffer_append_literal(&st->buffer, "null");
@@ -467,7 +467,7 @@ static void write_scalar(state *st, const wb_ser_op *op, VALUE value, long depth
         }
         return;
     }
-    if (!wb_jwrite_scalar(&st->buffer, (wb_format_kind)op->format, value)) write_ruby(st, op->type, value);
+    if (!wb_jwrite_scalar(&st->buffer, (wb_format_kind)op->format, value)) ser_write_ruby(st, op->type, value);
 }
 
 /* ---- records ---------------------------------------------------------------------- */
@@ -552,7 +552,7 @@ static void grow_slots(state *st, size_t extra)
     ruby_xfree(old);
 }
 
-static void push_frame(state *st, VALUE compiled)
+static void ser_push_frame(state *st, VALUE compiled)
 {
     if (st->depth == st->frame_capacity) {
         size_t capacity = st->frame_capacity ? st->frame_capacity * 2 : 16;
@@ -601,7 +601,7 @@ static VALUE resource_id(const wb_ser_program *program, VALUE record, int exact)
  * C declines). */
 static void write_id(state *st, VALUE id)
 {
-    if (!wb_jwrite_string(&st->buffer, id)) write_ruby(st, ID2SYM(id_href), id);
+    if (!wb_jwrite_string(&st->buffer, id)) ser_write_ruby(st, ID2SYM(id_href), id);
 }
 
 /* State#see: marks the resource `type`, `id` as written; whether it was new. */
@@ -658,7 +658,7 @@ static void write_nested(state *st, const wb_ser_program *program, wb_ser_op *op
 static void write_record(state *st, const wb_ser_program *program, VALUE record, const char *head, size_t head_len, long depth)
 {
     size_t fi = st->depth;
-    push_frame(st, program->compiled);
+    ser_push_frame(st, program->compiled);
     int exact = !RB_SPECIAL_CONST_P(record) && RBASIC_CLASS(record) == program->model;
     if (!exact && !RTEST(rb_obj_is_kind_of(record, program->model))) raise_from(program->compiled, id_wrong_record, record);
     if (depth > program->max_depth) raise_from(program->compiled, id_too_deep, Qnil);
@@ -679,7 +679,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
             /* A computed attribute's value is in the slot its LINK set. */
             VALUE value = op->from >= 0 ? *slot_at(st, base, op->from) : read_field(record, op, exact);
             if (!op->list) {
-                write_scalar(st, op, value, depth);
+                ser_write_scalar(st, op, value, depth);
             } else {
                 wb_buffer_append_char(buffer, '[');
                 if (!NIL_P(value)) {
@@ -687,7 +687,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
                     for (long i = 0; i < RARRAY_LEN(value); i++) {
                         st->frames[fi].index = i;
                         if (i > 0) wb_buffer_append_char(buffer, ',');
-                        write_scalar(st, op, RARRAY_AREF(value, i), depth);
+                        ser_write_scalar(st, op, RARRAY_AREF(value, i), depth);
                     }
                     st->frames[fi].index = -1;
                 }
@@ -713,7 +713,7 @@ static void write_record(state *st, const wb_ser_program *program, VALUE record,
         case WB_SER_HREF: {
             st->frames[fi].at = op->at;
             VALUE href = *slot_at(st, base, op->slot);
-            if (!wb_jwrite_text(buffer, href)) write_ruby(st, ID2SYM(id_href), href);
+            if (!wb_jwrite_text(buffer, href)) ser_write_ruby(st, ID2SYM(id_href), href);
             RB_GC_GUARD(href);
             break;
         }

@@ -63,12 +63,12 @@ void wb_xdec_init_ids(VALUE module)
 
 /* ---- the decoder ------------------------------------------------------------------- */
 
-static inline wb_xdec_frame *top_frame(wb_xdec *d)
+static inline wb_xdec_frame *xdec_top_frame(wb_xdec *d)
 {
     return d->frame_count ? &d->frames[d->frame_count - 1] : NULL;
 }
 
-static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
+static wb_xdec_frame *xdec_push_frame(wb_xdec *d, int kind)
 {
     if (d->frame_count == d->frames_cap) {
         size_t cap = d->frames_cap ? d->frames_cap * 2 : 16;
@@ -96,7 +96,7 @@ static wb_xdec_frame *push_frame(wb_xdec *d, int kind)
     return f;
 }
 
-static size_t push_values(wb_xdec *d, long size)
+static size_t xdec_push_values(wb_xdec *d, long size)
 {
     size_t need = d->value_count + (size_t)size;
     if (need > d->values_cap) {
@@ -407,7 +407,7 @@ static VALUE tag_declarations(const wb_xtok *t)
 VALUE wb_xdec_namespace_of(wb_xdec *d, VALUE prefix)
 {
     StringValue(prefix);
-    const wb_xdec_frame *top = top_frame(d);
+    const wb_xdec_frame *top = xdec_top_frame(d);
     if (!top || top->kind != WB_XPLAN_CAPTURE) rb_raise(rb_eRuntimeError, "namespace_of is asked only while a capture runs");
     VALUE uri = str_or_nil(wb_xtok_namespace_of(&d->tok, RSTRING_PTR(prefix), (size_t)RSTRING_LEN(prefix)));
     RB_GC_GUARD(prefix);
@@ -449,7 +449,7 @@ static void apply_attributes(wb_xdec *d, const wb_xplan_table *table, const wb_x
 /* Plan#build: allocated without initialize, the values go to the plan's
  * __wb_fill_vN as arguments, straight from the values stack (which nothing
  * changes meanwhile). */
-static VALUE build(wb_xdec *d, const wb_xplan *plan, size_t base)
+static VALUE xdec_build(wb_xdec *d, const wb_xplan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
     return rb_funcallv(object, plan->filler, (int)plan->size, d->values + base);
@@ -758,15 +758,15 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     if (n && !NIL_P(d->refs) && slot != &d->referent) {
         wb_xtok_str id = referent_id(attrs, n);
         if (id.ptr) {
-            id_at = push_values(d, 1);
+            id_at = xdec_push_values(d, 1);
             d->values[id_at] = wb_utf8_str(id.ptr, id.len);
         }
     }
-    size_t base = push_values(d, plan->size);
+    size_t base = xdec_push_values(d, plan->size);
     if (n) apply_attributes(d, &plan->attributes, attrs, n, base, (wb_xtok_str){NULL, 0});
     int whole = plan->text && plan->text->kind == WB_XPLAN_OPEN;
     int wants = plan->text != NULL && !whole;
-    wb_xdec_frame *f = push_frame(d, WB_XPLAN_MODEL);
+    wb_xdec_frame *f = xdec_push_frame(d, WB_XPLAN_MODEL);
     f->plan = plan;
     f->entry = slot;
     f->values = base;
@@ -778,7 +778,7 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     if (whole) {
         /* Decoder#start_whole_content: the capture's end tag is the record's. */
         start_capture(d, plan->text, base, attrs, n, (wb_xtok_str){NULL, 0}, (wb_xtok_str){NULL, 0});
-        top_frame(d)->whole = 1;
+        xdec_top_frame(d)->whole = 1;
     }
 }
 
@@ -789,10 +789,10 @@ static void start_scalar(wb_xdec *d, wb_xplan_entry *slot, size_t values, const 
      * changes it applies at the end, to the text as assembled. */
     size_t typed_at = NONE;
     if (n && !nil && !instance_type_plain(d, slot->type_value, attrs, n)) {
-        typed_at = push_values(d, 2);
+        typed_at = xdec_push_values(d, 2);
         xsi_type(d, attrs, n, &d->values[typed_at], &d->values[typed_at + 1]);
     }
-    wb_xdec_frame *f = push_frame(d, WB_XPLAN_SCALAR);
+    wb_xdec_frame *f = xdec_push_frame(d, WB_XPLAN_SCALAR);
     f->typed_at = typed_at;
     f->entry = slot;
     f->values = values;
@@ -830,14 +830,14 @@ static void start_capture(wb_xdec *d, wb_xplan_entry *slot, size_t values, const
         start_model(d, slot, values, attrs, n, typed);
         return;
     }
-    size_t at = push_values(d, 1);
+    size_t at = xdec_push_values(d, 1);
     VALUE options = rb_hash_new();
     rb_hash_aset(options, sym_scope, d->state);
     if (!NIL_P(named)) rb_hash_aset(options, sym_named, named);
     VALUE args[4] = {slot->type_value, str_or_nil(uri), attrs_array(attrs, n, 0), options};
     VALUE capture = rb_class_new_instance_kw(4, args, wb_hooks.cXMLCapture, RB_PASS_KEYWORDS);
     d->values[at] = capture;
-    wb_xdec_frame *f = push_frame(d, WB_XPLAN_CAPTURE);
+    wb_xdec_frame *f = xdec_push_frame(d, WB_XPLAN_CAPTURE);
     f->entry = slot;
     f->values = values;
     f->parent = at;
@@ -902,7 +902,7 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
         d->skip++;
         return;
     }
-    wb_xdec_frame *top = top_frame(d);
+    wb_xdec_frame *top = xdec_top_frame(d);
     if (!top) {
         locate_record(d, local, uri, attrs, n);
         return;
@@ -944,7 +944,7 @@ static void on_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xto
     case WB_XPLAN_GROUP: {
         if (n) apply_attributes(d, &e->attributes, attrs, n, values, (wb_xtok_str){NULL, 0});
         /* want_text stays as it is, as in pure. */
-        wb_xdec_frame *f = push_frame(d, WB_XPLAN_GROUP);
+        wb_xdec_frame *f = xdec_push_frame(d, WB_XPLAN_GROUP);
         f->entry = e;
         f->values = values;
         break;
@@ -983,7 +983,7 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
     if (typed || slot->kind == WB_XPLAN_MODEL) {
         const wb_xplan *plan = typed ? typed : wb_xplan_entry_plan(slot);
         if (d->poly && n) plan = subtype_plan(d, plan, attrs, n, local);
-        size_t base = push_values(d, plan->size);
+        size_t base = xdec_push_values(d, plan->size);
         if (n) apply_attributes(d, &plan->attributes, attrs, n, base, local);
         if (plan->text && plan->text->kind == WB_XPLAN_OPEN) {
             VALUE args[3] = {plan->text->type_value, attrs_array(attrs, n, 0), wb_utf8_str(text.ptr, text.len)};
@@ -992,7 +992,7 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
             VALUE v = convert(d, plan->text, text.ptr, text.len, l, NONE);
             d->values[base + (size_t)plan->text->index] = v;
         }
-        VALUE record = build(d, plan, base);
+        VALUE record = xdec_build(d, plan, base);
         d->value_count = base;
         deliver(d, slot, values, record);
         return;
@@ -1015,7 +1015,7 @@ static void on_leaf(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok
 {
     wb_xdec *d = ctx;
     if (d->skip) return;
-    wb_xdec_frame *top = top_frame(d);
+    wb_xdec_frame *top = xdec_top_frame(d);
     if (!top) {
         size_t depth = wb_xtok_depth(&d->tok);
         if (n && !NIL_P(d->refs) && referent(d, attrs, n)) {
@@ -1090,13 +1090,13 @@ static void text_too_large(wb_xdec *d)
     long line, column;
     wb_xtok_token_position(&d->tok, &line, &column);
     VALUE message = rb_sprintf("a text value is larger than max_token_size (%zu bytes)", d->tok.max_token_size);
-    wb_error_raise_parse(wb_hooks.eLimitError, message, line, column, (long)d->tok.tok);
+    wb_error_raise_parse(wb_hooks.eLimitError, message, line, column, (long)d->tok.tok, WB_ERROR_REASON_OF_CLASS);
 }
 
 static void on_text(void *ctx, const char *p, size_t n)
 {
     wb_xdec *d = ctx;
-    wb_xdec_frame *top = top_frame(d);
+    wb_xdec_frame *top = xdec_top_frame(d);
     if (!top) return;
     if (top->kind == WB_XPLAN_CAPTURE) {
         rb_funcall(d->values[top->parent], id_text, 1, wb_utf8_str(p, n));
@@ -1130,7 +1130,7 @@ static void on_end(void *ctx)
     if (d->skip) {
         d->skip--;
         if (!d->skip) {
-            wb_xdec_frame *top = top_frame(d);
+            wb_xdec_frame *top = xdec_top_frame(d);
             d->tok.want_text = top ? top->wants_text : 0;
         }
         return;
@@ -1139,7 +1139,7 @@ static void on_end(void *ctx)
         d->located--;
         return;
     }
-    wb_xdec_frame *capture = top_frame(d);
+    wb_xdec_frame *capture = xdec_top_frame(d);
     if (capture->kind == WB_XPLAN_CAPTURE && capture->open) {
         capture->open--;
         rb_funcall(d->values[capture->parent], id_finish, 0);
@@ -1147,7 +1147,7 @@ static void on_end(void *ctx)
     }
     /* The frame leaves the stack, its memory (text) stays until the next push. */
     wb_xdec_frame *f = &d->frames[--d->frame_count];
-    wb_xdec_frame *top = top_frame(d);
+    wb_xdec_frame *top = xdec_top_frame(d);
     d->tok.want_text = top ? top->wants_text : 0;
     const char *text = f->text.ptr ? f->text.ptr : "";
     int whole = f->kind == WB_XPLAN_CAPTURE && f->whole;
@@ -1172,7 +1172,7 @@ static void on_end(void *ctx)
             VALUE v = f->children && blank(text, f->text.len) ? Qnil : convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
             d->values[f->values + (size_t)plan->text->index] = v;
         }
-        VALUE record = build(d, plan, f->values);
+        VALUE record = xdec_build(d, plan, f->values);
         VALUE id = f->id_at == NONE ? Qnil : d->values[f->id_at];
         d->value_count = f->id_at == NONE ? f->values : f->id_at;
         if (f->holds) rb_funcall(d->refs, id_built, 2, record, SIZET2NUM(f->values));
@@ -1187,7 +1187,7 @@ static void on_end(void *ctx)
 
 /* ---- input and errors --------------------------------------------------------------- */
 
-static int read_chunk(void *ctx, const char **ptr, size_t *len)
+static int xdec_read_chunk(void *ctx, const char **ptr, size_t *len)
 {
     wb_xdec *d = ctx;
     d->chunk = Qnil;
@@ -1207,7 +1207,8 @@ static void raise_error(void *ctx, int kind, const char *message, size_t length,
 {
     if (kind == WB_XTOK_NO_MEMORY) rb_memerror();
     VALUE text = rb_utf8_str_new(message, (long)length);
-    wb_error_raise_parse(kind == WB_XTOK_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, text, line, column, (long)offset);
+    wb_error_raise_parse(kind == WB_XTOK_LIMIT_ERROR ? wb_hooks.eLimitError : wb_hooks.eParseError, text, line, column, (long)offset,
+                         kind == WB_XTOK_TRUNCATED ? WB_ERROR_REASON_TRUNCATED : WB_ERROR_REASON_OF_CLASS);
 }
 
 static void check_start(void *ctx, wb_xtok_str local, wb_xtok_str uri, const wb_xtok_attr *attrs, size_t n) {}
@@ -1217,7 +1218,7 @@ static void check_end(void *ctx) {}
 
 /* ---- lifecycle -------------------------------------------------------------------------- */
 
-static char *copy_bytes(VALUE s, size_t *len)
+static char *xdec_copy_bytes(VALUE s, size_t *len)
 {
     if (NIL_P(s)) return NULL;
     StringValue(s);
@@ -1232,7 +1233,7 @@ void wb_xdec_init(wb_xdec *d, VALUE source, VALUE item, int mode, VALUE path, in
                   VALUE refs, VALUE missing, VALUE default_offset)
 {
     d->missing = missing;
-    if (!NIL_P(default_offset)) d->default_offset = copy_bytes(default_offset, &d->default_offset_len);
+    if (!NIL_P(default_offset)) d->default_offset = xdec_copy_bytes(default_offset, &d->default_offset_len);
     d->source = source;
     d->refs = refs;
     d->result_box = Qnil;
@@ -1251,9 +1252,9 @@ void wb_xdec_init(wb_xdec *d, VALUE source, VALUE item, int mode, VALUE path, in
     d->record.type_value = Qnil;
     d->record.index = -1;
     if (mode == WB_XDEC_CHECK) {
-        d->handler = (wb_xtok_handler){read_chunk, raise_error, check_start, check_leaf, check_text, check_end};
+        d->handler = (wb_xtok_handler){xdec_read_chunk, raise_error, check_start, check_leaf, check_text, check_end};
     } else {
-        d->handler = (wb_xtok_handler){read_chunk, raise_error, on_start, on_leaf, on_text, on_end};
+        d->handler = (wb_xtok_handler){xdec_read_chunk, raise_error, on_start, on_leaf, on_text, on_end};
         if (mode == WB_XDEC_LIST) d->results = rb_ary_new();
         d->poly = RTEST(rb_funcall(wb_hooks.mModel, id_xml_types_p, 0));
         d->record.type_value = item;
@@ -1276,8 +1277,8 @@ void wb_xdec_init(wb_xdec *d, VALUE source, VALUE item, int mode, VALUE path, in
             VALUE step = RARRAY_AREF(path, i);
             Check_Type(step, T_ARRAY);
             if (RARRAY_LEN(step) != 2) rb_raise(rb_eArgError, "a path step is [local, uri]");
-            d->steps[i].local = copy_bytes(RARRAY_AREF(step, 0), &d->steps[i].local_len);
-            d->steps[i].uri = copy_bytes(RARRAY_AREF(step, 1), &d->steps[i].uri_len);
+            d->steps[i].local = xdec_copy_bytes(RARRAY_AREF(step, 0), &d->steps[i].local_len);
+            d->steps[i].uri = xdec_copy_bytes(RARRAY_AREF(step, 1), &d->steps[i].uri_len);
         }
     }
     wb_xtok_init(&d->tok, &d->handler, d, config);

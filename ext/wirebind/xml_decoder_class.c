@@ -34,18 +34,18 @@ typedef struct decode_state {
     wb_xdec d;
 } decode_state;
 
-static void state_mark(void *ptr)
+static void xdec_state_mark(void *ptr)
 {
     wb_xdec_mark(&((decode_state *)ptr)->d);
 }
 
-static void state_free(void *ptr)
+static void xdec_state_free(void *ptr)
 {
     wb_xdec_free(&((decode_state *)ptr)->d);
     xfree(ptr);
 }
 
-static size_t state_memsize(const void *ptr)
+static size_t xdec_state_memsize(const void *ptr)
 {
     return wb_xdec_memsize(&((const decode_state *)ptr)->d);
 }
@@ -56,7 +56,8 @@ static void state_compact(void *ptr)
 }
 
 static const rb_data_type_t state_type = {
-    "Wirebind::XML::Native::DecodeState", {state_mark, state_free, state_memsize, state_compact}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
+    "Wirebind::XML::Native::DecodeState", {xdec_state_mark, xdec_state_free, xdec_state_memsize, state_compact}, 0, 0,
+    RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 static int mode_code(VALUE mode)
@@ -69,7 +70,7 @@ static int mode_code(VALUE mode)
 }
 
 /* A positive Integer limit; a Bignum means "no limit" in practice. */
-static size_t limit(VALUE n, const char *name)
+static size_t xdec_limit(VALUE n, const char *name)
 {
     if (FIXNUM_P(n)) {
         long v = FIX2LONG(n);
@@ -96,10 +97,10 @@ static VALUE wb_xml_native__decode_source(VALUE self, VALUE source, VALUE settin
     int code = mode_code(wb_config_get(settings, DC_MODE));
     if (code == WB_XDEC_EACH && NIL_P(block)) rb_raise(rb_eArgError, "mode :each needs a block");
     wb_xtok_config config = {
-        limit(wb_config_get(settings, DC_MAX_DEPTH), "max_depth"),
-        limit(wb_config_get(settings, DC_MAX_TOKEN_SIZE), "max_token_size"),
-        limit(wb_config_get(settings, DC_MAX_ATTRIBUTES), "max_attributes"),
-        limit(wb_config_get(settings, DC_MAX_NAMESPACES), "max_namespaces"),
+        xdec_limit(wb_config_get(settings, DC_MAX_DEPTH), "max_depth"),
+        xdec_limit(wb_config_get(settings, DC_MAX_TOKEN_SIZE), "max_token_size"),
+        xdec_limit(wb_config_get(settings, DC_MAX_ATTRIBUTES), "max_attributes"),
+        xdec_limit(wb_config_get(settings, DC_MAX_NAMESPACES), "max_namespaces"),
         RTEST(wb_config_get(settings, DC_REJECT_DTD)),
         {hash_key[0], hash_key[1]},
     };

@@ -44,7 +44,7 @@ static void *grow_marked(void *old, size_t count, size_t capacity, size_t size)
     return grown;
 }
 
-static void plan_mark(void *ptr)
+static void xenc_plan_mark(void *ptr)
 {
     wb_xenc_plan *plan = ptr;
     rb_gc_mark_movable(plan->klass);
@@ -53,7 +53,7 @@ static void plan_mark(void *ptr)
     for (size_t i = 0; i < plan->op_count; i++) rb_gc_mark_movable(plan->ops[i].type);
 }
 
-static void plan_compact(void *ptr)
+static void xenc_plan_compact(void *ptr)
 {
     wb_xenc_plan *plan = ptr;
     plan->klass = rb_gc_location(plan->klass);
@@ -62,7 +62,7 @@ static void plan_compact(void *ptr)
     for (size_t i = 0; i < plan->op_count; i++) plan->ops[i].type = rb_gc_location(plan->ops[i].type);
 }
 
-static void plan_free(void *ptr)
+static void xenc_plan_free(void *ptr)
 {
     wb_xenc_plan *plan = ptr;
     ruby_xfree(plan->attributes);
@@ -73,7 +73,7 @@ static void plan_free(void *ptr)
     ruby_xfree(plan);
 }
 
-static size_t plan_memsize(const void *ptr)
+static size_t xenc_plan_memsize(const void *ptr)
 {
     const wb_xenc_plan *plan = ptr;
     return sizeof(*plan) + plan->attribute_capacity * sizeof(wb_xenc_attribute) + plan->op_capacity * sizeof(wb_xenc_op) +
@@ -82,14 +82,14 @@ static size_t plan_memsize(const void *ptr)
 
 static const rb_data_type_t plan_type = {
     "Wirebind::XML::Native::EncoderPlan",
-    {plan_mark, plan_free, plan_memsize, plan_compact},
+    {xenc_plan_mark, xenc_plan_free, xenc_plan_memsize, xenc_plan_compact},
     0,
     0,
     RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
 };
 
 /* Adds a String's bytes to the plan's string table. */
-static wb_xenc_bytes intern(wb_xenc_plan *plan, VALUE str)
+static wb_xenc_bytes xenc_intern(wb_xenc_plan *plan, VALUE str)
 {
     wb_xenc_bytes bytes;
     bytes.offset = plan->strings.len;
@@ -99,7 +99,7 @@ static wb_xenc_bytes intern(wb_xenc_plan *plan, VALUE str)
     return bytes;
 }
 
-static VALUE utf8(const char *cstr)
+static VALUE xenc_utf8(const char *cstr)
 {
     return rb_utf8_str_new_cstr(cstr);
 }
@@ -112,7 +112,7 @@ typedef struct compiler {
 
 static VALUE qualified(VALUE prefix, VALUE local)
 {
-    VALUE name = rb_str_plus(prefix, utf8(":"));
+    VALUE name = rb_str_plus(prefix, xenc_utf8(":"));
     rb_str_append(name, local);
     return name;
 }
@@ -125,9 +125,9 @@ static void compile_need(wb_xenc_plan *plan, wb_xenc_need *need, VALUE prefix, V
     StringValue(declaration);
     need->prefix_id = rb_intern_str(prefix);
     need->uri_id = rb_intern_str(uri);
-    need->prefix = intern(plan, prefix);
-    need->pre = intern(plan, rb_str_plus(prefix, utf8(":")));
-    need->declaration = intern(plan, declaration);
+    need->prefix = xenc_intern(plan, prefix);
+    need->pre = xenc_intern(plan, rb_str_plus(prefix, xenc_utf8(":")));
+    need->declaration = xenc_intern(plan, declaration);
 }
 
 /* An Array of Plan::Need as wb_xenc_needs (xmalloc'ed; *count set). */
@@ -151,20 +151,20 @@ static void name_parts(const compiler *c, wb_xenc_op *op, VALUE entry, int top)
 {
     VALUE local = rb_funcall(entry, id_name, 0);
     VALUE uri = rb_funcall(entry, id_uri, 0);
-    if (NIL_P(local)) local = utf8("item");
+    if (NIL_P(local)) local = xenc_utf8("item");
     op->top = (unsigned char)top;
     if (!NIL_P(uri) && RSTRING_LEN(uri) == 0 && !NIL_P(c->namespace)) {
         /* "{}local" in a model with a namespace: unprefixed, the default reset if one is in scope. */
         op->foreign = 1;
         op->no_namespace = 1;
-        op->name = intern(c->plan, local);
+        op->name = xenc_intern(c->plan, local);
     } else if (!NIL_P(uri) && RSTRING_LEN(uri) > 0 && !rb_equal(uri, c->namespace)) {
         VALUE prefix = rb_funcall(entry, id_prefix, 0);
         StringValue(prefix);
         op->foreign = 1;
-        op->name = intern(c->plan, qualified(prefix, local));
+        op->name = xenc_intern(c->plan, qualified(prefix, local));
     } else {
-        op->name = intern(c->plan, local);
+        op->name = xenc_intern(c->plan, local);
     }
 }
 
@@ -207,7 +207,7 @@ static void add_element(const compiler *c, VALUE slot, int top)
     op->named = !NIL_P(rb_funcall(slot, id_name, 0));
     op->ivar = rb_sym2id(ivar);
     op->type = type;
-    op->field = intern(plan, field);
+    op->field = xenc_intern(plan, field);
     name_parts(c, op, slot, top);
     size_t at = plan->op_count++;
     /* A single scalar's XML attributes by path ("Amt" beside "Amt/@Ccy"). */
@@ -240,8 +240,8 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field)
     VALUE attribute = rb_funcall(slot, id_attribute, 0);
     VALUE type = rb_funcall(slot, id_type, 0);
     VALUE ivar = rb_funcall(attribute, id_ivar, 0);
-    if (NIL_P(field)) field = rb_str_plus(utf8("@"), local);
-    VALUE markup = rb_str_plus(utf8(" "), name);
+    if (NIL_P(field)) field = rb_str_plus(xenc_utf8("@"), local);
+    VALUE markup = rb_str_plus(xenc_utf8(" "), name);
     rb_str_cat_cstr(markup, "=\"");
 
     if (plan->attribute_count == plan->attribute_capacity) {
@@ -257,8 +257,8 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field)
     entry->format = (unsigned char)wb_format_kind_of(type);
     entry->qname_index = type == sym_qname ? NUM2LONG(rb_funcall(slot, id_index, 0)) : -1;
     entry->ivar = rb_sym2id(ivar);
-    entry->field = intern(plan, field);
-    entry->prefix = intern(plan, markup);
+    entry->field = xenc_intern(plan, field);
+    entry->prefix = xenc_intern(plan, markup);
     plan->attribute_count++;
 }
 
@@ -274,7 +274,7 @@ static void add_text(const compiler *c, VALUE slot)
     entry->type = type;
     entry->format = (unsigned char)wb_format_kind_of(type);
     entry->ivar = rb_sym2id(ivar);
-    entry->field = intern(plan, utf8("."));
+    entry->field = xenc_intern(plan, xenc_utf8("."));
     plan->has_text = 1;
     plan->text_xml = FIX2INT(rb_funcall(slot, id_kind, 0)) == PLAN_OPEN;
 }
@@ -345,12 +345,12 @@ VALUE wb_xenc_plan_compile(VALUE klass)
     StringValue(root_name);
     compiler c = {plan, namespace};
 
-    plan->root_name = intern(plan, root_name);
-    plan->root_tag = intern(plan, NIL_P(prefix) ? root_name : qualified(prefix, root_name));
-    VALUE nil_suffix = utf8(" xsi:nil=\"true\"");
+    plan->root_name = xenc_intern(plan, root_name);
+    plan->root_tag = xenc_intern(plan, NIL_P(prefix) ? root_name : qualified(prefix, root_name));
+    VALUE nil_suffix = xenc_utf8(" xsi:nil=\"true\"");
     rb_str_append(nil_suffix, wb_hooks.xsi_declaration);
     rb_str_cat_cstr(nil_suffix, "/>");
-    plan->nil_suffix = intern(plan, nil_suffix);
+    plan->nil_suffix = xenc_intern(plan, nil_suffix);
     plan->top_subtype = RTEST(rb_funcall(wb_hooks.mXML, id_top_level_subtype_p, 1, klass));
     plan->abstract = RTEST(rb_funcall(klass, id_xml_abstract_p, 0));
 
@@ -359,23 +359,23 @@ VALUE wb_xenc_plan_compile(VALUE klass)
         plan->namespace_mode = WB_XENC_NS_NONE;
     } else if (!NIL_P(prefix)) {
         plan->namespace_mode = WB_XENC_NS_PREFIXED;
-        plan->prefix = intern(plan, rb_str_plus(prefix, utf8(":")));
+        plan->prefix = xenc_intern(plan, rb_str_plus(prefix, xenc_utf8(":")));
     } else {
         plan->namespace_mode = WB_XENC_NS_DEFAULT;
         VALUE escaped = rb_funcall(wb_hooks.cXMLEncoder, id_attribute, 1, namespace);
         StringValue(escaped);
-        VALUE default_declaration = utf8(" xmlns=\"");
+        VALUE default_declaration = xenc_utf8(" xmlns=\"");
         rb_str_append(default_declaration, escaped);
         rb_str_cat_cstr(default_declaration, "\"");
-        plan->default_declaration = intern(plan, default_declaration);
+        plan->default_declaration = xenc_intern(plan, default_declaration);
         VALUE own = rb_funcall(source, id_default_prefix, 0);
         compile_need(plan, &plan->own, own, namespace, rb_funcall(wb_hooks.cXMLEncoder, id_declaration, 2, own, namespace));
     }
-    if (!NIL_P(namespace)) plan->uri = intern(plan, namespace);
+    if (!NIL_P(namespace)) plan->uri = xenc_intern(plan, namespace);
     plan->default_at_top = RTEST(rb_funcall(namespaces, id_default_at_top, 0));
     plan->needs = compile_needs(plan, rb_funcall(source, id_needs, 0), &plan->need_count);
     plan->document_needs = compile_needs(plan, rb_funcall(namespaces, id_needs, 0), &plan->document_need_count);
-    plan->document_declarations = intern(plan, rb_funcall(namespaces, id_declarations, 0));
+    plan->document_declarations = xenc_intern(plan, rb_funcall(namespaces, id_declarations, 0));
 
     VALUE attributes = rb_funcall(source, id_attribute_writes, 0);
     for (long i = 0; i < RARRAY_LEN(attributes); i++) add_attribute(&c, rb_ary_entry(attributes, i), Qnil);
@@ -477,7 +477,7 @@ static int mark_plan_entry(st_data_t key, st_data_t value, st_data_t arg)
 }
 
 /* Pins everything: C holds these objects' addresses. */
-static void encoding_mark(void *ptr)
+static void xenc_encoding_mark(void *ptr)
 {
     encoding *enc = ptr;
     rb_gc_mark(enc->value);
@@ -489,7 +489,7 @@ static void encoding_mark(void *ptr)
     if (enc->plans) st_foreach(enc->plans, mark_plan_entry, 0);
 }
 
-static void encoding_release(encoding *enc)
+static void xenc_encoding_release(encoding *enc)
 {
     wb_buffer_release(&enc->buffer);
     ruby_xfree(enc->frames);
@@ -512,27 +512,27 @@ static void encoding_release(encoding *enc)
     enc->by_uri = NULL;
 }
 
-static void encoding_free(void *ptr)
+static void xenc_encoding_free(void *ptr)
 {
-    encoding_release(ptr);
+    xenc_encoding_release(ptr);
     ruby_xfree(ptr);
 }
 
-static size_t encoding_memsize(const void *ptr)
+static size_t xenc_encoding_memsize(const void *ptr)
 {
     const encoding *enc = ptr;
     return sizeof(*enc) + enc->buffer.capa + enc->capacity * sizeof(frame) + enc->binding_capacity * sizeof(binding);
 }
 
 static const rb_data_type_t encoding_type = {
-    "wirebind/xml_encoding", {encoding_mark, encoding_free, encoding_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
+    "wirebind/xml_encoding", {xenc_encoding_mark, xenc_encoding_free, xenc_encoding_memsize, NULL}, 0, 0, RUBY_TYPED_FREE_IMMEDIATELY,
 };
 
 /* Pure::Encoder.for(klass), memoized for this call: a record's class is only
  * asked for its plan once per document. */
-NORETURN(static void fail(const encoding *enc, VALUE message));
+NORETURN(static void xenc_fail(const encoding *enc, VALUE message));
 
-static const wb_xenc_plan *plan_of(encoding *enc, VALUE klass)
+static const wb_xenc_plan *xenc_plan_of(encoding *enc, VALUE klass)
 {
     if (klass == enc->last_class) return enc->last_plan;
     st_data_t found;
@@ -546,7 +546,7 @@ static const wb_xenc_plan *plan_of(encoding *enc, VALUE klass)
     }
     const wb_xenc_plan *plan = RTYPEDDATA_DATA(object);
     RB_GC_GUARD(object);
-    if (plan->abstract) fail(enc, rb_funcall(wb_hooks.mXML, id_abstract_message, 1, klass));
+    if (plan->abstract) xenc_fail(enc, rb_funcall(wb_hooks.mXML, id_abstract_message, 1, klass));
     enc->last_class = klass;
     enc->last_plan = plan;
     return plan;
@@ -575,21 +575,21 @@ static VALUE current_path(const encoding *enc)
 
 /* The rescue clauses of the generated write: raise EncodeError at the path of
  * what is being written. */
-NORETURN(static void fail(const encoding *enc, VALUE message));
-static void fail(const encoding *enc, VALUE message)
+NORETURN(static void xenc_fail(const encoding *enc, VALUE message));
+static void xenc_fail(const encoding *enc, VALUE message)
 {
     wb_error_raise_encode(message, current_path(enc));
 }
 
 /* "expected <what>, got <Types.describe(value)>" */
-NORETURN(static void fail_expected(const encoding *enc, VALUE what, VALUE value));
-static void fail_expected(const encoding *enc, VALUE what, VALUE value)
+NORETURN(static void xenc_fail_expected(const encoding *enc, VALUE what, VALUE value));
+static void xenc_fail_expected(const encoding *enc, VALUE what, VALUE value)
 {
-    VALUE message = utf8("expected ");
+    VALUE message = xenc_utf8("expected ");
     rb_str_append(message, what);
     rb_str_cat_cstr(message, ", got ");
     rb_str_append(message, rb_funcall(wb_hooks.mTypes, id_describe, 1, value));
-    fail(enc, message);
+    xenc_fail(enc, message);
 }
 
 static inline void append_bytes(encoding *enc, const wb_xenc_plan *plan, wb_xenc_bytes bytes)
@@ -713,7 +713,7 @@ static void scope_bind(encoding *enc, frame *f, const wb_xenc_plan *plan, const 
                                    ", and its content needs it for %" PRIsVALUE ": declare another prefix for one of them",
                                    rb_inspect(rb_id2str(need->prefix_id)), tag, rb_inspect(rb_id2str(current)),
                                    rb_inspect(rb_id2str(need->uri_id)));
-        fail(enc, message);
+        xenc_fail(enc, message);
     }
     if (!contains(tag_declaration, tag_declaration_len, WB_XENC_PTR(plan, need->declaration), need->declaration.len)) {
         append_bytes(enc, plan, need->declaration);
@@ -829,9 +829,9 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
 }
 
 /* Starts writing a record: a new frame, and its start tag. */
-static void push_record(encoding *enc, const wb_xenc_plan *plan, VALUE record, const char *tag_prefix, size_t tag_prefix_len,
-                        const char *tag_name, size_t tag_name_len, const char *tag_declaration, size_t tag_declaration_len,
-                        const wb_xenc_plan *default_ns, int nested)
+static void xenc_push_record(encoding *enc, const wb_xenc_plan *plan, VALUE record, const char *tag_prefix, size_t tag_prefix_len,
+                             const char *tag_name, size_t tag_name_len, const char *tag_declaration, size_t tag_declaration_len,
+                             const wb_xenc_plan *default_ns, int nested)
 {
     if (enc->depth >= MAX_DEPTH) {
         VALUE message = rb_sprintf("records nest more than %d deep (does a record contain itself?)", MAX_DEPTH);
@@ -947,7 +947,7 @@ static void write_scalar_with_attributes(encoding *enc, const wb_xenc_op *op, VA
 
 /* Generator#one_value and #model_value: one value of the op at the top
  * frame's pc (nil, a scalar, or a record, which pushes a frame). */
-static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
+static void xenc_write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
 {
     const frame *parent = &enc->frames[enc->depth - 1];
     const wb_xenc_plan *plan = parent->plan;
@@ -1004,9 +1004,9 @@ static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
     }
     /* value.is_a?(type): exactly the declared class is the usual case. */
     int exact = !RB_SPECIAL_CONST_P(value) && RBASIC_CLASS(value) == op->type;
-    if (!exact && !RTEST(rb_obj_is_kind_of(value, op->type))) fail_expected(enc, rb_obj_as_string(op->type), value);
-    const wb_xenc_plan *child = plan_of(enc, rb_obj_class(value));
-    /* push_record may move the frames: read the parent first. */
+    if (!exact && !RTEST(rb_obj_is_kind_of(value, op->type))) xenc_fail_expected(enc, rb_obj_as_string(op->type), value);
+    const wb_xenc_plan *child = xenc_plan_of(enc, rb_obj_class(value));
+    /* xenc_push_record may move the frames: read the parent first. */
     const wb_xenc_plan *child_default = parent->child_default;
     const char *declaration = "";
     size_t declaration_len = 0;
@@ -1033,20 +1033,20 @@ static void write_value(encoding *enc, const wb_xenc_op *op, VALUE value)
     }
     if (!op->named) {
         /* A "*" item is named after its own class, in its own namespace. */
-        push_record(enc, child, value, "", 0, NULL, 0, declaration, declaration_len, child_default, 1);
+        xenc_push_record(enc, child, value, "", 0, NULL, 0, declaration, declaration_len, child_default, 1);
     } else if (op->foreign) {
-        push_record(enc, child, value, "", 0, WB_XENC_PTR(plan, op->name), op->name.len, declaration, declaration_len,
-                    op->no_namespace ? NULL : child_default, 1);
+        xenc_push_record(enc, child, value, "", 0, WB_XENC_PTR(plan, op->name), op->name.len, declaration, declaration_len,
+                         op->no_namespace ? NULL : child_default, 1);
     } else {
         /* Named in this model's namespace. */
-        push_record(enc, child, value, parent->pre, parent->pre_len, WB_XENC_PTR(plan, op->name), op->name.len, declaration,
-                    declaration_len, child_default, 1);
+        xenc_push_record(enc, child, value, parent->pre, parent->pre_len, WB_XENC_PTR(plan, op->name), op->name.len, declaration,
+                         declaration_len, child_default, 1);
     }
     RB_GC_GUARD(subtype);
 }
 
 /* Runs the frames until the record at the bottom is written. */
-static void run(encoding *enc)
+static void xenc_run(encoding *enc)
 {
     while (enc->depth > 0) {
         if (!NIL_P(enc->io) && enc->buffer.len >= WB_BUFFER_PIECE) {
@@ -1061,7 +1061,7 @@ static void run(encoding *enc)
             if (f->index < RARRAY_LEN(f->list)) {
                 VALUE item = RARRAY_AREF(f->list, f->index);
                 f->index++;
-                write_value(enc, op, item);
+                xenc_write_value(enc, op, item);
                 RB_GC_GUARD(item);
             } else {
                 f->list = Qundef;
@@ -1100,7 +1100,7 @@ static void run(encoding *enc)
             if (NIL_P(value)) {
                 f->pc++;
             } else if (!RB_TYPE_P(value, T_ARRAY)) {
-                fail_expected(enc, utf8("an Array"), value);
+                xenc_fail_expected(enc, xenc_utf8("an Array"), value);
             } else {
                 f->list = value;
                 f->index = 0;
@@ -1108,12 +1108,12 @@ static void run(encoding *enc)
             continue;
         }
         f->pc++;
-        write_value(enc, op, value);
+        xenc_write_value(enc, op, value);
         RB_GC_GUARD(value);
     }
 }
 
-static VALUE encode_body(VALUE arg)
+static VALUE xenc_encode_body(VALUE arg)
 {
     encoding *enc = (encoding *)arg;
     VALUE value = enc->value;
@@ -1124,22 +1124,22 @@ static VALUE encode_body(VALUE arg)
         wb_buffer_append_char(&enc->buffer, '<');
         wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
         if (RARRAY_LEN(value) > 0) {
-            const wb_xenc_plan *first = plan_of(enc, rb_obj_class(RARRAY_AREF(value, 0)));
+            const wb_xenc_plan *first = xenc_plan_of(enc, rb_obj_class(RARRAY_AREF(value, 0)));
             append_bytes(enc, first, first->document_declarations);
             scope_declare_document(enc, first);
         }
         wb_buffer_append_char(&enc->buffer, '>');
         for (long i = 0; i < RARRAY_LEN(value); i++) {
             VALUE record = RARRAY_AREF(value, i);
-            const wb_xenc_plan *plan = plan_of(enc, rb_obj_class(record));
+            const wb_xenc_plan *plan = xenc_plan_of(enc, rb_obj_class(record));
             VALUE subtype = plan->top_subtype ? subtype_attributes(enc, rb_obj_class(record)) : Qnil;
             if (NIL_P(subtype)) {
-                push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, 0);
+                xenc_push_record(enc, plan, record, "", 0, enc->item, enc->item_len, "", 0, NULL, 0);
             } else {
-                push_record(enc, plan, record, "", 0, enc->item, enc->item_len, RSTRING_PTR(subtype), (size_t)RSTRING_LEN(subtype), NULL,
-                            0);
+                xenc_push_record(enc, plan, record, "", 0, enc->item, enc->item_len, RSTRING_PTR(subtype), (size_t)RSTRING_LEN(subtype),
+                                 NULL, 0);
             }
-            run(enc);
+            xenc_run(enc);
             RB_GC_GUARD(record);
             RB_GC_GUARD(subtype);
         }
@@ -1147,19 +1147,19 @@ static VALUE encode_body(VALUE arg)
         wb_buffer_append(&enc->buffer, enc->root, enc->root_len);
         wb_buffer_append_char(&enc->buffer, '>');
     } else {
-        const wb_xenc_plan *plan = plan_of(enc, rb_obj_class(value));
+        const wb_xenc_plan *plan = xenc_plan_of(enc, rb_obj_class(value));
         scope_declare_document(enc, plan);
         VALUE declarations = Qnil;
         if (plan->top_subtype) {
             declarations = rb_str_dup(subtype_attributes(enc, rb_obj_class(value)));
             rb_str_cat(declarations, WB_XENC_PTR(plan, plan->document_declarations), (long)plan->document_declarations.len);
-            push_record(enc, plan, value, "", 0, enc->root, enc->root_len, RSTRING_PTR(declarations), (size_t)RSTRING_LEN(declarations),
-                        NULL, 0);
+            xenc_push_record(enc, plan, value, "", 0, enc->root, enc->root_len, RSTRING_PTR(declarations),
+                             (size_t)RSTRING_LEN(declarations), NULL, 0);
         } else {
-            push_record(enc, plan, value, "", 0, enc->root, enc->root_len, WB_XENC_PTR(plan, plan->document_declarations),
-                        plan->document_declarations.len, NULL, 0);
+            xenc_push_record(enc, plan, value, "", 0, enc->root, enc->root_len, WB_XENC_PTR(plan, plan->document_declarations),
+                             plan->document_declarations.len, NULL, 0);
         }
-        run(enc);
+        xenc_run(enc);
         RB_GC_GUARD(declarations);
     }
 
@@ -1171,22 +1171,22 @@ static VALUE encode_body(VALUE arg)
 /* rescue Types::InvalidValue => e: an EncodeError at the path being written.
  * Outside any record (a top-level record's plan being compiled) the pure
  * encoder does not rescue, and neither does this. */
-static VALUE encode_rescue(VALUE arg, VALUE error)
+static VALUE xenc_encode_rescue(VALUE arg, VALUE error)
 {
     encoding *enc = (encoding *)arg;
     if (enc->depth == 0) rb_exc_raise(error);
-    fail(enc, rb_funcall(error, id_message, 0));
+    xenc_fail(enc, rb_funcall(error, id_message, 0));
     return Qnil;
 }
 
-static VALUE encode_protected(VALUE arg)
+static VALUE xenc_encode_protected(VALUE arg)
 {
-    return rb_rescue2(encode_body, arg, encode_rescue, arg, wb_hooks.eInvalidValue, (VALUE)0);
+    return rb_rescue2(xenc_encode_body, arg, xenc_encode_rescue, arg, wb_hooks.eInvalidValue, (VALUE)0);
 }
 
-static VALUE encode_ensure(VALUE arg)
+static VALUE xenc_encode_ensure(VALUE arg)
 {
-    encoding_release((encoding *)arg);
+    xenc_encoding_release((encoding *)arg);
     return Qnil;
 }
 
@@ -1212,7 +1212,7 @@ VALUE wb_xenc_encode(VALUE value, VALUE root, VALUE item, int xsi_all, int decla
     if (!NIL_P(item)) enc->item = copy_name(item, &enc->item_len);
     if (RB_TYPE_P(value, T_ARRAY) && !enc->root) rb_raise(rb_eArgError, "encoding a list needs root:");
 
-    VALUE result = rb_ensure(encode_protected, (VALUE)enc, encode_ensure, (VALUE)enc);
+    VALUE result = rb_ensure(xenc_encode_protected, (VALUE)enc, xenc_encode_ensure, (VALUE)enc);
     RB_GC_GUARD(holder);
     return result;
 }

@@ -41,7 +41,7 @@ static void table_free(wb_xplan_table *t)
     t->buckets = NULL;
 }
 
-static void plan_free(void *ptr)
+static void xplan_plan_free(void *ptr)
 {
     wb_xplan *p = ptr;
     for (size_t i = 0; i < p->entry_count; i++) {
@@ -60,7 +60,7 @@ static void plan_free(void *ptr)
     xfree(p);
 }
 
-static void plan_mark(void *ptr)
+static void xplan_plan_mark(void *ptr)
 {
     wb_xplan *p = ptr;
     rb_gc_mark_movable(p->klass);
@@ -70,7 +70,7 @@ static void plan_mark(void *ptr)
     }
 }
 
-static void plan_compact(void *ptr)
+static void xplan_plan_compact(void *ptr)
 {
     wb_xplan *p = ptr;
     p->klass = rb_gc_location(p->klass);
@@ -86,7 +86,7 @@ static size_t table_size(const wb_xplan_table *t)
     return t->buckets ? (t->mask + 1) * sizeof(wb_xplan_bucket) : 0;
 }
 
-static size_t plan_memsize(const void *ptr)
+static size_t xplan_plan_memsize(const void *ptr)
 {
     const wb_xplan *p = ptr;
     size_t n = sizeof(*p) + p->entries_cap * sizeof(wb_xplan_entry *);
@@ -99,7 +99,7 @@ static size_t plan_memsize(const void *ptr)
 
 const rb_data_type_t wb_xplan_type = {
     "Wirebind::XML::Native::Plan",
-    {plan_mark, plan_free, plan_memsize, plan_compact},
+    {xplan_plan_mark, xplan_plan_free, xplan_plan_memsize, xplan_plan_compact},
     0,
     0,
     /* Frozen and holding only shareable objects (a class, Symbols, other plans):
@@ -219,7 +219,7 @@ typedef struct collect_state {
     VALUE pairs;
 } collect_state;
 
-static int collect_pair(VALUE key, VALUE value, VALUE pairs)
+static int xplan_collect_pair(VALUE key, VALUE value, VALUE pairs)
 {
     rb_ary_push(pairs, key);
     rb_ary_push(pairs, value);
@@ -229,7 +229,7 @@ static int collect_pair(VALUE key, VALUE value, VALUE pairs)
 static void fill_table(compile_state *cs, wb_xplan_table *table, VALUE hash)
 {
     VALUE pairs = rb_ary_new();
-    rb_hash_foreach(hash, collect_pair, pairs);
+    rb_hash_foreach(hash, xplan_collect_pair, pairs);
     long n = RARRAY_LEN(pairs) / 2;
     if (n == 0) return;
     size_t cap = 8;

@@ -135,13 +135,13 @@ static inline int is_s(unsigned c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
-static inline int is_digit(unsigned c)
+static inline int xtok_is_digit(unsigned c)
 {
     return c >= '0' && c <= '9';
 }
 static inline int is_hex(unsigned c)
 {
-    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+    return xtok_is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
 }
 static inline int ascii_start(unsigned c)
 {
@@ -228,7 +228,7 @@ static int wide_char(uint32_t c)
 
 /* Decodes the UTF-8 character at p[0, n): its length, or 0 when it is cut short.
  * The input is valid UTF-8 (Source checked it), but every read is bounded. */
-static size_t utf8(const unsigned char *p, size_t n, uint32_t *cp)
+static size_t xtok_utf8(const unsigned char *p, size_t n, uint32_t *cp)
 {
     unsigned c = p[0];
     size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
@@ -289,7 +289,7 @@ static size_t scan_name(const unsigned char *b, size_t i, size_t n, int colons, 
             continue;
         }
         uint32_t cp;
-        size_t len = utf8(b + j, n - j, &cp);
+        size_t len = xtok_utf8(b + j, n - j, &cp);
         if (len == 0) {
             *cut = 1;
             return j;
@@ -347,7 +347,7 @@ static int is_qname(const char *name, size_t len)
     const unsigned char *p = (const unsigned char *)colon + 1;
     if (*p < 0x80) return ascii_start(*p) != 0;
     uint32_t cp;
-    return utf8(p, len - at - 1, &cp) != 0 && wide_start(cp);
+    return xtok_utf8(p, len - at - 1, &cp) != 0 && wide_start(cp);
 }
 
 static int is_xmlns(const char *name, size_t len)
@@ -1105,8 +1105,8 @@ static int match_ref(const unsigned char *p, size_t n, int final, ref_match *m)
     if (p[1] == '#') {
         if (n < 3) return need;
         size_t i = 2;
-        if (is_digit(p[2])) {
-            while (i < n && is_digit(p[i])) i++;
+        if (xtok_is_digit(p[2])) {
+            while (i < n && xtok_is_digit(p[i])) i++;
             if (i == n) return need;
             if (p[i] != ';') return M_FAIL;
             m->hex = 0;
@@ -1145,7 +1145,7 @@ static size_t char_from_ref(const unsigned char *digits, size_t n, int hex, char
     uint32_t code = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned c = digits[i];
-        unsigned d = hex ? (is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10) : c - '0';
+        unsigned d = hex ? (xtok_is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10) : c - '0';
         code = code * (hex ? 16 : 10) + d;
         if (code > 0x10FFFF) return 0;
     }
@@ -1421,7 +1421,7 @@ static void processing_instruction(wb_xtok *t);
 static void cdata(wb_xtok *t)
 {
     size_t at = ensure_ahead(t, 0, "]]>", 3);
-    if (at == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated CDATA section");
+    if (at == NONE) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated CDATA section");
     size_t close = find(t, 9, "]]>", 3);
     if (close == NONE) close = at; /* cannot happen: "<![CDATA[" holds no "]]>" */
     if (t->want_text) t->h->on_text(t->ctx, t->buf + t->pos + 9, close - 9);
@@ -1483,7 +1483,7 @@ static void start_tag_slow(wb_xtok *t)
         size_t ne = j;
         if (had_space && j < n) ne = scan_name(b, j, n, 1, &cut, &wide);
         if (ne == j)
-            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, j),
+            fail(t, j == n ? WB_XTOK_TRUNCATED : WB_XTOK_PARSE_ERROR, ABS(t, j),
                  j == n ? "the input ends inside the start tag <%.*s>" : "expected an attribute, '>' or '/>' in the start tag <%.*s>",
                  NAMEF(qlen), qname);
         if (t->raw_count >= t->max_attributes) fail(t, WB_XTOK_LIMIT_ERROR, t->tok, LIMIT_ATTRIBUTES, t->max_attributes);
@@ -1498,7 +1498,8 @@ static void start_tag_slow(wb_xtok *t)
         size_t v = ++k;
         while (k < n && b[k] != quote && b[k] != '<') k++;
         if (k == n || b[k] != quote)
-            fail(t, WB_XTOK_PARSE_ERROR, ABS(t, k), k < n ? "'<' is not allowed in an attribute value" : "unterminated attribute value");
+            fail(t, k < n ? WB_XTOK_PARSE_ERROR : WB_XTOK_TRUNCATED, ABS(t, k),
+                 k < n ? "'<' is not allowed in an attribute value" : "unterminated attribute value");
         i = k + 1;
         wb_xtok_raw *r = raw_push(t);
         r->name = j;
@@ -1519,7 +1520,7 @@ static void markup(wb_xtok *t)
     size_t p = t->pos;
     int c1 = p + 1 < t->len ? UB(t)[p + 1] : -1;
     if (c1 == '/') {
-        if (ensure_ahead(t, 0, ">", 1) == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated end tag");
+        if (ensure_ahead(t, 0, ">", 1) == NONE) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated end tag");
         p = t->pos;
         size_t name_end, end;
         if (match_end(t, p, 1, 0, &name_end, &end) == M_OK) {
@@ -1584,7 +1585,7 @@ static void comment(wb_xtok *t)
             size_t avail = t->len - t->pos;
             if (avail > from + 1) from = avail - 1;
         }
-        if (!more(t, 1, 1)) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated comment");
+        if (!more(t, 1, 1)) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated comment");
     }
     if (t->buf[t->pos + at + 2] != '>') fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos + at), "'--' is not allowed inside a comment");
     t->pos += at + 3;
@@ -1593,7 +1594,7 @@ static void comment(wb_xtok *t)
 /* processing_instruction: pos at "<?". */
 static void processing_instruction(wb_xtok *t)
 {
-    if (ensure_ahead(t, 0, "?>", 2) == NONE) fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "unterminated processing instruction");
+    if (ensure_ahead(t, 0, "?>", 2) == NONE) fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "unterminated processing instruction");
     const unsigned char *b = UB(t);
     size_t n = t->len, p = t->pos;
     int cut, wide = 0;
@@ -1637,9 +1638,9 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
     WS_PLUS(i);
     if (i >= n || (b[i] != '"' && b[i] != '\'')) return 0;
     unsigned q = b[i++];
-    if (n - i < 3 || b[i] != '1' || b[i + 1] != '.' || !is_digit(b[i + 2])) return 0;
+    if (n - i < 3 || b[i] != '1' || b[i + 1] != '.' || !xtok_is_digit(b[i + 2])) return 0;
     i += 2;
-    while (i < n && is_digit(b[i])) i++;
+    while (i < n && xtok_is_digit(b[i])) i++;
     if (i >= n || b[i] != q) return 0;
     i++;
     /* (S encoding=...)? */
@@ -1659,7 +1660,7 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
             if (ok) {
                 i++;
                 while (i < n &&
-                       (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-'))
+                       (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || xtok_is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-'))
                     i++;
                 ok = i < n && b[i] == eq;
                 i++;
@@ -1771,7 +1772,7 @@ static void parse_content(wb_xtok *t)
         if (t->pos == t->len) {
             if (!more(t, 1, 0)) {
                 wb_xtok_str last = wb_xtok_name_at(t, t->depth ? t->depth - 1 : 0);
-                fail(t, WB_XTOK_PARSE_ERROR, ABS(t, t->pos), "the input ends inside element <%.*s>", NAMEF(last.len), last.ptr);
+                fail(t, WB_XTOK_TRUNCATED, ABS(t, t->pos), "the input ends inside element <%.*s>", NAMEF(last.len), last.ptr);
             }
             continue;
         }

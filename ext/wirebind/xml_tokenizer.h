@@ -19,8 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Error kinds handed to handler->error. */
-enum { WB_XTOK_PARSE_ERROR = 0, WB_XTOK_LIMIT_ERROR = 1, WB_XTOK_NO_MEMORY = 2 };
+/* Error kinds handed to handler->error. WB_XTOK_TRUNCATED is a parse error
+ * found because the input ended (inside a token or an open element). */
+enum { WB_XTOK_PARSE_ERROR = 0, WB_XTOK_LIMIT_ERROR = 1, WB_XTOK_NO_MEMORY = 2, WB_XTOK_TRUNCATED = 3 };
 
 /* What wb_xtok_run returns. */
 enum {

@@ -28,7 +28,9 @@ module Wirebind
   # On the native backend this is the C class +Wirebind::Binary::Native::Buffer+
   # (TypedData, own storage, or a pinned frozen String for views); on the pure
   # one +Wirebind::Binary::Pure::Buffer+. Both answer alike.
-  Buffer = Wirebind.backend == :native ? Binary::Native::Buffer : Binary::Pure::Buffer
+  # Another backend's: {Binary.buffer_class}.
+  Backend.register(:buffer, pure: Binary::Pure::Buffer, native: (Binary::Native::Buffer if Wirebind.backend == :native))
+  Buffer = Backend.implementation(:buffer)
 end
 
 module Wirebind
@@ -62,32 +64,46 @@ module Wirebind
       # @param offset [Integer] where the record starts
       # @param into [Wirebind::Model, nil] a record of type to fill instead of
       #   a new one: with no payload in the layout, decoding then allocates nothing
+      # @param backend [Symbol] +:pure+ or +:native+; the default is {Wirebind.backend}
       # @return [Wirebind::Model] the record (into, if given)
       # @raise [ParseError] the input ends inside the record (+#offset+ says where);
       #   into is left as it was
-      def decode(source, type, offset: 0, into: nil)
+      def decode(source, type, offset: 0, into: nil, backend: Wirebind.backend)
         plan = Plan.for(type)
         # the C side makes check_decode's tests itself, and calls it to raise
-        return Native.decode(plan.native, source, offset, into) if BACKEND_NATIVE
+        return Native.decode(plan.native, source, offset, into) if Backend.native?(backend)
 
         check_decode(source, type, offset, into)
-        buffer = source.is_a?(String) ? Buffer.read_only(source) : source
+        buffer = source.is_a?(String) ? Pure::Buffer.read_only(source) : source
         plan.codec.decode(buffer, offset, into)
       end
 
       # @param record [Wirebind::Model] an instance of a model with a binary layout
       # @param into [Wirebind::Buffer, nil] appended to; a new Buffer if nil
+      # @param backend [Symbol] +:pure+ or +:native+ (which codec runs, and which
+      #   Buffer a nil +into+ becomes); the default is {Wirebind.backend}
       # @return [Wirebind::Buffer] into
       # @raise [EncodeError] a value that does not fit its field (+#path+ names it);
       #   nothing is appended then
-      def encode(record, into: nil)
+      def encode(record, into: nil, backend: Wirebind.backend)
         plan = Plan.for(record.class)
         # the C side makes a new Buffer for a nil into, and calls check_encode to raise
-        return Native.encode(plan.native, record, into) if BACKEND_NATIVE
+        return Native.encode(plan.native, record, into) if Backend.native?(backend)
 
-        buffer = into || Buffer.new
-        check_encode(buffer)
+        buffer = into || Pure::Buffer.new
+        # the Ruby codec reads and writes either backend's Buffer through its accessors
+        check_encode(buffer) unless buffer.is_a?(Pure::Buffer)
         plan.codec.encode(record, buffer)
+      end
+
+      # The Buffer class of a backend: +Wirebind::Buffer+ is the default one's.
+      #
+      # @example
+      #   Wirebind::Binary.buffer_class(backend: :pure).new.append_u8(1)
+      # @param backend [Symbol] +:pure+ or +:native+
+      # @return [Class]
+      def buffer_class(backend: Wirebind.backend)
+        Backend.implementation(:buffer, backend)
       end
 
       # Raises for arguments {.decode} does not take.
@@ -96,7 +112,8 @@ module Wirebind
       def check_decode(source, type, offset, into)
         raise ArgumentError, "offset must be a non-negative Integer, not #{offset.inspect}" unless offset.is_a?(Integer) && offset >= 0
         raise TypeError, "into: must be a #{type}, not #{into.class}" unless into.nil? || into.instance_of?(type)
-        return if source.is_a?(String) || source.is_a?(Buffer)
+        # the Ruby codec reads either backend's Buffer (the C one calls this only to raise)
+        return if source.is_a?(String) || source.is_a?(Buffer) || source.is_a?(Pure::Buffer)
 
         raise TypeError, "source must be a String or a Wirebind::Buffer, not #{source.class}"
       end
@@ -108,8 +125,7 @@ module Wirebind
         raise TypeError, "into: must be a Wirebind::Buffer, not #{buffer.class}" unless buffer.is_a?(Buffer)
       end
     end
-
-    BACKEND_NATIVE = Wirebind.backend == :native
-    private_constant :BACKEND_NATIVE
   end
+
+  Backend.register(:binary, pure: Binary::Pure, native: (Binary::Native if Wirebind.backend == :native))
 end

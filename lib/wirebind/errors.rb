@@ -21,8 +21,18 @@ module Wirebind
 
   # The input is not well-formed (XML, JSON, a binary record that ends too
   # early). Carries where the problem was found: line, column and byte offset
-  # in a document, the offset in a binary record.
+  # in a document, the offset in a binary record; and why, as data
+  # ({#reason}), so that no caller needs to read the message, whose wording
+  # may change.
   class ParseError < Error
+    # The reasons a parse fails, each a Symbol:
+    # - +:truncated+: the input ended before the document (or record) did: inside
+    #   a tag, a string, a comment, an element still open, a multi-byte
+    #   character. More bytes might have made it well-formed.
+    # - +:limit+: a configured limit was exceeded (always so for {LimitError}).
+    # - +:syntax+: anything else that is not well-formed.
+    REASONS = %i[truncated limit syntax].freeze
+
     # @return [Integer, nil] 1-based line of the offending input
     attr_reader :line
     # @return [Integer, nil] 1-based column (in characters) of the offending input
@@ -30,16 +40,32 @@ module Wirebind
     # @return [Integer, nil] 0-based byte offset of the offending input, in the text as
     #   parsed: UTF-8, after line ends were normalized to LF (XML 1.0 section 2.11)
     attr_reader :offset
+    # @return [Symbol] why: +:truncated+, +:limit+ or +:syntax+ (see {REASONS});
+    #   the same on both backends
+    attr_reader :reason
 
     # @param message [String] what was wrong and what was expected
     # @param line [Integer, nil]
     # @param column [Integer, nil]
     # @param offset [Integer, nil]
-    def initialize(message = nil, line: nil, column: nil, offset: nil)
+    # @param reason [Symbol, nil] one of {REASONS}; nil for the class's own
+    #   ({LimitError}: +:limit+, otherwise +:syntax+)
+    # @raise [ArgumentError] a reason not in {REASONS}
+    def initialize(message = nil, line: nil, column: nil, offset: nil, reason: nil)
+      reason ||= default_reason
+      raise ArgumentError, "reason: must be one of #{REASONS.map(&:inspect).join(', ')}, not #{reason.inspect}" unless REASONS.include?(reason)
+
       @line = line
       @column = column
       @offset = offset
+      @reason = reason
       super(line ? "#{message} at line #{line}, column #{column}" : message)
+    end
+
+    private
+
+    def default_reason
+      :syntax
     end
   end
 
@@ -47,7 +73,13 @@ module Wirebind
   # (+max_token_size+), entity expansion, attributes or namespaces on a tag
   # (XML), the length of a number (JSON). A subclass of {ParseError}, so it
   # carries a position too.
-  class LimitError < ParseError; end
+  class LimitError < ParseError
+    private
+
+    def default_reason
+      :limit
+    end
+  end
 
   # The input is well-formed but does not fit the schema, e.g. +<votes>many</votes>+
   # for an +:integer+. Carries the schema path and the position in the input.

@@ -140,7 +140,7 @@ module Wirebind
       private
 
       def backend_for(name)
-        Options.backend(name) == :native ? Native : Pure
+        Backend.implementation(:json, name)
       end
 
       def check_limits(limits)
@@ -177,3 +177,5 @@ module Wirebind
     end
   end
 end
+
+Wirebind::Backend.register(:json, pure: Wirebind::JSON::Pure, native: (Wirebind::JSON::Native if Wirebind.backend == :native))

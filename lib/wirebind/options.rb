@@ -9,7 +9,7 @@ module Wirebind
   # @api private
   module Options
     # What +backend:+ takes.
-    BACKENDS = %i[pure native].freeze
+    BACKENDS = Backend::NAMES
 
     module_function
 
@@ -21,10 +21,7 @@ module Wirebind
     # @return [Symbol] +:pure+ or +:native+
     # @raise [ArgumentError] not a backend, or +:native+ without the extension
     def backend(name)
-      return name if name == :pure || (name == :native && Wirebind.backend == :native)
-      raise ArgumentError, "the native backend is not available (pure is in use)" if name == :native
-
-      one_of(:backend, name, BACKENDS)
+      Backend.resolve(name)
     end
 
     # The type argument of a decoder (+decode(input, type)+): a model class

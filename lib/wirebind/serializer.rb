@@ -224,11 +224,19 @@ module Wirebind
       Options.io(io)
 
       layout = FORMATS[@format].layout(self)
-      return Native.write(self, @resource, @context, io, layout) if @backend == :native
+      Backend.implementation(:serializer, @backend).write(self, @resource, @context, io, layout)
+    end
 
-      out = String.new(capacity: Document::BUFFER_SIZE, encoding: Encoding::UTF_8)
-      written = layout.opening ? JsonApi.write(self, layout, out, io) : Document.write(self, layout, out, io)
-      io ? written + Chunks.flush(io, out) : out
+    # The Ruby twin of +Serializer::Native+ (serializer_engine.c): runs the
+    # compiled methods of {Generator}.
+    # @api private
+    module Pure
+      # Writes +serializer+'s document (+Native.write+'s arguments).
+      def self.write(serializer, _resource, _context, io, layout)
+        out = String.new(capacity: Document::BUFFER_SIZE, encoding: Encoding::UTF_8)
+        written = layout.opening ? JsonApi.write(serializer, layout, out, io) : Document.write(serializer, layout, out, io)
+        io ? written + Chunks.flush(io, out) : out
+      end
     end
 
     # @return [Object] the document as plain Ruby values: what {#to_json} writes,
@@ -375,3 +383,6 @@ module Wirebind
     end
   end
 end
+
+Wirebind::Backend.register(:serializer, pure: Wirebind::Serializer::Pure,
+                                        native: (Wirebind::Serializer::Native if Wirebind.backend == :native))

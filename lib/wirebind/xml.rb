@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "xml/plan"
+require_relative "xml/path"
 require_relative "xml/references"
 require_relative "xml/escape"
 require_relative "xml/tokenizer"
@@ -35,15 +36,10 @@ module Wirebind
     # How many SOAP encoding references may wait for their element at once (+max_references:+).
     DEFAULT_MAX_REFERENCES = 1_000_000
 
-    # Compiled at: paths (frozen), by their text; cleared when it holds PATHS_KEPT.
-    PATHS = {}
-    PATHS_LOCK = Mutex.new
-    PATHS_KEPT = 256
-
     ELEMENT_NAME = XML::Syntax::NCNAME_ONLY
     DTD_POLICIES = %i[internal reject].freeze
     NIL_STYLES = %i[omit xsi].freeze
-    private_constant :ELEMENT_NAME, :DTD_POLICIES, :NIL_STYLES, :PATHS, :PATHS_LOCK, :PATHS_KEPT
+    private_constant :ELEMENT_NAME, :DTD_POLICIES, :NIL_STYLES
 
     class << self
       # Decodes an XML document into instances of +type+.
@@ -51,8 +47,9 @@ module Wirebind
       # @param input [String, IO] the document; an IO is read in 64 KiB chunks
       # @param type [Class, Symbol, Array(Class), Array(Symbol)] a model class or scalar
       #   type for one record, or a one-element Array of it for a list of records
-      # @param at [String, nil] path of local names from the document element to the
-      #   record element(s), +*+ matching any one element; nil decodes the document
+      # @param at [String, Path, nil] path of local names from the document element to the
+      #   record element(s), +*+ matching any one element, +\{uri}local+ a name in a
+      #   namespace; or the same as a {Path}; nil decodes the document
       #   element itself (for a list type: its child elements). The path starts with
       #   the document element: +"Envelope/Body/item"+, not +"Body/item"+.
       # @param strict [Boolean] raise {DecodeError} on elements the schema does not know
@@ -271,7 +268,7 @@ module Wirebind
       private
 
       def backend_for(name)
-        Options.backend(name) == :native ? Native : Pure
+        Backend.implementation(:xml, name)
       end
 
       def references_for(references, max, block)
@@ -280,29 +277,16 @@ module Wirebind
         References.new(max, block)
       end
 
-      # "Envelope/Body/*/item" => [[local, uri], ...]; nil uri matches any namespace
-      # and a nil local name (from "*") matches any element.
+      WHOLE_DOCUMENT = [Plan::ANY_STEP].freeze
+      DOCUMENT_CHILDREN = [Plan::ANY_STEP, Plan::ANY_STEP].freeze
+
+      # at: as the backends take it: [[local, uri], ...] (a Path's steps; a String
+      # parsed into one on each call: a few microseconds, against a cache shared
+      # by every thread).
       def compile_path(at, list)
-        if at.nil?
-          return list ? [Plan::ANY_STEP, Plan::ANY_STEP].freeze : [Plan::ANY_STEP].freeze
-        end
-        raise ArgumentError, "at: must be a String path like \"Envelope/Body/item\", not #{at.inspect}" unless at.is_a?(String)
+        return list ? DOCUMENT_CHILDREN : WHOLE_DOCUMENT if at.nil?
 
-        # Clients decode the same few paths call after call: compiled once each
-        # (in the main Ractor; another may not touch the cache).
-        main = !defined?(Ractor) || Ractor.current.equal?(Ractor.main)
-        (main && PATHS[at]) || remember_path(at, Plan.split_path(at).map { |segment| Plan.path_step(segment, "at: #{at.inspect}") }.freeze, main)
-      rescue SchemaError => e
-        raise ArgumentError, e.message
-      end
-
-      def remember_path(at, steps, main)
-        return steps unless main
-
-        PATHS_LOCK.synchronize do
-          PATHS.clear if PATHS.size >= PATHS_KEPT
-          PATHS[at.frozen? ? at : at.dup.freeze] = steps
-        end
+        (at.is_a?(Path) ? at : Path.parse(at)).steps
       end
 
       def tokenizer_options(limits, dtd)
@@ -320,7 +304,7 @@ module Wirebind
         end
         raise ArgumentError, "missing: must be nil or :raise, not #{missing.inspect}" unless missing.nil? || missing == :raise
 
-        message = missing && "at: #{at.inspect} matched no element (a path starts with the document element's local name, " \
+        message = missing && "at: #{(at.is_a?(Path) ? at.to_s : at).inspect} matched no element (a path starts with the document element's local name, " \
                              "as in \"Envelope/Body/response/item\")"
         options.merge(default_offset: default_offset && -default_offset, missing: message)
       end
@@ -339,3 +323,5 @@ module Wirebind
     end
   end
 end
+
+Wirebind::Backend.register(:xml, pure: Wirebind::XML::Pure, native: (Wirebind::XML::Native if Wirebind.backend == :native))

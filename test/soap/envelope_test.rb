@@ -314,3 +314,29 @@ class SOAPEnvelopeTest < Minitest::Test
     assert_equal "1", Wirebind::XML.decode(plain.detail, :string, at: "detail/Info")
   end
 end
+
+# The reader hands its decode the names it read as path steps (XML::Path):
+# a namespace holding '}' is kept, where printing it into a path String lost it.
+class SOAPEnvelopePathStepsTest < Minitest::Test
+  BRACED = "urn:a}b"
+
+  def response(first_return, second_return)
+    %(<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body>) +
+      %(<m:addResponse xmlns:m="#{BRACED}" xmlns:q="urn:other" xmlns:rpc="#{Wirebind::SOAP::RPC_NS}">) +
+      %(<rpc:result>m:sum</rpc:result><q:sum>#{first_return}</q:sum><m:sum>#{second_return}</m:sum>) +
+      %(</m:addResponse></e:Body></e:Envelope>)
+  end
+
+  def test_rpc_result_in_a_namespace_holding_a_brace
+    reader = Wirebind::SOAP::Envelope::Reader.new(response(1, 5))
+    assert_equal ["addResponse", BRACED], reader.operation
+    assert_equal 5, reader.decode(:integer)
+  end
+
+  def test_at_below_body_as_a_path_or_a_string
+    path = Wirebind::XML::Path.new([["addResponse", BRACED], ["sum", BRACED]])
+    assert_equal [5], Wirebind::SOAP::Envelope::Reader.new(StringIO.new(response(1, 5))).decode([:integer], at: path)
+    assert_equal [5], Wirebind::SOAP::Envelope::Reader.new(response(1, 5)).decode([:integer], at: path.to_s)
+    assert_equal [1, 5], Wirebind::SOAP::Envelope::Reader.new(response(1, 5)).decode([:integer], at: "addResponse/sum")
+  end
+end

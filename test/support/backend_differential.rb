@@ -11,9 +11,10 @@ module Wirebind
   module BackendDifferential
     include CodecTestHelpers
 
-    # Where an error says it happened: compared, where the error class has them,
-    # with its class and message.
-    ERROR_POSITION = %i[path line column offset].freeze
+    # Why and where an error says it happened (ParseError#reason, the path, the
+    # position): compared, where the error class has them, with its class and
+    # message.
+    ERROR_POSITION = %i[path line column offset reason].freeze
 
     # Skips the calling test unless the native backend is the one in use.
     def require_native_backend

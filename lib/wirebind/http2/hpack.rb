@@ -18,9 +18,7 @@ module Wirebind
     # block that ends early) raises {CompressionError}; the decoder is then
     # unusable, as RFC 9113 makes it a connection error.
     module HPACK
-      # The Huffman coder in use: the C one when the extension is loaded.
-      HUFFMAN = Wirebind.backend == :native ? Native : Huffman
-      private_constant :HUFFMAN
+      Backend.register(:hpack, pure: Huffman, native: (Native if Wirebind.backend == :native))
 
       # Largest integer accepted in a block (a length or an index): no header
       # is anywhere near it, and it keeps the arithmetic in fixnums.
@@ -81,9 +79,12 @@ module Wirebind
         attr_reader :max_table_size
 
         # @param max_table_size [Integer]
-        def initialize(max_table_size: 4096)
+        # @param backend [Symbol] +:pure+ or +:native+: whose Huffman coder; the
+        #   default is {Wirebind.backend}
+        def initialize(max_table_size: 4096, backend: Wirebind.backend)
           @max_table_size = check_size(max_table_size)
           @table = Table.new(max_table_size)
+          @huffman_coder = Backend.implementation(:hpack, backend)
         end
 
         # Changes the limit (after our SETTINGS with a new SETTINGS_HEADER_TABLE_SIZE
@@ -210,7 +211,7 @@ module Wirebind
           @pos += length
           return raw unless huffman
 
-          decoded = HUFFMAN.decode(raw)
+          decoded = @huffman_coder.decode(raw)
           return decoded if decoded.is_a?(String)
 
           raise CompressionError,
@@ -223,8 +224,11 @@ module Wirebind
         # @param huffman [Boolean] Huffman-code strings when that makes them shorter
         # @param max_table_size [Integer] the dynamic table's size (the peer's
         #   SETTINGS_HEADER_TABLE_SIZE, 4096 by default)
-        def initialize(huffman: true, max_table_size: 4096)
+        # @param backend [Symbol] +:pure+ or +:native+: whose Huffman coder; the
+        #   default is {Wirebind.backend}
+        def initialize(huffman: true, max_table_size: 4096, backend: Wirebind.backend)
           @huffman = huffman
+          @huffman_coder = Backend.implementation(:hpack, backend)
           @table = Table.new(max_table_size)
           @pending_size_update = nil
           # name => { value => insertion number }, name => insertion number, for
@@ -278,7 +282,7 @@ module Wirebind
           return integer(out, index, 7, 0x80) if index
 
           name_index = STATIC_NAMES[name] || ((number = @by_name[name]) && dynamic_index(number))
-          HUFFMAN.append_literal(out, name_index, name, value, @huffman)
+          @huffman_coder.append_literal(out, name_index, name, value, @huffman)
           remember(name, value)
         end
 
@@ -315,7 +319,7 @@ module Wirebind
         def integer(out, value, prefix, first)
           return out << (first | value) if value < (1 << prefix) - 1 # the common case, without a call
 
-          HUFFMAN.append_integer(out, value, prefix, first)
+          @huffman_coder.append_integer(out, value, prefix, first)
         end
       end
     end

@@ -153,7 +153,7 @@ module Wirebind
       # @param returns [Class, Symbol, Array, nil] what {Wirebind::XML.decode} takes: a
       #   single type decodes the first child of the response element, a list type
       #   that child's items; nil returns nil
-      # @param at [String, nil] a path below Body instead
+      # @param at [String, Wirebind::XML::Path, nil] a path below Body instead
       # @param types [Hash] declared types of arguments (see {Envelope.write})
       # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] more headers
       #   for this call, as the constructor's
@@ -436,7 +436,7 @@ module Wirebind
         # A parse error at the very end of a body that ended: the body was cut
         # short (a server that closed the connection mid-response without a length).
         def truncated?(error)
-          @ended && error.is_a?(ParseError) && error.message.match?(/input ends|unterminated/)
+          @ended && error.is_a?(ParseError) && error.reason == :truncated
         end
       end
 

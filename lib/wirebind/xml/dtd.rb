@@ -88,10 +88,15 @@ module Wirebind
 
       private
 
-      def error(message, klass = ParseError)
+      def error(message, klass = ParseError, reason: nil)
         pos = @inputs.empty? ? @s.pos : @inputs.first[2]
         message = "#{message} (in parameter entity '%#{@inputs.last[1]};')" unless @inputs.empty?
-        @tokenizer.raise_error(message, klass, pos)
+        @tokenizer.raise_error(message, klass, pos, reason: reason)
+      end
+
+      # The subset (or a parameter entity's text) ended inside a declaration.
+      def truncated(message)
+        error(message, reason: :truncated)
       end
 
       # Element and attribute names, wherever they occur, are qualified names
@@ -126,7 +131,7 @@ module Wirebind
           @s.skip(S)
           if @s.eos?
             if @inputs.empty?
-              error("the input ends inside the DOCTYPE's internal subset")
+              truncated("the input ends inside the DOCTYPE's internal subset")
             end
             @s = @inputs.pop[0]
             next
@@ -154,7 +159,7 @@ module Wirebind
           notation_declaration
         elsif s.match?(/<!--/)
           s.pos += 4
-          error("unterminated comment") unless s.skip_until(/--/)
+          truncated("unterminated comment") unless s.skip_until(/--/)
           error("'--' is not allowed inside a comment") unless s.skip(/>/)
         elsif s.match?(/<\?/)
           processing_instruction
@@ -174,7 +179,7 @@ module Wirebind
         return if s.skip(/\?>/)
 
         expect_space("after the processing instruction target")
-        error("unterminated processing instruction") unless s.skip_until(/\?>/)
+        truncated("unterminated processing instruction") unless s.skip_until(/\?>/)
       end
 
       def parameter_reference
@@ -334,7 +339,9 @@ module Wirebind
         expect_space("after #FIXED") if s.skip(/#FIXED/)
         quote = s.scan(/["']/) or error("expected #REQUIRED, #IMPLIED, #FIXED or a quoted default value")
         body = s.scan(quote == '"' ? /[^<"]*/ : /[^<']*/)
-        error(s.match?(/</) ? "'<' is not allowed in an attribute value" : "unterminated default value") unless s.skip(quote == '"' ? /"/ : /'/)
+        unless s.skip(quote == '"' ? /"/ : /'/)
+          s.match?(/</) ? error("'<' is not allowed in an attribute value") : truncated("unterminated default value")
+        end
         @tokenizer.normalize_default(body)
       end
 
@@ -388,7 +395,7 @@ module Wirebind
           elsif (ref = s.scan(ENTITY_REF))
             out << ref
           elsif s.eos?
-            error("unterminated entity value")
+            truncated("unterminated entity value")
           else
             error("'&' must start a character or entity reference")
           end

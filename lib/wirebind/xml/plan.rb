@@ -218,21 +218,30 @@ module Wirebind
           uri = nil
           local = segment
           if segment.start_with?("{")
-            close = segment.index("}")
+            # A local name holds no '}': the namespace runs to the last one.
+            close = segment.rindex("}")
             raise SchemaError, "#{context}: '#{segment}' has no closing '}'" unless close
 
             uri = segment[1...close]
             local = segment[(close + 1)..]
           end
-          unless local.match?(NCNAME_ONLY)
-            raise SchemaError, "#{context}: '#{segment}' is not an element name (use a local name, {uri}local or *)"
+          step(local.freeze, uri&.freeze, context, segment)
+        end
+
+        # Checks one step of a path given as data: +local+ an element's local
+        # name, +uri+ its namespace (nil: any; "": none).
+        # @return [Array(String, String)] frozen
+        def step(local, uri, context, shown = local)
+          unless local.is_a?(String) && local.match?(NCNAME_ONLY)
+            raise SchemaError, "#{context}: '#{shown}' is not an element name (use a local name, {uri}local or *)"
           end
+          raise SchemaError, "#{context}: a namespace is a String or nil, not #{uri.inspect}" unless uri.nil? || uri.is_a?(String)
 
           if uri && !uri.empty? && (problem = namespace_problem(uri, xml: true))
             raise SchemaError, "#{context}: #{problem}"
           end
 
-          [local.freeze, uri&.freeze].freeze
+          [local.frozen? ? local : local.dup.freeze, uri && (uri.frozen? ? uri : uri.dup.freeze)].freeze
         end
 
         # What is wrong with a namespace a schema names (in an +xml:+ path,

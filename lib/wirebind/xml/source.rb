@@ -294,15 +294,15 @@ module Wirebind
         end
         if last
           result = @converter.primitive_convert(+"", out)
-          raise_after(out, "the input ends inside a #{@converter.source_encoding} character") unless result == :finished
+          raise_after(out, "the input ends inside a #{@converter.source_encoding} character", reason: :truncated) unless result == :finished
         end
         out.force_encoding(Encoding::UTF_8)
       end
 
       # Raises at the end of the text transcoded so far from the current chunk.
-      def raise_after(out, message)
+      def raise_after(out, message, reason: nil)
         text = out.dup.force_encoding(Encoding::UTF_8).scrub
-        raise_char_error(text, text.length, message)
+        raise_char_error(text, text.length, message, reason: reason)
       end
 
       def flush_pending
@@ -325,11 +325,11 @@ module Wirebind
         raise_char_error(text, bad, format("character U+%04X is not allowed in XML", text[bad].ord))
       end
 
-      def raise_char_error(text, char_index, message)
+      def raise_char_error(text, char_index, message, reason: nil)
         before = text[0, char_index]
         line_in_chunk = before.count("\n")
         column = line_in_chunk.zero? ? @line_chars + char_index + 1 : char_index - before.rindex("\n")
-        raise ParseError.new(message, line: @lines + line_in_chunk + 1, column: column, offset: @bytes_read + before.bytesize)
+        raise ParseError.new(message, line: @lines + line_in_chunk + 1, column: column, offset: @bytes_read + before.bytesize, reason: reason)
       end
     end
   end

@@ -180,8 +180,8 @@ module Wirebind
       # ---- services for the DTD parser ----------------------------------------
 
       # Raises a positioned error for the DTD parser.
-      def raise_error(message, klass, pos)
-        error(message, klass, pos)
+      def raise_error(message, klass, pos, reason: nil)
+        error(message, klass, pos, reason: reason)
       end
 
       # Normalizes an ATTLIST default value as an attribute value.
@@ -426,11 +426,17 @@ module Wirebind
 
       # Errors point where the scanner stopped, unless the caller knows better (the
       # start of the token, for a wrong end tag or a bad reference).
-      def error(message, klass = ParseError, pos = @s.pos)
+      def error(message, klass = ParseError, pos = @s.pos, reason: nil)
         @token_start = pos
         line, column, offset = position(pos)
         message = "#{message} (in the replacement text of entity '#{@entity_stack.last[3]}')" unless @entity_stack.empty?
-        raise klass.new(message, line: line, column: column, offset: offset)
+        raise klass.new(message, line: line, column: column, offset: offset, reason: reason)
+      end
+
+      # The input ended inside a token or an open element (ParseError#reason
+      # +:truncated+).
+      def truncated(message, pos = @s.pos)
+        error(message, ParseError, pos, reason: :truncated)
       end
 
       # ---- prolog and epilog --------------------------------------------------
@@ -496,10 +502,10 @@ module Wirebind
       def comment
         s = @s
         s.pos += 4
-        error("unterminated comment", ParseError, @token_mark) unless read_past("--")
+        truncated("unterminated comment", @token_mark) unless read_past("--")
         s.pos -= 2
         hold_token_mark if @buf.bytesize - s.pos < 3 # ensure_bytes may refill
-        error("unterminated comment", ParseError, @token_mark) unless ensure_bytes(3)
+        truncated("unterminated comment", @token_mark) unless ensure_bytes(3)
         error("'--' is not allowed inside a comment") unless s.skip(/-->/)
       end
 
@@ -507,7 +513,7 @@ module Wirebind
         s = @s
         # The target and the character after it (and the one after that: '?>')
         # are kept whole; the rest is read past.
-        error("unterminated processing instruction") unless ensure_ahead(TARGET_END, 2)
+        truncated("unterminated processing instruction") unless ensure_ahead(TARGET_END, 2)
         start = s.pos # a refill moves the token to the buffer's start
         target = s.scan(PI_TARGET) && s[1]
         problem =
@@ -528,9 +534,10 @@ module Wirebind
           after_target = problem.start_with?("expected whitespace") ? s.pos - start : 0
           s.pos = start
           closed = ensure_ahead(/\?>/)
-          error(closed ? problem : "unterminated processing instruction", ParseError, @token_start + (closed ? after_target : 0))
+          error(closed ? problem : "unterminated processing instruction", ParseError, @token_start + (closed ? after_target : 0),
+                reason: closed ? nil : :truncated)
         end
-        error("unterminated processing instruction", ParseError, @token_mark) unless read_past("?>")
+        truncated("unterminated processing instruction", @token_mark) unless read_past("?>")
       end
 
       # Reads on past the next +closer+ (a String of two or three ASCII bytes),
@@ -719,7 +726,7 @@ module Wirebind
           @fast = entity[5]
           return
         end
-        error("the input ends inside element <#{@names.last}>")
+        truncated("the input ends inside element <#{@names.last}>")
       end
 
       def close_bracket
@@ -737,7 +744,7 @@ module Wirebind
         ensure_bytes(9)
         byte = @buf.getbyte(s.pos + 1)
         if byte == 47 # "/"
-          error("unterminated end tag") unless ensure_ahead(/>/)
+          truncated("unterminated end tag") unless ensure_ahead(/>/)
           return close_element(s[1]) if s.scan(END_TAG)
 
           s.pos += 2
@@ -762,7 +769,7 @@ module Wirebind
 
       def cdata
         @s.pos += 9
-        error("unterminated CDATA section", ParseError, @token_mark) unless read_past("]]>", text: @want_text)
+        truncated("unterminated CDATA section", @token_mark) unless read_past("]]>", text: @want_text)
       end
 
       # A start tag the fast expression could not take: whole it may hold references,
@@ -783,7 +790,9 @@ module Wirebind
             return open_element(qname, raw, nil)
           end
 
-          error(s.eos? ? "the input ends inside the start tag <#{qname}>" : "expected an attribute, '>' or '/>' in the start tag <#{qname}>") unless had_space && s.match?(NAME)
+          unless had_space && s.match?(NAME)
+            s.eos? ? truncated("the input ends inside the start tag <#{qname}>") : error("expected an attribute, '>' or '/>' in the start tag <#{qname}>")
+          end
           too_many_attributes if raw && raw.size >= 2 * @max_attributes
           name = s.scan(NAME)
           s.skip(S)
@@ -801,7 +810,7 @@ module Wirebind
         error("expected a quoted attribute value") unless quote
         body = quote == '"' ? s.scan(/[^<"]*/) : s.scan(/[^<']*/)
         unless s.skip(quote == '"' ? /"/ : /'/)
-          error(s.match?(/</) ? "'<' is not allowed in an attribute value" : "unterminated attribute value")
+          s.match?(/</) ? error("'<' is not allowed in an attribute value") : truncated("unterminated attribute value")
         end
         normalize_attribute(body, 0)
       end

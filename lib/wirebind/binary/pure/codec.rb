@@ -145,7 +145,7 @@ module Wirebind
         def truncated(pos, need, len)
           have = pos > len ? 0 : len - pos
           raise ParseError.new("truncated input: #{Model.display_name(@model)} needs #{need} bytes at offset #{pos}, #{have} left",
-                               offset: pos)
+                               offset: pos, reason: :truncated)
         end
 
         def int(value, type, name)

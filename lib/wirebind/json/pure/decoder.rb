@@ -561,7 +561,7 @@ module Wirebind
         # A well-formed value of the wrong kind is at the scan position.
         def mismatch(expected, index)
           byte = peek_byte
-          error("the input ends where a value was expected") if byte.nil?
+          truncated("the input ends where a value was expected") if byte.nil?
           line, column, = position
           found = describe_value(byte)
           raise DecodeError.new("expected #{expected}, got #{found}", path: path(index), line: line, column: column)

@@ -88,7 +88,7 @@ module Wirebind
             when nil
               next if refill
 
-              error(stack.empty? ? "the input ends where a value was expected" : "the input ends inside #{stack.last ? 'an object' : 'an array'}")
+              truncated(stack.empty? ? "the input ends where a value was expected" : "the input ends inside #{stack.last ? 'an object' : 'an array'}")
             else
               error("expected a JSON value, got #{describe_byte(@buf.getbyte(s.pos))}")
             end

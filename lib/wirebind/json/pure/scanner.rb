@@ -227,7 +227,7 @@ module Wirebind
                 escape(text) # \u, or cut by the buffer's end, or invalid
               end
             elsif byte.nil?
-              error("the input ends inside a string", ParseError, @token_start) unless refill
+              truncated("the input ends inside a string", @token_start) unless refill
             else
               error(format("control character U+%04X must be escaped in a string", byte))
             end
@@ -237,7 +237,7 @@ module Wirebind
         # Reads the escape at the scan position into +text+ (nil: check only).
         def escape(text)
           s = @s
-          ensure_bytes(2) || error("the input ends inside a string", ParseError, @token_start)
+          ensure_bytes(2) || truncated("the input ends inside a string", @token_start)
           letter = @buf.getbyte(s.pos + 1)
           if (char = ESCAPES[letter])
             text << char if text
@@ -267,7 +267,7 @@ module Wirebind
         # @param ahead [Integer] where the escape starts, in bytes after the scan position
         # @return [Integer] the code unit of the \uXXXX escape there
         def hex_escape(ahead)
-          ensure_bytes(ahead + 6) || error("the input ends inside a string", ParseError, @token_start)
+          ensure_bytes(ahead + 6) || truncated("the input ends inside a string", @token_start)
           at = @s.pos + ahead
           # On the bytes: four bytes may end inside a character, and a regexp
           # refuses to look at a String cut that way.
@@ -312,7 +312,7 @@ module Wirebind
             s.pos += word.bytesize
             return
           end
-          error("the input ends inside a literal (expected #{word})") if @eof && @buf.bytesize - s.pos < word.bytesize
+          truncated("the input ends inside a literal (expected #{word})") if @eof && @buf.bytesize - s.pos < word.bytesize
 
           error("invalid literal #{Types.excerpt(@buf.byteslice(s.pos, word.bytesize).scrub)} (expected #{word})")
         end
@@ -337,7 +337,7 @@ module Wirebind
             byte = peek_byte
             return read_key if byte == QUOTE
 
-            error(byte ? "expected a key string after ','" : "the input ends inside an object (expected a key)")
+            byte ? error("expected a key string after ','") : truncated("the input ends inside an object (expected a key)")
           end
           if byte == RBRACE
             @s.pos += 1
@@ -346,7 +346,7 @@ module Wirebind
           return read_key if first && byte == QUOTE
 
           if byte.nil?
-            error("the input ends inside an object (expected #{first ? "a key or '}'" : "',' or '}'"})")
+            truncated("the input ends inside an object (expected #{first ? "a key or '}'" : "',' or '}'"})")
           end
           error("expected #{first ? "a key string or '}'" : "',' or '}' after a member"}, got #{describe_byte(byte)}")
         end
@@ -372,7 +372,7 @@ module Wirebind
           end
           return true if first && byte
 
-          error("the input ends inside an array (expected #{first ? "a value or ']'" : "',' or ']'"})") if byte.nil?
+          truncated("the input ends inside an array (expected #{first ? "a value or ']'" : "',' or ']'"})") if byte.nil?
           error("expected ',' or ']' after an item, got #{describe_byte(byte)}")
         end
 
@@ -412,9 +412,14 @@ module Wirebind
           limit_error("a string is larger than max_token_size (#{@max_token_size} bytes)", start)
         end
 
-        def error(message, klass = ParseError, pos = @s.pos)
+        def error(message, klass = ParseError, pos = @s.pos, reason: nil)
           line, column, offset = position(pos)
-          raise klass.new(message, line: line, column: column, offset: offset)
+          raise klass.new(message, line: line, column: column, offset: offset, reason: reason)
+        end
+
+        # The input ended inside a value (ParseError#reason +:truncated+).
+        def truncated(message, pos = @s.pos)
+          error(message, ParseError, pos, reason: :truncated)
         end
 
         def limit_error(message, pos = @s.pos)

@@ -73,7 +73,7 @@ module Wirebind
         #   a single type decodes the first child of Body's first element (the
         #   +...Return+ / +...Result+ part), a list type the children of that part;
         #   nil decodes nothing (a one-way or void operation)
-        # @param at [String, nil] a path below Body instead, as {Wirebind::XML.decode}'s +at:+
+        # @param at [String, Wirebind::XML::Path, nil] a path below Body instead, as {Wirebind::XML.decode}'s +at:+
         # @param options [Hash] more options of {Wirebind::XML.decode} (+strict:+, +backend:+)
         # @return [Object, Array, nil]
         # @raise [Fault, ParseError, DecodeError]
@@ -113,7 +113,7 @@ module Wirebind
           raise @fault if @fault
           return nil unless @operation
 
-          XML.decode(take_input, model, at: "Envelope/Body/#{operation_step}", **@limits, **options)
+          XML.decode(take_input, model, at: below_body(operation_step), **@limits, **options)
         end
 
         private
@@ -195,21 +195,24 @@ module Wirebind
           input
         end
 
+        # The decode's at: as data: the names read are steps as they are, never
+        # printed into a String and parsed back.
+        # @return [XML::Path, nil]
         def result_path(list, at)
-          return "Envelope/Body/#{at}" if at
+          return below_body(*(at.is_a?(XML::Path) ? at : XML::Path.parse(at)).steps) if at
           return nil unless @operation
 
-          if @result
-            local, uri = @result
-            step = uri && !uri.include?("}") ? "{#{uri}}#{local}" : local
-            return list ? "Envelope/Body/#{operation_step}/#{step}/*" : "Envelope/Body/#{operation_step}/#{step}"
-          end
-          list ? "Envelope/Body/#{operation_step}/*/*" : "Envelope/Body/#{operation_step}/*"
+          part = @result ? XML::Path.check_step(@result) : XML::Path::ANY
+          list ? below_body(operation_step, part, XML::Path::ANY) : below_body(operation_step, part)
         end
 
+        # Body's first element: its name in its namespace (any, when it has none).
         def operation_step
-          local, uri = @operation
-          uri && !uri.include?("}") ? "{#{uri}}#{local}" : local
+          XML::Path.check_step(@operation)
+        end
+
+        def below_body(*steps)
+          XML::Path.new([ENVELOPE_STEP, BODY_STEP, *steps], checked: true)
         end
 
         # Records what the prelude reads from an IO, to be replayed.
@@ -279,6 +282,9 @@ module Wirebind
         end
         CHUNK_SIZE = Chunks::SIZE
         EMPTY = [].freeze
+        # Envelope and Body in any namespace: the prelude has checked theirs.
+        ENVELOPE_STEP = XML::Path.check_step(["Envelope", nil])
+        BODY_STEP = XML::Path.check_step(["Body", nil])
 
         # Reads the start of an envelope: its version, Body's first element, and a
         # fault whole (its detail re-written as XML, with the namespace
@@ -563,7 +569,7 @@ module Wirebind
             end.join
           end
         end
-        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE, :EMPTY
+        private_constant :Recorder, :Replay, :Prelude, :CHUNK_SIZE, :EMPTY, :ENVELOPE_STEP, :BODY_STEP
       end
     end
   end
