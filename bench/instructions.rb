@@ -43,9 +43,14 @@ module Bench
                      RbConfig.ruby, "-I", lib, WORKLOAD, backend, *rows&.join(",")]
           stdout, stderr, status = Open3.capture3({ "RUBYOPT" => nil, "BUNDLE_GEMFILE" => nil, "WORKLOAD_ISSUES" => nil }, *command)
           abort "callgrind run failed (#{backend}):\n#{stderr}" unless status.success?
-          JSON.parse(stdout.lines.last).each_with_index do |window, index|
-            # dump 1 is start-up; then an untimed and a measured window per row
-            total = window_total("#{out}.#{(2 * index) + 3}")
+          windows = JSON.parse(stdout.lines.last)
+          # The last dumps are the rows' windows, an untimed and a measured one
+          # each; counted from the end, because Ruby itself calls rb_gc_count
+          # too (Class#subclasses does, which the first encode of a model asks)
+          # and such calls during start-up add dumps before the first window.
+          last = Dir.glob("#{out}.*").map { |path| Integer(path[/\.(\d+)\z/, 1]) }.max
+          windows.each_with_index do |window, index|
+            total = window_total("#{out}.#{last - (2 * (windows.size - 1 - index))}")
             counts["#{backend}/#{window['row']}"] = (total.to_f / window["records"]).round
           end
         end

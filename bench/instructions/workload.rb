@@ -7,7 +7,10 @@
 # --dump-before=rb_gc_count, so each window is a dump of its own and process
 # start-up, loading and input generation fall outside it. Garbage collection
 # inside the window is counted (the full GC before it makes that repeatable).
-# Nothing else in this process may call GC.count.
+# Nothing in the windows may call GC.count (or Class#subclasses, which calls
+# rb_gc_count too): the untimed run fills the caches that ask it. Calls during
+# start-up only add dumps before the first window; the driver counts the
+# windows from the last dump back.
 #
 # Usage (the driver's): ruby -I<lib> bench/instructions/workload.rb BACKEND [ROW,...]
 # Prints one line of JSON: the rows in the order their windows were dumped.
