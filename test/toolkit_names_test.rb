@@ -13,7 +13,8 @@ class ToolkitNamesTest < Minitest::Test
 
   # file => [lines naming Pure::, why]
   PICKS_A_TWIN = {
-    "wirebind/binary.rb" => [2, "Wirebind::Buffer is the native or the pure buffer, chosen at load time"],
+    "wirebind/binary.rb" => [6, "registers the buffer twins with Backend; the pure codec reads and writes its own Buffer class"],
+    "wirebind/backend.rb" => [1, "the one switch: its documentation names a registered twin"],
     "wirebind/binary/plan.rb" => [1, "the pure codec is generated for every plan; the native one wraps it"],
     "wirebind/native_hooks.rb" => [2, "C calls back into the pure JSON decoder and scanner (format_path, convert_text, describe_char)"],
     "wirebind/xml/native.rb" => [1, "the native decoder reports an unknown xsi:type with the pure decoder's message"],
