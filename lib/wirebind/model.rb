@@ -214,10 +214,15 @@ module Wirebind
       end
 
       # @api private
-      # Records that a model class's schema changed ({wire_walk?} asks again).
+      # Records that a model class's schema changed ({wire_walk?} asks again,
+      # and every class's plans are made again: see {ClassMethods#wirebind_plan}).
       def schema_changed!
         @schema_generation += 1
       end
+
+      # @api private
+      # @return [Integer] moves on with every schema change of any model class
+      attr_reader :schema_generation
 
       # @api private
       # Whether a record of +klass+ may hold a value {encodable} converts: one of

@@ -386,25 +386,32 @@ module Wirebind
       # block runs again, so that what a caller gets was computed from one
       # schema throughout (and names that schema's builders, {#__wb_builders}).
       #
-      # Nested model classes have plans of their own; a plan that copies theirs
-      # is not told when they change.
+      # A plan may copy the plans of the model classes it holds (the native JSON
+      # plan does), so a plan is kept only while no model class's schema changed:
+      # after any change each class makes its plans again on first use (a
+      # holder's plan that still wrote a held class's old fields was a silently
+      # dropped field, and decoding left the new one nil).
       #
       # @api private
       # @param format [Object] a Hash key, e.g. +:xml+
       # @yieldreturn [Object] the plan, computed from the schema
       # @return [Object] the memoized plan
       def wirebind_plan(format)
-        @__wb_plans.fetch(format) do
-          loop do
-            generation = @__wb_schema_generation
-            plan = yield
-            # A change holds the lock from start to end: once we hold it, a
-            # change that began while the block ran has moved the generation on.
-            SCHEMA_LOCK.synchronize do
-              if generation == @__wb_schema_generation
-                @__wb_plans = @__wb_plans.merge(format => plan).freeze
-                return plan
-              end
+        kept = @__wb_plans[format]
+        return kept[1] if kept && kept[0] == Model.schema_generation
+
+        loop do
+          generation = @__wb_schema_generation
+          everyone = Model.schema_generation
+          plan = yield
+          # A change holds the lock from start to end: once we hold it, a
+          # change that began while the block ran has moved the generation on.
+          SCHEMA_LOCK.synchronize do
+            # (Kept under the generation it started from: were another class
+            # changed meanwhile, or by the block itself, the next use makes it again.)
+            if generation == @__wb_schema_generation
+              @__wb_plans = @__wb_plans.merge(format => [everyone, plan].freeze).freeze
+              return plan
             end
           end
         end
