@@ -380,19 +380,7 @@ class SOAPClientTest < Minitest::Test
   end
 
   def self_signed
-    key = OpenSSL::PKey::RSA.new(2048)
-    cert = OpenSSL::X509::Certificate.new
-    cert.version = 2
-    cert.serial = 1
-    cert.subject = cert.issuer = OpenSSL::X509::Name.parse("/CN=127.0.0.1")
-    cert.public_key = key.public_key
-    cert.not_before = Time.now - 60
-    cert.not_after = Time.now + 3600
-    factory = OpenSSL::X509::ExtensionFactory.new(cert, cert)
-    cert.add_extension(factory.create_extension("subjectAltName", "IP:127.0.0.1"))
-    cert.add_extension(factory.create_extension("basicConstraints", "CA:TRUE", true))
-    cert.sign(key, OpenSSL::Digest.new("SHA256"))
-    [key, cert]
+    TestCertificates.issue("/CN=127.0.0.1", ca: true, san: "IP:127.0.0.1")
   end
 
   def test_tls_verifies_by_default

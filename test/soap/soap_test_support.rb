@@ -51,3 +51,50 @@ module SOAPTestModels
                     labels: ["a#{n}", "b"])
   end
 end
+
+# Certificates made for a test: self-signed (a CA when +ca:+), or issued by
+# another (+issuer:+ with its key), for 127.0.0.1 when +san:+ says so.
+module TestCertificates
+  # @return [Array(OpenSSL::PKey::RSA, OpenSSL::X509::Certificate)]
+  def self.issue(subject, ca: false, san: nil, issuer: nil, issuer_key: nil)
+    key = OpenSSL::PKey::RSA.new(2048)
+    cert = OpenSSL::X509::Certificate.new
+    cert.version = 2
+    cert.serial = OpenSSL::BN.rand(64)
+    cert.subject = OpenSSL::X509::Name.parse(subject)
+    cert.issuer = issuer ? issuer.subject : cert.subject
+    cert.public_key = key.public_key
+    cert.not_before = Time.now - 60
+    cert.not_after = Time.now + 3600
+    factory = OpenSSL::X509::ExtensionFactory.new(issuer || cert, cert)
+    cert.add_extension(factory.create_extension("basicConstraints", ca ? "CA:TRUE" : "CA:FALSE", true))
+    cert.add_extension(factory.create_extension("subjectAltName", san)) if san
+    cert.sign(issuer_key || key, OpenSSL::Digest.new("SHA256"))
+    [key, cert]
+  end
+end
+
+# The httpx adapter's test classes need the optional gem.
+module RequiresHTTPX
+  def setup
+    super
+    require "httpx"
+  rescue LoadError => e
+    skip "httpx is not installed: #{e.message}"
+  end
+end
+
+# One test class per built-in adapter for a module of transport tests:
+# <prefix>SocketTest, <prefix>NetHTTPTest and <prefix>HTTPXTest, each with its ADAPTER.
+module AdapterTestClasses
+  ADAPTERS = { "Socket" => :socket, "NetHTTP" => :net_http, "HTTPX" => :httpx }.freeze
+
+  def self.define(prefix, tests)
+    ADAPTERS.each do |name, adapter|
+      klass = Class.new(Minitest::Test) { include tests }
+      klass.const_set(:ADAPTER, adapter)
+      klass.prepend(RequiresHTTPX) if adapter == :httpx
+      Object.const_set("#{prefix}#{name}Test", klass)
+    end
+  end
+end

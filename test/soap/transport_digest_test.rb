@@ -100,24 +100,4 @@ module DigestTests
   end
 end
 
-class SOAPDigestSocketTest < Minitest::Test
-  ADAPTER = :socket
-  include DigestTests
-end
-
-class SOAPDigestNetHTTPTest < Minitest::Test
-  ADAPTER = :net_http
-  include DigestTests
-end
-
-class SOAPDigestHTTPXTest < Minitest::Test
-  ADAPTER = :httpx
-  include DigestTests
-
-  def setup
-    super
-    require "httpx"
-  rescue LoadError => e
-    skip "httpx is not installed: #{e.message}"
-  end
-end
+AdapterTestClasses.define("SOAPDigest", DigestTests)

@@ -81,17 +81,7 @@ module ProxyTests
 
   def tls_context
     @tls_context ||= begin
-      key = OpenSSL::PKey::RSA.new(2048)
-      cert = OpenSSL::X509::Certificate.new
-      cert.version = 2
-      cert.serial = 1
-      cert.subject = cert.issuer = OpenSSL::X509::Name.parse("/CN=127.0.0.1")
-      cert.public_key = key.public_key
-      cert.not_before = Time.now - 60
-      cert.not_after = Time.now + 3600
-      factory = OpenSSL::X509::ExtensionFactory.new(cert, cert)
-      cert.add_extension(factory.create_extension("subjectAltName", "IP:127.0.0.1"))
-      cert.sign(key, OpenSSL::Digest.new("SHA256"))
+      key, cert = TestCertificates.issue("/CN=127.0.0.1", san: "IP:127.0.0.1")
       context = OpenSSL::SSL::SSLContext.new
       context.key = key
       context.cert = cert
@@ -117,7 +107,7 @@ module ProxyTests
 
   # Whether the adapter tunnels to https endpoints (httpx refuses, saying so).
   def tunnels?
-    true
+    self.class::ADAPTER != :httpx
   end
 
   def test_https_endpoint_through_a_connect_tunnel_verified_at_the_endpoint
@@ -178,31 +168,7 @@ module ProxyTests
   end
 end
 
-class SOAPProxySocketTest < Minitest::Test
-  ADAPTER = :socket
-  include ProxyTests
-end
-
-class SOAPProxyNetHTTPTest < Minitest::Test
-  ADAPTER = :net_http
-  include ProxyTests
-end
-
-class SOAPProxyHTTPXTest < Minitest::Test
-  ADAPTER = :httpx
-  include ProxyTests
-
-  def setup
-    super
-    require "httpx"
-  rescue LoadError => e
-    skip "httpx is not installed: #{e.message}"
-  end
-
-  def tunnels?
-    false
-  end
-end
+AdapterTestClasses.define("SOAPProxy", ProxyTests)
 
 # proxy: :env, the default, as URI#find_proxy reads the environment (no network).
 class SOAPProxyOptionTest < Minitest::Test

@@ -76,12 +76,9 @@ module TLSTests
     private
 
     def make_certificates
-      ca_key = OpenSSL::PKey::RSA.new(2048)
-      @ca = certificate("/CN=wirebind test CA", ca_key, ca_key, nil, ca: true)
-      server_key = OpenSSL::PKey::RSA.new(2048)
-      server = certificate("/CN=127.0.0.1", server_key, ca_key, @ca, san: "IP:127.0.0.1")
-      client_key = OpenSSL::PKey::RSA.new(2048)
-      client = certificate("/CN=soap client", client_key, ca_key, @ca)
+      ca_key, @ca = TestCertificates.issue("/CN=wirebind test CA", ca: true)
+      server_key, server = TestCertificates.issue("/CN=127.0.0.1", san: "IP:127.0.0.1", issuer: @ca, issuer_key: ca_key)
+      client_key, client = TestCertificates.issue("/CN=soap client", issuer: @ca, issuer_key: ca_key)
       File.write(path("ca.pem"), @ca.to_pem)
       File.write(path("server.pem"), server.to_pem)
       File.write(path("server.key"), server_key.to_pem)
@@ -91,22 +88,6 @@ module TLSTests
       # A directory of trusted certificates as OpenSSL looks them up: <subject hash>.0.
       FileUtils.mkdir_p(path("trusted"))
       File.write(path(format("trusted/%08x.0", @ca.subject.hash)), @ca.to_pem)
-    end
-
-    def certificate(subject, key, signer_key, signer, ca: false, san: nil)
-      cert = OpenSSL::X509::Certificate.new
-      cert.version = 2
-      cert.serial = OpenSSL::BN.rand(64)
-      cert.subject = OpenSSL::X509::Name.parse(subject)
-      cert.issuer = signer ? signer.subject : cert.subject
-      cert.public_key = key.public_key
-      cert.not_before = Time.now - 60
-      cert.not_after = Time.now + 3600
-      factory = OpenSSL::X509::ExtensionFactory.new(signer || cert, cert)
-      cert.add_extension(factory.create_extension("basicConstraints", ca ? "CA:TRUE" : "CA:FALSE", true))
-      cert.add_extension(factory.create_extension("subjectAltName", san)) if san
-      cert.sign(signer_key, OpenSSL::Digest.new("SHA256"))
-      cert
     end
   end
 
@@ -161,24 +142,4 @@ module TLSTests
   end
 end
 
-class SOAPTLSSocketTest < Minitest::Test
-  ADAPTER = :socket
-  include TLSTests
-end
-
-class SOAPTLSNetHTTPTest < Minitest::Test
-  ADAPTER = :net_http
-  include TLSTests
-end
-
-class SOAPTLSHTTPXTest < Minitest::Test
-  ADAPTER = :httpx
-  include TLSTests
-
-  def setup
-    super
-    require "httpx"
-  rescue LoadError => e
-    skip "httpx is not installed: #{e.message}"
-  end
-end
+AdapterTestClasses.define("SOAPTLS", TLSTests)

@@ -45,15 +45,7 @@ class SOAPWSSEServiceTest < Minitest::Test
   end
 
   def certificate(subject, name)
-    key = OpenSSL::PKey::RSA.new(2048)
-    cert = OpenSSL::X509::Certificate.new
-    cert.version = 2
-    cert.serial = OpenSSL::BN.rand(64)
-    cert.subject = cert.issuer = OpenSSL::X509::Name.parse(subject)
-    cert.public_key = key.public_key
-    cert.not_before = Time.now - 60
-    cert.not_after = Time.now + 3600
-    cert.sign(key, OpenSSL::Digest.new("SHA256"))
+    key, cert = TestCertificates.issue(subject)
     File.write(File.join(@dir, "#{name}.key"), key.to_pem)
     File.write(File.join(@dir, "#{name}.pem"), cert.to_pem)
     [key, cert]

@@ -34,17 +34,7 @@ class SOAPWSSETest < Minitest::Test
   end
 
   def certificate(subject)
-    key = OpenSSL::PKey::RSA.new(2048)
-    cert = OpenSSL::X509::Certificate.new
-    cert.version = 2
-    cert.serial = OpenSSL::BN.rand(64)
-    cert.subject = cert.issuer = OpenSSL::X509::Name.parse(subject)
-    cert.public_key = key.public_key
-    cert.not_before = Time.now - 60
-    cert.not_after = Time.now + 3600
-    factory = OpenSSL::X509::ExtensionFactory.new(cert, cert)
-    cert.add_extension(factory.create_extension("basicConstraints", "CA:TRUE", true))
-    cert.sign(key, OpenSSL::Digest.new("SHA256"))
+    key, cert = TestCertificates.issue(subject, ca: true)
     name = subject[/\w+\z/]
     File.write(path("#{name}.key"), key.to_pem)
     File.write(path("#{name}.pem"), cert.to_pem)
