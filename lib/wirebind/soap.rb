@@ -34,6 +34,18 @@ module Wirebind
     # The most a message read whole may hold (a response to verify, an MTOM
     # package, a request a WS-Security policy checks) unless +max_size+ says less.
     WHOLE_MESSAGE_LIMIT = 64 * 1024 * 1024
+
+    # @api private
+    # Reads +reader+ (+read(size)+, nil at the end) into one binary String; the
+    # block is called (and must raise) once it holds more than +limit+ bytes.
+    def self.read_whole(reader, limit)
+      whole = +"".b
+      while (piece = reader.read(Chunks::SIZE))
+        whole << piece
+        yield if whole.bytesize > limit
+      end
+      whole
+    end
   end
 end
 

@@ -328,10 +328,8 @@ module Wirebind
       # a signature covers the whole Body, so nothing is decoded before it holds.
       def verified(reader)
         limit = message_limit
-        xml = +"".b
-        while (piece = reader.read(65_536))
-          xml << piece
-          raise DecodeError, "the response is larger than max_size (#{limit} bytes), the most read whole to verify its signature" if xml.bytesize > limit
+        xml = SOAP.read_whole(reader, limit) do
+          raise DecodeError, "the response is larger than max_size (#{limit} bytes), the most read whole to verify its signature"
         end
         @verifier.verify(xml.force_encoding(Encoding::UTF_8))
         StringIO.new(xml)

@@ -49,12 +49,7 @@ module Wirebind
         private
 
         def read(reader, limit)
-          body = +"".b
-          while (piece = reader.read(65_536))
-            body << piece
-            raise AttachmentError, "the MTOM message is larger than #{limit} bytes (max_size)" if body.bytesize > limit
-          end
-          body
+          SOAP.read_whole(reader, limit) { raise AttachmentError, "the MTOM message is larger than #{limit} bytes (max_size)" }
         end
 
         # Content-Type parameters, names lowercased, quotes removed.

@@ -388,11 +388,8 @@ module Wirebind
       # The request read whole and checked by the service's WS-Security policy:
       # the env to go on with, the body in memory and who sent it noted.
       def secured(env, version, policy)
-        input = env["rack.input"]
-        xml = +"".b
-        while input && (piece = input.read(PIECE_SIZE))
-          xml << piece
-          raise Fault.new(code: "Client", reason: "the request is larger than #{WHOLE_MESSAGE_LIMIT} bytes") if xml.bytesize > WHOLE_MESSAGE_LIMIT
+        xml = SOAP.read_whole(env["rack.input"] || StringIO.new, WHOLE_MESSAGE_LIMIT) do
+          raise Fault.new(code: "Client", reason: "the request is larger than #{WHOLE_MESSAGE_LIMIT} bytes")
         end
         result = policy.check(xml.force_encoding(Encoding::UTF_8), version)
         env.merge("rack.input" => StringIO.new(xml), "wirebind.wsse" => result)

@@ -189,7 +189,7 @@ module Wirebind
         # @return [Boolean] whether the body ended, so the connection may be reused
         def drain
           left = DRAIN_LIMIT
-          while (chunk = read(65_536))
+          while (chunk = read(Chunks::SIZE))
             left -= chunk.bytesize
             return false if left.negative?
           end
