@@ -8,6 +8,7 @@ require_relative "http2/reader"
 require_relative "http2/writer"
 require_relative "http2/window"
 require_relative "http2/stream"
+require_relative "http2/streams"
 require_relative "http2/write_watchdog"
 require_relative "http2/connection"
 

@@ -44,9 +44,6 @@ module Wirebind
       PUMP_BURST = 8
       private_constant :PUMP_BURST
 
-      # @return [Integer] the last stream id the peer opened
-      attr_reader :last_stream_id
-
       # @param io [IO] a connected socket
       # @param handler [#call] called with (connection, stream) for each request
       # @param idle_timeout [Numeric] seconds without a frame from the peer before the connection ends
@@ -80,15 +77,12 @@ module Wirebind
         @writer = Writer.new(io)
         @decoder = HPACK::Decoder.new
         @encoder = HPACK::Encoder.new
-        @streams = {}
+        @streams = Streams.new(max_concurrent: max_concurrent_streams)
         @sending = []
-        @last_stream_id = 0
-        @peer_initial_window = Frame::DEFAULT_WINDOW
         @peer_max_frame_size = Frame::DEFAULT_MAX_FRAME_SIZE
         @send_window = Window.new(Frame::DEFAULT_WINDOW)
         @receive_window = Window.new(RECEIVE_WINDOW)
-        @header_block = nil # a header block awaiting CONTINUATION, on stream @block_id
-        @reset_ids = {} # see #remember_reset
+        @header_block = nil # a HeaderBlock awaiting CONTINUATION
         @chunk = String.new(capacity: Frame::MAX_FRAME_SIZE_LIMIT, encoding: Encoding::BINARY)
         @goaway = false
       end
@@ -97,6 +91,11 @@ module Wirebind
       # @return [Symbol, nil] the error code sent in GOAWAY, if any
       def run
         WriteWatchdog.watch(self) { serve }
+      end
+
+      # @return [Integer] the last stream id the peer opened
+      def last_stream_id
+        @streams.last_stream_id
       end
 
       # Closes the socket if a write has been blocked longer than the write
@@ -202,7 +201,7 @@ module Wirebind
       rescue ConnectionClosed, Errno::EPIPE, Errno::ECONNRESET, IOError
         nil
       ensure
-        @streams.each_value(&:reset)
+        @streams.each(&:reset)
       end
 
       # @return [Boolean] false if the peer was silent for the idle timeout;
@@ -392,14 +391,14 @@ module Wirebind
       def forget(stream)
         # a stream answered in full, not reset, earns back a reset
         @reset_budget += 1 if stream.closed? && !stream.reset? && @reset_budget < @reset_budget_limit
-        @streams.delete(stream.id)
+        @streams.forget(stream)
         @sending.delete(stream)
       end
 
       def reset_stream(stream_or_id, code)
         id = stream_or_id.is_a?(Stream) ? stream_or_id.id : stream_or_id
         @writer.write_frame(Frame::RST_STREAM, 0, id, Binary.encode(Frame::RstStream.new(error_code: ERROR_CODES.fetch(code))))
-        remember_reset(id)
+        @streams.remember_reset(id)
         stream = @streams[id]
         return unless stream
 
@@ -407,18 +406,9 @@ module Wirebind
         forget(stream)
       end
 
-      # Streams we reset lately: the peer may have sent more on them before it
-      # saw the reset (section 5.1, "closed"), which is dropped, not answered
-      # with another reset (that would spend the reset budget) or a connection
-      # error. A few hundred ids, oldest forgotten first.
-      def remember_reset(id)
-        @reset_ids.delete(@reset_ids.first[0]) if @reset_ids.size >= 2 * @max_concurrent_streams
-        @reset_ids[id] = true
-      end
-
       def goaway(code_number, message)
         debug = message.to_s.b.byteslice(0, 256)
-        goaway = Frame::GoAway.new(reserved: 0, last_stream_id: @last_stream_id, error_code: code_number, debug: debug)
+        goaway = Frame::GoAway.new(reserved: 0, last_stream_id: @streams.last_stream_id, error_code: code_number, debug: debug)
         @writer.write_frame(Frame::GOAWAY, 0, 0, Binary.encode(goaway))
       rescue IOError, SystemCallError
         nil
@@ -426,7 +416,7 @@ module Wirebind
 
       def receive(frame)
         if @header_block && frame.type != Frame::CONTINUATION
-          raise ProtocolError, "#{frame.type_name} frame while a header block on stream #{@block_id} awaits CONTINUATION"
+          raise ProtocolError, "#{frame.type_name} frame while a header block on stream #{@header_block.id} awaits CONTINUATION"
         end
 
         case frame.type
@@ -464,29 +454,18 @@ module Wirebind
         raise ProtocolError, "#{frame.type_name} frame on stream 0" if frame.stream_id.zero?
       end
 
-      # The stream a frame names: an open one, or a Stream in the state its
-      # id implies (idle above the last id, closed at or below it).
-      def stream_for(id)
-        @streams[id] || begin
-          stream = Stream.new(id, @peer_initial_window)
-          stream.reset if id <= @last_stream_id # closed and forgotten
-          stream
-        end
-      end
-
       def receive_data(frame)
         stream_frame!(frame)
         length = frame.length
-        if length > @receive_window.size
+        unless @receive_window.take(length)
           raise ProtocolError.new("DATA of #{length} bytes above the connection window (#{@receive_window.size})", code: :FLOW_CONTROL_ERROR)
         end
 
-        @receive_window.consume(length)
         replenish
         frame.content # checks the padding
-        return if @reset_ids.key?(frame.stream_id) && !@streams.key?(frame.stream_id) # in flight when we reset it
+        return if @streams.dropped?(frame.stream_id) # in flight when we reset it
 
-        stream = stream_for(frame.stream_id)
+        stream = @streams.named(frame.stream_id)
         end_stream = frame.flag?(Frame::END_STREAM)
         stream.receive_data(frame.content.length, end_stream)
         deliver_body(stream, frame.content.to_s, end_stream, length)
@@ -515,57 +494,22 @@ module Wirebind
 
       def receive_headers(frame)
         stream_frame!(frame)
-        id = frame.stream_id
-        raise ProtocolError, "HEADERS on stream #{id}: a client opens odd-numbered streams" if id.even?
-
         priority = frame.flag?(Frame::PRIORITY_FLAG)
-        block = frame.content(priority ? 5 : 0)
-        end_stream = frame.flag?(Frame::END_STREAM)
-        # A stream error found here is raised only once the block is decoded
-        # (#finish_header_block): every block moves the HPACK state.
-        @block_error = nil
-        @block_stream = nil
+        fragment = frame.content(priority ? 5 : 0)
         dependency = priority ? Binary.decode(frame.payload, Frame::Priority, offset: frame.flag?(Frame::PADDED) ? 1 : 0).dependency : nil
-        stream = @streams[id]
-        if stream.nil? && @reset_ids.key?(id)
-          nil # trailers in flight when we reset the stream: decoded (#finish_header_block) and dropped
-        elsif stream.nil?
-          raise ProtocolError, "HEADERS on stream #{id}, not above the last stream opened (#{@last_stream_id})" if id <= @last_stream_id
-
-          @last_stream_id = id
-          if dependency == id
-            @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
-          elsif @shutdown
-            @block_error = StreamError.new("stream #{id} opened after GOAWAY", stream_id: id, code: :REFUSED_STREAM)
-          elsif @streams.size >= @max_concurrent_streams
-            @block_error = StreamError.new("more than #{@max_concurrent_streams} concurrent streams", stream_id: id, code: :REFUSED_STREAM)
-          else
-            stream = @streams[id] = Stream.new(id, @peer_initial_window)
-          end
-        elsif dependency == id
-          @block_error = StreamError.new("stream #{id} depends on itself", stream_id: id)
-        end
-        if stream && @block_error.nil?
-          begin
-            stream.receive_headers(end_stream)
-            @block_stream = stream
-          rescue StreamError => e
-            @block_error = e
-          end
-        end
-        @block_end_stream = end_stream
-        @block_id = id
-        @header_block = block.to_s.b
+        @header_block = @streams.receive_headers(frame.stream_id, end_stream: frame.flag?(Frame::END_STREAM), dependency: dependency,
+                                                                  accepting: !@shutdown)
+        @header_block << fragment
         check_header_block_size
         finish_header_block if frame.flag?(Frame::END_HEADERS)
       end
 
       def receive_continuation(frame)
-        unless @header_block && frame.stream_id == @block_id
+        unless @header_block && frame.stream_id == @header_block.id
           raise ProtocolError, "CONTINUATION on stream #{frame.stream_id} without a HEADERS frame before it"
         end
 
-        @header_block << frame.payload.to_s
+        @header_block << frame.payload
         check_header_block_size
         finish_header_block if frame.flag?(Frame::END_HEADERS)
       end
@@ -574,34 +518,30 @@ module Wirebind
       # dropped without decoding (that would put HPACK out of step), so the
       # connection ends.
       def check_header_block_size
-        return if @header_block.bytesize <= @max_header_block_size
+        return if @header_block.bytes.bytesize <= @max_header_block_size
 
-        raise ProtocolError.new("a header block of more than #{@max_header_block_size} bytes on stream #{@block_id}",
+        raise ProtocolError.new("a header block of more than #{@max_header_block_size} bytes on stream #{@header_block.id}",
                                 code: :ENHANCE_YOUR_CALM)
       end
 
       # Decodes the block collected, whatever becomes of its stream, then
-      # raises the stream error found on its HEADERS frame if any.
+      # raises the stream error found on its HEADERS frame if any; the
+      # stream says what the list is to it.
       def finish_header_block
         block = @header_block
         @header_block = nil
-        headers = @decoder.decode(block, max_list_size: @max_header_list_size)
-        raise @block_error if @block_error
+        headers = @decoder.decode(block.bytes, max_list_size: @max_header_list_size)
+        raise block.error if block.error
 
-        stream = @block_stream
+        stream = block.stream
         return unless stream # a stream we reset
 
-        if headers.nil?
-          raise StreamError.new("a header list above #{@max_header_list_size} bytes", stream_id: stream.id) if stream.headers
-
-          return respond(stream, 431, [%w[content-length 0]])
-        end
-        if stream.headers
-          receive_trailers(stream, headers)
-        else
-          check_request(stream, headers, @block_end_stream)
-          stream.headers = headers
-          call_handler(stream)
+        case stream.receive_header_list(headers, block.end_stream)
+        when :request then call_handler(stream)
+        when :too_large then respond(stream, 431, [%w[content-length 0]])
+        else # trailers
+          deliver_body(stream, "", true, 0)
+          received_end_stream(stream)
         end
       end
 
@@ -614,73 +554,10 @@ module Wirebind
         reset_stream(stream, :INTERNAL_ERROR)
       end
 
-      # Section 8.1: trailers end the stream and carry no pseudo-header.
-      def receive_trailers(stream, headers)
-        stream.receive_trailers(@block_end_stream)
-
-        headers.each do |name, value|
-          raise StreamError.new("pseudo-header #{name} in trailers", stream_id: stream.id) if name.start_with?(":")
-
-          check_field(stream, name, value)
-        end
-        deliver_body(stream, "", true, 0)
-        received_end_stream(stream)
-      end
-
       # Section 8.1.1: a content-length must match the DATA received.
       def received_end_stream(stream)
         stream.finish_request
         forget(stream) if stream.closed?
-      end
-
-      REGULAR_NAME = /\A[!#$%&'*+\-.^_`|~0-9a-z]+\z/
-      BAD_VALUE = /[\0\r\n]|\A[ \t]|[ \t]\z/
-      CONNECTION_SPECIFIC = %w[connection keep-alive proxy-connection transfer-encoding upgrade].freeze
-      REQUEST_PSEUDO = %w[:method :scheme :path :authority].freeze
-      private_constant :REGULAR_NAME, :BAD_VALUE, :CONNECTION_SPECIFIC, :REQUEST_PSEUDO
-
-      # Sections 8.2 and 8.3: a request's fields, which a malformed request
-      # breaks with a stream error (PROTOCOL_ERROR).
-      def check_request(stream, headers, end_stream)
-        seen_regular = false
-        pseudo = {}
-        headers.each do |name, value|
-          if name.start_with?(":")
-            raise StreamError.new("pseudo-header #{name} after a regular header", stream_id: stream.id) if seen_regular
-            raise StreamError.new("pseudo-header #{name} is not a request's", stream_id: stream.id) unless REQUEST_PSEUDO.include?(name)
-            raise StreamError.new("pseudo-header #{name} twice", stream_id: stream.id) if pseudo[name]
-            raise StreamError.new("pseudo-header #{name}: bad value #{value.inspect}", stream_id: stream.id) if value.match?(BAD_VALUE)
-
-            pseudo[name] = value
-          else
-            seen_regular = true
-            check_field(stream, name, value)
-            stream.declare_content_length(value, end_stream) if name == "content-length"
-          end
-        end
-        check_pseudo(stream, pseudo)
-      end
-
-      def check_field(stream, name, value)
-        raise StreamError.new("header name #{name.inspect} is not a lower-case token", stream_id: stream.id) unless name.match?(REGULAR_NAME)
-        raise StreamError.new("header #{name} is connection-specific: not allowed in HTTP/2", stream_id: stream.id) if CONNECTION_SPECIFIC.include?(name)
-        raise StreamError.new("header te of #{value.inspect}: only \"trailers\" is allowed", stream_id: stream.id) if name == "te" && value != "trailers"
-        raise StreamError.new("header #{name}: CR, LF, NUL or edge whitespace in its value", stream_id: stream.id) if value.match?(BAD_VALUE)
-      end
-
-      def check_pseudo(stream, pseudo)
-        if pseudo[":method"] == "CONNECT"
-          return if pseudo[":authority"] && !pseudo[":scheme"] && !pseudo[":path"]
-
-          raise StreamError.new("CONNECT needs :authority and no :scheme or :path", stream_id: stream.id)
-        end
-        missing = %w[:method :scheme :path].reject { |name| pseudo[name] }
-        raise StreamError.new("a request without #{missing.join(', ')}", stream_id: stream.id) unless missing.empty?
-
-        path = pseudo[":path"]
-        return if path.start_with?("/") || (path == "*" && pseudo[":method"] == "OPTIONS")
-
-        raise StreamError.new(":path #{path.inspect} is neither absolute nor * for OPTIONS", stream_id: stream.id)
       end
 
       def receive_priority(frame)
@@ -688,15 +565,15 @@ module Wirebind
         unless frame.length == 5
           raise StreamError.new("PRIORITY frame of #{frame.length} bytes", stream_id: frame.stream_id, code: :FRAME_SIZE_ERROR)
         end
-        return unless Binary.decode(frame.payload, Frame::Priority).dependency == frame.stream_id
 
-        raise StreamError.new("stream #{frame.stream_id} depends on itself", stream_id: frame.stream_id)
+        error = Stream.dependency_error(frame.stream_id, Binary.decode(frame.payload, Frame::Priority).dependency)
+        raise error if error
       end
 
       def receive_rst_stream(frame)
         stream_frame!(frame)
         raise ProtocolError.new("RST_STREAM frame of #{frame.length} bytes", code: :FRAME_SIZE_ERROR) unless frame.length == 4
-        raise ProtocolError, "RST_STREAM on idle stream #{frame.stream_id}" if frame.stream_id > @last_stream_id
+        raise ProtocolError, "RST_STREAM on idle stream #{frame.stream_id}" if @streams.idle?(frame.stream_id)
 
         stream = @streams[frame.stream_id]
         return unless stream
@@ -730,15 +607,7 @@ module Wirebind
         when Frame::SETTINGS_ENABLE_PUSH
           raise ProtocolError, "SETTINGS_ENABLE_PUSH of #{value}" if value > 1
         when Frame::SETTINGS_INITIAL_WINDOW_SIZE
-          raise ProtocolError.new("SETTINGS_INITIAL_WINDOW_SIZE of #{value}", code: :FLOW_CONTROL_ERROR) if value > Frame::MAX_WINDOW
-
-          delta = value - @peer_initial_window
-          @peer_initial_window = value
-          @streams.each_value do |stream|
-            unless stream.send_window.grow(delta)
-              raise ProtocolError.new("SETTINGS_INITIAL_WINDOW_SIZE overflows stream #{stream.id}'s window", code: :FLOW_CONTROL_ERROR)
-            end
-          end
+          @streams.initial_window = value
         when Frame::SETTINGS_MAX_FRAME_SIZE
           unless value.between?(Frame::DEFAULT_MAX_FRAME_SIZE, Frame::MAX_FRAME_SIZE_LIMIT)
             raise ProtocolError, "SETTINGS_MAX_FRAME_SIZE of #{value}"
@@ -775,7 +644,7 @@ module Wirebind
 
           raise ProtocolError.new("the connection window overflows (#{@send_window.size})", code: :FLOW_CONTROL_ERROR)
         end
-        raise ProtocolError, "WINDOW_UPDATE on idle stream #{id}" if id > @last_stream_id
+        raise ProtocolError, "WINDOW_UPDATE on idle stream #{id}" if @streams.idle?(id)
 
         stream = @streams[id]
         return unless stream # closed: ignored

@@ -71,6 +71,40 @@ module Wirebind
         raise StreamError.new("a second header block on stream #{@id} without END_STREAM", stream_id: @id) unless end_stream
       end
 
+      # @return [StreamError, nil] PROTOCOL_ERROR if the stream depends on
+      #   itself (section 5.3.1), from a PRIORITY frame or HEADERS' priority fields
+      def self.dependency_error(id, dependency)
+        StreamError.new("stream #{id} depends on itself", stream_id: id) if dependency == id
+      end
+
+      # A decoded header list of this stream: the first is its request,
+      # checked by sections 8.2 and 8.3; the next, its trailers (section 8.1).
+      #
+      # @param headers [Array<Array(String, String)>, nil] nil: above
+      #   SETTINGS_MAX_HEADER_LIST_SIZE
+      # @param end_stream [Boolean] its HEADERS frame had END_STREAM
+      # @return [Symbol] +:request+ (the handler is called), +:trailers+ (the
+      #   request has ended) or +:too_large+ (a request to answer with 431)
+      # @raise [StreamError] a malformed request or trailers, or trailers too large
+      def receive_header_list(headers, end_stream)
+        if @headers.nil?
+          return :too_large if headers.nil?
+
+          check_request(headers, end_stream)
+          @headers = headers
+          return :request
+        end
+        raise StreamError.new("trailers above the header list size", stream_id: @id) if headers.nil?
+
+        receive_trailers(end_stream)
+        headers.each do |name, value|
+          raise StreamError.new("pseudo-header #{name} in trailers", stream_id: @id) if name.start_with?(":")
+
+          check_field(name, value)
+        end
+        :trailers
+      end
+
       # The request's content-length field (section 8.1.1).
       # @param value [String] the field's value
       # @param end_stream [Boolean] the request has no body
@@ -153,6 +187,58 @@ module Wirebind
       # @return [Boolean] a response body still to send
       def sending?
         !@body.nil?
+      end
+
+      private
+
+      REGULAR_NAME = /\A[!#$%&'*+\-.^_`|~0-9a-z]+\z/
+      BAD_VALUE = /[\0\r\n]|\A[ \t]|[ \t]\z/
+      CONNECTION_SPECIFIC = %w[connection keep-alive proxy-connection transfer-encoding upgrade].freeze
+      REQUEST_PSEUDO = %w[:method :scheme :path :authority].freeze
+      private_constant :REGULAR_NAME, :BAD_VALUE, :CONNECTION_SPECIFIC, :REQUEST_PSEUDO
+
+      # Sections 8.2 and 8.3: a request's fields, which a malformed request
+      # breaks with a stream error (PROTOCOL_ERROR).
+      def check_request(headers, end_stream)
+        seen_regular = false
+        pseudo = {}
+        headers.each do |name, value|
+          if name.start_with?(":")
+            raise StreamError.new("pseudo-header #{name} after a regular header", stream_id: @id) if seen_regular
+            raise StreamError.new("pseudo-header #{name} is not a request's", stream_id: @id) unless REQUEST_PSEUDO.include?(name)
+            raise StreamError.new("pseudo-header #{name} twice", stream_id: @id) if pseudo[name]
+            raise StreamError.new("pseudo-header #{name}: bad value #{value.inspect}", stream_id: @id) if value.match?(BAD_VALUE)
+
+            pseudo[name] = value
+          else
+            seen_regular = true
+            check_field(name, value)
+            declare_content_length(value, end_stream) if name == "content-length"
+          end
+        end
+        check_pseudo(pseudo)
+      end
+
+      def check_field(name, value)
+        raise StreamError.new("header name #{name.inspect} is not a lower-case token", stream_id: @id) unless name.match?(REGULAR_NAME)
+        raise StreamError.new("header #{name} is connection-specific: not allowed in HTTP/2", stream_id: @id) if CONNECTION_SPECIFIC.include?(name)
+        raise StreamError.new("header te of #{value.inspect}: only \"trailers\" is allowed", stream_id: @id) if name == "te" && value != "trailers"
+        raise StreamError.new("header #{name}: CR, LF, NUL or edge whitespace in its value", stream_id: @id) if value.match?(BAD_VALUE)
+      end
+
+      def check_pseudo(pseudo)
+        if pseudo[":method"] == "CONNECT"
+          return if pseudo[":authority"] && !pseudo[":scheme"] && !pseudo[":path"]
+
+          raise StreamError.new("CONNECT needs :authority and no :scheme or :path", stream_id: @id)
+        end
+        missing = %w[:method :scheme :path].reject { |name| pseudo[name] }
+        raise StreamError.new("a request without #{missing.join(', ')}", stream_id: @id) unless missing.empty?
+
+        path = pseudo[":path"]
+        return if path.start_with?("/") || (path == "*" && pseudo[":method"] == "OPTIONS")
+
+        raise StreamError.new(":path #{path.inspect} is neither absolute nor * for OPTIONS", stream_id: @id)
       end
     end
   end

@@ -29,6 +29,16 @@ module Wirebind
         self
       end
 
+      # DATA received against our window.
+      # @param bytes [Integer]
+      # @return [Boolean] false (and the window unchanged) if bytes exceed it: a FLOW_CONTROL_ERROR
+      def take(bytes)
+        return false if bytes > @size
+
+        @size -= bytes
+        true
+      end
+
       # A WINDOW_UPDATE's increment, or the change of SETTINGS_INITIAL_WINDOW_SIZE.
       # @param increment [Integer]
       # @return [Boolean] false if the window went above 2^31-1 (a FLOW_CONTROL_ERROR)
