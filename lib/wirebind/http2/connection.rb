@@ -176,11 +176,11 @@ module Wirebind
             next
           end
           check_header_deadline
-          if @sending.any? { |stream| stream.send_window.positive? } && @send_window.positive?
+          if may_pump?
             # a few frames, then a look at what the peer sent (WINDOW_UPDATE, RST_STREAM, PING)
             PUMP_BURST.times do
               pump
-              break unless @send_window.positive? && @sending.any? { |stream| stream.send_window.positive? }
+              break unless may_pump?
             end
             next if @reader.fill_nonblock
           else
@@ -317,13 +317,24 @@ module Wirebind
         end
       end
 
+      # @return [Boolean] the connection's window and some body's stream window are open
+      def may_pump?
+        @send_window.positive? && @sending.any? { |stream| stream.send_window.positive? }
+      end
+
+      # @return [Integer] the most bytes one DATA frame on the stream may carry now:
+      #   its window, the connection's and the peer's frame size
+      def data_budget(stream)
+        [stream.send_window.size, @send_window.size, @peer_max_frame_size].min
+      end
+
       # Sends one DATA frame for the next stream that may send.
       def pump
         stream = @sending.find { |s| s.send_window.positive? }
         @sending.delete(stream)
         return pump_produced(stream) unless stream.remaining
 
-        size = [stream.remaining, stream.send_window.size, @send_window.size, @peer_max_frame_size].min
+        size = [stream.remaining, data_budget(stream)].min
         last = stream.remaining == size
         if stream.body_offset
           return unless send_file_data(stream, size, last)
@@ -342,7 +353,7 @@ module Wirebind
       # HEADERS frame with END_STREAM, else an empty DATA frame with
       # END_STREAM. A body that raises resets its stream.
       def pump_produced(stream)
-        size = [stream.send_window.size, @send_window.size, @peer_max_frame_size].min
+        size = data_budget(stream)
         chunk = begin
           stream.body.read(size)
         rescue StandardError
@@ -480,7 +491,7 @@ module Wirebind
         return unless @handler.respond_to?(:receive_body)
 
         if length.positive? && !end_stream
-          @writer.write_frame(Frame::WINDOW_UPDATE, 0, stream.id, Binary.encode(Frame::WindowUpdate.new(reserved: 0, increment: length)))
+          write_window_update(stream.id, length)
         end
         @handler.receive_body(self, stream, bytes, end_stream)
       end
@@ -488,8 +499,11 @@ module Wirebind
       def replenish
         return if @receive_window.size > RECEIVE_WINDOW / 2
 
-        increment = @receive_window.refill(RECEIVE_WINDOW)
-        @writer.write_frame(Frame::WINDOW_UPDATE, 0, 0, Binary.encode(Frame::WindowUpdate.new(reserved: 0, increment: increment)))
+        write_window_update(0, @receive_window.refill(RECEIVE_WINDOW))
+      end
+
+      def write_window_update(stream_id, increment)
+        @writer.write_frame(Frame::WINDOW_UPDATE, 0, stream_id, Binary.encode(Frame::WindowUpdate.new(reserved: 0, increment: increment)))
       end
 
       def receive_headers(frame)
