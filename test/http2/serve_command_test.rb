@@ -3,6 +3,7 @@
 require "test_helper"
 require "fileutils"
 require "open3"
+require "support/h2_peer"
 require "rbconfig"
 require "socket"
 require "timeout"
@@ -17,6 +18,8 @@ class ServeCommandTest < Minitest::Test
   CONFIG = <<~RUBY
     run lambda { |env|
       sleep 1.5 if env["PATH_INFO"] == "/slow"
+      # 64 MiB produced as it is sent: more than the socket buffers hold
+      return [200, {}, Enumerator.new { |out| 1024.times { out << ("x" * 65_536) } }] if env["PATH_INFO"] == "/big"
       [200, { "content-type" => "text/plain" }, ["served \#{env['PATH_INFO']} over \#{env['SERVER_PROTOCOL']}\\n"]]
     }
   RUBY
@@ -95,6 +98,57 @@ class ServeCommandTest < Minitest::Test
     }
     assert_match(/accept: Errno::EMFILE/, File.read(File.join(@dir, "stderr.log")))
     assert stop("INT").success?
+  end
+
+  def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+
+  def test_help_names_the_timeouts
+    out, status = Open3.capture2(RbConfig.ruby, "-I", LIB, EXE, "serve", "--help")
+    assert status.success?
+    %w[--header-timeout --write-timeout --idle-timeout].each { |flag| assert_match(/#{flag} SECONDS/, out) }
+  end
+
+  # Each timeout flag reaches the connections: every one of them is far
+  # below its default (10, 30 and 60 s), which the bounds here would miss.
+  def test_the_timeout_flags_take_effect
+    url = spawn_server(EXE, "serve", @config, "--port", "0", "--header-timeout", "1", "--idle-timeout", "1.5", "--write-timeout", "1")
+    port = Integer(url[/\d+\z/])
+
+    # a request head that stops halfway: 408 once the header timeout is up
+    head = Socket.tcp("127.0.0.1", port)
+    head.write("GET /x HTTP/1.1\r\nhost: a\r\nx-drip: ")
+    started = now
+    answer = Timeout.timeout(5) { head.read }
+    assert_match(%r{\AHTTP/1.1 408}, answer)
+    assert_operator now - started, :<, 3, "cut after --header-timeout 1"
+    head.close
+
+    # an HTTP/2 connection with nothing to say: GOAWAY NO_ERROR after the idle timeout
+    peer = H2Peer.new(socket: Socket.tcp("127.0.0.1", port))
+    started = now
+    assert_equal :NO_ERROR, peer.goaway_code
+    assert_operator now - started, :<, 3.5, "let go after --idle-timeout 1.5"
+    peer.close
+
+    # a client that stops reading a 64 MiB body: its connection is closed after the write timeout
+    reader = Socket.tcp("127.0.0.1", port)
+    reader.write("GET /big HTTP/1.1\r\nhost: a\r\n\r\n")
+    sleep 3.5 # the socket buffers fill, then the write stays blocked for --write-timeout 1 (the watchdog looks every second)
+    received = 0
+    Timeout.timeout(20) do
+      loop { received += reader.readpartial(1 << 20).bytesize }
+    rescue EOFError, Errno::ECONNRESET
+      nil
+    end
+    reader.close
+    assert_operator received, :<, 64 << 20, "the body was cut, not sent whole to a client that had stopped reading"
+    assert stop("TERM").success?
+  end
+
+  def test_a_timeout_must_be_a_positive_number
+    require "wirebind/http2/server"
+    error = assert_raises(Wirebind::HTTP2::Server::Error) { Wirebind::HTTP2::Server.new(->(_env) {}, port: 0, write_timeout: 0) }
+    assert_match(/--write-timeout must be a number of seconds above 0 \(got 0\)/, error.message)
   end
 
   def test_rackup_handler

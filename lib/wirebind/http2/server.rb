@@ -36,6 +36,9 @@ module Wirebind
       ACCEPT_BACKOFF = 0.01
       ACCEPT_BACKOFF_MAX = 1.0
       private_constant :ACCEPT_BACKOFF, :ACCEPT_BACKOFF_MAX
+      # Seconds a new connection may stay silent before its first byte (or
+      # +idle_timeout+ if shorter): it holds one of the +threads+ meanwhile.
+      FIRST_BYTE_TIMEOUT = 10
 
       # @return [Integer] the port bound (useful with port: 0)
       attr_reader :port
@@ -54,18 +57,26 @@ module Wirebind
       #   byte: a slowloris is cut (HTTP/2 GOAWAY ENHANCE_YOUR_CALM, HTTP/1.1 408)
       # @param write_timeout [Numeric] seconds one write to a client may stay
       #   blocked (a client that stops reading) before its connection is closed
+      # @param idle_timeout [Numeric] seconds a connection may stay silent with
+      #   nothing to send before it is closed (HTTP/2: GOAWAY NO_ERROR first);
+      #   a client silent from the start is let go after at most {FIRST_BYTE_TIMEOUT}
+      # @raise [Error] a timeout or +threads+ that is not a positive number, TLS half configured
       def initialize(app, bind: DEFAULTS[:bind], port: DEFAULTS[:port], tls_cert: nil, tls_key: nil,
                      threads: DEFAULTS[:threads], drain_timeout: DEFAULTS[:drain_timeout],
                      max_body: DEFAULTS[:max_body], log: $stderr, header_timeout: Connection::HEADER_TIMEOUT,
-                     write_timeout: Connection::WRITE_TIMEOUT)
+                     write_timeout: Connection::WRITE_TIMEOUT, idle_timeout: Connection::IDLE_TIMEOUT)
         raise Error, "--threads must be at least 1 (got #{threads})" unless threads.is_a?(Integer) && threads.positive?
         raise Error, "TLS needs both a certificate and a key" if tls_cert.nil? != tls_key.nil?
+
+        @timeouts = { header_timeout: header_timeout, write_timeout: write_timeout, idle_timeout: idle_timeout }
+        @timeouts.each do |name, seconds|
+          raise Error, "--#{name.to_s.tr('_', '-')} must be a number of seconds above 0 (got #{seconds.inspect})" unless seconds.is_a?(Numeric) && seconds.positive?
+        end
 
         @rack = RackCall.new(app, max_body: max_body, log: log)
         @tls = tls_cert && tls_context(tls_cert, tls_key)
         @threads = threads
         @drain_timeout = drain_timeout
-        @timeouts = { header_timeout: header_timeout, write_timeout: write_timeout }
         @listener = TCPServer.new(bind, port)
         @bind = bind
         @port = @listener.local_address.ip_port
@@ -202,7 +213,7 @@ module Wirebind
         preface = Connection::PREFACE
         deadline = nil
         loop do
-          return nil unless socket.wait_readable(10)
+          return nil unless socket.wait_readable([FIRST_BYTE_TIMEOUT, @timeouts[:idle_timeout]].min)
 
           seen = socket.recv(preface.bytesize, Socket::MSG_PEEK)
           return nil if seen.empty?

@@ -16,7 +16,6 @@ module Wirebind
       # to a plain TCP socket by the kernel (+IO.copy_stream+: sendfile).
       class HTTP1
         READ_SIZE = 16 * 1024
-        IDLE_TIMEOUT = 60
         CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n"
 
         # llhttp's callback base class (Object without the gem: {check_parser} refuses then)
@@ -103,9 +102,11 @@ module Wirebind
 
         # @param header_timeout [Numeric] seconds a request head may take from its first byte
         # @param write_timeout [Numeric] seconds one write may stay blocked (a client that does not read)
+        # @param idle_timeout [Numeric] seconds without a byte from the client between requests
         def initialize(io, rack, secure:, remote:, stopping:, header_timeout: Connection::HEADER_TIMEOUT,
-                       write_timeout: Connection::WRITE_TIMEOUT)
+                       write_timeout: Connection::WRITE_TIMEOUT, idle_timeout: Connection::IDLE_TIMEOUT)
           @io = io
+          @idle_timeout = idle_timeout
           @write_timeout = write_timeout
           @writing_since = nil
           @header_timeout = header_timeout
@@ -148,7 +149,7 @@ module Wirebind
 
               next
             end
-            next @io.wait_writable(IDLE_TIMEOUT) if chunk == :wait_writable # TLS renegotiating
+            next @io.wait_writable(@idle_timeout) if chunk == :wait_writable # TLS renegotiating
             return if chunk.nil?
 
             begin
@@ -163,18 +164,18 @@ module Wirebind
           end
         end
 
-        # Waits for bytes, a second at a time so that a stop is noticed; a
-        # request head past its deadline is answered 408 and ends the
-        # connection (slowloris: a head dripped a byte at a time).
+        # Waits for bytes, a second at a time so that a stop is noticed, up to
+        # the idle timeout; a request head past its deadline is answered 408
+        # and ends the connection (slowloris: a head dripped a byte at a time).
         def wait_readable
-          waited = 0
-          until @io.wait_readable(@head_deadline ? (@head_deadline - now).clamp(0, 1) : 1)
+          idle_until = now + @idle_timeout
+          loop do
+            wait = [idle_until - now, 1].min
+            wait = [wait, @head_deadline - now].min if @head_deadline
+            return true if @io.wait_readable(wait.clamp(0, 1))
             return false if head_late?
-
-            waited += 1
-            return false if waited >= IDLE_TIMEOUT || @stopping.call
+            return false if now >= idle_until || @stopping.call
           end
-          true
         end
 
         # The deadline of a request head runs from its first byte to its end.
