@@ -154,7 +154,7 @@ module Wirebind
       attr_reader :error
       # @return [Boolean] its HEADERS frame had END_STREAM
       attr_reader :end_stream
-      # @return [String] the bytes so far
+      # @return [String, nil] the bytes so far (nil before the first fragment)
       attr_reader :bytes
 
       def initialize(id, stream, error, end_stream)
@@ -162,13 +162,17 @@ module Wirebind
         @stream = stream
         @error = error
         @end_stream = end_stream
-        @bytes = String.new(encoding: Encoding::BINARY)
+        @bytes = nil
       end
 
-      # @param fragment [String, Buffer] a frame's fragment of the block
+      # @param fragment [Buffer] a frame's fragment of the block
       # @return [self]
       def <<(fragment)
-        @bytes << fragment.to_s
+        if @bytes
+          @bytes << fragment.to_s
+        else
+          @bytes = fragment.to_s # a fresh binary String: the block's own (most blocks are one frame)
+        end
         self
       end
     end
