@@ -6,7 +6,9 @@
 #
 #   hello, json 4 KiB   h2load, 10 connections x 10 streams: wirebind vs Falcon (h2c);
 #                       h2load --h1, 10 connections: wirebind vs Puma (HTTP/1.1)
-#   256 MiB to_path     one curl download (h2c): wirebind (Rack::Files) vs nghttpd
+#   256 MiB to_path     one curl download (h2c): wirebind (Rack::Files) vs nghttpd, the
+#                       same file in tmp/ (the issue asks 1 GiB: 256 MiB keeps the disk and
+#                       the run time down on a shared machine; the rate is what is compared)
 #   allocations         objects allocated per request, the server run in this process
 #
 # Each server's answer is checked (status and body) before it is timed. One
@@ -96,6 +98,12 @@ begin
     end
   end
 
+  # the bytes first, compared with the file as they arrive (cmp reads curl's output: nothing kept)
+  %w[wirebind nghttpd].each do |name|
+    same = Open3.pipeline(["curl", "-sS", "--http2-prior-knowledge", "http://127.0.0.1:#{ports[name]}/big.bin"], ["cmp", "-s", "-", big])
+                .all?(&:success?)
+    abort "bench/http2_server.rb: #{name}'s big.bin differs from the file" unless same
+  end
   speeds = %w[wirebind nghttpd].to_h do |name|
     out, = Open3.capture2("curl", "-sS", "--http2-prior-knowledge", "-o", File::NULL, "-w", "%{size_download} %{speed_download}",
                           "http://127.0.0.1:#{ports[name]}/big.bin")
