@@ -3,6 +3,7 @@
 require "test_helper"
 require "fileutils"
 require "open3"
+require "support/h2_clients"
 require "support/h2_peer"
 require "rbconfig"
 require "socket"
@@ -11,8 +12,11 @@ require "tmpdir"
 
 # `wirebind serve` and `rackup -s wirebind` as processes: serving a config.ru,
 # a graceful stop on TERM with a request in flight, and accept running out of
-# descriptors (RLIMIT_NOFILE lowered in the child) without the server exiting.
+# descriptors (RLIMIT_NOFILE lowered in the child) without the server exiting,
+# and the timeout flags taking effect.
 class ServeCommandTest < Minitest::Test
+  include H2Clients
+
   EXE = File.expand_path("../../exe/wirebind", __dir__)
   LIB = File.expand_path("../../lib", __dir__)
   CONFIG = <<~RUBY
@@ -134,12 +138,7 @@ class ServeCommandTest < Minitest::Test
     reader = Socket.tcp("127.0.0.1", port)
     reader.write("GET /big HTTP/1.1\r\nhost: a\r\n\r\n")
     sleep 3.5 # the socket buffers fill, then the write stays blocked for --write-timeout 1 (the watchdog looks every second)
-    received = 0
-    Timeout.timeout(20) do
-      loop { received += reader.readpartial(1 << 20).bytesize }
-    rescue EOFError, Errno::ECONNRESET
-      nil
-    end
+    received = bytes_until_closed(reader, 20)
     reader.close
     assert_operator received, :<, 64 << 20, "the body was cut, not sent whole to a client that had stopped reading"
     assert stop("TERM").success?

@@ -274,12 +274,7 @@ class HTTP2ServerStreamingTest < Minitest::Test
     socket.setsockopt(Socket::SOL_SOCKET, Socket::SO_RCVBUF, 64 * 1024)
     socket.write("GET /gen?n=#{BIG_CHUNKS} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
     sleep 3 # the server's write blocks, then its watchdog closes the socket
-    got = 0
-    Timeout.timeout(10) do
-      loop { got += socket.readpartial(1 << 16).bytesize }
-    rescue EOFError, Errno::ECONNRESET
-      nil
-    end
+    got = bytes_until_closed(socket, 10)
     assert_operator got, :<, BIG_CHUNKS * CHUNK, "the whole body was sent: nothing was cut"
   ensure
     server&.stop

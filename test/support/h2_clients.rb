@@ -1,7 +1,10 @@
 # frozen_string_literal: true
 
+require "timeout"
+
 # Real HTTP/2 clients for the server tests: whether they are installed (a
-# clear skip locally, a failure in CI) and the start of a Python h2 client.
+# clear skip locally, a failure in CI), the start of a Python h2 client, and
+# a raw socket read until the server closes it.
 module H2Clients
   def require_tool(tool, package = tool)
     return if system("command -v #{tool} > /dev/null 2>&1")
@@ -14,6 +17,18 @@ module H2Clients
     return if ENV["CI"] || system("/usr/bin/python3 -c 'import h2' 2>/dev/null")
 
     skip "python3 with h2 is missing (apt-get install python3-h2)"
+  end
+
+  # Reads what the server sends until it closes the connection (or resets it).
+  # @return [Integer] the bytes read
+  def bytes_until_closed(socket, timeout)
+    received = 0
+    Timeout.timeout(timeout) do
+      loop { received += socket.readpartial(1 << 16).bytesize }
+    rescue EOFError, Errno::ECONNRESET
+      nil
+    end
+    received
   end
 
   # Python lines that connect to 127.0.0.1 (port: argv[1]) and send a GET of
