@@ -67,6 +67,20 @@ class SOAPEnvelopeTest < Minitest::Test
     end
   end
 
+  # gSOAP (soapcpp2 -2, SOAP_XML_NIL) writes SOAP 1.1's fault fields as xsi:nil
+  # before 1.2's Code and Reason: an empty field does not hide the one that has
+  # the value (the fault had no code and no reason).
+  def test_soap12_fault_with_nil_soap11_fields_first
+    xml = %(<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://www.w3.org/2003/05/soap-envelope" ) +
+          %(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><SOAP-ENV:Body><SOAP-ENV:Fault><faultcode xsi:nil="true"/>) +
+          %(<faultstring xsi:nil="true"/><faultactor xsi:nil="true"/><SOAP-ENV:Code><SOAP-ENV:Value>SOAP-ENV:Sender</SOAP-ENV:Value>) +
+          %(<SOAP-ENV:Subcode xsi:nil="true"/></SOAP-ENV:Code><SOAP-ENV:Reason><SOAP-ENV:Text xml:lang="en">not today</SOAP-ENV:Text>) +
+          %(</SOAP-ENV:Reason><SOAP-ENV:Node xsi:nil="true"/><SOAP-ENV:Role xsi:nil="true"/></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>)
+    fault_from(xml).each do |fault|
+      assert_equal ["SOAP-ENV:Sender", "not today", [], nil, nil], [fault.code, fault.reason, fault.subcodes, fault.actor, fault.node]
+    end
+  end
+
   def test_funky_fault_fixture_is_a_fault
     fault_from(fixture("soap_fault_funky.xml")).each do |fault|
       assert_equal "42", fault.code

@@ -129,6 +129,13 @@ class PhpClientInteropTest < Minitest::Test
     check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document /encoded /rpc])
   end
 
+  # The same over SOAP 1.2 (client.php sets soap_version for a path ending in 12:
+  # PHP does not take the version from the WSDL's soap12 binding).
+  def test_php_soap_client_calls_over_soap12
+    require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
+    check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document12 /encoded12 /rpc12])
+  end
+
   # PHP's SoapClient without a WSDL, in SOAP 1.1 and 1.2 encoding, calling an
   # rpc/encoded service: a list in, a list out, in the array form of the version.
   def test_php_soap_client_sends_and_reads_encoded_arrays
