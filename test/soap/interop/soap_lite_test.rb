@@ -61,8 +61,9 @@ class SoapLiteServerInteropTest < Minitest::Test
 end
 
 # SOAP::Lite's client (perl/client.pl, without the WSDL, as SOAP::Lite works)
-# calling the service in rpc/encoded; its document/literal support needs a
-# hand-built envelope per call, so that style is left to the WSDL-reading peers.
+# calling the service in rpc/encoded, and in document/literal
+# (perl/document_client.pl: SOAP::Lite has no WSDL-driven literal mode, so each
+# call is built with SOAP::Data as its documentation shows for .NET services).
 class SoapLiteClientInteropTest < Minitest::Test
   include ForeignClientTest
   include PeerServer
@@ -70,6 +71,22 @@ class SoapLiteClientInteropTest < Minitest::Test
   def test_soap_lite_calls_rpc_encoded
     require_peer(SoapLiteServerInteropTest.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
     check_foreign_client(["perl", File.join(__dir__, "perl", "client.pl")], paths: %w[/encoded])
+  end
+
+  # Every value both ways in document/literal: login, a list of records with a
+  # wrapped list inside, a record in, a fault.
+  def test_soap_lite_calls_document_literal
+    require_peer(SoapLiteServerInteropTest.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
+    check_foreign_client(["perl", File.join(__dir__, "perl", "document_client.pl")], paths: %w[/document])
+  end
+
+  # A header, a nil and non-ASCII text (untyped: autotype is off) in document/literal,
+  # and one hash passed twice, which SOAP::Lite writes even there as a top-level
+  # element with an id that both parts point at with href (the service resolves it).
+  def test_soap_lite_document_literal_header_nil_text_and_shared_value
+    require_operation_keywords # the service's whoAmI reads its header through context:
+    require_peer(SoapLiteServerInteropTest.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
+    check_more(["perl", File.join(__dir__, "perl", "document_client.pl")], paths: %w[/document])
   end
 
   # A header, a nil, non-ASCII text (which SOAP::Lite sends as
