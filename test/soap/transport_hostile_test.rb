@@ -150,21 +150,28 @@ class SOAPTransportHostileTest < Minitest::Test
     "negative chunk size" => "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabcde\r\n0\r\n\r\n"
   }.freeze
 
+  # Yields a client of a server that answers one request with +response+ and closes.
+  def answered_once_with(response)
+    script = lambda do |socket, next_request|
+      next_request.call
+      socket.write(response)
+      socket.close
+    end
+    raw_server(script) do |url|
+      client = new_client(url)
+      yield client
+      client.close
+    end
+  end
+
   def test_bad_heads_are_wirebind_errors
     BAD_HEADS.each do |name, response|
-      script = lambda do |socket, next_request|
-        next_request.call
-        socket.write(response)
-        socket.close
-      end
-      raw_server(script) do |url|
-        client = new_client(url)
+      answered_once_with(response) do |client|
         error = assert_raises(Wirebind::Error, name) { echo(client, "a") }
         # httpx reads a chunk size line's leading hex digits ("5zz" as 5): there the body,
         # not the head, is what is refused (README: what each adapter guarantees).
         lenient = self.class::ADAPTER == :httpx && name.include?("chunk")
         refute_kind_of Wirebind::ParseError, error, name unless lenient
-        client.close
       end
     end
   end
@@ -184,20 +191,13 @@ class SOAPTransportHostileTest < Minitest::Test
   # adapter that can be told (httpx's parser cannot: README, what each adapter guarantees).
   def test_bad_chunk_framing_is_a_connection_error
     bad_chunk_framings(echo_xml("framed").b).each do |name, response|
-      script = lambda do |socket, next_request|
-        next_request.call
-        socket.write(response)
-        socket.close
-      end
-      raw_server(script) do |url|
-        client = new_client(url)
+      answered_once_with(response) do |client|
         outcome = begin
           echo(client, "a")
         rescue Wirebind::Error => e
           e
         end
         assert_chunk_framing_refused(name, outcome)
-        client.close
       end
     end
   end
