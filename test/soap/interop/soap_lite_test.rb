@@ -80,6 +80,29 @@ class SoapLiteClientInteropTest < Minitest::Test
     check_foreign_client(["perl", File.join(__dir__, "perl", "document_client.pl")], paths: %w[/document])
   end
 
+  # The same over SOAP 1.2 (soapversion('1.2') for a path ending in 12): the 1.2
+  # fault's Code and Reason are read by path (SOAP::Lite's faultcode reads 1.1's).
+  def test_soap_lite_calls_document_literal_over_soap12
+    require_peer(SoapLiteServerInteropTest.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
+    check_foreign_client(["perl", File.join(__dir__, "perl", "document_client.pl")], paths: %w[/document12])
+  end
+
+  # SOAP::Lite's SOAP 1.2 rpc client takes the first child of the response, the
+  # rpc:result the service writes first (Part 2 section 4.2.2), as the result:
+  # the name "getIssuesReturn" instead of the list, so client.pl stops there.
+  # SOAP::Lite's fault (wirebind's client had the same one, issue 17 item 5);
+  # the service got and answered each call right.
+  def test_soap_lite_does_not_read_rpc_result_over_soap12
+    require_peer(SoapLiteServerInteropTest.soap_lite?, "SOAP::Lite (libsoap-lite-perl)")
+    Interop.received
+    Interop::Server.open(Interop::APP) do |server|
+      status, _out, err = PeerServer.run(["perl", File.join(__dir__, "perl", "client.pl"), "#{server.url}/encoded12"], timeout: TIMEOUT)
+      refute status.success?
+      assert_match(/\("getIssuesReturn"\) as an ARRAY ref/, err)
+      assert_equal [[:login, "ann", "secret"], [:getIssues, "token-ann", "project = OPS", 2]], Interop.received
+    end
+  end
+
   # A header, a nil and non-ASCII text (untyped: autotype is off) in document/literal,
   # and one hash passed twice, which SOAP::Lite writes even there as a top-level
   # element with an id that both parts point at with href (the service resolves it).

@@ -12,7 +12,8 @@ use SOAP::Lite;
 
 my $url = $ARGV[0];
 my $ns = 'urn:wirebind:interop';
-my $soap = SOAP::Lite->proxy($url, timeout => 10)->on_action(sub { qq("$ns/$_[1]") })->on_fault(sub { $_[1] });
+# a path ending in 12 is a SOAP 1.2 service (SOAP::Lite's soapversion)
+my $soap = SOAP::Lite->soapversion($url =~ /12$/ ? '1.2' : '1.1')->proxy($url, timeout => 10)->on_action(sub { qq("$ns/$_[1]") })->on_fault(sub { $_[1] });
 $soap->autotype(0);
 sub call {
   my ($operation, @parts) = @_;
@@ -53,5 +54,7 @@ my $issue = value(issue => \SOAP::Data->value(value(summary => 'From Perl'), val
 my $created = call('createIssue', value(token => 't'), $issue)->result;
 $out{created} = { key => $created->{key}, summary => $created->{summary}, votes => $created->{votes} + 0 };
 my $fault = call('login', value(user => 'bob'), value(password => 'nope'));
-$out{fault} = $fault->fault ? { code => $fault->faultcode, message => $fault->faultstring } : undef;
+# SOAP::Lite's faultcode and faultstring read SOAP 1.1's fields only: 1.2's Code/Value and Reason/Text by path
+$out{fault} = $fault->fault ? { code => scalar($fault->faultcode) // $fault->valueof('//Fault/Code/Value'),
+                                message => scalar($fault->faultstring) // $fault->valueof('//Fault/Reason/Text') } : undef;
 print JSON::PP->new->utf8->canonical->encode(\%out), "\n";
