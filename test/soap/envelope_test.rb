@@ -67,6 +67,20 @@ class SOAPEnvelopeTest < Minitest::Test
     end
   end
 
+  # gSOAP (soapcpp2 -2, SOAP_XML_NIL) writes SOAP 1.1's fault fields as xsi:nil
+  # before 1.2's Code and Reason: an empty field does not hide the one that has
+  # the value (the fault had no code and no reason).
+  def test_soap12_fault_with_nil_soap11_fields_first
+    xml = %(<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://www.w3.org/2003/05/soap-envelope" ) +
+          %(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><SOAP-ENV:Body><SOAP-ENV:Fault><faultcode xsi:nil="true"/>) +
+          %(<faultstring xsi:nil="true"/><faultactor xsi:nil="true"/><SOAP-ENV:Code><SOAP-ENV:Value>SOAP-ENV:Sender</SOAP-ENV:Value>) +
+          %(<SOAP-ENV:Subcode xsi:nil="true"/></SOAP-ENV:Code><SOAP-ENV:Reason><SOAP-ENV:Text xml:lang="en">not today</SOAP-ENV:Text>) +
+          %(</SOAP-ENV:Reason><SOAP-ENV:Node xsi:nil="true"/><SOAP-ENV:Role xsi:nil="true"/></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>)
+    fault_from(xml).each do |fault|
+      assert_equal ["SOAP-ENV:Sender", "not today", [], nil, nil], [fault.code, fault.reason, fault.subcodes, fault.actor, fault.node]
+    end
+  end
+
   def test_funky_fault_fixture_is_a_fault
     fault_from(fixture("soap_fault_funky.xml")).each do |fault|
       assert_equal "42", fault.code
@@ -229,6 +243,40 @@ class SOAPEnvelopeTest < Minitest::Test
     assert_includes xml, %(<item xsi:type="ns2:RemoteIssue" xmlns:ns2="#{BEANS}">)
     streamed = Envelope.write(+"", operation: "put", parts: { in0: issues.each }, types: { in0: [RemoteIssue] }, style: :rpc_encoded)
     assert_includes streamed, %(soapenc:arrayType="ns2:RemoteIssue[]")
+  end
+
+  # SOAP 1.2 encoding's arrays (Part 2 section 3.1): enc:Array with enc:itemType and
+  # enc:arraySize ("*" when the length is not known up front), nothing of 1.1's soapenc.
+  def test_rpc_encoded_arrays_over_soap12
+    issues = [SOAPTestModels.issue(1), SOAPTestModels.issue(2)]
+    parts = { in0: issues, in1: %w[a b c], in2: [] }
+    xml = Envelope.write(+"", operation: "put", namespace: "urn:ops", parts: parts, style: :rpc_encoded, version: "1.2")
+    Wirebind::XML.check(xml)
+    assert_includes xml, %(<in0 xsi:type="enc:Array" enc:itemType="ns2:RemoteIssue" enc:arraySize="2" xmlns:ns2="#{BEANS}">)
+    assert_includes xml, %(<in1 xsi:type="enc:Array" enc:itemType="xsd:string" enc:arraySize="3">)
+    assert_includes xml, %(<in2 xsi:type="enc:Array" enc:itemType="xsd:anyType" enc:arraySize="0"></in2>)
+    assert_includes xml, %(<affectsVersions xsi:type="enc:Array" enc:itemType="ns2:RemoteVersion" enc:arraySize="2")
+    refute_includes xml, "soapenc"
+    types = { in0: [RemoteIssue], in1: [:string], in2: [:string] }
+    assert_equal parts.values, values(Reader.new(xml).arguments(Envelope.arguments_model(types, :rpc_encoded)))
+    streamed = Envelope.write(+"", operation: "put", parts: { in0: issues.each }, types: { in0: [RemoteIssue] },
+                                   style: :rpc_encoded, version: "1.2")
+    assert_includes streamed, %(enc:itemType="ns2:RemoteIssue" enc:arraySize="*")
+  end
+
+  # What PHP's SoapClient writes over SOAP 1.2 (enc:itemType before xsi:type), and
+  # SOAP 1.1's soapenc:Array in a 1.2 envelope: the reader takes both.
+  def test_rpc_encoded_soap12_reader_takes_both_array_forms
+    enc = Wirebind::SOAP::ENCODING_NS_12
+    php = %(<?xml version="1.0" encoding="UTF-8"?><env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope" ) +
+          %(xmlns:ns1="urn:x" xmlns:xsd="#{Wirebind::SOAP::XSD_NS}" xmlns:enc="#{enc}" xmlns:xsi="#{Wirebind::SOAP::XSI_NS}" ) +
+          %(xmlns:soapenc="#{Wirebind::SOAP::ENCODING_NS}"><env:Body><ns1:f env:encodingStyle="#{enc}">) +
+          %(<param0 enc:itemType="xsd:int" enc:arraySize="3" xsi:type="enc:Array"><item xsi:type="xsd:int">1</item>) +
+          %(<item xsi:type="xsd:int">2</item><item xsi:type="xsd:int">3</item></param0>) +
+          %(<param1 xsi:type="soapenc:Array" soapenc:arrayType="xsd:string[2]"><item xsi:type="xsd:string">a</item>) +
+          %(<item xsi:type="xsd:string">b</item></param1></ns1:f></env:Body></env:Envelope>)
+    model = Envelope.arguments_model({ param0: [:integer], param1: [:string] }, :rpc_encoded)
+    readers(php).each { |reader| assert_equal [[1, 2, 3], %w[a b]], values(reader.arguments(model)) }
   end
 
   def test_multi_ref_output_writes_each_record_once

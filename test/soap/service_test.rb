@@ -516,6 +516,18 @@ class ServiceTest < Minitest::Test
     assert_equal "#{NS}/login", REXML::XPath.first(doc, "//wsdl:operation[@name='login']/soap:operation/@soapAction").value
   end
 
+  class BothVersionsJiraService < JiraService
+    version :both
+  end
+
+  # Each binding's rpc/encoded body names its own version's encoding (WSDL 1.1
+  # section 3.5 for SOAP 1.1; SOAP 1.2 Part 2 section 3 for soap12:body).
+  def test_wsdl_rpc_encoded_soap12_binding_names_soap12_encoding
+    doc = REXML::Document.new(Rack::MockRequest.new(app(BothVersionsJiraService)).get("/rpc/soap?wsdl").body)
+    assert_equal [Wirebind::SOAP::ENCODING_NS], REXML::XPath.match(doc, "//soap:body/@encodingStyle").map(&:value).uniq
+    assert_equal [Wirebind::SOAP::ENCODING_NS_12], REXML::XPath.match(doc, "//soap12:body/@encodingStyle").map(&:value).uniq
+  end
+
   class Base
     include Wirebind::Model
     attribute :id, :string

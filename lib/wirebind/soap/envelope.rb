@@ -52,8 +52,9 @@ module Wirebind
         # @param style [Symbol] +:document+ (document/literal wrapped: the parts are
         #   children of the operation element, in its namespace), +:rpc+ (rpc/literal:
         #   unqualified parts, lists wrapped with +item+ elements) or +:rpc_encoded+
-        #   (SOAP 1.1 encoding: +xsi:type+ on every value, +soapenc:Array+ with
-        #   +soapenc:arrayType+ for lists)
+        #   (SOAP encoding: +xsi:type+ on every value, lists as SOAP 1.1's +soapenc:Array+
+        #   with +soapenc:arrayType+, or over SOAP 1.2 as +enc:Array+ with +enc:itemType+
+        #   and +enc:arraySize+)
         # @param headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] written into
         #   +Header+ with {Wirebind::XML.encode}: a model under its +xml_root+, a pair under
         #   the name given (the header part's element, WSDL 1.1 §3.7, WS-I BP R2205)
@@ -76,8 +77,9 @@ module Wirebind
           encoded = style == :rpc_encoded
           out << %(<?xml version="1.0" encoding="UTF-8"?><#{ENV_PREFIX}:Envelope xmlns:#{ENV_PREFIX}="#{env_ns}")
           out << %( xmlns:xsd="#{XSD_NS}" xmlns:xsi="#{XSI_NS}")
-          out << %( xmlns:soapenc="#{ENCODING_NS}") if encoded
-          out << %( xmlns:enc="#{ENCODING_NS_12}") if encoded && version.to_s == "1.2" # enc:ref, enc:id
+          if encoded # SOAP 1.1's soapenc:Array and soapenc:root, or 1.2's enc:Array, enc:ref and enc:id
+            out << (version.to_s == "1.2" ? %( xmlns:enc="#{ENCODING_NS_12}") : %( xmlns:soapenc="#{ENCODING_NS}"))
+          end
           out << ">"
           write_header(out, headers, header_xml)
           out << (body_id ? %(<#{ENV_PREFIX}:Body xmlns:wsu="#{WSSE::WSU_NS}" wsu:Id="#{body_id}">) : "<#{ENV_PREFIX}:Body>")

@@ -291,7 +291,7 @@ module Wirebind
         out << %(<wsdl:binding name="#{a(binding_name(version))}" type="tns:#{a(@name)}PortType">)
         out << %(<#{p}:binding style="#{@document ? 'document' : 'rpc'}" transport="#{HTTP_TRANSPORT}"/>\n)
         body =
-          if @encoded then %(<#{p}:body use="encoded" encodingStyle="#{ENCODING_NS}" namespace="#{a(@tns)}"/>)
+          if @encoded then %(<#{p}:body use="encoded" encodingStyle="#{ENCODINGS.fetch(version)}" namespace="#{a(@tns)}"/>)
           elsif @document then %(<#{p}:body use="literal"/>)
           else %(<#{p}:body use="literal" namespace="#{a(@tns)}"/>)
           end

@@ -19,7 +19,9 @@ function v(value) {
 }
 
 async function main() {
-  const client = await soap.createClientAsync(url + "?wsdl", { endpoint: url });
+  // A path ending in 12 is a SOAP 1.2 service: node-soap writes 1.2 envelopes and
+  // application/soap+xml only with forceSoap12Headers, not from the WSDL's binding.
+  const client = await soap.createClientAsync(url + "?wsdl", { endpoint: url, forceSoap12Headers: url.endsWith("12") });
   const out = {};
 
   const [login] = await client.loginAsync({ user: "ann", password: "secret" });
@@ -43,7 +45,10 @@ async function main() {
     out.fault = null;
   } catch (error) {
     const fault = error.root && error.root.Envelope && error.root.Envelope.Body.Fault;
-    out.fault = fault ? { code: fault.faultcode, message: fault.faultstring, status: error.response && error.response.status } : String(error);
+    // SOAP 1.1: faultcode and faultstring; 1.2: Code/Value and Reason/Text
+    const code = fault && (fault.faultcode || (fault.Code && fault.Code.Value));
+    const message = fault && (fault.faultstring || (fault.Reason && v(fault.Reason.Text)));
+    out.fault = fault ? { code: code, message: message, status: error.response && error.response.status } : String(error);
   }
   process.stdout.write(JSON.stringify(out) + "\n");
 }

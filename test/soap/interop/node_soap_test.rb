@@ -21,11 +21,19 @@ class NodeSoapInteropTest < Minitest::Test
     NodeSoap.require_node(self)
     check_foreign_client(["node", File.join(__dir__, "node_client.js"), NodeSoap::MODULE], paths: %w[/document /encoded /rpc])
   end
+
+  # The same over SOAP 1.2 (node_client.js sets forceSoap12Headers for a path
+  # ending in 12: node-soap does not take the version from the WSDL's binding).
+  def test_node_soap_calls_over_soap12
+    NodeSoap.require_node(self)
+    check_foreign_client(["node", File.join(__dir__, "node_client.js"), NodeSoap::MODULE], paths: %w[/document12 /encoded12 /rpc12])
+  end
 end
 
 # Node's soap package as a server (soap.listen, node/server.js) with a WSDL
 # written here (node/people.wsdl), called by the client generated from it:
-# document/literal with a header, a list, non-ASCII text and a fault.
+# document/literal with a header, a list, non-ASCII text and a fault, in SOAP 1.1
+# and 1.2.
 class NodeSoapServerInteropTest < Minitest::Test
   include PeerServer
 
@@ -70,5 +78,20 @@ class NodeSoapServerInteropTest < Minitest::Test
     fault = assert_raises(Wirebind::SOAP::Fault) { @client.people(name: "nobody", count: 1) }
     assert_equal "soap:Client", fault.code
     assert_equal "no such person: nobody", fault.reason
+  end
+
+  # /people12: the same WSDL with a soap12 binding, served with forceSoap12Headers;
+  # the client generated from node-soap's ?wsdl speaks SOAP 1.2 (a 1.2 fault has
+  # Code/Value, which is where soap:Sender comes from).
+  def test_soap12
+    generated = PeerServer.generated("#{self.class.url}12?wsdl", fetch: true)
+    client = generated::Client.new(endpoint: "#{self.class.url}12", read_timeout: 10)
+    response = client.people(name: "zoë", count: 2, auth: generated::AuthHeaderType.new(user: "ann", password: "secret"))
+    assert_equal "ann", response.caller
+    assert_equal([["zoë 1", 1, "nick ✓1"], ["zoë 2", 2, "nick ✓2"]], response.person.map { |p| [p.name, p.age, p.nickname] })
+    fault = assert_raises(Wirebind::SOAP::Fault) { client.people(name: "nobody", count: 1) }
+    assert_equal ["soap:Sender", "no such person: nobody"], [fault.code, fault.reason]
+  ensure
+    client&.close
   end
 end

@@ -55,6 +55,21 @@ class PhpServerInteropTest < Minitest::Test
     check_values(client("1.2"))
   end
 
+  # Lists both ways in SOAP 1.1 and 1.2 encoding: PHP reads either array form
+  # whatever the version, so its listTag reports the form the client wrote
+  # (1.2: enc:itemType and enc:arraySize, Part 2 section 3.1.6; not soapenc:arrayType).
+  def test_rpc_encoded_arrays
+    { "1.1" => / xsi:type="soapenc:Array" soapenc:arrayType="xsd:long\[2\]"/,
+      "1.2" => / xsi:type="enc:Array" enc:itemType="xsd:long" enc:arraySize="2"/ }.each do |version, form|
+      client = client(version)
+      assert_equal 46, client.call(:total, { list: [1, 2, 3, 40] }, types: { list: [:integer] }, returns: :integer), version
+      assert_equal %w[ann zoë ✓], client.call(:words, { text: "ann zoë ✓" }, returns: [:string]), version
+      tag = client.call(:listTag, { list: [1, 2] }, types: { list: [:integer] }, returns: :string)
+      assert_match form, tag, version
+      refute_match(/soapenc/, tag, version) if version == "1.2"
+    end
+  end
+
   # PHP writes one object that a response holds twice with id on the first copy
   # and href="#ref1" on the second, inside the response, in document/literal
   # too: the client resolves it (the same record twice), not a record of nils.
@@ -112,6 +127,43 @@ class PhpClientInteropTest < Minitest::Test
   def test_php_soap_client_calls_document_and_rpc_encoded
     require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
     check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document /encoded /rpc])
+  end
+
+  # The same over SOAP 1.2 (client.php sets soap_version for a path ending in 12:
+  # PHP does not take the version from the WSDL's soap12 binding).
+  def test_php_soap_client_calls_over_soap12
+    require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
+    check_foreign_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "client.php")], paths: %w[/document12 /encoded12 /rpc12])
+  end
+
+  # PHP's SoapClient without a WSDL, in SOAP 1.1 and 1.2 encoding, calling an
+  # rpc/encoded service: a list in, a list out, in the array form of the version.
+  def test_php_soap_client_sends_and_reads_encoded_arrays
+    require_peer(PhpServerInteropTest.php?, "php-cli with php-soap")
+    forms = { "1.1" => /\A<wordsReturn xsi:type="soapenc:Array" soapenc:arrayType="xsd:string\[3\]">\z/,
+              "1.2" => /\A<wordsReturn xsi:type="enc:Array" enc:itemType="xsd:string" enc:arraySize="3">\z/ }
+    Interop::Server.open(Rack::URLMap.new("/1.1" => Lists11.new, "/1.2" => Lists12.new)) do |server|
+      forms.each do |version, form|
+        result = JSON.parse(run_client([PhpServerInteropTest::PHP, File.join(PhpServerInteropTest::SCRIPTS, "encoded_client.php"),
+                                        "#{server.url}/#{version}", version]))
+        assert_equal 46, result["total"], version
+        assert_equal %w[ann zoë ✓], result["words"], version
+        assert_match form, result["wordsTag"], version
+      end
+    end
+  end
+
+  # The lists PHP's SoapClient calls in test_php_soap_client_sends_and_reads_encoded_arrays.
+  class Lists11 < Wirebind::SOAP::Service
+    style :rpc_encoded
+    namespace "urn:wirebind:php"
+    operation(:total, args: { list: [:integer] }, returns: :integer) { |list| list.sum(0) }
+    operation(:words, args: { text: :string }, returns: [:string]) { |text| text.split(" ") }
+  end
+
+  # The same over SOAP 1.2.
+  class Lists12 < Lists11
+    version "1.2"
   end
 
   # A header, a nil, non-ASCII text and one object passed twice, in every style.

@@ -65,6 +65,25 @@ class SavonInteropTest < Minitest::Test
     end
   end
 
+  # soap_version: 2 against the SOAP 1.2 service: application/soap+xml, and a 1.2
+  # fault (Code/Value, Reason/Text) with HTTP 400 for a Sender fault.
+  def test_document_literal_over_soap12
+    Interop::Server.open(Interop::APP) do |server|
+      client = Savon.client(wsdl: "#{server.url}/document12?wsdl", log: false, open_timeout: 5, read_timeout: 10,
+                            raise_errors: false, soap_version: 2)
+      login = client.call(:login, message: { user: "ann", password: "secret" })
+      assert_equal ["token-ann", "application/soap+xml; charset=utf-8"],
+                   [login.body.dig(:login_response, :login_return), login.http.headers["content-type"]]
+      issues = client.call(:get_issues, message: { token: "token-ann", jql: "project = OPS", max: 2 })
+      items = issues.body.dig(:get_issues_response, :get_issues_return, :item)
+      assert_equal [%w[OPS-1 OPS-2], "Issue 2 <&> é"], [items.map { |item| item[:key] }, items[1][:summary]]
+      fault = client.call(:login, message: { user: "bob", password: "nope" })
+      assert_equal 400, fault.http.code
+      assert_equal({ code: { value: "soapenv:Sender" }, reason: { text: "bad password for bob" } }, fault.body[:fault])
+      assert_equal [[:login, "ann", "secret"], [:getIssues, "token-ann", "project = OPS", 2], [:login, "bob", "nope"]], Interop.received
+    end
+  end
+
   def test_rpc_encoded
     Interop::Server.open(Interop::APP) do |server|
       client = savon(server, "/encoded")

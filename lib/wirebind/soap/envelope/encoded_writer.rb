@@ -10,7 +10,9 @@ module Wirebind
       # value as +href="#idN"+ with the record written once, as a
       # +<multiRef id="idN" soapenc:root="0">+ sibling after the operation element
       # (the same object referenced twice is written once). Over SOAP 1.2 the
-      # references are +enc:ref="idN"+ and the multiRefs carry +enc:id="idN"+.
+      # references are +enc:ref="idN"+ and the multiRefs carry +enc:id="idN"+, and
+      # lists are SOAP 1.2 encoding's arrays (Part 2 section 3.1.6): +enc:Array+ with
+      # +enc:itemType="p:Type"+ and +enc:arraySize="n"+ (+*+ for an Enumerator).
       #
       # Models are walked through their {XML::Plan}: XML attributes, the element's
       # text, wrapper groups (a wrapper holding one list, +affectsVersions/*+, is the
@@ -27,13 +29,21 @@ module Wirebind
         # (SOAP 1.2 Part 2 section 3.1.5; 1.2 has no +root+). Each is [before the id, after it].
         REFERENCES = { "1.1" => [' href="#', '"'], "1.2" => [' enc:ref="', '"'] }.freeze
         REFERENTS = { "1.1" => [' id="', '" soapenc:root="0"'], "1.2" => [' enc:id="', '"'] }.freeze
-        private_constant :REFERENCES, :REFERENTS
+        # How an array's start tag is written, by SOAP version: [before the item
+        # type, between it and the size, after the size].
+        ARRAYS = { "1.1" => [' xsi:type="soapenc:Array" soapenc:arrayType="', "[", ']"'],
+                   "1.2" => [' xsi:type="enc:Array" enc:itemType="', '" enc:arraySize="', '"'] }.freeze
+        # An array's size when its length is not known up front (an Enumerator), by SOAP version.
+        UNKNOWN_SIZES = { "1.1" => "", "1.2" => "*" }.freeze
+        private_constant :REFERENCES, :REFERENTS, :ARRAYS, :UNKNOWN_SIZES
 
         def initialize(out, multi_ref, version = "1.1")
           @out = out
           @encoding_style = ENCODING_STYLES.fetch(version.to_s)
           @reference = REFERENCES.fetch(version.to_s)
           @referent = REFERENTS.fetch(version.to_s)
+          @array = ARRAYS.fetch(version.to_s)
+          @unknown_size = UNKNOWN_SIZES.fetch(version.to_s)
           @multi_ref = multi_ref
           @ids = {}.compare_by_identity
           @pending = []
@@ -95,8 +105,8 @@ module Wirebind
 
         def array(name, list, item_type, attributes)
           type, namespace = array_item_type(list, item_type)
-          size = list.is_a?(Array) ? list.size : ""
-          @out << "<" << name << attributes << ' xsi:type="soapenc:Array" soapenc:arrayType="' << type << "[#{size}]\""
+          size = list.is_a?(Array) ? list.size.to_s : @unknown_size
+          @out << "<" << name << attributes << @array[0] << type << @array[1] << size << @array[2]
           @out << ' xmlns:ns2="' << Envelope.attribute(namespace) << '"' if namespace
           @out << ">"
           list.each { |item| value("item", item, item_type) }

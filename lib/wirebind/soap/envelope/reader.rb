@@ -522,6 +522,10 @@ module Wirebind
             return unless @field
 
             text = @field.strip
+            # an empty (or xsi:nil) field claims nothing: gSOAP writes 1.1's fields
+            # nil before a SOAP 1.2 fault's Code and Reason
+            return if text.empty?
+
             case @path
             in ["faultcode"] then @fields[:code] ||= text
             in ["faultstring"] then @fields[:reason] ||= text

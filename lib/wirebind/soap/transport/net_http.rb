@@ -44,6 +44,7 @@ module Wirebind
           fiber = Fiber.new do
             http.request(request) do |response|
               Fiber.yield response
+              StrictChunks.install(response) if response.chunked?
               response.read_body { |chunk| Fiber.yield chunk }
             end
             nil
@@ -163,6 +164,75 @@ module Wirebind
           end
         end
         private_constant :BodyReader
+
+        # What net/http reads a chunked body from, checking the framing it reads
+        # leniently: it takes a chunk size line's leading hex digits ("5zz" and
+        # "-5" as 5) and skips the two bytes after a chunk's data unread, so a
+        # body framed wrongly was read as a body (and a ParseError, or a value).
+        # Here the size line must be hex digits (at most 15), optional blanks and
+        # an extension, and the data must end with CRLF; anything else is a
+        # {ConnectionError}, as on the +:socket+ adapter.
+        #
+        # net/http offers no hook for this: the response's socket (+@socket+,
+        # which +read_chunked+ reads from) is replaced by this wrapper for the
+        # body only. Size and trailer lines come through +readuntil+ (net-http
+        # 0.4 and later) or +readline+ (earlier); data and the CRLF through +read+.
+        class StrictChunks
+          # A chunk size line: hex digits, blanks, an optional extension, the line end.
+          SIZE_LINE = /\A(\h{1,15})[ \t]*(?:;[^\r\n]*)?\r?\n?\z/
+
+          # Wraps the socket of +response+ (before its body is read).
+          def self.install(response)
+            response.instance_variable_set(:@socket, new(response.instance_variable_get(:@socket)))
+          end
+
+          def initialize(io)
+            @io = io
+            @state = :size
+            @left = 0
+          end
+
+          def readuntil(terminator, ignore_eof = false, **limit)
+            line(@io.readuntil(terminator, ignore_eof, **limit))
+          end
+
+          def readline
+            line(@io.readline)
+          end
+
+          def read(length, dest = +"", ignore_eof = false)
+            case @state
+            when :data
+              @left -= length
+              @state = :crlf if @left <= 0
+              @io.read(length, dest, ignore_eof)
+            when :crlf
+              crlf = @io.read(length)
+              raise ConnectionError, "a chunk does not end with CRLF (#{crlf.inspect[0, 20]} after its data)" unless crlf == "\r\n"
+
+              @state = :size
+              crlf
+            else
+              raise ConnectionError, "chunked body read out of turn (#{@state})"
+            end
+          end
+
+          def closed?
+            @io.closed?
+          end
+
+          private
+
+          def line(text)
+            return text if @state == :trailers
+
+            size = SIZE_LINE.match(text)&.[](1) or raise ConnectionError, "a bad chunk size line: #{text.inspect[0, 80]}"
+            @left = size.to_i(16)
+            @state = @left.zero? ? :trailers : :data
+            text
+          end
+        end
+        private_constant :StrictChunks
       end
     end
   end

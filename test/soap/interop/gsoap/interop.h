@@ -39,6 +39,8 @@ struct enc__PersonArray {
 int enc__add(int a, int b, int *sum);
 int enc__people(char *name, int count, struct enc__PersonArray *result);
 int enc__refuse(char *reason, char **result);
+// A list of records in: the sum of their ages.
+int enc__ages(struct enc__PersonArray *people, int *total);
 
 //gsoap lit service method-header-part: whoAmI lit__AuthHeader
 //gsoap lit service method-input-header-part: whoAmI lit__AuthHeader

@@ -36,6 +36,13 @@ int enc__refuse(struct soap *soap, char *reason, char **result) {
   return soap_sender_fault(soap, reason, NULL);
 }
 
+int enc__ages(struct soap *soap, struct enc__PersonArray *people, int *total) {
+  (void)soap;
+  *total = 0;
+  for (int n = 0; people && n < people->__size; n++) *total += people->__ptr[n].age;
+  return SOAP_OK;
+}
+
 int lit__whoAmI(struct soap *soap, char *greeting, char **answer) {
   const char *user = "stranger";
   if (soap->header && soap->header->lit__AuthHeader && soap->header->lit__AuthHeader->password &&

@@ -10,7 +10,8 @@ use SOAP::Lite;
 my $url = $ARGV[0];
 # default_ns, not ns(URI, 'tns'): with a header in another element, SOAP::Lite
 # leaves the tns prefix of the operation element undeclared (not well-formed).
-my $soap = SOAP::Lite->proxy($url, timeout => 10)->default_ns('urn:wirebind:interop')
+# a path ending in 12 is a SOAP 1.2 service (SOAP::Lite's soapversion)
+my $soap = SOAP::Lite->soapversion($url =~ /12$/ ? '1.2' : '1.1')->proxy($url, timeout => 10)->default_ns('urn:wirebind:interop')
   ->on_action(sub { qq("$_[1]") })->on_fault(sub { $_[1] });
 sub call {
   my ($operation, @parts) = @_;

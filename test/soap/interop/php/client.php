@@ -6,7 +6,9 @@ ini_set('soap.wsdl_cache_enabled', '0');
 $url = $argv[1];
 // rpc (encoded or literal): the parts as arguments, the return value out
 $encoded = strpos($url, '/encoded') !== false || strpos($url, '/rpc') !== false;
-$client = new SoapClient($url . '?wsdl', ['exceptions' => true, 'connection_timeout' => 10]);
+// a path ending in 12 is a SOAP 1.2 service (PHP takes the version from this option, not the WSDL)
+$version = preg_match('#12$#', $url) ? SOAP_1_2 : SOAP_1_1;
+$client = new SoapClient($url . '?wsdl', ['exceptions' => true, 'connection_timeout' => 10, 'soap_version' => $version]);
 
 // document/literal wrapped: one array of the wrapper's fields in, the wrapper
 // object out; rpc/encoded: the parts as arguments, the return value out.
