@@ -606,5 +606,124 @@ module Wirebind
         end
       end
     end
+
+    # @!parse
+    #   module Native
+    #     # The C {Wirebind::Buffer} (TypedData, ext/wirebind/binary_buffer_class.c),
+    #     # documented here beside its Ruby twin: every method answers as
+    #     # {Pure::Buffer}'s does, with the same values and errors.
+    #     class Buffer
+    #       # (see Wirebind::Binary::Pure::Buffer::RangeError)
+    #       RangeError = Binary::RangeError
+    #       # (see Wirebind::Binary::Pure::Buffer::ReadOnlyError)
+    #       ReadOnlyError = Binary::ReadOnlyError
+    #       # @!method self.read_only(string, endian: :big)
+    #       #   (see Wirebind::Binary::Pure::Buffer.read_only)
+    #       # @!method initialize(capacity = 0, endian: :big)
+    #       #   (see Wirebind::Binary::Pure::Buffer#initialize)
+    #       # @!method initialize_copy(original)
+    #       #   (see Wirebind::Binary::Pure::Buffer#initialize_copy)
+    #       # @!method get_u8(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u8)
+    #       # @!method set_u8(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u8)
+    #       # @!method append_u8(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u8)
+    #       # @!method get_i8(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i8)
+    #       # @!method set_i8(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i8)
+    #       # @!method append_i8(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i8)
+    #       # @!method get_u16(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u16)
+    #       # @!method set_u16(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u16)
+    #       # @!method append_u16(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u16)
+    #       # @!method get_i16(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i16)
+    #       # @!method set_i16(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i16)
+    #       # @!method append_i16(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i16)
+    #       # @!method get_u24(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u24)
+    #       # @!method set_u24(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u24)
+    #       # @!method append_u24(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u24)
+    #       # @!method get_u32(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u32)
+    #       # @!method set_u32(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u32)
+    #       # @!method append_u32(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u32)
+    #       # @!method get_i32(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i32)
+    #       # @!method set_i32(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i32)
+    #       # @!method append_i32(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i32)
+    #       # @!method get_u64(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u64)
+    #       # @!method set_u64(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u64)
+    #       # @!method append_u64(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u64)
+    #       # @!method get_i64(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i64)
+    #       # @!method set_i64(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i64)
+    #       # @!method append_i64(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i64)
+    #       # @!method get_f32(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_f32)
+    #       # @!method set_f32(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_f32)
+    #       # @!method append_f32(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_f32)
+    #       # @!method get_f64(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_f64)
+    #       # @!method set_f64(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_f64)
+    #       # @!method append_f64(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_f64)
+    #       # @!method get_bits(bit_offset, count)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_bits)
+    #       # @!method set_bits(bit_offset, count, value)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_bits)
+    #       # @!method slice(offset, length)
+    #       #   (see Wirebind::Binary::Pure::Buffer#slice)
+    #       # @!method to_s
+    #       #   (see Wirebind::Binary::Pure::Buffer#to_s)
+    #       # @!method get_bytes(offset, length)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_bytes)
+    #       # @!method set_bytes(offset, string)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_bytes)
+    #       # @!method append(data)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append)
+    #       # @!method length
+    #       #   (see Wirebind::Binary::Pure::Buffer#length)
+    #       # @!method size
+    #       #   (see Wirebind::Binary::Pure::Buffer#length)
+    #       # @!method read_only?
+    #       #   (see Wirebind::Binary::Pure::Buffer#read_only?)
+    #       # @!method view?
+    #       #   (see Wirebind::Binary::Pure::Buffer#view?)
+    #       # @!method endian
+    #       #   (see Wirebind::Binary::Pure::Buffer#endian)
+    #       # @!method clear
+    #       #   (see Wirebind::Binary::Pure::Buffer#clear)
+    #       # @!method ==(other)
+    #       #   (see Wirebind::Binary::Pure::Buffer#==)
+    #       # @!method eql?(other)
+    #       #   (see Wirebind::Binary::Pure::Buffer#==)
+    #       # @!method hash
+    #       #   (see Wirebind::Binary::Pure::Buffer#hash)
+    #       # @!method inspect
+    #       #   (see Wirebind::Binary::Pure::Buffer#inspect)
+    #     end
+    #   end
   end
 end
