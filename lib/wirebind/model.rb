@@ -351,7 +351,7 @@ module Wirebind
       end
       private :wire_copies
 
-      # The wire value of one time or date attribute, an invalid one an {EncodeError} at +path+.
+      # The wire value of one attribute; a value it refuses raises {EncodeError} at +path+.
       # @api private
       def wire_time(attribute, value, path)
         attribute.encode_wire(value)
