@@ -26,7 +26,7 @@ Gem::Specification.new do |spec|
   spec.metadata["bug_tracker_uri"] = "#{spec.homepage}/issues"
   spec.required_ruby_version = ">= 3.1"
 
-  spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,h,rb}", "ext/wirebind/README.md", "examples/**/*.rb",
+  spec.files = Dir["lib/**/*.rb", "ext/**/*.{c,h,rb}", "ext/wirebind/README.md", "examples/**/*.{rb,wsdl}",
                    "exe/*", "sig/**/*.rbs", "README.md", "CHANGELOG.md", "ARCHITECTURE.md", "LICENSE"]
   spec.require_paths = ["lib"]
   spec.bindir = "exe"

@@ -2,10 +2,11 @@
 
 # bundle install && bundle exec rake demo
 #
-# The job wirebind exists for, end to end: the models and client of JIRA's SOAP
-# API are generated from its WSDL (../shared/fixtures/wsdl/jirasoapservice-v2.wsdl,
-# defined in memory by examples/jira/models.rb with Wirebind::WSDL.load(...).define,
-# the same classes `wirebind generate` writes as files); a JIRA-like SOAP service
+# The job wirebind exists for, end to end: the models and client of a JIRA-like
+# SOAP API are generated from its WSDL (examples/jira/jira.wsdl, shipped in the gem;
+# JIRA_WSDL=path/to/jirasoapservice-v2.wsdl generates from JIRA's own), defined in
+# memory by examples/jira/models.rb with Wirebind::WSDL.load(...).define, the same
+# classes `wirebind generate` writes as files; a JIRA-like SOAP service
 # built on those models (examples/jira/service.rb: rpc/encoded, every record an
 # Axis-style multiRef) runs under Puma on 127.0.0.1 in a child process; this
 # process calls it with the generated client:

@@ -45,4 +45,35 @@ namespace :gem do
     end
     defined?(Bundler) ? Bundler.with_unbundled_env(&run) : run.call
   end
+
+  desc "Run the examples the gem ships from the copy gem:no_compiler installed, away from the checkout and ../shared"
+  task examples: :no_compiler do
+    require "open3"
+    require "tmpdir"
+    dir = File.expand_path("../tmp/no_compiler", __dir__)
+    gems = File.join(dir, "gems")
+    examples = Dir[File.join(gems, "gems", "wirebind-*", "examples")].first or abort "gem:examples: no installed wirebind in #{gems}"
+    # Anything the examples would read from the checkout's test data is not there.
+    reads_shared = Dir[File.join(examples, "**", "*")].select { |file| File.file?(file) && File.read(file).include?("shared/") }
+    abort "gem:examples: shipped examples name ../shared: #{reads_shared.join(', ')}" unless reads_shared.empty?
+
+    env = { "GEM_HOME" => gems, "GEM_PATH" => [gems, Gem.default_dir].join(File::PATH_SEPARATOR), "JIRA_WSDL" => nil,
+            "WIREBIND_BACKEND" => "pure", "DEMO_CALL" => "100", "DEMO_STREAM" => "1000" }
+    expected = {
+      "demo.rb" => ["Models and client generated from jira.wsdl", "equal to what the service generated: yes",
+                    "the same multiRef twice is the same object: yes", "all 1000 received", "server stopped"],
+      "soap_to_hypermedia.rb" => ["round trip equal: true"]
+    }
+    run = lambda do
+      Dir.mktmpdir("wirebind-examples") do |cwd|
+        expected.each do |example, lines|
+          output, status = Open3.capture2e(env, RbConfig.ruby, "-W0", File.join(examples, example), chdir: cwd)
+          missing = lines.reject { |line| output.include?(line) }
+          abort "gem:examples: #{example} from the installed gem failed:\n#{output}" unless status.success? && missing.empty?
+          puts "gem:examples: #{example} runs from the installed gem (#{lines.first})"
+        end
+      end
+    end
+    defined?(Bundler) ? Bundler.with_unbundled_env(&run) : run.call
+  end
 end

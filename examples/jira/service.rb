@@ -60,8 +60,13 @@ module Jira
       reader, writer = IO.pipe
       @pid = fork do
         reader.close
-        require "puma"
-        require "puma/server"
+        begin
+          require "puma"
+          require "puma/server"
+        rescue LoadError
+          warn "the demo's service runs under Puma, which is not installed (gem install puma)"
+          exit!(1)
+        end
         server = Puma::Server.new(app, nil, min_threads: 1, max_threads: threads, log_writer: Puma::LogWriter.null)
         server.add_tcp_listener("127.0.0.1", 0)
         thread = server.run

@@ -6,6 +6,8 @@ require_relative "binary/plan"
 require_relative "binary/pure/codec"
 
 module Wirebind
+  # Each backend's class of {Buffer}.
+  Backend.register(:buffer, pure: Binary::Pure::Buffer, native: (Binary::Native::Buffer if Wirebind.backend == :native))
   # A growable byte buffer with typed, bounds-checked access.
   #
   # @example
@@ -29,7 +31,6 @@ module Wirebind
   # (TypedData, own storage, or a pinned frozen String for views); on the pure
   # one +Wirebind::Binary::Pure::Buffer+. Both answer alike.
   # Another backend's: {Binary.buffer_class}.
-  Backend.register(:buffer, pure: Binary::Pure::Buffer, native: (Binary::Native::Buffer if Wirebind.backend == :native))
   Buffer = Backend.implementation(:buffer)
 end
 
@@ -126,6 +127,30 @@ module Wirebind
       end
     end
   end
+
+  # @!parse
+  #   module Binary
+  #     # The native backend of {Binary}, defined in C (ext/wirebind/binary_record_class.c
+  #     # and binary_buffer_class.c); present only when {Wirebind.backend} is +:native+.
+  #     #
+  #     # @api private
+  #     module Native
+  #       # @!method self.compile_plan(plan)
+  #       #   @param plan [Plan] a class's binary plan
+  #       #   @return [Object] the plan compiled into C steps (a +Native::Plan+)
+  #       # @!method self.decode(native_plan, source, offset, into)
+  #       #   @param native_plan [Object] from {compile_plan}
+  #       #   @param source [String, Wirebind::Buffer]
+  #       #   @param offset [Integer]
+  #       #   @param into [Wirebind::Model, nil]
+  #       #   @return [Wirebind::Model] the record (into, if given)
+  #       # @!method self.encode(native_plan, record, into)
+  #       #   @param native_plan [Object] from {compile_plan}
+  #       #   @param record [Wirebind::Model]
+  #       #   @param into [Wirebind::Buffer, nil, false] a new buffer if nil or false
+  #       #   @return [Wirebind::Buffer] into, the record appended
+  #     end
+  #   end
 
   Backend.register(:binary, pure: Binary::Pure, native: (Binary::Native if Wirebind.backend == :native))
 end

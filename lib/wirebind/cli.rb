@@ -57,6 +57,9 @@ module Wirebind
           2
         rescue Errno::EPIPE
           0 # the reader (| head) has what it wanted
+        rescue Interrupt
+          err.puts("wirebind #{name}: interrupted") # ^C: the output was removed, as after any failure
+          130
         rescue StandardError => e
           err.puts("wirebind #{name}: #{e.message.strip.gsub(/\s*\n\s*/, ' ')}")
           1

@@ -351,6 +351,8 @@ module Wirebind
       end
       private :wire_copies
 
+      # The wire value of one attribute; a value it refuses raises {EncodeError} at +path+.
+      # @api private
       def wire_time(attribute, value, path)
         attribute.encode_wire(value)
       rescue Types::InvalidValue => e

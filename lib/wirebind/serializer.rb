@@ -384,5 +384,33 @@ module Wirebind
   end
 end
 
+# @!parse
+#   module Wirebind
+#     class Serializer
+#       # The C serializer engine (ext/wirebind/serializer_class.c, serializer_engine.c),
+#       # the native twin of {Pure}; present only when {Wirebind.backend} is +:native+.
+#       #
+#       # @api private
+#       module Native
+#         # @!method self.compile(program)
+#         #   @param program [Serializer::Program] a serializer class's program
+#         #   @return [Program] it compiled for C (frozen, shareable)
+#         # @!method self.write(serializer, resource, context, io, layout)
+#         #   Writes +serializer+'s document, laid out as +layout+ says.
+#         #   @param serializer [Serializer]
+#         #   @param resource [Object] what it serializes
+#         #   @param context [Object] the serializer's context
+#         #   @param io [IO, nil] where to write (nil: return the document)
+#         #   @param layout [Serializer::Layout]
+#         #   @return [String, Integer] the document, or the bytes written to +io+
+#
+#         # A {Serializer::Program} compiled for C (TypedData), from {Native.compile}.
+#         #
+#         # @api private
+#         class Program; end
+#       end
+#     end
+#   end
+
 Wirebind::Backend.register(:serializer, pure: Wirebind::Serializer::Pure,
                                         native: (Wirebind::Serializer::Native if Wirebind.backend == :native))

@@ -19,9 +19,13 @@ module Wirebind
   # +fetch: true+. Names from the description are never evaluated: generated
   # source is written from checked identifiers and +inspect+ed literals.
   module WSDL
+    # The WSDL 1.1 namespace.
     WSDL_NS = Namespaces::WSDL
+    # The SOAP 1.1 encoding namespace (rpc/encoded arrays and multiRefs).
     ENCODING_NS = Namespaces::SOAP11_ENCODING
+    # The XML Schema namespaces read as XSD: 2001, and the drafts of 2000 and 1999 older services use.
     XSD_NAMESPACES = [Namespaces::XSD, Namespaces::XSD_2000, Namespaces::XSD_1999].freeze
+    # The SOAP version each WSDL SOAP binding namespace stands for.
     SOAP_BINDING_NAMESPACES = {
       Namespaces::WSDL_SOAP11_BINDING => "1.1",
       Namespaces::WSDL_SOAP12_BINDING => "1.2"

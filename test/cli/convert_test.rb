@@ -214,6 +214,32 @@ class CLIConvertTest < Minitest::Test
     assert_equal 5, JSON.parse(File.read(output)).size
   end
 
+  def test_an_output_that_is_a_directory_is_refused_before_anything_is_written
+    input = write_input("issues.xml", soap(3))
+    directory = File.join(@dir, "out")
+    Dir.mkdir(directory)
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", AT, input, directory)
+
+    assert_equal 2, status
+    assert_match(/OUTPUT .*out is a directory/, err)
+    assert_equal %w[issues.xml out], Dir.children(@dir).sort, "no temporary file beside it"
+    assert_empty Dir.children(directory)
+  end
+
+  def test_an_input_or_output_the_system_refuses_is_one_line_naming_the_path
+    input = write_input("issues.xml", soap(3))
+    output = File.join(@dir, "absent", "out.json")
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", AT, input, output)
+
+    assert_equal 1, status
+    assert_equal "wirebind convert: cannot write #{output}: No such file or directory\n", err
+
+    missing = File.join(@dir, "absent.xml")
+    status, _out, err = convert("--type", "ConvertTestModels::Issue", "--at", AT, missing)
+    assert_equal 1, status
+    assert_equal "wirebind convert: cannot read #{missing}: No such file or directory\n", err
+  end
+
   def test_a_path_matching_nothing_fails_unless_missing_empty
     input = write_input("issues.xml", soap(2))
     status, out, err = convert("--type", "ConvertTestModels::Issue", "--at", "Envelope/Body/*/nothing/item", input)
@@ -262,6 +288,21 @@ class CLIConvertTest < Minitest::Test
     assert_equal 1, status.exitstatus
     assert_equal 1, output.lines.size, output
     refute_match(/\.rb:\d+:in /, output, "no backtrace")
+
+    # Interrupted (^C) while it waits for more input: one line, status 130, no output left.
+    output_path = File.join(@dir, "interrupted.json")
+    Open3.popen3(RbConfig.ruby, "-I", lib, exe, "convert", "--require", @models, "--type", "ConvertTestModels::Issue",
+                 "--at", AT, "-", output_path) do |stdin, _stdout, stderr, thread|
+      stdin.write(soap(10).sub(%r{</return>.*}m, "")) # the records, and no end yet
+      stdin.flush
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 30
+      sleep 0.05 until Dir.children(@dir).any? { |name| name.end_with?(".tmp") } || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+      Process.kill(:INT, thread.pid)
+      assert_equal 130, thread.value.exitstatus
+      assert_equal "wirebind convert: interrupted\n", stderr.read
+    end
+    refute File.exist?(output_path), "no output after an interruption"
+    assert_empty Dir.children(@dir).select { |name| name.end_with?(".tmp") }, "the temporary file is removed"
 
     output, status = Open3.capture2e(RbConfig.ruby, "-I", lib, exe, "--version")
     assert_equal 0, status.exitstatus

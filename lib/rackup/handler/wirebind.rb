@@ -3,7 +3,9 @@
 require "rackup/handler"
 require_relative "../../wirebind/http2/server"
 
+# Rackup's namespace, reopened to register the +wirebind+ server.
 module Rackup
+  # Rackup's servers, looked up by name (+rackup -s wirebind+).
   module Handler
     # +rackup -s wirebind+: runs the application on {Wirebind::HTTP2::Server}.
     module Wirebind

@@ -69,7 +69,7 @@ module Wirebind
         raise UsageError, "--at is for XML input" if options[:at] && from != "xml"
 
         input_path, output_path = arguments
-        refuse_overwriting_input(input_path, output_path)
+        check_output(input_path, output_path)
         open_input(input_path) do |input|
           open_output(output_path) do |output|
             progress = Progress.for(@err, input.size, options[:progress])
@@ -100,9 +100,12 @@ module Wirebind
       end
 
       # The output is written in place of nothing the command still has to read:
-      # the same path, a hard link or a symlink to the input is refused.
-      def refuse_overwriting_input(input_path, output_path)
-        return if output_path.nil? || output_path == "-" || input_path == "-"
+      # the same path, a hard link or a symlink to the input is refused. A
+      # directory is refused before anything is read (not after the whole run).
+      def check_output(input_path, output_path)
+        return if output_path.nil? || output_path == "-"
+        raise UsageError, "OUTPUT #{output_path} is a directory" if File.directory?(output_path)
+        return if input_path == "-"
         return unless File.exist?(output_path) && File.identical?(input_path, output_path)
 
         raise UsageError, "OUTPUT #{output_path} is the INPUT file #{input_path}: refusing to overwrite it"
@@ -171,28 +174,43 @@ module Wirebind
         raise UsageError, "#{option} #{name}: no such constant (is its file given with --require?)"
       end
 
-      def open_input(path, &block)
-        if path == "-"
-          yield CountingReader.new($stdin, nil)
-        else
-          File.open(path, "rb") { |file| yield CountingReader.new(file, file.size) }
+      def open_input(path)
+        return yield CountingReader.new($stdin, nil) if path == "-"
+
+        file = naming_path("read", path) { File.open(path, "rb") }
+        begin
+          yield CountingReader.new(file, file.size)
+        ensure
+          file.close
         end
       end
 
       # A named output is written to a temporary file beside it and renamed over
       # it only when the whole conversion succeeded: a failure leaves the old
       # file (or none) and no partial document.
-      def open_output(path, &block)
+      def open_output(path)
         return yield @out if path.nil? || path == "-"
 
-        directory = File.dirname(path)
-        temporary = File.join(directory, ".#{File.basename(path)}.#{Process.pid}.#{rand(1 << 32).to_s(36)}.tmp")
+        temporary = File.join(File.dirname(path), ".#{File.basename(path)}.#{Process.pid}.#{rand(1 << 32).to_s(36)}.tmp")
         begin
-          File.open(temporary, File::WRONLY | File::CREAT | File::EXCL | File::BINARY, 0o666, &block)
-          File.rename(temporary, path)
+          file = naming_path("write", path) { File.open(temporary, File::WRONLY | File::CREAT | File::EXCL | File::BINARY, 0o666) }
+          begin
+            yield file
+          ensure
+            file.close
+          end
+          naming_path("write", path) { File.rename(temporary, path) }
         ensure
           File.unlink(temporary) if File.exist?(temporary)
         end
+      end
+
+      # Opening or renaming a file the system refuses: one line naming the path the
+      # user gave (not the temporary file), without Ruby's "@ rb_sysopen - ...".
+      def naming_path(verb, path)
+        yield
+      rescue SystemCallError => e
+        raise ArgumentError, "cannot #{verb} #{path}: #{e.message.sub(/ @ .*/m, '')}"
       end
 
       # The input as the codecs read it (+readpartial+), counting the bytes for the

@@ -17,7 +17,9 @@ module Wirebind
     #   handler = ->(connection, stream) { connection.respond(stream, 200, [["content-length", "2"]], body: StringIO.new("hi"), length: 2) }
     #   Wirebind::HTTP2::Connection.new(socket, handler).run
     class Connection
+      # The client connection preface every connection starts with (section 3.4).
       PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".b.freeze
+      # The SETTINGS_MAX_CONCURRENT_STREAMS a connection advertises unless told otherwise.
       MAX_CONCURRENT_STREAMS = 128
       # SETTINGS_MAX_HEADER_LIST_SIZE we advertise and enforce on each decoded
       # list (names, values and 32 bytes per field: at most 2,048 fields)

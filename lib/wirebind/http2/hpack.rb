@@ -18,6 +18,26 @@ module Wirebind
     # block that ends early) raises {CompressionError}; the decoder is then
     # unusable, as RFC 9113 makes it a connection error.
     module HPACK
+      # @!parse
+      #   # The C twin of {Huffman} (ext/wirebind/hpack_class.c): the same methods,
+      #   # answering alike; present only when {Wirebind.backend} is +:native+.
+      #   #
+      #   # @api private
+      #   module Native
+      #     # @!method self.encode(string)
+      #     #   (see Wirebind::HTTP2::HPACK::Huffman.encode)
+      #     # @!method self.encoded_length(string)
+      #     #   (see Wirebind::HTTP2::HPACK::Huffman.encoded_length)
+      #     # @!method self.decode(string)
+      #     #   (see Wirebind::HTTP2::HPACK::Huffman.decode)
+      #     # @!method self.append_string(out, string, huffman)
+      #     #   (see Wirebind::HTTP2::HPACK::Huffman.append_string)
+      #     # @!method self.append_integer(out, value, prefix, first)
+      #     #   (see Wirebind::HTTP2::HPACK::Huffman.append_integer)
+      #     # @!method self.append_literal(out, name_index, name, value, huffman)
+      #     #   (see Wirebind::HTTP2::HPACK::Huffman.append_literal)
+      #   end
+
       Backend.register(:hpack, pure: Huffman, native: (Native if Wirebind.backend == :native))
 
       # Largest integer accepted in a block (a length or an index): no header

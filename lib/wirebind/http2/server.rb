@@ -31,6 +31,8 @@ module Wirebind
       # The server cannot start as asked (a TLS file that cannot be read, a missing gem).
       class Error < Wirebind::Error; end
 
+      # The options {#initialize} takes when not given: address, port, worker threads,
+      # seconds to finish requests in flight on stop, and the largest request body in bytes.
       DEFAULTS = { bind: "127.0.0.1", port: 9292, threads: 64, drain_timeout: 10, max_body: 64 * 1024 * 1024 }.freeze
       # Accept failing for lack of descriptors: wait this long (doubling up to the max) and try again.
       ACCEPT_BACKOFF = 0.01

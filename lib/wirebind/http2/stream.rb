@@ -12,16 +12,19 @@ module Wirebind
       attr_reader :send_window
       # @return [Array<Array(String, String)>, nil] the request's headers
       attr_accessor :headers
-      # @api private: the response body being sent, and its bytes still to
-      # send (nil: until the body's +read+ returns nil)
+      # The response body being sent, and its bytes still to send (nil:
+      # until the body's +read+ returns nil).
+      # @api private
       attr_reader :body, :remaining
-      # @api private: where the next DATA frame's bytes start in a File body
-      # (nil for other bodies)
+      # Where the next DATA frame's bytes start in a File body (nil for other bodies).
+      # @api private
       attr_reader :body_offset
-      # @api private: the request's content-length, if any, and the DATA bytes received
+      # The request's content-length, if any, and the DATA bytes received.
+      # @api private
       attr_reader :content_length, :received_length
-      # @api private: called once with nil when our END_STREAM is sent, or
-      # with a {StreamError} when the stream is reset before it
+      # Called once with nil when our END_STREAM is sent, or with a
+      # {StreamError} when the stream is reset before it.
+      # @api private
       attr_accessor :on_response_end
 
       def initialize(id, send_window)
@@ -175,7 +178,10 @@ module Wirebind
         @state == :closed
       end
 
-      # @api private: tells {#on_response_end}, once.
+      # Tells {#on_response_end}, once.
+      # @param error [StreamError, nil] why the stream ended early, nil when our END_STREAM was sent
+      # @return [void]
+      # @api private
       def response_ended(error)
         callback = @on_response_end
         return unless callback

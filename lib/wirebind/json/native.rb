@@ -17,7 +17,7 @@ module Wirebind
     #   C defines) having +code+, +type+ and +list+, which describe the document's
     #   value ({Plan.root}), +slot+, that Plan::Slot (asked for messages only),
     #   +strict+, +max_depth+, +max_token_size+ and +max_number_length+;
-    # - +compile_plan(klass, slots)+, a class's Plan compiled for C (through {plan_for});
+    # - +compile_plan(klass, slots, filler)+, a class's Plan compiled for C (through {plan_for});
     #   the decoder and the encoder share it;
     # - +encode_value(value, io, max_depth)+.
     #
@@ -58,6 +58,24 @@ module Wirebind
           end
         end
       end
+
+      # The methods defined in C (ext/wirebind/json_*_class.c), described above:
+      # @!method self.decode_source(source, config, block)
+      #   @param source [JSON::Source] the document
+      #   @param config [DecodeConfig]
+      #   @param block [Proc, nil] given: yields each top-level item
+      #   @return [Object, Integer] the value, or (with a block) the number of items
+      # @!method self.compile_plan(klass, slots, filler)
+      #   @param klass [Class] a model
+      #   @param slots [Array<Plan::Slot>] its attributes' slots
+      #   @param filler [Symbol] the name of the class's fill method, which builds a
+      #     record from its values ({Model::ClassMethods#__wb_builders})
+      #   @return [Object] the plan compiled into C tables (frozen, shareable)
+      # @!method self.encode_value(value, io, max_depth)
+      #   @param value [Object] a record, a list or plain values
+      #   @param io [IO, nil] where to write (nil: return the document)
+      #   @param max_depth [Integer]
+      #   @return [String, Integer] the document, or the bytes written to +io+
     end
   end
 end

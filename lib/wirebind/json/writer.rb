@@ -25,6 +25,7 @@ module Wirebind
       # E2 80 A8 in UTF-8): a byte class is searched several times faster than
       # a character class over multi-byte text.
       ESCAPE = Shareable.make(Regexp.new('["\\\\\x00-\x1f]|\xE2\x80[\xA8\xA9]'.b, Regexp::NOENCODING))
+      # What each byte {ESCAPE} matches is written as.
       ESCAPES = Shareable.make((0x00..0x1F).to_h { |code| [code.chr.b, format("\\u%04x", code)] }.merge(
                                  '"'.b => '\\"', "\\".b => "\\\\", "\b".b => "\\b", "\f".b => "\\f", "\n".b => "\\n", "\r".b => "\\r",
                                  "\t".b => "\\t", "\u2028".b => "\\u2028", "\u2029".b => "\\u2029"

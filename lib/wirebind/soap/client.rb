@@ -24,6 +24,7 @@ module Wirebind
     # {ConnectionError}; a malformed body raises the codec's {ParseError} or
     # {DecodeError}. No partial result is ever returned.
     class Client
+      # The request's Content-Type for each SOAP version.
       CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
       ADAPTERS = %i[net_http socket httpx].freeze
       # Seconds a call may take by default: twice the default read_timeout, so

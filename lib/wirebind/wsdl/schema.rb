@@ -60,6 +60,7 @@ module Wirebind
         chain.flat_map(&:fields).select { |field| seen[field.key] ? false : (seen[field.key] = true) }
       end
 
+      # @return [String] the type's qualified name, for messages and the console
       def inspect
         "#<Wirebind::WSDL::TypeSpec #{qualified_name}>"
       end

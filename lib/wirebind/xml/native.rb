@@ -106,6 +106,39 @@ module Wirebind
           text
         end
       end
+
+      # The methods defined in C (ext/wirebind/xml_*_class.c), described above:
+      # @!method self.decode_source(source, config, block, references)
+      #   @param source [XML::Source] the document
+      #   @param config [DecodeConfig]
+      #   @param block [Proc, nil] each item's block, for mode +:each+
+      #   @param references [XML::References, nil] SOAP encoding's multiRefs
+      #   @return [Object, Symbol] the result, or +:doctype+ (see above)
+      # @!method self.compile_plan(plan)
+      #   @param plan [XML::Plan]
+      #   @return [Object] the plan compiled into C tables (frozen, shareable)
+      # @!method self.encode_value(value, config, io)
+      #   @param value [Wirebind::Model, Array<Wirebind::Model>]
+      #   @param config [EncodeConfig]
+      #   @param io [IO, nil] where to write (nil: return the document)
+      #   @return [String, Integer] the document, or the bytes written to +io+
+      # @!method self.scan_clean_text(text)
+      #   @param text [String] a chunk of input
+      #   @return [Array(Integer, Integer), nil] its newlines and the characters after
+      #     the last one, when it is clean UTF-8 XML text without CRs; nil when the
+      #     careful Ruby path must look at it
+
+      # @!parse
+      #   # The decoder's state, handed to {XML::Capture} while it is fed (C, TypedData).
+      #   # @api private
+      #   class DecodeState
+      #     # @param prefix [String] a prefix, "" for the default namespace
+      #     # @return [String, nil] the namespace it is bound to where the decoder is
+      #     def namespace_of(prefix); end
+      #   end
+      #   # A model's encoding plan compiled for C (TypedData).
+      #   # @api private
+      #   class EncoderPlan; end
     end
   end
 end

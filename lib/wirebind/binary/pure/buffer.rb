@@ -2,13 +2,17 @@
 
 module Wirebind
   module Binary
+    # The pure-Ruby backend of {Binary} and {Wirebind::Buffer}: the reference
+    # the C one (ext/wirebind/binary_*.c) is held equal to.
     module Pure
       # The reference Wirebind::Buffer, on +String#unpack1(offset:)+, +pack+ and
       # +setbyte+: the C one (ext/wirebind/binary_buffer_class.c) answers every
       # call with the same value, or raises the same error with the same message.
       # See {Wirebind::Buffer} for the contract.
       class Buffer
+        # An access outside the buffer, or a value that does not fit its type: {Binary::RangeError}.
         RangeError = Binary::RangeError
+        # A write to a read-only buffer or view: {Binary::ReadOnlyError}.
         ReadOnlyError = Binary::ReadOnlyError
 
         # [width, signed?, big-endian unpack directive, little-endian one]
@@ -89,10 +93,233 @@ module Wirebind
           self
         end
 
-        # @api private: the bytes a view of this (root) buffer reads
+        # The bytes a view of this (root) buffer reads.
+        # @api private
         def __string
           @string
         end
+
+        # The typed accessors, generated below (one +get_+, +set_+ and +append_+ per
+        # type); +endian+ is +:big+ or +:little+, nil for the buffer's own byte order.
+        #
+        # @!method get_u8(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the unsigned 8-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_u8(offset, value, endian = nil)
+        #   Writes +value+ as unsigned 8-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_u8(value, endian = nil)
+        #   Appends +value+ as unsigned 8-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_i8(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the signed 8-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_i8(offset, value, endian = nil)
+        #   Writes +value+ as signed 8-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_i8(value, endian = nil)
+        #   Appends +value+ as signed 8-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_u16(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the unsigned 16-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_u16(offset, value, endian = nil)
+        #   Writes +value+ as unsigned 16-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_u16(value, endian = nil)
+        #   Appends +value+ as unsigned 16-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_i16(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the signed 16-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_i16(offset, value, endian = nil)
+        #   Writes +value+ as signed 16-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_i16(value, endian = nil)
+        #   Appends +value+ as signed 16-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_u24(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the unsigned 24-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_u24(offset, value, endian = nil)
+        #   Writes +value+ as unsigned 24-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_u24(value, endian = nil)
+        #   Appends +value+ as unsigned 24-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_u32(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the unsigned 32-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_u32(offset, value, endian = nil)
+        #   Writes +value+ as unsigned 32-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_u32(value, endian = nil)
+        #   Appends +value+ as unsigned 32-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_i32(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the signed 32-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_i32(offset, value, endian = nil)
+        #   Writes +value+ as signed 32-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_i32(value, endian = nil)
+        #   Appends +value+ as signed 32-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_u64(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the unsigned 64-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_u64(offset, value, endian = nil)
+        #   Writes +value+ as unsigned 64-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_u64(value, endian = nil)
+        #   Appends +value+ as unsigned 64-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_i64(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Integer] the signed 64-bit value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_i64(offset, value, endian = nil)
+        #   Writes +value+ as signed 64-bit at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer, or value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_i64(value, endian = nil)
+        #   Appends +value+ as signed 64-bit.
+        #   @param value [Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when value does not fit
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_f32(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Float] the 32-bit IEEE 754 value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_f32(offset, value, endian = nil)
+        #   Writes +value+ as 32-bit IEEE 754 at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Float, Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_f32(value, endian = nil)
+        #   Appends +value+ as 32-bit IEEE 754.
+        #   @param value [Float, Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
+        # @!method get_f64(offset, endian = nil)
+        #   @param offset [Integer] the first byte's index
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [Float] the 64-bit IEEE 754 value at +offset+
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        # @!method set_f64(offset, value, endian = nil)
+        #   Writes +value+ as 64-bit IEEE 754 at +offset+.
+        #   @param offset [Integer] the first byte's index
+        #   @param value [Float, Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [RangeError] when its bytes are not all in the buffer
+        #   @raise [ReadOnlyError] on a read-only buffer
+        # @!method append_f64(value, endian = nil)
+        #   Appends +value+ as 64-bit IEEE 754.
+        #   @param value [Float, Integer]
+        #   @param endian [Symbol, nil] the byte order
+        #   @return [self]
+        #   @raise [ReadOnlyError] on a read-only buffer or a view
 
         INTEGERS.each do |name, (width, signed, big, little)|
           class_eval <<~RUBY, __FILE__, __LINE__ + 1
@@ -379,5 +606,124 @@ module Wirebind
         end
       end
     end
+
+    # @!parse
+    #   module Native
+    #     # The C {Wirebind::Buffer} (TypedData, ext/wirebind/binary_buffer_class.c),
+    #     # documented here beside its Ruby twin: every method answers as
+    #     # {Pure::Buffer}'s does, with the same values and errors.
+    #     class Buffer
+    #       # (see Wirebind::Binary::Pure::Buffer::RangeError)
+    #       RangeError = Binary::RangeError
+    #       # (see Wirebind::Binary::Pure::Buffer::ReadOnlyError)
+    #       ReadOnlyError = Binary::ReadOnlyError
+    #       # @!method self.read_only(string, endian: :big)
+    #       #   (see Wirebind::Binary::Pure::Buffer.read_only)
+    #       # @!method initialize(capacity = 0, endian: :big)
+    #       #   (see Wirebind::Binary::Pure::Buffer#initialize)
+    #       # @!method initialize_copy(original)
+    #       #   (see Wirebind::Binary::Pure::Buffer#initialize_copy)
+    #       # @!method get_u8(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u8)
+    #       # @!method set_u8(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u8)
+    #       # @!method append_u8(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u8)
+    #       # @!method get_i8(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i8)
+    #       # @!method set_i8(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i8)
+    #       # @!method append_i8(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i8)
+    #       # @!method get_u16(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u16)
+    #       # @!method set_u16(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u16)
+    #       # @!method append_u16(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u16)
+    #       # @!method get_i16(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i16)
+    #       # @!method set_i16(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i16)
+    #       # @!method append_i16(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i16)
+    #       # @!method get_u24(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u24)
+    #       # @!method set_u24(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u24)
+    #       # @!method append_u24(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u24)
+    #       # @!method get_u32(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u32)
+    #       # @!method set_u32(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u32)
+    #       # @!method append_u32(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u32)
+    #       # @!method get_i32(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i32)
+    #       # @!method set_i32(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i32)
+    #       # @!method append_i32(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i32)
+    #       # @!method get_u64(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_u64)
+    #       # @!method set_u64(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_u64)
+    #       # @!method append_u64(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_u64)
+    #       # @!method get_i64(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_i64)
+    #       # @!method set_i64(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_i64)
+    #       # @!method append_i64(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_i64)
+    #       # @!method get_f32(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_f32)
+    #       # @!method set_f32(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_f32)
+    #       # @!method append_f32(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_f32)
+    #       # @!method get_f64(offset, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_f64)
+    #       # @!method set_f64(offset, value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_f64)
+    #       # @!method append_f64(value, endian = nil)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append_f64)
+    #       # @!method get_bits(bit_offset, count)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_bits)
+    #       # @!method set_bits(bit_offset, count, value)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_bits)
+    #       # @!method slice(offset, length)
+    #       #   (see Wirebind::Binary::Pure::Buffer#slice)
+    #       # @!method to_s
+    #       #   (see Wirebind::Binary::Pure::Buffer#to_s)
+    #       # @!method get_bytes(offset, length)
+    #       #   (see Wirebind::Binary::Pure::Buffer#get_bytes)
+    #       # @!method set_bytes(offset, string)
+    #       #   (see Wirebind::Binary::Pure::Buffer#set_bytes)
+    #       # @!method append(data)
+    #       #   (see Wirebind::Binary::Pure::Buffer#append)
+    #       # @!method length
+    #       #   (see Wirebind::Binary::Pure::Buffer#length)
+    #       # @!method size
+    #       #   (see Wirebind::Binary::Pure::Buffer#length)
+    #       # @!method read_only?
+    #       #   (see Wirebind::Binary::Pure::Buffer#read_only?)
+    #       # @!method view?
+    #       #   (see Wirebind::Binary::Pure::Buffer#view?)
+    #       # @!method endian
+    #       #   (see Wirebind::Binary::Pure::Buffer#endian)
+    #       # @!method clear
+    #       #   (see Wirebind::Binary::Pure::Buffer#clear)
+    #       # @!method ==(other)
+    #       #   (see Wirebind::Binary::Pure::Buffer#==)
+    #       # @!method eql?(other)
+    #       #   (see Wirebind::Binary::Pure::Buffer#==)
+    #       # @!method hash
+    #       #   (see Wirebind::Binary::Pure::Buffer#hash)
+    #       # @!method inspect
+    #       #   (see Wirebind::Binary::Pure::Buffer#inspect)
+    #     end
+    #   end
   end
 end

@@ -133,6 +133,8 @@ module Wirebind
         # Before each resume, net/http's read timeout is cut to what is left
         # of the call's deadline, and the deadline checked: net/http hands out
         # the body read by read, so a trickle reaches this check.
+        #
+        # @api private
         class BodyReader
           include Drain
 

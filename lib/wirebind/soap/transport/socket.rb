@@ -19,9 +19,13 @@ module Wirebind
       # a write that fails on a reused connection (the server closed it as the
       # request went out, so it read nothing) is retried once on a new one.
       class Socket < Adapter
+        # Bytes asked of the socket per read.
         READ_SIZE = 16 * 1024
+        # The largest response head (status line and fields) read, in bytes: a larger one is a {ConnectionError}.
         HEAD_LIMIT = 64 * 1024
+        # The User-Agent field sent with each request.
         USER_AGENT = "wirebind/#{Wirebind::VERSION}".freeze
+        # Matches a response's status line: the HTTP minor version and the status code.
         STATUS_LINE = %r{\AHTTP/1\.([01]) (\d{3})}
 
         # @param (see NetHTTP#initialize)
