@@ -23,7 +23,7 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char, id_convert_text,
-    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch;
+    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected;
 
 void wb_jdec_init_ids(void)
 {
@@ -42,6 +42,7 @@ void wb_jdec_init_ids(void)
     id_finite_p = rb_intern("finite?");
     id_zero_p = rb_intern("zero?");
     id_fetch = rb_intern("fetch");
+    id_row_expected = rb_intern("row_expected");
     wb_scalar_init();
 }
 
@@ -849,7 +850,11 @@ static void finish_list(wb_jdec *d)
     if (f->values != NONE) d->nvalues = f->values;
     if (d->nframes) {
         wb_jdec_frame *parent = jdec_top_frame(d);
-        d->values[parent->values + (size_t)f->slot->index] = items;
+        if (parent->kind == F_LIST) {
+            deliver_item(d, items); /* an inner list of a nested slot */
+        } else {
+            d->values[parent->values + (size_t)f->slot->index] = items;
+        }
     } else {
         d->result = f->values != NONE ? items : LONG2NUM(f->index);
     }
@@ -941,7 +946,7 @@ static void members(wb_jdec *d)
             if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
             d->s.pos++;
             if (slot->code == WB_JPLAN_MODEL) {
-                push_list(d, slot, wb_jplan_slot_plan(slot), 1);
+                push_list(d, slot, slot->nested ? NULL : wb_jplan_slot_plan(slot), 1);
                 return;
             }
             VALUE list = scalars(d, slot->code, slot->lenient);
@@ -997,6 +1002,18 @@ static void items(wb_jdec *d)
         switch (slot->code) {
         case WB_JPLAN_MODEL: {
             int byte = wb_jscan_peek_byte(&d->s);
+            if (!f->plan) { /* a nested slot's outer list: Decoder#open_row */
+                if (byte == '[') {
+                    if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
+                    d->s.pos++;
+                    push_list(d, slot, wb_jplan_slot_plan(slot), 1);
+                    return;
+                }
+                if (byte != 'n') mismatch(d, rb_funcall(slot->slot, id_row_expected, 0), -1);
+                wb_jscan_read_literal(&d->s, "null", 4);
+                deliver_item(d, Qnil);
+                break;
+            }
             if (byte == '{') {
                 if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
                 d->s.pos++;

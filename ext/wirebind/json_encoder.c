@@ -46,6 +46,7 @@ void wb_jenc_init(void)
 
 typedef struct frame {
     unsigned char kind;
+    unsigned char rows;   /* E_LIST: a nested slot's outer list, whose items are lists of records */
     const wb_jplan *plan; /* E_MODEL */
     VALUE plan_object;    /* E_MODEL: the plan's Ruby object, marked while the frame is open */
     wb_jplan_slot *slot;  /* E_LIST: the list attribute's slot */
@@ -372,6 +373,7 @@ static void jenc_run(encoding *enc)
                     wb_buffer_append_char(&enc->buffer, '[');
                     frame *list = push(enc, E_LIST, value, depth + 2);
                     list->slot = slot;
+                    list->rows = (unsigned char)slot->nested;
                 }
             } else if (NIL_P(value)) {
                 wb_buffer_append_literal(&enc->buffer, "null");
@@ -393,6 +395,12 @@ static void jenc_run(encoding *enc)
             f->next++;
             if (NIL_P(item)) {
                 wb_buffer_append_literal(&enc->buffer, "null");
+            } else if (f->rows) { /* the generated code's #row */
+                if (!RB_TYPE_P(item, T_ARRAY)) jenc_fail_expected(enc, rb_utf8_str_new_cstr("an Array"), item);
+                wb_buffer_append_char(&enc->buffer, '[');
+                wb_jplan_slot *slot = f->slot;
+                frame *row = push(enc, E_LIST, item, f->depth + 1);
+                row->slot = slot;
             } else {
                 write_slot_value(enc, f->slot, item, f->depth);
             }

@@ -113,8 +113,9 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
     for (long i = 0; i < n; i++) {
         VALUE row = RARRAY_AREF(slots, i);
         Check_Type(row, T_ARRAY);
-        if (RARRAY_LEN(row) != 11) {
-            rb_raise(rb_eArgError, "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]");
+        if (RARRAY_LEN(row) != 12) {
+            rb_raise(rb_eArgError,
+                     "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested]");
         }
         wb_jplan_slot *slot = &s[i];
         VALUE key = RARRAY_AREF(row, 0);
@@ -135,6 +136,7 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
         VALUE lenient = RARRAY_AREF(row, 10);
         slot->lenient = RTEST(lenient);
         slot->quoted = lenient == ID2SYM(rb_intern("string"));
+        slot->nested = RTEST(RARRAY_AREF(row, 11));
     }
     if (n) {
         size_t cap = 8;

@@ -37,6 +37,7 @@ typedef struct wb_jplan_slot {
     long string_as;  /* WB_JPLAN_MODEL: the index in the item's values a string fills; -1 for none */
     int lenient;     /* a number also read from a string holding one */
     int quoted;      /* lenient_numbers: :string: a number written inside a JSON string */
+    int nested;      /* WB_JPLAN_MODEL list: its items are lists of records ([[Point]]) */
 } wb_jplan_slot;
 
 typedef struct wb_jplan {
@@ -55,7 +56,7 @@ extern const rb_data_type_t wb_jplan_type;
 void wb_jplan_init(VALUE mNative);
 
 /* Compiles `klass`'s plan from `slots`, an Array of
- * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]
+ * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested]
  * in declaration order
  * (see Native.plan_for in lib/wirebind/json/native.rb); `filler` the Symbol of
  * the class's __wb_fill_vN, which builds its records. */

@@ -52,7 +52,7 @@ module Wirebind
           klass.wirebind_plan(:native_json) do
             slots = Plan.for(klass).slots.map do |slot|
               [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, JSON::Writer.key(+"", slot.key).freeze,
-               slot.one_or_many, slot.string_as, slot.lenient]
+               slot.one_or_many, slot.string_as, slot.lenient, slot.nested]
             end
             compile_plan(klass, slots, klass.__wb_builders[1])
           end

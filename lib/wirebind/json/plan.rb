@@ -22,12 +22,19 @@ module Wirebind
       # (the index, in the item model's values, of the attribute a string fills;
       # nil for none) and +lenient+ (a string holding a number is read as one;
       # +:string+: numbers are written as strings too).
-      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient,
+      # +nested+: a list (of models) whose items are lists of them (+[[Point]]+).
+      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient, :nested,
                         keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
         def plan
           Plan.for(type)
+        end
+
+        # @return [Plan, nil] the plan of the items of this list slot's array: nil
+        #   for a {#nested} slot, whose items are arrays (each read with {#plan})
+        def list_plan
+          nested ? nil : plan
         end
 
         # @param item [Boolean] describe one item of a list slot
@@ -40,8 +47,13 @@ module Wirebind
           one = "#{one} or a string holding one" if lenient
           return one unless list && !item
 
-          many = "an array (of #{one.sub(/\Aan? /, '')} items)"
+          many = "an array (of #{'arrays of ' if nested}#{one.sub(/\Aan? /, '')} items)"
           one_or_many ? "#{many} or #{one}" : many
+        end
+
+        # @return [String] what an item of a {#nested} slot is: "an array (of Point object items)"
+        def row_expected
+          "an array (of #{expected(item: true).sub(/\Aan? /, '')} items)"
         end
       end
 
@@ -116,7 +128,8 @@ module Wirebind
           slot = Slot.new(
             key: key, index: attribute.index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.wire_type, attribute.wire_type),
             type: attribute.wire_type, list: attribute.wire_list?, attribute: attribute,
-            one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute)
+            one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute),
+            nested: attribute.model? && attribute.nested_list?
           ).freeze
           @table[key] = slot
         end.freeze

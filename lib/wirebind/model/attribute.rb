@@ -48,7 +48,8 @@ module Wirebind
         end
       end
       private_constant :RESERVED_SET, :OPTION_SET, :NO_UNION, :Declaration
-      # The item types of a list of lists (+[[:float]]+): JSON only.
+      # The scalar item types of a list of lists (+[[:float]]+; a model class,
+      # +[[Point]]+, may be one too): JSON only.
       NESTED_ITEM_TYPES = %i[string integer float boolean].freeze
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
@@ -249,10 +250,10 @@ module Wirebind
             if type.length == 1
               item = type.first
               return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
-              return [item.first, :nested] if item.is_a?(Array) && item.length == 1 && NESTED_ITEM_TYPES.include?(item.first)
+              return [item.first, :nested] if item.is_a?(Array) && item.length == 1 && nested_item?(item.first)
               if item.is_a?(Array)
                 raise SchemaError, "#{where}: a list of lists holds #{NESTED_ITEM_TYPES.map(&:inspect).join(', ')} " \
-                                   "(JSON only, like GeoJSON's [[:float]] coordinates); wrap the inner list in a model"
+                                   "or a model class (JSON only, like GeoJSON's [[:float]] coordinates), not #{type.inspect}"
               end
 
               raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"
@@ -272,6 +273,10 @@ module Wirebind
 
         def model_class?(type)
           type.is_a?(Class) && type.include?(Model)
+        end
+
+        def nested_item?(type)
+          NESTED_ITEM_TYPES.include?(type) || model_class?(type)
         end
 
         def describe_type(type)
@@ -366,7 +371,8 @@ module Wirebind
         @time_format = time_format
         @nested = nested
         @wire_type = time_format ? Types::TimeFormat.wire_type(time_format) : type
-        @wire_type = :any if nested
+        # A list of lists of scalars is one plain JSON value to the codecs; one of models they read as such.
+        @wire_type = :any if nested && !@model
         @choices = choices
         @index = index
         @enum = enum
@@ -395,21 +401,23 @@ module Wirebind
         @json_union.fetch(:lenient_numbers, false)
       end
 
-      # @return [Boolean] whether the attribute is a list of lists of {#type} (+[[:float]]+)
+      # @return [Boolean] whether the attribute is a list of lists of {#type}
+      #   (+[[:float]]+, +[[Point]]+)
       def nested_list?
         @nested
       end
 
       # @return [Boolean] whether the codecs carry a value the builders and
-      #   {Model.encodable} convert ({#time_format}, {#nested_list?})
+      #   {Model.encodable} convert ({#time_format}, a {#nested_list?} of scalars)
       def converted?
-        @nested || !@time_format.nil?
+        (@nested && !@model) || !@time_format.nil?
       end
 
       # @return [Boolean] whether the codecs read and write a list ({#list?}, but
-      #   a list of lists is one plain JSON value to them)
+      #   a list of lists of scalars is one plain JSON value to them; one of
+      #   models is a list whose items are lists)
       def wire_list?
-        @list && !@nested
+        @list && (@model || !@nested)
       end
 
       # @return [Boolean] whether {#type} is a model class

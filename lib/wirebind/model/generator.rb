@@ -228,6 +228,8 @@ module Wirebind
 
       def hash_value(attribute)
         if attribute.list?
+          return "#{attribute.ivar}&.map { |row| row&.map { |item| item&.to_h } }" if attribute.model? && attribute.nested_list?
+
           attribute.model? ? "#{attribute.ivar}&.map { |item| item&.to_h }" : "#{attribute.ivar}&.dup"
         else
           attribute.model? ? "#{attribute.ivar}&.to_h" : attribute.ivar.to_s

@@ -88,7 +88,7 @@ module Wirebind
             emit "# frozen_string_literal: true"
             emit "def write(record, out, depth, max_depth)"
             emit "  Writer.too_deep(max_depth) if depth >= max_depth"
-            emit "  key = index = nil"
+            emit "  key = index = inner = nil"
             if @plan.slots.empty?
               emit "  out << '{}'"
             else
@@ -97,6 +97,7 @@ module Wirebind
             end
             emit "rescue Types::InvalidValue, EncodeError => e"
             emit "  e = EncodeError.new(e.message) unless e.is_a?(EncodeError)"
+            emit "  e = Writer.nested(e, inner) if inner"
             emit "  e = Writer.nested(e, index) if index"
             emit "  raise key ? Writer.nested(e, key) : e"
             emit "end"
@@ -131,13 +132,31 @@ module Wirebind
             emit "      item = v[index]"
             emit "      if item.nil? then out << 'null'"
             emit "      else"
-            value(slot, "item", "        ", "depth + 2")
+            slot.nested ? row(slot) : value(slot, "item", "        ", "depth + 2")
             emit "      end"
             emit "      index += 1"
             emit "    end"
             emit "    index = nil"
             emit "  end"
             emit "  out << ']'"
+          end
+
+          # An item of a +nested+ slot's outer list (in local +item+, not nil): a list of records.
+          def row(slot)
+            emit "        raise EncodeError, \"expected an Array, got \#{Types.describe(item)}\" unless item.is_a?(Array)"
+            emit "        out << '['"
+            emit "        inner = 0"
+            emit "        while inner < item.size"
+            emit "          out << ',' unless inner.zero?"
+            emit "          record = item[inner]"
+            emit "          if record.nil? then out << 'null'"
+            emit "          else"
+            value(slot, "record", "            ", "depth + 3")
+            emit "          end"
+            emit "          inner += 1"
+            emit "        end"
+            emit "        inner = nil"
+            emit "        out << ']'"
           end
 
           # Appends the non-nil value in local +x+; +depth+ is the expression of
