@@ -825,10 +825,38 @@ static void deliver_item(wb_jdec *d, VALUE value)
     f->index++;
 }
 
+typedef struct variant_args {
+    wb_jdec *d;
+    const wb_jplan *plan;
+    size_t base;
+} variant_args;
+
+static VALUE call_variant_build(VALUE arg)
+{
+    variant_args *a = (variant_args *)arg;
+    return jdec_build(a->d, a->plan, a->base);
+}
+
+/* A discriminator naming no class: an error at its member (Decoder#build). */
+static VALUE rescue_variant(VALUE arg, VALUE error)
+{
+    variant_args *a = (variant_args *)arg;
+    jdec_top_frame(a->d)->at = &a->plan->slots[a->plan->tag_index];
+    value_error(a->d, rb_funcall(error, id_message, 0), -1, a->d->s.pos);
+    return Qnil;
+}
+
 static void finish_object(wb_jdec *d)
 {
-    wb_jdec_frame *f = &d->frames[--d->nframes];
-    VALUE record = jdec_build(d, f->plan, f->values);
+    wb_jdec_frame *f = jdec_top_frame(d);
+    VALUE record;
+    if (f->plan->tag_index >= 0) { /* built while its frame is open, for the error's path */
+        variant_args a = {d, f->plan, f->values};
+        record = rb_rescue2(call_variant_build, (VALUE)&a, rescue_variant, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
+    } else {
+        record = jdec_build(d, f->plan, f->values);
+    }
+    f = &d->frames[--d->nframes];
     d->nvalues = f->values;
     if (!d->nframes) {
         d->result = record;

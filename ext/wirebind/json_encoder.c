@@ -350,9 +350,13 @@ static void jenc_run(encoding *enc)
         switch (f->kind) {
         case E_MODEL: {
             const wb_jplan *plan = f->plan;
-            if (f->next >= plan->size) {
-                wb_buffer_append_char(&enc->buffer, plan->size ? '}' : '{');
-                if (!plan->size) wb_buffer_append_char(&enc->buffer, '}');
+            if (f->next == 0 && f->part < 0 && plan->tag) { /* a json_type class: its discriminator first */
+                wb_buffer_append_char(&enc->buffer, '{');
+                wb_buffer_append(&enc->buffer, plan->tag, plan->tag_len);
+            }
+            if (f->next >= plan->encoded) {
+                wb_buffer_append_char(&enc->buffer, plan->encoded || plan->tag ? '}' : '{');
+                if (!plan->encoded && !plan->tag) wb_buffer_append_char(&enc->buffer, '}');
                 enc->depth--;
                 continue;
             }
@@ -361,7 +365,7 @@ static void jenc_run(encoding *enc)
             VALUE record = f->object;
             f->part = f->next;
             f->next++;
-            wb_buffer_append_char(&enc->buffer, slot->index == 0 ? '{' : ',');
+            wb_buffer_append_char(&enc->buffer, slot->index == 0 && !plan->tag ? '{' : ',');
             wb_buffer_append(&enc->buffer, slot->member, slot->member_len);
             VALUE value = rb_ivar_get(record, slot->ivar);
             if (slot->list) {

@@ -42,8 +42,13 @@ typedef struct wb_jplan_slot {
 
 typedef struct wb_jplan {
     VALUE klass;
-    ID filler; /* __wb_fill_vN: sets the ivars, checks enum:, converts :time format: (as the XML decoder builds) */
-    long size;
+    ID filler;    /* __wb_fill_vN: sets the ivars, checks enum:, converts :time format: (as the XML decoder builds);
+                     with a discriminator, __wb_json_variant: the record of the class its value names */
+    long size;    /* the values a decoder collects (Plan#read_slots) */
+    long encoded; /* the slots an encoder writes, the first ones (Plan#slots) */
+    char *tag;    /* json_type: the discriminator member an encoder writes first ("object":"charge"), or NULL */
+    size_t tag_len;
+    long tag_index; /* json_type: the discriminator's slot, whose value picks the class; -1 for none */
     wb_jplan_slot *slots;
     uint32_t *table; /* slot position + 1, 0 for an empty bucket */
     size_t mask;
@@ -57,10 +62,12 @@ void wb_jplan_init(VALUE mNative);
 
 /* Compiles `klass`'s plan from `slots`, an Array of
  * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested]
- * in declaration order
- * (see Native.plan_for in lib/wirebind/json/native.rb); `filler` the Symbol of
- * the class's __wb_fill_vN, which builds its records. */
-VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler);
+ * in index order (Plan#read_slots, see Native.plan_for in lib/wirebind/json/native.rb);
+ * `filler` the Symbol of the method that builds its records from their values;
+ * `encoded` how many of the slots encoders write; `tag` the discriminator
+ * member encoders write first (nil: none); `tag_index` the discriminator's
+ * slot (nil: none). */
+VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index);
 
 /* The compiled plan of a model class (Native.plan_for, cached by the class). */
 VALUE wb_jplan_for(VALUE klass);

@@ -415,8 +415,8 @@ module Wirebind
         end
 
         def finish_object(frame)
+          record = build(frame)
           @stack.pop
-          record = frame[NODE].build(frame[VALUES])
           parent = @stack.last
           if parent.nil?
             @result = record
@@ -426,6 +426,18 @@ module Wirebind
             deliver_item(parent, record)
           end
           nil
+        end
+
+        # The record of an object's values (its frame still on the stack). A
+        # discriminator naming no class is an error at its member.
+        def build(frame)
+          plan = frame[NODE]
+          plan.build(frame[VALUES])
+        rescue Types::InvalidValue => e
+          raise unless plan.tag_index
+
+          frame[AT] = plan.read_slots[plan.tag_index].key
+          value_error(e.message, nil, @s.pos)
         end
 
         def finish_list(frame)

@@ -89,8 +89,12 @@ module Wirebind
             emit "def write(record, out, depth, max_depth)"
             emit "  Writer.too_deep(max_depth) if depth >= max_depth"
             emit "  key = index = inner = nil"
+            if (tag = @plan.tag)
+              # A json_type class: its discriminator member first.
+              emit "  out << #{q(Writer.string(Writer.key(+'{', tag[0]), tag[1]))}"
+            end
             if @plan.slots.empty?
-              emit "  out << '{}'"
+              emit "  out << #{q(tag ? '}' : '{}')}"
             else
               @plan.slots.each_with_index { |slot, position| member(slot, position) }
               emit "  out << '}'"
@@ -107,7 +111,7 @@ module Wirebind
           private
 
           def member(slot, position)
-            opening = position.zero? ? +"{" : +","
+            opening = position.zero? && !@plan.tag ? +"{" : +","
             emit "  key = #{q(slot.key)}"
             emit "  out << #{q(Writer.key(opening, slot.key))}"
             # A model's values are its instance variables (Wirebind::Model's rule).
