@@ -791,6 +791,7 @@ static void push_list(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan, int
  * scan position, in its string_as attribute; the others nil (lists []). */
 static VALUE string_record(wb_jdec *d, wb_jplan_slot *slot)
 {
+    if (slot->string_as == WB_JPLAN_STRING_ITSELF) return read_string_value(d, NULL); /* expandable */
     const wb_jplan *plan = wb_jplan_slot_plan(slot);
     VALUE text = read_string_value(d, NULL);
     VALUE object = rb_obj_alloc(plan->klass);
@@ -911,7 +912,7 @@ static int one_item(wb_jdec *d, wb_jplan_slot *slot, size_t vi)
         item = scalar(d, slot->code, -1, slot->lenient);
     } else {
         int byte = wb_jscan_peek_byte(&d->s);
-        if (byte == '"' && slot->string_as >= 0) {
+        if (byte == '"' && slot->string_as != -1) {
             item = string_record(d, slot);
         } else {
             if (byte != '{') mismatch(d, slot_expected(slot, 0), -1);
@@ -996,7 +997,7 @@ static void members(wb_jdec *d)
                 push_object(d, slot, wb_jplan_slot_plan(slot));
                 return;
             }
-            if (byte == '"' && slot->string_as >= 0) {
+            if (byte == '"' && slot->string_as != -1) {
                 VALUE record = string_record(d, slot);
                 d->values[vi] = record;
                 continue;
@@ -1048,7 +1049,7 @@ static void items(wb_jdec *d)
                 push_object(d, slot, jdec_top_frame(d)->plan);
                 return;
             }
-            if (byte == '"' && slot->string_as >= 0) {
+            if (byte == '"' && slot->string_as != -1) {
                 deliver_item(d, string_record(d, slot));
                 break;
             }

@@ -324,6 +324,10 @@ static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, lo
         if (slot->quoted) wb_buffer_append_char(&enc->buffer, '"');
         return;
     }
+    if (slot->string_as == WB_JPLAN_STRING_ITSELF && RB_TYPE_P(value, T_STRING)) { /* expandable: an id kept as it came */
+        jenc_write_scalar(enc, WB_SCALAR_STRING, value);
+        return;
+    }
     VALUE klass = RB_SPECIAL_CONST_P(value) ? Qnil : RBASIC_CLASS(value);
     VALUE plan;
     if (klass == slot->type) {

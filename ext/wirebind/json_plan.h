@@ -15,6 +15,8 @@
 #include "scalar.h"
 #include <string.h>
 
+#define WB_JPLAN_STRING_ITSELF (-2)
+
 /* Value codes: the scalar types in scalar.h's order (WB_SCALAR_STRING...), then these. */
 enum { WB_JPLAN_MODEL = WB_SCALAR_TYPES, WB_JPLAN_ANY, WB_JPLAN_CODES };
 
@@ -34,7 +36,8 @@ typedef struct wb_jplan_slot {
     size_t member_len;
     /* JSON unions (Model::Attribute.json_union), read by the decoder only: */
     int one_or_many; /* a list that also takes one item */
-    long string_as;  /* WB_JPLAN_MODEL: the index in the item's values a string fills; -1 for none */
+    long string_as;  /* WB_JPLAN_MODEL: the index in the item's values a string fills; -1 for none;
+                        WB_JPLAN_STRING_ITSELF (expandable): the string is the value, and a String is written as one */
     int lenient;     /* a number also read from a string holding one */
     int quoted;      /* lenient_numbers: :string: a number written inside a JSON string */
     int nested;      /* WB_JPLAN_MODEL list: its items are lists of records ([[Point]]) */

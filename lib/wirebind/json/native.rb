@@ -26,6 +26,8 @@ module Wirebind
       # The instance variable named for a json_type discriminator's slot, which
       # only decoders fill (into the values the plan's builder picks a class by).
       TAG_IVAR = :@__wb_json_type
+      # The string_as column of an expandable slot: the string is the value (json_plan.h's WB_JPLAN_STRING_ITSELF).
+      STRING_ITSELF = -2
 
       class << self
         # @see Wirebind::JSON.decode
@@ -57,7 +59,8 @@ module Wirebind
             plan = Plan.for(klass)
             slots = plan.read_slots.map do |slot|
               [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute&.ivar || TAG_IVAR, slot,
-               JSON::Writer.key(+"", slot.key).freeze, slot.one_or_many, slot.string_as, slot.lenient, slot.nested]
+               JSON::Writer.key(+"", slot.key).freeze, slot.one_or_many, slot.expandable ? STRING_ITSELF : slot.string_as,
+               slot.lenient, slot.nested]
             end
             tag = plan.tag && JSON::Writer.string(JSON::Writer.key(+"", plan.tag[0]), plan.tag[1]).freeze
             compile_plan(klass, slots, plan.tag_index ? :__wb_json_variant : klass.__wb_builders[1], plan.slots.size, tag, plan.tag_index)

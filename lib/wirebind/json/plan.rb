@@ -23,7 +23,8 @@ module Wirebind
       # nil for none) and +lenient+ (a string holding a number is read as one;
       # +:string+: numbers are written as strings too).
       # +nested+: a list (of models) whose items are lists of them (+[[Point]]+).
-      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient, :nested,
+      # +expandable+: a model (or item) may also be a string, kept as the String.
+      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient, :nested, :expandable,
                         keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
@@ -43,7 +44,7 @@ module Wirebind
         def expected(item: false)
           one = code == :model ? "#{Model.display_name(type)} object" : EXPECTED.fetch(code)
           one = "#{one.match?(/\A[aeiou]/i) ? 'an' : 'a'} #{one}" if code == :model
-          one = "#{one} or a string" if string_as
+          one = "#{one} or a string" if string_as || expandable
           one = "#{one} or a string holding one" if lenient
           return one unless list && !item
 
@@ -184,7 +185,7 @@ module Wirebind
           key: key, index: index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.wire_type, attribute.wire_type),
           type: attribute.wire_type, list: attribute.wire_list?, attribute: attribute,
           one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute),
-          nested: attribute.model? && attribute.nested_list?
+          nested: attribute.model? && attribute.nested_list?, expandable: attribute.expandable?
         ).freeze
       end
 
@@ -240,7 +241,7 @@ module Wirebind
       end
 
       def same_reading?(one, other)
-        %i[code type list one_or_many string_as lenient nested].all? { |field| one[field] == other[field] } &&
+        %i[code type list one_or_many string_as lenient nested expandable].all? { |field| one[field] == other[field] } &&
           one.attribute.converted? == other.attribute.converted? && one.attribute.enum == other.attribute.enum
       end
 

@@ -37,7 +37,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil enum open_enum default_offset format one_or_many string_as lenient_numbers].freeze
+      OPTIONS = %i[xml json nil enum open_enum default_offset format one_or_many string_as lenient_numbers expandable].freeze
       RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
       OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
       NO_UNION = {}.freeze
@@ -171,7 +171,8 @@ module Wirebind
         # @return [Hash{Symbol => Object}] the options given, frozen (empty: none)
         # @raise [SchemaError] an option that does not fit the type
         def json_union(where, type, list, options)
-          return NO_UNION unless options.key?(:one_or_many) || options.key?(:string_as) || options.key?(:lenient_numbers)
+          return NO_UNION unless options.key?(:one_or_many) || options.key?(:string_as) || options.key?(:lenient_numbers) ||
+                                 options.key?(:expandable)
 
           union = {}
           if (value = options[:one_or_many])
@@ -182,6 +183,9 @@ module Wirebind
           end
           if (name = options[:string_as])
             union[:string_as] = string_target(where, type, name)
+          end
+          if options.key?(:expandable) && (union[:expandable] = expandable(where, type, options)).nil?
+            union.delete(:expandable)
           end
           if (value = options[:lenient_numbers])
             unless value == true || value == :string
@@ -293,6 +297,18 @@ module Wirebind
           raise SchemaError, "#{where}: #{option}: must be a non-empty String, not #{value.inspect}"
         end
 
+        # +expandable: true+: a model attribute (or list) whose JSON value is
+        # also an id string, kept as the String (Stripe's expandable fields).
+        def expandable(where, type, options)
+          value = options[:expandable]
+          raise SchemaError, "#{where}: expandable: must be true or false, not #{value.inspect}" unless [true, false].include?(value)
+          return nil unless value
+          raise SchemaError, "#{where}: expandable: applies to a model type (or a list of one)" unless model_class?(type)
+          raise SchemaError, "#{where}: expandable: keeps the string itself; string_as: makes a record of it: pick one" if options[:string_as]
+
+          true
+        end
+
         def string_target(where, type, name)
           unless model_class?(type)
             raise SchemaError, "#{where}: string_as: applies to a model type (or a list of one), naming its :string attribute"
@@ -394,6 +410,12 @@ module Wirebind
       # @return [Symbol, nil] the +:string+ attribute of {#type} a JSON string fills (+string_as:+)
       def string_as
         @json_union[:string_as]
+      end
+
+      # @return [Boolean] whether the JSON value may also be a string, kept as
+      #   the String, and a String is written as one (+expandable: true+)
+      def expandable?
+        @json_union.fetch(:expandable, false)
       end
 
       # @return [Boolean] whether a JSON string holding a number is read as one (+lenient_numbers: true+)

@@ -244,7 +244,7 @@ module Wirebind
         def string_item(slot, text, pos)
           code = slot.code
           return text if code == :string || code == :any
-          return string_record(slot, text) if code == :model && slot.string_as
+          return string_record(slot, text) if code == :model && (slot.string_as || slot.expandable)
           return number_text(code, text, nil, pos) if slot.lenient
 
           unless STRING_CODES.include?(code)
@@ -259,8 +259,11 @@ module Wirebind
           end
         end
 
-        # A record of +slot+'s model whose +string_as+ attribute is +text+.
+        # A record of +slot+'s model whose +string_as+ attribute is +text+, or
+        # for an +expandable+ slot, +text+ itself.
         def string_record(slot, text)
+          return text if slot.expandable
+
           plan = slot.plan
           values = Array.new(plan.size)
           values[slot.string_as] = text
@@ -300,7 +303,7 @@ module Wirebind
           mismatch(slot.expected, nil) unless slot.one_or_many
           return [scalar(slot.code, nil, slot.lenient)] unless slot.code == :model
 
-          if byte == QUOTE && slot.string_as
+          if byte == QUOTE && (slot.string_as || slot.expandable)
             open_model(slot)
             return [@string_record]
           end
@@ -331,7 +334,7 @@ module Wirebind
             @string_record = nil
             return false
           end
-          if byte == QUOTE && slot.string_as
+          if byte == QUOTE && (slot.string_as || slot.expandable)
             @string_record = string_record(slot, read_string_exactly(true))
             return false
           end

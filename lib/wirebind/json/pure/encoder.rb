@@ -195,10 +195,15 @@ module Wirebind
               emit "#{pad}Writer.value(out, #{x}, #{depth}, max_depth)"
             else
               index = @plan.slots.index(slot)
+              if slot.expandable # an id kept as it came: written as a string
+                emit "#{pad}if #{x}.is_a?(String) then Writer.string(out, #{x})"
+                emit "#{pad}else"
+              end
               emit "#{pad}unless #{x}.is_a?(@types[#{index}])"
               emit "#{pad}  raise EncodeError, #{q("expected #{slot.expected(item: true)}, got ")} + Types.describe(#{x})"
               emit "#{pad}end"
               emit "#{pad}Encoder.for(#{x}.class).write(#{x}, out, #{depth}, max_depth)"
+              emit "#{pad}end" if slot.expandable
             end
           end
         end
