@@ -795,7 +795,7 @@ static VALUE string_record(wb_jdec *d, wb_jplan_slot *slot)
     const wb_jplan *plan = wb_jplan_slot_plan(slot);
     VALUE text = read_string_value(d, NULL);
     VALUE object = rb_obj_alloc(plan->klass);
-    for (long i = 0; i < plan->size; i++) {
+    for (long i = 0; i < plan->encoded; i++) {
         VALUE v = i == slot->string_as ? text : plan->slots[i].list ? rb_ary_new() : Qnil;
         rb_ivar_set(object, plan->slots[i].ivar, v);
     }

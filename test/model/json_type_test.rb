@@ -109,6 +109,18 @@ class JSONTypeTest < Minitest::Test
     end
   end
 
+  class Dispute
+    include Wirebind::Model
+    attribute :charge, StripeObject, string_as: :id
+  end
+
+  def test_a_string_as_string_makes_a_record_of_the_declared_class
+    dispute = Wirebind::JSON.decode('{"charge":"ch_1"}', Dispute)
+
+    assert_equal StripeObject.new(id: "ch_1"), dispute.charge
+    assert_equal [:@id], dispute.charge.instance_variables
+  end
+
   def test_the_backends_agree
     require_native_backend
     [PAGE, '{"data":[{"object":"dispute"}]}', '{"data":[{"amount":1,"object":5}]}', '{"latest":{"object":"refund","amount":"x"}}',

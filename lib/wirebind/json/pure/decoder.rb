@@ -265,7 +265,7 @@ module Wirebind
           return text if slot.expandable
 
           plan = slot.plan
-          values = Array.new(plan.size)
+          values = Array.new(plan.slots.size) # its own attributes (not a json_type class's variants')
           values[slot.string_as] = text
           plan.klass.__wb_build(values)
         end
