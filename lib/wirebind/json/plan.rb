@@ -112,7 +112,7 @@ module Wirebind
           Shareable.make(Slot.new(key: nil, index: nil, code: code, type: item, list: list, attribute: nil))
         end
 
-        # The json_type mapping +klass+ is under: [key, {value => class}] of the
+        # The json_type mapping +klass+ is under: [key, Hash of value => class] of the
         # nearest ancestor (or itself) that declared one, nil for none.
         # @api private
         def discriminator(klass)
