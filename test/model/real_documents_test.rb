@@ -29,15 +29,10 @@ class RealDocumentsTest < Minitest::Test
     attribute :points, [TrackPoint], xml: "trkpt"
   end
 
-  class Waypoint
-    include Wirebind::Model
-    attribute :lat, :decimal, xml: "@lat"
-    attribute :lon, :decimal, xml: "@lon"
+  class Waypoint < TrackPoint
     attribute :name, :string
-    attribute :desc, :string
-    attribute :ele, :decimal
-    attribute :time, :time
     attribute :cmt, :string
+    attribute :desc, :string
   end
 
   class Track
