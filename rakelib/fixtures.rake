@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "yaml"
+
 # Real documents that other projects publish in their gems' test suites (MIT
 # licensed), used by the tests as input nobody here wrote. They are unpacked from
 # the gems on RubyGems into tmp/fixtures/ (not committed); `.ci/run` runs this
@@ -17,6 +19,10 @@ FIXTURE_GEMS = {
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)
 
+# Packages of other registries, each with its source and licence (npm: unpacked
+# with `npm pack`, which .ci/run has installed by then).
+REAL_DOCUMENTS = YAML.safe_load_file(File.expand_path("real_documents.yml", __dir__)).freeze
+
 desc "Unpack the gems whose test fixtures the suite reads into tmp/fixtures/"
 task :fixtures do
   mkdir_p FIXTURES_DIR
@@ -27,6 +33,21 @@ task :fixtures do
       sh "gem", "fetch", name, "-v", version, "--silent"
       sh "gem", "unpack", "#{name}-#{version}.gem", "--silent"
       rm_f "#{name}-#{version}.gem"
+    end
+  end
+  REAL_DOCUMENTS.each do |package|
+    name = package.fetch("name")
+    version = package.fetch("version")
+    target = File.join(FIXTURES_DIR, "#{name}-#{version}")
+    next if File.directory?(target)
+    raise "rake fixtures: npm is needed to unpack #{name}@#{version} (apt-get install npm)" unless system("npm --version > /dev/null 2>&1")
+
+    Dir.chdir(FIXTURES_DIR) do
+      sh "npm", "pack", "#{name}@#{version}", "--silent", "--loglevel=error", out: File::NULL
+      mkdir_p "#{target}.partial"
+      sh "tar", "xzf", "#{name}-#{version}.tgz", "--strip-components=1", "-C", "#{target}.partial"
+      rm_f "#{name}-#{version}.tgz"
+      mv "#{target}.partial", target
     end
   end
 end

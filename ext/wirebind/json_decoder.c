@@ -23,7 +23,7 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char, id_convert_text,
-    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch;
+    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected;
 
 void wb_jdec_init_ids(void)
 {
@@ -42,6 +42,7 @@ void wb_jdec_init_ids(void)
     id_finite_p = rb_intern("finite?");
     id_zero_p = rb_intern("zero?");
     id_fetch = rb_intern("fetch");
+    id_row_expected = rb_intern("row_expected");
     wb_scalar_init();
 }
 
@@ -790,10 +791,11 @@ static void push_list(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan, int
  * scan position, in its string_as attribute; the others nil (lists []). */
 static VALUE string_record(wb_jdec *d, wb_jplan_slot *slot)
 {
+    if (slot->string_as == WB_JPLAN_STRING_ITSELF) return read_string_value(d, NULL); /* expandable */
     const wb_jplan *plan = wb_jplan_slot_plan(slot);
     VALUE text = read_string_value(d, NULL);
     VALUE object = rb_obj_alloc(plan->klass);
-    for (long i = 0; i < plan->size; i++) {
+    for (long i = 0; i < plan->encoded; i++) {
         VALUE v = i == slot->string_as ? text : plan->slots[i].list ? rb_ary_new() : Qnil;
         rb_ivar_set(object, plan->slots[i].ivar, v);
     }
@@ -824,10 +826,38 @@ static void deliver_item(wb_jdec *d, VALUE value)
     f->index++;
 }
 
+typedef struct variant_args {
+    wb_jdec *d;
+    const wb_jplan *plan;
+    size_t base;
+} variant_args;
+
+static VALUE call_variant_build(VALUE arg)
+{
+    variant_args *a = (variant_args *)arg;
+    return jdec_build(a->d, a->plan, a->base);
+}
+
+/* A discriminator naming no class: an error at its member (Decoder#build). */
+static VALUE rescue_variant(VALUE arg, VALUE error)
+{
+    variant_args *a = (variant_args *)arg;
+    jdec_top_frame(a->d)->at = &a->plan->slots[a->plan->tag_index];
+    value_error(a->d, rb_funcall(error, id_message, 0), -1, a->d->s.pos);
+    return Qnil;
+}
+
 static void finish_object(wb_jdec *d)
 {
-    wb_jdec_frame *f = &d->frames[--d->nframes];
-    VALUE record = jdec_build(d, f->plan, f->values);
+    wb_jdec_frame *f = jdec_top_frame(d);
+    VALUE record;
+    if (f->plan->tag_index >= 0) { /* built while its frame is open, for the error's path */
+        variant_args a = {d, f->plan, f->values};
+        record = rb_rescue2(call_variant_build, (VALUE)&a, rescue_variant, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
+    } else {
+        record = jdec_build(d, f->plan, f->values);
+    }
+    f = &d->frames[--d->nframes];
     d->nvalues = f->values;
     if (!d->nframes) {
         d->result = record;
@@ -849,7 +879,11 @@ static void finish_list(wb_jdec *d)
     if (f->values != NONE) d->nvalues = f->values;
     if (d->nframes) {
         wb_jdec_frame *parent = jdec_top_frame(d);
-        d->values[parent->values + (size_t)f->slot->index] = items;
+        if (parent->kind == F_LIST) {
+            deliver_item(d, items); /* an inner list of a nested slot */
+        } else {
+            d->values[parent->values + (size_t)f->slot->index] = items;
+        }
     } else {
         d->result = f->values != NONE ? items : LONG2NUM(f->index);
     }
@@ -878,7 +912,7 @@ static int one_item(wb_jdec *d, wb_jplan_slot *slot, size_t vi)
         item = scalar(d, slot->code, -1, slot->lenient);
     } else {
         int byte = wb_jscan_peek_byte(&d->s);
-        if (byte == '"' && slot->string_as >= 0) {
+        if (byte == '"' && slot->string_as != -1) {
             item = string_record(d, slot);
         } else {
             if (byte != '{') mismatch(d, slot_expected(slot, 0), -1);
@@ -941,7 +975,7 @@ static void members(wb_jdec *d)
             if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
             d->s.pos++;
             if (slot->code == WB_JPLAN_MODEL) {
-                push_list(d, slot, wb_jplan_slot_plan(slot), 1);
+                push_list(d, slot, slot->nested ? NULL : wb_jplan_slot_plan(slot), 1);
                 return;
             }
             VALUE list = scalars(d, slot->code, slot->lenient);
@@ -963,7 +997,7 @@ static void members(wb_jdec *d)
                 push_object(d, slot, wb_jplan_slot_plan(slot));
                 return;
             }
-            if (byte == '"' && slot->string_as >= 0) {
+            if (byte == '"' && slot->string_as != -1) {
                 VALUE record = string_record(d, slot);
                 d->values[vi] = record;
                 continue;
@@ -997,13 +1031,25 @@ static void items(wb_jdec *d)
         switch (slot->code) {
         case WB_JPLAN_MODEL: {
             int byte = wb_jscan_peek_byte(&d->s);
+            if (!f->plan) { /* a nested slot's outer list: Decoder#open_row */
+                if (byte == '[') {
+                    if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
+                    d->s.pos++;
+                    push_list(d, slot, wb_jplan_slot_plan(slot), 1);
+                    return;
+                }
+                if (byte != 'n') mismatch(d, rb_funcall(slot->slot, id_row_expected, 0), -1);
+                wb_jscan_read_literal(&d->s, "null", 4);
+                deliver_item(d, Qnil);
+                break;
+            }
             if (byte == '{') {
                 if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
                 d->s.pos++;
                 push_object(d, slot, jdec_top_frame(d)->plan);
                 return;
             }
-            if (byte == '"' && slot->string_as >= 0) {
+            if (byte == '"' && slot->string_as != -1) {
                 deliver_item(d, string_record(d, slot));
                 break;
             }

@@ -46,6 +46,7 @@ void wb_jenc_init(void)
 
 typedef struct frame {
     unsigned char kind;
+    unsigned char rows;   /* E_LIST: a nested slot's outer list, whose items are lists of records */
     const wb_jplan *plan; /* E_MODEL */
     VALUE plan_object;    /* E_MODEL: the plan's Ruby object, marked while the frame is open */
     wb_jplan_slot *slot;  /* E_LIST: the list attribute's slot */
@@ -323,6 +324,10 @@ static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, lo
         if (slot->quoted) wb_buffer_append_char(&enc->buffer, '"');
         return;
     }
+    if (slot->string_as == WB_JPLAN_STRING_ITSELF && RB_TYPE_P(value, T_STRING)) { /* expandable: an id kept as it came */
+        jenc_write_scalar(enc, WB_SCALAR_STRING, value);
+        return;
+    }
     VALUE klass = RB_SPECIAL_CONST_P(value) ? Qnil : RBASIC_CLASS(value);
     VALUE plan;
     if (klass == slot->type) {
@@ -349,9 +354,13 @@ static void jenc_run(encoding *enc)
         switch (f->kind) {
         case E_MODEL: {
             const wb_jplan *plan = f->plan;
-            if (f->next >= plan->size) {
-                wb_buffer_append_char(&enc->buffer, plan->size ? '}' : '{');
-                if (!plan->size) wb_buffer_append_char(&enc->buffer, '}');
+            if (f->next == 0 && f->part < 0 && plan->tag) { /* a json_type class: its discriminator first */
+                wb_buffer_append_char(&enc->buffer, '{');
+                wb_buffer_append(&enc->buffer, plan->tag, plan->tag_len);
+            }
+            if (f->next >= plan->encoded) {
+                wb_buffer_append_char(&enc->buffer, plan->encoded || plan->tag ? '}' : '{');
+                if (!plan->encoded && !plan->tag) wb_buffer_append_char(&enc->buffer, '}');
                 enc->depth--;
                 continue;
             }
@@ -360,7 +369,7 @@ static void jenc_run(encoding *enc)
             VALUE record = f->object;
             f->part = f->next;
             f->next++;
-            wb_buffer_append_char(&enc->buffer, slot->index == 0 ? '{' : ',');
+            wb_buffer_append_char(&enc->buffer, slot->index == 0 && !plan->tag ? '{' : ',');
             wb_buffer_append(&enc->buffer, slot->member, slot->member_len);
             VALUE value = rb_ivar_get(record, slot->ivar);
             if (slot->list) {
@@ -372,6 +381,7 @@ static void jenc_run(encoding *enc)
                     wb_buffer_append_char(&enc->buffer, '[');
                     frame *list = push(enc, E_LIST, value, depth + 2);
                     list->slot = slot;
+                    list->rows = (unsigned char)slot->nested;
                 }
             } else if (NIL_P(value)) {
                 wb_buffer_append_literal(&enc->buffer, "null");
@@ -393,6 +403,12 @@ static void jenc_run(encoding *enc)
             f->next++;
             if (NIL_P(item)) {
                 wb_buffer_append_literal(&enc->buffer, "null");
+            } else if (f->rows) { /* the generated code's #row */
+                if (!RB_TYPE_P(item, T_ARRAY)) jenc_fail_expected(enc, rb_utf8_str_new_cstr("an Array"), item);
+                wb_buffer_append_char(&enc->buffer, '[');
+                wb_jplan_slot *slot = f->slot;
+                frame *row = push(enc, E_LIST, item, f->depth + 1);
+                row->slot = slot;
             } else {
                 write_slot_value(enc, f->slot, item, f->depth);
             }

@@ -51,13 +51,14 @@ static void jplan_plan_free(void *ptr)
     }
     ruby_xfree(p->slots);
     ruby_xfree(p->table);
+    ruby_xfree(p->tag);
     ruby_xfree(p);
 }
 
 static size_t jplan_plan_memsize(const void *ptr)
 {
     const wb_jplan *p = ptr;
-    size_t n = sizeof(*p) + (p->table ? (p->mask + 1) * sizeof(uint32_t) : 0);
+    size_t n = sizeof(*p) + (p->table ? (p->mask + 1) * sizeof(uint32_t) : 0) + p->tag_len;
     if (p->slots) {
         for (long i = 0; i < p->size; i++) n += sizeof(wb_jplan_slot) + p->slots[i].key_len + p->slots[i].member_len + 2;
     }
@@ -93,7 +94,7 @@ static int code_of(VALUE symbol)
     rb_raise(rb_eArgError, "unknown value code %" PRIsVALUE, rb_inspect(symbol));
 }
 
-VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
+VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index)
 {
     Check_Type(slots, T_ARRAY);
     wb_jplan *p;
@@ -101,6 +102,10 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
     p->klass = klass;
     p->filler = rb_sym2id(filler); /* pins a dynamic Symbol */
     long n = RARRAY_LEN(slots);
+    p->encoded = NUM2LONG(encoded);
+    p->tag_index = NIL_P(tag_index) ? -1 : NUM2LONG(tag_index);
+    if (p->encoded < 0 || p->encoded > n || p->tag_index >= n) rb_raise(rb_eArgError, "encoded slots or tag index out of range");
+    if (!NIL_P(tag)) p->tag = jplan_copy_bytes(tag, &p->tag_len);
     /* Filled in before size counts them: the GC marks only counted slots. */
     wb_jplan_slot *s = ruby_xcalloc(n ? (size_t)n : 1, sizeof(wb_jplan_slot));
     p->slots = s;
@@ -113,8 +118,9 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
     for (long i = 0; i < n; i++) {
         VALUE row = RARRAY_AREF(slots, i);
         Check_Type(row, T_ARRAY);
-        if (RARRAY_LEN(row) != 11) {
-            rb_raise(rb_eArgError, "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]");
+        if (RARRAY_LEN(row) != 12) {
+            rb_raise(rb_eArgError,
+                     "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested]");
         }
         wb_jplan_slot *slot = &s[i];
         VALUE key = RARRAY_AREF(row, 0);
@@ -135,6 +141,7 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler)
         VALUE lenient = RARRAY_AREF(row, 10);
         slot->lenient = RTEST(lenient);
         slot->quoted = lenient == ID2SYM(rb_intern("string"));
+        slot->nested = RTEST(RARRAY_AREF(row, 11));
     }
     if (n) {
         size_t cap = 8;

@@ -15,6 +15,8 @@
 #include "scalar.h"
 #include <string.h>
 
+#define WB_JPLAN_STRING_ITSELF (-2)
+
 /* Value codes: the scalar types in scalar.h's order (WB_SCALAR_STRING...), then these. */
 enum { WB_JPLAN_MODEL = WB_SCALAR_TYPES, WB_JPLAN_ANY, WB_JPLAN_CODES };
 
@@ -34,15 +36,22 @@ typedef struct wb_jplan_slot {
     size_t member_len;
     /* JSON unions (Model::Attribute.json_union), read by the decoder only: */
     int one_or_many; /* a list that also takes one item */
-    long string_as;  /* WB_JPLAN_MODEL: the index in the item's values a string fills; -1 for none */
+    long string_as;  /* WB_JPLAN_MODEL: the index in the item's values a string fills; -1 for none;
+                        WB_JPLAN_STRING_ITSELF (expandable): the string is the value, and a String is written as one */
     int lenient;     /* a number also read from a string holding one */
     int quoted;      /* lenient_numbers: :string: a number written inside a JSON string */
+    int nested;      /* WB_JPLAN_MODEL list: its items are lists of records ([[Point]]) */
 } wb_jplan_slot;
 
 typedef struct wb_jplan {
     VALUE klass;
-    ID filler; /* __wb_fill_vN: sets the ivars, checks enum:, converts :time format: (as the XML decoder builds) */
-    long size;
+    ID filler;    /* __wb_fill_vN: sets the ivars, checks enum:, converts :time format: (as the XML decoder builds);
+                     with a discriminator, __wb_json_variant: the record of the class its value names */
+    long size;    /* the values a decoder collects (Plan#read_slots) */
+    long encoded; /* the slots an encoder writes, the first ones (Plan#slots) */
+    char *tag;    /* json_type: the discriminator member an encoder writes first ("object":"charge"), or NULL */
+    size_t tag_len;
+    long tag_index; /* json_type: the discriminator's slot, whose value picks the class; -1 for none */
     wb_jplan_slot *slots;
     uint32_t *table; /* slot position + 1, 0 for an empty bucket */
     size_t mask;
@@ -55,11 +64,13 @@ extern const rb_data_type_t wb_jplan_type;
 void wb_jplan_init(VALUE mNative);
 
 /* Compiles `klass`'s plan from `slots`, an Array of
- * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient]
- * in declaration order
- * (see Native.plan_for in lib/wirebind/json/native.rb); `filler` the Symbol of
- * the class's __wb_fill_vN, which builds its records. */
-VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler);
+ * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested]
+ * in index order (Plan#read_slots, see Native.plan_for in lib/wirebind/json/native.rb);
+ * `filler` the Symbol of the method that builds its records from their values;
+ * `encoded` how many of the slots encoders write; `tag` the discriminator
+ * member encoders write first (nil: none); `tag_index` the discriminator's
+ * slot (nil: none). */
+VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index);
 
 /* The compiled plan of a model class (Native.plan_for, cached by the class). */
 VALUE wb_jplan_for(VALUE klass);

@@ -392,6 +392,16 @@ module Wirebind
     def to_xml(**options)
       Wirebind::XML.encode(self, **options)
     end
+
+    private
+
+    # The native JSON decoder's builder for a class with {ClassMethods#json_type}
+    # variants: the record the discriminator picks, from the plan's values (this
+    # object, allocated by the decoder, is let go).
+    # @api private
+    def __wb_json_variant(*values)
+      JSON::Plan.for(self.class).build(values)
+    end
   end
 end
 

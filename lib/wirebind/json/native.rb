@@ -23,6 +23,12 @@ module Wirebind
     #
     # @api private
     module Native
+      # The instance variable named for a json_type discriminator's slot, which
+      # only decoders fill (into the values the plan's builder picks a class by).
+      TAG_IVAR = :@__wb_json_type
+      # The string_as column of an expandable slot: the string is the value (json_plan.h's WB_JPLAN_STRING_ITSELF).
+      STRING_ITSELF = -2
+
       class << self
         # @see Wirebind::JSON.decode
         def decode(input, item, list, strict, limits)
@@ -50,11 +56,14 @@ module Wirebind
         # @return [Object] the compiled plan of +klass+ (cached with the class, frozen, shareable)
         def plan_for(klass)
           klass.wirebind_plan(:native_json) do
-            slots = Plan.for(klass).slots.map do |slot|
-              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute.ivar, slot, JSON::Writer.key(+"", slot.key).freeze,
-               slot.one_or_many, slot.string_as, slot.lenient]
+            plan = Plan.for(klass)
+            slots = plan.read_slots.map do |slot|
+              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute&.ivar || TAG_IVAR, slot,
+               JSON::Writer.key(+"", slot.key).freeze, slot.one_or_many, slot.expandable ? STRING_ITSELF : slot.string_as,
+               slot.lenient, slot.nested]
             end
-            compile_plan(klass, slots, klass.__wb_builders[1])
+            tag = plan.tag && JSON::Writer.string(JSON::Writer.key(+"", plan.tag[0]), plan.tag[1]).freeze
+            compile_plan(klass, slots, plan.tag_index ? :__wb_json_variant : klass.__wb_builders[1], plan.slots.size, tag, plan.tag_index)
           end
         end
       end

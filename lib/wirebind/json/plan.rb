@@ -22,12 +22,20 @@ module Wirebind
       # (the index, in the item model's values, of the attribute a string fills;
       # nil for none) and +lenient+ (a string holding a number is read as one;
       # +:string+: numbers are written as strings too).
-      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient,
+      # +nested+: a list (of models) whose items are lists of them (+[[Point]]+).
+      # +expandable+: a model (or item) may also be a string, kept as the String.
+      Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient, :nested, :expandable,
                         keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
         def plan
           Plan.for(type)
+        end
+
+        # @return [Plan, nil] the plan of the items of this list slot's array: nil
+        #   for a {#nested} slot, whose items are arrays (each read with {#plan})
+        def list_plan
+          nested ? nil : plan
         end
 
         # @param item [Boolean] describe one item of a list slot
@@ -36,12 +44,17 @@ module Wirebind
         def expected(item: false)
           one = code == :model ? "#{Model.display_name(type)} object" : EXPECTED.fetch(code)
           one = "#{one.match?(/\A[aeiou]/i) ? 'an' : 'a'} #{one}" if code == :model
-          one = "#{one} or a string" if string_as
+          one = "#{one} or a string" if string_as || expandable
           one = "#{one} or a string holding one" if lenient
           return one unless list && !item
 
-          many = "an array (of #{one.sub(/\Aan? /, '')} items)"
+          many = "an array (of #{'arrays of ' if nested}#{one.sub(/\Aan? /, '')} items)"
           one_or_many ? "#{many} or #{one}" : many
+        end
+
+        # @return [String] what an item of a {#nested} slot is: "an array (of Point object items)"
+        def row_expected
+          "an array (of #{expected(item: true).sub(/\Aan? /, '')} items)"
         end
       end
 
@@ -67,8 +80,18 @@ module Wirebind
       attr_reader :table
       # @return [Array<Slot>] slots in declaration order, for encoding
       attr_reader :slots
-      # @return [Integer] how many values a record of this class has
+      # @return [Array<Slot>] every slot of {#table} in index order: {#slots},
+      #   then for a class with {Model::ClassMethods#json_type} variants, the
+      #   variants' other attributes and the discriminator (at {#tag_index})
+      attr_reader :read_slots
+      # @return [Integer] how many values a decoder collects ({#read_slots})
       attr_reader :size
+      # @return [Array(String, String), nil] the discriminator's key and this
+      #   class's value, which encoders write first
+      attr_reader :tag
+      # @return [Integer, nil] where the discriminator's value is among the
+      #   values, for a class with variants (nil: none)
+      attr_reader :tag_index
 
       class << self
         # @param klass [Class] a Wirebind::Model class
@@ -88,6 +111,19 @@ module Wirebind
           code = item.is_a?(Class) ? :model : item
           Shareable.make(Slot.new(key: nil, index: nil, code: code, type: item, list: list, attribute: nil))
         end
+
+        # The json_type mapping +klass+ is under: [key, Hash of value => class] of the
+        # nearest ancestor (or itself) that declared one, nil for none.
+        # @api private
+        def discriminator(klass)
+          klass.ancestors.each do |ancestor|
+            next unless ancestor.is_a?(Class) && ancestor.include?(Model)
+
+            mapping = ancestor.json_type
+            return mapping if mapping
+          end
+          nil
+        end
       end
 
       # @param klass [Class]
@@ -105,34 +141,109 @@ module Wirebind
                   "#{Model.display_name(klass)}: attributes #{other.attribute.name.inspect} and " \
                   "#{attribute.name.inspect} both have the JSON key #{key.inspect}"
           end
-          if attribute.choices
-            raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a list of several model classes maps to XML only " \
-                               "(by element name); JSON has no element names to tell them apart"
-          end
-          if attribute.type == :qname
-            raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a :qname maps to XML only " \
-                               "(its prefix is resolved against the namespaces in scope); JSON has no namespaces"
-          end
-          slot = Slot.new(
-            key: key, index: attribute.index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.wire_type, attribute.wire_type),
-            type: attribute.wire_type, list: attribute.wire_list?, attribute: attribute,
-            one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute)
-          ).freeze
-          @table[key] = slot
+          @table[key] = slot(klass, attribute, key, attribute.index)
         end.freeze
+        @read_slots = @slots
+        @tag = @tag_index = @variants = nil
+        discriminated(klass)
         @table.freeze
         freeze
       end
 
       # A record from its values, by the builder of the schema this plan was
-      # made from: a schema that changed since cannot mix into it.
-      # @param values [Array] aligned with the plan's slots
+      # made from: a schema that changed since cannot mix into it. For a class
+      # with variants, a record of the class the discriminator names.
+      # @param values [Array] aligned with the plan's {#read_slots}
       # @return [Wirebind::Model]
+      # @raise [Types::InvalidValue] the discriminator names no class (the
+      #   decoders name the member's path)
       def build(values)
-        @klass.allocate.__send__(@loader, values)
+        return @klass.allocate.__send__(@loader, values) unless @variants
+
+        value = values[@tag_index]
+        klass, loader, indexes = value.nil? ? @variants.fetch(nil) : @variants[value]
+        unless klass
+          known = @variants.keys.compact
+          raise Types::InvalidValue, "#{@read_slots[@tag_index].key.inspect} is #{Types.excerpt(value)}, which names no class " \
+                                     "#{Model.display_name(@klass)} may be (#{known.map(&:inspect).join(', ')})"
+        end
+        klass.allocate.__send__(loader, indexes.map { |index| values[index] })
       end
 
       private
+
+      def slot(klass, attribute, key, index)
+        if attribute.choices
+          raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a list of several model classes maps to XML only " \
+                             "(by element name); JSON has no element names to tell them apart"
+        end
+        if attribute.type == :qname
+          raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a :qname maps to XML only " \
+                             "(its prefix is resolved against the namespaces in scope); JSON has no namespaces"
+        end
+        Slot.new(
+          key: key, index: index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.wire_type, attribute.wire_type),
+          type: attribute.wire_type, list: attribute.wire_list?, attribute: attribute,
+          one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute),
+          nested: attribute.model? && attribute.nested_list?, expandable: attribute.expandable?
+        ).freeze
+      end
+
+      # A class under a json_type mapping: the tag it writes, and for decoding,
+      # the other attributes of the mapped classes it may be (itself and its
+      # subclasses) in the table, the discriminator last.
+      def discriminated(klass)
+        key, classes = Plan.__send__(:discriminator, klass)
+        return unless key
+
+        name = Model.display_name(klass)
+        own = classes.key(klass)
+        if own.nil? && !klass.json_type
+          raise SchemaError, "#{name} is a subclass of a json_type base whose mapping does not name it " \
+                             "(add it, so that its records read back as #{name})"
+        end
+        if (clash = @table[key])
+          raise SchemaError, "#{name}##{clash.attribute.name}: its JSON key #{key.inspect} is the json_type discriminator's"
+        end
+
+        @tag = [key, own].freeze if own
+        @variants = { nil => [klass, @loader, (0...@size).to_a.freeze].freeze }
+        classes.each do |value, variant|
+          next unless variant <= klass
+
+          @variants[value] = [variant, variant.__wb_builders.first, variant_indexes(klass, key, variant)].freeze
+        end
+        @variants.freeze
+        @tag_index = @table.size
+        @table[key] = Slot.new(key: key, index: @tag_index, code: :string, type: :string, list: false).freeze
+        @read_slots = @table.values.sort_by!(&:index).freeze
+        @size = @table.size
+      end
+
+      # Where each attribute of +variant+ is among the values, its slot added to
+      # the table when no class had its key yet.
+      def variant_indexes(klass, key, variant)
+        variant.attributes.map do |attribute|
+          attribute_key = utf8_key(attribute)
+          if attribute_key == key
+            raise SchemaError, "#{Model.display_name(variant)}##{attribute.name}: its JSON key #{key.inspect} is the json_type discriminator's"
+          end
+
+          candidate = slot(variant, attribute, attribute_key, @table.size)
+          existing = @table[attribute_key]
+          next (@table[attribute_key] = candidate).index unless existing
+          next existing.index if same_reading?(existing, candidate)
+
+          raise SchemaError, "#{Model.display_name(klass)}.json_type: #{Model.display_name(existing.attribute.owner)}##{existing.attribute.name} " \
+                             "and #{Model.display_name(variant)}##{attribute.name} share the JSON key #{attribute_key.inspect} " \
+                             "but are read differently; the classes of one json_type must agree on each key"
+        end.freeze
+      end
+
+      def same_reading?(one, other)
+        %i[code type list one_or_many string_as lenient nested expandable].all? { |field| one[field] == other[field] } &&
+          one.attribute.converted? == other.attribute.converted? && one.attribute.enum == other.attribute.enum
+      end
 
       def string_as(attribute)
         name = attribute.string_as or return nil

@@ -37,7 +37,7 @@ module Wirebind
       INTERNAL_PREFIX = "__wb"
       NIL_STYLES = %i[omit xsi].freeze
       JSON_KEY_STYLES = %i[snake camel].freeze
-      OPTIONS = %i[xml json nil enum open_enum default_offset format one_or_many string_as lenient_numbers].freeze
+      OPTIONS = %i[xml json nil enum open_enum default_offset format one_or_many string_as lenient_numbers expandable].freeze
       RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
       OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
       NO_UNION = {}.freeze
@@ -48,7 +48,8 @@ module Wirebind
         end
       end
       private_constant :RESERVED_SET, :OPTION_SET, :NO_UNION, :Declaration
-      # The item types of a list of lists (+[[:float]]+): JSON only.
+      # The scalar item types of a list of lists (+[[:float]]+; a model class,
+      # +[[Point]]+, may be one too): JSON only.
       NESTED_ITEM_TYPES = %i[string integer float boolean].freeze
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
@@ -170,7 +171,8 @@ module Wirebind
         # @return [Hash{Symbol => Object}] the options given, frozen (empty: none)
         # @raise [SchemaError] an option that does not fit the type
         def json_union(where, type, list, options)
-          return NO_UNION unless options.key?(:one_or_many) || options.key?(:string_as) || options.key?(:lenient_numbers)
+          return NO_UNION unless options.key?(:one_or_many) || options.key?(:string_as) || options.key?(:lenient_numbers) ||
+                                 options.key?(:expandable)
 
           union = {}
           if (value = options[:one_or_many])
@@ -181,6 +183,9 @@ module Wirebind
           end
           if (name = options[:string_as])
             union[:string_as] = string_target(where, type, name)
+          end
+          if options.key?(:expandable) && (union[:expandable] = expandable(where, type, options)).nil?
+            union.delete(:expandable)
           end
           if (value = options[:lenient_numbers])
             unless value == true || value == :string
@@ -249,10 +254,10 @@ module Wirebind
             if type.length == 1
               item = type.first
               return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
-              return [item.first, :nested] if item.is_a?(Array) && item.length == 1 && NESTED_ITEM_TYPES.include?(item.first)
+              return [item.first, :nested] if item.is_a?(Array) && item.length == 1 && nested_item?(item.first)
               if item.is_a?(Array)
                 raise SchemaError, "#{where}: a list of lists holds #{NESTED_ITEM_TYPES.map(&:inspect).join(', ')} " \
-                                   "(JSON only, like GeoJSON's [[:float]] coordinates); wrap the inner list in a model"
+                                   "or a model class (JSON only, like GeoJSON's [[:float]] coordinates), not #{type.inspect}"
               end
 
               raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"
@@ -274,6 +279,10 @@ module Wirebind
           type.is_a?(Class) && type.include?(Model)
         end
 
+        def nested_item?(type)
+          NESTED_ITEM_TYPES.include?(type) || model_class?(type)
+        end
+
         def describe_type(type)
           case type
           when Symbol then "unknown type #{type.inspect}"
@@ -286,6 +295,18 @@ module Wirebind
           return -value if value.is_a?(String) && !value.empty?
 
           raise SchemaError, "#{where}: #{option}: must be a non-empty String, not #{value.inspect}"
+        end
+
+        # +expandable: true+: a model attribute (or list) whose JSON value is
+        # also an id string, kept as the String (Stripe's expandable fields).
+        def expandable(where, type, options)
+          value = options[:expandable]
+          raise SchemaError, "#{where}: expandable: must be true or false, not #{value.inspect}" unless [true, false].include?(value)
+          return nil unless value
+          raise SchemaError, "#{where}: expandable: applies to a model type (or a list of one)" unless model_class?(type)
+          raise SchemaError, "#{where}: expandable: keeps the string itself; string_as: makes a record of it: pick one" if options[:string_as]
+
+          true
         end
 
         def string_target(where, type, name)
@@ -366,7 +387,8 @@ module Wirebind
         @time_format = time_format
         @nested = nested
         @wire_type = time_format ? Types::TimeFormat.wire_type(time_format) : type
-        @wire_type = :any if nested
+        # A list of lists of scalars is one plain JSON value to the codecs; one of models they read as such.
+        @wire_type = :any if nested && !@model
         @choices = choices
         @index = index
         @enum = enum
@@ -390,26 +412,34 @@ module Wirebind
         @json_union[:string_as]
       end
 
+      # @return [Boolean] whether the JSON value may also be a string, kept as
+      #   the String, and a String is written as one (+expandable: true+)
+      def expandable?
+        @json_union.fetch(:expandable, false)
+      end
+
       # @return [Boolean] whether a JSON string holding a number is read as one (+lenient_numbers: true+)
       def lenient_numbers?
         @json_union.fetch(:lenient_numbers, false)
       end
 
-      # @return [Boolean] whether the attribute is a list of lists of {#type} (+[[:float]]+)
+      # @return [Boolean] whether the attribute is a list of lists of {#type}
+      #   (+[[:float]]+, +[[Point]]+)
       def nested_list?
         @nested
       end
 
       # @return [Boolean] whether the codecs carry a value the builders and
-      #   {Model.encodable} convert ({#time_format}, {#nested_list?})
+      #   {Model.encodable} convert ({#time_format}, a {#nested_list?} of scalars)
       def converted?
-        @nested || !@time_format.nil?
+        (@nested && !@model) || !@time_format.nil?
       end
 
       # @return [Boolean] whether the codecs read and write a list ({#list?}, but
-      #   a list of lists is one plain JSON value to them)
+      #   a list of lists of scalars is one plain JSON value to them; one of
+      #   models is a list whose items are lists)
       def wire_list?
-        @list && !@nested
+        @list && (@model || !@nested)
       end
 
       # @return [Boolean] whether {#type} is a model class

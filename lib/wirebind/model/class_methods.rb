@@ -371,6 +371,47 @@ module Wirebind
         @__wb_json_numbers
       end
 
+      # Reads, or with arguments sets, the member of a JSON object that names
+      # its class (Stripe's +"object"+, GeoJSON's +"type"+), as +xml_type+ names
+      # XML types: where a JSON value's declared type is this class (an
+      # attribute, a list item, the document), the member's value picks the
+      # class to decode into, wherever the member is in the object; absent or
+      # null, the declared class itself. Encoding a record of a mapped class
+      # writes the member first. Declared on the base class, after the
+      # subclasses it names (each is this class or a subclass of it). The
+      # classes' attributes with one JSON key must have one type; a member of
+      # another class than the one picked is passed over, as an unknown one.
+      #
+      # @example Stripe's objects
+      #   StripeObject.json_type "object", "charge" => Charge, "refund" => Refund
+      # @param key [String, nil] the discriminator's JSON key; nil reads the setting
+      # @param classes [Hash{String => Class}] each value of the member and its class
+      # @return [Array(String, Hash{String => Class}), nil] the key and classes, if declared here
+      # @raise [SchemaError] a mapping that does not fit
+      def json_type(key = nil, classes = nil)
+        unless key.nil?
+          where = "#{Model.display_name(self)}.json_type"
+          raise SchemaError, "#{where}: the key must be a non-empty String, not #{key.inspect}" unless key.is_a?(String) && !key.empty?
+          unless classes.is_a?(Hash) && !classes.empty?
+            raise SchemaError, "#{where}: needs at least one value and its class, like \"charge\" => Charge"
+          end
+
+          classes.each do |value, klass|
+            raise SchemaError, "#{where}: a value must be a String, not #{value.inspect}" unless value.is_a?(String)
+            unless klass.is_a?(Class) && klass <= self
+              raise SchemaError, "#{where}: #{value.inspect} => #{klass.inspect}: the class must be #{Model.display_name(self)} or a subclass of it"
+            end
+          end
+          raise SchemaError, "#{where}: a class is named twice" unless classes.values.uniq.size == classes.size
+
+          SCHEMA_LOCK.synchronize do
+            @__wb_json_type = [-key, classes.to_h { |value, klass| [-value, klass] }.freeze].freeze
+            schema_changed
+          end
+        end
+        @__wb_json_type
+      end
+
       # Decodes XML into records of this class.
       #
       # @param source [String, IO] the document
@@ -470,6 +511,7 @@ module Wirebind
           @__wb_binary = nil
         end
         @__wb_xml_type = nil
+        @__wb_json_type = nil
         @__wb_xml_type_matching = nil
         @__wb_xml_abstract = false
         @__wb_plans = NO_PLANS

@@ -228,8 +228,13 @@ module Wirebind
 
       def hash_value(attribute)
         if attribute.list?
+          return "#{attribute.ivar}&.map { |row| row&.map { |item| item&.to_h } }" if attribute.model? && attribute.nested_list?
+          return "#{attribute.ivar}&.map { |item| ::Wirebind::Model === item ? item.to_h : item }" if attribute.expandable?
+
           attribute.model? ? "#{attribute.ivar}&.map { |item| item&.to_h }" : "#{attribute.ivar}&.dup"
         else
+          return "(::Wirebind::Model === #{attribute.ivar} ? #{attribute.ivar}.to_h : #{attribute.ivar})" if attribute.expandable?
+
           attribute.model? ? "#{attribute.ivar}&.to_h" : attribute.ivar.to_s
         end
       end

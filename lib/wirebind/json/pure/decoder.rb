@@ -41,8 +41,9 @@ module Wirebind
 
         # Frame layout. OBJECT: [OBJECT, plan, values, slot it fills, key of the
         # member being read, started]. LIST: [LIST, slot, items (nil when each
-        # item is yielded), plan of the items (models) or nil, index of the item
-        # being read, started, single]; +single+ (a +one_or_many+ list whose
+        # item is yielded), plan of the items (models) or nil (for a +nested+
+        # slot's outer list, whose items are lists of models, each a LIST frame
+        # of its own), index of the item being read, started, single]; +single+ (a +one_or_many+ list whose
         # value is one object) ends the list after its one item, and leaves the
         # index out of paths.
         KIND = 0
@@ -181,7 +182,7 @@ module Wirebind
               if s.skip(ARRAY_START)
                 depth_error(s.pos - s.matched_size) if @stack.size >= @max_depth
                 if slot.code == :model
-                  @stack << [LIST, slot, [], slot.plan, 0, false]
+                  @stack << [LIST, slot, [], slot.list_plan, 0, false]
                   return
                 end
                 values[slot.index] = scalars(slot.code, slot.lenient)
@@ -243,7 +244,7 @@ module Wirebind
         def string_item(slot, text, pos)
           code = slot.code
           return text if code == :string || code == :any
-          return string_record(slot, text) if code == :model && slot.string_as
+          return string_record(slot, text) if code == :model && (slot.string_as || slot.expandable)
           return number_text(code, text, nil, pos) if slot.lenient
 
           unless STRING_CODES.include?(code)
@@ -258,10 +259,13 @@ module Wirebind
           end
         end
 
-        # A record of +slot+'s model whose +string_as+ attribute is +text+.
+        # A record of +slot+'s model whose +string_as+ attribute is +text+, or
+        # for an +expandable+ slot, +text+ itself.
         def string_record(slot, text)
+          return text if slot.expandable
+
           plan = slot.plan
-          values = Array.new(plan.size)
+          values = Array.new(plan.slots.size) # its own attributes (not a json_type class's variants')
           values[slot.string_as] = text
           plan.klass.__wb_build(values)
         end
@@ -289,7 +293,7 @@ module Wirebind
             @s.skip(ARRAY_START)
             return scalars(slot.code, slot.lenient) unless slot.code == :model
 
-            @stack << [LIST, slot, [], slot.plan, 0, false]
+            @stack << [LIST, slot, [], slot.list_plan, 0, false]
             return PUSHED
           end
           if byte == 0x6E # n
@@ -299,7 +303,7 @@ module Wirebind
           mismatch(slot.expected, nil) unless slot.one_or_many
           return [scalar(slot.code, nil, slot.lenient)] unless slot.code == :model
 
-          if byte == QUOTE && slot.string_as
+          if byte == QUOTE && (slot.string_as || slot.expandable)
             open_model(slot)
             return [@string_record]
           end
@@ -330,7 +334,7 @@ module Wirebind
             @string_record = nil
             return false
           end
-          if byte == QUOTE && slot.string_as
+          if byte == QUOTE && (slot.string_as || slot.expandable)
             @string_record = string_record(slot, read_string_exactly(true))
             return false
           end
@@ -357,21 +361,41 @@ module Wirebind
 
             case code
             when :model
-              if s.skip(OBJECT_START)
+              if frame[SLOT].nil? # the outer list of a nested slot: the item is a list
+                return if open_row(slot)
+
+                deliver_item(frame, nil)
+              elsif s.skip(OBJECT_START)
                 depth_error(s.pos - 1) if @stack.size >= @max_depth
                 plan = frame[SLOT]
                 @stack << [OBJECT, plan, Array.new(plan.size), slot, nil, false]
                 return
-              end
-              return if open_model(slot)
+              else
+                return if open_model(slot)
 
-              deliver_item(frame, @string_record)
+                deliver_item(frame, @string_record)
+              end
             when :any
               deliver_item(frame, read_any(true, @stack.size))
             else
               deliver_item(frame, scalar(code, nil, slot.lenient))
             end
           end
+        end
+
+        # An item of a +nested+ slot's outer list: a list of models (a LIST
+        # frame pushed: true) or null (false).
+        def open_row(slot)
+          byte = peek_byte
+          if byte == LBRACKET
+            depth_error if @stack.size >= @max_depth
+            @s.skip(ARRAY_START)
+            @stack << [LIST, slot, [], slot.plan, 0, false]
+            return true
+          end
+          mismatch(slot.row_expected, nil) unless byte == 0x6E # n
+          read_literal("null")
+          false
         end
 
         # Reads the items of a list of scalars, after its '['.
@@ -394,8 +418,8 @@ module Wirebind
         end
 
         def finish_object(frame)
+          record = build(frame)
           @stack.pop
-          record = frame[NODE].build(frame[VALUES])
           parent = @stack.last
           if parent.nil?
             @result = record
@@ -407,10 +431,24 @@ module Wirebind
           nil
         end
 
+        # The record of an object's values (its frame still on the stack). A
+        # discriminator naming no class is an error at its member.
+        def build(frame)
+          plan = frame[NODE]
+          plan.build(frame[VALUES])
+        rescue Types::InvalidValue => e
+          raise unless plan.tag_index
+
+          frame[AT] = plan.read_slots[plan.tag_index].key
+          value_error(e.message, nil, @s.pos)
+        end
+
         def finish_list(frame)
           @stack.pop
           parent = @stack.last
-          if parent
+          if parent && parent[KIND] == LIST # an inner list of a nested slot
+            deliver_item(parent, frame[VALUES])
+          elsif parent
             parent[VALUES][frame[NODE].index] = frame[VALUES]
           else
             @result = frame[VALUES] || frame[AT]

@@ -88,15 +88,20 @@ module Wirebind
             emit "# frozen_string_literal: true"
             emit "def write(record, out, depth, max_depth)"
             emit "  Writer.too_deep(max_depth) if depth >= max_depth"
-            emit "  key = index = nil"
+            emit "  key = index = inner = nil"
+            if (tag = @plan.tag)
+              # A json_type class: its discriminator member first.
+              emit "  out << #{q(Writer.string(Writer.key(+'{', tag[0]), tag[1]))}"
+            end
             if @plan.slots.empty?
-              emit "  out << '{}'"
+              emit "  out << #{q(tag ? '}' : '{}')}"
             else
               @plan.slots.each_with_index { |slot, position| member(slot, position) }
               emit "  out << '}'"
             end
             emit "rescue Types::InvalidValue, EncodeError => e"
             emit "  e = EncodeError.new(e.message) unless e.is_a?(EncodeError)"
+            emit "  e = Writer.nested(e, inner) if inner"
             emit "  e = Writer.nested(e, index) if index"
             emit "  raise key ? Writer.nested(e, key) : e"
             emit "end"
@@ -106,7 +111,7 @@ module Wirebind
           private
 
           def member(slot, position)
-            opening = position.zero? ? +"{" : +","
+            opening = position.zero? && !@plan.tag ? +"{" : +","
             emit "  key = #{q(slot.key)}"
             emit "  out << #{q(Writer.key(opening, slot.key))}"
             # A model's values are its instance variables (Wirebind::Model's rule).
@@ -131,13 +136,31 @@ module Wirebind
             emit "      item = v[index]"
             emit "      if item.nil? then out << 'null'"
             emit "      else"
-            value(slot, "item", "        ", "depth + 2")
+            slot.nested ? row(slot) : value(slot, "item", "        ", "depth + 2")
             emit "      end"
             emit "      index += 1"
             emit "    end"
             emit "    index = nil"
             emit "  end"
             emit "  out << ']'"
+          end
+
+          # An item of a +nested+ slot's outer list (in local +item+, not nil): a list of records.
+          def row(slot)
+            emit "        raise EncodeError, \"expected an Array, got \#{Types.describe(item)}\" unless item.is_a?(Array)"
+            emit "        out << '['"
+            emit "        inner = 0"
+            emit "        while inner < item.size"
+            emit "          out << ',' unless inner.zero?"
+            emit "          record = item[inner]"
+            emit "          if record.nil? then out << 'null'"
+            emit "          else"
+            value(slot, "record", "            ", "depth + 3")
+            emit "          end"
+            emit "          inner += 1"
+            emit "        end"
+            emit "        inner = nil"
+            emit "        out << ']'"
           end
 
           # Appends the non-nil value in local +x+; +depth+ is the expression of
@@ -172,10 +195,15 @@ module Wirebind
               emit "#{pad}Writer.value(out, #{x}, #{depth}, max_depth)"
             else
               index = @plan.slots.index(slot)
+              if slot.expandable # an id kept as it came: written as a string
+                emit "#{pad}if #{x}.is_a?(String) then Writer.string(out, #{x})"
+                emit "#{pad}else"
+              end
               emit "#{pad}unless #{x}.is_a?(@types[#{index}])"
               emit "#{pad}  raise EncodeError, #{q("expected #{slot.expected(item: true)}, got ")} + Types.describe(#{x})"
               emit "#{pad}end"
               emit "#{pad}Encoder.for(#{x}.class).write(#{x}, out, #{depth}, max_depth)"
+              emit "#{pad}end" if slot.expandable
             end
           end
         end

@@ -1,0 +1,174 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "nokogiri"
+require "json"
+require "time"
+
+# Issue 20, item 6, on real documents from other projects' npm packages
+# (rakelib/real_documents.yml records each source and licence; `rake fixtures`
+# unpacks them): a GPX track (XML, and in JSON as [[TrackPoint]]) and GeoJSON
+# geometries (lists of lists, picked by their "type" member). Every field of
+# the models is compared with an independent extraction (Nokogiri, JSON.parse),
+# and decode(encode(x)) == x is checked on both backends.
+class RealDocumentsTest < Minitest::Test
+  GPX = ["gpxparser-3.0.8", "test/test.xml"].freeze
+  GEOJSON = "geojson-fixtures-1.0.0"
+  BACKENDS = Wirebind.backend == :native ? %i[pure native] : %i[pure]
+
+  class TrackPoint
+    include Wirebind::Model
+    attribute :lat, :decimal, xml: "@lat"
+    attribute :lon, :decimal, xml: "@lon"
+    attribute :ele, :decimal
+    attribute :time, :time
+  end
+
+  class TrackSegment
+    include Wirebind::Model
+    attribute :points, [TrackPoint], xml: "trkpt"
+  end
+
+  class Waypoint < TrackPoint
+    attribute :name, :string
+    attribute :cmt, :string
+    attribute :desc, :string
+  end
+
+  class Track
+    include Wirebind::Model
+    attribute :name, :string
+    attribute :cmt, :string
+    attribute :desc, :string
+    attribute :src, :string
+    attribute :number, :integer
+    attribute :type, :string
+    attribute :segments, [TrackSegment], xml: "trkseg"
+  end
+
+  class Metadata
+    include Wirebind::Model
+    attribute :name, :string
+    attribute :desc, :string
+    attribute :keywords, :string
+  end
+
+  class Gpx
+    include Wirebind::Model
+    xml_root "gpx"
+    attribute :version, :string, xml: "@version"
+    attribute :creator, :string, xml: "@creator"
+    attribute :metadata, Metadata
+    attribute :waypoints, [Waypoint], xml: "wpt"
+    attribute :tracks, [Track], xml: "trk"
+  end
+
+  # The same track in JSON, its segments as lists of points.
+  class JSONTrack
+    include Wirebind::Model
+    attribute :name, :string
+    attribute :segments, [[TrackPoint]]
+  end
+
+  class Geometry
+    include Wirebind::Model
+    attribute :coordinates, [[:float]]
+  end
+
+  class LineString < Geometry; end
+  class MultiPoint < Geometry; end
+  Geometry.json_type "type", "LineString" => LineString, "MultiPoint" => MultiPoint
+
+  class Point
+    include Wirebind::Model
+    attribute :type, :string
+    attribute :coordinates, [:float]
+  end
+
+  def test_gpx_every_field_against_nokogiri
+    text = File.read(fixture_gem_path(*GPX))
+    doc = Nokogiri::XML(text)
+    BACKENDS.each do |backend|
+      gpx = Wirebind::XML.decode(text, Gpx, backend: backend)
+      assert_gpx_matches doc, gpx, backend
+      again = Wirebind::XML.encode(gpx, backend: backend)
+      assert_equal gpx, Wirebind::XML.decode(again, Gpx, backend: backend), backend
+      # The re-encoded document holds the same modelled values, read by Nokogiri.
+      assert_gpx_matches Nokogiri::XML(again), gpx, "#{backend}, re-encoded"
+    end
+  end
+
+  def test_gpx_track_as_json_lists_of_lists
+    text = File.read(fixture_gem_path(*GPX))
+    gpx = Wirebind::XML.decode(text, Gpx)
+    track = JSONTrack.new(name: gpx.tracks[0].name, segments: gpx.tracks[0].segments.map(&:points))
+    BACKENDS.each do |backend|
+      json = Wirebind::JSON.encode(track, backend: backend)
+      plain = JSON.parse(json, decimal_class: BigDecimal)
+      assert_equal 205, plain["segments"][0].size
+      points = Nokogiri::XML(text).xpath("//trkseg/trkpt")
+      plain["segments"][0].zip(points).each do |point, xml|
+        assert_equal [BigDecimal(xml["lat"]), BigDecimal(xml["lon"]), BigDecimal(xml.at("ele").text)],
+                     [point["lat"], point["lon"], point["ele"]]
+        assert_equal Time.iso8601(xml.at("time").text), Time.iso8601(point["time"])
+      end
+      assert_equal track, Wirebind::JSON.decode(json, JSONTrack, backend: backend), backend
+    end
+  end
+
+  def test_geojson_geometries_against_json_parse
+    %w[linestring linestring-xyz multipoint multipoint-xyz].each do |name|
+      text = File.read(fixture_gem_path(GEOJSON, "data/geometry/#{name}.geojson"))
+      plain = JSON.parse(text)
+      BACKENDS.each do |backend|
+        geometry = Wirebind::JSON.decode(text, Geometry, backend: backend)
+        assert_equal plain["type"], geometry.class.name.split("::").last, name
+        assert_equal(plain["coordinates"].map { |position| position.map(&:to_f) }, geometry.coordinates, name)
+        json = Wirebind::JSON.encode(geometry, backend: backend)
+        assert_equal plain["type"], JSON.parse(json)["type"], name
+        assert_equal geometry, Wirebind::JSON.decode(json, Geometry, backend: backend), "#{name} #{backend}"
+      end
+    end
+    %w[point point-xyz].each do |name|
+      text = File.read(fixture_gem_path(GEOJSON, "data/geometry/#{name}.geojson"))
+      plain = JSON.parse(text)
+      BACKENDS.each do |backend|
+        point = Wirebind::JSON.decode(text, Point, backend: backend)
+        assert_equal [plain["type"], plain["coordinates"].map(&:to_f)], [point.type, point.coordinates], name
+        assert_equal point, Wirebind::JSON.decode(Wirebind::JSON.encode(point, backend: backend), Point, backend: backend), name
+      end
+    end
+  end
+
+  private
+
+  def assert_gpx_matches(doc, gpx, label)
+    root = doc.root
+    assert_equal [root["version"], root["creator"]], [gpx.version, gpx.creator], label
+    metadata = root.at("metadata")
+    assert_equal %w[name desc keywords].map { |name| metadata.at("./#{name}").text },
+                 [gpx.metadata.name, gpx.metadata.desc, gpx.metadata.keywords], label
+    wpts = root.xpath("wpt")
+    assert_equal wpts.size, gpx.waypoints.size, label
+    wpts.zip(gpx.waypoints).each do |xml, wpt|
+      assert_equal [BigDecimal(xml["lat"]), BigDecimal(xml["lon"]), BigDecimal(xml.at("ele").text), Time.iso8601(xml.at("time").text)],
+                   [wpt.lat, wpt.lon, wpt.ele, wpt.time], label
+      assert_equal %w[name desc cmt].map { |name| xml.at("./#{name}").text }, [wpt.name, wpt.desc, wpt.cmt], label
+    end
+    trks = root.xpath("trk")
+    assert_equal trks.size, gpx.tracks.size, label
+    trks.zip(gpx.tracks).each do |xml, track|
+      assert_equal %w[name cmt desc src type].map { |name| xml.at("./#{name}").text },
+                   [track.name, track.cmt, track.desc, track.src, track.type], label
+      assert_equal Integer(xml.at("./number").text), track.number, label
+      segments = xml.xpath("trkseg")
+      assert_equal segments.map { |segment| segment.xpath("trkpt").size }, track.segments.map { |segment| segment.points.size }, label
+      segments.zip(track.segments).each do |segment, decoded|
+        segment.xpath("trkpt").zip(decoded.points).each do |point, got|
+          assert_equal [BigDecimal(point["lat"]), BigDecimal(point["lon"]), BigDecimal(point.at("ele").text),
+                        Time.iso8601(point.at("time").text)], [got.lat, got.lon, got.ele, got.time], label
+        end
+      end
+    end
+  end
+end
