@@ -65,6 +65,11 @@ module Wirebind
       # @param addressing [Boolean] WS-Addressing 1.0 ({Addressing}): each request carries
       #   +wsa:Action+, a fresh +wsa:MessageID+, +wsa:To+ and +wsa:ReplyTo+, and a response
       #   whose +wsa:RelatesTo+ names another message is an {AddressingError}
+      # @param mtom [Boolean, Hash, nil] MTOM/XOP requests ({MTOM}): +true+, or
+      #   +{ threshold: bytes }+ (default {MTOM::DEFAULT_THRESHOLD}): each +:base64+ value
+      #   (a part, or a model's attribute written as an element) of at least that many
+      #   bytes goes as a binary attachment referenced by +xop:Include+; a request with
+      #   none goes as plain XML. Not with a {WSSE::Signature} (which would sign the markers)
       # @param digest_auth [Array(String, String), nil] user and password for HTTP Digest
       #   authentication (RFC 7616: SHA-256 or MD5, +qop="auth"+), answered when the server asks
       # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
@@ -104,7 +109,7 @@ module Wirebind
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
-                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false,
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false, mtom: nil,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
                      logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
@@ -119,6 +124,11 @@ module Wirebind
         @soap_headers = soap_headers.freeze
         @soap_action = soap_action
         @wsse = wsse && WSSE.tokens(wsse)
+        @mtom = MTOM.writer(mtom)
+        if @mtom && @wsse&.any?(WSSE::Signature)
+          raise ArgumentError, "mtom: with a WSSE::Signature is not supported (the signature would cover the attachments' markers)"
+        end
+
         @verifier = @wsse&.filter_map { |token| token.verifier if token.respond_to?(:verifier) }&.first
         @logger = logger
         raise ArgumentError, "debug: must answer call(event, data), not #{debug.inspect}" unless debug.nil? || debug.respond_to?(:call)
@@ -210,11 +220,13 @@ module Wirebind
           message_id && Addressing.request_xml(action: soap_action_for(operation, call_action), to: @endpoint, message_id: message_id),
           security&.header_xml
         ].compact.join
-        body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: args, types: types, version: @version,
+        mtom = @mtom&.message(args, types)
+        body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: mtom ? mtom.parts : args, types: types, version: @version,
                                    style: @style, headers: @soap_headers + call_headers, header_xml: header_xml.empty? ? nil : header_xml,
                                    body_id: security&.body_id)
         body = security.finish(body) if security
         headers = request_headers(operation, call_action)
+        body, headers = mtom_request(mtom, body, headers) if mtom&.any?
         status = nil
         counter = nil
         @debug&.call(:request, { path: @path, headers: DebugReader.filter_headers(headers), body: DebugReader.filter_body(body) })
@@ -303,6 +315,14 @@ module Wirebind
           headers["Content-Type"] = %(#{CONTENT_TYPES['1.2']}; action="#{action}")
         end
         headers
+      end
+
+      # The request as an MTOM package: its body and headers.
+      def mtom_request(message, envelope, headers)
+        type = headers["Content-Type"]
+        root_type = @version == "1.1" ? "text/xml" : type.sub(/;\s*charset=[^;]*/, "")
+        body, content_type = message.package(envelope, root_type)
+        [body, headers.merge("Content-Type" => content_type)]
       end
 
       def soap_action_for(operation, call_action)

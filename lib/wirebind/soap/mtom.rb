@@ -1,11 +1,18 @@
 # frozen_string_literal: true
 
+require "securerandom"
+
 module Wirebind
   module SOAP
-    # Reading MTOM/XOP messages (W3C SOAP MTOM, XOP 1.0): a +multipart/related+
+    # MTOM/XOP messages (W3C SOAP MTOM, XOP 1.0): a +multipart/related+
     # body whose root part is the envelope, binary values sent as parts of their
-    # own and referenced from it by +<xop:Include href="cid:..."/>+. The client
-    # reads MTOM responses and the service MTOM requests: each Include is
+    # own and referenced from it by +<xop:Include href="cid:..."/>+.
+    #
+    # Sending ({Writer}): the client's requests (+mtom:+) and the service's
+    # responses (+mtom+, or to an MTOM request) carry each +:base64+ value of at
+    # least +threshold+ bytes as a part.
+    #
+    # Reading: the client reads MTOM responses and the service MTOM requests: each Include is
     # replaced by its part's bytes (as the base64 text the element stands for),
     # then the envelope is decoded as any other. The message is read whole
     # (bounded by +max_size+, or {WHOLE_MESSAGE_LIMIT}) and each part must end within
@@ -13,6 +20,190 @@ module Wirebind
     module MTOM
       # The XOP namespace of +xop:Include+.
       XOP_NS = "http://www.w3.org/2004/08/xop/include"
+      # The +:base64+ values of at least this many bytes go as attachments by default.
+      DEFAULT_THRESHOLD = 1024
+
+      class << self
+        # @api private
+        # @param option [Boolean, Hash, nil] +mtom:+ as given: true, +{ threshold: bytes }+, false or nil
+        # @return [Writer, nil]
+        # @raise [ArgumentError]
+        def writer(option)
+          case option
+          when nil, false then nil
+          when true then Writer.new(DEFAULT_THRESHOLD)
+          when Hash
+            unknown = option.keys - [:threshold]
+            raise ArgumentError, "mtom: takes threshold:, not #{unknown.inspect}" unless unknown.empty?
+
+            threshold = option.fetch(:threshold, DEFAULT_THRESHOLD)
+            raise ArgumentError, "mtom: threshold: must be an Integer >= 0, not #{threshold.inspect}" unless threshold.is_a?(Integer) && threshold >= 0
+
+            Writer.new(threshold)
+          else raise ArgumentError, "mtom: must be true, false or { threshold: bytes }, not #{option.inspect}"
+          end
+        end
+      end
+
+      # Writes one message as an MTOM package, without the codec ever holding an
+      # attachment's bytes, or their base64: {Message#parts} gives the encoder the
+      # message's parts with each large +:base64+ value (a part, or an attribute
+      # of a model at any depth, copied rather than changed) replaced by a short
+      # marker; the encoder writes the marker's base64 as that element's text;
+      # {Message#package} puts an +xop:Include+ in each marker's place (one pass over the
+      # envelope) and appends the bytes as parts of their own. The bytes are copied
+      # once, into the HTTP body; the envelope never holds them.
+      # @api private
+      class Writer
+        # Marker bytes: a random prefix per message, then a 3-byte index, so
+        # that each marker's base64 is the prefix's 20 characters and 4 more.
+        PREFIX_BYTES = 15
+        # The most attachments one message may carry (the index's 3 bytes).
+        MAX_ATTACHMENTS = 2**24 - 1
+
+        # @return [Integer] the least bytes a value sent as an attachment has
+        attr_reader :threshold
+
+        def initialize(threshold)
+          @threshold = threshold
+          freeze
+        end
+
+        # One message's parts with markers in place of large binary values.
+        # @param parts [Hash] as {Envelope.write} takes them
+        # @param types [Hash] their declared types
+        # @return [Message]
+        def message(parts, types)
+          message = Message.new(@threshold)
+          replaced = parts.to_h { |name, value| [name, message.part(value, types[name] || types[name.to_s] || types[name.to_sym])] }
+          message.parts = replaced
+          message
+        end
+      end
+
+      # One outgoing message: its attachments, the parts to encode, and the package.
+      # @api private
+      class Message
+        # @return [Hash] the parts to give the encoder
+        attr_accessor :parts
+        # @return [Array<String>] the attachments' bytes, in order
+        attr_reader :attachments
+
+        def initialize(threshold)
+          @threshold = threshold
+          @prefix = SecureRandom.random_bytes(Writer::PREFIX_BYTES)
+          @attachments = []
+          @seen = {}.compare_by_identity
+        end
+
+        # @return [Boolean] whether any value went as an attachment
+        def any?
+          !@attachments.empty?
+        end
+
+        # @param value [Object] a part's value
+        # @param type [Object, nil] its declared type
+        # @return [Object] the value, or a copy with markers
+        def part(value, type)
+          case value
+          when String
+            binary = type == :base64 || (type.nil? && value.encoding == Encoding::BINARY)
+            binary ? marker(value) : value
+          when Array then value.map { |item| part(item, type.is_a?(Array) ? type.first : type) }
+          when Model then model(value, 0)
+          else value
+          end
+        end
+
+        # The envelope as the root part, with the attachments after it.
+        # @param envelope [String] what the encoder wrote from {#parts}
+        # @param root_type [String] the root's media type with its parameters (SOAP 1.2: +action+)
+        # @return [Array(String, String)] the HTTP body and its Content-Type
+        # @raise [EncodeError] a marker the envelope does not hold once as an element's text
+        def package(envelope, root_type)
+          found = Array.new(@attachments.size, 0)
+          stem = Regexp.escape([@prefix].pack("m0"))
+          xml = envelope.gsub(%r{>#{stem}([A-Za-z0-9+/]{4})<}) do
+            index = "\0#{Regexp.last_match(1).unpack1('m')}".unpack1("N")
+            found[index] += 1
+            %(><xop:Include xmlns:xop="#{XOP_NS}" href="cid:#{content_id(index)}"/><)
+          end
+          unless found.all? { |count| count == 1 }
+            raise EncodeError, "an MTOM attachment was not written as an element's text (an XML attribute cannot hold one)"
+          end
+
+          # The root part's Content-Type names its charset: no XML declaration
+          # (spyne's reader refuses a root part that has one).
+          xml = xml.sub(/\A<\?xml[^>]*\?>/, "")
+          boundary = boundary_for(xml)
+          body = +"".b
+          body << "--#{boundary}\r\nContent-Type: application/xop+xml; charset=UTF-8; type=#{quote(root_type)}\r\n"
+          body << "Content-Transfer-Encoding: 8bit\r\nContent-ID: <#{content_id('root')}>\r\n\r\n" << xml.b
+          @attachments.each_with_index do |bytes, index|
+            body << "\r\n--#{boundary}\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: binary\r\n"
+            body << "Content-ID: <#{content_id(index)}>\r\n\r\n" << bytes
+          end
+          body << "\r\n--#{boundary}--\r\n"
+          media = root_type[/\A[^;]*/]
+          [body, %(multipart/related; type="application/xop+xml"; start="<#{content_id('root')}>"; start-info="#{media}"; boundary="#{boundary}")]
+        end
+
+        private
+
+        def marker(bytes)
+          return bytes if bytes.bytesize < @threshold
+          raise EncodeError, "more than #{Writer::MAX_ATTACHMENTS} MTOM attachments in one message" if @attachments.size >= Writer::MAX_ATTACHMENTS
+
+          @attachments << bytes
+          @prefix + [@attachments.size - 1].pack("N").byteslice(1, 3)
+        end
+
+        # A copy of +record+ with its large :base64 attributes (as elements) replaced;
+        # the record itself when nothing in it is.
+        def model(record, depth)
+          raise EncodeError, "models nested deeper than #{Envelope::MAX_DEPTH} (a cycle?)" if depth > Envelope::MAX_DEPTH
+
+          copy = nil
+          record.class.attributes.each do |attribute|
+            next unless attribute.type == :base64 || attribute.model? || attribute.type == Model
+
+            value = record.instance_variable_get(attribute.ivar)
+            next if value.nil? || (attribute.type == :base64 && attribute.xml.start_with?("@"))
+
+            replaced = attribute_value(value, attribute, depth)
+            next if replaced.equal?(value)
+
+            copy ||= record.dup
+            copy.instance_variable_set(attribute.ivar, replaced)
+          end
+          copy || record
+        end
+
+        def attribute_value(value, attribute, depth)
+          if attribute.list? && value.is_a?(Array)
+            items = value.map { |item| attribute_value(item, attribute, depth) }
+            items.each_with_index.all? { |item, index| item.equal?(value[index]) } ? value : items
+          elsif value.is_a?(String) then attribute.type == :base64 ? marker(value) : value
+          elsif value.is_a?(Model) then model(value, depth + 1)
+          else value
+          end
+        end
+
+        def content_id(index)
+          "#{index}.#{@prefix.unpack1('H8')}@wirebind.invalid"
+        end
+
+        def boundary_for(xml)
+          loop do
+            boundary = "MIME_wirebind_#{SecureRandom.hex(16)}"
+            return boundary unless xml.include?(boundary) || @attachments.any? { |bytes| bytes.include?(boundary) }
+          end
+        end
+
+        def quote(value)
+          %("#{value.gsub('"', '\\"')}")
+        end
+      end
 
       class << self
         # @api private
