@@ -70,6 +70,10 @@ module Wirebind
       #   (a part, or a model's attribute written as an element) of at least that many
       #   bytes goes as a binary attachment referenced by +xop:Include+; a request with
       #   none goes as plain XML. Not with a {WSSE::Signature} (which would sign the markers)
+      # @param attachment_file_threshold [Integer, nil] the received MTOM attachments of at
+      #   least this many bytes are streamed to a Tempfile instead of memory, and the
+      #   +:base64+ value decoded from one is that Tempfile (binary, at its start; yours
+      #   to read and +close!+); nil (the default): every attachment is a String
       # @param digest_auth [Array(String, String), nil] user and password for HTTP Digest
       #   authentication (RFC 7616: SHA-256 or MD5, +qop="auth"+), answered when the server asks
       # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
@@ -109,7 +113,7 @@ module Wirebind
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
-                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false, mtom: nil,
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false, mtom: nil, attachment_file_threshold: nil,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
                      logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
@@ -125,6 +129,7 @@ module Wirebind
         @soap_action = soap_action
         @wsse = wsse && WSSE.tokens(wsse)
         @mtom = MTOM.writer(mtom)
+        @attachment_file_threshold = MTOM.file_threshold(attachment_file_threshold)
         if @mtom && @wsse&.any?(WSSE::Signature)
           raise ArgumentError, "mtom: with a WSSE::Signature is not supported (the signature would cover the attachments' markers)"
         end
@@ -171,8 +176,9 @@ module Wirebind
       # @return [Object, Array, nil]
       # @raise [Fault, HTTPError, TimeoutError, ConnectionError, ParseError, DecodeError]
       def call(operation, args = {}, returns: nil, at: nil, types: {}, soap_headers: [], soap_action: nil, **decode_options)
-        exchange(operation, args, types, soap_headers, soap_action) do |reader|
-          reader.decode(returns, at: at, **read_options(decode_options))
+        exchange(operation, args, types, soap_headers, soap_action) do |reader, received|
+          result = reader.decode(returns, at: at, **read_options(decode_options))
+          received ? received.apply(result).tap { received.finish } : result
         end
       end
 
@@ -189,8 +195,12 @@ module Wirebind
                                                   soap_action: soap_action, **decode_options)
         end
 
-        exchange(operation, args, types, soap_headers, soap_action) do |reader|
-          reader.each(returns, at: at, **read_options(decode_options), &block)
+        exchange(operation, args, types, soap_headers, soap_action) do |reader, received|
+          next reader.each(returns, at: at, **read_options(decode_options), &block) unless received
+
+          count = reader.each(returns, at: at, **read_options(decode_options)) { |record| block.call(received.apply(record)) }
+          received.finish
+          count
         end
       end
 
@@ -205,7 +215,8 @@ module Wirebind
       def read_options(call_options)
         return @read_options if @read_options && call_options.empty?
 
-        options = @decode_options.merge(call_options)
+        # max_size bounds what is read whole (message_limit), not a decode option.
+        options = @decode_options.merge(call_options).except(:max_size)
         # Every style: PHP SoapServer writes repeated values as href in literal responses too.
         options[:references] = true unless options.key?(:references)
         options
@@ -256,7 +267,10 @@ module Wirebind
         return nil if [202, 204].include?(status)
 
         source = reader
-        source = StringIO.new(MTOM.resolve(reader, headers["content-type"], limit: message_limit)) if MTOM.package?(headers["content-type"])
+        if MTOM.package?(headers["content-type"])
+          received = MTOM.receive(reader, headers["content-type"], limit: message_limit, file_threshold: @attachment_file_threshold)
+          source = StringIO.new(received.xml)
+        end
         source = verified(source) if @verifier && (200..299).cover?(status)
         envelope = Envelope::Reader.new(source, http_status: status, **limits)
         return envelope.fault if envelope.fault
@@ -267,12 +281,14 @@ module Wirebind
 
         Addressing.check_reply(envelope.headers, message_id) if message_id
 
-        yield envelope
+        yield envelope, received
       rescue ParseError, DecodeError => e
         raise ConnectionError, "the response body ended before the envelope closed (#{e.message})" if reader.truncated?(e)
         raise if (200..299).cover?(status)
 
         HTTPError.new(status, reader.respond_to?(:peeked) ? reader.peeked : "")
+      ensure
+        received&.discard unless received&.finished? # the files of a call that failed
       end
 
       def limits

@@ -62,7 +62,8 @@ module Wirebind
       OPERATION_NAME = XML::Syntax::NCNAME_ONLY
       # Settings copied into each subclass (each value frozen: sharing is copying).
       SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
-                    @__wbs_understands @__wbs_on_error @__wbs_wsse @__wbs_addressing @__wbs_mtom].freeze
+                    @__wbs_understands @__wbs_on_error @__wbs_wsse @__wbs_addressing @__wbs_mtom
+                    @__wbs_attachment_file_threshold].freeze
       LOCK = Mutex.new
       # Raised into a suspended response when the server closes its body early.
       class Closed < StandardError; end
@@ -194,6 +195,17 @@ module Wirebind
           @__wbs_mtom
         end
 
+        # Sets, or reads, the size from which the attachments of an MTOM request
+        # are streamed to a Tempfile instead of memory: the operation's +:base64+
+        # argument is then that Tempfile (binary, at its start), removed once the
+        # operation has returned (copy what you keep). nil (the default): Strings.
+        # @param bytes [Integer, nil]
+        # @return [Integer, nil]
+        def attachment_file_threshold(bytes = nil)
+          change { @__wbs_attachment_file_threshold = MTOM.file_threshold(bytes) } unless bytes.nil?
+          @__wbs_attachment_file_threshold
+        end
+
         # Declares an operation.
         #
         # @param name [Symbol, String] the operation element's local name
@@ -288,6 +300,7 @@ module Wirebind
       @__wbs_wsse = nil
       @__wbs_addressing = false
       @__wbs_mtom = :request
+      @__wbs_attachment_file_threshold = nil
       @__wbs_dispatch = nil
 
       # What an operation block that declares a +context:+ keyword receives: the
@@ -387,10 +400,12 @@ module Wirebind
         end
 
         if (mtom_request = MTOM.package?(env["CONTENT_TYPE"]))
-          env = env.merge("rack.input" => StringIO.new(MTOM.resolve(env["rack.input"] || StringIO.new, env["CONTENT_TYPE"])))
+          received = MTOM.receive(env["rack.input"] || StringIO.new, env["CONTENT_TYPE"], file_threshold: service.attachment_file_threshold)
+          env = env.merge("rack.input" => StringIO.new(received.xml))
         end
         env = secured(env, version, service.wsse) if service.wsse
         entry, arguments, headers = read_request(env, version, service.dispatch)
+        arguments = received.apply(arguments).tap { received.finish } if received
         handler = service.handlers.fetch(entry.index)
         result = entry.context ? handler.call(*arguments, context: Context.new(env, headers)) : handler.call(*arguments)
         header_xml = service.addressing ? addressing_reply(headers, entry) : nil
@@ -404,6 +419,8 @@ module Wirebind
         fault(Fault.new(code: "Client", reason: "the request could not be read: #{e.message}"), version || default_version)
       rescue StandardError => e
         internal_error(env, e, version || default_version)
+      ensure
+        received&.discard # the attachments in files live as long as the operation
       end
 
       # The request read whole and checked by the service's WS-Security policy:
