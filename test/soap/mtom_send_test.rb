@@ -190,14 +190,7 @@ class SOAPMTOMFilesTest < Minitest::Test
   W = Wirebind::SOAP
   NS = SOAPMTOMSendTest::NS
   BYTES = SOAPMTOMSendTest::BYTES
-
-  class Photo
-    include Wirebind::Model
-    xml_namespace NS
-    attribute :title, :string
-    attribute :data, :base64
-    attribute :thumbnails, [:base64], xml: "thumbnail"
-  end
+  Photo = SOAPMTOMSendTest::Photo
 
   SEEN = Queue.new
 
