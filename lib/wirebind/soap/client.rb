@@ -26,13 +26,11 @@ module Wirebind
     class Client
       CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
       ADAPTERS = %i[net_http socket httpx].freeze
-      # The adapters that keep a connection NTLM authenticated.
-      NTLM_ADAPTERS = %i[socket net_http].freeze
       # Seconds a call may take by default: twice the default read_timeout, so
       # that a large streamed response (Client#each over many records) has room,
       # while a server trickling bytes frees the call and its connection.
       DEFAULT_DEADLINE = 120
-      private_constant :ADAPTERS, :NTLM_ADAPTERS
+      private_constant :ADAPTERS
 
       # @return [String] the endpoint URL
       attr_reader :endpoint
@@ -63,8 +61,8 @@ module Wirebind
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ntlm_auth [Array(String, String), Array(String, String, String), nil] user,
       #   password and (optionally) domain for NTLM (NTLMv2) authentication, per connection,
-      #   on the +:socket+ (the default) and +:net_http+ adapters (each pooled connection
-      #   authenticated once; +:httpx+ is an ArgumentError); needs the rubyntlm gem
+      #   on the built-in adapters (each pooled connection authenticated once; an adapter
+      #   object is an ArgumentError); needs the rubyntlm gem
       # @param addressing [Boolean] WS-Addressing 1.0 ({Addressing}): each request carries
       #   +wsa:Action+, a fresh +wsa:MessageID+, +wsa:To+ and +wsa:ReplyTo+, and a response
       #   whose +wsa:RelatesTo+ names another message is an {AddressingError}
@@ -155,10 +153,7 @@ module Wirebind
         options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl,
                     pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout, proxy: Transport::Proxy.for(proxy, @uri) }
         if ntlm_auth
-          unless NTLM_ADAPTERS.include?(adapter)
-            raise ArgumentError, "ntlm_auth: is done by adapter: :socket or :net_http, which keep each connection's " \
-                                 "authentication (httpx hides its connections: NTLM cannot be bound to one)"
-          end
+          raise ArgumentError, "ntlm_auth: is done by the built-in adapters (NTLM authenticates a connection)" unless ADAPTERS.include?(adapter)
           raise ArgumentError, "ntlm_auth: must be [user, password] or [user, password, domain]" unless ntlm_auth.is_a?(Array) && [2, 3].include?(ntlm_auth.size)
 
           options[:ntlm] = Transport::NTLM.new(*ntlm_auth)
