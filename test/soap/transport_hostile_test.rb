@@ -126,6 +126,23 @@ class SOAPTransportHostileTest < Minitest::Test
     end
   end
 
+  # An error status with an empty body (a 401 or 503 with Content-Length: 0)
+  # is an HTTPError with its status on every adapter (httpx's stream raised
+  # its own HTTPError for it).
+  def test_an_error_status_with_an_empty_body_is_an_http_error
+    script = lambda do |socket, next_request|
+      socket.write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n") while next_request.call
+    end
+    raw_server(script) do |url|
+      client = new_client(url)
+      2.times do
+        error = assert_raises(Wirebind::SOAP::HTTPError) { echo(client, "a") }
+        assert_equal 503, error.status
+      end
+      client.close
+    end
+  end
+
   # Item 8: 100 Continue and 103 Early Hints are not the final answer.
   def test_interim_responses_are_skipped
     script = lambda do |socket, next_request|

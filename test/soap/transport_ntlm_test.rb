@@ -66,21 +66,41 @@ class SOAPNTLMTest < Minitest::Test
     assert_equal "401", code
   end
 
+  ADAPTERS = %i[socket net_http httpx].freeze
+
   def test_handshake_once_per_connection
-    c = client("bob", "hunter2", "TESTDOMAIN", pool_size: 1)
-    # Negotiate (request 1) and Authenticate (request 2), then plain requests on the same connection.
-    assert_equal "TESTDOMAIN\\bob, request 2 on this connection", c.call(:who, {}, returns: :string)
-    assert_equal "TESTDOMAIN\\bob, request 3 on this connection", c.call(:who, {}, returns: :string)
-    assert_equal "TESTDOMAIN\\bob, request 4 on this connection", c.call(:who, {}, returns: :string)
-    assert_equal 1, c.transport.connections_opened
-  ensure
-    c&.close
+    ADAPTERS.each do |adapter|
+      c = client("bob", "hunter2", "TESTDOMAIN", pool_size: 1, adapter: adapter)
+      # Negotiate (request 1) and Authenticate (request 2), then plain requests on the same connection.
+      assert_equal "TESTDOMAIN\\bob, request 2 on this connection", c.call(:who, {}, returns: :string), adapter
+      assert_equal "TESTDOMAIN\\bob, request 3 on this connection", c.call(:who, {}, returns: :string), adapter
+      assert_equal "TESTDOMAIN\\bob, request 4 on this connection", c.call(:who, {}, returns: :string), adapter
+      assert_equal 1, c.transport.connections_opened, adapter
+    ensure
+      c&.close
+    end
+  end
+
+  # Each connection of a pool authenticates once: two threads, two connections.
+  def test_each_pooled_connection_authenticates
+    ADAPTERS.each do |adapter|
+      c = client("bob", "hunter2", "TESTDOMAIN", pool_size: 2, adapter: adapter)
+      slow = Thread.new { c.call(:who, {}, returns: :string) }
+      answers = [slow.value, c.call(:who, {}, returns: :string), c.call(:who, {}, returns: :string)]
+      assert(answers.all? { |answer| answer.start_with?("TESTDOMAIN\\bob, request ") }, "#{adapter}: #{answers}")
+      assert_operator c.transport.connections_opened, :<=, 2, adapter
+    ensure
+      c&.close
+    end
   end
 
   def test_wrong_password_and_bad_options
-    error = assert_raises(Wirebind::SOAP::HTTPError) { client("bob", "wrong", "TESTDOMAIN").call(:who, {}, returns: :string) }
-    assert_equal 401, error.status
-    assert_raises(ArgumentError) { client("bob", "hunter2", adapter: :net_http) }
+    ADAPTERS.each do |adapter|
+      error = assert_raises(Wirebind::SOAP::HTTPError) { client("bob", "wrong", "TESTDOMAIN", adapter: adapter).call(:who, {}, returns: :string) }
+      assert_equal 401, error.status, adapter
+    end
+    error = assert_raises(ArgumentError) { client("bob", "hunter2", adapter: Object.new.tap { |o| def o.request(*); end }) }
+    assert_match(/built-in adapters/, error.message)
     assert_raises(ArgumentError) { Wirebind::SOAP::Client.new(endpoint: url, ntlm_auth: "bob") }
     refute_includes Wirebind::SOAP::Transport::NTLM.new("bob", "hunter2").inspect, "hunter2"
   end

@@ -62,10 +62,20 @@ module Wirebind
       # @param basic_auth [Array(String, String), nil] user and password for HTTP basic auth
       # @param ntlm_auth [Array(String, String), Array(String, String, String), nil] user,
       #   password and (optionally) domain for NTLM (NTLMv2) authentication, per connection,
-      #   on the +:socket+ adapter (the default); needs the rubyntlm gem
+      #   on the built-in adapters (each pooled connection authenticated once; an adapter
+      #   object is an ArgumentError); needs the rubyntlm gem
       # @param addressing [Boolean] WS-Addressing 1.0 ({Addressing}): each request carries
       #   +wsa:Action+, a fresh +wsa:MessageID+, +wsa:To+ and +wsa:ReplyTo+, and a response
       #   whose +wsa:RelatesTo+ names another message is an {AddressingError}
+      # @param mtom [Boolean, Hash, nil] MTOM/XOP requests ({MTOM}): +true+, or
+      #   +{ threshold: bytes }+ (default {MTOM::DEFAULT_THRESHOLD}): each +:base64+ value
+      #   (a part, or a model's attribute written as an element) of at least that many
+      #   bytes goes as a binary attachment referenced by +xop:Include+; a request with
+      #   none goes as plain XML. Not with a {WSSE::Signature} (which would sign the markers)
+      # @param attachment_file_threshold [Integer, nil] the received MTOM attachments of at
+      #   least this many bytes are streamed to a Tempfile instead of memory, and the
+      #   +:base64+ value decoded from one is that Tempfile (binary, at its start; yours
+      #   to read and +close!+); nil (the default): every attachment is a String
       # @param digest_auth [Array(String, String), nil] user and password for HTTP Digest
       #   authentication (RFC 7616: SHA-256 or MD5, +qop="auth"+), answered when the server asks
       # @param ssl [Hash] +verify:+ (true unless said otherwise); whom to trust instead of the
@@ -105,7 +115,7 @@ module Wirebind
       # @param decode_options [Hash] more options for every decode (+strict:+,
       #   +max_references:+, +backend:+, limits)
       def initialize(endpoint:, namespace: nil, version: "1.1", style: :document, open_timeout: 10, read_timeout: 60,
-                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false,
+                     write_timeout: 60, headers: {}, soap_headers: [], soap_action: nil, wsse: nil, basic_auth: nil, digest_auth: nil, ntlm_auth: nil, addressing: false, mtom: nil, attachment_file_threshold: nil,
                      ssl: {}, pool_size: 5, deadline: DEFAULT_DEADLINE, pool_timeout: 10, adapter: :socket, proxy: :env,
                      logger: nil, debug: nil, understands: [], **decode_options)
         @endpoint = endpoint
@@ -120,6 +130,12 @@ module Wirebind
         @soap_headers = soap_headers.freeze
         @soap_action = soap_action
         @wsse = wsse && WSSE.tokens(wsse)
+        @mtom = MTOM.writer(mtom)
+        @attachment_file_threshold = MTOM.file_threshold(attachment_file_threshold)
+        if @mtom && @wsse&.any?(WSSE::Signature)
+          raise ArgumentError, "mtom: with a WSSE::Signature is not supported (the signature would cover the attachments' markers)"
+        end
+
         @verifier = @wsse&.filter_map { |token| token.verifier if token.respond_to?(:verifier) }&.first
         @logger = logger
         raise ArgumentError, "debug: must answer call(event, data), not #{debug.inspect}" unless debug.nil? || debug.respond_to?(:call)
@@ -138,7 +154,7 @@ module Wirebind
         options = { open_timeout: open_timeout, read_timeout: read_timeout, write_timeout: write_timeout, ssl: ssl,
                     pool_size: pool_size, deadline: deadline, pool_timeout: pool_timeout, proxy: Transport::Proxy.for(proxy, @uri) }
         if ntlm_auth
-          raise ArgumentError, "ntlm_auth: is done by adapter: :socket (NTLM authenticates a connection)" unless adapter == :socket
+          raise ArgumentError, "ntlm_auth: is done by the built-in adapters (NTLM authenticates a connection)" unless ADAPTERS.include?(adapter)
           raise ArgumentError, "ntlm_auth: must be [user, password] or [user, password, domain]" unless ntlm_auth.is_a?(Array) && [2, 3].include?(ntlm_auth.size)
 
           options[:ntlm] = Transport::NTLM.new(*ntlm_auth)
@@ -162,8 +178,9 @@ module Wirebind
       # @return [Object, Array, nil]
       # @raise [Fault, HTTPError, TimeoutError, ConnectionError, ParseError, DecodeError]
       def call(operation, args = {}, returns: nil, at: nil, types: {}, soap_headers: [], soap_action: nil, **decode_options)
-        exchange(operation, args, types, soap_headers, soap_action) do |reader|
-          reader.decode(returns, at: at, **read_options(decode_options))
+        exchange(operation, args, types, soap_headers, soap_action) do |reader, received|
+          result = reader.decode(returns, at: at, **read_options(decode_options))
+          received ? received.apply(result).tap { received.finish } : result
         end
       end
 
@@ -180,8 +197,12 @@ module Wirebind
                                                   soap_action: soap_action, **decode_options)
         end
 
-        exchange(operation, args, types, soap_headers, soap_action) do |reader|
-          reader.each(returns, at: at, **read_options(decode_options), &block)
+        exchange(operation, args, types, soap_headers, soap_action) do |reader, received|
+          next reader.each(returns, at: at, **read_options(decode_options), &block) unless received
+
+          count = reader.each(returns, at: at, **read_options(decode_options)) { |record| block.call(received.apply(record)) }
+          received.finish
+          count
         end
       end
 
@@ -196,7 +217,8 @@ module Wirebind
       def read_options(call_options)
         return @read_options if @read_options && call_options.empty?
 
-        options = @decode_options.merge(call_options)
+        # max_size bounds what is read whole (message_limit), not a decode option.
+        options = @decode_options.merge(call_options).except(:max_size)
         # Every style: PHP SoapServer writes repeated values as href in literal responses too.
         options[:references] = true unless options.key?(:references)
         options
@@ -211,11 +233,13 @@ module Wirebind
           message_id && Addressing.request_xml(action: soap_action_for(operation, call_action), to: @endpoint, message_id: message_id),
           security&.header_xml
         ].compact.join
-        body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: args, types: types, version: @version,
+        mtom = @mtom&.message(args, types)
+        body = Envelope.write(+"", operation: operation, namespace: @namespace, parts: mtom ? mtom.parts : args, types: types, version: @version,
                                    style: @style, headers: @soap_headers + call_headers, header_xml: header_xml.empty? ? nil : header_xml,
                                    body_id: security&.body_id)
         body = security.finish(body) if security
         headers = request_headers(operation, call_action)
+        body, headers = mtom_request(mtom, body, headers) if mtom&.any?
         status = nil
         counter = nil
         @debug&.call(:request, { path: @path, headers: DebugReader.filter_headers(headers), body: DebugReader.filter_body(body) })
@@ -245,7 +269,10 @@ module Wirebind
         return nil if [202, 204].include?(status)
 
         source = reader
-        source = StringIO.new(MTOM.resolve(reader, headers["content-type"], limit: message_limit)) if MTOM.package?(headers["content-type"])
+        if MTOM.package?(headers["content-type"])
+          received = MTOM.receive(reader, headers["content-type"], limit: message_limit, file_threshold: @attachment_file_threshold)
+          source = StringIO.new(received.xml)
+        end
         source = verified(source) if @verifier && (200..299).cover?(status)
         envelope = Envelope::Reader.new(source, http_status: status, **limits)
         return envelope.fault if envelope.fault
@@ -256,12 +283,14 @@ module Wirebind
 
         Addressing.check_reply(envelope.headers, message_id) if message_id
 
-        yield envelope
+        yield envelope, received
       rescue ParseError, DecodeError => e
         raise ConnectionError, "the response body ended before the envelope closed (#{e.message})" if reader.truncated?(e)
         raise if (200..299).cover?(status)
 
         HTTPError.new(status, reader.respond_to?(:peeked) ? reader.peeked : "")
+      ensure
+        received&.discard unless received&.finished? # the files of a call that failed
       end
 
       def limits
@@ -304,6 +333,14 @@ module Wirebind
           headers["Content-Type"] = %(#{CONTENT_TYPES['1.2']}; action="#{action}")
         end
         headers
+      end
+
+      # The request as an MTOM package: its body and headers.
+      def mtom_request(message, envelope, headers)
+        type = headers["Content-Type"]
+        root_type = @version == "1.1" ? "text/xml" : type.sub(/;\s*charset=[^;]*/, "")
+        body, content_type = message.package(envelope, root_type)
+        [body, headers.merge("Content-Type" => content_type)]
       end
 
       def soap_action_for(operation, call_action)

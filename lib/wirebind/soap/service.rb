@@ -62,7 +62,8 @@ module Wirebind
       OPERATION_NAME = XML::Syntax::NCNAME_ONLY
       # Settings copied into each subclass (each value frozen: sharing is copying).
       SETTINGS = %i[@__wbs_namespace @__wbs_style @__wbs_version @__wbs_multi_ref @__wbs_operations @__wbs_handlers
-                    @__wbs_understands @__wbs_on_error @__wbs_wsse @__wbs_addressing].freeze
+                    @__wbs_understands @__wbs_on_error @__wbs_wsse @__wbs_addressing @__wbs_mtom
+                    @__wbs_attachment_file_threshold].freeze
       LOCK = Mutex.new
       # Raised into a suspended response when the server closes its body early.
       class Closed < StandardError; end
@@ -178,6 +179,33 @@ module Wirebind
           @__wbs_addressing
         end
 
+        # Sets, or reads, when responses are MTOM/XOP packages ({MTOM}): +:request+
+        # (the default) when the request was one; +true+ or +{ threshold: bytes }+
+        # always; +false+ never. Each +:base64+ value of at least the threshold
+        # (default {MTOM::DEFAULT_THRESHOLD} bytes) then goes as an attachment; a
+        # response with none is plain XML. An MTOM response is written whole before
+        # it is sent (a streamed one cannot hold its parts after the envelope).
+        # @param value [Boolean, Hash, Symbol, nil]
+        # @return [Boolean, Hash, Symbol]
+        def mtom(value = nil)
+          unless value.nil?
+            MTOM.writer(value) unless value == :request # checks it
+            change { @__wbs_mtom = value.is_a?(Hash) ? value.dup.freeze : value }
+          end
+          @__wbs_mtom
+        end
+
+        # Sets, or reads, the size from which the attachments of an MTOM request
+        # are streamed to a Tempfile instead of memory: the operation's +:base64+
+        # argument is then that Tempfile (binary, at its start), removed once the
+        # operation has returned (copy what you keep). nil (the default): Strings.
+        # @param bytes [Integer, nil]
+        # @return [Integer, nil]
+        def attachment_file_threshold(bytes = nil)
+          change { @__wbs_attachment_file_threshold = MTOM.file_threshold(bytes) } unless bytes.nil?
+          @__wbs_attachment_file_threshold
+        end
+
         # Declares an operation.
         #
         # @param name [Symbol, String] the operation element's local name
@@ -271,6 +299,8 @@ module Wirebind
       @__wbs_on_error = nil
       @__wbs_wsse = nil
       @__wbs_addressing = false
+      @__wbs_mtom = :request
+      @__wbs_attachment_file_threshold = nil
       @__wbs_dispatch = nil
 
       # What an operation block that declares a +context:+ keyword receives: the
@@ -369,20 +399,28 @@ module Wirebind
                        default_version, status: 415)
         end
 
-        if MTOM.package?(env["CONTENT_TYPE"])
-          env = env.merge("rack.input" => StringIO.new(MTOM.resolve(env["rack.input"] || StringIO.new, env["CONTENT_TYPE"])))
+        if (mtom_request = MTOM.package?(env["CONTENT_TYPE"]))
+          received = MTOM.receive(env["rack.input"] || StringIO.new, env["CONTENT_TYPE"], file_threshold: service.attachment_file_threshold)
+          env = env.merge("rack.input" => StringIO.new(received.xml))
         end
         env = secured(env, version, service.wsse) if service.wsse
         entry, arguments, headers = read_request(env, version, service.dispatch)
+        arguments = received.apply(arguments).tap { received.finish } if received
         handler = service.handlers.fetch(entry.index)
         result = entry.context ? handler.call(*arguments, context: Context.new(env, headers)) : handler.call(*arguments)
-        respond(env, entry, result, version, service.addressing ? addressing_reply(headers, entry) : nil)
+        header_xml = service.addressing ? addressing_reply(headers, entry) : nil
+        mtom = service.mtom == :request ? mtom_request : service.mtom
+        return respond_mtom(entry, result, version, header_xml, mtom) if mtom
+
+        respond(env, entry, result, version, header_xml)
       rescue Fault => e
         fault(e, version || default_version)
       rescue ParseError, DecodeError, AttachmentError => e
         fault(Fault.new(code: "Client", reason: "the request could not be read: #{e.message}"), version || default_version)
       rescue StandardError => e
         internal_error(env, e, version || default_version)
+      ensure
+        received&.discard # the attachments in files live as long as the operation
       end
 
       # The request read whole and checked by the service's WS-Security policy:
@@ -432,21 +470,35 @@ module Wirebind
       end
 
       def respond(env, entry, result, version, header_xml = nil)
-        service = self.class
-        style = service.style
-        returns = entry.operation.returns
-        parts = returns.nil? ? {} : { entry.result => result }
-        stream = Stream.new do |out|
-          Envelope.write(out, operation: entry.response, namespace: service.namespace, parts: parts,
-                              types: { entry.result => returns }, version: version, style: style,
-                              multi_ref: service.multi_ref, wrap_lists: style == :document,
-                              rpc_result: returns.nil? ? nil : entry.result, header_xml: header_xml)
-        end
+        stream = Stream.new { |out| write_response(out, entry, response_parts(entry, result), version, header_xml) }
         first = stream.first
         headers = { "content-type" => CONTENT_TYPES.fetch(version) }
         return [200, headers.merge("content-length" => first.bytesize.to_s), [first]] if stream.done?
 
         [200, headers, Body.new(stream, first, env["rack.errors"])]
+      end
+
+      def response_parts(entry, result)
+        entry.operation.returns.nil? ? {} : { entry.result => result }
+      end
+
+      def write_response(out, entry, parts, version, header_xml)
+        service = self.class
+        style = service.style
+        returns = entry.operation.returns
+        Envelope.write(out, operation: entry.response, namespace: service.namespace, parts: parts,
+                            types: { entry.result => returns }, version: version, style: style,
+                            multi_ref: service.multi_ref, wrap_lists: style == :document,
+                            rpc_result: returns.nil? ? nil : entry.result, header_xml: header_xml)
+      end
+
+      # The response written whole, as an MTOM package when any value goes as an attachment.
+      def respond_mtom(entry, result, version, header_xml, option)
+        message = MTOM.writer(option).message(response_parts(entry, result), { entry.result => entry.operation.returns })
+        xml = write_response(+"", entry, message.parts, version, header_xml)
+        media = CONTENT_TYPES.fetch(version)
+        body, type = message.any? ? message.package(xml, media[/\A[^;]*/]) : [xml, media]
+        [200, { "content-type" => type, "content-length" => body.bytesize.to_s }, [body]]
       end
 
       def fault(fault, version, status: nil)

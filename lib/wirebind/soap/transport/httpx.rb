@@ -33,8 +33,10 @@ module Wirebind
         private_constant :SESSION, :PROXY_SESSION
 
         # @param (see NetHTTP#initialize)
+        # @param ntlm [NTLM, nil] NTLM credentials (the client's +ntlm_auth:+): each
+        #   session authenticated once, on its first request, on its connection
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil,
-                       proxy: nil)
+                       proxy: nil, ntlm: nil)
           if proxy && uri.scheme == "https"
             raise ArgumentError, "adapter: :httpx cannot reach an https endpoint through a proxy (httpx's stream plugin fails " \
                                  "on its CONNECT); use adapter: :socket or :net_http"
@@ -54,6 +56,11 @@ module Wirebind
           options[:ssl] = Transport.ssl_params(ssl) if uri.scheme == "https"
           options[:proxy] = { uri: "http://#{proxy}", username: proxy.user, password: proxy.password }.compact if proxy
           @options = options
+          @ntlm = ntlm
+          # Each session NTLM authenticated, with the socket it was on (httpx
+          # opens another on its own when the server closed the first).
+          @ntlm_sockets = {}.compare_by_identity
+          @ntlm_lock = Mutex.new
         end
 
         # httpx's errors as {TimeoutError} and {ConnectionError}.
@@ -88,17 +95,69 @@ module Wirebind
         private
 
         def exchange(session, path, headers, body, deadline)
-          # The stream plugin reads without a timeout unless the request names one.
-          response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
-          status, response_headers = errors { [response.status, response.headers.to_h] }
+          status, response_headers, reader =
+            if @ntlm && !ntlm_authenticated?(session)
+              ntlm_handshake(session, path, headers, body, deadline)
+            else
+              start(session, path, headers, body, deadline)
+            end
           if @proxy && status == 407
             raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
                                  "(#{@proxy.user ? 'wrong' : 'no'} credentials in proxy:)", 407)
           end
-          check_content_length(response_headers)
-          reader = BodyReader.new(response.each, identity_length(response_headers), deadline)
           result = yield(status, response_headers, reader)
           [result, reader.drain]
+        end
+
+        # Sends the request: its status, headers and body reader.
+        def start(session, path, headers, body, deadline)
+          # The stream plugin reads without a timeout unless the request names one.
+          response = errors { session.post(url_for(path), headers: headers, body: body, stream: true, timeout: @timeout) }
+          status, response_headers, chunks =
+            begin
+              errors { [response.status, response.headers.to_h, response.each] }
+            rescue ::HTTPX::HTTPError => e
+              # An error status with an empty body: the stream raises it while
+              # looking for the headers, which it then holds.
+              [e.response.status, e.response.headers.to_h, [].each]
+            end
+          check_content_length(response_headers)
+          [status, response_headers, BodyReader.new(chunks, identity_length(response_headers), deadline)]
+        end
+
+        # NTLM's three messages on the session's one connection (see {NTLM}).
+        def ntlm_handshake(session, path, headers, body, deadline)
+          status, response_headers, reader = start(session, path, headers.merge("Authorization" => @ntlm.negotiate), body, deadline)
+          challenge = status == 401 && @ntlm.challenge(response_headers["www-authenticate"])
+          if challenge
+            reader.drain
+            socket = socket(session)
+            status, response_headers, reader = start(session, path, headers.merge("Authorization" => @ntlm.authenticate(challenge)), body, deadline)
+            # A refusal (401) may close the connection; an acceptance on another than the challenge's is no authentication.
+            unless status == 401 || (!socket.nil? && socket.equal?(socket(session)))
+              raise ConnectionError, "the server closed the connection in the middle of NTLM authentication"
+            end
+          end
+          @ntlm_lock.synchronize { @ntlm_sockets[session] = socket(session) } unless status == 401
+          [status, response_headers, reader]
+        end
+
+        def ntlm_authenticated?(session)
+          socket = @ntlm_lock.synchronize { @ntlm_sockets[session] }
+          !socket.nil? && socket.equal?(socket(session)) && !socket.closed?
+        end
+
+        # The socket of the session's one open connection, nil unless there is
+        # exactly one. httpx does not expose its connections: an idle one is in
+        # the session's pool (httpx 1.x: Session's +@pool+, Pool's
+        # +@connections+), one in use in the thread's selector.
+        def socket(session)
+          idle = session.instance_variable_get(:@pool)&.instance_variable_get(:@connections) || []
+          busy = session.__send__(:get_current_selector)&.each_connection.to_a
+          open = (idle + busy).uniq.reject { |connection| connection.state == :closed }
+          open.size == 1 ? open.first.to_io : nil
+        rescue IOError, NoMethodError
+          nil
         end
 
         # httpx takes the first of two different Content-Lengths (and so may read
@@ -152,6 +211,7 @@ module Wirebind
         end
 
         def close_connection(session)
+          @ntlm_lock.synchronize { @ntlm_sockets.delete(session) }
           session.close
         rescue ::HTTPX::Error, IOError, SystemCallError
           nil

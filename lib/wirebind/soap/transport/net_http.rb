@@ -25,11 +25,19 @@ module Wirebind
         # @param deadline [Numeric, nil] seconds a whole exchange may take (nil: no limit)
         # @param pool_timeout [Numeric, nil] seconds to wait for a free connection (nil: no limit)
         # @param proxy [Proxy, nil] the HTTP proxy to go through (the client's +proxy:+, resolved)
+        # @param ntlm [NTLM, nil] NTLM credentials (the client's +ntlm_auth:+): each pooled
+        #   connection authenticated once, on its first request
         def initialize(uri, open_timeout:, read_timeout:, write_timeout:, ssl: {}, pool_size: 5, deadline: nil, pool_timeout: nil,
-                       proxy: nil)
+                       proxy: nil, ntlm: nil)
           super(pool_size, deadline: deadline, pool_timeout: pool_timeout)
           @uri = uri
           @proxy = proxy
+          @ntlm = ntlm
+          # Each connection NTLM authenticated, with the socket it was on: net/http
+          # opens a new socket on its own when the server closed the old one,
+          # and the new one must authenticate again.
+          @ntlm_sockets = {}.compare_by_identity
+          @ntlm_lock = Mutex.new
           @timeouts = [open_timeout, read_timeout, write_timeout]
           @ssl = Transport.ssl_params(ssl) if uri.scheme == "https"
         end
@@ -39,6 +47,20 @@ module Wirebind
         # Runs net/http's request in a Fiber that hands out the response, then its
         # body chunk by chunk, so the decoder pulls the body from the socket.
         def exchange(http, path, headers, body, deadline)
+          response, reader = @ntlm && !ntlm_authenticated?(http) ? ntlm_handshake(http, path, headers, body, deadline) : start(http, path, headers, body, deadline)
+          if @proxy && response.code == "407"
+            raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
+                                 "(#{@proxy.user ? 'wrong' : 'no'} credentials in proxy:)", 407)
+          end
+          result = yield(response.code.to_i, response_headers(response), reader)
+          # Reused only when its body was read to the end and nothing came after
+          # it; after an exception the caller's +keep+ stays false and the
+          # connection is dropped.
+          [result, reader.drain && !unread_bytes?(http)]
+        end
+
+        # Sends the request; the response (its headers read) and the reader of its body.
+        def start(http, path, headers, body, deadline)
           request = Net::HTTP::Post.new(path, headers)
           request.body = body
           fiber = Fiber.new do
@@ -51,16 +73,34 @@ module Wirebind
           end
           reader = BodyReader.new(fiber, http, @timeouts[1], deadline)
           http.write_timeout = Transport.budget(@timeouts[2], deadline)
-          response = reader.resume
-          if @proxy && response.code == "407"
-            raise ProxyError.new("the proxy #{@proxy} refused the request: 407 Proxy Authentication Required " \
-                                 "(#{@proxy.user ? 'wrong' : 'no'} credentials in proxy:)", 407)
+          [reader.resume, reader]
+        end
+
+        # NTLM's three messages on one connection (see {NTLM}): the response and
+        # reader of the request sent with the Authenticate message (a 401 when refused).
+        def ntlm_handshake(http, path, headers, body, deadline)
+          response, reader = start(http, path, headers.merge("Authorization" => @ntlm.negotiate), body, deadline)
+          challenge = response.code == "401" && @ntlm.challenge(response["www-authenticate"])
+          if challenge
+            socket = http.instance_variable_get(:@socket)
+            reader.drain
+            # net/http would send the next request on a new socket, unauthenticated.
+            unless socket && !socket.closed? && !unread_bytes?(http)
+              raise ConnectionError, "the server closed the connection in the middle of NTLM authentication"
+            end
+
+            response, reader = start(http, path, headers.merge("Authorization" => @ntlm.authenticate(challenge)), body, deadline)
+            raise ConnectionError, "the server closed the connection in the middle of NTLM authentication" unless http.instance_variable_get(:@socket).equal?(socket)
           end
-          result = yield(response.code.to_i, response_headers(response), reader)
-          # Reused only when its body was read to the end and nothing came after
-          # it; after an exception the caller's +keep+ stays false and the
-          # connection is dropped.
-          [result, reader.drain && !unread_bytes?(http)]
+          @ntlm_lock.synchronize { @ntlm_sockets[http] = http.instance_variable_get(:@socket) } unless response.code == "401"
+          [response, reader]
+        end
+
+        # Whether +http+ authenticated on the socket it has now (net/http's
+        # BufferedIO, +@socket+, replaced when it reconnects).
+        def ntlm_authenticated?(http)
+          socket = @ntlm_lock.synchronize { @ntlm_sockets[http] }
+          !socket.nil? && socket.equal?(http.instance_variable_get(:@socket)) && !socket.closed?
         end
 
         # net/http checks that an idle connection is still open, but takes bytes
@@ -119,6 +159,7 @@ module Wirebind
         end
 
         def close_connection(http)
+          @ntlm_lock.synchronize { @ntlm_sockets.delete(http) }
           http.finish if http.started?
         rescue IOError, SystemCallError, OpenSSL::SSL::SSLError
           nil
