@@ -287,8 +287,9 @@ static int blank(const char *p, size_t n)
     return 1;
 }
 
-/* convert: text to value. Strings as they are; otherwise empty or blank is nil,
- * the C fast path, else Types.from_xml_text with InvalidValue made a DecodeError. */
+/* convert: text to value. Strings as they are; otherwise empty or blank is nil
+ * (base64: zero bytes, a value of its own), the C fast path, else
+ * Types.from_xml_text with InvalidValue made a DecodeError. */
 static int xml_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -315,7 +316,7 @@ static VALUE resolve_qname(wb_xdec *d, const char *p, size_t n, leaf_path leaf, 
 static VALUE convert(wb_xdec *d, const wb_xplan_entry *slot, const char *p, size_t n, leaf_path leaf, size_t mark)
 {
     if (slot->type == WB_SCALAR_STRING) return wb_utf8_str(p, n);
-    if (n == 0 || ((unsigned char)p[0] <= 32 && blank(p, n))) return Qnil;
+    if (n == 0 || ((unsigned char)p[0] <= 32 && blank(p, n))) return slot->type == WB_SCALAR_BASE64 ? rb_str_new(NULL, 0) : Qnil;
     if (slot->type == WB_XDEC_QNAME) return resolve_qname(d, p, n, leaf, mark);
     if (slot->type == WB_SCALAR_TIME && (slot->default_offset || d->default_offset)) {
         if (slot->default_offset)

@@ -340,13 +340,16 @@ class XMLDecodeTest < Minitest::Test
     AllLists.attributes.each { |a| assert_equal [], lists.public_send(a.name), a.name }
   end
 
-  def test_empty_elements_are_empty_strings_and_nil_otherwise
+  # An empty base64Binary is a value, zero bytes: decode(encode("".b)) == "".b.
+  def test_empty_elements_are_empty_strings_zero_bytes_and_nil_otherwise
     %w[<x/> <x></x>].each do |form|
       children = AllTypes.attributes.map { |a| form.gsub("x", a.xml) }.join
       record = one("<AllTypes>#{children}</AllTypes>")
 
       assert_equal "", record.s, form
-      (AllTypes.attributes.map(&:name) - [:s]).each { |name| assert_nil record.public_send(name), "#{name} in #{form}" }
+      assert_equal "".b, record.bin, form
+      assert_equal Encoding::BINARY, record.bin.encoding, form
+      (AllTypes.attributes.map(&:name) - %i[s bin]).each { |name| assert_nil record.public_send(name), "#{name} in #{form}" }
     end
   end
 
@@ -355,14 +358,23 @@ class XMLDecodeTest < Minitest::Test
     record = one("<AllTypes>#{children}</AllTypes>")
 
     assert_equal " \n\t ", record.s
-    (AllTypes.attributes.map(&:name) - [:s]).each { |name| assert_nil record.public_send(name), name }
+    assert_equal "".b, record.bin
+    (AllTypes.attributes.map(&:name) - %i[s bin]).each { |name| assert_nil record.public_send(name), name }
   end
 
   def test_empty_elements_in_lists
-    record = one("<AllLists><s/><s></s><i/><i> </i><i>3</i></AllLists>", AllLists)
+    record = one("<AllLists><s/><s></s><i/><i> </i><i>3</i><bin/><bin>AA==</bin></AllLists>", AllLists)
 
     assert_equal ["", ""], record.s
     assert_equal [nil, nil, 3], record.i
+    assert_equal ["".b, "\0".b], record.bin
+  end
+
+  def test_empty_base64_round_trips
+    record = AllTypes.new(bin: "".b)
+
+    assert_equal "".b, XML.decode(XML.encode(record), AllTypes).bin
+    assert_equal "".b, XML.decode(XML.encode(AllTypesAttrs.new(bin: "".b)), AllTypesAttrs).bin
   end
 
   def test_empty_strings_are_not_frozen_literals
@@ -441,11 +453,12 @@ class XMLDecodeTest < Minitest::Test
   end
 
   def test_empty_xml_attributes
-    record = one(%(<attrs s="" i="" b=" "/>), AllTypesAttrs)
+    record = one(%(<attrs s="" i="" b=" " bin=""/>), AllTypesAttrs)
 
     assert_equal "", record.s
     assert_nil record.i
     assert_nil record.b
+    assert_equal "".b, record.bin
   end
 
   def test_bad_xml_attribute_values_are_decode_errors
@@ -617,7 +630,7 @@ class XMLDecodeTest < Minitest::Test
     assert_equal [Time.utc(2000), Time.utc(1999, 12, 31, 23)], record.t
     assert_equal [0, 3600], record.t.map(&:utc_offset)
     assert_equal [Date.new(2000, 1, 1)], record.dt
-    assert_equal ["\x00".b, nil], record.bin
+    assert_equal ["\x00".b, "".b], record.bin
   end
 
   def test_a_list_with_one_item_is_still_a_list

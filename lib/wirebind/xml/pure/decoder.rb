@@ -701,12 +701,13 @@ module Wirebind
         end
 
         # Text to value. Strings are kept as they are; other types see their
-        # surrounding white space collapsed, and an empty element means nil.
+        # surrounding white space collapsed, and an empty element means nil,
+        # except for base64, whose empty text is a value: zero bytes.
         def convert(slot, text, leaf, mark = nil)
           type = slot.type
           return text if type == :string
-          # Empty, or only white space (checked only when it starts with some): nil.
-          return nil if text.empty? || (text.getbyte(0) <= 32 && text.match?(BLANK))
+          # Empty, or only white space (checked only when it starts with some).
+          return type == :base64 ? "".b : nil if text.empty? || (text.getbyte(0) <= 32 && text.match?(BLANK))
 
           if type == :time && (offset = slot.default_offset || @default_offset)
             text = Types::TimeType.with_default_offset(text, offset)
