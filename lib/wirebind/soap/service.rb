@@ -88,6 +88,9 @@ module Wirebind
         def style(value = nil)
           unless value.nil?
             Envelope.check_style(value)
+            if value == :rpc_encoded
+              operations.each { |op| Envelope::EncodedWriter.check_types([*op.args.values, op.returns], "#{self} operation #{op.name}") }
+            end
             change { @__wbs_style = value }
           end
           @__wbs_style
@@ -199,6 +202,7 @@ module Wirebind
 
           args = args.to_h { |arg, type| [check_arg(name, arg), check_type(name, type)] }.freeze
           returns = check_type(name, returns) unless returns.nil?
+          Envelope::EncodedWriter.check_types([*args.values, returns], "#{self} operation #{name}") if style == :rpc_encoded
           operation = Operation.new(name: -name, args: args, returns: returns, soap_action: soap_action && -soap_action).freeze
           change do
             raise ArgumentError, "operation #{name} is declared twice" if @__wbs_operations.any? { |op| op.name == name }

@@ -203,22 +203,37 @@ module Wirebind
         out << %(<xsd:attribute name="#{a(slot.name)}" type="#{ref(slot.type)}"/>)
       end
 
+      # The XML attributes read by path from a wrapper or a scalar's element
+      # ("address/@zip", "Amt/@Ccy").
+      def path_attributes(out, holder)
+        holder.attribute_writes&.each { |slot| attribute(out, slot) }
+      end
+
       def entry(out, entry)
         if entry.kind == XML::Plan::GROUP
-          only = entry.writes.size == 1 && entry.writes.first
-          if @encoded && only && only.kind != XML::Plan::GROUP && only.list && only.name.nil?
+          if @encoded && Envelope::EncodedWriter.soap_array?(entry)
             # a wrapped list, "versions/*": a soapenc:Array
-            out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(only.type)}" minOccurs="0" nillable="true"/>)
+            out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(entry.writes.first.type)}" minOccurs="0" nillable="true"/>)
           else
             out << %(<xsd:element name="#{a(entry.name)}" minOccurs="0"><xsd:complexType><xsd:sequence>)
             entry.writes.each { |inner| entry(out, inner) }
-            out << "</xsd:sequence></xsd:complexType></xsd:element>"
+            out << "</xsd:sequence>"
+            path_attributes(out, entry)
+            out << "</xsd:complexType></xsd:element>"
           end
         else
           # "*": the literal encoder names a record by its xml_root, a scalar (and any rpc/encoded item) "item"
           name = entry.name || (entry.type.is_a?(Class) && !@encoded ? entry.type.xml_root : "item")
           occurs = entry.list ? %( minOccurs="0" maxOccurs="unbounded") : %( minOccurs="0")
-          out << %(<xsd:element name="#{a(name)}" type="#{ref(entry.type)}"#{occurs} nillable="true"/>)
+          if entry.attribute_writes
+            # "Amt" beside "Amt/@Ccy": the value as simple content, its XML attributes beside it
+            out << %(<xsd:element name="#{a(name)}"#{occurs} nillable="true"><xsd:complexType><xsd:simpleContent>)
+            out << %(<xsd:extension base="#{ref(entry.type)}">)
+            path_attributes(out, entry)
+            out << "</xsd:extension></xsd:simpleContent></xsd:complexType></xsd:element>"
+          else
+            out << %(<xsd:element name="#{a(name)}" type="#{ref(entry.type)}"#{occurs} nillable="true"/>)
+          end
         end
       end
 
