@@ -23,6 +23,8 @@ module Wirebind
       attribute :currency, :string, xml: "Amt/@Ccy"
       attribute :city, :string, xml: "address/city"
       attribute :zip, :string, xml: "address/@zip"
+      attribute :lang, :string, xml: "@{urn:pay:meta}lang"
+      attribute :script, :string, xml: "address/@{urn:pay:meta}script"
     end
 
     RECEIVED = Queue.new
@@ -40,7 +42,8 @@ module Wirebind
 
     SERVICES = { document: pay_service(:document), rpc_encoded: pay_service(:rpc_encoded), rpc: pay_service(:rpc) }.freeze
     APP = ::Rack::URLMap.new(SERVICES.to_h { |style, service| ["/#{style}", service.new] })
-    PAYMENT = Payment.new(number: "p-1", amount: BigDecimal("12.5"), currency: "EUR", city: "Oslo", zip: "0150")
+    PAYMENT = Payment.new(number: "p-1", amount: BigDecimal("12.5"), currency: "EUR", city: "Oslo", zip: "0150",
+                          lang: "nb", script: "Latn")
     PYTHON = "/usr/bin/python3"
 
     def setup
@@ -56,6 +59,9 @@ module Wirebind
         doc = REXML::Document.new(wsdl_of(style))
         type = REXML::XPath.first(doc, "//xsd:complexType[@name='Payment']")
         assert_equal ["number"], REXML::XPath.match(type, "xsd:attribute/@name").map(&:value), style
+        assert_equal ["lang"], REXML::XPath.match(type, "xsd:attribute/@ref").map { |ref| ref.value.split(":").last }, style
+        meta = REXML::XPath.first(doc, "//xsd:schema[@targetNamespace='urn:pay:meta']")
+        assert_equal %w[lang script], REXML::XPath.match(meta, "xsd:attribute/@name").map(&:value).sort, style
         amount = REXML::XPath.first(type, ".//xsd:element[@name='Amt']")
         extension = REXML::XPath.first(amount, "xsd:complexType/xsd:simpleContent/xsd:extension")
         assert extension, "#{style}: <Amt> has a simpleContent type"
@@ -63,13 +69,15 @@ module Wirebind
         assert_equal({ "Ccy" => "xsd:string" }, REXML::XPath.match(extension, "xsd:attribute").to_h { |a| [a.attribute("name").value, a.attribute("type").value] })
         address = REXML::XPath.first(type, ".//xsd:element[@name='address']/xsd:complexType")
         assert_equal ["zip"], REXML::XPath.match(address, "xsd:attribute/@name").map(&:value), style
+        assert_equal ["script"], REXML::XPath.match(address, "xsd:attribute/@ref").map { |ref| ref.value.split(":").last }, style
       end
     end
 
     def test_the_rpc_encoded_writer_writes_attributes_read_by_path
       xml = SOAP::Envelope.write(+"", operation: "pay", namespace: "urn:pay", parts: { in0: PAYMENT }, style: :rpc_encoded)
       assert_match(%r{<Amt Ccy="EUR">12.5</Amt>}, xml)
-      assert_match(%r{<address zip="0150"><city xsi:type="xsd:string">Oslo</city></address>}, xml)
+      assert_match(%r{<address zip="0150" xmlns:(\w+)="urn:pay:meta" \1:script="Latn"><city xsi:type="xsd:string">Oslo</city></address>}, xml)
+      assert_match(/ xmlns:(\w+)="urn:pay:meta" \1:lang="nb"/, xml)
       assert_equal PAYMENT, SOAP::Envelope::Reader.new(xml).decode(Payment, at: "*/in0")
     end
 
@@ -80,12 +88,12 @@ module Wirebind
           mod = generated_module(style)
           client = mod::Client.new(endpoint: "#{server.url}/#{style}")
           payment = mod::Payment.new(number: "p-1", amt: mod::Amt.new(value: BigDecimal("12.5"), ccy: "EUR"),
-                                     address: mod::Address.new(city: "Oslo", zip: "0150"))
+                                     address: mod::Address.new(city: "Oslo", zip: "0150", script: "Latn"), lang: "nb")
           result = client.pay(in0: payment)
           assert_equal PAYMENT, RECEIVED.pop(timeout: 5), style
           assert_equal "p-1-paid", result.number, style
           assert_equal [BigDecimal("12.5"), "EUR"], [result.amt.value, result.amt.ccy], style
-          assert_equal %w[Oslo 0150], [result.address.city, result.address.zip], style
+          assert_equal %w[Oslo 0150 Latn nb], [result.address.city, result.address.zip, result.address.script, result.lang], style
         ensure
           client&.close
         end
@@ -105,7 +113,8 @@ module Wirebind
           result = ::JSON.parse(output)
           assert_equal "p-1-paid", result["number"], style
           assert_equal({ "_value_1" => "12.5", "Ccy" => "EUR" }, result["Amt"], style)
-          assert_equal({ "city" => "Oslo", "zip" => "0150" }, result["address"], style)
+          assert_equal({ "city" => "Oslo", "zip" => "0150", "script" => "Latn" }, result["address"], style)
+          assert_equal "nb", result["lang"], style
         end
       end
     end
@@ -145,11 +154,10 @@ module Wirebind
         skip "xmllint is not installed (apt-get install libxml2-utils)"
       end
       doc = REXML::Document.new(wsdl_of(:rpc_encoded))
-      beans = REXML::XPath.first(doc, "//xsd:schema[@targetNamespace='urn:pay:beans']")
       body = SOAP::Envelope.write(+"", operation: "pay", namespace: "urn:pay", parts: { in0: PAYMENT }, style: :rpc_encoded)
       payment = body[%r{<in0 .*</in0>}m].sub(/\A<in0/, "<p:payment xmlns:p=\"urn:test:sample\"").sub(%r{</in0>\z}, "</p:payment>")
-      with_files("beans.xsd" => schema_document(beans), "encoding.xsd" => ENCODING_SCHEMA, "sample.xsd" => SAMPLE_SCHEMA,
-                 "sample.xml" => payment.sub(">", %( xmlns:xsi="#{Namespaces::XSI}" xmlns:xsd="#{Namespaces::XSD}">))) do |dir|
+      sample = payment.sub(">", %( xmlns:xsi="#{Namespaces::XSI}" xmlns:xsd="#{Namespaces::XSD}">))
+      with_files(schema_files(doc).merge("encoding.xsd" => ENCODING_SCHEMA, "sample.xsd" => SAMPLE_SCHEMA, "sample.xml" => sample)) do |dir|
         _, errors, status = Open3.capture3("xmllint", "--noout", "--schema", File.join(dir, "sample.xsd"), File.join(dir, "sample.xml"))
         assert status.success?, errors
       end
@@ -165,23 +173,25 @@ module Wirebind
 
     SAMPLE_SCHEMA = <<~XML
       <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:b="urn:pay:beans" targetNamespace="urn:test:sample">
-        <xsd:import namespace="urn:pay:beans" schemaLocation="beans.xsd"/>
+        <xsd:import namespace="urn:pay:beans" schemaLocation="urn_pay_beans.xsd"/>
         <xsd:element name="payment" type="b:Payment"/>
       </xsd:schema>
     XML
 
     private
 
-    # One xsd:schema of the WSDL as a document of its own (its namespace declarations
-    # copied from wsdl:definitions; the encoding schema located).
-    def schema_document(schema)
-      copy = schema.deep_clone
-      schema.parent.parent.attributes.each_attribute do |attribute|
-        copy.add_namespace(attribute.name, attribute.value) if attribute.prefix == "xmlns"
+    # Each xsd:schema of the WSDL as a document of its own, named by its namespace
+    # (its namespace declarations copied from wsdl:definitions; imports located).
+    def schema_files(doc)
+      file = ->(namespace) { namespace == Namespaces::SOAP11_ENCODING ? "encoding.xsd" : "#{namespace.tr(':', '_')}.xsd" }
+      REXML::XPath.match(doc, "//xsd:schema").to_h do |schema|
+        copy = schema.deep_clone
+        schema.parent.parent.attributes.each_attribute do |attribute|
+          copy.add_namespace(attribute.name, attribute.value) if attribute.prefix == "xmlns"
+        end
+        REXML::XPath.match(copy, "xsd:import").each { |import| import.add_attribute("schemaLocation", file.call(import.attribute("namespace").value)) }
+        [file.call(schema.attribute("targetNamespace").value), copy.to_s]
       end
-      REXML::XPath.match(copy, "xsd:import[@namespace='#{Namespaces::SOAP11_ENCODING}']").each { |import| import.add_attribute("schemaLocation", "encoding.xsd") }
-      REXML::XPath.match(copy, "xsd:import[@namespace='urn:pay']").each { |import| copy.delete_element(import) }
-      copy.to_s
     end
 
     def generated_module(style)

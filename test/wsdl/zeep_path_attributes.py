@@ -37,8 +37,9 @@ client = zeep.Client(url + "?wsdl", transport=LoopbackTransport(timeout=10, oper
 payment_type = client.get_type("{urn:pay:beans}Payment") if "encoded" in url else client.get_type("{urn:pay}Payment")
 payment = payment_type(
     Amt={"_value_1": decimal.Decimal("12.50"), "Ccy": "EUR"},
-    address={"city": "Oslo", "zip": "0150"},
+    address={"city": "Oslo", "zip": "0150", "script": "Latn"},
     number="p-1",
+    lang="nb",
 )
 result = serialize_object(client.service.pay(payment))
 print(json.dumps(result, default=str))

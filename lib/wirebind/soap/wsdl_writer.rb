@@ -43,6 +43,7 @@ module Wirebind
         @taken = {}                     # [local, namespace] => class
         @arrays = {}                    # "ArrayOfX" => item type reference
         @prefixes = { @tns => "tns" }
+        @global_attributes = {}         # [namespace, local] => scalar type
       end
 
       # @return [String] the WSDL document
@@ -149,6 +150,9 @@ module Wirebind
         by_namespace = Hash.new { |h, k| h[k] = +"" }
         @types.each { |klass, (local, namespace)| complex_type(by_namespace[namespace], klass, local) }
         document_elements(by_namespace[@tns]) if @document
+        @global_attributes.each do |(namespace, local), type|
+          by_namespace[namespace] << %(<xsd:attribute name="#{a(local)}" type="#{ref(type)}"/>\n)
+        end
         arrays = +""
         @arrays.each { |name, item| array_type(arrays, name, item) } # after every ref
         by_namespace[@tns] << arrays
@@ -199,8 +203,18 @@ module Wirebind
         end
       end
 
+      # An XML attribute in a namespace (+"@{urn:x}lang"+) is a reference to a
+      # global attribute declared in that namespace's schema (+xml:lang+ to XML's own).
       def attribute(out, slot)
-        out << %(<xsd:attribute name="#{a(slot.name)}" type="#{ref(slot.type)}"/>)
+        if slot.uri.nil? || slot.uri.empty?
+          out << %(<xsd:attribute name="#{a(slot.name)}" type="#{ref(slot.type)}"/>)
+        elsif slot.uri == Namespaces::XML
+          out << %(<xsd:attribute ref="xml:#{a(slot.name)}"/>)
+        else
+          @global_attributes[[slot.uri, slot.name]] ||= slot.type
+          @prefixes[slot.uri] ||= "ns#{@prefixes.size}"
+          out << %(<xsd:attribute ref="#{@prefixes.fetch(slot.uri)}:#{a(slot.name)}"/>)
+        end
       end
 
       # The XML attributes read by path from a wrapper or a scalar's element

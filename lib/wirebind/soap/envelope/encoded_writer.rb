@@ -242,7 +242,7 @@ module Wirebind
         # The XML attributes of a record's element, a wrapper's or a scalar's
         # (+"@id"+, +"address/@zip"+, +"Amt/@Ccy"+), those with no value left out.
         def attributes(record, slots, out = @out)
-          slots.each do |slot|
+          slots.each_with_index do |slot, n|
             v = record.instance_variable_get(slot.attribute.ivar)
             next if v.nil?
 
@@ -252,9 +252,19 @@ module Wirebind
                                     "id or reference", path: slot.attribute.xml)
             end
 
-            out << " " << slot.name << '="' << Envelope.attribute(Types.to_xml_text(slot.type, v)) << '"'
+            out << " " << attribute_name(slot, n) << '="' << Envelope.attribute(Types.to_xml_text(slot.type, v)) << '"'
           end
           out
+        end
+
+        # An XML attribute in a namespace gets a prefix declared just before it, one of
+        # its own per attribute of the element (no clash with the ns1/ns2 of
+        # the operation and the xsi:type).
+        def attribute_name(slot, n)
+          return slot.name if slot.uri.nil? || slot.uri.empty?
+          return "xml:#{slot.name}" if slot.uri == Namespaces::XML
+
+          %(xmlns:at#{n}="#{Envelope.attribute(slot.uri)}" at#{n}:#{slot.name})
         end
 
         def group(record, group)
