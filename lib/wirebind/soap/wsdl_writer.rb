@@ -28,6 +28,8 @@ module Wirebind
       HTTP_TRANSPORT = Namespaces::SOAP_HTTP_TRANSPORT
       XSD_TYPES = Types::XSD::NAMES.merge(Types::XSD::OPEN_NAMES).freeze
       DEFAULT_NAMESPACE = "urn:wirebind:service"
+      # Elements of any name, each kept as it is (a "*" list of :any items, :xml content).
+      WILDCARD = '<xsd:any namespace="##any" processContents="lax" minOccurs="0" maxOccurs="unbounded"/>'
 
       # @param service [Class] a {Service} subclass
       # @param location [String] the endpoint's URL, for +soap:address+
@@ -174,6 +176,14 @@ module Wirebind
         plan = XML::Plan.for(klass)
         writes = plan.writes.select { |entry| new_entry?(entry, known) }
         attributes = plan.attribute_writes.select { |slot| slot.attribute.index >= known }
+        if plan.text&.kind == XML::Plan::OPEN && !extension
+          # :xml (or :any) as ".": the element's whole content, text and elements
+          out << %(<xsd:complexType name="#{a(local)}" mixed="true"><xsd:sequence>#{WILDCARD}</xsd:sequence>)
+          attributes.each { |slot| attribute(out, slot) }
+          out << "</xsd:complexType>\n"
+          return
+        end
+
         out << %(<xsd:complexType name="#{a(local)}">)
         if plan.text && writes.empty? && !extension
           out << %(<xsd:simpleContent><xsd:extension base="#{ref(plan.text.type)}">)
@@ -236,6 +246,8 @@ module Wirebind
             out << "</xsd:complexType></xsd:element>"
           end
         else
+          return out << WILDCARD if entry.kind == XML::Plan::OPEN && entry.type == :any && entry.name.nil? && entry.list
+
           # "*": the literal encoder names a record by its xml_root, a scalar (and any rpc/encoded item) "item"
           name = entry.name || (entry.type.is_a?(Class) && !@encoded ? entry.type.xml_root : "item")
           occurs = entry.list ? %( minOccurs="0" maxOccurs="unbounded") : %( minOccurs="0")

@@ -223,7 +223,8 @@ module Wirebind
           attributes(record, plan.attribute_writes)
           out << ">"
           if (text_slot = plan.text) && !(v = record.instance_variable_get(text_slot.attribute.ivar)).nil?
-            out << Envelope.text(Types.to_xml_text(text_slot.type, v))
+            # :xml as ".": the element's whole content, as the literal encoder writes it
+            out << (text_slot.kind == XML::Plan::OPEN ? XML::OpenContent.xml_content(v) : Envelope.text(Types.to_xml_text(text_slot.type, v)))
           end
           plan.writes.each { |entry| entry(record, entry) }
           out << "</" << name << ">"
@@ -252,7 +253,9 @@ module Wirebind
                                     "id or reference", path: slot.attribute.xml)
             end
 
-            out << " " << attribute_name(slot, n) << '="' << Envelope.attribute(Types.to_xml_text(slot.type, v)) << '"'
+            out << " " << attribute_name(slot, n) << '="'
+            # a :qname's prefix is declared beside it (no default namespace is in scope in an encoded body)
+            out << (slot.type == :qname ? XML::OpenContent.qname_attribute(v, false, n) : "#{Envelope.attribute(Types.to_xml_text(slot.type, v))}\"")
           end
           out
         end
@@ -296,6 +299,12 @@ module Wirebind
           end
         end
 
+        def wildcard(item)
+          @out << XML::OpenContent.wildcard_element(item, "")
+        rescue Types::InvalidValue => e
+          raise EncodeError.new(e.message, path: "*")
+        end
+
         def slot(record, slot, name)
           v = record.instance_variable_get(slot.attribute.ivar)
           if slot.attribute_writes
@@ -305,7 +314,12 @@ module Wirebind
           elsif slot.list
             raise EncodeError.new("expected an Array, got #{Types.describe(v)}", path: name) unless v.is_a?(Array)
 
-            v.each { |item| value(name, item, slot.type) }
+            if slot.kind == XML::Plan::OPEN && slot.name.nil?
+              # "*" :any items (an xsd:any wildcard's elements): each under the name it holds
+              v.each { |item| wildcard(item) }
+            else
+              v.each { |item| value(name, item, slot.type) }
+            end
           else
             value(name, v, slot.type)
           end
