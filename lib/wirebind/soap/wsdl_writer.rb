@@ -23,9 +23,6 @@ module Wirebind
     # @api private
     class WSDLWriter
       WSDL_NS = Namespaces::WSDL
-      SOAP11_BINDING_NS = Namespaces::WSDL_SOAP11_BINDING
-      SOAP12_BINDING_NS = Namespaces::WSDL_SOAP12_BINDING
-      HTTP_TRANSPORT = Namespaces::SOAP_HTTP_TRANSPORT
       XSD_TYPES = Types::XSD::NAMES.merge(Types::XSD::OPEN_NAMES).freeze
       DEFAULT_NAMESPACE = "urn:wirebind:service"
       # Elements of any name, each kept as it is (a "*" list of :any items, :xml content).
@@ -48,25 +45,35 @@ module Wirebind
         @global_attributes = {}         # [namespace, local] => scalar type
       end
 
-      # @return [String] the WSDL document
+      # @return [String] the WSDL document: {#description}, written by WSDL::Writer
       def write
+        WSDL::Writer.new(description).write
+      end
+
+      # The service as a WSDL::Description, the model WSDL.load reads: its
+      # schemas (written from the models, then read as any WSDL's are), a
+      # request and a response message per operation, one port type, a binding
+      # and a port per SOAP version served.
+      # @return [WSDL::Description]
+      def description
+        require_relative "../wsdl" unless defined?(WSDL::Writer)
         collect
         schemas = schemas_xml
-        out = +%(<?xml version="1.0" encoding="UTF-8"?>\n)
-        out << %(<wsdl:definitions name="#{a(@name)}" targetNamespace="#{a(@tns)}" xmlns:wsdl="#{WSDL_NS}")
-        out << %( xmlns:soap="#{SOAP11_BINDING_NS}" xmlns:soap12="#{SOAP12_BINDING_NS}" xmlns:xsd="#{XSD_NS}")
-        out << %( xmlns:soapenc="#{ENCODING_NS}")
-        @prefixes.each { |uri, prefix| out << %( xmlns:#{prefix}="#{a(uri)}") }
-        out << ">\n<wsdl:types>\n" << schemas << "</wsdl:types>\n"
-        messages(out)
-        port_type(out)
-        versions.each { |version| binding(out, version) }
-        out << %(<wsdl:service name="#{a(@name)}">\n)
-        versions.each do |version|
-          out << %(<wsdl:port name="#{a(port_name(version))}" binding="tns:#{a(binding_name(version))}">)
-          out << %(<#{binding_prefix(version)}:address location="#{a(@location)}"/></wsdl:port>\n)
+        namespaces = WSDL::Writer::FIXED_PREFIXES.dup
+        @prefixes.each { |uri, prefix| namespaces[prefix] = uri }
+        declarations = namespaces.map { |prefix, uri| %( xmlns:#{prefix}="#{a(uri)}") }.join
+        root = WSDL::DocumentReader.read(%(<wsdl:definitions#{declarations}><wsdl:types>#{schemas}</wsdl:types></wsdl:definitions>),
+                                         "#{@name}?wsdl")
+        schema_nodes = root.child(WSDL_NS, "types").children.map { |node| [node, node["targetNamespace"]] }
+        messages = []
+        operations = @service.operations.map { |operation| operation(operation, namespaces, messages) }.freeze
+        bindings = versions.map do |number|
+          version = WSDL::SOAP_VERSIONS.fetch(number)
+          WSDL::Binding.new("#{@name}#{version.binding_suffix}", @tns, number, operations, [@tns, "#{@name}PortType"]).freeze
         end
-        out << "</wsdl:service>\n</wsdl:definitions>\n"
+        ports = bindings.map { |binding| WSDL::Port.new("#{@name}#{WSDL::SOAP_VERSIONS.fetch(binding.version).port_suffix}", binding, @location).freeze }
+        WSDL::Description.build(name: @name, target_namespace: @tns, namespaces: namespaces, schema_nodes: schema_nodes,
+                                messages: messages, bindings: bindings, services: [WSDL::Service.new(@name, ports.freeze).freeze])
       end
 
       private
@@ -75,9 +82,30 @@ module Wirebind
         @service.version == :both ? %w[1.1 1.2] : [@service.version]
       end
 
-      def binding_prefix(version) = version == "1.1" ? "soap" : "soap12"
-      def binding_name(version) = version == "1.1" ? "#{@name}SoapBinding" : "#{@name}Soap12Binding"
-      def port_name(version) = version == "1.1" ? "#{@name}Port" : "#{@name}Soap12Port"
+      # One operation and its two messages (added to +messages+): document/literal
+      # wrapped, the elements +op+ and +opResponse+; rpc, a part per argument and
+      # +opReturn+, typed.
+      def operation(operation, namespaces, messages)
+        name = operation.name
+        if @document
+          input = [WSDL::Part.new("parameters", [@tns, name], nil, nil)]
+          output = [WSDL::Part.new("parameters", [@tns, "#{name}Response"], nil, nil)]
+        else
+          input = operation.args.map { |arg, type| WSDL::Part.new(arg.to_s, nil, resolve(part_type(type), namespaces), nil) }
+          output = operation.returns ? [WSDL::Part.new("#{name}Return", nil, resolve(part_type(operation.returns), namespaces), nil)] : []
+        end
+        request = WSDL::Message.new("#{name}Request", @tns, input.freeze).freeze
+        response = WSDL::Message.new("#{name}Response", @tns, output.freeze).freeze
+        messages << request << response
+        WSDL::Operation.new(name, @service.soap_action_for(operation), @style, @document ? nil : @tns, request, response,
+                            request.parts, response.parts, [].freeze, [].freeze).freeze
+      end
+
+      # "prefix:local" as [namespace, local].
+      def resolve(reference, namespaces)
+        prefix, local = reference.split(":", 2)
+        [namespaces.fetch(prefix), local]
+      end
 
       # ---- types ------------------------------------------------------------
 
@@ -296,52 +324,6 @@ module Wirebind
 
       def part_type(type)
         type.is_a?(Array) ? array_ref(type.first) : ref(type)
-      end
-
-      # ---- messages, port type, bindings -------------------------------------
-
-      def messages(out)
-        @service.operations.each do |operation|
-          if @document
-            out << %(<wsdl:message name="#{a(operation.name)}Request"><wsdl:part name="parameters" element="tns:#{a(operation.name)}"/></wsdl:message>\n)
-            out << %(<wsdl:message name="#{a(operation.name)}Response">)
-            out << %(<wsdl:part name="parameters" element="tns:#{a(operation.name)}Response"/></wsdl:message>\n)
-          else
-            out << %(<wsdl:message name="#{a(operation.name)}Request">)
-            operation.args.each { |name, type| out << %(<wsdl:part name="#{a(name)}" type="#{part_type(type)}"/>) }
-            out << "</wsdl:message>\n"
-            out << %(<wsdl:message name="#{a(operation.name)}Response">)
-            out << %(<wsdl:part name="#{a(operation.name)}Return" type="#{part_type(operation.returns)}"/>) if operation.returns
-            out << "</wsdl:message>\n"
-          end
-        end
-      end
-
-      def port_type(out)
-        out << %(<wsdl:portType name="#{a(@name)}PortType">\n)
-        @service.operations.each do |operation|
-          out << %(<wsdl:operation name="#{a(operation.name)}">)
-          out << %(<wsdl:input message="tns:#{a(operation.name)}Request"/><wsdl:output message="tns:#{a(operation.name)}Response"/>)
-          out << "</wsdl:operation>\n"
-        end
-        out << "</wsdl:portType>\n"
-      end
-
-      def binding(out, version)
-        p = binding_prefix(version)
-        out << %(<wsdl:binding name="#{a(binding_name(version))}" type="tns:#{a(@name)}PortType">)
-        out << %(<#{p}:binding style="#{@document ? 'document' : 'rpc'}" transport="#{HTTP_TRANSPORT}"/>\n)
-        body =
-          if @encoded then %(<#{p}:body use="encoded" encodingStyle="#{ENCODING_NS}" namespace="#{a(@tns)}"/>)
-          elsif @document then %(<#{p}:body use="literal"/>)
-          else %(<#{p}:body use="literal" namespace="#{a(@tns)}"/>)
-          end
-        @service.operations.each do |operation|
-          out << %(<wsdl:operation name="#{a(operation.name)}">)
-          out << %(<#{p}:operation soapAction="#{a(@service.soap_action_for(operation))}" style="#{@document ? 'document' : 'rpc'}"/>)
-          out << "<wsdl:input>#{body}</wsdl:input><wsdl:output>#{body}</wsdl:output></wsdl:operation>\n"
-        end
-        out << "</wsdl:binding>\n"
       end
 
       def a(text)
