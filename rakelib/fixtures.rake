@@ -17,6 +17,15 @@ FIXTURE_GEMS = {
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)
 
+# Real WSDL sets other projects ship in their npm packages, unpacked the same way
+# (npm pack, into tmp/fixtures/NAME-VERSION; `.ci/run` installs npm before this task).
+FIXTURE_NPM = {
+  # FedEx Web Services WSDLs (Ship v15, Rate v16, Track v9, Pickup v9, Locations v1,
+  # ASYNC v2, ValidationAvailabilityAndCommitment v2: lib/wsdl), as FedEx publishes them;
+  # the package is ISC licensed. test/wsdl/fedex_test.rb.
+  "fedex" => "0.0.1"
+}.freeze
+
 desc "Unpack the gems whose test fixtures the suite reads into tmp/fixtures/"
 task :fixtures do
   mkdir_p FIXTURES_DIR
@@ -27,6 +36,16 @@ task :fixtures do
       sh "gem", "fetch", name, "-v", version, "--silent"
       sh "gem", "unpack", "#{name}-#{version}.gem", "--silent"
       rm_f "#{name}-#{version}.gem"
+    end
+  end
+  FIXTURE_NPM.each do |name, version|
+    next if File.directory?(File.join(FIXTURES_DIR, "#{name}-#{version}"))
+
+    Dir.chdir(FIXTURES_DIR) do
+      sh "npm", "pack", "#{name}@#{version}", "--silent", "--no-audit", "--no-fund"
+      mkdir_p "#{name}-#{version}"
+      sh "tar", "-xzf", "#{name}-#{version}.tgz", "-C", "#{name}-#{version}", "--strip-components=1"
+      rm_f "#{name}-#{version}.tgz"
     end
   end
 end
