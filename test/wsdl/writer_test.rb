@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "wsdl_test_support"
+require "wirebind/soap/test_helper"
 
 module Wirebind
   # WSDL::Writer renders a Description (read from a file, or built by a
@@ -35,6 +36,32 @@ module Wirebind
         assert_equal summary(description), summary(again), path
         assert_equal description.generate("Round"), again.generate("Round"), path
         assert_equal description.warnings.map { |warning| warning.sub(/\A[^<]*/, "") }, again.warnings.map { |warning| warning.sub(/\A[^<]*/, "") }, path
+      end
+    end
+
+    # One SOAP::Operation: what a service declares is what the client generated
+    # from its WSDL holds for each method and invokes.
+    def test_the_service_and_the_generated_client_share_one_operation_value
+      service = Class.new(SOAP::Service) do
+        namespace "urn:built"
+        style :rpc_encoded
+        operation(:echo, args: { in0: :string }, returns: [:string], soap_action: "urn:built/echo") { |text| [text] }
+      end
+      declared = service.operations.first
+      assert_instance_of SOAP::Operation, declared
+      assert_same SOAP::Operation, SOAP::Service::Operation
+      mod = Module.new
+      with_files("s.wsdl" => SOAP::WSDLWriter.new(service, "http://127.0.0.1/svc").write) { |dir| WSDL.load(File.join(dir, "s.wsdl")).define(mod) }
+      generated = mod::Client::OPERATIONS.fetch(:echo)
+      assert_instance_of SOAP::Operation, generated
+      assert_equal [declared.name, declared.args.transform_keys(&:to_s), declared.returns, declared.soap_action],
+                   [generated.name, generated.args, generated.returns, generated.soap_action]
+      Wirebind::SOAP::Stub.with(client = mod::Client.new(endpoint: "http://127.0.0.1:9/svc")) do |stub|
+        stub.on(:echo, returns: { echoReturn: %w[a b] })
+        assert_equal %w[a b], client.echo(in0: "a")
+        assert_equal %w[a b], client.each_echo(in0: "a").to_a
+        assert_equal "a", stub.calls.last.argument(:in0)
+        assert_equal "urn:built/echo", stub.calls.last.soap_action
       end
     end
 

@@ -48,16 +48,9 @@ module Wirebind
       # How each version's requests and responses are labelled.
       CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
 
-      # An operation as declared: what the WSDL writer reads.
-      # @!attribute [r] name
-      #   @return [String] the operation's name, as written on the wire
-      # @!attribute [r] args
-      #   @return [Hash{Symbol => Object}] argument names to types, in order
-      # @!attribute [r] returns
-      #   @return [Object, nil] the result's type (nil: none)
-      # @!attribute [r] soap_action
-      #   @return [String] the SOAPAction it is called with
-      Operation = Struct.new(:name, :args, :returns, :soap_action, keyword_init: true)
+      # An operation as declared: a {SOAP::Operation}, what the WSDL writer
+      # reads (the name kept for code that names it here).
+      Operation = SOAP::Operation
 
       OPERATION_NAME = XML::Syntax::NCNAME_ONLY
       # Settings copied into each subclass (each value frozen: sharing is copying).
