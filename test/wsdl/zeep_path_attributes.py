@@ -6,31 +6,16 @@ address/@zip) and prints what came back as one JSON object.
 """
 import decimal
 import json
+import os
 import sys
 
-import zeep
 from zeep.helpers import serialize_object
+import zeep
 
-# As in test/soap/interop/zeep_client.py: the SOAP encoding schema an
-# rpc/encoded WSDL imports is answered locally (the suite has no outside network).
-SOAP_ENCODING = "http://schemas.xmlsoap.org/soap/encoding/"
-SOAP_ENCODING_SCHEMA = b"""<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
-    xmlns:tns="http://schemas.xmlsoap.org/soap/encoding/" targetNamespace="http://schemas.xmlsoap.org/soap/encoding/">
-  <xs:attribute name="root" type="xs:boolean"/>
-  <xs:attribute name="arrayType" type="xs:string"/>
-  <xs:complexType name="Array">
-    <xs:sequence><xs:any namespace="##any" minOccurs="0" maxOccurs="unbounded" processContents="lax"/></xs:sequence>
-    <xs:attribute ref="tns:arrayType"/>
-  </xs:complexType>
-</xs:schema>"""
-
-
-class LoopbackTransport(zeep.Transport):
-    def load(self, url):
-        if url.rstrip("/") == SOAP_ENCODING.rstrip("/"):
-            return SOAP_ENCODING_SCHEMA
-        return super().load(url)
-
+# The suite's zeep Transport (the SOAP encoding schema answered locally).
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "soap", "interop"))
+from zeep_loopback import LoopbackTransport  # noqa: E402
 
 url = sys.argv[1]
 client = zeep.Client(url + "?wsdl", transport=LoopbackTransport(timeout=10, operation_timeout=10))
