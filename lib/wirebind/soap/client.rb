@@ -163,6 +163,30 @@ module Wirebind
         @transport = Transport::DigestAuth.new(@transport, *credentials(digest_auth, "digest_auth")) if digest_auth
       end
 
+      # Calls +operation+ (what a client generated from a WSDL does for each of its
+      # methods): {#call} with the operation's name, argument types, result type
+      # and place, and SOAPAction.
+      #
+      # @param operation [Operation]
+      # @param args [Hash] argument names to values, in order
+      # @param options [Hash] any other keyword of {#call} (+soap_headers:+, decode options)
+      # @return [Object, Array, nil]
+      def invoke(operation, args = {}, **options)
+        call(operation.name, args, returns: operation.returns, at: operation.at, types: operation.args,
+                                   soap_action: operation.soap_action, **options)
+      end
+
+      # Streams the items of +operation+'s list result ({#each}); as {#invoke}.
+      #
+      # @param (see #invoke)
+      # @yieldparam record [Object]
+      # @return [Integer, Enumerator] how many were yielded; an Enumerator without a block
+      def invoke_each(operation, args = {}, **options, &block)
+        item = operation.returns.is_a?(Array) ? operation.returns.first : operation.returns
+        each(operation.name, args, returns: item, at: operation.at, types: operation.args, soap_action: operation.soap_action,
+                                   **options, &block)
+      end
+
       # Calls an operation and decodes its result.
       #
       # @param operation [Symbol, String] written as given, in +namespace+

@@ -48,16 +48,9 @@ module Wirebind
       # How each version's requests and responses are labelled.
       CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
 
-      # An operation as declared: what the WSDL writer reads.
-      # @!attribute [r] name
-      #   @return [String] the operation's name, as written on the wire
-      # @!attribute [r] args
-      #   @return [Hash{Symbol => Object}] argument names to types, in order
-      # @!attribute [r] returns
-      #   @return [Object, nil] the result's type (nil: none)
-      # @!attribute [r] soap_action
-      #   @return [String] the SOAPAction it is called with
-      Operation = Struct.new(:name, :args, :returns, :soap_action, keyword_init: true)
+      # An operation as declared: a {SOAP::Operation}, what the WSDL writer
+      # reads (the name kept for code that names it here).
+      Operation = SOAP::Operation
 
       OPERATION_NAME = XML::Syntax::NCNAME_ONLY
       # Settings copied into each subclass (each value frozen: sharing is copying).
@@ -89,6 +82,9 @@ module Wirebind
         def style(value = nil)
           unless value.nil?
             Envelope.check_style(value)
+            if value == :rpc_encoded
+              operations.each { |op| Envelope::EncodedWriter.check_types([*op.args.values, op.returns], "#{self} operation #{op.name}") }
+            end
             change { @__wbs_style = value }
           end
           @__wbs_style
@@ -227,6 +223,7 @@ module Wirebind
 
           args = args.to_h { |arg, type| [check_arg(name, arg), check_type(name, type)] }.freeze
           returns = check_type(name, returns) unless returns.nil?
+          Envelope::EncodedWriter.check_types([*args.values, returns], "#{self} operation #{name}") if style == :rpc_encoded
           operation = Operation.new(name: -name, args: args, returns: returns, soap_action: soap_action && -soap_action).freeze
           change do
             raise ArgumentError, "operation #{name} is declared twice" if @__wbs_operations.any? { |op| op.name == name }

@@ -23,11 +23,10 @@ module Wirebind
     # @api private
     class WSDLWriter
       WSDL_NS = Namespaces::WSDL
-      SOAP11_BINDING_NS = Namespaces::WSDL_SOAP11_BINDING
-      SOAP12_BINDING_NS = Namespaces::WSDL_SOAP12_BINDING
-      HTTP_TRANSPORT = Namespaces::SOAP_HTTP_TRANSPORT
       XSD_TYPES = Types::XSD::NAMES.merge(Types::XSD::OPEN_NAMES).freeze
       DEFAULT_NAMESPACE = "urn:wirebind:service"
+      # Elements of any name, each kept as it is (a "*" list of :any items, :xml content).
+      WILDCARD = '<xsd:any namespace="##any" processContents="lax" minOccurs="0" maxOccurs="unbounded"/>'
 
       # @param service [Class] a {Service} subclass
       # @param location [String] the endpoint's URL, for +soap:address+
@@ -43,27 +42,38 @@ module Wirebind
         @taken = {}                     # [local, namespace] => class
         @arrays = {}                    # "ArrayOfX" => item type reference
         @prefixes = { @tns => "tns" }
+        @global_attributes = {}         # [namespace, local] => scalar type
       end
 
-      # @return [String] the WSDL document
+      # @return [String] the WSDL document: {#description}, written by WSDL::Writer
       def write
+        WSDL::Writer.new(description).write
+      end
+
+      # The service as a WSDL::Description, the model WSDL.load reads: its
+      # schemas (written from the models, then read as any WSDL's are), a
+      # request and a response message per operation, one port type, a binding
+      # and a port per SOAP version served.
+      # @return [WSDL::Description]
+      def description
+        require_relative "../wsdl" unless defined?(WSDL::Writer)
         collect
         schemas = schemas_xml
-        out = +%(<?xml version="1.0" encoding="UTF-8"?>\n)
-        out << %(<wsdl:definitions name="#{a(@name)}" targetNamespace="#{a(@tns)}" xmlns:wsdl="#{WSDL_NS}")
-        out << %( xmlns:soap="#{SOAP11_BINDING_NS}" xmlns:soap12="#{SOAP12_BINDING_NS}" xmlns:xsd="#{XSD_NS}")
-        out << %( xmlns:soapenc="#{ENCODING_NS}")
-        @prefixes.each { |uri, prefix| out << %( xmlns:#{prefix}="#{a(uri)}") }
-        out << ">\n<wsdl:types>\n" << schemas << "</wsdl:types>\n"
-        messages(out)
-        port_type(out)
-        versions.each { |version| binding(out, version) }
-        out << %(<wsdl:service name="#{a(@name)}">\n)
-        versions.each do |version|
-          out << %(<wsdl:port name="#{a(port_name(version))}" binding="tns:#{a(binding_name(version))}">)
-          out << %(<#{binding_prefix(version)}:address location="#{a(@location)}"/></wsdl:port>\n)
+        namespaces = WSDL::Writer::FIXED_PREFIXES.dup
+        @prefixes.each { |uri, prefix| namespaces[prefix] = uri }
+        declarations = namespaces.map { |prefix, uri| %( xmlns:#{prefix}="#{a(uri)}") }.join
+        root = WSDL::DocumentReader.read(%(<wsdl:definitions#{declarations}><wsdl:types>#{schemas}</wsdl:types></wsdl:definitions>),
+                                         "#{@name}?wsdl")
+        schema_nodes = root.child(WSDL_NS, "types").children.map { |node| [node, node["targetNamespace"]] }
+        messages = []
+        operations = @service.operations.map { |operation| operation(operation, namespaces, messages) }.freeze
+        bindings = versions.map do |number|
+          version = WSDL::SOAP_VERSIONS.fetch(number)
+          WSDL::Binding.new("#{@name}#{version.binding_suffix}", @tns, number, operations, [@tns, "#{@name}PortType"]).freeze
         end
-        out << "</wsdl:service>\n</wsdl:definitions>\n"
+        ports = bindings.map { |binding| WSDL::Port.new("#{@name}#{WSDL::SOAP_VERSIONS.fetch(binding.version).port_suffix}", binding, @location).freeze }
+        WSDL::Description.build(name: @name, target_namespace: @tns, namespaces: namespaces, schema_nodes: schema_nodes,
+                                messages: messages, bindings: bindings, services: [WSDL::Service.new(@name, ports.freeze).freeze])
       end
 
       private
@@ -72,9 +82,30 @@ module Wirebind
         @service.version == :both ? %w[1.1 1.2] : [@service.version]
       end
 
-      def binding_prefix(version) = version == "1.1" ? "soap" : "soap12"
-      def binding_name(version) = version == "1.1" ? "#{@name}SoapBinding" : "#{@name}Soap12Binding"
-      def port_name(version) = version == "1.1" ? "#{@name}Port" : "#{@name}Soap12Port"
+      # One operation and its two messages (added to +messages+): document/literal
+      # wrapped, the elements +op+ and +opResponse+; rpc, a part per argument and
+      # +opReturn+, typed.
+      def operation(operation, namespaces, messages)
+        name = operation.name
+        if @document
+          input = [WSDL::Part.new("parameters", [@tns, name], nil, nil)]
+          output = [WSDL::Part.new("parameters", [@tns, "#{name}Response"], nil, nil)]
+        else
+          input = operation.args.map { |arg, type| WSDL::Part.new(arg.to_s, nil, resolve(part_type(type), namespaces), nil) }
+          output = operation.returns ? [WSDL::Part.new("#{name}Return", nil, resolve(part_type(operation.returns), namespaces), nil)] : []
+        end
+        request = WSDL::Message.new("#{name}Request", @tns, input.freeze).freeze
+        response = WSDL::Message.new("#{name}Response", @tns, output.freeze).freeze
+        messages << request << response
+        WSDL::Operation.new(name, @service.soap_action_for(operation), @style, @document ? nil : @tns, request, response,
+                            request.parts, response.parts, [].freeze, [].freeze).freeze
+      end
+
+      # "prefix:local" as [namespace, local].
+      def resolve(reference, namespaces)
+        prefix, local = reference.split(":", 2)
+        [namespaces.fetch(prefix), local]
+      end
 
       # ---- types ------------------------------------------------------------
 
@@ -149,6 +180,9 @@ module Wirebind
         by_namespace = Hash.new { |h, k| h[k] = +"" }
         @types.each { |klass, (local, namespace)| complex_type(by_namespace[namespace], klass, local) }
         document_elements(by_namespace[@tns]) if @document
+        @global_attributes.each do |(namespace, local), type|
+          by_namespace[namespace] << %(<xsd:attribute name="#{a(local)}" type="#{ref(type)}"/>\n)
+        end
         arrays = +""
         @arrays.each { |name, item| array_type(arrays, name, item) } # after every ref
         by_namespace[@tns] << arrays
@@ -170,6 +204,14 @@ module Wirebind
         plan = XML::Plan.for(klass)
         writes = plan.writes.select { |entry| new_entry?(entry, known) }
         attributes = plan.attribute_writes.select { |slot| slot.attribute.index >= known }
+        if plan.text&.kind == XML::Plan::OPEN && !extension
+          # :xml (or :any) as ".": the element's whole content, text and elements
+          out << %(<xsd:complexType name="#{a(local)}" mixed="true"><xsd:sequence>#{WILDCARD}</xsd:sequence>)
+          attributes.each { |slot| attribute(out, slot) }
+          out << "</xsd:complexType>\n"
+          return
+        end
+
         out << %(<xsd:complexType name="#{a(local)}">)
         if plan.text && writes.empty? && !extension
           out << %(<xsd:simpleContent><xsd:extension base="#{ref(plan.text.type)}">)
@@ -199,26 +241,53 @@ module Wirebind
         end
       end
 
+      # An XML attribute in a namespace (+"@{urn:x}lang"+) is a reference to a
+      # global attribute declared in that namespace's schema (+xml:lang+ to XML's own).
       def attribute(out, slot)
-        out << %(<xsd:attribute name="#{a(slot.name)}" type="#{ref(slot.type)}"/>)
+        if slot.uri.nil? || slot.uri.empty?
+          out << %(<xsd:attribute name="#{a(slot.name)}" type="#{ref(slot.type)}"/>)
+        elsif slot.uri == Namespaces::XML
+          out << %(<xsd:attribute ref="xml:#{a(slot.name)}"/>)
+        else
+          @global_attributes[[slot.uri, slot.name]] ||= slot.type
+          @prefixes[slot.uri] ||= "ns#{@prefixes.size}"
+          out << %(<xsd:attribute ref="#{@prefixes.fetch(slot.uri)}:#{a(slot.name)}"/>)
+        end
+      end
+
+      # The XML attributes read by path from a wrapper or a scalar's element
+      # ("address/@zip", "Amt/@Ccy").
+      def path_attributes(out, holder)
+        holder.attribute_writes&.each { |slot| attribute(out, slot) }
       end
 
       def entry(out, entry)
         if entry.kind == XML::Plan::GROUP
-          only = entry.writes.size == 1 && entry.writes.first
-          if @encoded && only && only.kind != XML::Plan::GROUP && only.list && only.name.nil?
+          if @encoded && Envelope::EncodedWriter.soap_array?(entry)
             # a wrapped list, "versions/*": a soapenc:Array
-            out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(only.type)}" minOccurs="0" nillable="true"/>)
+            out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(entry.writes.first.type)}" minOccurs="0" nillable="true"/>)
           else
             out << %(<xsd:element name="#{a(entry.name)}" minOccurs="0"><xsd:complexType><xsd:sequence>)
             entry.writes.each { |inner| entry(out, inner) }
-            out << "</xsd:sequence></xsd:complexType></xsd:element>"
+            out << "</xsd:sequence>"
+            path_attributes(out, entry)
+            out << "</xsd:complexType></xsd:element>"
           end
         else
+          return out << WILDCARD if entry.kind == XML::Plan::OPEN && entry.type == :any && entry.name.nil? && entry.list
+
           # "*": the literal encoder names a record by its xml_root, a scalar (and any rpc/encoded item) "item"
           name = entry.name || (entry.type.is_a?(Class) && !@encoded ? entry.type.xml_root : "item")
           occurs = entry.list ? %( minOccurs="0" maxOccurs="unbounded") : %( minOccurs="0")
-          out << %(<xsd:element name="#{a(name)}" type="#{ref(entry.type)}"#{occurs} nillable="true"/>)
+          if entry.attribute_writes
+            # "Amt" beside "Amt/@Ccy": the value as simple content, its XML attributes beside it
+            out << %(<xsd:element name="#{a(name)}"#{occurs} nillable="true"><xsd:complexType><xsd:simpleContent>)
+            out << %(<xsd:extension base="#{ref(entry.type)}">)
+            path_attributes(out, entry)
+            out << "</xsd:extension></xsd:simpleContent></xsd:complexType></xsd:element>"
+          else
+            out << %(<xsd:element name="#{a(name)}" type="#{ref(entry.type)}"#{occurs} nillable="true"/>)
+          end
         end
       end
 
@@ -255,52 +324,6 @@ module Wirebind
 
       def part_type(type)
         type.is_a?(Array) ? array_ref(type.first) : ref(type)
-      end
-
-      # ---- messages, port type, bindings -------------------------------------
-
-      def messages(out)
-        @service.operations.each do |operation|
-          if @document
-            out << %(<wsdl:message name="#{a(operation.name)}Request"><wsdl:part name="parameters" element="tns:#{a(operation.name)}"/></wsdl:message>\n)
-            out << %(<wsdl:message name="#{a(operation.name)}Response">)
-            out << %(<wsdl:part name="parameters" element="tns:#{a(operation.name)}Response"/></wsdl:message>\n)
-          else
-            out << %(<wsdl:message name="#{a(operation.name)}Request">)
-            operation.args.each { |name, type| out << %(<wsdl:part name="#{a(name)}" type="#{part_type(type)}"/>) }
-            out << "</wsdl:message>\n"
-            out << %(<wsdl:message name="#{a(operation.name)}Response">)
-            out << %(<wsdl:part name="#{a(operation.name)}Return" type="#{part_type(operation.returns)}"/>) if operation.returns
-            out << "</wsdl:message>\n"
-          end
-        end
-      end
-
-      def port_type(out)
-        out << %(<wsdl:portType name="#{a(@name)}PortType">\n)
-        @service.operations.each do |operation|
-          out << %(<wsdl:operation name="#{a(operation.name)}">)
-          out << %(<wsdl:input message="tns:#{a(operation.name)}Request"/><wsdl:output message="tns:#{a(operation.name)}Response"/>)
-          out << "</wsdl:operation>\n"
-        end
-        out << "</wsdl:portType>\n"
-      end
-
-      def binding(out, version)
-        p = binding_prefix(version)
-        out << %(<wsdl:binding name="#{a(binding_name(version))}" type="tns:#{a(@name)}PortType">)
-        out << %(<#{p}:binding style="#{@document ? 'document' : 'rpc'}" transport="#{HTTP_TRANSPORT}"/>\n)
-        body =
-          if @encoded then %(<#{p}:body use="encoded" encodingStyle="#{ENCODINGS.fetch(version)}" namespace="#{a(@tns)}"/>)
-          elsif @document then %(<#{p}:body use="literal"/>)
-          else %(<#{p}:body use="literal" namespace="#{a(@tns)}"/>)
-          end
-        @service.operations.each do |operation|
-          out << %(<wsdl:operation name="#{a(operation.name)}">)
-          out << %(<#{p}:operation soapAction="#{a(@service.soap_action_for(operation))}" style="#{@document ? 'document' : 'rpc'}"/>)
-          out << "<wsdl:input>#{body}</wsdl:input><wsdl:output>#{body}</wsdl:output></wsdl:operation>\n"
-        end
-        out << "</wsdl:binding>\n"
       end
 
       def a(text)

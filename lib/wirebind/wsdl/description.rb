@@ -13,14 +13,16 @@ module Wirebind
     # +headers+ [Message, part name] pairs; +faults+ fault messages.
     Operation = Struct.new(:name, :soap_action, :style, :namespace, :input, :output, :input_parts,
                            :output_parts, :headers, :faults)
-    # A SOAP binding: its version (+"1.1"+ or +"1.2"+) and operations, in order.
-    Binding = Struct.new(:name, :namespace, :version, :operations)
+    # A SOAP binding: its version (+"1.1"+ or +"1.2"+) and operations, in order;
+    # +port_type+ the namespace and name of its port type (nil when it names none).
+    Binding = Struct.new(:name, :namespace, :version, :operations, :port_type)
     # A +wsdl:port+: a binding at an address.
     Port = Struct.new(:name, :binding, :endpoint)
     # A +wsdl:service+.
     Service = Struct.new(:name, :ports)
 
-    # A parsed WSDL, with the schemas it imports: what {WSDL.load} returns.
+    # A WSDL, with the schemas it imports: what {WSDL.load} returns, what
+    # {WSDL::Writer} writes (a SOAP::Service builds one for its +?wsdl+).
     class Description
       # @return [Array<Service>] in document order
       attr_reader :services
@@ -34,10 +36,41 @@ module Wirebind
       #   port type, an operation's message): such operations take no arguments
       #   and return nil. +wirebind generate+ prints these.
       attr_reader :warnings
+      # @return [String, nil] the (first) +wsdl:definitions+' name
+      attr_reader :name
+      # @return [String, nil] the (first) +wsdl:definitions+' targetNamespace
+      attr_reader :target_namespace
+      # @return [Hash{String => String}] the namespace prefixes the (first)
+      #   +wsdl:definitions+ declares, prefix to URI (what a writer keeps)
+      attr_reader :namespaces
+      # @return [Array<Array(Node, String)>] the +xsd:schema+ elements read, each
+      #   with its effective target namespace
+      # @api private
+      attr_reader :schema_nodes
+
+      # A description of parts already made (what a SOAP::Service builds): the
+      # same model {WSDL.load} reads.
+      #
+      # @param name [String] the definitions' name
+      # @param target_namespace [String]
+      # @param namespaces [Hash{String => String}] prefixes to declare, to their URIs
+      # @param schema_nodes [Array<Array(Node, String)>] schemas and their target namespaces
+      # @param messages [Array<Message>]
+      # @param bindings [Array<Binding>]
+      # @param services [Array<Service>]
+      # @return [Description]
+      # @api private
+      def self.build(name:, target_namespace:, namespaces:, schema_nodes:, messages:, bindings:, services:)
+        allocate.tap do |description|
+          description.__send__(:assign, name, target_namespace, namespaces, schema_nodes)
+          description.__send__(:assign_parts, messages, bindings, services)
+        end
+      end
 
       # @api private
       def initialize(loader)
-        @schema = Schema.new(loader.schemas)
+        root, tns = loader.definitions.first
+        assign(root && root["name"], tns, root ? root.ns.to_h : {}, loader.schemas)
         @warnings = loader.warnings.dup
         @messages = {}
         port_types = {}
@@ -80,6 +113,16 @@ module Wirebind
         @types ||= @schema.specs.freeze
       end
 
+      # The description as one WSDL 1.1 document (what a SOAP::Service answers to
+      # +?wsdl+ is one of these): its schemas inline, then its messages, port
+      # types, SOAP bindings and services. Reading it back gives the same
+      # description (documentation text aside: the reader does not keep it).
+      #
+      # @return [String]
+      def to_wsdl
+        Writer.new(self).write
+      end
+
       # The Ruby source of the models and clients, as files.
       #
       # @param module_name [String] a Ruby constant name, e.g. +"Jira"+
@@ -102,6 +145,21 @@ module Wirebind
       end
 
       private
+
+      def assign(name, target_namespace, namespaces, schema_nodes)
+        @name = name
+        @target_namespace = target_namespace
+        @namespaces = namespaces.freeze
+        @schema_nodes = schema_nodes.freeze
+        @schema = Schema.new(schema_nodes)
+      end
+
+      def assign_parts(messages, bindings, services)
+        @messages = messages.to_h { |message| [[message.namespace, message.name], message] }.freeze
+        @bindings = bindings.freeze
+        @services = services.freeze
+        @warnings = [].freeze
+      end
 
       def message(node, tns)
         parts = node.children.select { |child| child.uri == WSDL_NS && child.local == "part" }.map do |part|
@@ -129,7 +187,7 @@ module Wirebind
         operations = node.children.select { |child| child.uri == WSDL_NS && child.local == "operation" }.map do |op|
           operation(op, port_type, abstract[op["name"].to_s], default_style)
         end
-        Binding.new(node["name"], tns, version, operations.freeze)
+        Binding.new(node["name"], tns, version, operations.freeze, node["type"] && node.qname(node["type"]))
       end
 
       def operation(node, port_type, abstract, default_style)

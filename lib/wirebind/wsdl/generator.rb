@@ -348,8 +348,8 @@ module Wirebind
         binding = port.binding
         operations = binding.operations.map { |operation| operation_plan(operation, binding) }
         first = operations.first
-        namespace = first ? first[:namespace] : binding.namespace
-        style = first ? first[:style] : :document
+        namespace = first ? first.namespace : binding.namespace
+        style = first ? first.style : :document
         out = +""
         out << "  # Port #{comment(port.name)} of the service #{comment(client[:service].name)}: " \
                "binding #{comment(binding.name)}, SOAP #{binding.version}, #{operations.size} operations.\n"
@@ -368,8 +368,25 @@ module Wirebind
         out << "    end\n"
         methods = {}
         client_methods.each { |name| methods[name] = true }
-        operations.each { |plan| out << operation_source(plan, methods) }
+        operations.each do |plan|
+          plan.method = Naming.unique(Naming.snake(plan.wsdl.name), methods)
+          plan.each_method = Naming.unique("each_#{plan.method}", methods) if plan.list && plan.call.returns
+        end
+        out << "\n    # The operations, as the methods below call them (Wirebind::SOAP::Client#invoke).\n"
+        out << "    OPERATIONS = {\n"
+        operations.each { |plan| out << "      #{plan.method.to_sym.inspect} => #{operation_literal(plan.call)},\n" }
+        out << "    }.freeze\n"
+        operations.each { |plan| out << operation_source(plan) }
         out << "  end\n"
+      end
+
+      # A SOAP::Operation whose types are source, as source.
+      def operation_literal(operation)
+        args = operation.args.map { |wire, type| "#{wire.inspect} => #{type}" }.join(", ")
+        out = +"::Wirebind::SOAP::Operation.new(name: #{operation.name.inspect}, args: {#{" #{args} " unless args.empty?}}"
+        out << ", returns: #{operation.returns}" if operation.returns
+        out << ", at: #{operation.at.inspect}" if operation.at
+        out << ", soap_action: #{operation.soap_action.inspect}).freeze"
       end
 
       # The model classes of the fault messages' parts, each once, in order.
@@ -384,9 +401,22 @@ module Wirebind
         types.uniq
       end
 
-      # What an operation's method needs: arguments (name, wire name, type), the
-      # operation element, what it returns and where.
+      # What an operation's method needs: +call+, the SOAP::Operation it calls
+      # (its types as Ruby source); beside it the WSDL operation, its namespace
+      # and style, the header keywords (wire name, element), whether the result
+      # is a list, and the method names given.
+      Plan = Struct.new(:call, :wsdl, :namespace, :style, :headers, :list, :method, :each_method)
+      private_constant :Plan
+
       def operation_plan(operation, binding)
+        plan = operation_parts(operation, binding)
+        call = ::Wirebind::SOAP::Operation.new(name: plan[:element], args: plan[:args].to_h, returns: plan[:returns],
+                                               soap_action: operation.soap_action.to_s, at: plan[:at]).freeze
+        Plan.new(call, operation, plan[:namespace], plan[:style], plan[:headers], plan[:list])
+      end
+
+      # The operation element, arguments (wire name, type source), what it returns and where.
+      def operation_parts(operation, binding)
         schema = @description.schema
         plan = { operation: operation, element: operation.name, namespace: operation.namespace || binding.namespace,
                  style: operation.style, args: [], returns: nil, at: nil, headers: [] }
@@ -461,37 +491,29 @@ module Wirebind
         end
       end
 
-      def operation_source(plan, methods)
-        operation = plan[:operation]
-        method = Naming.unique(Naming.snake(operation.name), methods)
+      def operation_source(plan)
+        operation = plan.call
         locals = { "options" => true, "block" => true }
-        args = plan[:args].map { |wire, type| [argument_name(wire, locals), wire, type] }
-        headers = plan[:headers].map { |wire, element| [argument_name(wire, locals), element] }
+        args = operation.args.map { |wire, type| [argument_name(wire, locals), wire, type] }
+        headers = plan.headers.map { |wire, element| [argument_name(wire, locals), element] }
         params = (args.map { |name, _, _| "#{name}: nil" } + headers.map { |name, _| "#{name}: nil" } + ["**options"]).join(", ")
         values = args.map { |name, wire, _| "#{wire.inspect} => #{name}" }.join(", ")
-        types = args.map { |_, wire, type| "#{wire.inspect} => #{type}" }.join(", ")
         call_options = +""
-        call_options << ", returns: #{plan[:returns]}" if plan[:returns]
-        call_options << ", at: #{plan[:at].inspect}" if plan[:at]
-        call_options << ", types: { #{types} }" unless args.empty?
         unless headers.empty?
           named = headers.map { |name, element| element && xml_name?(element) ? "(#{name} && [#{element.inspect}, #{name}])" : name }
           call_options << ", soap_headers: [#{named.join(', ')}].compact"
         end
-        call_options << ", soap_action: #{operation.soap_action.to_s.inspect}"
-        summary = "#{comment(operation.name)}(#{plan[:args].map { |wire, type| "#{comment(wire)}: #{type}" }.join(', ')})"
+        key = "OPERATIONS[#{plan.method.to_sym.inspect}]"
+        summary = "#{comment(plan.wsdl.name)}(#{operation.args.map { |wire, type| "#{comment(wire)}: #{type}" }.join(', ')})"
         out = +"\n"
-        out << "    # #{summary}#{" -> #{plan[:returns]}" if plan[:returns]}\n"
-        out << "    def #{method}(#{params})\n"
-        out << "      call(#{plan[:element].inspect}, { #{values} }#{call_options}, **options)\n"
+        out << "    # #{summary}#{" -> #{operation.returns}" if operation.returns}\n"
+        out << "    def #{plan.method}(#{params})\n"
+        out << "      invoke(#{key}, { #{values} }#{call_options}, **options)\n"
         out << "    end\n"
-        if plan[:list] && plan[:returns]
-          item = plan[:returns].delete_prefix("[").delete_suffix("]")
-          each_method = Naming.unique("each_#{method}", methods)
-          each_options = call_options.sub(", returns: #{plan[:returns]}", ", returns: #{item}")
-          out << "\n    # Streams the items of ##{method}'s result, one at a time.\n"
-          out << "    def #{each_method}(#{params}, &block)\n"
-          out << "      each(#{plan[:element].inspect}, { #{values} }#{each_options}, **options, &block)\n"
+        if plan.each_method
+          out << "\n    # Streams the items of ##{plan.method}'s result, one at a time.\n"
+          out << "    def #{plan.each_method}(#{params}, &block)\n"
+          out << "      invoke_each(#{key}, { #{values} }#{call_options}, **options, &block)\n"
           out << "    end\n"
         end
         out

@@ -50,6 +50,45 @@ module Wirebind
           @depth = 0
         end
 
+        # The XML attributes SOAP encoding gives a meaning of its own on any element
+        # of the body (+id+ and +href+, in no namespace: a multiRef's id and a
+        # reference to one): a model's XML attribute of that name would be read as one.
+        RESERVED_ATTRIBUTES = %w[id href].freeze
+        RESERVED_PATH = %r{(?:\A|/)@(?:id|href)\z}
+
+        # Refuses model classes (reached from +types+, a service's argument and
+        # result types) that map an XML attribute SOAP encoding reserves.
+        # @param types [Array<Symbol, Class, Array>]
+        # @param context [String] what declared them, for the message
+        # @raise [SchemaError] naming the field
+        def self.check_types(types, context)
+          seen = {}.compare_by_identity
+          queue = types.map { |type| type.is_a?(Array) ? type.first : type }
+          until queue.empty?
+            klass = queue.shift
+            next unless klass.is_a?(Class) && klass.include?(Wirebind::Model) && !seen[klass]
+
+            seen[klass] = true
+            klass.attributes.each do |attribute|
+              if attribute.xml.is_a?(String) && attribute.xml.match?(RESERVED_PATH)
+                raise SchemaError, "#{context}: #{Model.display_name(klass)}##{attribute.name} (xml: #{attribute.xml.inspect}) " \
+                                   "cannot be sent rpc/encoded: SOAP encoding reads an XML attribute " \
+                                   "#{attribute.xml[/@(\w+)\z/, 1]} as a multiRef id or reference (rename it, or use :document or :rpc)"
+              end
+              queue.concat(attribute.choices || [attribute.type])
+            end
+          end
+        end
+
+        # Whether +group+ (a Plan::Group) is written as a +soapenc:Array+: a
+        # wrapper holding one list of unnamed items (+"versions/*"+) and no XML
+        # attributes of its own.
+        # @return [Boolean]
+        def self.soap_array?(group)
+          only = group.writes.size == 1 && group.writes.first
+          only && only.kind != XML::Plan::GROUP && only.list && only.name.nil? && group.attribute_writes.empty? ? true : false
+        end
+
         def operation(name, namespace, parts, types, result = nil)
           Writing.check_name(name, "operation")
           out = @out
@@ -191,15 +230,11 @@ module Wirebind
           plan = XML::Plan.for(record.class)
           out = @out
           out << "<" << name << extra << Writing.xsi_type_attribute(record.class, "ns2")
-          plan.attribute_writes.each do |slot|
-            v = record.instance_variable_get(slot.attribute.ivar)
-            next if v.nil?
-
-            out << " " << slot.name << '="' << Envelope.attribute(Types.to_xml_text(slot.type, v)) << '"'
-          end
+          attributes(record, plan.attribute_writes)
           out << ">"
           if (text_slot = plan.text) && !(v = record.instance_variable_get(text_slot.attribute.ivar)).nil?
-            out << Envelope.text(Types.to_xml_text(text_slot.type, v))
+            # :xml as ".": the element's whole content, as the literal encoder writes it
+            out << (text_slot.kind == XML::Plan::OPEN ? XML::OpenContent.xml_content(v) : Envelope.text(Types.to_xml_text(text_slot.type, v)))
           end
           plan.writes.each { |entry| entry(record, entry) }
           out << "</" << name << ">"
@@ -215,28 +250,86 @@ module Wirebind
           end
         end
 
+        # The XML attributes of a record's element, a wrapper's or a scalar's
+        # (+"@id"+, +"address/@zip"+, +"Amt/@Ccy"+), those with no value left out.
+        def attributes(record, slots, out = @out)
+          slots.each_with_index do |slot, n|
+            v = record.instance_variable_get(slot.attribute.ivar)
+            next if v.nil?
+
+            if slot.uri.nil? && RESERVED_ATTRIBUTES.include?(slot.name)
+              raise EncodeError.new("#{Model.display_name(record.class)}##{slot.attribute.name} (xml: #{slot.attribute.xml.inspect}) " \
+                                    "cannot be written rpc/encoded: SOAP encoding reads an XML attribute #{slot.name} as a multiRef " \
+                                    "id or reference", path: slot.attribute.xml)
+            end
+
+            out << " " << attribute_name(slot, n) << '="'
+            # a :qname's prefix is declared beside it (no default namespace is in scope in an encoded body)
+            out << (slot.type == :qname ? XML::OpenContent.qname_attribute(v, false, n) : "#{Envelope.attribute(Types.to_xml_text(slot.type, v))}\"")
+          end
+          out
+        end
+
+        # An XML attribute in a namespace gets a prefix declared just before it, one of
+        # its own per attribute of the element (no clash with the ns1/ns2 of
+        # the operation and the xsi:type).
+        def attribute_name(slot, n)
+          return slot.name if slot.uri.nil? || slot.uri.empty?
+          return "xml:#{slot.name}" if slot.uri == Namespaces::XML
+
+          %(xmlns:at#{n}="#{Envelope.attribute(slot.uri)}" at#{n}:#{slot.name})
+        end
+
         def group(record, group)
-          only = group.writes.size == 1 && group.writes.first
-          if only && only.kind != XML::Plan::GROUP && only.list && only.name.nil?
+          if EncodedWriter.soap_array?(group)
+            only = group.writes.first
             list = record.instance_variable_get(only.attribute.ivar)
             return if list.nil?
 
             array(group.name, list, only.type, "")
           else
-            @out << "<" << group.name << ">"
+            @out << "<" << group.name
+            attributes(record, group.attribute_writes)
+            @out << ">"
             group.writes.each { |entry| entry(record, entry) }
             @out << "</" << group.name << ">"
           end
         end
 
+        # "Amt" beside "Amt/@Ccy": the schema gives <Amt> a simpleContent type of
+        # its own, so no xsi:type (xsd:decimal would not be derived from it); a nil
+        # value beside attributes is xsi:nil, as the literal encoder writes it.
+        def scalar_with_attributes(record, slot, name, value)
+          marks = attributes(record, slot.attribute_writes, +"")
+          if value.nil?
+            @out << "<" << name << marks << ' xsi:nil="true"/>' if slot.nil_xsi || !marks.empty?
+          else
+            type = Writing.scalar(name, value, slot.type)
+            @out << "<" << name << marks << ">" << Envelope.text(Types.to_xml_text(type, value)) << "</" << name << ">"
+          end
+        end
+
+        def wildcard(item)
+          @out << XML::OpenContent.wildcard_element(item, "")
+        rescue Types::InvalidValue => e
+          raise EncodeError.new(e.message, path: "*")
+        end
+
         def slot(record, slot, name)
           v = record.instance_variable_get(slot.attribute.ivar)
-          if v.nil?
+          if slot.attribute_writes
+            scalar_with_attributes(record, slot, name, v)
+          elsif v.nil?
             @out << "<" << name << ' xsi:nil="true"/>' if slot.nil_xsi && !slot.list
           elsif slot.list
             raise EncodeError.new("expected an Array, got #{Types.describe(v)}", path: name) unless v.is_a?(Array)
 
-            v.each { |item| value(name, item, slot.type) }
+            if slot.kind == XML::Plan::OPEN && slot.name.nil?
+              # "*" :any items (an xsd:any wildcard's elements): each under the name it holds
+              v.each { |item| wildcard(item) }
+            else
+              v.each { |item| value(name, item, slot.type) }
+            end
           else
             value(name, v, slot.type)
           end

@@ -1,0 +1,85 @@
+# frozen_string_literal: true
+
+require_relative "wsdl_test_support"
+require "wirebind/soap/test_helper"
+
+module Wirebind
+  # WSDL::Writer renders a Description (read from a file, or built by a
+  # SOAP::Service) as WSDL 1.1; reading the text back gives the same
+  # description: the same generated code, operations, messages and ports.
+  class WSDLWriterTest < Minitest::Test
+    include TestSupport
+    include WSDLTestSupport
+
+    def round_trip(description)
+      with_files("written.wsdl" => description.to_wsdl) do |dir|
+        return WSDL.load(File.join(dir, "written.wsdl"))
+      end
+    end
+
+    def summary(description)
+      description.ports.map do |port|
+        [port.name, port.endpoint, port.binding.name, port.binding.version, port.binding.port_type,
+         port.binding.operations.map do |op|
+           [op.name, op.soap_action, op.style, op.namespace, op.input&.name, op.output&.name, op.input_parts.map(&:name),
+            op.output_parts.map { |part| [part.name, part.element, part.type] }, op.faults.map(&:name)]
+         end]
+      end
+    end
+
+    def test_a_read_description_is_written_and_read_back_the_same
+      paths = [shared_path("fixtures/wsdl/jirasoapservice-v2.wsdl")] +
+              %w[soap12 two_bindings multiple_namespaces inherited].map { |name| fixture_gem_path("wasabi-3.5.0", "spec/fixtures/#{name}.wsdl") }
+      paths.each do |path|
+        description = WSDL.load(path)
+        again = round_trip(description)
+        assert_equal summary(description), summary(again), path
+        assert_equal description.generate("Round"), again.generate("Round"), path
+        assert_equal description.warnings.map { |warning| warning.sub(/\A[^<]*/, "") }, again.warnings.map { |warning| warning.sub(/\A[^<]*/, "") }, path
+      end
+    end
+
+    # One SOAP::Operation: what a service declares is what the client generated
+    # from its WSDL holds for each method and invokes.
+    def test_the_service_and_the_generated_client_share_one_operation_value
+      service = Class.new(SOAP::Service) do
+        namespace "urn:built"
+        style :rpc_encoded
+        operation(:echo, args: { in0: :string }, returns: [:string], soap_action: "urn:built/echo") { |text| [text] }
+      end
+      declared = service.operations.first
+      assert_instance_of SOAP::Operation, declared
+      assert_same SOAP::Operation, SOAP::Service::Operation
+      mod = Module.new
+      with_files("s.wsdl" => SOAP::WSDLWriter.new(service, "http://127.0.0.1/svc").write) { |dir| WSDL.load(File.join(dir, "s.wsdl")).define(mod) }
+      generated = mod::Client::OPERATIONS.fetch(:echo)
+      assert_instance_of SOAP::Operation, generated
+      assert_equal [declared.name, declared.args.transform_keys(&:to_s), declared.returns, declared.soap_action],
+                   [generated.name, generated.args, generated.returns, generated.soap_action]
+      Wirebind::SOAP::Stub.with(client = mod::Client.new(endpoint: "http://127.0.0.1:9/svc")) do |stub|
+        stub.on(:echo, returns: { echoReturn: %w[a b] })
+        assert_equal %w[a b], client.echo(in0: "a")
+        assert_equal %w[a b], client.each_echo(in0: "a").to_a
+        assert_equal "a", stub.calls.last.argument(:in0)
+        assert_equal "urn:built/echo", stub.calls.last.soap_action
+      end
+    end
+
+    # The service's ?wsdl is a Description rendered by the same writer.
+    def test_a_service_builds_a_description
+      service = Class.new(SOAP::Service) do
+        namespace "urn:built"
+        style :rpc_encoded
+        version :both
+        operation(:echo, args: { in0: :string, in1: [:integer] }, returns: [:string]) { |text, _| [text] }
+      end
+      description = SOAP::WSDLWriter.new(service, "http://127.0.0.1/svc").description
+      assert_instance_of WSDL::Description, description
+      assert_equal %w[1.1 1.2], description.bindings.map(&:version)
+      echo = description.bindings.first.operations.first
+      assert_equal ["echo", :rpc_encoded, "urn:built", %w[in0 in1]], [echo.name, echo.style, echo.namespace, echo.input_parts.map(&:name)]
+      assert_equal description.to_wsdl, SOAP::WSDLWriter.new(service, "http://127.0.0.1/svc").write
+      assert_equal summary(description), summary(round_trip(description))
+    end
+  end
+end
