@@ -220,6 +220,8 @@ module Wirebind
         # which +read_chunked+ reads from) is replaced by this wrapper for the
         # body only. Size and trailer lines come through +readuntil+ (net-http
         # 0.4 and later) or +readline+ (earlier); data and the CRLF through +read+.
+        #
+        # @api private
         class StrictChunks
           # A chunk size line: hex digits, blanks, an optional extension, the line end.
           SIZE_LINE = /\A(\h{1,15})[ \t]*(?:;[^\r\n]*)?\r?\n?\z/
@@ -235,14 +237,21 @@ module Wirebind
             @left = 0
           end
 
+          # A size or trailer line (net-http 0.4 and later), checked.
+          # @return [String]
           def readuntil(terminator, ignore_eof = false, **limit)
             line(@io.readuntil(terminator, ignore_eof, **limit))
           end
 
+          # A size or trailer line (earlier net-http), checked.
+          # @return [String]
           def readline
             line(@io.readline)
           end
 
+          # A chunk's data, or the CRLF that must follow it.
+          # @return [String]
+          # @raise [ConnectionError] the data is not followed by CRLF
           def read(length, dest = +"", ignore_eof = false)
             case @state
             when :data
