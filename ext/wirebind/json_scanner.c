@@ -592,12 +592,52 @@ SCAN_COLD static void scan_number_error(wb_jscan *s, size_t from, size_t n)
     SCAN_PARSE_ERROR(s, text, from);
 }
 
+/* The end of the number at i when all of it lies in the window, matches the
+ * grammar and is followed by a byte that is not a number character (so the
+ * reference's maximal run is this number); 0 otherwise, and the caller takes
+ * the general path, which refills, measures and words the errors. One pass
+ * over the bytes instead of the run, then the grammar. */
+static inline size_t scan_number_end(const unsigned char *b, size_t i, size_t len)
+{
+    if (i < len && b[i] == '-') i++;
+    if (i >= len) return 0;
+    if (b[i] == '0') {
+        i++;
+    } else if (b[i] >= '1' && b[i] <= '9') {
+        do i++;
+        while (i < len && scan_is_digit(b[i]));
+    } else {
+        return 0;
+    }
+    if (i < len && b[i] == '.') {
+        size_t f = ++i;
+        while (i < len && scan_is_digit(b[i])) i++;
+        if (i == f) return 0;
+    }
+    if (i < len && (b[i] == 'e' || b[i] == 'E')) {
+        i++;
+        if (i < len && (b[i] == '+' || b[i] == '-')) i++;
+        size_t e = i;
+        while (i < len && scan_is_digit(b[i])) i++;
+        if (i == e) return 0;
+    }
+    if (i >= len || scan_is_number_char(b[i])) return 0;
+    return i;
+}
+
 WB_JSCAN_API size_t wb_jscan_read_number(wb_jscan *s, size_t *length)
 {
+    size_t from = s->pos;
+    size_t end = scan_number_end(s->buf, from, s->len);
+    if (end && end - from <= s->max_number_length && end - from <= s->max_token_size) {
+        s->pos = end;
+        *length = end - from;
+        return from;
+    }
     s->pin = s->pos;
     size_t n;
     for (;;) {
-        size_t from = s->pin;
+        from = s->pin;
         n = 0;
         while (from + n < s->len && scan_is_number_char(s->buf[from + n])) n++;
         if (!(from + n == s->len && !s->eof)) break;
@@ -605,7 +645,7 @@ WB_JSCAN_API size_t wb_jscan_read_number(wb_jscan *s, size_t *length)
         s->pos = from;
         wb_jscan_refill(s);
     }
-    size_t from = s->pin;
+    from = s->pin;
     if (n > s->max_number_length) scan_number_length_error(s, from);
     if (n > s->max_token_size) scan_size_error(s, "number", from);
     if (!wb_jscan_number_grammar(s->buf + from, n)) scan_number_error(s, from, n);
@@ -659,6 +699,26 @@ static int scan_separator_in_window(const wb_jscan *s)
  * the whitespace after it. The key's bytes stay valid until the next refill. */
 static void scan_read_key(wb_jscan *s, const char **key, size_t *key_len)
 {
+#if defined(__SSE2__)
+    /* A compact key of up to 15 plain bytes, its ':' and a value byte, all in
+     * the window: one 16-byte step finds them (the general path below finds
+     * the same, and words every error). */
+    size_t from = s->pos + 1;
+    if (s->len - from >= 18) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s->buf + from));
+        unsigned stop = scan_plain_stops(v);
+        if (stop) {
+            size_t n = (size_t)__builtin_ctz(stop);
+            const unsigned char *end = s->buf + from + n;
+            if (end[0] == '"' && end[1] == ':' && !wb_jscan_is_ws(end[2]) && n + 2 <= s->max_token_size) {
+                *key = (const char *)s->buf + from;
+                *key_len = n;
+                s->pos = from + n + 2;
+                return;
+            }
+        }
+    }
+#endif
     size_t len, start;
     int high;
     const char *k = wb_jscan_read_string(s, &s->key, &len, &high, &start);
