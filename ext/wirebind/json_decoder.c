@@ -235,41 +235,13 @@ static VALUE integer_value(const unsigned char *p, size_t n)
     return v;
 }
 
-static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                               1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 /* FloatType.parse of a JSON number: the nearest double. Exact arithmetic when
  * the digits and the power of ten are both exact doubles (Clinger's fast
  * path), else Ruby's own strtod (Float()'s), which rounds correctly in any locale. */
 static double float_value(const unsigned char *p, size_t n)
 {
-    if (n <= 19) {
-        /* At most 19 digits: they fit in 64 bits without a check per digit. */
-        size_t i = p[0] == '-';
-        uint64_t digits = 0;
-        long exponent = 0;
-        for (; i < n && jdec_is_digit(p[i]); i++) digits = digits * 10 + (uint64_t)(p[i] - '0');
-        if (i < n && p[i] == '.') {
-            size_t fraction = ++i;
-            for (; i < n && jdec_is_digit(p[i]); i++) digits = digits * 10 + (uint64_t)(p[i] - '0');
-            exponent = -(long)(i - fraction);
-        }
-        if (i < n) { /* e or E: at most 16 exponent digits here, no overflow */
-            int minus = p[++i] == '-';
-            if (p[i] == '+' || p[i] == '-') i++;
-            long e = 0;
-            for (; i < n; i++) e = e * 10 + (p[i] - '0');
-            exponent += minus ? -e : e;
-        }
-        if (digits == 0) return p[0] == '-' ? -0.0 : 0.0;
-        /* Clinger's fast path: both operands exact doubles (digits <= 2^53,
-         * 10^|exponent| <= 10^22), so the one IEEE operation rounds correctly. */
-        if (digits <= (UINT64_C(1) << 53) && exponent >= -22 && exponent <= 22) {
-            double v = (double)digits;
-            v = exponent < 0 ? v / POW10[-exponent] : v * POW10[exponent];
-            return p[0] == '-' ? -v : v;
-        }
-    }
+    double fast;
+    if (wb_scalar_exact_double(p, n, &fast)) return fast;
     size_t i = 0;
     int negative = p[0] == '-';
     if (negative) i++;
@@ -314,7 +286,7 @@ static double float_value(const unsigned char *p, size_t n)
         if (mantissa == 0) return negative ? -0.0 : 0.0;
         if (exponent >= -22 && exponent <= 22) {
             double v = (double)mantissa;
-            v = exponent < 0 ? v / POW10[-exponent] : v * POW10[exponent];
+            v = exponent < 0 ? v / WB_SCALAR_POW10[-exponent] : v * WB_SCALAR_POW10[exponent];
             return negative ? -v : v;
         }
     }
