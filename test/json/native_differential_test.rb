@@ -489,6 +489,18 @@ class JSONNativeDifferentialTest < Minitest::Test
 
   # Values of every class, right and wrong, in every place: plain, in a
   # record's slot of each type, in lists; and nesting near max_depth.
+  # The native writer skips plain bytes 16 (SSE2), then 8 at a time: a byte
+  # that needs an escape or a look (E2, the lead of U+2028/U+2029 and of "€"),
+  # at every position of those steps and their tails, is written as pure writes it.
+  def test_a_string_encodes_alike_whatever_the_position_of_its_special_bytes
+    ["\"", "\\", "\n", "\u0001", "\u001F", "\u007F", "é", "\u2028", "\u2029", "€", "\u2027"].each do |special|
+      (0..40).each do |at|
+        value = ["a" * at + special + "b" * (40 - at), special * 3, "c" * at + special]
+        agree_encode(value, "#{special.inspect} at #{at}")
+      end
+    end
+  end
+
   def test_values_of_every_kind_encode_alike
     cycle = []
     cycle << cycle
