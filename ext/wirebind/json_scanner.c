@@ -544,33 +544,38 @@ WB_JSCAN_API const char *wb_jscan_read_string(wb_jscan *s, wb_jscan_bytes *out, 
     }
 }
 
-/* Scanner::NUMBER_GRAMMAR: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-int wb_jscan_number_grammar(const unsigned char *p, size_t n)
+/* The end of what Scanner::NUMBER_GRAMMAR, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
+ * matches from p[i] (greedily, within p[0, n)); WB_JSCAN_NONE when nothing does. */
+static inline size_t scan_number_grammar_end(const unsigned char *p, size_t i, size_t n)
 {
-    size_t i = 0;
     if (i < n && p[i] == '-') i++;
-    if (i >= n) return 0;
+    if (i >= n) return WB_JSCAN_NONE;
     if (p[i] == '0') {
         i++;
     } else if (p[i] >= '1' && p[i] <= '9') {
-        while (i < n && scan_is_digit(p[i])) i++;
+        do i++;
+        while (i < n && scan_is_digit(p[i]));
     } else {
-        return 0;
+        return WB_JSCAN_NONE;
     }
     if (i < n && p[i] == '.') {
-        i++;
-        size_t f = i;
+        size_t f = ++i;
         while (i < n && scan_is_digit(p[i])) i++;
-        if (i == f) return 0;
+        if (i == f) return WB_JSCAN_NONE;
     }
     if (i < n && (p[i] == 'e' || p[i] == 'E')) {
         i++;
         if (i < n && (p[i] == '+' || p[i] == '-')) i++;
         size_t e = i;
         while (i < n && scan_is_digit(p[i])) i++;
-        if (i == e) return 0;
+        if (i == e) return WB_JSCAN_NONE;
     }
-    return i == n;
+    return i;
+}
+
+int wb_jscan_number_grammar(const unsigned char *p, size_t n)
+{
+    return scan_number_grammar_end(p, 0, n) == n;
 }
 
 SCAN_COLD static void scan_number_length_error(wb_jscan *s, size_t from)
@@ -599,30 +604,9 @@ SCAN_COLD static void scan_number_error(wb_jscan *s, size_t from, size_t n)
  * over the bytes instead of the run, then the grammar. */
 static inline size_t scan_number_end(const unsigned char *b, size_t i, size_t len)
 {
-    if (i < len && b[i] == '-') i++;
-    if (i >= len) return 0;
-    if (b[i] == '0') {
-        i++;
-    } else if (b[i] >= '1' && b[i] <= '9') {
-        do i++;
-        while (i < len && scan_is_digit(b[i]));
-    } else {
-        return 0;
-    }
-    if (i < len && b[i] == '.') {
-        size_t f = ++i;
-        while (i < len && scan_is_digit(b[i])) i++;
-        if (i == f) return 0;
-    }
-    if (i < len && (b[i] == 'e' || b[i] == 'E')) {
-        i++;
-        if (i < len && (b[i] == '+' || b[i] == '-')) i++;
-        size_t e = i;
-        while (i < len && scan_is_digit(b[i])) i++;
-        if (i == e) return 0;
-    }
-    if (i >= len || scan_is_number_char(b[i])) return 0;
-    return i;
+    size_t end = scan_number_grammar_end(b, i, len);
+    if (end == WB_JSCAN_NONE || end >= len || scan_is_number_char(b[end])) return 0;
+    return end;
 }
 
 WB_JSCAN_API size_t wb_jscan_read_number(wb_jscan *s, size_t *length)
