@@ -236,14 +236,13 @@ static VALUE integer_value(const unsigned char *p, size_t n)
     return v;
 }
 
-static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                               1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 /* FloatType.parse of a JSON number: the nearest double. Exact arithmetic when
  * the digits and the power of ten are both exact doubles (Clinger's fast
  * path), else Ruby's own strtod (Float()'s), which rounds correctly in any locale. */
 static double float_value(const unsigned char *p, size_t n)
 {
+    double fast;
+    if (wb_scalar_exact_double(p, n, &fast)) return fast;
     size_t i = 0;
     int negative = p[0] == '-';
     if (negative) i++;
@@ -288,7 +287,7 @@ static double float_value(const unsigned char *p, size_t n)
         if (mantissa == 0) return negative ? -0.0 : 0.0;
         if (exponent >= -22 && exponent <= 22) {
             double v = (double)mantissa;
-            v = exponent < 0 ? v / POW10[-exponent] : v * POW10[exponent];
+            v = exponent < 0 ? v / WB_SCALAR_POW10[-exponent] : v * WB_SCALAR_POW10[exponent];
             return negative ? -v : v;
         }
     }

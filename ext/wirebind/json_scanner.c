@@ -9,6 +9,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SCAN_AVX2 1
+#endif
 
 /* Error paths: kept out of the token readers, whose fast paths then need no
  * stack buffers (nor the stack protector's checks that come with them). */
@@ -47,29 +51,103 @@ static inline int scan_is_number_char(int c)
 
 /* The end of the run of plain string characters from p (a quote, backslash or
  * control byte, or len); *high is set when the run has a multi-byte character.
- * Sixteen bytes at a time with SSE2, then eight (SWAR), while none of them ends the run. */
+ * With SSE2: one 16-byte step (where short strings and keys end), then, where
+ * the CPU has AVX2, 64 bytes per step up to the step that holds the end; then
+ * 32 bytes per step while none of them ends the run, the multi-byte test
+ * folded into one OR per step and read once at the end; then eight bytes
+ * (SWAR) and single bytes for the tail, or everywhere without SSE2. */
+#if defined(__SSE2__)
+/* The bytes of v that end a run, as a bit mask. The stop set is the byte
+ * loop's: '"', '\\' and bytes below 0x20 (max_epu8(v, 0x1F) == 0x1F). */
+static inline unsigned scan_plain_stops(__m128i v)
+{
+    const __m128i control_max = _mm_set1_epi8(0x1F);
+    __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, control_max), control_max);
+    __m128i quotes = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(quotes, control));
+}
+
+/* The end of the run at the first stop of v (v's bytes from p), the
+ * multi-byte bytes before it added to *high. */
+static inline size_t scan_plain_stop_at(__m128i v, unsigned stop, size_t p, int *high)
+{
+    unsigned n = (unsigned)__builtin_ctz(stop);
+    if ((unsigned)_mm_movemask_epi8(v) & ((1u << n) - 1)) *high = 1;
+    return p + n;
+}
+#endif
+
+#if defined(SCAN_AVX2)
+/* Long runs where the CPU has AVX2 (asked once): 64 bytes per step while none
+ * of them ends the run. Returns where a step would have stopped (or fewer than
+ * 64 bytes remain), the multi-byte bytes before it added to *high; the SSE2
+ * steps find the exact end from there. */
+__attribute__((target("avx2"))) static size_t scan_plain_skip_avx2(const unsigned char *buf, size_t p, size_t len, int *high)
+{
+    const __m256i control_max = _mm256_set1_epi8(0x1F);
+    const __m256i quote = _mm256_set1_epi8('"');
+    const __m256i backslash = _mm256_set1_epi8('\\');
+    __m256i highs = _mm256_setzero_si256();
+    while (len - p >= 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(buf + p));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(buf + p + 32));
+        /* a control byte in a or b: the bytewise minimum is one */
+        __m256i low = _mm256_min_epu8(a, b);
+        __m256i stops = _mm256_cmpeq_epi8(_mm256_max_epu8(low, control_max), control_max);
+        stops = _mm256_or_si256(stops, _mm256_or_si256(_mm256_cmpeq_epi8(a, quote), _mm256_cmpeq_epi8(a, backslash)));
+        stops = _mm256_or_si256(stops, _mm256_or_si256(_mm256_cmpeq_epi8(b, quote), _mm256_cmpeq_epi8(b, backslash)));
+        if (!_mm256_testz_si256(stops, stops)) break;
+        highs = _mm256_or_si256(highs, _mm256_or_si256(a, b));
+        p += 64;
+    }
+    if (_mm256_movemask_epi8(highs)) *high = 1;
+    return p;
+}
+
+/* 1 when the CPU runs AVX2, 0 when not, -1 before the first string asks. */
+static int scan_avx2_state = -1;
+
+static int scan_has_avx2(void)
+{
+    if (scan_avx2_state < 0) scan_avx2_state = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return scan_avx2_state;
+}
+#endif
+
 static inline size_t scan_plain_run(const unsigned char *buf, size_t p, size_t len, int *high)
 {
 #if defined(__SSE2__)
-    /* 16 bytes per step where SSE2 is there (every x86-64); the SWAR and byte
-     * loops below are the fallback and finish the tail. The stop set is the
-     * byte loop's: '"', '\\' and bytes below 0x20. */
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i control_max = _mm_set1_epi8(0x1F);
-    while (len - p >= 16) {
+    if (len - p >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + p));
-        __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, control_max), control_max);
-        __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), control);
-        unsigned stop = (unsigned)_mm_movemask_epi8(stops);
-        unsigned highs = (unsigned)_mm_movemask_epi8(v);
-        if (stop) {
-            unsigned n = (unsigned)__builtin_ctz(stop);
-            if (highs & ((1u << n) - 1)) *high = 1;
-            return p + n;
-        }
-        if (highs) *high = 1;
+        unsigned stop = scan_plain_stops(v);
+        if (stop) return scan_plain_stop_at(v, stop, p, high);
+        __m128i highs = v; /* bit 7 of any byte: a multi-byte character */
         p += 16;
+#if defined(SCAN_AVX2)
+        if (len - p >= 64 && scan_has_avx2()) p = scan_plain_skip_avx2(buf, p, len, high);
+#endif
+        while (len - p >= 32) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(buf + p));
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(buf + p + 16));
+            unsigned stop_a = scan_plain_stops(a);
+            unsigned stop_b = scan_plain_stops(b);
+            if (stop_a | stop_b) {
+                if (_mm_movemask_epi8(highs)) *high = 1;
+                if (stop_a) return scan_plain_stop_at(a, stop_a, p, high);
+                if (_mm_movemask_epi8(a)) *high = 1;
+                return scan_plain_stop_at(b, stop_b, p + 16, high);
+            }
+            highs = _mm_or_si128(highs, _mm_or_si128(a, b));
+            p += 32;
+        }
+        if (_mm_movemask_epi8(highs)) *high = 1;
+        if (len - p >= 16) {
+            v = _mm_loadu_si128((const __m128i *)(const void *)(buf + p));
+            stop = scan_plain_stops(v);
+            if (stop) return scan_plain_stop_at(v, stop, p, high);
+            if (_mm_movemask_epi8(v)) *high = 1;
+            p += 16;
+        }
     }
 #endif
     while (len - p >= 8) {
@@ -466,33 +544,38 @@ WB_JSCAN_API const char *wb_jscan_read_string(wb_jscan *s, wb_jscan_bytes *out, 
     }
 }
 
-/* Scanner::NUMBER_GRAMMAR: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-int wb_jscan_number_grammar(const unsigned char *p, size_t n)
+/* The end of what Scanner::NUMBER_GRAMMAR, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
+ * matches from p[i] (greedily, within p[0, n)); WB_JSCAN_NONE when nothing does. */
+static inline size_t scan_number_grammar_end(const unsigned char *p, size_t i, size_t n)
 {
-    size_t i = 0;
     if (i < n && p[i] == '-') i++;
-    if (i >= n) return 0;
+    if (i >= n) return WB_JSCAN_NONE;
     if (p[i] == '0') {
         i++;
     } else if (p[i] >= '1' && p[i] <= '9') {
-        while (i < n && scan_is_digit(p[i])) i++;
+        do i++;
+        while (i < n && scan_is_digit(p[i]));
     } else {
-        return 0;
+        return WB_JSCAN_NONE;
     }
     if (i < n && p[i] == '.') {
-        i++;
-        size_t f = i;
+        size_t f = ++i;
         while (i < n && scan_is_digit(p[i])) i++;
-        if (i == f) return 0;
+        if (i == f) return WB_JSCAN_NONE;
     }
     if (i < n && (p[i] == 'e' || p[i] == 'E')) {
         i++;
         if (i < n && (p[i] == '+' || p[i] == '-')) i++;
         size_t e = i;
         while (i < n && scan_is_digit(p[i])) i++;
-        if (i == e) return 0;
+        if (i == e) return WB_JSCAN_NONE;
     }
-    return i == n;
+    return i;
+}
+
+int wb_jscan_number_grammar(const unsigned char *p, size_t n)
+{
+    return scan_number_grammar_end(p, 0, n) == n;
 }
 
 SCAN_COLD static void scan_number_length_error(wb_jscan *s, size_t from)
@@ -514,12 +597,31 @@ SCAN_COLD static void scan_number_error(wb_jscan *s, size_t from, size_t n)
     SCAN_PARSE_ERROR(s, text, from);
 }
 
+/* The end of the number at i when all of it lies in the window, matches the
+ * grammar and is followed by a byte that is not a number character (so the
+ * reference's maximal run is this number); 0 otherwise, and the caller takes
+ * the general path, which refills, measures and words the errors. One pass
+ * over the bytes instead of the run, then the grammar. */
+static inline size_t scan_number_end(const unsigned char *b, size_t i, size_t len)
+{
+    size_t end = scan_number_grammar_end(b, i, len);
+    if (end == WB_JSCAN_NONE || end >= len || scan_is_number_char(b[end])) return 0;
+    return end;
+}
+
 WB_JSCAN_API size_t wb_jscan_read_number(wb_jscan *s, size_t *length)
 {
+    size_t from = s->pos;
+    size_t end = scan_number_end(s->buf, from, s->len);
+    if (end && end - from <= s->max_number_length && end - from <= s->max_token_size) {
+        s->pos = end;
+        *length = end - from;
+        return from;
+    }
     s->pin = s->pos;
     size_t n;
     for (;;) {
-        size_t from = s->pin;
+        from = s->pin;
         n = 0;
         while (from + n < s->len && scan_is_number_char(s->buf[from + n])) n++;
         if (!(from + n == s->len && !s->eof)) break;
@@ -527,7 +629,7 @@ WB_JSCAN_API size_t wb_jscan_read_number(wb_jscan *s, size_t *length)
         s->pos = from;
         wb_jscan_refill(s);
     }
-    size_t from = s->pin;
+    from = s->pin;
     if (n > s->max_number_length) scan_number_length_error(s, from);
     if (n > s->max_token_size) scan_size_error(s, "number", from);
     if (!wb_jscan_number_grammar(s->buf + from, n)) scan_number_error(s, from, n);
@@ -581,10 +683,38 @@ static int scan_separator_in_window(const wb_jscan *s)
  * the whitespace after it. The key's bytes stay valid until the next refill. */
 static void scan_read_key(wb_jscan *s, const char **key, size_t *key_len)
 {
+#if defined(__SSE2__)
+    /* A compact key of up to 15 plain bytes, its ':' and a value byte, all in
+     * the window: one 16-byte step finds them (the general path below finds
+     * the same, and words every error). */
+    size_t from = s->pos + 1;
+    if (s->len - from >= 18) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s->buf + from));
+        unsigned stop = scan_plain_stops(v);
+        if (stop) {
+            size_t n = (size_t)__builtin_ctz(stop);
+            const unsigned char *end = s->buf + from + n;
+            if (end[0] == '"' && end[1] == ':' && !wb_jscan_is_ws(end[2]) && n + 2 <= s->max_token_size) {
+                *key = (const char *)s->buf + from;
+                *key_len = n;
+                s->pos = from + n + 2;
+                return;
+            }
+        }
+    }
+#endif
     size_t len, start;
     int high;
     const char *k = wb_jscan_read_string(s, &s->key, &len, &high, &start);
     int in_window = k != s->key.ptr;
+    /* Compact JSON: the ':' right after the key and a value byte after it,
+     * all in the window (the slow path below finds the same). */
+    if (in_window && s->len - s->pos >= 2 && s->buf[s->pos] == ':' && !wb_jscan_is_ws(s->buf[s->pos + 1])) {
+        s->pos++;
+        *key = k;
+        *key_len = len;
+        return;
+    }
     if (in_window && !scan_separator_in_window(s)) {
         /* The ':' and the whitespace around it reach past the window: copy the
          * key rather than pin it, so that whitespace is never buffered whole. */
@@ -664,4 +794,5 @@ WB_JSCAN_API int wb_jscan_next_item(wb_jscan *s, int first)
 #undef SCAN_LIMIT_ERROR
 #undef SCAN_ONES
 #undef SCAN_HIGHS
+#undef SCAN_AVX2
 #undef SCAN_COLD

@@ -4,6 +4,9 @@
 #include "json_writer.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static ID id_to_s, id_finite_p, id_exponent, id_utc_p, id_subsec;
 
@@ -50,9 +53,23 @@ static void append_escape(wb_buffer *buffer, unsigned char c)
     }
 }
 
-/* Writer::ESCAPE over p[0, n), quoted: runs that need nothing are copied whole.
- * Room for the common case (nothing to escape) is reserved up front; escapes
- * reserve their own. Reads only p[0, n). */
+#if defined(__SSE2__)
+/* The bytes of v that may need a look (word_needs_look's set), as a bit mask. */
+static inline unsigned vector_needs_look(__m128i v)
+{
+    const __m128i control_max = _mm_set1_epi8(0x1F);
+    __m128i look = _mm_cmpeq_epi8(_mm_max_epu8(v, control_max), control_max);
+    look = _mm_or_si128(look, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    look = _mm_or_si128(look, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    look = _mm_or_si128(look, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+    return (unsigned)_mm_movemask_epi8(look);
+}
+#endif
+
+/* Writer::ESCAPE over p[0, n), quoted: runs that need nothing are copied whole
+ * (skipped 16 bytes per step with SSE2, then 8 per SWAR step). Room for the
+ * common case (nothing to escape) is reserved up front; escapes reserve their
+ * own. Reads only p[0, n). */
 static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
 {
     const unsigned char *end = p + n;
@@ -60,6 +77,16 @@ static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
     wb_buffer_reserve(buffer, n + 2);
     buffer->ptr[buffer->len++] = '"';
     while (p < end) {
+#if defined(__SSE2__)
+        while (end - p >= 16) {
+            unsigned look = vector_needs_look(_mm_loadu_si128((const __m128i *)(const void *)p));
+            if (look) {
+                p += __builtin_ctz(look);
+                goto at_look;
+            }
+            p += 16;
+        }
+#endif
         while (end - p >= 8) {
             uint64_t w;
             memcpy(&w, p, 8);
@@ -67,6 +94,9 @@ static void append_escaped(wb_buffer *buffer, const unsigned char *p, size_t n)
             p += 8;
         }
         if (p >= end) break;
+#if defined(__SSE2__)
+    at_look:;
+#endif
         unsigned char c = *p;
         if (c == 0xE2) {
             /* E2 80 A8 / E2 80 A9; any other character starting E2 stays as it is. */

@@ -117,6 +117,8 @@ static VALUE parse_float(const char *ptr, size_t n)
     if (n == 4 && memcmp(p, "-INF", 4) == 0) return DBL2NUM(-HUGE_VAL);
     if (n == 3 && memcmp(p, "NaN", 3) == 0) return DBL2NUM(nan(""));
     if (!double_lexical(p, n)) return Qundef;
+    double exact;
+    if (wb_scalar_exact_double(p, n, &exact)) return DBL2NUM(exact);
     /* glibc's strtod rounds correctly (to nearest, ties to even) at any length,
      * as FloatType does; the lexical check above kept out everything else it reads
      * (hex, "inf", "nan", blanks). */

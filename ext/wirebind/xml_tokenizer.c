@@ -861,14 +861,17 @@ static size_t first_duplicate(wb_xtok *t, size_t n, const char *(*name)(const wb
                               wb_xtok_str (*uri)(const wb_xtok *, size_t))
 {
     if (n < 12) {
+        /* Each name read once; pairs told apart by length and first byte
+         * before any memcmp. */
+        const char *names[12];
+        size_t lens[12];
+        for (size_t i = 0; i < n; i++) names[i] = name(t, i, &lens[i]);
         for (size_t i = 1; i < n; i++) {
-            size_t li;
-            const char *a = name(t, i, &li);
+            size_t li = lens[i];
+            const char *a = names[i];
             wb_xtok_str ua = uri ? uri(t, i) : (wb_xtok_str){NULL, 0};
             for (size_t j = 0; j < i; j++) {
-                size_t lj;
-                const char *b = name(t, j, &lj);
-                if (li != lj || memcmp(a, b, li) != 0) continue;
+                if (li != lens[j] || (li && a[0] != names[j][0]) || memcmp(a, names[j], li) != 0) continue;
                 if (uri) {
                     wb_xtok_str ub = uri(t, j);
                     if ((ua.ptr == NULL) != (ub.ptr == NULL) || ua.len != ub.len || (ua.len && memcmp(ua.ptr, ub.ptr, ua.len) != 0))
@@ -974,6 +977,7 @@ static size_t process_attributes(wb_xtok *t)
     }
     t->attrs = grow(t, t->attrs, &t->attrs_cap, n ? n : 1, sizeof(wb_xtok_attr));
     size_t k = 0;
+    int prefixed = 0; /* without a prefixed attribute, the qname check above already found any repeat */
     for (size_t i = 0; i < n; i++) {
         wb_xtok_raw *r = &t->raw[i];
         const char *name = raw_name(t, r);
@@ -987,6 +991,7 @@ static size_t process_attributes(wb_xtok *t)
         if (r->prefix_end == NONE && !is_qname(name, r->name_len))
             fail(t, WB_XTOK_PARSE_ERROR, at, "attribute name '%.*s' " NOT_QNAME, NAMEF(r->name_len), name);
         if (colon) {
+            prefixed = 1;
             size_t b = ns_lookup(t, name, colon - 1);
             if (b == NONE)
                 fail(t, WB_XTOK_PARSE_ERROR, at, "namespace prefix '%.*s' of attribute '%.*s' is not declared", NAMEF(colon - 1), name,
@@ -1001,7 +1006,7 @@ static size_t process_attributes(wb_xtok *t)
             a->uri.len = 0;
         }
     }
-    if (k > 1) {
+    if (k > 1 && prefixed) {
         size_t dup = first_duplicate(t, k, attr_local_at, attr_uri_at);
         if (dup != NONE) {
             wb_xtok_attr *a = &t->attrs[dup];

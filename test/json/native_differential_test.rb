@@ -331,14 +331,15 @@ class JSONNativeDifferentialTest < Minitest::Test
     end
   end
 
-  # The native scanner skips plain string bytes 16 (SSE2), then 8 at a time:
-  # a byte that ends the run, or a non-ASCII one, at every position of those
-  # steps and their tails must read as the byte-at-a-time reference reads it.
+  # The native scanner skips plain string bytes 16 (SSE2), then 64 (AVX2, where
+  # the CPU has it), 32, 16 and 8 at a time: a byte that ends the run, or a
+  # non-ASCII one, at every position of those steps and their tails (strings
+  # of 1 to 161 bytes) must read as the byte-at-a-time reference reads it.
   def test_a_string_reads_alike_whatever_the_position_of_its_special_bytes
     specials = ["\"", "\\n", "\\u00e9", "\\\"", "\u0001", "\u001F", "\u007F", "é", "\xFF".b, "€"]
     specials.each do |special|
-      (0..40).each do |at|
-        json = [%(["), "a" * at, special, "b" * (41 - at), %(", "), "c" * at, special, %("])].map(&:b).join.force_encoding(Encoding::UTF_8)
+      (0..160).each do |at|
+        json = [%(["), "a" * at, special, "b" * (161 - at), %(", "), "c" * at, special, %("])].map(&:b).join.force_encoding(Encoding::UTF_8)
         agree_decode(json, [:string], "#{special.inspect} at #{at}", seeds: [])
         # the native strings carry a coderange: "ASCII only" must be true of them
         flags = %i[pure native].map do |backend|
@@ -366,6 +367,39 @@ class JSONNativeDifferentialTest < Minitest::Test
     end
   end
 
+  # The native float reader takes numbers of up to 19 characters without strtod
+  # when the digits and the power of ten are exact doubles (Clinger's fast
+  # path): every value must be Ruby's Float(text), the correctly rounded one,
+  # at the edges of that path (2^53, 10^22, 19 digits, halfway cases, zeros,
+  # subnormals) and on random draws; one document, so the count stays cheap.
+  def test_floats_read_as_float_reads_them
+    random = Random.new(random_seed)
+    edges = %w[0 -0 0.0 -0.0 0e5 -0e-5 0.000 1 -1 0.1 0.2 0.3 1e22 1e23 -1e22 1e-22 1e-23 123456789e-22
+               9007199254740992 9007199254740993 9007199254740994 9007199254740995 -9007199254740993
+               900719925474099.3 9007199254740993e-5 9007199254740993e5 9007199254740991e22 9007199254740992e-22
+               9999999999999999999 1000000000000000000 999999999999999999.9 0.9999999999999999999 1.8446744073709552e19
+               2.2250738585072011e-308 2.2250738585072014e-308 4.9e-324 5e-324 1.7976931348623157e308 1e308
+               0.30000000000000004 2.5e-1 47.1234567 8.0000001 123.456e7 1E5 1e+5 1e-5 7.2057594037927933e16]
+    random_texts = Array.new(3000) do
+      digits = Array.new(random.rand(1..19)) { random.rand(10) }.join.sub(/\A0+(?=\d)/, "")
+      point = random.rand(0..digits.size)
+      mantissa = point.zero? ? digits : "#{digits[0, point]}.#{digits[point..]}".sub(/\.\z/, ".0")
+      exponent = random.rand(3).zero? ? "e#{['-', '+', ''].sample(random: random)}#{random.rand(40)}" : ""
+      "#{random.rand(2).zero? ? '-' : ''}#{mantissa}#{exponent}"
+    end
+    texts = edges + edges.map { |text| text.start_with?("-") ? text : "-#{text}" } + random_texts
+    decoded = JSON.decode("[#{texts.join(',')}]", [:float], backend: :native)
+    texts.zip(decoded).each do |text, value|
+      expected = Float(text)
+      assert_equal [expected].pack("G"), [value].pack("G"), "#{text}: #{value} (Float() gives #{expected})"
+    end
+    # the scanner's one-pass number reader declines these to the general path, which words the error
+    %w[01 -01 1. .5 1.e5 1e 1e+ -- 1-2 1+2 2.5.1 1eE5 -0.e1 1E+-5 00 -].each do |bad|
+      agree_decode("[#{bad}]", [:float], "bad number #{bad}")
+      agree_decode("[1,#{bad}", [:float], "bad number #{bad} at the end")
+    end
+  end
+
   def test_benchmark_documents_decode_alike
     [1, 3, 20].each do |count|
       json = JSON.encode(Bench::Generator.expected(count, seed: count), backend: :pure)
@@ -380,6 +414,27 @@ class JSONNativeDifferentialTest < Minitest::Test
     json = JSON.encode(Bench::Generator.expected(2, seed: random.rand(1000)), backend: :pure)
     400.times do |i|
       agree_decode(mutate(json, random), [Bench::Issue], "bench mutation ##{i}", seeds: [i])
+    end
+  end
+
+  # The scanner reads a compact key of up to 15 plain bytes with its ':' in one
+  # 16-byte step: keys of every length around that step, compact or spaced,
+  # escaped or not, trickled and under max_token_size, read as the reference reads them.
+  def test_keys_around_the_one_step_read_alike
+    model = Class.new do
+      include Wirebind::Model
+      attribute :v, :any, json: "kkkkkkkkkkkkkk"
+    end
+    (0..20).each do |length|
+      ["k" * length, "k" * [length - 1, 0].max + "\\u006b", "é" * (length / 2)].uniq.each do |key|
+        [%({"#{key}":1,"#{key}":[2]}), %({"#{key}" :1}), %({"#{key}": 1}), %({"#{key}":"x"}), %({"#{key}":)].each do |json|
+          agree_decode(json, model, "key #{key.inspect} in #{json}", seeds: [1, 3])
+          agree_decode(json, :any, "key #{key.inspect} in #{json} (:any)", seeds: [])
+          agree_decode(json, model, "key #{key.inspect} under max_token_size", seeds: [], max_token_size: length + 1)
+        end
+      end
+      # a byte that ends the key's run without ending the key, before a ':'
+      ["\\", "\u0001"].each { |bad| agree_decode(%({"#{'k' * length}#{bad}:1,"x":2}), model, "#{bad.inspect} after #{length} bytes", seeds: []) }
     end
   end
 
@@ -434,6 +489,18 @@ class JSONNativeDifferentialTest < Minitest::Test
 
   # Values of every class, right and wrong, in every place: plain, in a
   # record's slot of each type, in lists; and nesting near max_depth.
+  # The native writer skips plain bytes 16 (SSE2), then 8 at a time: a byte
+  # that needs an escape or a look (E2, the lead of U+2028/U+2029 and of "€"),
+  # at every position of those steps and their tails, is written as pure writes it.
+  def test_a_string_encodes_alike_whatever_the_position_of_its_special_bytes
+    ["\"", "\\", "\n", "\u0001", "\u001F", "\u007F", "é", "\u2028", "\u2029", "€", "\u2027"].each do |special|
+      (0..40).each do |at|
+        value = ["a" * at + special + "b" * (40 - at), special * 3, "c" * at + special]
+        agree_encode(value, "#{special.inspect} at #{at}")
+      end
+    end
+  end
+
   def test_values_of_every_kind_encode_alike
     cycle = []
     cycle << cycle

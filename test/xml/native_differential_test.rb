@@ -284,6 +284,55 @@ class NativeDifferentialTest < Minitest::Test
     agree_on_decode(XML, xml, [:float], "random floats", at: "r/v")
   end
 
+  # The native float reader takes texts of up to 19 characters without strtod
+  # when the digits and the power of ten are exact doubles (Clinger's fast
+  # path): each value must be Ruby's Float(text), the correctly rounded one, in
+  # xs:double's forms too ("+1", "5.", ".5"), at the path's edges and on random draws.
+  def test_floats_read_as_float_reads_them
+    random = Random.new(random_seed)
+    edges = %w[0 -0 +0 0.0 -0.0 .0 0. 5. .5 +.5 -5. 1e22 1e23 1e-22 1e-23 9007199254740992 9007199254740993
+               9007199254740993e-5 9007199254740993e5 9007199254740992e-22 9999999999999999999 0.9999999999999999999
+               0.1 0.3 47.1234567 +8.0000001 123.456E7 1E+5 1e-5 4.9e-324 1.7976931348623157e308 2.2250738585072014e-308]
+    random_texts = Array.new(2000) do
+      digits = Array.new(random.rand(1..18)) { random.rand(10) }.join
+      point = random.rand(digits.size + 1)
+      mantissa = random.rand(3).zero? ? digits : "#{digits[0, point]}.#{digits[point..]}"
+      exponent = random.rand(3).zero? ? "e#{['-', '+', ''].sample(random: random)}#{random.rand(40)}" : ""
+      "#{['-', '+', ''].sample(random: random)}#{mantissa}#{exponent}"
+    end
+    texts = edges + edges.map { |text| "-#{text.delete_prefix('+').delete_prefix('-')}" } + random_texts
+    model = Class.new do
+      include Wirebind::Model
+      attribute :v, :float, xml: "@v"
+    end
+    xml = "<r>#{texts.map { |text| %(<p v="#{text}"/>) }.join}</r>"
+    decoded = XML.decode(xml, [model], at: "r/p", backend: :native)
+    texts.zip(decoded).each do |text, record|
+      expected = Float(text.sub(/\.(?![0-9])/, ".0").sub(/\A([+-]?)\./, '\10.'))
+      assert_equal [expected].pack("G"), [record.v].pack("G"), "#{text}: #{record.v} (Float() gives #{expected})"
+    end
+  end
+
+  # Attribute repeats are found among a tag's qualified names, and again by
+  # namespace and local name only when one is prefixed: a repeat at every
+  # position, among 2 to 13 attributes (below and past the hash set's
+  # threshold), prefixed or not, fails alike.
+  def test_repeated_attributes_fail_alike
+    (2..13).each do |count|
+      (0...count).each do |at|
+        names = Array.new(count) { |i| "a#{i}" }
+        plain = names.dup.tap { |list| list[at] = list[(at + 1) % count] }
+        prefixed = names.map { |name| "p:#{name}" }.tap { |list| list[at] = "q:#{names[(at + 1) % count]}" }
+        ["<r #{plain.map { |name| %(#{name}="1") }.join(' ')}/>",
+         "<r xmlns:p='urn:p' xmlns:q='urn:p' #{prefixed.map { |name| %(#{name}="1") }.join(' ')}/>",
+         "<r xmlns:p='urn:p' xmlns:q='urn:q' #{prefixed.map { |name| %(#{name}="1") }.join(' ')}/>"].each do |xml|
+          result = agree(xml, "#{count} attributes, repeat at #{at}") { |input, backend| XML.check(input, backend: backend) }
+          assert_equal xml.include?("urn:q") ? :ok : :error, result[0], "#{xml}: #{result.inspect}"
+        end
+      end
+    end
+  end
+
   def test_benchmark_documents_decode_alike
     [1, 3, 20].each do |count|
       xml = Bench::Generator.issues_xml(count, seed: count)
