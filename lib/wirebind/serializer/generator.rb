@@ -292,7 +292,7 @@ module Wirebind
           line "if #{x}.nil? then out << #{(pre + 'null').inspect}"
           line "else"
           line "  raise wrong_value(#{op.at}, #{x}) unless @types[#{op.at}] === #{x}"
-          line "  #{head}JSON::Pure::Encoder.for(#{x}.class).write(#{x}, out, d + 1, MAX_DEPTH)"
+          line "  #{head}Writer.model(out, #{x}, d + 1, MAX_DEPTH)"
           line "end"
         else raise ArgumentError, "serializer program: no JSON form for #{op.type.inspect}"
         end
