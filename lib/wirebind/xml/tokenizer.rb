@@ -411,11 +411,13 @@ module Wirebind
         true
       end
 
-      # After a token was read whole from the buffer (a String input is one buffer).
-      def check_token_end
+      # After a token was read whole from the buffer (a String input is one
+      # buffer), or a piece of one read in pieces (the error then names
+      # +mark+, the @token_mark kept across refills).
+      def check_token_end(mark = @token_start)
         return if @s.pos - @token_start <= @max_token_size || @entity_stack.any?
 
-        error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, @token_start)
+        error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, mark)
       end
 
       def check_token_size
@@ -573,7 +575,7 @@ module Wirebind
               on_text(carry.byteslice(0, cut)) if text && cut.positive?
               carry = carry.byteslice(cut, carry.bytesize - cut)
               s.pos = @buf.bytesize
-              check_streamed_token_size
+              check_token_end(@token_mark)
               hold_token_mark
               next if refill
 
@@ -591,11 +593,11 @@ module Wirebind
           on_text(@buf.byteslice(from, cut - from)) if text && cut > from
           carry = @buf.byteslice(cut, @buf.bytesize - cut) if cut < @buf.bytesize
           s.pos = @buf.bytesize
-          check_streamed_token_size
+          check_token_end(@token_mark)
           hold_token_mark
           return false unless refill
         end
-        check_streamed_token_size
+        check_token_end(@token_mark)
         true
       end
 
@@ -615,12 +617,6 @@ module Wirebind
         @base_offset -= bytes.bytesize
         @base_column -= bytes.bytesize
         @token_start += bytes.bytesize
-      end
-
-      def check_streamed_token_size
-        return if @s.pos - @token_start <= @max_token_size || @entity_stack.any?
-
-        error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, @token_mark)
       end
 
       def parse_doctype
