@@ -211,6 +211,15 @@ module Wirebind
 
       # ---- buffer -------------------------------------------------------------
 
+      # A tag scan that reached the end of the buffer goes back to the token's
+      # +start+ and reads more (within max_token_size).
+      # @return [Integer, nil] where the token starts now; nil at the input's end
+      def token_refill(start)
+        @s.pos = start
+        check_token_size
+        @s.pos if refill
+      end
+
       # Keeps the unread part of the buffer and appends the next chunk; false at
       # the end of the input (or inside an entity's replacement text, which has no more).
       def refill
@@ -310,11 +319,7 @@ module Wirebind
             end
           end
           from = s.pos - start
-          s.pos = start
-          check_token_size
-          return unless refill
-
-          start = s.pos
+          start = token_refill(start) or return
         end
       end
 
@@ -388,11 +393,7 @@ module Wirebind
             s.pos += 1
           end
           from = s.pos - start
-          s.pos = start
-          check_token_size
-          return unless refill
-
-          start = s.pos
+          start = token_refill(start) or return
         end
       end
 
