@@ -44,13 +44,12 @@ static void *grow_marked(void *old, size_t count, size_t capacity, size_t size)
     return grown;
 }
 
-/* Room for one more element after +count+ in a marked array of +size+-byte
- * elements with room for *capacity (doubled when full; +first+ when none):
- * returns the array, a new one when it grew (the old one freed; nothing
- * between that and the caller's assignment can run the GC). */
-static void *room_for_one(void *array, size_t count, size_t *capacity, size_t first, size_t size)
+/* A full marked array of +count+ +size+-byte elements, grown to twice
+ * *capacity (+first+ when none): returns the new array, the old one freed
+ * (nothing between that and the caller's assignment can run the GC). The
+ * caller tests for a full array, so that the common case costs no call. */
+static void *double_marked(void *array, size_t count, size_t *capacity, size_t first, size_t size)
 {
-    if (count < *capacity) return array;
     size_t grown = *capacity ? *capacity * 2 : first;
     void *bigger = grow_marked(array, count, grown, size);
     ruby_xfree(array);
@@ -184,7 +183,8 @@ static void name_parts(const compiler *c, wb_xenc_op *op, VALUE entry, int top)
 
 static wb_xenc_op *new_op(wb_xenc_plan *plan)
 {
-    plan->ops = room_for_one(plan->ops, plan->op_count, &plan->op_capacity, 16, sizeof(wb_xenc_op));
+    if (plan->op_count == plan->op_capacity)
+        plan->ops = double_marked(plan->ops, plan->op_count, &plan->op_capacity, 16, sizeof(wb_xenc_op));
     /* Filled in by the caller before op_count counts it (the GC marks only
      * counted ops). */
     wb_xenc_op *op = &plan->ops[plan->op_count];
@@ -252,7 +252,8 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field)
     VALUE markup = rb_str_plus(xenc_utf8(" "), name);
     rb_str_cat_cstr(markup, "=\"");
 
-    plan->attributes = room_for_one(plan->attributes, plan->attribute_count, &plan->attribute_capacity, 4, sizeof(wb_xenc_attribute));
+    if (plan->attribute_count == plan->attribute_capacity)
+        plan->attributes = double_marked(plan->attributes, plan->attribute_count, &plan->attribute_capacity, 4, sizeof(wb_xenc_attribute));
     wb_xenc_attribute *entry = &plan->attributes[plan->attribute_count];
     memset(entry, 0, sizeof(*entry));
     entry->type = type;
@@ -841,7 +842,7 @@ static void xenc_push_record(encoding *enc, const wb_xenc_plan *plan, VALUE reco
         append_tag(path, &enc->frames[0]);
         wb_error_raise_encode(message, path);
     }
-    enc->frames = room_for_one(enc->frames, enc->depth, &enc->capacity, 16, sizeof(frame));
+    if (enc->depth == enc->capacity) enc->frames = double_marked(enc->frames, enc->depth, &enc->capacity, 16, sizeof(frame));
     frame *f = &enc->frames[enc->depth];
     memset(f, 0, sizeof(*f));
     f->plan = plan;
