@@ -35,8 +35,7 @@ void wb_hooks_init(void)
     h.cXMLEncoder = hook(mHooks, "XML_ENCODER");
     h.cXMLCapture = hook(mHooks, "XML_CAPTURE");
     h.mXMLOpenContent = hook(mHooks, "XML_OPEN_CONTENT");
-    h.cJSONDecoder = hook(mHooks, "JSON_DECODER");
-    h.cJSONScanner = hook(mHooks, "JSON_SCANNER");
+    h.mJSONPure = hook(mHooks, "JSON_PURE");
     h.mJSONWriter = hook(mHooks, "JSON_WRITER");
     h.mSerializerValues = hook(mHooks, "SERIALIZER_VALUES");
     h.mBinary = hook(mHooks, "BINARY");

@@ -31,16 +31,15 @@ struct wb_hooks {
     VALUE mQNameType;        /* Types::QNameType: split, resolve */
     VALUE mXML;              /* Wirebind::XML: subtype_parts */
     VALUE cXMLPlan;          /* XML::Plan: for, namespaces */
-    VALUE cXMLEncoder;       /* XML::Pure::Encoder: text, attribute, declaration */
+    VALUE cXMLEncoder;       /* XML::Escape: text, attribute, declaration */
     VALUE cXMLCapture;       /* XML::Capture: new */
     VALUE mXMLOpenContent;   /* XML::OpenContent: element_content */
-    VALUE cJSONDecoder;      /* JSON::Pure::Decoder: format_path, convert_text */
-    VALUE cJSONScanner;      /* JSON::Pure::Scanner: describe_char */
-    VALUE mJSONWriter;       /* JSON::Pure::Writer: a method per scalar type, nested */
+    VALUE mJSONPure;         /* JSON::Pure, the Ruby twin: convert_text, describe_char */
+    VALUE mJSONWriter;       /* JSON::Writer: a method per scalar type, nested, format_path */
     VALUE mSerializerValues; /* Serializer::Values: native_text, native_any */
     VALUE mBinary;           /* Wirebind::Binary: check_decode, check_encode */
     /* constants */
-    VALUE xsi_declaration;   /* XML::Pure::Encoder::XSI_DECLARATION */
+    VALUE xsi_declaration;   /* XML::Escape::XSI_DECLARATION */
     VALUE reference_pending; /* XML::References::PENDING */
     VALUE json_expected;     /* JSON::Plan::EXPECTED */
     /* made here */

@@ -98,7 +98,7 @@ static VALUE describe_bytes(const char *p, size_t n)
     if (n == 0) return jdec_utf8("the end of the input");
     VALUE bytes = rb_utf8_str_new(p, (long)n);
     VALUE first = rb_funcall(rb_funcall(bytes, id_scrub, 0), id_aref, 1, INT2FIX(0));
-    return rb_funcall(wb_hooks.cJSONScanner, id_describe_char, 1, first);
+    return rb_funcall(wb_hooks.mJSONPure, id_describe_char, 1, first);
 }
 
 /* ==== the scanner's handler: input and errors ===================================== */
@@ -364,7 +364,7 @@ static VALUE decode_path(wb_jdec *d, long index, const char *key, size_t key_len
         }
     }
     if (index >= 0) rb_ary_push(parts, LONG2NUM(index));
-    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.mJSONWriter, id_format_path, 1, parts);
 }
 
 static NORETURN(void value_error(wb_jdec *d, VALUE message, long index, size_t p));
@@ -449,7 +449,7 @@ typedef struct convert_args {
 static VALUE call_convert_text(VALUE arg)
 {
     convert_args *a = (convert_args *)arg;
-    return rb_funcall(wb_hooks.cJSONDecoder, id_convert_text, 2, wb_scalar_type_symbol(a->code), a->text);
+    return rb_funcall(wb_hooks.mJSONPure, id_convert_text, 2, wb_scalar_type_symbol(a->code), a->text);
 }
 
 static VALUE rescue_convert(VALUE arg, VALUE error)
@@ -621,7 +621,7 @@ static VALUE any_path(wb_jdec *d, size_t base_any, size_t base_values)
             rb_ary_push(parts, LONG2NUM(RARRAY_LEN(d->values[v])));
         }
     }
-    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.mJSONWriter, id_format_path, 1, parts);
 }
 
 static void push_any(wb_jdec *d, int object, VALUE container, VALUE key)

@@ -127,7 +127,7 @@ static VALUE error_path(const encoding *enc)
         }
     }
     if (RARRAY_LEN(parts) == 0) return Qnil;
-    return rb_funcall(wb_hooks.cJSONDecoder, id_format_path, 1, parts);
+    return rb_funcall(wb_hooks.mJSONWriter, id_format_path, 1, parts);
 }
 
 static NORETURN(void jenc_fail(encoding *enc, VALUE message));

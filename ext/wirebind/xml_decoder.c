@@ -201,6 +201,17 @@ static void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark)
     wb_error_raise_decode(message, path, line, column);
 }
 
+/* Raises DecodeError +message+ (made UTF-8 here) at element +local+, which
+ * the path names when the element is a leaf. */
+static NORETURN(void element_error(wb_xdec *d, VALUE message, wb_xtok_str local, int leaf));
+static void element_error(wb_xdec *d, VALUE message, wb_xtok_str local, int leaf)
+{
+    rb_enc_associate_index(message, rb_utf8_encindex());
+    leaf_path l = NO_LEAF;
+    if (leaf) l.element = local;
+    decode_error(d, message, l, NONE);
+}
+
 /* scalar_with_children: a child element inside a value declared as a scalar. */
 static NORETURN(void scalar_with_children(wb_xdec *d, const wb_xdec_frame *top, wb_xtok_str local, int leaf));
 static void scalar_with_children(wb_xdec *d, const wb_xdec_frame *top, wb_xtok_str local, int leaf)
@@ -208,20 +219,14 @@ static void scalar_with_children(wb_xdec *d, const wb_xdec_frame *top, wb_xtok_s
     VALUE message = rb_sprintf("<%.*s> is an element inside a %" PRIsVALUE " value; a scalar holds text only "
                                "(declare a model, or :xml for the raw content)",
                                (int)local.len, local.ptr, rb_inspect(top->entry->type_value));
-    rb_enc_associate_index(message, rb_utf8_encindex());
-    leaf_path l = NO_LEAF;
-    if (leaf) l.element = local;
-    decode_error(d, message, l, NONE);
+    element_error(d, message, local, leaf);
 }
 
 static NORETURN(void unknown_element(wb_xdec *d, wb_xtok_str local, int leaf));
 static void unknown_element(wb_xdec *d, wb_xtok_str local, int leaf)
 {
     VALUE message = rb_sprintf("unknown element <%.*s> (strict: true)", (int)local.len, local.ptr);
-    rb_enc_associate_index(message, rb_utf8_encindex());
-    leaf_path l = NO_LEAF;
-    if (leaf) l.element = local;
-    decode_error(d, message, l, NONE);
+    element_error(d, message, local, leaf);
 }
 
 static NORETURN(void ambiguous_element(wb_xdec *d, wb_xtok_str local, int leaf));
@@ -230,10 +235,7 @@ static void ambiguous_element(wb_xdec *d, wb_xtok_str local, int leaf)
     VALUE message = rb_sprintf("<%.*s> matches \"%.*s\" in the record's own namespace (or none) and in another one "
                                "(strict: true; declare \"{uri}%.*s\" to choose)",
                                (int)local.len, local.ptr, (int)local.len, local.ptr, (int)local.len, local.ptr);
-    rb_enc_associate_index(message, rb_utf8_encindex());
-    leaf_path l = NO_LEAF;
-    if (leaf) l.element = local;
-    decode_error(d, message, l, NONE);
+    element_error(d, message, local, leaf);
 }
 
 /* Pure::Decoder#single_taken?: whether an element matched by a single-valued entry
@@ -474,6 +476,17 @@ static void emit(wb_xdec *d, VALUE record)
     }
 }
 
+/* The Array a list slot's values go into, made at its first value. */
+static VALUE slot_list(wb_xdec *d, size_t at)
+{
+    VALUE list = d->values[at];
+    if (NIL_P(list)) {
+        list = rb_ary_new_capa(4);
+        d->values[at] = list;
+    }
+    return list;
+}
+
 static void deliver(wb_xdec *d, const wb_xplan_entry *slot, size_t values, VALUE value)
 {
     if (slot->index < 0) {
@@ -485,12 +498,7 @@ static void deliver(wb_xdec *d, const wb_xplan_entry *slot, size_t values, VALUE
     }
     size_t at = values + (size_t)slot->index;
     if (slot->list) {
-        VALUE list = d->values[at];
-        if (NIL_P(list)) {
-            list = rb_ary_new_capa(4);
-            d->values[at] = list;
-        }
-        rb_ary_push(list, value);
+        rb_ary_push(slot_list(d, at), value);
     } else if (NIL_P(d->values[at])) {
         /* A single value takes the first matching element that gives one. */
         d->values[at] = value;
@@ -649,11 +657,7 @@ static void reference(wb_xdec *d, wb_xplan_entry *slot, size_t values, wb_xtok_s
     if (slot->index >= 0) {
         size_t at = values + (size_t)slot->index;
         if (slot->list) {
-            VALUE list = d->values[at];
-            if (NIL_P(list)) {
-                list = rb_ary_new_capa(4);
-                d->values[at] = list;
-            }
+            VALUE list = slot_list(d, at);
             rb_ary_push(list, Qnil);
             rb_funcall(d->refs, id_into_array, 4, idv, slot->type_value, list, LONG2NUM(RARRAY_LEN(list) - 1));
         } else {

@@ -44,6 +44,19 @@ static void *grow_marked(void *old, size_t count, size_t capacity, size_t size)
     return grown;
 }
 
+/* A full marked array of +count+ +size+-byte elements, grown to twice
+ * *capacity (+first+ when none): returns the new array, the old one freed
+ * (nothing between that and the caller's assignment can run the GC). The
+ * caller tests for a full array, so that the common case costs no call. */
+static void *double_marked(void *array, size_t count, size_t *capacity, size_t first, size_t size)
+{
+    size_t grown = *capacity ? *capacity * 2 : first;
+    void *bigger = grow_marked(array, count, grown, size);
+    ruby_xfree(array);
+    *capacity = grown;
+    return bigger;
+}
+
 static void xenc_plan_mark(void *ptr)
 {
     wb_xenc_plan *plan = ptr;
@@ -170,13 +183,8 @@ static void name_parts(const compiler *c, wb_xenc_op *op, VALUE entry, int top)
 
 static wb_xenc_op *new_op(wb_xenc_plan *plan)
 {
-    if (plan->op_count == plan->op_capacity) {
-        size_t capacity = plan->op_capacity ? plan->op_capacity * 2 : 16;
-        wb_xenc_op *old = plan->ops;
-        plan->ops = grow_marked(old, plan->op_count, capacity, sizeof(wb_xenc_op));
-        ruby_xfree(old);
-        plan->op_capacity = capacity;
-    }
+    if (plan->op_count == plan->op_capacity)
+        plan->ops = double_marked(plan->ops, plan->op_count, &plan->op_capacity, 16, sizeof(wb_xenc_op));
     /* Filled in by the caller before op_count counts it (the GC marks only
      * counted ops). */
     wb_xenc_op *op = &plan->ops[plan->op_count];
@@ -244,13 +252,8 @@ static void add_attribute(const compiler *c, VALUE slot, VALUE field)
     VALUE markup = rb_str_plus(xenc_utf8(" "), name);
     rb_str_cat_cstr(markup, "=\"");
 
-    if (plan->attribute_count == plan->attribute_capacity) {
-        size_t capacity = plan->attribute_capacity ? plan->attribute_capacity * 2 : 4;
-        wb_xenc_attribute *old = plan->attributes;
-        plan->attributes = grow_marked(old, plan->attribute_count, capacity, sizeof(wb_xenc_attribute));
-        ruby_xfree(old);
-        plan->attribute_capacity = capacity;
-    }
+    if (plan->attribute_count == plan->attribute_capacity)
+        plan->attributes = double_marked(plan->attributes, plan->attribute_count, &plan->attribute_capacity, 4, sizeof(wb_xenc_attribute));
     wb_xenc_attribute *entry = &plan->attributes[plan->attribute_count];
     memset(entry, 0, sizeof(*entry));
     entry->type = type;
@@ -839,13 +842,7 @@ static void xenc_push_record(encoding *enc, const wb_xenc_plan *plan, VALUE reco
         append_tag(path, &enc->frames[0]);
         wb_error_raise_encode(message, path);
     }
-    if (enc->depth == enc->capacity) {
-        size_t capacity = enc->capacity ? enc->capacity * 2 : 16;
-        frame *old = enc->frames;
-        enc->frames = grow_marked(old, enc->depth, capacity, sizeof(frame));
-        ruby_xfree(old);
-        enc->capacity = capacity;
-    }
+    if (enc->depth == enc->capacity) enc->frames = double_marked(enc->frames, enc->depth, &enc->capacity, 16, sizeof(frame));
     frame *f = &enc->frames[enc->depth];
     memset(f, 0, sizeof(*f));
     f->plan = plan;

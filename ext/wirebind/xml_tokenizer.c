@@ -1629,20 +1629,29 @@ static int ws_plus(const unsigned char *b, size_t n, size_t *i)
     return *i > s;
 }
 
+/* The start of the XML declaration's pseudo-attribute +name+ (+len+ bytes)
+ * at b[*i]: the name, Eq (S? '=' S?) and the opening quote. Returns the
+ * quote, *i past it; 0 when something else is there (*i then anywhere). */
+static unsigned decl_attribute_open(const unsigned char *b, size_t n, size_t *i, const char *name, size_t len)
+{
+    if (n - *i < len || memcmp(b + *i, name, len) != 0) return 0;
+    *i += len;
+    ws_plus(b, n, i);
+    if (*i >= n || b[*i] != '=') return 0;
+    (*i)++;
+    ws_plus(b, n, i);
+    if (*i >= n || (b[*i] != '"' && b[*i] != '\'')) return 0;
+    return b[(*i)++];
+}
+
 /* XML_DECL at b[0, n). Returns its length, or 0. */
 static size_t match_xml_decl(const unsigned char *b, size_t n)
 {
 #define WS_PLUS(i) ws_plus(b, n, &(i))
     size_t i = 5; /* "<?xml" */
     if (!WS_PLUS(i)) return 0;
-    if (n - i < 7 || memcmp(b + i, "version", 7) != 0) return 0;
-    i += 7;
-    WS_PLUS(i);
-    if (i >= n || b[i] != '=') return 0;
-    i++;
-    WS_PLUS(i);
-    if (i >= n || (b[i] != '"' && b[i] != '\'')) return 0;
-    unsigned q = b[i++];
+    unsigned q = decl_attribute_open(b, n, &i, "version", 7);
+    if (!q) return 0;
     if (n - i < 3 || b[i] != '1' || b[i + 1] != '.' || !xtok_is_digit(b[i + 2])) return 0;
     i += 2;
     while (i < n && xtok_is_digit(b[i])) i++;
@@ -1650,26 +1659,16 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
     i++;
     /* (S encoding=...)? */
     size_t save = i;
-    if (WS_PLUS(i) && n - i >= 8 && memcmp(b + i, "encoding", 8) == 0) {
-        i += 8;
-        WS_PLUS(i);
-        int ok = i < n && b[i] == '=';
+    unsigned eq;
+    if (WS_PLUS(i) && (eq = decl_attribute_open(b, n, &i, "encoding", 8)) != 0) {
+        int ok = i < n && ((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z');
         if (ok) {
             i++;
-            WS_PLUS(i);
-            ok = i < n && (b[i] == '"' || b[i] == '\'');
-        }
-        if (ok) {
-            unsigned eq = b[i++];
-            ok = i < n && ((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z');
-            if (ok) {
+            while (i < n &&
+                   (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || xtok_is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-'))
                 i++;
-                while (i < n &&
-                       (((b[i] | 0x20) >= 'a' && (b[i] | 0x20) <= 'z') || xtok_is_digit(b[i]) || b[i] == '.' || b[i] == '_' || b[i] == '-'))
-                    i++;
-                ok = i < n && b[i] == eq;
-                i++;
-            }
+            ok = i < n && b[i] == eq;
+            i++;
         }
         if (!ok) i = save;
     } else {
@@ -1677,26 +1676,17 @@ static size_t match_xml_decl(const unsigned char *b, size_t n)
     }
     /* (S standalone=...)? */
     save = i;
-    if (WS_PLUS(i) && n - i >= 10 && memcmp(b + i, "standalone", 10) == 0) {
-        i += 10;
-        WS_PLUS(i);
-        int ok = i < n && b[i] == '=';
-        if (ok) {
-            i++;
-            WS_PLUS(i);
-            ok = i < n && (b[i] == '"' || b[i] == '\'');
-        }
-        if (ok) {
-            unsigned sq = b[i++];
-            if (n - i >= 3 && memcmp(b + i, "yes", 3) == 0)
-                i += 3;
-            else if (n - i >= 2 && memcmp(b + i, "no", 2) == 0)
-                i += 2;
-            else
-                ok = 0;
-            ok = ok && i < n && b[i] == sq;
-            i++;
-        }
+    unsigned sq;
+    if (WS_PLUS(i) && (sq = decl_attribute_open(b, n, &i, "standalone", 10)) != 0) {
+        int ok = 1;
+        if (n - i >= 3 && memcmp(b + i, "yes", 3) == 0)
+            i += 3;
+        else if (n - i >= 2 && memcmp(b + i, "no", 2) == 0)
+            i += 2;
+        else
+            ok = 0;
+        ok = ok && i < n && b[i] == sq;
+        i++;
         if (!ok) i = save;
     } else {
         i = save;

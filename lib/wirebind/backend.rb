@@ -50,7 +50,7 @@ module Wirebind
   # backends.
   #
   # @example
-  #   Wirebind::Backend.implementation(:buffer, :pure)   # => Wirebind::Binary::Pure::Buffer
+  #   Wirebind::Backend.implementation(:json, :pure)   # => Wirebind::JSON::Pure
   module Backend
     # What +backend:+ takes.
     NAMES = %i[pure native].freeze

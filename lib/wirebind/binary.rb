@@ -7,7 +7,7 @@ require_relative "binary/pure/codec"
 
 module Wirebind
   # Each backend's class of {Buffer}.
-  Backend.register(:buffer, pure: Binary::Pure::Buffer, native: (Binary::Native::Buffer if Wirebind.backend == :native))
+  Backend.register(:buffer, pure: Binary::Pure.buffer_class, native: (Binary::Native::Buffer if Wirebind.backend == :native))
   # A growable byte buffer with typed, bounds-checked access.
   #
   # @example
@@ -29,7 +29,7 @@ module Wirebind
   #
   # On the native backend this is the C class +Wirebind::Binary::Native::Buffer+
   # (TypedData, own storage, or a pinned frozen String for views); on the pure
-  # one +Wirebind::Binary::Pure::Buffer+. Both answer alike.
+  # one a Ruby class. Both answer alike.
   # Another backend's: {Binary.buffer_class}.
   Buffer = Backend.implementation(:buffer)
 end
@@ -75,8 +75,7 @@ module Wirebind
         return Native.decode(plan.native, source, offset, into) if Backend.native?(backend)
 
         check_decode(source, type, offset, into)
-        buffer = source.is_a?(String) ? Pure::Buffer.read_only(source) : source
-        plan.codec.decode(buffer, offset, into)
+        Pure.decode(plan.codec, source, offset, into)
       end
 
       # @param record [Wirebind::Model] an instance of a model with a binary layout
@@ -91,10 +90,7 @@ module Wirebind
         # the C side makes a new Buffer for a nil into, and calls check_encode to raise
         return Native.encode(plan.native, record, into) if Backend.native?(backend)
 
-        buffer = into || Pure::Buffer.new
-        # the Ruby codec reads and writes either backend's Buffer through its accessors
-        check_encode(buffer) unless buffer.is_a?(Pure::Buffer)
-        plan.codec.encode(record, buffer)
+        Pure.encode(plan.codec, record, into)
       end
 
       # The Buffer class of a backend: +Wirebind::Buffer+ is the default one's.
@@ -114,7 +110,7 @@ module Wirebind
         raise ArgumentError, "offset must be a non-negative Integer, not #{offset.inspect}" unless offset.is_a?(Integer) && offset >= 0
         raise TypeError, "into: must be a #{type}, not #{into.class}" unless into.nil? || into.instance_of?(type)
         # the Ruby codec reads either backend's Buffer (the C one calls this only to raise)
-        return if source.is_a?(String) || source.is_a?(Buffer) || source.is_a?(Pure::Buffer)
+        return if source.is_a?(String) || source.is_a?(Buffer) || source.is_a?(Pure.buffer_class)
 
         raise TypeError, "source must be a String or a Wirebind::Buffer, not #{source.class}"
       end

@@ -179,3 +179,13 @@ module Wirebind
 end
 
 Wirebind::Backend.register(:json, pure: Wirebind::JSON::Pure, native: (Wirebind::JSON::Native if Wirebind.backend == :native))
+
+module Wirebind
+  module JSON
+    module Writer
+      # The twin that writes a Model inside a free value ({Writer.model}).
+      # @api private
+      MODEL_WRITER = Backend.implementation(:json, :pure)
+    end
+  end
+end

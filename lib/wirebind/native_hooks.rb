@@ -57,8 +57,9 @@ module Wirebind
     XML_ENCODER = XML::Escape
     XML_CAPTURE = XML::Capture
     XML_OPEN_CONTENT = XML::OpenContent
-    JSON_DECODER = JSON::Pure::Decoder
-    JSON_SCANNER = JSON::Pure::Scanner
+    # the Ruby twin, whose words the C decoder's messages reuse (this file is
+    # read before Backend holds the pair, so the twin is named here)
+    JSON_PURE = JSON::Pure
     JSON_WRITER = JSON::Writer
     SERIALIZER_VALUES = Serializer::Values
     BINARY = Binary
@@ -81,9 +82,8 @@ module Wirebind
       XML_ENCODER: %i[text attribute declaration],
       XML_CAPTURE: %i[new leaf_value],
       XML_OPEN_CONTENT: %i[element_content qname_attribute wildcard_element],
-      JSON_DECODER: %i[format_path convert_text],
-      JSON_SCANNER: %i[describe_char],
-      JSON_WRITER: %i[string integer float decimal boolean time date base64 nested],
+      JSON_PURE: %i[convert_text describe_char],
+      JSON_WRITER: %i[string integer float decimal boolean time date base64 nested format_path],
       SERIALIZER_VALUES: %i[native_text native_any],
       BINARY: %i[check_decode check_encode],
       DATE: %i[new]

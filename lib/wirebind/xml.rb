@@ -325,3 +325,14 @@ module Wirebind
 end
 
 Wirebind::Backend.register(:xml, pure: Wirebind::XML::Pure, native: (Wirebind::XML::Native if Wirebind.backend == :native))
+
+module Wirebind
+  module XML
+    module OpenContent
+      # The twin that writes a model inside open content (+typed_content+):
+      # the pure one on either backend, since it appends to a Ruby String.
+      # @api private
+      MODEL_WRITER = Backend.implementation(:xml, :pure)
+    end
+  end
+end

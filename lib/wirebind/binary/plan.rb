@@ -65,7 +65,7 @@ module Wirebind
         @segments.each(&:freeze)
         @segments.freeze
         @steps.freeze
-        @codec = Pure::Codec.generate(self)
+        @codec = Pure.compile_plan(self)
         @native = Wirebind.backend == :native ? Native.compile_plan(self) : nil
         freeze
       end

@@ -180,9 +180,19 @@ module Wirebind
           raise EncodeError, "cannot write a DateTime in JSON without a schema; use a Time" if value.is_a?(DateTime)
 
           date(out, value)
-        when Model then Pure::Encoder.for(value.class).write(value, out, depth, max_depth)
+        when Model then model(out, value, depth, max_depth)
         else raise EncodeError, "cannot write #{Types.describe(value)} in JSON"
         end
+      end
+
+      # A Model inside a free value (the serializers' model-typed values too):
+      # written by the pure JSON twin on either backend, since it appends to
+      # the Ruby String being written. {MODEL_WRITER} is that twin, asked of
+      # {Backend} once, where the JSON pair is registered (json.rb).
+      # @return [String] +out+
+      # @api private
+      def model(out, value, depth, max_depth)
+        MODEL_WRITER.write_model(value, out, depth, max_depth)
       end
 
       # @api private

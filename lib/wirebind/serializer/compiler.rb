@@ -116,7 +116,7 @@ module Wirebind
       def native_model_value(at, value, depth)
         raise wrong_value(at, value) unless @types[at] === value
 
-        JSON::Pure::Encoder.for(value.class).write(value, +"", depth + 1, MAX_DEPTH)
+        JSON::Writer.model(+"", value, depth + 1, MAX_DEPTH)
       end
 
       # @return [String]

@@ -228,21 +228,10 @@ module Wirebind
 
         @pending << "["
         flush
-        line "unless v.nil?"
-        indent do
-          line "raise not_a_list(v) unless Array === v"
-          line "i = 0"
-          line "while i < v.size"
-          indent do
-            line "out << ',' unless i.zero?"
-            line "x = v[i]"
-            scalar(op, "x")
-            line "i += 1"
-          end
-          line "end"
-          line "i = nil"
+        list_loop("raise not_a_list(v) unless Array === v") do
+          line "out << ',' unless i.zero?"
+          scalar(op, "x")
         end
-        line "end"
         @pending << "]"
       end
 
@@ -292,7 +281,7 @@ module Wirebind
           line "if #{x}.nil? then out << #{(pre + 'null').inspect}"
           line "else"
           line "  raise wrong_value(#{op.at}, #{x}) unless @types[#{op.at}] === #{x}"
-          line "  #{head}JSON::Pure::Encoder.for(#{x}.class).write(#{x}, out, d + 1, MAX_DEPTH)"
+          line "  #{head}Writer.model(out, #{x}, d + 1, MAX_DEPTH)"
           line "end"
         else raise ArgumentError, "serializer program: no JSON form for #{op.type.inspect}"
         end
@@ -388,15 +377,20 @@ module Wirebind
 
       # A loop over the list in local +v+ (nothing for nil), the nested
       # serializer in +s+, each item in +x+ and its index in +i+.
-      def each_item(op)
+      def each_item(op, &each)
         flush
+        # A record read through its readers may hold any Enumerable (an
+        # ActiveRecord relation, a Set): written as its +to_a+.
+        to_a = op.readers ? ["v = v.to_a if Enumerable === v && !(Array === v)"] : []
+        list_loop(*to_a, "raise not_a_list(v) unless Array === v", "s = @n#{op.at}", &each)
+      end
+
+      # A loop over the list in local +v+ (nothing for nil): the lines
+      # +first+, then the block's for each item, in +x+, its index in +i+.
+      def list_loop(*first)
         line "unless v.nil?"
         indent do
-          # A record read through its readers may hold any Enumerable (an
-          # ActiveRecord relation, a Set): written as its +to_a+.
-          line "v = v.to_a if Enumerable === v && !(Array === v)" if op.readers
-          line "raise not_a_list(v) unless Array === v"
-          line "s = @n#{op.at}"
+          first.each { |text| line text }
           line "i = 0"
           line "while i < v.size"
           indent do

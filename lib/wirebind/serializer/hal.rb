@@ -13,14 +13,13 @@ module Wirebind
     module HAL
       module_function
 
+      extend Layout::ByRel # layout(document)
+
       # How +compiled+ writes a record: the program both backends run.
       # @return [Program]
       def program(compiled)
-        links = compiled.serializer.__wb_links
-        fields = compiled.fields
-        Program.new(compiled) do |p|
-          # By the link's index among all the link blocks (a relationship's come first when declared first).
-          hrefs = p.link_calls(fields.size, links)
+        # hrefs: by the link's index among all the link blocks (a relationship's come first when declared first).
+        Program.linked(compiled) do |p, fields, links, hrefs|
           ones = {}
           fields.each do |resolved|
             next unless resolved.field.kind == :one
@@ -92,12 +91,6 @@ module Wirebind
       end
 
       LAYOUT = list_layout("item")
-
-      # @return [Layout] a list as a resource embedding its records under
-      #   the document's +rel+ (nil ones left out)
-      def layout(document)
-        document.rel == "item" ? LAYOUT : list_layout(document.rel)
-      end
     end
   end
 end

@@ -42,5 +42,19 @@ module Wirebind
         Shareable.make(new(skip_nil: false, **members))
       end
     end
+
+    class Layout
+      # The +layout+ of a format that lays a list out by the document's +rel+
+      # (HAL, Siren): the format's +LAYOUT+, made once, for the default
+      # "item"; its +list_layout(rel)+ for any other.
+      #
+      # @api private
+      module ByRel
+        # @return [Layout]
+        def layout(document)
+          document.rel == "item" ? self::LAYOUT : list_layout(document.rel)
+        end
+      end
+    end
   end
 end

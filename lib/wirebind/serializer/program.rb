@@ -76,6 +76,21 @@ module Wirebind
         freeze
       end
 
+      # The program of a format that writes its links from slots after the
+      # fields (HAL, Siren): every link block is called first, into a slot of
+      # its own ({#link_calls}).
+      # @param compiled [Compiled]
+      # @yieldparam program [Program]
+      # @yieldparam fields [Array] +compiled.fields+
+      # @yieldparam links [Array] the serializer's links
+      # @yieldparam hrefs [Hash{Integer => Integer}] each link's index => its slot
+      # @return [Program]
+      def self.linked(compiled)
+        links = compiled.serializer.__wb_links
+        fields = compiled.fields
+        new(compiled) { |p| yield p, fields, links, p.link_calls(fields.size, links) }
+      end
+
       # ---- what the engine reads (Native.compile) ----------------------------
 
       # @return [Class] the class records must be instances of

@@ -15,14 +15,13 @@ module Wirebind
     module Siren
       module_function
 
+      extend Layout::ByRel # layout(document)
+
       # How +compiled+ writes a record: the program both backends run.
       # @return [Program]
       def program(compiled)
-        links = compiled.serializer.__wb_links
-        fields = compiled.fields
-        Program.new(compiled) do |p|
-          # By the link's index among all the link blocks (a relationship's come first when declared first).
-          hrefs = p.link_calls(fields.size, links)
+        # hrefs: by the link's index among all the link blocks (a relationship's come first when declared first).
+        Program.linked(compiled) do |p, fields, links, hrefs|
           p.emit(code: Program::HEAD)
           p.open(nil)
           if (type = compiled.type)
@@ -76,12 +75,6 @@ module Wirebind
       end
 
       LAYOUT = list_layout("item")
-
-      # @return [Layout] a list as an entity of its records, each with the
-      #   document's +rel+ (nil ones left out)
-      def layout(document)
-        document.rel == "item" ? LAYOUT : list_layout(document.rel)
-      end
     end
   end
 end

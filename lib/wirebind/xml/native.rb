@@ -57,7 +57,7 @@ module Wirebind
           return plan_for(klass) if klass && !klass.equal?(declared)
           return nil if klass || !strict || local == declared.xml_root
 
-          Pure::Decoder.unknown_type_message(declared, local, uri)
+          Backend.implementation(:xml, :pure).unknown_type_message(declared, local, uri)
         end
 
         # For the C decoder, at an +:any+ element with an xsi:type.

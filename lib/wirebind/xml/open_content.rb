@@ -93,10 +93,7 @@ module Wirebind
             raise Types::InvalidValue, "a #{Model.display_name(klass)} in an :any value needs an xml_type (its xsi:type) to be read back"
           end
 
-          namespaces = Plan.namespaces(klass)
-          scope = Pure::Encoder::Scope.new(namespaces.needs)
-          out = String.new(encoding: Encoding::UTF_8)
-          Pure::Encoder.for(klass).write(value, out, qname, Pure::Encoder.subtype(klass, scope) + namespaces.declarations, false, nil, scope, false)
+          out = MODEL_WRITER.typed_element(value, qname)
           # What follows "<qname", without the end tag the caller writes.
           close = "</#{qname}>"
           out.end_with?(close) ? out.byteslice(qname.bytesize + 1, out.bytesize - (2 * qname.bytesize) - 4) : "#{out.byteslice(qname.bytesize + 1, out.bytesize - qname.bytesize - 3)}>"

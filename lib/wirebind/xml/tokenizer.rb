@@ -211,6 +211,15 @@ module Wirebind
 
       # ---- buffer -------------------------------------------------------------
 
+      # A tag scan that reached the end of the buffer goes back to the token's
+      # +start+ and reads more (within max_token_size).
+      # @return [Integer, nil] where the token starts now; nil at the input's end
+      def token_refill(start)
+        @s.pos = start
+        check_token_size
+        @s.pos if refill
+      end
+
       # Keeps the unread part of the buffer and appends the next chunk; false at
       # the end of the input (or inside an entity's replacement text, which has no more).
       def refill
@@ -310,11 +319,7 @@ module Wirebind
             end
           end
           from = s.pos - start
-          s.pos = start
-          check_token_size
-          return unless refill
-
-          start = s.pos
+          start = token_refill(start) or return
         end
       end
 
@@ -388,11 +393,7 @@ module Wirebind
             s.pos += 1
           end
           from = s.pos - start
-          s.pos = start
-          check_token_size
-          return unless refill
-
-          start = s.pos
+          start = token_refill(start) or return
         end
       end
 
@@ -411,11 +412,13 @@ module Wirebind
         true
       end
 
-      # After a token was read whole from the buffer (a String input is one buffer).
-      def check_token_end
+      # After a token was read whole from the buffer (a String input is one
+      # buffer), or a piece of one read in pieces (the error then names
+      # +mark+, the @token_mark kept across refills).
+      def check_token_end(mark = @token_start)
         return if @s.pos - @token_start <= @max_token_size || @entity_stack.any?
 
-        error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, @token_start)
+        error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, mark)
       end
 
       def check_token_size
@@ -573,7 +576,7 @@ module Wirebind
               on_text(carry.byteslice(0, cut)) if text && cut.positive?
               carry = carry.byteslice(cut, carry.bytesize - cut)
               s.pos = @buf.bytesize
-              check_streamed_token_size
+              check_token_end(@token_mark)
               hold_token_mark
               next if refill
 
@@ -591,11 +594,11 @@ module Wirebind
           on_text(@buf.byteslice(from, cut - from)) if text && cut > from
           carry = @buf.byteslice(cut, @buf.bytesize - cut) if cut < @buf.bytesize
           s.pos = @buf.bytesize
-          check_streamed_token_size
+          check_token_end(@token_mark)
           hold_token_mark
           return false unless refill
         end
-        check_streamed_token_size
+        check_token_end(@token_mark)
         true
       end
 
@@ -615,12 +618,6 @@ module Wirebind
         @base_offset -= bytes.bytesize
         @base_column -= bytes.bytesize
         @token_start += bytes.bytesize
-      end
-
-      def check_streamed_token_size
-        return if @s.pos - @token_start <= @max_token_size || @entity_stack.any?
-
-        error("a single token is larger than max_token_size (#{@max_token_size} bytes)", LimitError, @token_mark)
       end
 
       def parse_doctype

@@ -2,7 +2,32 @@
 
 module Wirebind
   module Binary
+    # The pure-Ruby backend of binary records, seen from outside through these
+    # module methods (as the C one is through Binary::Native's).
+    # @api private
     module Pure
+      class << self
+        # @return [Codec] the plan's generated codec, made with the plan
+        def compile_plan(plan) = Codec.generate(plan)
+
+        # @return [Class] the Buffer class this backend makes and reads
+        def buffer_class = Buffer
+
+        # @see Wirebind::Binary.decode (whose check_decode has passed)
+        def decode(codec, source, offset, into)
+          buffer = source.is_a?(String) ? Buffer.read_only(source) : source
+          codec.decode(buffer, offset, into)
+        end
+
+        # @see Wirebind::Binary.encode
+        def encode(codec, record, into)
+          buffer = into || Buffer.new
+          # the Ruby codec reads and writes either backend's Buffer through its accessors
+          Binary.check_encode(buffer) unless buffer.is_a?(Buffer)
+          codec.encode(record, buffer)
+        end
+      end
+
       # The reference record codec: one +decode+ and one +encode+ method per
       # plan, generated as straight-line Ruby over the {Wirebind::Buffer}
       # accessors (so it reads either backend's buffers). The C engine

@@ -21,6 +21,14 @@ module Wirebind
           decoder.run
           decoder.result
         end
+
+        # What the native backend asks its Ruby twin (through
+        # NativeHooks::JSON_PURE), so that both word the same messages.
+        # @see Decoder.convert_text
+        def convert_text(code, text) = Decoder.convert_text(code, text)
+
+        # @see Scanner.describe_char
+        def describe_char(char) = Scanner.describe_char(char)
       end
 
       # Schema-directed decoding in one pass: while an object is scanned, each
@@ -59,7 +67,7 @@ module Wirebind
         PUSHED = Object.new.freeze
         private_constant :PUSHED, :STRING_CODES
 
-        # @see Writer.format_path (C calls it here, through NativeHooks::JSON_DECODER)
+        # @see Writer.format_path
         def self.format_path(parts) = Writer.format_path(parts)
 
         # @return [Object] the decoded value, or for +each+ the number of items yielded

@@ -33,6 +33,13 @@ module Wirebind
 
           written + Chunks.flush(io, out)
         end
+
+        # A Model met inside a free value ({Writer.model}), appended to +out+
+        # by its class's encoder.
+        # @return [String] out
+        def write_model(value, out, depth, max_depth)
+          Encoder.for(value.class).write(value, out, depth, max_depth)
+        end
       end
 
       # Writes models as JSON through a method generated, once per class, from

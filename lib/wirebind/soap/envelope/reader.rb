@@ -6,11 +6,12 @@ module Wirebind
       # Reads a SOAP envelope (a response for the client, a request for a service)
       # in one streaming pass.
       #
-      # It first looks at the start of the body with the pure tokenizer, as far as
-      # the first element of +Body+ (the operation or response element, or a
-      # fault): the envelope's version, that element's name, and, for a fault, the
-      # whole fault, which {#fault} returns and {#decode} raises. The bytes read
-      # for that look are kept and replayed, so {#decode} and {#each} then run
+      # It first reads the start of the body, as far as the first element of
+      # +Body+ (the operation or response element, or a fault), in one way
+      # (+Prelude.read+: a plain start matched at once, anything else read by
+      # the pure tokenizer): the envelope's version, that element's name, and,
+      # for a fault, the whole fault, which {#fault} returns and {#decode}
+      # raises. The bytes read for that are kept and replayed, so {#decode} and {#each} then run
       # {Wirebind::XML.decode} / {Wirebind::XML.each} (either backend) over the body from its
       # start: an IO is never read whole.
       #
@@ -29,18 +30,14 @@ module Wirebind
         # @raise [DecodeError] not a SOAP envelope, or no Body
         def initialize(input, http_status: nil, **limits)
           @limits = limits
-          @http_status = http_status
           recorder = Recorder.new(input) unless input.is_a?(String)
-          return if quick_start(input.is_a?(String) ? input : recorder.first, input, recorder)
-
-          prelude = Prelude.new(recorder || input, tokenizer_options)
-          prelude.read
-          @version = prelude.version
-          @operation = prelude.operation
-          @result = prelude.result
-          @must_understand = prelude.must_understand
-          @headers = prelude.headers
-          @fault = prelude.fault&.with_http_status(http_status)
+          start = Prelude.read(recorder ? recorder.first : input, recorder || input, limits)
+          @version = start.version
+          @operation = start.operation
+          @result = start.result
+          @must_understand = start.must_understand
+          @headers = start.headers
+          @fault = start.fault&.with_http_status(http_status)
           @input = recorder ? Replay.new(recorder.stop, input) : input
         end
 
@@ -117,76 +114,6 @@ module Wirebind
         end
 
         private
-
-        # The start tags of a plain response (an XML declaration, Envelope, no
-        # Header, Body, Body's first element, attributes without entity
-        # references) matched at once, without the tokenizer: most responses
-        # look like this. Anything else (comments, a Header, a fault, another
-        # encoding) goes the tokenizer's way. What this accepts is then read
-        # whole, and checked, by the decode.
-        QUICK_ATTRIBUTES = %q{((?:\s+[A-Za-z_][\w.:\-]*\s*=\s*(?:"[^"<&]*"|'[^'<&]*'))*)\s*}
-        QUICK_START = Regexp.new(
-          %q{\A(?:<\?xml\s[^<>]*\?>)?\s*<(?:([A-Za-z_][\w.\-]*):)?Envelope} + QUICK_ATTRIBUTES + %q(>\s*) +
-          %q{<(?:([A-Za-z_][\w.\-]*):)?Body} + QUICK_ATTRIBUTES + %q(>\s*) +
-          %q{<(?:([A-Za-z_][\w.\-]*):)?([A-Za-z_][\w.\-]*)} + QUICK_ATTRIBUTES + "/?>",
-          Regexp::MULTILINE
-        )
-        QUICK_DECLARATION = /\s(xmlns(?::[\w.-]+)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/
-        private_constant :QUICK_ATTRIBUTES, :QUICK_START, :QUICK_DECLARATION
-
-        # @return [Boolean] whether the start of +text+ settled version and operation
-        def quick_start(text, input, recorder)
-          return false unless text
-
-          text = text.b unless text.encoding == Encoding::BINARY || text.ascii_only?
-          match = QUICK_START.match(text) or return false
-          start = match[0]
-          return false unless start.ascii_only?
-
-          # A server starts every response alike: the last start read, and what
-          # it gave, are kept (one frozen pair, replaced whole: safe between threads).
-          last = Reader.last_quick_start
-          if last && last[0] == start
-            found = last[1]
-          else
-            found = quick_scope(match) or return false
-            Reader.last_quick_start = [start.freeze, found].freeze
-          end
-          # SOAP 1.2: the operation's first child may be rpc:result, which the prelude reads.
-          return false if found[0] == "1.2"
-
-          @version, @operation = found
-          @must_understand = EMPTY
-          @headers = EMPTY
-          @fault = nil
-          @input = recorder ? Replay.new(recorder.stop, input) : input
-          true
-        end
-
-        # @return [Array(String, Array), false] the version and operation the start's declarations give
-        def quick_scope(match)
-          scope = {}
-          [match[2], match[4], match[7]].each do |attributes|
-            attributes.scan(QUICK_DECLARATION) { |name, double, single| scope[name] = double || single }
-          end
-          env = scope[match[1] ? "xmlns:#{match[1]}" : "xmlns"]
-          version = VERSIONS.key(env) or return false
-          return false unless scope[match[3] ? "xmlns:#{match[3]}" : "xmlns"] == env
-
-          uri = scope[match[5] ? "xmlns:#{match[5]}" : "xmlns"]
-          return false if uri == env || (match[5] && uri.nil?) # a fault, or a prefix declared further out
-
-          [version, [match[6].force_encoding(Encoding::UTF_8).freeze, uri&.force_encoding(Encoding::UTF_8)&.freeze].freeze].freeze
-        end
-
-        class << self
-          # @api private
-          attr_accessor :last_quick_start
-        end
-
-        def tokenizer_options
-          XML::DEFAULT_LIMITS.merge(@limits.slice(*XML::DEFAULT_LIMITS.keys), dtd: :reject)
-        end
 
         # The body is read once: the prelude and one decode share it.
         def take_input
@@ -292,6 +219,92 @@ module Wirebind
         # @api private
         class Prelude < XML::Tokenizer
           FOUND = Object.new.freeze
+
+          # What a plain start says, answered as a Prelude answers it.
+          Plain = Struct.new(:version, :operation) do
+            def result = nil
+            def must_understand = EMPTY
+            def headers = EMPTY
+            def fault = nil
+          end
+
+          # The start tags of a plain response (an XML declaration, Envelope, no
+          # Header, Body, Body's first element, attributes without entity
+          # references), matched at once: most responses look like this. What
+          # this accepts is then read whole, and checked, by the decode.
+          QUICK_ATTRIBUTES = %q{((?:\s+[A-Za-z_][\w.:\-]*\s*=\s*(?:"[^"<&]*"|'[^'<&]*'))*)\s*}
+          QUICK_START = Regexp.new(
+            %q{\A(?:<\?xml\s[^<>]*\?>)?\s*<(?:([A-Za-z_][\w.\-]*):)?Envelope} + QUICK_ATTRIBUTES + %q(>\s*) +
+            %q{<(?:([A-Za-z_][\w.\-]*):)?Body} + QUICK_ATTRIBUTES + %q(>\s*) +
+            %q{<(?:([A-Za-z_][\w.\-]*):)?([A-Za-z_][\w.\-]*)} + QUICK_ATTRIBUTES + "/?>",
+            Regexp::MULTILINE
+          )
+          QUICK_DECLARATION = /\s(xmlns(?::[\w.-]+)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/
+          private_constant :QUICK_ATTRIBUTES, :QUICK_START, :QUICK_DECLARATION
+
+          class << self
+            # The one way the start of a body is read; a Reader only asks. A plain
+            # SOAP 1.1 start (QUICK_START, all ASCII, every prefix declared on
+            # the three start tags, not a fault) is read at once; anything else
+            # falls back to the tokenizer (comments, a Header, a fault, SOAP
+            # 1.2's rpc:result, another encoding, an entity reference).
+            #
+            # @param first [String, nil] the body, or its first chunk
+            # @param input [String, #read] what the tokenizer reads, from the start
+            # @param limits [Hash] the Reader's limits
+            # @return [Prelude, Plain] the start: +version+, +operation+, +result+,
+            #   +must_understand+, +headers+, +fault+
+            # @raise [ParseError, DecodeError] as Reader.new
+            def read(first, input, limits)
+              plain = plain_start(first)
+              return plain if plain
+
+              prelude = new(input, XML::DEFAULT_LIMITS.merge(limits.slice(*XML::DEFAULT_LIMITS.keys), dtd: :reject))
+              prelude.read
+              prelude
+            end
+
+            # @api private
+            attr_accessor :last_quick_start
+
+            private
+
+            # @return [Plain, nil] what the start of +text+ says, when it is plain
+            def plain_start(text)
+              return nil unless text
+
+              text = text.b unless text.encoding == Encoding::BINARY || text.ascii_only?
+              match = QUICK_START.match(text) or return nil
+              start = match[0]
+              return nil unless start.ascii_only?
+
+              # A server starts every response alike: the last start read, and what
+              # it gave, are kept (one frozen pair, replaced whole: safe between threads).
+              last = last_quick_start
+              return last[1] if last && last[0] == start
+
+              plain = quick_scope(match)
+              self.last_quick_start = [start.freeze, plain].freeze
+              plain
+            end
+
+            # @return [Plain, nil] the version and operation the start's
+            #   declarations give; nil for SOAP 1.2 (the operation's first child
+            #   may be rpc:result), a fault, or a prefix declared further out
+            def quick_scope(match)
+              scope = {}
+              [match[2], match[4], match[7]].each do |attributes|
+                attributes.scan(QUICK_DECLARATION) { |name, double, single| scope[name] = double || single }
+              end
+              env = scope[match[1] ? "xmlns:#{match[1]}" : "xmlns"]
+              return nil unless VERSIONS.key(env) == "1.1" && scope[match[3] ? "xmlns:#{match[3]}" : "xmlns"] == env
+
+              uri = scope[match[5] ? "xmlns:#{match[5]}" : "xmlns"]
+              return nil if uri == env || (match[5] && uri.nil?)
+
+              Plain.new("1.1", [match[6].force_encoding(Encoding::UTF_8).freeze, uri&.force_encoding(Encoding::UTF_8)&.freeze].freeze).freeze
+            end
+          end
 
           attr_reader :version, :operation, :fault, :result, :must_understand, :headers
 

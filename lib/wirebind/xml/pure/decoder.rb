@@ -8,6 +8,10 @@ module Wirebind
     # @api private
     module Pure
       class << self
+        # The native decoder's message for an unknown xsi:type is this one.
+        # @see Decoder.unknown_type_message
+        def unknown_type_message(declared, local, uri) = Decoder.unknown_type_message(declared, local, uri)
+
         # @see Wirebind::XML.decode
         def decode(input, item, list, path, strict, options)
           decoder = Decoder.new(input, item, path, strict, options, list ? :list : :first, nil)

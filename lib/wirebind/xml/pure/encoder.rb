@@ -35,6 +35,19 @@ module Wirebind
 
           written + Chunks.flush(io, out)
         end
+
+        # A model in an +:any+ element (OpenContent's +typed_content+): the
+        # element +qname+ as its document element would be written, its
+        # xsi:type naming its class and its namespaces declared on it.
+        # @return [String]
+        def typed_element(value, qname)
+          klass = value.class
+          namespaces = Plan.namespaces(klass)
+          scope = Encoder::Scope.new(namespaces.needs)
+          out = String.new(encoding: Encoding::UTF_8)
+          Encoder.for(klass).write(value, out, qname, Encoder.subtype(klass, scope) + namespaces.declarations, false, nil, scope, false)
+          out
+        end
       end
 
       EMPTY = [].freeze
