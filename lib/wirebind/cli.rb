@@ -11,9 +11,10 @@ module Wirebind
   # (a {Wirebind::Error}, a bad option, a file that cannot be read or written,
   # any other exception) are printed on stderr as one line,
   # +wirebind COMMAND: message+, never a backtrace, and exit with status 1; usage
-  # errors with status 2. A closed output pipe (+| head+) ends quietly with 0.
+  # errors (one line too, naming where the usage is) with status 2. A closed
+  # output pipe (+| head+) ends quietly with 0.
   module CLI
-    # A command's arguments are wrong: printed with the command's usage.
+    # A command's arguments are wrong: printed with a pointer to the command's usage.
     class UsageError < StandardError; end
 
     # @return [Hash{String => Class}] command classes by name
@@ -41,7 +42,7 @@ module Wirebind
         end
         command_class = COMMANDS[name]
         unless command_class
-          err.puts("wirebind: unknown command #{name.inspect}\n\n#{usage}")
+          err.puts("wirebind: unknown command #{name.inspect} (wirebind --help lists the commands)")
           return 2
         end
 
@@ -53,7 +54,7 @@ module Wirebind
           command.run(arguments, options)
           0
         rescue OptionParser::ParseError, UsageError => e
-          err.puts("wirebind #{name}: #{e.message}\n\n#{parser.help}")
+          err.puts("wirebind #{name}: #{one_line(e.message)} (wirebind #{name} --help shows the usage)")
           2
         rescue Errno::EPIPE
           0 # the reader (| head) has what it wanted
@@ -61,17 +62,23 @@ module Wirebind
           err.puts("wirebind #{name}: interrupted") # ^C: the output was removed, as after any failure
           130
         rescue StandardError => e
-          err.puts("wirebind #{name}: #{e.message.strip.gsub(/\s*\n\s*/, ' ')}")
+          err.puts("wirebind #{name}: #{one_line(e.message)}")
           1
         end
       end
 
-      # @return [String]
+      # @return [String] what +wirebind --help+ prints
       def usage
         lines = ["Usage: wirebind COMMAND [options]", "", "Commands:"]
         COMMANDS.each_value { |command| lines << format("  %-10s %s", command::NAME, command::SUMMARY) }
         lines << "" << "wirebind COMMAND --help describes one."
         lines.join("\n")
+      end
+
+      private
+
+      def one_line(message)
+        message.strip.gsub(/\s*\n\s*/, " ")
       end
     end
 

@@ -156,6 +156,17 @@ class CLIConvertTest < Minitest::Test
     assert_match(/NoSuchModel: no such constant/, err)
   end
 
+  # Every error is one line on stderr, a usage error too: it says where the usage is.
+  def test_usage_errors_are_one_line
+    [%w[--type ConvertTestModels::Issue], %w[--type NoSuchModel in.xml], %w[--nope in.xml]].each do |arguments|
+      status, _out, err = convert(*arguments)
+
+      assert_equal 2, status, arguments.inspect
+      assert_equal 1, err.lines.size, err
+      assert_match(/\Awirebind convert: .+ \(wirebind convert --help shows the usage\)\n\z/, err)
+    end
+  end
+
   def test_draws_a_progress_bar_on_a_terminal
     input = write_input("issues.xml", soap(50))
     PTY.open do |terminal, tty|
