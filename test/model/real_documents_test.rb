@@ -85,6 +85,48 @@ class RealDocumentsTest < Minitest::Test
     attribute :coordinates, [:float]
   end
 
+  # An RSS 2.0 podcast feed (podcast-feed-parser's test data): <atom:link> comes
+  # before <link>, <itunes:title> beside <title>, a <guid> with an attribute.
+  ATOM = "http://www.w3.org/2005/Atom"
+  ITUNES = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+  RSS = ["podcast-feed-parser-1.0.4", "test/testfiles/bc-sample.xml"].freeze
+
+  class FeedItem
+    include Wirebind::Model
+    xml_prefix "itunes", ITUNES
+    attribute :title, :string
+    attribute :episode_title, :string, xml: "{#{ITUNES}}title"
+    attribute :pub_date, :time, format: :rfc822, xml: "pubDate"
+    attribute :guid, :string
+    attribute :guid_is_permalink, :boolean, xml: "guid/@isPermaLink"
+    attribute :link, :string
+    attribute :enclosure_url, :string, xml: "enclosure/@url"
+    attribute :enclosure_length, :integer, xml: "enclosure/@length"
+    attribute :enclosure_type, :string, xml: "enclosure/@type"
+    attribute :duration, :string, xml: "{#{ITUNES}}duration"
+    attribute :episode, :integer, xml: "{#{ITUNES}}episode"
+  end
+
+  class FeedChannel
+    include Wirebind::Model
+    xml_prefix "atom", ATOM
+    xml_prefix "itunes", ITUNES
+    attribute :self_link, :string, xml: "{#{ATOM}}link/@href"
+    attribute :title, :string
+    attribute :pub_date, :time, format: :rfc822, xml: "pubDate"
+    attribute :link, :string
+    attribute :language, :string
+    attribute :author, :string, xml: "{#{ITUNES}}author"
+    attribute :items, [FeedItem], xml: "item"
+  end
+
+  class Feed
+    include Wirebind::Model
+    xml_root "rss"
+    attribute :version, :string, xml: "@version"
+    attribute :channel, FeedChannel
+  end
+
   def test_gpx_every_field_against_nokogiri
     text = File.read(fixture_gem_path(*GPX))
     doc = Nokogiri::XML(text)
@@ -140,7 +182,41 @@ class RealDocumentsTest < Minitest::Test
     end
   end
 
+  def test_rss_feed_every_field_against_nokogiri
+    text = File.read(fixture_gem_path(*RSS))
+    BACKENDS.each do |backend|
+      feed = Wirebind::XML.decode(text, Feed, backend: backend)
+      assert_feed_matches Nokogiri::XML(text), feed, backend
+      assert_equal "http://www.lawbc.com", feed.channel.link, "<link>, not the <atom:link/> before it (#{backend})"
+      again = Wirebind::XML.encode(feed, backend: backend)
+      assert_equal feed, Wirebind::XML.decode(again, Feed, backend: backend), backend
+      assert_feed_matches Nokogiri::XML(again), feed, "#{backend}, re-encoded"
+    end
+  end
+
   private
+
+  def assert_feed_matches(doc, feed, label)
+    ns = { "atom" => ATOM, "itunes" => ITUNES }
+    channel = doc.at("/rss/channel")
+    assert_equal doc.root["version"], feed.version, label
+    assert_equal [channel.at("./atom:link", ns)["href"], channel.at("./title").text, Time.rfc2822(channel.at("./pubDate").text),
+                  channel.at("./link").text, channel.at("./language").text, channel.at("./itunes:author", ns).text],
+                 [feed.channel.self_link, feed.channel.title, feed.channel.pub_date, feed.channel.link,
+                  feed.channel.language, feed.channel.author], label
+    items = channel.xpath("./item")
+    assert_equal 4, items.size, label
+    assert_equal items.size, feed.channel.items.size, label
+    items.zip(feed.channel.items).each do |xml, item|
+      enclosure = xml.at("./enclosure")
+      assert_equal [xml.at("./title").text, xml.at("./itunes:title", ns).text, Time.rfc2822(xml.at("./pubDate").text),
+                    xml.at("./guid").text, xml.at("./guid")["isPermaLink"] == "true", xml.at("./link").text,
+                    enclosure["url"], Integer(enclosure["length"]), enclosure["type"], xml.at("./itunes:duration", ns).text,
+                    xml.at("./itunes:episode", ns)&.text&.then { |episode| Integer(episode) }],
+                   [item.title, item.episode_title, item.pub_date, item.guid, item.guid_is_permalink, item.link,
+                    item.enclosure_url, item.enclosure_length, item.enclosure_type, item.duration, item.episode], label
+    end
+  end
 
   def assert_gpx_matches(doc, gpx, label)
     root = doc.root
