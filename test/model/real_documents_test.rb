@@ -127,6 +127,39 @@ class RealDocumentsTest < Minitest::Test
     attribute :channel, FeedChannel
   end
 
+  # A SAML 2.0 assertion (saml2-js's test data): everything in one namespace,
+  # attributes read by path (SubjectConfirmation's @Method as :method).
+  SAML = "urn:oasis:names:tc:SAML:2.0:assertion"
+  SAML_ASSERTION = ["saml2-js-4.0.4", "test/data/good_assertion.xml"].freeze
+
+  class SamlAttribute
+    include Wirebind::Model
+    xml_namespace SAML
+    attribute :name, :string, xml: "@Name"
+    attribute :values, [:string], xml: "AttributeValue"
+  end
+
+  class SamlAssertion
+    include Wirebind::Model
+    xml_namespace SAML
+    xml_root "Assertion"
+    attribute :id, :string, xml: "@ID"
+    attribute :issue_instant, :time, xml: "@IssueInstant"
+    attribute :version, :string, xml: "@Version"
+    attribute :issuer, :string, xml: "Issuer"
+    attribute :name_id, :string, xml: "Subject/NameID"
+    attribute :name_id_format, :string, xml: "Subject/NameID/@Format"
+    attribute :method, :string, xml: "Subject/SubjectConfirmation/@Method"
+    attribute :recipient, :string, xml: "Subject/SubjectConfirmation/SubjectConfirmationData/@Recipient"
+    attribute :in_response_to, :string, xml: "Subject/SubjectConfirmation/SubjectConfirmationData/@InResponseTo"
+    attribute :not_before, :time, xml: "Conditions/@NotBefore"
+    attribute :not_on_or_after, :time, xml: "Conditions/@NotOnOrAfter"
+    attribute :audience, :string, xml: "Conditions/AudienceRestriction/Audience"
+    attribute :attributes, [SamlAttribute], xml: "AttributeStatement/Attribute"
+    attribute :session_index, :string, xml: "AuthnStatement/@SessionIndex"
+    attribute :authn_context, :string, xml: "AuthnStatement/AuthnContext/AuthnContextClassRef"
+  end
+
   def test_gpx_every_field_against_nokogiri
     text = File.read(fixture_gem_path(*GPX))
     doc = Nokogiri::XML(text)
@@ -194,6 +227,17 @@ class RealDocumentsTest < Minitest::Test
     end
   end
 
+  def test_saml_assertion_every_field_against_nokogiri
+    text = File.read(fixture_gem_path(*SAML_ASSERTION))
+    BACKENDS.each do |backend|
+      assertion = Wirebind::XML.decode(text, SamlAssertion, backend: backend)
+      assert_saml_matches Nokogiri::XML(text), assertion, backend
+      again = Wirebind::XML.encode(assertion, backend: backend)
+      assert_equal assertion, Wirebind::XML.decode(again, SamlAssertion, backend: backend), backend
+      assert_saml_matches Nokogiri::XML(again), assertion, "#{backend}, re-encoded"
+    end
+  end
+
   private
 
   def assert_feed_matches(doc, feed, label)
@@ -216,6 +260,31 @@ class RealDocumentsTest < Minitest::Test
                    [item.title, item.episode_title, item.pub_date, item.guid, item.guid_is_permalink, item.link,
                     item.enclosure_url, item.enclosure_length, item.enclosure_type, item.duration, item.episode], label
     end
+  end
+
+  def assert_saml_matches(doc, assertion, label)
+    ns = { "saml" => SAML }
+    root = doc.root
+    assert_equal [SAML, "Assertion"], [root.namespace&.href, root.name], label
+    confirmation = root.at("./saml:Subject/saml:SubjectConfirmation", ns)
+    conditions = root.at("./saml:Conditions", ns)
+    assert_equal [root["ID"], Time.iso8601(root["IssueInstant"]), root["Version"], root.at("./saml:Issuer", ns).text,
+                  root.at("./saml:Subject/saml:NameID", ns).text, root.at("./saml:Subject/saml:NameID", ns)["Format"],
+                  confirmation["Method"], confirmation.at("./saml:SubjectConfirmationData", ns)["Recipient"],
+                  confirmation.at("./saml:SubjectConfirmationData", ns)["InResponseTo"],
+                  Time.iso8601(conditions["NotBefore"]), Time.iso8601(conditions["NotOnOrAfter"]),
+                  conditions.at("./saml:AudienceRestriction/saml:Audience", ns).text,
+                  root.at("./saml:AuthnStatement", ns)["SessionIndex"],
+                  root.at("./saml:AuthnStatement/saml:AuthnContext/saml:AuthnContextClassRef", ns).text],
+                 [assertion.id, assertion.issue_instant, assertion.version, assertion.issuer, assertion.name_id,
+                  assertion.name_id_format, assertion.method_value, assertion.recipient, assertion.in_response_to,
+                  assertion.not_before, assertion.not_on_or_after, assertion.audience, assertion.session_index,
+                  assertion.authn_context], label
+    attributes = root.xpath("./saml:AttributeStatement/saml:Attribute", ns).map do |attribute|
+      [attribute["Name"], attribute.xpath("./saml:AttributeValue", ns).map(&:text)]
+    end
+    assert_equal 6, attributes.size, label
+    assert_equal attributes, assertion.attributes.map { |attribute| [attribute.name, attribute.values] }, label
   end
 
   def assert_gpx_matches(doc, gpx, label)
