@@ -7,8 +7,9 @@ require "time"
 
 # Issue 20, item 6, on real documents from other projects' npm packages
 # (rakelib/real_documents.yml records each source and licence; `rake fixtures`
-# unpacks them): a GPX track (XML, and in JSON as [[TrackPoint]]) and GeoJSON
-# geometries (lists of lists, picked by their "type" member). Every field of
+# unpacks them): a GPX track (XML, and in JSON as [[TrackPoint]]), GeoJSON
+# geometries (lists of lists, picked by their "type" member), an RSS podcast
+# feed, a SAML assertion and GitHub's webhook payloads. Every field of
 # the models is compared with an independent extraction (Nokogiri, JSON.parse),
 # and decode(encode(x)) == x is checked on both backends.
 class RealDocumentsTest < Minitest::Test
@@ -160,6 +161,58 @@ class RealDocumentsTest < Minitest::Test
     attribute :authn_context, :string, xml: "AuthnStatement/AuthnContext/AuthnContextClassRef"
   end
 
+  # GitHub's "issues" webhook payloads (@octokit/webhooks-examples), one model per
+  # object a user would read.
+  GITHUB = ["octokit-webhooks-examples-7.6.1", "api.github.com/index.json"].freeze
+
+  class GitHubUser
+    include Wirebind::Model
+    attribute :login, :string
+    attribute :id, :integer
+    attribute :type, :string
+    attribute :site_admin, :boolean
+  end
+
+  class GitHubLabel
+    include Wirebind::Model
+    attribute :id, :integer
+    attribute :name, :string
+    attribute :color, :string
+    attribute :default, :boolean
+  end
+
+  class GitHubIssue
+    include Wirebind::Model
+    attribute :id, :integer
+    attribute :number, :integer
+    attribute :title, :string
+    attribute :state, :string
+    attribute :locked, :boolean
+    attribute :comments, :integer
+    attribute :body, :string
+    attribute :user, GitHubUser
+    attribute :labels, [GitHubLabel]
+    attribute :created_at, :time
+    attribute :updated_at, :time
+    attribute :closed_at, :time
+  end
+
+  class GitHubRepository
+    include Wirebind::Model
+    attribute :id, :integer
+    attribute :full_name, :string
+    attribute :private, :boolean
+    attribute :owner, GitHubUser
+  end
+
+  class IssuesEvent
+    include Wirebind::Model
+    attribute :action, :string
+    attribute :issue, GitHubIssue
+    attribute :repository, GitHubRepository
+    attribute :sender, GitHubUser
+  end
+
   def test_gpx_every_field_against_nokogiri
     text = File.read(fixture_gem_path(*GPX))
     doc = Nokogiri::XML(text)
@@ -238,6 +291,21 @@ class RealDocumentsTest < Minitest::Test
     end
   end
 
+  def test_github_issues_webhooks_against_json_parse
+    examples = JSON.parse(File.read(fixture_gem_path(*GITHUB))).find { |event| event["name"] == "issues" }.fetch("examples")
+    assert_equal 29, examples.size
+    BACKENDS.each do |backend|
+      examples.each_with_index do |plain, index|
+        label = "issues example #{index} (#{plain['action']}, #{backend})"
+        event = Wirebind::JSON.decode(JSON.generate(plain), IssuesEvent, backend: backend)
+        assert_github_matches plain, event, label
+        again = Wirebind::JSON.encode(event, backend: backend)
+        assert_equal event, Wirebind::JSON.decode(again, IssuesEvent, backend: backend), label
+        assert_github_matches JSON.parse(again), event, "#{label}, re-encoded"
+      end
+    end
+  end
+
   private
 
   def assert_feed_matches(doc, feed, label)
@@ -285,6 +353,28 @@ class RealDocumentsTest < Minitest::Test
     end
     assert_equal 6, attributes.size, label
     assert_equal attributes, assertion.attributes.map { |attribute| [attribute.name, attribute.values] }, label
+  end
+
+  def assert_github_matches(plain, event, label)
+    assert_equal plain["action"], event.action, label
+    assert_github_user plain["sender"], event.sender, label
+    repository = plain["repository"]
+    assert_equal [repository["id"], repository["full_name"], repository["private"]],
+                 [event.repository.id, event.repository.full_name, event.repository.private], label
+    assert_github_user repository["owner"], event.repository.owner, label
+    issue = plain["issue"]
+    assert_equal %w[id number title state locked comments body].map { |name| issue[name] },
+                 [event.issue.id, event.issue.number, event.issue.title, event.issue.state, event.issue.locked,
+                  event.issue.comments, event.issue.body], label
+    assert_equal(%w[created_at updated_at closed_at].map { |name| issue[name] && Time.iso8601(issue[name]) },
+                 [event.issue.created_at, event.issue.updated_at, event.issue.closed_at], label)
+    assert_github_user issue["user"], event.issue.user, label
+    assert_equal((issue["labels"] || []).map { |item| item.values_at("id", "name", "color", "default") },
+                 (event.issue.labels || []).map { |item| [item.id, item.name, item.color, item.default] }, label)
+  end
+
+  def assert_github_user(plain, user, label)
+    assert_equal plain.values_at("login", "id", "type", "site_admin"), [user.login, user.id, user.type, user.site_admin], label
   end
 
   def assert_gpx_matches(doc, gpx, label)
