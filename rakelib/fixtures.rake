@@ -38,15 +38,17 @@ task :fixtures do
   REAL_DOCUMENTS.each do |package|
     name = package.fetch("name")
     version = package.fetch("version")
-    target = File.join(FIXTURES_DIR, "#{name}-#{version}")
+    # npm names a scoped package's tarball "scope-name-version.tgz"; the directory takes that stem.
+    stem = "#{name.delete_prefix('@').tr('/', '-')}-#{version}"
+    target = File.join(FIXTURES_DIR, stem)
     next if File.directory?(target)
     raise "rake fixtures: npm is needed to unpack #{name}@#{version} (apt-get install npm)" unless system("npm --version > /dev/null 2>&1")
 
     Dir.chdir(FIXTURES_DIR) do
       sh "npm", "pack", "#{name}@#{version}", "--silent", "--loglevel=error", out: File::NULL
       mkdir_p "#{target}.partial"
-      sh "tar", "xzf", "#{name}-#{version}.tgz", "--strip-components=1", "-C", "#{target}.partial"
-      rm_f "#{name}-#{version}.tgz"
+      sh "tar", "xzf", "#{stem}.tgz", "--strip-components=1", "-C", "#{target}.partial"
+      rm_f "#{stem}.tgz"
       mv "#{target}.partial", target
     end
   end
