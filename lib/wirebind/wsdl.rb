@@ -60,6 +60,7 @@ end
 require_relative "wsdl/document"
 require_relative "wsdl/loader"
 require_relative "wsdl/schema"
+require_relative "wsdl/addressing"
 require_relative "wsdl/description"
 require_relative "wsdl/writer"
 require_relative "wsdl/naming"

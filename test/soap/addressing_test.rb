@@ -6,8 +6,8 @@ require_relative "interop/interop_support"
 require "open3"
 require "json"
 
-# WS-Addressing 1.0: zeep's WsAddressingPlugin (Debian's python3-zeep) calling
-# a service with addressing on, wirebind's client against the same service,
+# WS-Addressing 1.0: zeep (Debian's python3-zeep) calling a service with
+# addressing on, turned on by zeep itself from the ?wsdl's wsam:Action, wirebind's client against the same service,
 # and a client refusing a reply that relates to another message.
 class SOAPAddressingTest < Minitest::Test
   include PeerServer
@@ -25,14 +25,14 @@ class SOAPAddressingTest < Minitest::Test
     end
   end
 
-  def test_zeep_addressing_plugin_gets_a_reply_that_relates_to_its_message
+  def test_zeep_reads_the_wsdl_action_and_gets_a_reply_that_relates_to_its_message
     require_operation_keywords
     require_peer(File.executable?(PYTHON) && system(PYTHON, "-c", "import zeep", err: File::NULL), "zeep for #{PYTHON} (python3-zeep)")
     Interop::Server.open(EchoService.new) do |server|
       out, err, status = Open3.capture3(PYTHON, File.join(__dir__, "interop", "zeep_addressing_client.py"), server.url)
       assert status.success?, "zeep failed:\n#{err}"
       reply = JSON.parse(out.lines.last)
-      assert_equal "zeep via 3 addressing headers", reply["result"] # Action, MessageID, To
+      assert_equal "zeep via 3 addressing headers", reply["result"] # Action, MessageID, To: no plugin given, once each
       assert_match(/\Aurn:uuid:/, reply["message_id"])
       assert_equal reply["message_id"], reply["relates_to"]
       assert_equal "#{NS}/echoResponse", reply["action"]

@@ -51,12 +51,18 @@ module Wirebind
         end
 
         # @api private
-        # @raise [AddressingError] the reply relates to another message
-        def check_reply(blocks, message_id)
-          relates_to = value(blocks, "RelatesTo") or return
-          return if relates_to == message_id
+        # @param action [String, nil] the action the reply must carry, when it carries one (nil: any)
+        # @raise [AddressingError] the reply relates to another message, or carries another action
+        def check_reply(blocks, message_id, action = nil)
+          relates_to = value(blocks, "RelatesTo")
+          if relates_to && relates_to != message_id
+            raise AddressingError, "the response relates to message #{relates_to}, not to this call's #{message_id}: refused (another call's answer?)"
+          end
 
-          raise AddressingError, "the response relates to message #{relates_to}, not to this call's #{message_id}: refused (another call's answer?)"
+          replied = action && value(blocks, "Action")
+          return if replied.nil? || replied == action
+
+          raise AddressingError, "the response's action #{replied} is not this operation's #{action} (the WSDL's output action): refused"
         end
       end
     end

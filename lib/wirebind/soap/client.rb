@@ -173,7 +173,8 @@ module Wirebind
       # @return [Object, Array, nil]
       def invoke(operation, args = {}, **options)
         call(operation.name, args, returns: operation.returns, at: operation.at, types: operation.args,
-                                   soap_action: operation.soap_action, **options)
+                                   soap_action: operation.soap_action, action: operation.action,
+                                   reply_action: operation.reply_action, **options)
       end
 
       # Streams the items of +operation+'s list result ({#each}); as {#invoke}.
@@ -184,7 +185,7 @@ module Wirebind
       def invoke_each(operation, args = {}, **options, &block)
         item = operation.returns.is_a?(Array) ? operation.returns.first : operation.returns
         each(operation.name, args, returns: item, at: operation.at, types: operation.args, soap_action: operation.soap_action,
-                                   **options, &block)
+                                   action: operation.action, reply_action: operation.reply_action, **options, &block)
       end
 
       # Calls an operation and decodes its result.
@@ -199,10 +200,15 @@ module Wirebind
       # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] more headers
       #   for this call, as the constructor's
       # @param soap_action [String, Proc, nil] this call's SOAPAction
+      # @param action [String, nil] with +addressing: true+, the +wsa:Action+ sent, and
+      #   the SOAPAction with it (nil: the SOAPAction)
+      # @param reply_action [String, nil] with +addressing: true+, the +wsa:Action+ a
+      #   reply must carry when it carries one (nil: any); another is an {AddressingError}
       # @return [Object, Array, nil]
       # @raise [Fault, HTTPError, TimeoutError, ConnectionError, ParseError, DecodeError]
-      def call(operation, args = {}, returns: nil, at: nil, types: {}, soap_headers: [], soap_action: nil, **decode_options)
-        exchange(operation, args, types, soap_headers, soap_action) do |reader, received|
+      def call(operation, args = {}, returns: nil, at: nil, types: {}, soap_headers: [], soap_action: nil, action: nil, reply_action: nil,
+               **decode_options)
+        exchange(operation, args, types, soap_headers, soap_action, [action, reply_action]) do |reader, received|
           result = reader.decode(returns, at: at, **read_options(decode_options))
           received ? received.apply(result).tap { received.finish } : result
         end
@@ -215,13 +221,14 @@ module Wirebind
       # @param (see #call)
       # @yieldparam record [Object]
       # @return [Integer, Enumerator] how many were yielded; an Enumerator without a block
-      def each(operation, args = {}, returns:, at: nil, types: {}, soap_headers: [], soap_action: nil, **decode_options, &block)
+      def each(operation, args = {}, returns:, at: nil, types: {}, soap_headers: [], soap_action: nil, action: nil, reply_action: nil,
+               **decode_options, &block)
         unless block
           return enum_for(:each, operation, args, returns: returns, at: at, types: types, soap_headers: soap_headers,
-                                                  soap_action: soap_action, **decode_options)
+                                                  soap_action: soap_action, action: action, reply_action: reply_action, **decode_options)
         end
 
-        exchange(operation, args, types, soap_headers, soap_action) do |reader, received|
+        exchange(operation, args, types, soap_headers, soap_action, [action, reply_action]) do |reader, received|
           next reader.each(returns, at: at, **read_options(decode_options), &block) unless received
 
           count = reader.each(returns, at: at, **read_options(decode_options)) { |record| block.call(received.apply(record)) }
@@ -248,11 +255,14 @@ module Wirebind
         options
       end
 
-      def exchange(operation, args, types, call_headers, call_action, &block)
+      # +actions+: the WS-Addressing action sent and the one a reply must carry (nil: the SOAPAction; any).
+      def exchange(operation, args, types, call_headers, call_action, actions, &block)
         operation = operation.to_s
         started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
         security = @wsse && WSSE::Request.new(@wsse)
         message_id = @addressing ? Addressing.message_id : nil
+        # WS-Addressing's SOAP binding: a SOAPAction that is not empty is the wsa:Action.
+        call_action = actions[0] if message_id && actions[0]
         header_xml = [
           message_id && Addressing.request_xml(action: soap_action_for(operation, call_action), to: @endpoint, message_id: message_id),
           security&.header_xml
@@ -274,7 +284,7 @@ module Wirebind
             reader = DebugReader.new(reader, @debug)
           end
           counter = CountingReader.new(reader)
-          respond(code, response_headers, counter, message_id, &block)
+          respond(code, response_headers, counter, message_id && [message_id, actions[1]], &block)
         end
         raise outcome if outcome.is_a?(Error)
 
@@ -284,8 +294,9 @@ module Wirebind
       end
 
       # The result; or a Fault or HTTPError, returned so that the transport reads
-      # the rest of the body and keeps the connection.
-      def respond(status, headers, reader, message_id)
+      # the rest of the body and keeps the connection. +addressed+: the request's
+      # MessageID and the reply's action (nil without addressing).
+      def respond(status, headers, reader, addressed)
         unless (200..299).cover?(status)
           reader = PeekReader.new(reader, HTTPError::BODY_LIMIT)
           return HTTPError.new(status, reader.peeked) unless soap_body?(headers, reader)
@@ -305,7 +316,7 @@ module Wirebind
         unknown = Envelope.not_understood(envelope.must_understand, @understands)
         return MustUnderstandError.new(unknown) unless unknown.empty?
 
-        Addressing.check_reply(envelope.headers, message_id) if message_id
+        Addressing.check_reply(envelope.headers, *addressed) if addressed
 
         yield envelope, received
       rescue ParseError, DecodeError => e

@@ -19,6 +19,12 @@ module Wirebind
     # @!attribute [r] at
     #   @return [String, nil] where the result is, below Body (nil: the response
     #     element's first child, or its items for a list)
-    Operation = Struct.new(:name, :args, :returns, :soap_action, :at, keyword_init: true)
+    # @!attribute [r] action
+    #   @return [String, nil] the +wsa:Action+ a client with +addressing: true+
+    #     sends (the WSDL's +wsam:Action+ or +wsaw:Action+, else the default
+    #     WS-Addressing gives it; nil: the SOAPAction)
+    # @!attribute [r] reply_action
+    #   @return [String, nil] the +wsa:Action+ a reply must carry (nil: any)
+    Operation = Struct.new(:name, :args, :returns, :soap_action, :at, :action, :reply_action, keyword_init: true)
   end
 end

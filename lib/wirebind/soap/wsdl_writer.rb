@@ -69,7 +69,8 @@ module Wirebind
         operations = @service.operations.map { |operation| operation(operation, namespaces, messages) }.freeze
         bindings = versions.map do |number|
           version = WSDL::SOAP_VERSIONS.fetch(number)
-          WSDL::Binding.new("#{@name}#{version.binding_suffix}", @tns, number, operations, [@tns, "#{@name}PortType"]).freeze
+          WSDL::Binding.new("#{@name}#{version.binding_suffix}", @tns, number, operations, [@tns, "#{@name}PortType"],
+                            @service.addressing).freeze
         end
         ports = bindings.map { |binding| WSDL::Port.new("#{@name}#{WSDL::SOAP_VERSIONS.fetch(binding.version).port_suffix}", binding, @location).freeze }
         WSDL::Description.build(name: @name, target_namespace: @tns, namespaces: namespaces, schema_nodes: schema_nodes,
@@ -97,8 +98,11 @@ module Wirebind
         request = WSDL::Message.new("#{name}Request", @tns, input.freeze).freeze
         response = WSDL::Message.new("#{name}Response", @tns, output.freeze).freeze
         messages << request << response
-        WSDL::Operation.new(name, @service.soap_action_for(operation), @style, @document ? nil : @tns, request, response,
-                            request.parts, response.parts, [].freeze, [].freeze).freeze
+        action = @service.soap_action_for(operation)
+        # With addressing, the actions the service reads and answers with (the request's, +Response+ added).
+        actions = @service.addressing ? [action, "#{action}Response"] : []
+        WSDL::Operation.new(name, action, @style, @document ? nil : @tns, request, response,
+                            request.parts, response.parts, [].freeze, [].freeze, *actions).freeze
       end
 
       # "prefix:local" as [namespace, local].

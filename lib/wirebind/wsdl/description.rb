@@ -10,12 +10,18 @@ module Wirebind
     #
     # +style+ is +:document+, +:rpc+ or +:rpc_encoded+; +input+ and +output+ are
     # {Message}s (nil for none); +body_parts+ the input parts in the body;
-    # +headers+ [Message, part name] pairs; +faults+ fault messages.
+    # +headers+ [Message, part name] pairs; +faults+ fault messages;
+    # +input_action+ the WS-Addressing action of a request (the port type
+    # input's +wsam:Action+/+wsaw:Action+, else the default WS-Addressing
+    # Metadata 4.4.4 gives it), +output_action+ that of a reply (only as the
+    # output names it: nil, any).
     Operation = Struct.new(:name, :soap_action, :style, :namespace, :input, :output, :input_parts,
-                           :output_parts, :headers, :faults)
+                           :output_parts, :headers, :faults, :input_action, :output_action)
     # A SOAP binding: its version (+"1.1"+ or +"1.2"+) and operations, in order;
-    # +port_type+ the namespace and name of its port type (nil when it names none).
-    Binding = Struct.new(:name, :namespace, :version, :operations, :port_type)
+    # +port_type+ the namespace and name of its port type (nil when it names none);
+    # +addressing+ whether it requires WS-Addressing (+wsaw:UsingAddressing+
+    # required, or a +wsam:Addressing+ policy).
+    Binding = Struct.new(:name, :namespace, :version, :operations, :port_type, :addressing)
     # A +wsdl:port+: a binding at an address.
     Port = Struct.new(:name, :binding, :endpoint)
     # A +wsdl:service+.
@@ -74,6 +80,7 @@ module Wirebind
         @warnings = loader.warnings.dup
         @messages = {}
         port_types = {}
+        policies = {}
         bindings = {}
         services = []
         loader.definitions.each do |root, tns|
@@ -87,11 +94,14 @@ module Wirebind
             when "service" then services << [node, tns]
             end
           end
+          root.children.each do |node|
+            policies[Addressing.policy_id(node)] ||= node if Addressing.policy?(node, "Policy") && Addressing.policy_id(node)
+          end
         end
         @bindings = []
         by_key = {}
         bindings.each do |key, (node, tns)|
-          binding = binding(node, tns, port_types)
+          binding = binding(node, tns, port_types, policies)
           next unless binding
 
           by_key[key] = binding
@@ -172,7 +182,7 @@ module Wirebind
         Message.new(node["name"], tns, parts.freeze)
       end
 
-      def binding(node, tns, port_types)
+      def binding(node, tns, port_types, policies)
         soap = node.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "binding" }
         return nil unless soap
 
@@ -184,12 +194,14 @@ module Wirebind
         # The port type's operations by name (the first of overloaded ones): one lookup each.
         abstract = {}
         port_type&.children&.each { |child| abstract[child["name"]] ||= child if child.uri == WSDL_NS && child.local == "operation" }
+        type_name = node["type"] && node.qname(node["type"])
         operations = node.children.select { |child| child.uri == WSDL_NS && child.local == "operation" }.map do |op|
-          operation(op, port_type, abstract[op["name"].to_s], default_style)
+          operation(op, port_type && type_name, abstract[op["name"].to_s], default_style)
         end
-        Binding.new(node["name"], tns, version, operations.freeze, node["type"] && node.qname(node["type"]))
+        Binding.new(node["name"], tns, version, operations.freeze, type_name, Addressing.required?(node, policies))
       end
 
+      # +port_type+: the port type's namespace and name (nil when it is not defined).
       def operation(node, port_type, abstract, default_style)
         name = node["name"].to_s
         soap_op = node.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "operation" }
@@ -211,7 +223,15 @@ module Wirebind
         end
         Operation.new(name, soap_op && soap_op["soapAction"], style, body && body["namespace"], input, output,
                       body_parts(input, body, header_pairs), body_parts(output, output_body(node), []),
-                      header_pairs.freeze, faults.freeze)
+                      header_pairs.freeze, faults.freeze, *actions(port_type, abstract))
+      end
+
+      # The operation's WS-Addressing input and output actions.
+      def actions(port_type, abstract)
+        return [nil, nil] unless abstract&.child(WSDL_NS, "input")
+
+        [Addressing.action(abstract.child(WSDL_NS, "input")) || Addressing.default_input_action(port_type, Addressing.input_name(abstract)),
+         Addressing.action(abstract.child(WSDL_NS, "output"))]
       end
 
       def output_body(node)

@@ -362,9 +362,13 @@ module Wirebind
         out << "    include ::Wirebind::WSDL::FaultDetails\n\n" unless faults.empty?
         out << "\n" if faults.empty?
         out << "    # @param endpoint [String] default: the WSDL's address\n"
+        if binding.addressing
+          out << "    # @param addressing [Boolean] WS-Addressing, on: the binding requires it\n"
+          keyword = ", addressing: true"
+        end
         out << "    # @param options [Hash] any other option of Wirebind::SOAP::Client.new\n"
-        out << "    def initialize(endpoint: ENDPOINT, **options)\n"
-        out << "      super(endpoint: endpoint, namespace: NAMESPACE, version: #{binding.version.inspect}, style: #{style.inspect}, **options)\n"
+        out << "    def initialize(endpoint: ENDPOINT#{keyword}, **options)\n"
+        out << "      super(endpoint: endpoint, namespace: NAMESPACE, version: #{binding.version.inspect}, style: #{style.inspect}#{keyword && ', addressing: addressing'}, **options)\n"
         out << "    end\n"
         methods = {}
         client_methods.each { |name| methods[name] = true }
@@ -386,7 +390,10 @@ module Wirebind
         out = +"::Wirebind::SOAP::Operation.new(name: #{operation.name.inspect}, args: {#{" #{args} " unless args.empty?}}"
         out << ", returns: #{operation.returns}" if operation.returns
         out << ", at: #{operation.at.inspect}" if operation.at
-        out << ", soap_action: #{operation.soap_action.inspect}).freeze"
+        out << ", soap_action: #{operation.soap_action.inspect}"
+        out << ", action: #{operation.action.inspect}" if operation.action
+        out << ", reply_action: #{operation.reply_action.inspect}" if operation.reply_action
+        out << ").freeze"
       end
 
       # The model classes of the fault messages' parts, each once, in order.
@@ -411,7 +418,8 @@ module Wirebind
       def operation_plan(operation, binding)
         plan = operation_parts(operation, binding)
         call = ::Wirebind::SOAP::Operation.new(name: plan[:element], args: plan[:args].to_h, returns: plan[:returns],
-                                               soap_action: operation.soap_action.to_s, at: plan[:at]).freeze
+                                               soap_action: operation.soap_action.to_s, at: plan[:at],
+                                               action: operation.input_action, reply_action: operation.output_action).freeze
         Plan.new(call, operation, plan[:namespace], plan[:style], plan[:headers], plan[:list])
       end
 

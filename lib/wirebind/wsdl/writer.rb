@@ -176,13 +176,35 @@ module Wirebind
           out << %(<#{wsdl}:portType name="#{a(binding.port_type[1])}">\n)
           binding.operations.each do |operation|
             out << %(<#{wsdl}:operation name="#{a(operation.name)}">)
-            out << %(<#{wsdl}:input message="#{a(message_ref(operation.input))}"/>) if operation.input
-            out << %(<#{wsdl}:output message="#{a(message_ref(operation.output))}"/>) if operation.output
+            if operation.input
+              out << %(<#{wsdl}:input message="#{a(message_ref(operation.input))}"#{input_action(binding, operation)}/>)
+            end
+            if operation.output
+              action = operation.output_action && %( #{wsam}:Action="#{a(operation.output_action)}")
+              out << %(<#{wsdl}:output message="#{a(message_ref(operation.output))}"#{action}/>)
+            end
             operation.faults.each { |fault| out << %(<#{wsdl}:fault name="#{a(fault.name)}" message="#{a(message_ref(fault))}"/>) }
             out << "</#{wsdl}:operation>\n"
           end
           out << "</#{wsdl}:portType>\n"
         end
+      end
+
+      # The input's +wsam:Action+ attribute when its action is not the default
+      # (the input is written without a name: WSDL 1.1's default name), or the
+      # binding requires addressing (zeep, for one, reads no default action).
+      def input_action(binding, operation)
+        action = operation.input_action or return ""
+        name = operation.output ? "#{operation.name}Request" : operation.name
+        return "" if !binding.addressing && action == Addressing.default_input_action(binding.port_type, name)
+
+        %( #{wsam}:Action="#{a(action)}")
+      end
+
+      # The WS-Addressing metadata prefix, declared when first needed.
+      def wsam
+        declare(free("wsam"), Addressing::WSAM_NS) unless @prefixes.key?(Addressing::WSAM_NS)
+        @prefixes.fetch(Addressing::WSAM_NS)
       end
 
       def binding(out, binding)
@@ -192,6 +214,10 @@ module Wirebind
         out << %( type="#{a(qname(binding.port_type))}") if binding.port_type
         style = binding.operations.first&.style == :document ? "document" : "rpc"
         out << %(><#{soap}:binding style="#{style}" transport="#{HTTP_TRANSPORT}"/>\n)
+        if binding.addressing
+          declare(free("wsaw"), Addressing::WSAW_NS) unless @prefixes.key?(Addressing::WSAW_NS)
+          out << %(<#{@prefixes.fetch(Addressing::WSAW_NS)}:UsingAddressing #{wsdl}:required="true"/>\n)
+        end
         binding.operations.each { |operation| binding_operation(out, operation, soap, version) }
         out << "</#{wsdl}:binding>\n"
       end
