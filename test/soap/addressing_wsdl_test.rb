@@ -143,6 +143,14 @@ class SOAPAddressingWSDLTest < Minitest::Test
     assert_match(/<input>: the action "urn:shout\\r\\nX-Injected: 1" holds white space/, error.message)
   end
 
+  # A soapAction is sent as the SOAPAction header: a line break in it is the
+  # WSDL's error, said where it is, not the transport's ArgumentError later.
+  def test_a_soap_action_with_a_line_break_is_refused_where_it_is
+    text = WSDL_TEXT.sub(%(soapAction="http://tempuri.org/IEcho/Shout"), %(soapAction="urn:shout&#13;&#10;X-Injected: 1"))
+    error = assert_raises(Wirebind::WSDL::InvalidError) { Wirebind::WSDL.load(StringIO.new(text)) }
+    assert_match(/<operation>: the soapAction "urn:shout\\r\\nX-Injected: 1" holds a control character/, error.message)
+  end
+
   # Policies nest as deep as the document: walked without recursion.
   def test_a_deeply_nested_policy_is_walked_without_recursion
     depth = 5_000

@@ -221,9 +221,18 @@ module Wirebind
         faults = (abstract ? abstract.children : []).select { |child| child.uri == WSDL_NS && child.local == "fault" }.filter_map do |fault|
           fault["message"] && @messages[fault.qname(fault["message"])]
         end
-        Operation.new(name, soap_op && soap_op["soapAction"], style, body && body["namespace"], input, output,
+        Operation.new(name, soap_action(soap_op), style, body && body["namespace"], input, output,
                       body_parts(input, body, header_pairs), body_parts(output, output_body(node), []),
                       header_pairs.freeze, faults.freeze, *actions(port_type, abstract))
+      end
+
+      # The binding's soapAction, sent as the SOAPAction header: a control
+      # character (a line break would start another header) is refused here.
+      def soap_action(soap_op)
+        action = soap_op && soap_op["soapAction"] or return nil
+        raise InvalidError, "#{soap_op.where}: the soapAction #{action.inspect} holds a control character" if action.match?(/[\x00-\x1f\x7f]/)
+
+        action
       end
 
       # The operation's WS-Addressing input and output actions.
