@@ -191,7 +191,7 @@ module Wirebind
         end
 
         # @api private
-        # Writes a fault's detail (what {Version#write_fault} ends with) as the element +name+.
+        # Writes a fault's detail (what +Version#write_fault+ ends with) as the element +name+.
         def write_detail(out, name, detail)
           case detail
           when nil then nil
