@@ -52,6 +52,7 @@ end
 require_relative "soap/errors"
 require_relative "soap/fault"
 require_relative "soap/envelope"
+require_relative "soap/version"
 require_relative "soap/wsse"
 require_relative "soap/addressing"
 require_relative "soap/mtom"

@@ -25,7 +25,7 @@ module Wirebind
     # {DecodeError}. No partial result is ever returned.
     class Client
       # The request's Content-Type for each SOAP version.
-      CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
+      CONTENT_TYPES = { SOAP11.number => SOAP11.content_type, SOAP12.number => SOAP12.content_type }.freeze
       ADAPTERS = %i[net_http socket httpx].freeze
       # Seconds a call may take by default: twice the default read_timeout, so
       # that a large streamed response (Client#each over many records) has room,
@@ -123,8 +123,7 @@ module Wirebind
         raise ArgumentError, "endpoint must be an http or https URL, not #{endpoint.inspect}" unless @uri.is_a?(URI::HTTP) && @uri.host
 
         @namespace = namespace
-        @version = version.to_s
-        Envelope.envelope_namespace(@version)
+        @version = Version.fetch(version)
         Envelope.check_style(style)
         @style = style
         @soap_headers = soap_headers.freeze
@@ -361,19 +360,13 @@ module Wirebind
       def build_request_headers(operation, call_action)
         action = soap_action_for(operation, call_action)
         headers = @http_headers.dup
-        if @version == "1.1"
-          headers["Content-Type"] = CONTENT_TYPES["1.1"]
-          headers["SOAPAction"] = %("#{action}")
-        else
-          headers["Content-Type"] = %(#{CONTENT_TYPES['1.2']}; action="#{action}")
-        end
-        headers
+        @version.request_headers(headers, action)
       end
 
       # The request as an MTOM package: its body and headers.
       def mtom_request(message, envelope, headers)
         type = headers["Content-Type"]
-        root_type = @version == "1.1" ? "text/xml" : type.sub(/;\s*charset=[^;]*/, "")
+        root_type = @version.mtom_root_type(type)
         body, content_type = message.package(envelope, root_type)
         [body, headers.merge("Content-Type" => content_type)]
       end

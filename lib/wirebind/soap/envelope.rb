@@ -72,19 +72,18 @@ module Wirebind
         # @raise [EncodeError] a value does not fit its declared type, or cannot be written
         def write(out, operation:, namespace: nil, parts: {}, types: {}, version: "1.1", style: :document,
                   headers: [], header_xml: nil, multi_ref: false, wrap_lists: false, rpc_result: nil, body_id: nil)
-          env_ns = envelope_namespace(version)
+          version = Version.fetch(version)
           check_style(style)
           encoded = style == :rpc_encoded
-          out << %(<?xml version="1.0" encoding="UTF-8"?><#{ENV_PREFIX}:Envelope xmlns:#{ENV_PREFIX}="#{env_ns}")
+          out << %(<?xml version="1.0" encoding="UTF-8"?><#{ENV_PREFIX}:Envelope xmlns:#{ENV_PREFIX}="#{version.envelope_namespace}")
           out << %( xmlns:xsd="#{XSD_NS}" xmlns:xsi="#{XSI_NS}")
-          if encoded # SOAP 1.1's soapenc:Array and soapenc:root, or 1.2's enc:Array, enc:ref and enc:id
-            out << (version.to_s == "1.2" ? %( xmlns:enc="#{ENCODING_NS_12}") : %( xmlns:soapenc="#{ENCODING_NS}"))
-          end
+          # SOAP 1.1's soapenc:Array and soapenc:root, or 1.2's enc:Array, enc:ref and enc:id
+          out << version.encoding_declaration if encoded
           out << ">"
           write_header(out, headers, header_xml)
           out << (body_id ? %(<#{ENV_PREFIX}:Body xmlns:wsu="#{WSSE::WSU_NS}" wsu:Id="#{body_id}">) : "<#{ENV_PREFIX}:Body>")
           writer = encoded ? EncodedWriter.new(out, multi_ref, version) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
-          result = rpc_result && version.to_s == "1.2" && style != :document ? rpc_result_xml(rpc_result) : nil
+          result = rpc_result && version.rpc_result? && style != :document ? rpc_result_xml(rpc_result) : nil
           writer.operation(operation.to_s, namespace, parts, types, result)
           out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
         end
@@ -96,26 +95,13 @@ module Wirebind
         # @param version [String] +"1.1"+ or +"1.2"+
         # @return [#<<] +out+
         def write_fault(out, fault, version: "1.1")
-          env_ns = envelope_namespace(version)
+          version = Version.fetch(version)
           p = ENV_PREFIX
           code = fault_code(fault.code.to_s, version)
           # A code or subcode in WS-Security's namespace (its faults, WSS 1.1 §12) carries its declaration.
           wsse = [code, *fault.subcodes].any? { |name| name.to_s.start_with?("wsse:") } ? %( xmlns:wsse="#{WSSE::WSSE_NS}") : ""
-          out << %(<?xml version="1.0" encoding="UTF-8"?><#{p}:Envelope xmlns:#{p}="#{env_ns}"><#{p}:Body><#{p}:Fault#{wsse}>)
-          detail = fault.detail_value
-          if version == "1.1"
-            out << "<faultcode>" << text(code) << "</faultcode><faultstring>" << text(fault.reason.to_s) << "</faultstring>"
-            out << "<faultactor>" << text(fault.actor) << "</faultactor>" if fault.actor
-            write_detail(out, "detail", detail)
-          else
-            out << "<#{p}:Code><#{p}:Value>" << text(code) << "</#{p}:Value>"
-            fault.subcodes.each { |sub| out << "<#{p}:Subcode><#{p}:Value>" << text(sub) << "</#{p}:Value>" }
-            fault.subcodes.size.times { out << "</#{p}:Subcode>" }
-            out << "</#{p}:Code><#{p}:Reason><#{p}:Text xml:lang=\"en\">" << text(fault.reason.to_s) << "</#{p}:Text></#{p}:Reason>"
-            out << "<#{p}:Node>" << text(fault.node) << "</#{p}:Node>" if fault.node
-            out << "<#{p}:Role>" << text(fault.actor) << "</#{p}:Role>" if fault.actor
-            write_detail(out, "#{p}:Detail", detail)
-          end
+          out << %(<?xml version="1.0" encoding="UTF-8"?><#{p}:Envelope xmlns:#{p}="#{version.envelope_namespace}"><#{p}:Body><#{p}:Fault#{wsse}>)
+          version.write_fault(out, fault, code, self)
           out << "</#{p}:Fault></#{p}:Body></#{p}:Envelope>"
         end
 
@@ -141,7 +127,7 @@ module Wirebind
         # @api private
         # @return [String] the envelope namespace of +version+
         def envelope_namespace(version)
-          VERSIONS.fetch(version.to_s) { raise ArgumentError, "version: must be \"1.1\" or \"1.2\", not #{version.inspect}" }
+          Version.fetch(version).envelope_namespace
         end
 
         # @api private
@@ -204,6 +190,29 @@ module Wirebind
           XSD_TYPES.fetch(type)
         end
 
+        # @api private
+        # Writes a fault's detail (what +Version#write_fault+ ends with) as the element +name+.
+        def write_detail(out, name, detail)
+          case detail
+          when nil then nil
+          when String
+            if (whole = DETAIL_WHOLE.match(detail))
+              # A whole <detail> element, as Fault#detail gives it: renamed, its declarations kept.
+              declarations = whole[1].scan(/\sxmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')/).join
+              out << "<#{name}#{declarations}>" << whole[2] << "</#{name}>"
+            else
+              out << "<#{name}>" << detail << "</#{name}>"
+            end
+          else
+            raise ArgumentError, "a fault's detail is nil, a String of XML or a model instance, not #{detail.class}" unless detail.class.include?(Wirebind::Model)
+
+            out << "<#{name}>" << XML.encode(detail) << "</#{name}>"
+          end
+        end
+
+        DETAIL_WHOLE = %r{\A\s*<(?:[A-Za-z_][\w.-]*:)?[dD]etail(\s[^>]*)?>(.*)</(?:[A-Za-z_][\w.-]*:)?[dD]etail\s*>\s*\z}m
+        private_constant :DETAIL_WHOLE
+
         private
 
         # The part's name is unqualified (rpc styles), so the QName needs no prefix.
@@ -228,38 +237,10 @@ module Wirebind
           out << "</#{ENV_PREFIX}:Header>"
         end
 
-        FAULT_CODES = {
-          "1.1" => { "Client" => "Client", "Server" => "Server", "Sender" => "Client", "Receiver" => "Server",
-                     "VersionMismatch" => "VersionMismatch", "MustUnderstand" => "MustUnderstand" },
-          "1.2" => { "Client" => "Sender", "Server" => "Receiver", "Sender" => "Sender", "Receiver" => "Receiver",
-                     "VersionMismatch" => "VersionMismatch", "MustUnderstand" => "MustUnderstand",
-                     "DataEncodingUnknown" => "DataEncodingUnknown" }
-        }.freeze
-        DETAIL_WHOLE = %r{\A\s*<(?:[A-Za-z_][\w.-]*:)?[dD]etail(\s[^>]*)?>(.*)</(?:[A-Za-z_][\w.-]*:)?[dD]etail\s*>\s*\z}m
-        private_constant :FAULT_CODES, :DETAIL_WHOLE
-
         # The standard codes are written with the envelope's prefix; any other as given.
         def fault_code(code, version)
-          known = FAULT_CODES.fetch(version)[code] || FAULT_CODES.fetch(version)[code.sub(/\A[^:]*:/, "")]
+          known = version.fault_code(code)
           known ? "#{ENV_PREFIX}:#{known}" : code
-        end
-
-        def write_detail(out, name, detail)
-          case detail
-          when nil then nil
-          when String
-            if (whole = DETAIL_WHOLE.match(detail))
-              # A whole <detail> element, as Fault#detail gives it: renamed, its declarations kept.
-              declarations = whole[1].scan(/\sxmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')/).join
-              out << "<#{name}#{declarations}>" << whole[2] << "</#{name}>"
-            else
-              out << "<#{name}>" << detail << "</#{name}>"
-            end
-          else
-            raise ArgumentError, "a fault's detail is nil, a String of XML or a model instance, not #{detail.class}" unless detail.class.include?(Wirebind::Model)
-
-            out << "<#{name}>" << XML.encode(detail) << "</#{name}>"
-          end
         end
       end
     end

@@ -46,7 +46,7 @@ module Wirebind
       # What {.version} accepts.
       VERSION_SETTINGS = ["1.1", "1.2", :both].freeze
       # How each version's requests and responses are labelled.
-      CONTENT_TYPES = { "1.1" => "text/xml; charset=utf-8", "1.2" => "application/soap+xml; charset=utf-8" }.freeze
+      CONTENT_TYPES = { SOAP11.number => SOAP11.content_type, SOAP12.number => SOAP12.content_type }.freeze
 
       # An operation as declared: a {SOAP::Operation}, what the WSDL writer
       # reads (the name kept for code that names it here).
@@ -434,8 +434,8 @@ module Wirebind
       def read_request(env, version, dispatch)
         reader = Envelope::Reader.new(env["rack.input"] || "")
         raise Fault.new(code: "Client", reason: "the request holds a fault, not an operation") if reader.fault
-        if reader.version != version
-          raise Fault.new(code: "VersionMismatch", reason: "a SOAP #{reader.version} envelope sent as #{CONTENT_TYPES.fetch(version)[/\A[^;]*/]}")
+        if reader.version != version.number
+          raise Fault.new(code: "VersionMismatch", reason: "a SOAP #{reader.version} envelope sent as #{version.media_type}")
         end
 
         unknown = Envelope.not_understood(reader.must_understand, self.class.understands)
@@ -469,7 +469,7 @@ module Wirebind
       def respond(env, entry, result, version, header_xml = nil)
         stream = Stream.new { |out| write_response(out, entry, response_parts(entry, result), version, header_xml) }
         first = stream.first
-        headers = { "content-type" => CONTENT_TYPES.fetch(version) }
+        headers = { "content-type" => version.content_type }
         return [200, headers.merge("content-length" => first.bytesize.to_s), [first]] if stream.done?
 
         [200, headers, Body.new(stream, first, env["rack.errors"])]
@@ -493,15 +493,15 @@ module Wirebind
       def respond_mtom(entry, result, version, header_xml, option)
         message = MTOM.writer(option).message(response_parts(entry, result), { entry.result => entry.operation.returns })
         xml = write_response(+"", entry, message.parts, version, header_xml)
-        media = CONTENT_TYPES.fetch(version)
+        media = version.content_type
         body, type = message.any? ? message.package(xml, media[/\A[^;]*/]) : [xml, media]
         [200, { "content-type" => type, "content-length" => body.bytesize.to_s }, [body]]
       end
 
       def fault(fault, version, status: nil)
         body = Envelope.write_fault(+"", fault, version: version)
-        status ||= version == "1.2" && %w[Client Sender].include?(fault.code.to_s.sub(/\A[^:]*:/, "")) ? 400 : 500
-        [status, { "content-type" => CONTENT_TYPES.fetch(version), "content-length" => body.bytesize.to_s }, [body]]
+        status ||= version.fault_status(fault.code)
+        [status, { "content-type" => version.content_type, "content-length" => body.bytesize.to_s }, [body]]
       end
 
       def internal_error(env, error, version)
@@ -523,20 +523,20 @@ module Wirebind
 
       def default_version
         version = self.class.version
-        version == :both ? "1.1" : version
+        version == :both ? SOAP11 : Version.fetch(version)
       end
 
-      # @return [String, nil] the version the Content-Type says, if served
+      # @return [Version, nil] the version the Content-Type says, if served
       def request_version(content_type)
         content_type = MTOM.root_type(content_type) if MTOM.package?(content_type)
         media = content_type.to_s[/\A[^;]*/].strip.downcase
-        version = { "text/xml" => "1.1", "application/soap+xml" => "1.2" }[media]
+        version = Version.by_media_type(media)
         served = self.class.version
-        version if version && (served == :both || served == version)
+        version if version && (served == :both || served == version.number)
       end
 
       def soap_action(env, version)
-        action = version == "1.2" ? env["CONTENT_TYPE"].to_s[/;\s*action\s*=\s*("[^"]*"|[^;\s]*)/i, 1] : env["HTTP_SOAPACTION"]
+        action = version.request_action(env)
         return nil if action.nil?
 
         action = action.strip

@@ -129,7 +129,7 @@ module Wirebind
         raise UnexpectedCall, "no stubbed answer for #{operation.inspect} (stubbed: #{@responses.keys.join(', ')})" unless response
 
         status, xml = answer(operation, response, call)
-        yield status, { "content-type" => Client::CONTENT_TYPES.fetch(@settings[:version]) }, StringIO.new(xml.b)
+        yield status, { "content-type" => @settings[:version].content_type }, StringIO.new(xml.b)
       end
 
       # @api private

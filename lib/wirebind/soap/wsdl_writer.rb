@@ -68,11 +68,11 @@ module Wirebind
         messages = []
         operations = @service.operations.map { |operation| operation(operation, namespaces, messages) }.freeze
         bindings = versions.map do |number|
-          version = WSDL::SOAP_VERSIONS.fetch(number)
+          version = Version.fetch(number)
           WSDL::Binding.new("#{@name}#{version.binding_suffix}", @tns, number, operations, [@tns, "#{@name}PortType"],
                             @service.addressing).freeze
         end
-        ports = bindings.map { |binding| WSDL::Port.new("#{@name}#{WSDL::SOAP_VERSIONS.fetch(binding.version).port_suffix}", binding, @location).freeze }
+        ports = bindings.map { |binding| WSDL::Port.new("#{@name}#{Version.fetch(binding.version).port_suffix}", binding, @location).freeze }
         WSDL::Description.build(name: @name, target_namespace: @tns, namespaces: namespaces, schema_nodes: schema_nodes,
                                 messages: messages, bindings: bindings, services: [WSDL::Service.new(@name, ports.freeze).freeze])
       end

@@ -2,20 +2,6 @@
 
 module Wirebind
   module WSDL
-    # A SOAP version as a WSDL binding names it: its number, its binding
-    # namespace and the prefix written for it, the suffixes a service's
-    # binding and port names take, and its encoding's namespace (the
-    # +encodingStyle+ of an encoded +soap:body+).
-    #
-    # @api private
-    SOAPVersion = Struct.new(:number, :binding_namespace, :prefix, :binding_suffix, :port_suffix, :encoding)
-    # WSDL 1.1's SOAP 1.1 binding (+soap:+).
-    SOAP11 = SOAPVersion.new("1.1", Namespaces::WSDL_SOAP11_BINDING, "soap", "SoapBinding", "Port", Namespaces::SOAP11_ENCODING).freeze
-    # WSDL 1.1's SOAP 1.2 binding (+soap12:+).
-    SOAP12 = SOAPVersion.new("1.2", Namespaces::WSDL_SOAP12_BINDING, "soap12", "Soap12Binding", "Soap12Port", Namespaces::SOAP12_ENCODING).freeze
-    # @api private
-    SOAP_VERSIONS = { "1.1" => SOAP11, "1.2" => SOAP12 }.freeze
-
     # Writes a {Description} as one WSDL 1.1 document: what a SOAP::Service
     # answers to +GET ?wsdl+, and what a description read from files becomes as
     # one file.
@@ -34,7 +20,7 @@ module Wirebind
       HTTP_TRANSPORT = Namespaces::SOAP_HTTP_TRANSPORT
       # The prefixes every written document declares, when the description does not bind them otherwise.
       FIXED_PREFIXES = {
-        "wsdl" => WSDL_NS, "soap" => SOAP11.binding_namespace, "soap12" => SOAP12.binding_namespace,
+        "wsdl" => WSDL_NS, "soap" => Namespaces::WSDL_SOAP11_BINDING, "soap12" => Namespaces::WSDL_SOAP12_BINDING,
         "xsd" => Namespaces::XSD, "soapenc" => ENCODING_NS
       }.freeze
 
@@ -208,7 +194,7 @@ module Wirebind
       end
 
       def binding(out, binding)
-        version = SOAP_VERSIONS.fetch(binding.version)
+        version = SOAP::Version.fetch(binding.version)
         soap = @prefixes.fetch(version.binding_namespace)
         out << %(<#{wsdl}:binding name="#{a(binding.name)}")
         out << %( type="#{a(qname(binding.port_type))}") if binding.port_type
@@ -245,7 +231,7 @@ module Wirebind
       def body(soap, version, operation, message, parts)
         out = +%(<#{soap}:body)
         out << %( parts="#{a(parts.map(&:name).join(' '))}") if parts.size != message.parts.size
-        out << (operation.style == :rpc_encoded ? %( use="encoded" encodingStyle="#{version.encoding}") : %( use="literal"))
+        out << (operation.style == :rpc_encoded ? %( use="encoded" encodingStyle="#{version.encoding_namespace}") : %( use="literal"))
         out << %( namespace="#{a(operation.namespace)}") if operation.namespace
         out << "/>"
       end
@@ -253,7 +239,7 @@ module Wirebind
       def service(out, service)
         out << %(<#{wsdl}:service name="#{a(service.name)}">\n)
         service.ports.each do |port|
-          soap = @prefixes.fetch(SOAP_VERSIONS.fetch(port.binding.version).binding_namespace)
+          soap = @prefixes.fetch(SOAP::Version.fetch(port.binding.version).binding_namespace)
           out << %(<#{wsdl}:port name="#{a(port.name)}" binding="#{a(qname([port.binding.namespace, port.binding.name]))}">)
           out << %(<#{soap}:address location="#{a(port.endpoint.to_s)}"/>) if port.endpoint
           out << "</#{wsdl}:port>\n"

@@ -21,29 +21,14 @@ module Wirebind
       #
       # @api private
       class EncodedWriter
-        # The +encodingStyle+ attribute, by SOAP version.
-        ENCODING_STYLES = ENCODINGS.transform_values { |uri| %( #{ENV_PREFIX}:encodingStyle="#{uri}").freeze }.freeze
-
-        # How a reference and its referent are marked, by SOAP version: 1.1's
-        # +href="#x"+ / +id="x" soapenc:root="0"+, 1.2's +enc:ref="x"+ / +enc:id="x"+
-        # (SOAP 1.2 Part 2 section 3.1.5; 1.2 has no +root+). Each is [before the id, after it].
-        REFERENCES = { "1.1" => [' href="#', '"'], "1.2" => [' enc:ref="', '"'] }.freeze
-        REFERENTS = { "1.1" => [' id="', '" soapenc:root="0"'], "1.2" => [' enc:id="', '"'] }.freeze
-        # How an array's start tag is written, by SOAP version: [before the item
-        # type, between it and the size, after the size].
-        ARRAYS = { "1.1" => [' xsi:type="soapenc:Array" soapenc:arrayType="', "[", ']"'],
-                   "1.2" => [' xsi:type="enc:Array" enc:itemType="', '" enc:arraySize="', '"'] }.freeze
-        # An array's size when its length is not known up front (an Enumerator), by SOAP version.
-        UNKNOWN_SIZES = { "1.1" => "", "1.2" => "*" }.freeze
-        private_constant :REFERENCES, :REFERENTS, :ARRAYS, :UNKNOWN_SIZES
-
-        def initialize(out, multi_ref, version = "1.1")
+        # @param version [Version] how references, referents, arrays and +encodingStyle+ are written
+        def initialize(out, multi_ref, version = SOAP11)
           @out = out
-          @encoding_style = ENCODING_STYLES.fetch(version.to_s)
-          @reference = REFERENCES.fetch(version.to_s)
-          @referent = REFERENTS.fetch(version.to_s)
-          @array = ARRAYS.fetch(version.to_s)
-          @unknown_size = UNKNOWN_SIZES.fetch(version.to_s)
+          @encoding_style = version.encoding_style
+          @reference = version.reference
+          @referent = version.referent
+          @array = version.array
+          @unknown_size = version.unknown_size
           @multi_ref = multi_ref
           @ids = {}.compare_by_identity
           @pending = []

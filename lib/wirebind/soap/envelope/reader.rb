@@ -297,12 +297,12 @@ module Wirebind
                 attributes.scan(QUICK_DECLARATION) { |name, double, single| scope[name] = double || single }
               end
               env = scope[match[1] ? "xmlns:#{match[1]}" : "xmlns"]
-              return nil unless VERSIONS.key(env) == "1.1" && scope[match[3] ? "xmlns:#{match[3]}" : "xmlns"] == env
+              return nil unless Version.by_envelope(env) == SOAP11 && scope[match[3] ? "xmlns:#{match[3]}" : "xmlns"] == env
 
               uri = scope[match[5] ? "xmlns:#{match[5]}" : "xmlns"]
               return nil if uri == env || (match[5] && uri.nil?)
 
-              Plain.new("1.1", [match[6].force_encoding(Encoding::UTF_8).freeze, uri&.force_encoding(Encoding::UTF_8)&.freeze].freeze).freeze
+              Plain.new(SOAP11.number, [match[6].force_encoding(Encoding::UTF_8).freeze, uri&.force_encoding(Encoding::UTF_8)&.freeze].freeze).freeze
             end
           end
 
@@ -379,7 +379,8 @@ module Wirebind
 
             case depth
             when 1
-              @version = VERSIONS.key(uri)
+              @soap_version = Version.by_envelope(uri)
+              @version = @soap_version&.number
               unless local == "Envelope" && @version
                 raise DecodeError, "expected a SOAP 1.1 or 1.2 Envelope, found <#{local}>#{" in #{uri}" if uri}"
               end
@@ -402,7 +403,7 @@ module Wirebind
               else
                 @operation = [local, uri].freeze
                 # SOAP 1.2 RPC: a look at the first child, for rpc:result.
-                throw FOUND, true unless @version == "1.2" && !leaf_text
+                throw FOUND, true unless @soap_version.rpc_result? && !leaf_text
               end
             when 4
               return unless @operation # inside a header block

@@ -55,7 +55,7 @@ module Wirebind
 
         # @api private
         # @param xml [String] the whole request
-        # @param version [String] the request's SOAP version, for the fault's shape
+        # @param version [String, Version] the request's SOAP version (+"1.1"+ or +"1.2"+), for the fault's shape
         # @return [Result]
         # @raise [Fault]
         def check(xml, version, now: Time.now)
@@ -161,11 +161,7 @@ module Wirebind
 
         # WS-Security 1.1 §12's faults: the code itself in SOAP 1.1, a subcode of Sender in 1.2.
         def fault(version, code, reason)
-          if version == "1.2"
-            Fault.new(code: "Sender", subcodes: ["wsse:#{code}"], reason: reason)
-          else
-            Fault.new(code: "wsse:#{code}", reason: reason)
-          end
+          Version.fetch(version).wsse_fault(code, reason)
         end
       end
     end
