@@ -84,13 +84,17 @@ static VALUE parse_integer(const char *ptr, size_t n)
         for (size_t k = i; k < e; k++) v = v * 10 + (p[k] - '0');
         return LL2NUM(p[0] == '-' ? -v : v);
     }
-    /* Past 18 digits: an Integer of any size, as String#to_i reads it. */
-    VALUE buffer;
-    char *s = ALLOCV(buffer, n + 1);
+    return wb_scalar_big_integer(ptr, n); /* past 18 digits */
+}
+
+VALUE wb_scalar_big_integer(const char *ptr, size_t n)
+{
+    VALUE holder;
+    char *s = ALLOCV(holder, n + 1);
     memcpy(s, ptr, n);
     s[n] = '\0';
     VALUE v = rb_cstr2inum(s, 10);
-    ALLOCV_END(buffer);
+    ALLOCV_END(holder);
     return v;
 }
 

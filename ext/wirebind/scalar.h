@@ -35,6 +35,10 @@ VALUE wb_scalar_type_symbol(int type);
  * method that writes that type (Writer#integer, Encoder#integer...). */
 ID wb_scalar_type_id(int type);
 
+/* An Integer of any size, as String#to_i reads it, from n bytes the caller has
+ * checked against [+-]?digits (the path past 18 digits of both decoders). */
+VALUE wb_scalar_big_integer(const char *ptr, size_t n);
+
 /* Converts text (UTF-8, not empty, not only blanks) to a value of type (not
  * WB_SCALAR_STRING); Qundef when the fast path does not take it. */
 VALUE wb_scalar_convert(wb_scalar_env *env, int type, const char *ptr, size_t len);
