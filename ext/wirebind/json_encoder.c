@@ -330,6 +330,22 @@ static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, lo
     jenc_push_record(enc, plan, value, depth);
 }
 
+/* An E_LIST or E_ARRAY frame's next item, after the comma before it; 0 when
+ * the Array is done (its ']' written and the frame popped). */
+static inline int jenc_next_item(encoding *enc, frame *f, VALUE *item)
+{
+    if (f->next >= RARRAY_LEN(f->object)) {
+        wb_buffer_append_char(&enc->buffer, ']');
+        enc->depth--;
+        return 0;
+    }
+    if (f->next) wb_buffer_append_char(&enc->buffer, ',');
+    *item = RARRAY_AREF(f->object, f->next);
+    f->part = f->next;
+    f->next++;
+    return 1;
+}
+
 /* Runs the frames until the value at the bottom is written. */
 static void jenc_run(encoding *enc)
 {
@@ -379,15 +395,8 @@ static void jenc_run(encoding *enc)
             continue;
         }
         case E_LIST: {
-            if (f->next >= RARRAY_LEN(f->object)) {
-                wb_buffer_append_char(&enc->buffer, ']');
-                enc->depth--;
-                continue;
-            }
-            if (f->next) wb_buffer_append_char(&enc->buffer, ',');
-            VALUE item = RARRAY_AREF(f->object, f->next);
-            f->part = f->next;
-            f->next++;
+            VALUE item;
+            if (!jenc_next_item(enc, f, &item)) continue;
             if (NIL_P(item)) {
                 wb_buffer_append_literal(&enc->buffer, "null");
             } else if (f->rows) { /* the generated code's #row */
@@ -403,15 +412,8 @@ static void jenc_run(encoding *enc)
             continue;
         }
         case E_ARRAY: {
-            if (f->next >= RARRAY_LEN(f->object)) {
-                wb_buffer_append_char(&enc->buffer, ']');
-                enc->depth--;
-                continue;
-            }
-            if (f->next) wb_buffer_append_char(&enc->buffer, ',');
-            VALUE item = RARRAY_AREF(f->object, f->next);
-            f->part = f->next;
-            f->next++;
+            VALUE item;
+            if (!jenc_next_item(enc, f, &item)) continue;
             jenc_write_value(enc, item, f->depth + 1);
             RB_GC_GUARD(item);
             continue;
