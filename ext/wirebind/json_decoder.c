@@ -227,13 +227,7 @@ static VALUE integer_value(const unsigned char *p, size_t n)
         for (size_t k = i; k < n; k++) v = v * 10 + (p[k] - '0');
         return LL2NUM(i ? -v : v);
     }
-    VALUE holder;
-    char *s = ALLOCV(holder, n + 1);
-    memcpy(s, p, n);
-    s[n] = '\0';
-    VALUE v = rb_cstr2inum(s, 10);
-    ALLOCV_END(holder);
-    return v;
+    return wb_scalar_big_integer((const char *)p, n);
 }
 
 /* FloatType.parse of a JSON number: the nearest double. Exact arithmetic when

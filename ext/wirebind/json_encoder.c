@@ -14,11 +14,7 @@
 
 enum { E_MODEL = 0, E_LIST = 1, E_ARRAY = 2, E_HASH = 3 };
 
-static ID id_message, id_describe, id_expected, id_format_path, id_to_s, id_name, id_string, id_integer, id_float, id_decimal, id_boolean,
-    id_time, id_date, id_base64, id_too_deep;
-/* Pure::Writer's method for each scalar type, in WB_SCALAR_* order: what the JSON
- * writer declines goes there. */
-static ID scalar_methods[WB_SCALAR_TYPES];
+static ID id_message, id_describe, id_expected, id_format_path, id_to_s, id_name, id_too_deep;
 
 void wb_jenc_init(void)
 {
@@ -28,17 +24,7 @@ void wb_jenc_init(void)
     id_format_path = rb_intern("format_path");
     id_to_s = rb_intern("to_s");
     id_name = rb_intern("name");
-    id_string = rb_intern("string");
-    id_integer = rb_intern("integer");
-    id_float = rb_intern("float");
-    id_decimal = rb_intern("decimal");
-    id_boolean = rb_intern("boolean");
-    id_time = rb_intern("time");
-    id_date = rb_intern("date");
-    id_base64 = rb_intern("base64");
     id_too_deep = rb_intern("too_deep");
-    ID methods[WB_SCALAR_TYPES] = {id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64};
-    memcpy(scalar_methods, methods, sizeof(methods));
     wb_jwrite_init();
 }
 
@@ -184,10 +170,11 @@ _Static_assert(WB_SCALAR_STRING == (int)WB_FORMAT_STRING && WB_SCALAR_INTEGER ==
                "scalar.h and scalar_format.h number the types alike");
 
 /* One scalar of a type (the generated code's #value for scalars, and
- * Writer.value's for a String, Integer...): json_writer.c's, else Ruby's. */
+ * Writer.value's for a String, Integer...): json_writer.c's, else the Ruby
+ * writer's method named after the type (Pure::Writer#integer...). */
 static void jenc_write_scalar(encoding *enc, int code, VALUE value)
 {
-    if (!wb_jwrite_scalar(&enc->buffer, (wb_format_kind)code, value)) jenc_write_ruby(enc, scalar_methods[code], value);
+    if (!wb_jwrite_scalar(&enc->buffer, (wb_format_kind)code, value)) jenc_write_ruby(enc, wb_scalar_type_id(code), value);
 }
 
 /* ==== frames ============================================================================== */
@@ -343,6 +330,22 @@ static void write_slot_value(encoding *enc, wb_jplan_slot *slot, VALUE value, lo
     jenc_push_record(enc, plan, value, depth);
 }
 
+/* An E_LIST or E_ARRAY frame's next item, after the comma before it; 0 when
+ * the Array is done (its ']' written and the frame popped). */
+static inline int jenc_next_item(encoding *enc, frame *f, VALUE *item)
+{
+    if (f->next >= RARRAY_LEN(f->object)) {
+        wb_buffer_append_char(&enc->buffer, ']');
+        enc->depth--;
+        return 0;
+    }
+    if (f->next) wb_buffer_append_char(&enc->buffer, ',');
+    *item = RARRAY_AREF(f->object, f->next);
+    f->part = f->next;
+    f->next++;
+    return 1;
+}
+
 /* Runs the frames until the value at the bottom is written. */
 static void jenc_run(encoding *enc)
 {
@@ -392,15 +395,8 @@ static void jenc_run(encoding *enc)
             continue;
         }
         case E_LIST: {
-            if (f->next >= RARRAY_LEN(f->object)) {
-                wb_buffer_append_char(&enc->buffer, ']');
-                enc->depth--;
-                continue;
-            }
-            if (f->next) wb_buffer_append_char(&enc->buffer, ',');
-            VALUE item = RARRAY_AREF(f->object, f->next);
-            f->part = f->next;
-            f->next++;
+            VALUE item;
+            if (!jenc_next_item(enc, f, &item)) continue;
             if (NIL_P(item)) {
                 wb_buffer_append_literal(&enc->buffer, "null");
             } else if (f->rows) { /* the generated code's #row */
@@ -416,15 +412,8 @@ static void jenc_run(encoding *enc)
             continue;
         }
         case E_ARRAY: {
-            if (f->next >= RARRAY_LEN(f->object)) {
-                wb_buffer_append_char(&enc->buffer, ']');
-                enc->depth--;
-                continue;
-            }
-            if (f->next) wb_buffer_append_char(&enc->buffer, ',');
-            VALUE item = RARRAY_AREF(f->object, f->next);
-            f->part = f->next;
-            f->next++;
+            VALUE item;
+            if (!jenc_next_item(enc, f, &item)) continue;
             jenc_write_value(enc, item, f->depth + 1);
             RB_GC_GUARD(item);
             continue;

@@ -11,6 +11,7 @@
 
 static ID id_new, id_BigDecimal;
 static VALUE type_symbols[WB_SCALAR_TYPES];
+static ID type_ids[WB_SCALAR_TYPES];
 
 static const char *const TYPE_NAMES[WB_SCALAR_TYPES] = {"string", "integer", "float", "decimal", "boolean", "time", "date", "base64"};
 
@@ -18,7 +19,10 @@ void wb_scalar_init(void)
 {
     id_new = rb_intern("new");
     id_BigDecimal = rb_intern("BigDecimal");
-    for (int i = 0; i < WB_SCALAR_TYPES; i++) type_symbols[i] = ID2SYM(rb_intern(TYPE_NAMES[i]));
+    for (int i = 0; i < WB_SCALAR_TYPES; i++) {
+        type_ids[i] = rb_intern(TYPE_NAMES[i]);
+        type_symbols[i] = ID2SYM(type_ids[i]);
+    }
 }
 
 int wb_scalar_type_code(VALUE symbol)
@@ -31,6 +35,11 @@ int wb_scalar_type_code(VALUE symbol)
 VALUE wb_scalar_type_symbol(int type)
 {
     return type >= 0 && type < WB_SCALAR_TYPES ? type_symbols[type] : Qnil;
+}
+
+ID wb_scalar_type_id(int type)
+{
+    return type_ids[type];
 }
 
 static inline int scalar_is_digit(unsigned c)
@@ -75,13 +84,17 @@ static VALUE parse_integer(const char *ptr, size_t n)
         for (size_t k = i; k < e; k++) v = v * 10 + (p[k] - '0');
         return LL2NUM(p[0] == '-' ? -v : v);
     }
-    /* Past 18 digits: an Integer of any size, as String#to_i reads it. */
-    VALUE buffer;
-    char *s = ALLOCV(buffer, n + 1);
+    return wb_scalar_big_integer(ptr, n); /* past 18 digits */
+}
+
+VALUE wb_scalar_big_integer(const char *ptr, size_t n)
+{
+    VALUE holder;
+    char *s = ALLOCV(holder, n + 1);
     memcpy(s, ptr, n);
     s[n] = '\0';
     VALUE v = rb_cstr2inum(s, 10);
-    ALLOCV_END(buffer);
+    ALLOCV_END(holder);
     return v;
 }
 

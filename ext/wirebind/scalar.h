@@ -31,6 +31,13 @@ typedef struct wb_scalar_env {
 int wb_scalar_type_code(VALUE symbol);
 /* The Symbol of a type code. */
 VALUE wb_scalar_type_symbol(int type);
+/* The name of a type code (0 <= type < WB_SCALAR_TYPES) as an ID: also the
+ * method that writes that type (Writer#integer, Encoder#integer...). */
+ID wb_scalar_type_id(int type);
+
+/* An Integer of any size, as String#to_i reads it, from n bytes the caller has
+ * checked against [+-]?digits (the path past 18 digits of both decoders). */
+VALUE wb_scalar_big_integer(const char *ptr, size_t n);
 
 /* Converts text (UTF-8, not empty, not only blanks) to a value of type (not
  * WB_SCALAR_STRING); Qundef when the fast path does not take it. */

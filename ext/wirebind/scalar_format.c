@@ -1,10 +1,10 @@
 /* C twins of Wirebind::Types.to_xml_text (see scalar_format.h). Each follows
  * the Ruby module named in its comment; the tests hold the two equal. */
 #include "scalar_format.h"
+#include "scalar.h"
 #include <math.h>
 
 static ID id_utc_p, id_to_i, id_subsec, id_jd, id_to_s, id_finite_p, id_to_xml_text, id_text, id_attribute;
-static ID id_string, id_integer, id_float, id_decimal, id_boolean, id_time, id_date, id_base64;
 
 /* XML Schema bounds time zone offsets to -14:00..+14:00 (Calendar::MAX_OFFSET_MINUTES). */
 #define MAX_OFFSET_SECONDS (14 * 3600)
@@ -28,14 +28,7 @@ void wb_format_init(void)
     id_to_xml_text = rb_intern("to_xml_text");
     id_text = rb_intern("text");
     id_attribute = rb_intern("attribute");
-    id_string = rb_intern("string");
-    id_integer = rb_intern("integer");
-    id_float = rb_intern("float");
-    id_decimal = rb_intern("decimal");
-    id_boolean = rb_intern("boolean");
-    id_time = rb_intern("time");
-    id_date = rb_intern("date");
-    id_base64 = rb_intern("base64");
+    wb_scalar_init(); /* the type names: wb_format_kind_of reads scalar.c's table */
 }
 
 /* value.is_a?(klass), without a call for the usual case: exactly klass. */
@@ -46,17 +39,8 @@ static inline int is_a(VALUE value, VALUE klass)
 
 wb_format_kind wb_format_kind_of(VALUE type)
 {
-    if (!SYMBOL_P(type)) return WB_FORMAT_OTHER;
-    ID id = SYM2ID(type);
-    if (id == id_string) return WB_FORMAT_STRING;
-    if (id == id_integer) return WB_FORMAT_INTEGER;
-    if (id == id_float) return WB_FORMAT_FLOAT;
-    if (id == id_decimal) return WB_FORMAT_DECIMAL;
-    if (id == id_boolean) return WB_FORMAT_BOOLEAN;
-    if (id == id_time) return WB_FORMAT_TIME;
-    if (id == id_date) return WB_FORMAT_DATE;
-    if (id == id_base64) return WB_FORMAT_BASE64;
-    return WB_FORMAT_OTHER;
+    int code = wb_scalar_type_code(type); /* the same numbering (json_encoder.c asserts it) */
+    return code < 0 ? WB_FORMAT_OTHER : (wb_format_kind)code;
 }
 
 /* ---- strings (StringType, Pure::Encoder.text/attribute) --------------------- */

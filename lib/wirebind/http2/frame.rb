@@ -7,12 +7,19 @@ module Wirebind
     class Frame
       include Wirebind::Model
 
-      binary do
+      # The 9-byte header's fields (section 4.1), declared once for {Frame} and
+      # {Header}; the binary builder runs it.
+      HEADER_FIELDS = proc do
         field :length, :u24
         field :type, :u8
         field :flags, :u8
         bits :reserved, 1
         bits :stream_id, 31
+      end
+      private_constant :HEADER_FIELDS
+
+      binary do
+        instance_exec(&HEADER_FIELDS)
         payload :payload, length: :length
       end
 
@@ -26,13 +33,7 @@ module Wirebind
       class Header
         include Wirebind::Model
 
-        binary do
-          field :length, :u24
-          field :type, :u8
-          field :flags, :u8
-          bits :reserved, 1
-          bits :stream_id, 31
-        end
+        binary(&HEADER_FIELDS)
       end
 
       # The bytes of a frame header (section 4.1).

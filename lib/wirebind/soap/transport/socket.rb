@@ -423,15 +423,21 @@ module Wirebind
               return nil if @length.zero?
 
               data = @connection.read(@timeout, @deadline) or raise ConnectionError, "the server closed the connection #{@length} bytes before the body's end"
-              if data.bytesize > @length
-                @connection.buffer = data.byteslice(@length, data.bytesize - @length)
-                data = data.byteslice(0, @length)
-              end
+              data = take(data, @length)
               @length -= data.bytesize
               data
             else
               @connection.read(@timeout, @deadline)
             end
+          end
+
+          # The first limit bytes of data; what was read past them (the next
+          # chunk's size line, or the next response) goes back to the connection.
+          def take(data, limit)
+            return data if data.bytesize <= limit
+
+            @connection.buffer = data.byteslice(limit, data.bytesize - limit)
+            data.byteslice(0, limit)
           end
 
           def next_chunk
@@ -445,10 +451,7 @@ module Wirebind
               end
             end
             data = @connection.read(@timeout, @deadline) or raise ConnectionError, "the server closed the connection inside a chunk"
-            if data.bytesize > @chunk_left
-              @connection.buffer = data.byteslice(@chunk_left, data.bytesize - @chunk_left)
-              data = data.byteslice(0, @chunk_left)
-            end
+            data = take(data, @chunk_left)
             @chunk_left -= data.bytesize
             expect_crlf if @chunk_left.zero?
             data
