@@ -73,7 +73,7 @@ module Wirebind
     # +plan_for+ and +subtype_plan+, are called on the module C defines). Some
     # are defined by files loaded after the extension (binary.rb, xml.rb):
     # test/native_hooks_test.rb checks them all once everything is loaded.
-    CALLBACKS = {
+    CALLBACKS = Shareable.make(
       TYPES: %i[excerpt describe to_xml_text from_xml_text],
       QNAME_TYPE: %i[split resolve],
       MODEL: %i[xml_types?],
@@ -87,6 +87,6 @@ module Wirebind
       SERIALIZER_VALUES: %i[native_text native_any],
       BINARY: %i[check_decode check_encode],
       DATE: %i[new]
-    }.freeze
+    )
   end
 end

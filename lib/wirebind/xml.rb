@@ -172,11 +172,11 @@ module Wirebind
 
       # What each declared scalar type accepts as the instance +xsi:type+ of its
       # value (by the kind References::XSD_SCALARS gives the XML Schema name).
-      INSTANCE_TYPES = {
+      INSTANCE_TYPES = Shareable.make(
         string: %i[string integer float decimal boolean time date base64],
         base64: %i[base64 string], integer: %i[integer string], float: %i[float decimal integer string],
         decimal: %i[decimal integer float string], boolean: %i[boolean string], time: %i[time string], date: %i[date string]
-      }.freeze
+      )
       private_constant :INSTANCE_TYPES
 
       # What an instance +xsi:type+ does to the text of a value declared +declared+:

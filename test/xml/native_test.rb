@@ -183,6 +183,33 @@ class NativeTest < Minitest::Test
     end
   end
 
+  # What SOAP stacks send (an xsi:type on every leaf, base64 text for a string,
+  # xsi:nil, a multiRef) takes other paths and tables than DOC: each must be
+  # readable from another Ractor too.
+  TYPED = <<~XML
+    <orders xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+      <order id="o1"><note xsi:type="xsd:base64Binary">w6k=</note>
+        <parts><part code="A"><qty xsi:type="xsd:int">3</qty><price xsi:type="xsd:decimal">1.5</price><ok xsi:type="xsd:boolean"> true </ok>
+          <day xsi:nil=" true "/><blob xsi:type="xsd:base64Binary">QUJD</blob></part></parts>
+        <tag xsi:type="xsd:string">a</tag>
+      </order>
+    </orders>
+  XML
+
+  def test_decodes_typed_leaves_in_a_ractor
+    require_ractors
+    expected = XML.decode(TYPED, [Order], at: "orders/order").inspect
+    assert_match(/note="é"/, expected)
+    experimental = Warning[:experimental]
+    Warning[:experimental] = false
+    begin
+      ractor = Ractor.new(TYPED) { |doc| Wirebind::XML.decode(doc, [Order], at: "orders/order").inspect }
+      assert_equal expected, ractor.take
+    ensure
+      Warning[:experimental] = experimental
+    end
+  end
+
   # 100k records through each: what a record leaves behind is collectable.
   def test_each_streams_100k_records_in_flat_memory
     record = "<part code=\"c\"><qty>7</qty><at>2014-06-11T08:19:21Z</at><price>1.25</price></part>\n"

@@ -8,10 +8,10 @@ module Wirebind
     # @api private
     class Layout
       # width in bytes, signed?, attribute type
-      FIELD_TYPES = {
+      FIELD_TYPES = Shareable.make(
         u8: [1, false], i8: [1, true], u16: [2, false], i16: [2, true], u24: [3, false],
         u32: [4, false], i32: [4, true], u64: [8, false], i64: [8, true], f32: [4, nil], f64: [8, nil]
-      }.freeze
+      )
 
       # kind: :field, :bits or :payload. width: bytes (field), bits (bits).
       # length: for a payload, the Symbol of an earlier field, an Integer, or nil (the rest).

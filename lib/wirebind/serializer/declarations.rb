@@ -34,11 +34,11 @@ module Wirebind
       # Declarations copied into each subclass; every value they hold is frozen.
       STATE_IVARS = %i[@__wb_fields @__wb_links @__wb_link_blocks @__wb_type @__wb_model @__wb_id @__wb_key_transform].freeze
       # The key transforms {#transform_keys} takes, each from a snake_case Ruby name.
-      KEY_TRANSFORMS = {
+      KEY_TRANSFORMS = Shareable.make(
         camel: ->(name) { name.split("_").map(&:capitalize).join },
         lower_camel: ->(name) { name.split("_").each_with_index.map { |part, i| i.zero? ? part : part.capitalize }.join },
         dash: ->(name) { name.tr("_", "-") }
-      }.freeze
+      )
       private_constant :STATE_IVARS, :KEY_TRANSFORMS
 
       # Reads, or with an argument sets, how the keys of attributes and

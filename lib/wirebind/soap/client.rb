@@ -24,8 +24,6 @@ module Wirebind
     # {ConnectionError}; a malformed body raises the codec's {ParseError} or
     # {DecodeError}. No partial result is ever returned.
     class Client
-      # The request's Content-Type for each SOAP version.
-      CONTENT_TYPES = { SOAP11.number => SOAP11.content_type, SOAP12.number => SOAP12.content_type }.freeze
       ADAPTERS = %i[net_http socket httpx].freeze
       # Seconds a call may take by default: twice the default read_timeout, so
       # that a large streamed response (Client#each over many records) has room,
@@ -352,7 +350,7 @@ module Wirebind
         end
       end
       # The WS-Addressing header blocks a client with +addressing: true+ understands.
-      ADDRESSING_HEADERS = %w[Action MessageID To From ReplyTo FaultTo RelatesTo].map { |name| "{#{Addressing::NS}}#{name}" }.freeze
+      ADDRESSING_HEADERS = Shareable.make(%w[Action MessageID To From ReplyTo FaultTo RelatesTo].map { |name| "{#{Addressing::NS}}#{name}" })
       private_constant :ADDRESSING_HEADERS
       REQUEST_HEADERS_KEPT = 256
       private_constant :REQUEST_HEADERS_KEPT

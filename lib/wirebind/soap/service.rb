@@ -45,8 +45,6 @@ module Wirebind
       PIECE_SIZE = Chunks::SIZE
       # What {.version} accepts.
       VERSION_SETTINGS = ["1.1", "1.2", :both].freeze
-      # How each version's requests and responses are labelled.
-      CONTENT_TYPES = { SOAP11.number => SOAP11.content_type, SOAP12.number => SOAP12.content_type }.freeze
 
       # An operation as declared: a {SOAP::Operation}, what the WSDL writer
       # reads (the name kept for code that names it here).
@@ -391,7 +389,7 @@ module Wirebind
         service = self.class
         version = request_version(env["CONTENT_TYPE"])
         unless version
-          served = service.version == :both ? "text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2)" : CONTENT_TYPES.fetch(service.version)
+          served = service.version == :both ? "text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2)" : Version.fetch(service.version).content_type
           return fault(Fault.new(code: "Client", reason: "Content-Type #{env['CONTENT_TYPE'].inspect} is not #{served}"),
                        default_version, status: 415)
         end

@@ -162,9 +162,9 @@ module Wirebind
     )
 
     class Version
-      BY_NUMBER = { "1.1" => SOAP11, "1.2" => SOAP12 }.freeze
-      BY_ENVELOPE = { SOAP11.envelope_namespace => SOAP11, SOAP12.envelope_namespace => SOAP12 }.freeze
-      BY_MEDIA_TYPE = { SOAP11.media_type => SOAP11, SOAP12.media_type => SOAP12 }.freeze
+      BY_NUMBER = Shareable.make({ "1.1" => SOAP11, "1.2" => SOAP12 })
+      BY_ENVELOPE = Shareable.make({ SOAP11.envelope_namespace => SOAP11, SOAP12.envelope_namespace => SOAP12 })
+      BY_MEDIA_TYPE = Shareable.make({ SOAP11.media_type => SOAP11, SOAP12.media_type => SOAP12 })
       private_constant :BY_NUMBER, :BY_ENVELOPE, :BY_MEDIA_TYPE
     end
   end

@@ -8,7 +8,7 @@ module Wirebind
     #
     # @api private
     module NestedList
-      ITEM_CLASSES = { string: [String], integer: [Integer], float: [Float, Integer], boolean: [TrueClass, FalseClass] }.freeze
+      ITEM_CLASSES = Shareable.make({ string: [String], integer: [Integer], float: [Float, Integer], boolean: [TrueClass, FalseClass] })
 
       # @param type [Symbol] the inner item type, one of {ITEM_CLASSES}' keys
       # @param value [Object] the value read or to write, not nil

@@ -15,7 +15,7 @@ module Wirebind
       # WS-Policy 1.2 (2004/09, WCF's) and 1.5.
       POLICY_NAMESPACES = ["http://schemas.xmlsoap.org/ws/2004/09/policy", "http://www.w3.org/ns/ws-policy"].freeze
       # The attributes an input or output names its action with, the recommendation's first.
-      ACTION_ATTRIBUTES = ["{#{WSAM_NS}}Action", "{#{WSAW_NS}}Action"].freeze
+      ACTION_ATTRIBUTES = Shareable.make(["{#{WSAM_NS}}Action", "{#{WSAW_NS}}Action"])
 
       class << self
         # @param io [Node, nil] a port type operation's +wsdl:input+ or +wsdl:output+

@@ -20,10 +20,10 @@ module Wirebind
       # Methods of Wirebind::SOAP::Client (public and private) and of every
       # object that an operation must not replace; with {client_methods}, every
       # method a client has (Kernel's +raise+ and +format+ included).
-      CLIENT_METHODS = (%w[
+      CLIENT_METHODS = Shareable.make(%w[
         call each close endpoint transport initialize exchange respond read_options limits soap_body?
         request_headers soap_action_for basic_authorization credentials verified build_adapter log
-      ] + Model::Attribute::RESERVED_NAMES.map(&:to_s)).freeze
+      ] + Model::Attribute::RESERVED_NAMES.map(&:to_s))
       HEADER = "# frozen_string_literal: true\n\n"
       MODELS_FILE = "models"
 

@@ -17,7 +17,7 @@ module Wirebind
       CONSTANT = /\A\p{Lu}[_\p{L}\p{M}\p{N}]*\z/
       METHOD = Model::Attribute::NAME_PATTERN
       METHOD_START = /\A[_\p{Ll}\p{Lo}]/
-      RUBY_KEYWORDS = (Model::Generator::KEYWORDS.map(&:to_s) + %w[BEGIN END]).freeze
+      RUBY_KEYWORDS = Shareable.make(Model::Generator::KEYWORDS.map(&:to_s) + %w[BEGIN END])
 
       module_function
 

@@ -16,14 +16,14 @@ module Wirebind
         ReadOnlyError = Binary::ReadOnlyError
 
         # [width, signed?, big-endian unpack directive, little-endian one]
-        INTEGERS = {
+        INTEGERS = Shareable.make(
           u8: [1, false, "C", "C"], i8: [1, true, "c", "c"],
           u16: [2, false, "n", "v"], i16: [2, true, "s>", "s<"],
           u24: [3, false, nil, nil],
           u32: [4, false, "N", "V"], i32: [4, true, "l>", "l<"],
           u64: [8, false, "Q>", "Q<"], i64: [8, true, "q>", "q<"]
-        }.freeze
-        FLOATS = { f32: [4, "g", "e"], f64: [8, "G", "E"] }.freeze
+        )
+        FLOATS = Shareable.make({ f32: [4, "g", "e"], f64: [8, "G", "E"] })
         private_constant :INTEGERS, :FLOATS
 
         class << self

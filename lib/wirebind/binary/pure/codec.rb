@@ -35,10 +35,10 @@ module Wirebind
       #
       # @api private
       class Codec
-        INTEGER_LIMITS = Layout::FIELD_TYPES.to_h do |type, (width, signed)|
+        INTEGER_LIMITS = Shareable.make(Layout::FIELD_TYPES.to_h do |type, (width, signed)|
           bits = width * 8
           [type, signed ? [-(1 << (bits - 1)), (1 << (bits - 1)) - 1] : [0, (1 << bits) - 1]]
-        end.freeze
+        end)
 
         class << self
           # @param plan [Plan]

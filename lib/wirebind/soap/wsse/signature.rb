@@ -14,10 +14,10 @@ module Wirebind
       # With +verify:+, responses must be signed too: see {Verifier} for what is
       # checked. A response that fails is an error, never delivered.
       class Signature
-        ALGORITHMS = {
+        ALGORITHMS = Shareable.make(
           sha256: ["http://www.w3.org/2001/04/xmldsig-more#rsa-sha256", "http://www.w3.org/2001/04/xmlenc#sha256", "SHA256"],
           sha1: ["http://www.w3.org/2000/09/xmldsig#rsa-sha1", "http://www.w3.org/2000/09/xmldsig#sha1", "SHA1"]
-        }.freeze
+        )
         X509V3 = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3"
         BASE64 = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary"
         private_constant :ALGORITHMS, :X509V3, :BASE64
