@@ -52,6 +52,8 @@ module Bench
 
     # Heap objects per reference record (Check.objects_in), for the allocation goal.
     attr_accessor :objects_per_record
+    # The jiraSOAP technique's mean over the pure backend's, under --yjit.
+    attr_accessor :pure_yjit
 
     # The native backend's goals (issue 3's, raised by issue 21: 3x a bare
     # Nokogiri parse, 15x the jiraSOAP technique, 5x Ox::Builder): [what,
@@ -69,6 +71,11 @@ module Bench
           ratio = other[:mean] / w[:mean]
           out << [what, format("%.1fx", ratio), format(">= %.1fx", wanted), ratio >= wanted]
         end
+        if (pure = peer.call(@decode, "wirebind pure")) && (technique = peer.call(@decode, "nokogiri children"))
+          ratio = technique[:mean] / pure[:mean]
+          out << ["pure decode vs the jiraSOAP 0.9 technique", format("%.2fx", ratio), ">= 1.00x", ratio >= 1.0]
+        end
+        out << ["the same, both under --yjit", format("%.2fx", pure_yjit), ">= 1.00x", pure_yjit >= 1.0] if pure_yjit
         if objects_per_record
           limit = objects_per_record + 1
           out << ["allocations per decoded record", format("%.1f", w[:allocations_per_record]),
@@ -131,7 +138,7 @@ module Bench
     # ---- text for the terminal ---------------------------------------------
 
     def header_text
-      "wirebind #{Wirebind::VERSION} bench · #{RUBY_DESCRIPTION}#{yjit? ? ' +YJIT' : ''}\n" \
+      "wirebind #{Wirebind::VERSION} bench · #{RUBY_DESCRIPTION}\n" \
         "#{machine} · backends: #{@backends.empty? ? 'none (BENCH_WITHOUT_WIREBIND)' : @backends.join(', ')}\n" \
         "peers: #{gem_versions.map { |g, v| "#{g} #{v}" }.join(', ')}"
     end
@@ -190,7 +197,7 @@ module Bench
       lines = []
       lines << "# XML benchmark results"
       lines << ""
-      lines << "`bundle exec rake bench` on #{@date.strftime('%Y-%m-%d')}: #{RUBY_DESCRIPTION}#{yjit? ? ' +YJIT' : ' (YJIT off)'}, " \
+      lines << "`bundle exec rake bench` on #{@date.strftime('%Y-%m-%d')}: #{RUBY_DESCRIPTION}#{yjit? ? '' : ' (YJIT off)'}, " \
                "#{machine} (load average #{@load_at_start} at the start, #{load_average} at the end). " \
                "wirebind #{Wirebind::VERSION}, backends: #{@backends.join(', ')}."
       lines << ""

@@ -19,6 +19,8 @@
 #   BENCH_SECTIONS=decode,encode,stream   a subset prints but writes no results
 #   STREAM_MB=200         size of the streamed document (0 skips streaming; issue 3 asks for 200)
 #   BENCH_WITHOUT_WIREBIND=1  time the peers alone, for work on them while lib/ is broken
+#   BENCH_DECODERS="wirebind pure,nokogiri children"  only these decode contenders
+#   BENCH_MEANS=path          also write each decode contender's mean CPU seconds there (JSON)
 
 lib = File.expand_path("../lib", __dir__)
 $LOAD_PATH.unshift(lib) unless $LOAD_PATH.include?(lib) # bundler already put it there
@@ -49,6 +51,11 @@ module Bench
     SECTIONS = ENV.fetch("BENCH_SECTIONS", "decode,encode,stream").split(",").map(&:to_sym)
     STREAM_MB = Integer(ENV.fetch("STREAM_MB", "200"))
     WITHOUT_WIREBIND = ENV["BENCH_WITHOUT_WIREBIND"] == "1"
+    DECODERS = ENV["BENCH_DECODERS"]&.split(",")
+    MEANS = ENV["BENCH_MEANS"]
+    # The pure backend is Ruby, like the jiraSOAP technique's mapping: issue 21
+    # asks for both figures, without and with YJIT (a child process).
+    YJIT_PAIR = ["wirebind pure", "nokogiri children"].freeze
     # rake bench writes to tmp/bench; rake bench:record to bench/results (tracked).
     RESULTS = ENV.fetch("BENCH_RESULTS") { File.expand_path("../tmp/bench", __dir__) }
 
@@ -78,8 +85,11 @@ module Bench
 
       if SECTIONS.include?(:decode)
         title = "decode (#{COUNT} issues, #{format('%.2f', xml.bytesize / 1e6)} MB)"
-        measure(title, decoders, xml).each { |c, sample| report.add_decode(c, sample) }
+        measured = measure(title, decoders, xml)
+        measured.each { |c, sample| report.add_decode(c, sample) }
+        File.write(MEANS, JSON.generate(measured.to_h { |c, sample| [c.name, sample.mean_ns] })) if MEANS
         puts "\n#{report.ratio_text}"
+        report.pure_yjit = pure_under_yjit if full_run? && backends.include?(:pure)
       end
 
       if SECTIONS.include?(:encode)
@@ -95,18 +105,41 @@ module Bench
 
       report.objects_per_record = (Check.objects_in(expected) - 1).fdiv(COUNT) # the list itself is no record's
       unless report.goals.empty?
-        puts "\n== goals (issues 3 and 21, native backend)"
+        puts "\n== goals (issues 3 and 21; native backend unless named)"
         puts report.goals_text
       end
 
       report.elapsed = clock - started
-      if SECTIONS.sort == %i[decode encode stream].sort
+      if full_run?
         report.write(RESULTS)
         puts "\nwrote #{Report::FILES.map { |f| File.join(RESULTS, f) }.join(', ')}"
       else
         puts "\n(partial run: no results written)"
       end
       puts format("total %.0f s", report.elapsed)
+    end
+
+    def full_run?
+      SECTIONS.sort == %i[decode encode stream].sort && DECODERS.nil?
+    end
+
+    # The pure backend against the jiraSOAP technique again, in a child process
+    # started with --yjit (the same rounds, the decode section alone).
+    #
+    # @return [Float, nil] the technique's mean over pure's; nil without YJIT
+    def pure_under_yjit
+      return nil unless defined?(RubyVM::YJIT)
+
+      Dir.mktmpdir("wirebind-bench") do |dir|
+        means = File.join(dir, "means.json")
+        env = { "BENCH_SECTIONS" => "decode", "BENCH_DECODERS" => YJIT_PAIR.join(","), "BENCH_MEANS" => means }
+        puts "\n== the pure backend and the jiraSOAP 0.9 technique again, under --yjit"
+        out = IO.popen(env, [RbConfig.ruby, "--yjit", __FILE__], err: %i[child out], &:read)
+        abort "the --yjit run failed:\n#{out}" unless Process.last_status.success?
+        puts out.lines.grep(/ms mean/).join
+        pure, technique = JSON.parse(File.read(means)).values_at(*YJIT_PAIR)
+        technique / pure
+      end
     end
 
     def backends
@@ -146,7 +179,12 @@ module Bench
       list.concat(peers.map do |peer, note|
         Contender.new(name: peer.name, group: :peer, check: equal, claim: claim, call: peer.method(:decode), note: note)
       end)
-      list << Contender.new(
+      list << parse_only_contender(expected)
+      DECODERS ? list.select { |c| DECODERS.include?(c.name) } : list
+    end
+
+    def parse_only_contender(expected)
+      Contender.new(
         name: "nokogiri parse only", group: :baseline, note: "Nokogiri::XML(xml): a DOM, no objects (a floor, not a peer)",
         call: ->(xml) { Nokogiri::XML(xml) },
         claim: "root is Envelope, #{expected.size} items",
