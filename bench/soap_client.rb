@@ -371,9 +371,11 @@ module Bench
 
     # ---- helpers ----------------------------------------------------------------------
 
+    # The streaming rows read hundreds of MiB in one call, minutes on a loaded
+    # machine: the deadline is in_child's bound, not the client's default.
     def wirebind_client(server, path, adapter: :net_http)
       Wirebind::SOAP::Client.new(endpoint: "http://127.0.0.1:#{server.port}#{path}", namespace: NS, style: :rpc_encoded,
-                                 read_timeout: 120, adapter: adapter)
+                                 read_timeout: 120, deadline: 600, adapter: adapter)
     end
 
     def savon_client(server, path)
