@@ -27,6 +27,32 @@ module Wirebind
       skip "#{package} is not unpacked in tmp/fixtures (run `bundle exec rake fixtures`)"
     end
 
+    # Every check on the WSDL at +path+: it loads with exactly +warnings+, which
+    # `wirebind generate` prints; what that writes loads; counts, round trips and
+    # schema validation (+unrepresentable+: see #assert_valid_against_schemas).
+    def assert_real_wsdl(path, module_name, warnings: [], unrepresentable: [])
+      doc = independent_document(path)
+      description = WSDL.load(path)
+      assert_equal warnings, description.warnings
+      generate_and_load(path, module_name) do |mod, printed|
+        assert_equal warnings.map { |warning| "wirebind generate: warning: #{warning}\n" }.join, printed
+        assert_counts(doc, description, mod)
+        samples = assert_samples_round_trip(mod, doc)
+        assert_valid_against_schemas(doc, samples, unrepresentable: unrepresentable)
+      end
+    end
+
+    # The warning of a file whose XML declaration is on +line+.
+    def misplaced_declaration(path, line)
+      "#{path}:#{line}: the XML declaration is not at the start of the file; read as if it were"
+    end
+
+    # +path+ read by REXML, without what comes before a misplaced XML declaration
+    # (blanks, a comment: REXML refuses it as the XML spec does).
+    def independent_document(path)
+      REXML::Document.new(File.read(path).sub(/\A(?:\s|<!--.*?-->)+(?=<\?xml)/m, ""))
+    end
+
     # [operations of the SOAP 1.1 and 1.2 bindings, complex types (named, and
     # anonymous ones in elements)], counted by REXML.
     def independent_counts(doc)
