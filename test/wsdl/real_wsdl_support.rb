@@ -115,9 +115,9 @@ module Wirebind
     # ones' [class, XML].
     def assert_samples_round_trip(mod, doc)
       memo = {}
-      counts = least_occurrences(doc)
+      facts = element_facts(doc)
       model_classes(mod).filter_map do |klass|
-        record = full_sample(klass, memo, counts)
+        record = full_sample(klass, memo, facts)
         if klass.xml_abstract?
           assert_raises(EncodeError, "#{klass} is abstract") { record.to_xml }
           next
@@ -128,26 +128,39 @@ module Wirebind
       end
     end
 
+    # Values of XSD types that wirebind reads as strings, valid for their type.
+    STRING_SAMPLES = {
+      "duration" => "P1DT2H", "time" => "03:04:05", "gYear" => "2026", "gYearMonth" => "2026-01", "gMonthDay" => "--01-02",
+      "gDay" => "---02", "gMonth" => "--01", "anyURI" => "urn:sample", "NMTOKEN" => "token", "Name" => "name",
+      "NCName" => "name", "ID" => "id1", "IDREF" => "id1", "language" => "en"
+    }.freeze
+
     # As {WSDLTestSupport#sample}, but nested models are filled at any depth (a
     # schema's required elements are: the model does not say which are), each
     # class's sample made once; a field that would contain its own class again is
-    # nil. A list holds as many items as +counts+ (#least_occurrences) asks of its
-    # element in the class's type, else one.
-    def full_sample(klass, memo, counts, stack = [])
+    # nil. What the schema says (+facts+, #element_facts) and the model does not is
+    # followed: a list holds as many items as its element's minOccurs (else one);
+    # a string of another XSD type has a value of that type. A value the class
+    # gives new instances (fixed, default) is kept.
+    def full_sample(klass, memo, facts, stack = [])
       return memo[klass] if memo.key?(klass)
       return nil if stack.include?(klass)
 
       stack.push(klass)
-      values = sample(klass, 0).to_h.merge(klass.attributes.select(&:model?).to_h do |attribute|
-        type = concrete(attribute.type)
-        value = type && full_sample(type, memo, counts, stack)
-        [attribute.name, attribute.list? ? [value].compact : value]
-      end)
-      stack.pop
-      klass.attributes.select(&:list?).each do |attribute|
-        least = klass.ancestors.filter_map { |owner| counts[[type_key(owner), attribute.xml]] if owner.is_a?(Class) && owner.include?(Model) }.max
-        values[attribute.name] *= least if least && values[attribute.name].size == 1
+      values = sample(klass, 0).to_h.merge(klass.new.to_h.reject { |_, value| value.nil? || value == [] })
+      owners = klass.ancestors.select { |owner| owner.is_a?(Class) && owner.include?(Model) }.map { |owner| type_key(owner) }
+      klass.attributes.each do |attribute|
+        fact = owners.filter_map { |owner| facts[[owner, attribute.xml]] }.first || {}
+        if attribute.model?
+          type = concrete(attribute.type)
+          value = type && full_sample(type, memo, facts, stack)
+          values[attribute.name] = attribute.list? ? [value].compact : value
+        elsif attribute.type == :string && !attribute.enum && STRING_SAMPLES[fact[:type]]
+          values[attribute.name] = attribute.list? ? [STRING_SAMPLES[fact[:type]]] : STRING_SAMPLES[fact[:type]]
+        end
+        values[attribute.name] *= fact[:least] if attribute.list? && fact[:least] && values[attribute.name].size == 1
       end
+      stack.pop
       memo[klass] = klass.new(**values)
     end
 
@@ -155,18 +168,23 @@ module Wirebind
       klass.xml_type ? klass.xml_type.first : klass.xml_root
     end
 
-    # {[type's name (an anonymous one's: its element's), element's name] => minOccurs}
-    # of the elements of +doc+'s complex types that must occur more than once.
-    def least_occurrences(doc)
-      all_elements(doc).each_with_object({}) do |element, counts|
-        least = element.name == "element" ? element.attributes["minOccurs"].to_i : 0
-        next if least < 2
+    # {[type's name (an anonymous one's: its element's), element's name] =>
+    # {least: minOccurs when above 1, type: the local name of an XSD built-in type}}
+    # for the elements of +doc+'s complex types.
+    def element_facts(doc)
+      all_elements(doc).each_with_object({}) do |element, facts|
+        next unless element.name == "element" && element.attributes["name"]
 
         owner = element.parent
         owner = owner.parent until owner.nil? || owner.name == "complexType"
         next unless owner
 
-        counts[[owner.attributes["name"] || owner.parent.attributes["name"], element.attributes["name"]]] = least
+        least = element.attributes["minOccurs"].to_i
+        prefix, local = element.attributes["type"].to_s.split(":", 2).then { |parts| parts.size == 2 ? parts : [nil, parts[0]] }
+        fact = {}
+        fact[:least] = least if least > 1
+        fact[:type] = local if element.namespaces[prefix || "xmlns"] == "http://www.w3.org/2001/XMLSchema"
+        facts[[owner.attributes["name"] || owner.parent.attributes["name"], element.attributes["name"]]] = fact
       end
     end
 
