@@ -46,5 +46,13 @@ module Wirebind
       assert_raises(ParseError) { load(body.sub("<wsdl:types>", "<wsdl:types>#{DECLARATION}")) }
       assert_raises(ParseError) { load("text\n#{DECLARATION}#{body}") }
     end
+
+    # Which file is not well-formed, of the several a description reads.
+    def test_a_parse_error_names_its_file
+      types = %(<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"><xsd:import namespace="urn:x" schemaLocation="x.xsd"/></xsd:schema>)
+      error = assert_raises(ParseError) { load(wsdl(types: types), "x.xsd" => "<!-- c -->\ntext#{X_SCHEMA}") }
+      assert_match(%r{\A/\S*/x\.xsd: .* at line 2, column 1\z}, error.message)
+      assert_equal [2, 1, :syntax], [error.line, error.column, error.reason]
+    end
   end
 end

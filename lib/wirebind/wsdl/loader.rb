@@ -118,6 +118,9 @@ module Wirebind
         end
       rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES, Errno::ENXIO, Errno::ELOOP => e
         raise InvalidError, "#{prefix(where)}cannot read #{location}: #{e.message}"
+      rescue ParseError => e
+        # Which of the files read is not well-formed (the same error, position and reason kept).
+        raise e.exception("#{location}: #{e.message}")
       end
 
       # Some services publish a WSDL whose XML declaration comes after a comment or
