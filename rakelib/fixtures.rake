@@ -14,7 +14,11 @@ FIXTURE_GEMS = {
   "netsuite" => "0.9.3",
   # HappyMapper's namespace and mapping documents (spec/fixtures), MIT; the last
   # version whose gem ships its specs
-  "nokogiri-happymapper" => "0.5.9"
+  "nokogiri-happymapper" => "0.5.9",
+  # Real services' WSDLs (spec/fixtures/wsdl: Betfair, eDialog, Interhome, TaxCloud,
+  # EU VIES, SoftLayer, Team Software, Wasmuth) and a TaxCloud response, MIT; the
+  # last version whose gem ships its specs
+  "savon" => "2.12.1"
 }.freeze
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)

@@ -23,6 +23,12 @@ module Wirebind
       MAX_FETCH_BYTES = 64 * 1024 * 1024
       # Most seconds one URL may take, connecting to the last byte.
       FETCH_DEADLINE = 60
+      # Blanks and comments before an XML declaration (one character or comment a
+      # step: no nested repetition to backtrack over).
+      PRELUDE = /\A(?:[ \t\r\n]|<!--(?:[^-]|-(?!->))*-->)+(?=<\?xml[ \t\r\n])/n
+      DECLARATION = /\A<\?xml[ \t\r\n][^>]*\?>/n
+      # How far into a file a misplaced declaration is looked for.
+      PRELUDE_LIMIT = 64 * 1024
 
       # @return [Array<Array(Node, String)>] +wsdl:definitions+ elements and their targetNamespace
       attr_reader :definitions
@@ -101,17 +107,41 @@ module Wirebind
       end
 
       def read(location, where)
-        return DocumentReader.read(fetch(location, where), location, **@limits) if location.match?(URL)
+        return DocumentReader.read(declaration_first(fetch(location, where), location), location, **@limits) if location.match?(URL)
 
         confine(location, where) if where
         # Non-blocking: opening a FIFO for reading would wait for a writer.
         File.open(location, File::RDONLY | File::NONBLOCK | File::BINARY) do |file|
           raise InvalidError, "#{prefix(where)}#{location} is not a regular file" unless file.stat.file?
 
-          DocumentReader.read(file, location, **@limits)
+          DocumentReader.read(declaration_first(file, location), location, **@limits)
         end
       rescue Errno::ENOENT, Errno::EISDIR, Errno::EACCES, Errno::ENXIO, Errno::ELOOP => e
         raise InvalidError, "#{prefix(where)}cannot read #{location}: #{e.message}"
+      rescue ParseError => e
+        # Which of the files read is not well-formed (the same error, position and reason kept).
+        raise e.exception("#{location}: #{e.message}")
+      end
+
+      # Some services publish a WSDL whose XML declaration comes after a comment or
+      # blank lines (not well-formed XML): such a file (+input+, a String or a File)
+      # is read as if its declaration came first, blanked where it is, with a
+      # warning. Anything else, and a declaration of another encoding than
+      # UTF-8, is returned as it was, for the parser to judge.
+      def declaration_first(input, location)
+        head = (input.is_a?(String) ? input.byteslice(0, PRELUDE_LIMIT) : input.read(PRELUDE_LIMIT)).to_s.b
+        prelude = head[PRELUDE]
+        declaration = prelude && head.byteslice(prelude.bytesize..)[DECLARATION]
+        encoding = declaration && declaration[/encoding[ \t\r\n]*=[ \t\r\n]*["']([^"']*)/, 1]
+        if declaration.nil? || (encoding && !encoding.match?(/\Autf-?8\z/i))
+          input.rewind unless input.is_a?(String)
+          return input
+        end
+
+        text = input.is_a?(String) ? input.b : head << input.read.to_s.b
+        text[prelude.bytesize, declaration.bytesize] = " " * declaration.bytesize
+        @warnings << "#{location}:#{prelude.count("\n") + 1}: the XML declaration is not at the start of the file; read as if it were"
+        text
       end
 
       def prefix(where)
