@@ -65,6 +65,21 @@ module Wirebind
       end
     end
 
+    # The reader's operations are SOAP::Operation values too (their types the
+    # schema's TypeSpecs, a list as a one-item Array), its versions SOAP::Version objects.
+    def test_the_reader_gives_soap_operations_and_versions
+      description = WSDL.load(shared_path("fixtures/wsdl/jirasoapservice-v2.wsdl"))
+      binding = description.bindings.first
+      assert_same SOAP::SOAP11, binding.version
+      issues = binding.operations.find { |operation| operation.name == "getIssuesFromJqlSearch" }
+      assert_instance_of SOAP::Operation, issues
+      assert_equal [%w[in0 in1 in2], :string, :integer], [issues.args.keys, issues.args["in1"], issues.args["in2"]]
+      assert_equal "{http://beans.soap.rpc.jira.atlassian.com}RemoteIssue", issues.returns.first.qualified_name
+      assert_equal [:rpc_encoded, "getIssuesFromJqlSearch"], [issues.style, issues.wsdl_name]
+      refute WSDL.const_defined?(:Operation, false)
+      refute WSDL.const_defined?(:SOAP_BINDING_NAMESPACES, false)
+    end
+
     # The service's ?wsdl is a Description rendered by the same writer.
     def test_a_service_builds_a_description
       service = Class.new(SOAP::Service) do
@@ -75,7 +90,7 @@ module Wirebind
       end
       description = SOAP::WSDLWriter.new(service, "http://127.0.0.1/svc").description
       assert_instance_of WSDL::Description, description
-      assert_equal %w[1.1 1.2], description.bindings.map(&:version)
+      assert_equal [SOAP::SOAP11, SOAP::SOAP12], description.bindings.map(&:version)
       echo = description.bindings.first.operations.first
       assert_equal ["echo", :rpc_encoded, "urn:built", %w[in0 in1]], [echo.name, echo.style, echo.namespace, echo.input_parts.map(&:name)]
       assert_equal description.to_wsdl, SOAP::WSDLWriter.new(service, "http://127.0.0.1/svc").write

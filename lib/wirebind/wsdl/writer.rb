@@ -161,12 +161,12 @@ module Wirebind
           written[binding.port_type] = true
           out << %(<#{wsdl}:portType name="#{a(binding.port_type[1])}">\n)
           binding.operations.each do |operation|
-            out << %(<#{wsdl}:operation name="#{a(operation.name)}">)
+            out << %(<#{wsdl}:operation name="#{a(operation_name(operation))}">)
             if operation.input
               out << %(<#{wsdl}:input message="#{a(message_ref(operation.input))}"#{input_action(binding, operation)}/>)
             end
             if operation.output
-              action = operation.output_action && %( #{wsam}:Action="#{a(operation.output_action)}")
+              action = operation.reply_action && %( #{wsam}:Action="#{a(operation.reply_action)}")
               out << %(<#{wsdl}:output message="#{a(message_ref(operation.output))}"#{action}/>)
             end
             operation.faults.each { |fault| out << %(<#{wsdl}:fault name="#{a(fault.name)}" message="#{a(message_ref(fault))}"/>) }
@@ -180,8 +180,8 @@ module Wirebind
       # (the input is written without a name: WSDL 1.1's default name), or the
       # binding requires addressing (zeep, for one, reads no default action).
       def input_action(binding, operation)
-        action = operation.input_action or return ""
-        name = operation.output ? "#{operation.name}Request" : operation.name
+        action = operation.action or return ""
+        name = operation.output ? "#{operation_name(operation)}Request" : operation_name(operation)
         return "" if !binding.addressing && action == Addressing.default_input_action(binding.port_type, name)
 
         %( #{wsam}:Action="#{a(action)}")
@@ -194,7 +194,7 @@ module Wirebind
       end
 
       def binding(out, binding)
-        version = SOAP::Version.fetch(binding.version)
+        version = binding.version
         soap = @prefixes.fetch(version.binding_namespace)
         out << %(<#{wsdl}:binding name="#{a(binding.name)}")
         out << %( type="#{a(qname(binding.port_type))}") if binding.port_type
@@ -208,8 +208,11 @@ module Wirebind
         out << "</#{wsdl}:binding>\n"
       end
 
+      # The wsdl:operation's name (a service's operation has only its element's).
+      def operation_name(operation) = operation.wsdl_name || operation.name
+
       def binding_operation(out, operation, soap, version)
-        out << %(<#{wsdl}:operation name="#{a(operation.name)}">)
+        out << %(<#{wsdl}:operation name="#{a(operation_name(operation))}">)
         out << %(<#{soap}:operation)
         out << %( soapAction="#{a(operation.soap_action)}") if operation.soap_action
         out << %( style="#{operation.style == :document ? 'document' : 'rpc'}"/>)
@@ -239,7 +242,7 @@ module Wirebind
       def service(out, service)
         out << %(<#{wsdl}:service name="#{a(service.name)}">\n)
         service.ports.each do |port|
-          soap = @prefixes.fetch(SOAP::Version.fetch(port.binding.version).binding_namespace)
+          soap = @prefixes.fetch(port.binding.version.binding_namespace)
           out << %(<#{wsdl}:port name="#{a(port.name)}" binding="#{a(qname([port.binding.namespace, port.binding.name]))}">)
           out << %(<#{soap}:address location="#{a(port.endpoint.to_s)}"/>) if port.endpoint
           out << "</#{wsdl}:port>\n"
