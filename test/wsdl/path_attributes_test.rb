@@ -186,10 +186,7 @@ module Wirebind
     # Writes +payment+ rpc/encoded, checks it with xmllint against the schema the
     # rpc/encoded service's WSDL publishes; returns the body.
     def assert_valid_encoded_payment(payment)
-      unless system("command -v xmllint > /dev/null 2>&1")
-        flunk "xmllint is missing (.ci/run installs libxml2-utils)" if ENV["CI"]
-        skip "xmllint is not installed (apt-get install libxml2-utils)"
-      end
+      require_xmllint
       doc = REXML::Document.new(wsdl_of(:rpc_encoded))
       body = SOAP::Envelope.write(+"", operation: "pay", namespace: "urn:pay", parts: { in0: payment }, style: :rpc_encoded)
       element = body[%r{<in0 .*</in0>}m].sub(/\A<in0/, "<p:payment xmlns:p=\"urn:test:sample\"").sub(%r{</in0>\z}, "</p:payment>")
@@ -199,20 +196,6 @@ module Wirebind
         assert status.success?, errors
       end
       body
-    end
-
-    # Each xsd:schema of the WSDL as a document of its own, named by its namespace
-    # (its namespace declarations copied from wsdl:definitions; imports located).
-    def schema_files(doc)
-      file = ->(namespace) { namespace == Namespaces::SOAP11_ENCODING ? "encoding.xsd" : "#{namespace.tr(':', '_')}.xsd" }
-      REXML::XPath.match(doc, "//xsd:schema").to_h do |schema|
-        copy = schema.deep_clone
-        schema.parent.parent.attributes.each_attribute do |attribute|
-          copy.add_namespace(attribute.name, attribute.value) if attribute.prefix == "xmlns"
-        end
-        REXML::XPath.match(copy, "xsd:import").each { |import| import.add_attribute("schemaLocation", file.call(import.attribute("namespace").value)) }
-        [file.call(schema.attribute("targetNamespace").value), copy.to_s]
-      end
     end
 
     def generated_module(style)
