@@ -119,6 +119,25 @@ module Wirebind
       end
     end
 
+    # PHP's SoapServer, reading the WSDL, decodes what the generated client
+    # writes rpc/encoded (<address> and <Amt> without xsi:type) to every value.
+    def test_php_soap_server_reads_what_the_generated_client_writes_rpc_encoded
+      unless system("php", "-r", 'exit(class_exists("SoapServer") ? 0 : 1);', out: File::NULL, err: File::NULL)
+        flunk "php-cli with php-soap is missing (.ci/run installs them)" if ENV["CI"]
+        skip "php-cli with php-soap is not installed (apt-get install php-cli php-soap; .ci/run does)"
+      end
+      mod = generated_module(:rpc_encoded)
+      payment = mod::Payment.new(number: "p-1", amt: mod::Amt.new(value: BigDecimal("12.5"), ccy: "EUR"),
+                                 address: mod::Address.new(city: "Oslo", zip: "0150", script: "Latn"), lang: "nb")
+      request = SOAP::Envelope.write(+"", operation: "pay", namespace: "urn:pay", parts: { in0: payment }, style: :rpc_encoded)
+      with_files("pay.wsdl" => wsdl_of(:rpc_encoded), "request.xml" => request) do |dir|
+        output, errors, status = Open3.capture3("php", File.join(__dir__, "php_pay_server.php"), File.join(dir, "pay.wsdl"), File.join(dir, "request.xml"))
+        assert status.success?, errors
+        assert_equal({ "number" => "p-1", "Amt" => { "_" => "12.5", "Ccy" => "EUR" }, "address" => { "city" => "Oslo", "zip" => "0150", "script" => "Latn" },
+                       "lang" => "nb" }, ::JSON.parse(output))
+      end
+    end
+
     class Tagged
       include Wirebind::Model
       xml_type "Tagged", namespace: "urn:pay:beans"
