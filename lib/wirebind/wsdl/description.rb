@@ -237,13 +237,13 @@ module Wirebind
           fault["message"] && @messages[fault.qname(fault["message"])]
         end
         input_action, output_action = actions(port_type, abstract)
-        operation = SOAP::Operation.new(
+        # How it is called (name, args, returns, at) is completed later: complete_calls.
+        SOAP::Operation.new(
           wsdl_name: name, soap_action: soap_action(soap_op), style: style, namespace: body && body["namespace"],
           input: input, output: output, input_parts: body_parts(input, body, header_pairs),
           output_parts: body_parts(output, output_body(node), []), headers: header_pairs.freeze, faults: faults.freeze,
           action: input_action, reply_action: output_action
         )
-        operation
       end
 
       # The SOAP binding element (+soap:+ or +soap12:+) named +local+ among +node+'s children.
