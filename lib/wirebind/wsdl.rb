@@ -25,11 +25,6 @@ module Wirebind
     ENCODING_NS = Namespaces::SOAP11_ENCODING
     # The XML Schema namespaces read as XSD: 2001, and the drafts of 2000 and 1999 older services use.
     XSD_NAMESPACES = [Namespaces::XSD, Namespaces::XSD_2000, Namespaces::XSD_1999].freeze
-    # The SOAP version each WSDL SOAP binding namespace stands for.
-    SOAP_BINDING_NAMESPACES = {
-      Namespaces::WSDL_SOAP11_BINDING => "1.1",
-      Namespaces::WSDL_SOAP12_BINDING => "1.2"
-    }.freeze
 
     # The description is not one wirebind can read: a missing definition, an
     # undeclared prefix, an import it may not follow. Says which file and element.

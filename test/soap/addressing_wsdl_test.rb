@@ -103,7 +103,7 @@ class SOAPAddressingWSDLTest < Minitest::Test
     assert_empty description.warnings
     ws, basic = description.bindings
     assert_equal [true, false], [ws.addressing, basic.addressing]
-    actions = ws.operations.to_h { |operation| [operation.name, [operation.input_action, operation.output_action]] }
+    actions = ws.operations.to_h { |operation| [operation.name, [operation.action, operation.reply_action]] }
     assert_equal({ "Echo" => ["http://tempuri.org/IEcho/Echo", "http://tempuri.org/IEcho/EchoResponse"],
                    "Shout" => ["urn:shout", nil], "Whisper" => ["#{TNS}IEcho/WhisperRequest", nil],
                    "Murmur" => ["#{TNS}IEcho/Quietly", nil] }, actions)
@@ -192,7 +192,7 @@ class SOAPAddressingWSDLTest < Minitest::Test
     description = Wirebind::WSDL.load(StringIO.new(WSDL_TEXT))
     again = Wirebind::WSDL.load(StringIO.new(description.to_wsdl))
     summary = lambda do |loaded|
-      loaded.bindings.map { |binding| [binding.addressing, binding.operations.map { |op| [op.input_action, op.output_action] }] }
+      loaded.bindings.map { |binding| [binding.addressing, binding.operations.map { |op| [op.action, op.reply_action] }] }
     end
     assert_equal summary.call(description), summary.call(again)
   end

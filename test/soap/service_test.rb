@@ -3,6 +3,7 @@
 require_relative "soap_test_support"
 require "rack/mock"
 require "rack/lint"
+require "minitest/mock"
 require "rexml/document"
 
 # Wirebind::SOAP::Service as a Rack app, through Rack::Lint, with requests written
@@ -518,6 +519,24 @@ class ServiceTest < Minitest::Test
 
   class BothVersionsJiraService < JiraService
     version :both
+  end
+
+  # ?wsdl is written once per service (per declaration: a later operation is in
+  # the next one): a second request, for any endpoint, builds no description.
+  def test_the_wsdl_is_written_once
+    service = Class.new(BothVersionsJiraService)
+    first = Rack::MockRequest.new(app(service)).get("http://example.org:8080/rpc/soap?wsdl").body
+    again = other_host = nil
+    Wirebind::SOAP::WSDLWriter.stub(:new, ->(*) { flunk "the description was written again" }) do
+      again = Rack::MockRequest.new(app(service)).get("http://example.org:8080/rpc/soap?wsdl").body
+      other_host = Rack::MockRequest.new(app(service)).get("http://other.example:9/a&b/soap?wsdl").body
+    end
+    assert_equal first, again
+    assert_equal first.gsub("http://example.org:8080/rpc/soap", "http://other.example:9/a&amp;b/soap"), other_host
+    assert_equal 2, first.scan("http://example.org:8080/rpc/soap").size # both ports' soap:address (1.1 and 1.2)
+
+    service.operation(:ping, returns: :string) { "pong" }
+    assert_includes Rack::MockRequest.new(app(service)).get("/soap?wsdl").body, %(<wsdl:operation name="ping">)
   end
 
   # Each binding's rpc/encoded body names its own version's encoding (WSDL 1.1

@@ -16,7 +16,7 @@ module Wirebind
       port = description.ports.first
       assert_equal "jirasoapservice-v2", port.name
       assert_equal "http://jira.atlassian.com/rpc/soap/jirasoapservice-v2", port.endpoint
-      assert_equal "1.1", port.binding.version
+      assert_same SOAP::SOAP11, port.binding.version
       assert_equal 108, port.binding.operations.size
       assert(port.binding.operations.all? { |operation| operation.style == :rpc_encoded })
       assert_includes description.types.map(&:name), "RemoteIssue"

@@ -123,7 +123,7 @@ module Wirebind
         assert_match(/\A<(wb\w+):Node xsi:type="\1:Node" xmlns:xsi="[^"]+" xmlns:\w+="urn:other" xmlns:\1="urn:test"[ >]/, record.to_xml)
 
         clients = description.ports.map(&:binding).map(&:version)
-        assert_equal %w[1.1 1.2], clients
+        assert_equal [SOAP::SOAP11, SOAP::SOAP12], clients
         assert_equal mod::NodeSoapClient, mod::Client
         assert_equal [%i[key node_id], %i[key depth], %i[keyrest options]], mod::NodeSoapClient.instance_method(:get_node).parameters
         assert mod::NodeSoap12Client.method_defined?(:each_get_node)

@@ -71,6 +71,29 @@ module Wirebind
       end
     end
 
+    # Each xsd:schema of a WSDL (a REXML document) as a document of its own, named
+    # by its namespace (its namespace declarations copied from wsdl:definitions;
+    # imports located; the SOAP 1.1 encoding namespace's as encoding.xsd).
+    def schema_files(doc)
+      file = ->(namespace) { namespace == Namespaces::SOAP11_ENCODING ? "encoding.xsd" : "#{namespace.tr(':', '_')}.xsd" }
+      REXML::XPath.match(doc, "//xsd:schema").to_h do |schema|
+        copy = schema.deep_clone
+        schema.parent.parent.attributes.each_attribute do |attribute|
+          copy.add_namespace(attribute.name, attribute.value) if attribute.prefix == "xmlns"
+        end
+        REXML::XPath.match(copy, "xsd:import").each { |import| import.add_attribute("schemaLocation", file.call(import.attribute("namespace").value)) }
+        [file.call(schema.attribute("targetNamespace").value), copy.to_s]
+      end
+    end
+
+    # xmllint (libxml2-utils) present, or the test skips (fails in CI).
+    def require_xmllint
+      return if system("command -v xmllint > /dev/null 2>&1")
+
+      flunk "xmllint is missing (.ci/run installs libxml2-utils)" if ENV["CI"]
+      skip "xmllint is not installed (apt-get install libxml2-utils)"
+    end
+
     def wsdl(types: "", messages: "", port_types: "", bindings: "", services: "", tns: "urn:test")
       <<~XML
         <?xml version="1.0"?>

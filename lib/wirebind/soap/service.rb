@@ -56,6 +56,9 @@ module Wirebind
                     @__wbs_understands @__wbs_on_error @__wbs_wsse @__wbs_addressing @__wbs_mtom
                     @__wbs_attachment_file_threshold].freeze
       LOCK = Mutex.new
+      # Where the endpoint's address goes in the +?wsdl+ written once (no name
+      # of a description holds it: the text is split there).
+      WSDL_LOCATION = "urn:wirebind:endpoint:#{Random.new_seed.to_s(36)}".freeze
       # Raised into a suspended response when the server closes its body early.
       class Closed < StandardError; end
       private_constant :OPERATION_NAME, :SETTINGS, :LOCK, :Closed
@@ -255,18 +258,28 @@ module Wirebind
           @__wbs_dispatch || LOCK.synchronize { @__wbs_dispatch ||= Dispatch.new(self) }
         end
 
+        # @api private
+        # @return [Array<String>] the +?wsdl+ answer, written once per schema (a
+        #   frozen value: shared by threads, and by processes forked after it was
+        #   written), split where the endpoint's address goes
+        def wsdl_pieces
+          @__wbs_wsdl || LOCK.synchronize { @__wbs_wsdl ||= WSDLWriter.new(self, WSDL_LOCATION).write.split(WSDL_LOCATION, -1).each(&:freeze).freeze }
+        end
+
         private
 
         def inherited(subclass)
           super
           SETTINGS.each { |ivar| subclass.instance_variable_set(ivar, instance_variable_get(ivar)) }
           subclass.instance_variable_set(:@__wbs_dispatch, nil)
+          subclass.instance_variable_set(:@__wbs_wsdl, nil)
         end
 
         def change
           LOCK.synchronize do
             yield
             @__wbs_dispatch = nil
+            @__wbs_wsdl = nil
           end
         end
 
@@ -297,6 +310,7 @@ module Wirebind
       @__wbs_mtom = :request
       @__wbs_attachment_file_threshold = nil
       @__wbs_dispatch = nil
+      @__wbs_wsdl = nil
 
       # What an operation block that declares a +context:+ keyword receives: the
       # request's Rack env and its SOAP header blocks, decoded on demand by the
@@ -372,7 +386,7 @@ module Wirebind
         when "POST" then soap(env)
         when "GET", "HEAD"
           if wsdl_query?(env["QUERY_STRING"])
-            body = WSDLWriter.new(self.class, location(env)).write
+            body = self.class.wsdl_pieces.join(XML::Escape.attribute(location(env)))
             [200, { "content-type" => "text/xml; charset=utf-8", "content-length" => body.bytesize.to_s },
              env["REQUEST_METHOD"] == "HEAD" ? [] : [body]]
           else

@@ -47,6 +47,9 @@ module Wirebind
       # @return [Version, nil] the version whose envelope namespace is +uri+
       def self.by_envelope(uri) = BY_ENVELOPE[uri]
 
+      # @return [Version, nil] the version whose WSDL 1.1 binding namespace is +uri+ (+soap:+ or +soap12:+)
+      def self.by_binding(uri) = BY_BINDING[uri]
+
       # @return [Version, nil] the version whose media type is +media+ (lower case, no parameters)
       def self.by_media_type(media) = BY_MEDIA_TYPE[media]
 
@@ -165,7 +168,8 @@ module Wirebind
       BY_NUMBER = Shareable.make({ "1.1" => SOAP11, "1.2" => SOAP12 })
       BY_ENVELOPE = Shareable.make({ SOAP11.envelope_namespace => SOAP11, SOAP12.envelope_namespace => SOAP12 })
       BY_MEDIA_TYPE = Shareable.make({ SOAP11.media_type => SOAP11, SOAP12.media_type => SOAP12 })
-      private_constant :BY_NUMBER, :BY_ENVELOPE, :BY_MEDIA_TYPE
+      BY_BINDING = Shareable.make({ SOAP11.binding_namespace => SOAP11, SOAP12.binding_namespace => SOAP12 })
+      private_constant :BY_NUMBER, :BY_ENVELOPE, :BY_MEDIA_TYPE, :BY_BINDING
     end
   end
 end

@@ -67,12 +67,11 @@ module Wirebind
         schema_nodes = root.child(WSDL_NS, "types").children.map { |node| [node, node["targetNamespace"]] }
         messages = []
         operations = @service.operations.map { |operation| operation(operation, namespaces, messages) }.freeze
-        bindings = versions.map do |number|
-          version = Version.fetch(number)
-          WSDL::Binding.new("#{@name}#{version.binding_suffix}", @tns, number, operations, [@tns, "#{@name}PortType"],
+        bindings = versions.map do |version|
+          WSDL::Binding.new("#{@name}#{version.binding_suffix}", @tns, version, operations, [@tns, "#{@name}PortType"],
                             @service.addressing).freeze
         end
-        ports = bindings.map { |binding| WSDL::Port.new("#{@name}#{Version.fetch(binding.version).port_suffix}", binding, @location).freeze }
+        ports = bindings.map { |binding| WSDL::Port.new("#{@name}#{binding.version.port_suffix}", binding, @location).freeze }
         WSDL::Description.build(name: @name, target_namespace: @tns, namespaces: namespaces, schema_nodes: schema_nodes,
                                 messages: messages, bindings: bindings, services: [WSDL::Service.new(@name, ports.freeze).freeze])
       end
@@ -80,7 +79,7 @@ module Wirebind
       private
 
       def versions
-        @service.version == :both ? %w[1.1 1.2] : [@service.version]
+        @service.version == :both ? [SOAP11, SOAP12] : [Version.fetch(@service.version)]
       end
 
       # One operation and its two messages (added to +messages+): document/literal
@@ -101,8 +100,10 @@ module Wirebind
         action = @service.soap_action_for(operation)
         # With addressing, the actions the service reads and answers with (the request's, +Response+ added).
         actions = @service.addressing ? [action, "#{action}Response"] : []
-        WSDL::Operation.new(name, action, @style, @document ? nil : @tns, request, response,
-                            request.parts, response.parts, [].freeze, [].freeze, *actions).freeze
+        # The declared operation with what the binding says of it.
+        Operation.new(**operation.to_h, soap_action: action, action: actions[0], reply_action: actions[1], style: @style,
+                                        namespace: @document ? nil : @tns, input: request, output: response,
+                                        input_parts: request.parts, output_parts: response.parts, headers: [].freeze, faults: [].freeze).freeze
       end
 
       # "prefix:local" as [namespace, local].

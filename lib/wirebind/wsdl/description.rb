@@ -6,18 +6,8 @@ module Wirebind
     Part = Struct.new(:name, :element, :type, :node)
     # A +wsdl:message+.
     Message = Struct.new(:name, :namespace, :parts)
-    # An operation of a SOAP binding, with what its port type says of it.
-    #
-    # +style+ is +:document+, +:rpc+ or +:rpc_encoded+; +input+ and +output+ are
-    # {Message}s (nil for none); +body_parts+ the input parts in the body;
-    # +headers+ [Message, part name] pairs; +faults+ fault messages;
-    # +input_action+ the WS-Addressing action of a request (the port type
-    # input's +wsam:Action+/+wsaw:Action+, else the default WS-Addressing
-    # Metadata 4.4.4 gives it), +output_action+ that of a reply (only as the
-    # output names it: nil, any).
-    Operation = Struct.new(:name, :soap_action, :style, :namespace, :input, :output, :input_parts,
-                           :output_parts, :headers, :faults, :input_action, :output_action)
-    # A SOAP binding: its version (+"1.1"+ or +"1.2"+) and operations, in order;
+    # A SOAP binding: its version (a SOAP::Version, SOAP::SOAP11 or SOAP::SOAP12)
+    # and operations (SOAP::Operation values, with their WSDL members), in order;
     # +port_type+ the namespace and name of its port type (nil when it names none);
     # +addressing+ whether it requires WS-Addressing (+wsaw:UsingAddressing+
     # required, or a +wsam:Addressing+ policy).
@@ -30,10 +20,6 @@ module Wirebind
     # A WSDL, with the schemas it imports: what {WSDL.load} returns, what
     # {WSDL::Writer} writes (a SOAP::Service builds one for its +?wsdl+).
     class Description
-      # @return [Array<Service>] in document order
-      attr_reader :services
-      # @return [Array<Binding>] every SOAP binding, in document order
-      attr_reader :bindings
       # @return [Hash{Array(String, String) => Message}] by namespace and name
       attr_reader :messages
       # @return [Schema] the types
@@ -98,6 +84,7 @@ module Wirebind
             policies[Addressing.policy_id(node)] ||= node if Addressing.policy?(node, "Policy") && Addressing.policy_id(node)
           end
         end
+        @calls_lock = Mutex.new
         @bindings = []
         by_key = {}
         bindings.each do |key, (node, tns)|
@@ -113,9 +100,21 @@ module Wirebind
         @warnings.freeze
       end
 
+      # @return [Array<Service>] in document order
+      def services
+        complete_calls
+        @services
+      end
+
+      # @return [Array<Binding>] every SOAP binding, in document order
+      def bindings
+        complete_calls
+        @bindings
+      end
+
       # @return [Array<Port>] the SOAP ports of every service, in document order
       def ports
-        @services.flat_map(&:ports)
+        services.flat_map(&:ports)
       end
 
       # @return [Array<TypeSpec>] every complex type (and anonymous one) of the schemas
@@ -164,10 +163,28 @@ module Wirebind
         @schema = Schema.new(schema_nodes)
       end
 
+      # How each operation read is called (its element, argument and result
+      # types, from the schema) is completed when the operations are first asked
+      # for, not when the WSDL is read: a schema error stays one of generating
+      # (as the types' are), and every type is compiled first, in the schema's
+      # order, so that the types an operation names do not decide the generated names.
+      def complete_calls
+        return if @calls_complete
+
+        @calls_lock.synchronize do
+          next if @calls_complete
+
+          types
+          @bindings.each { |binding| binding.operations.each { |operation| call(operation).freeze unless operation.frozen? } }
+          @calls_complete = true
+        end
+      end
+
       def assign_parts(messages, bindings, services)
         @messages = messages.to_h { |message| [[message.namespace, message.name], message] }.freeze
         @bindings = bindings.freeze
         @services = services.freeze
+        @calls_complete = true
         @warnings = [].freeze
       end
 
@@ -183,10 +200,8 @@ module Wirebind
       end
 
       def binding(node, tns, port_types, policies)
-        soap = node.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "binding" }
-        return nil unless soap
-
-        version = SOAP_BINDING_NAMESPACES[soap.uri]
+        soap = soap_child(node, "binding") or return nil
+        version = SOAP::Version.by_binding(soap.uri)
         port_type = node["type"] && port_types[node.qname(node["type"])]
         @warnings << "#{node.where}: its port type #{node['type'].inspect} is not defined" unless port_type
 
@@ -204,13 +219,13 @@ module Wirebind
       # +port_type+: the port type's namespace and name (nil when it is not defined).
       def operation(node, port_type, abstract, default_style)
         name = node["name"].to_s
-        soap_op = node.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "operation" }
+        soap_op = soap_child(node, "operation")
         @warnings << "#{node.where}: the port type has no operation #{name.inspect}" if port_type && !abstract
         input = abstract && io_message(abstract, "input")
         output = abstract && io_message(abstract, "output")
         binding_input = node.child(WSDL_NS, "input")
-        body = binding_input&.children&.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "body" }
-        headers = (binding_input ? binding_input.children : []).select { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "header" }
+        body = binding_input && soap_child(binding_input, "body")
+        headers = (binding_input ? binding_input.children : []).select { |child| SOAP::Version.by_binding(child.uri) && child.local == "header" }
         header_pairs = headers.filter_map do |header|
           message = header["message"] && @messages[header.qname(header["message"])]
           message && [message, header["part"]]
@@ -221,9 +236,90 @@ module Wirebind
         faults = (abstract ? abstract.children : []).select { |child| child.uri == WSDL_NS && child.local == "fault" }.filter_map do |fault|
           fault["message"] && @messages[fault.qname(fault["message"])]
         end
-        Operation.new(name, soap_action(soap_op), style, body && body["namespace"], input, output,
-                      body_parts(input, body, header_pairs), body_parts(output, output_body(node), []),
-                      header_pairs.freeze, faults.freeze, *actions(port_type, abstract))
+        input_action, output_action = actions(port_type, abstract)
+        # How it is called (name, args, returns, at) is completed later: complete_calls.
+        SOAP::Operation.new(
+          wsdl_name: name, soap_action: soap_action(soap_op), style: style, namespace: body && body["namespace"],
+          input: input, output: output, input_parts: body_parts(input, body, header_pairs),
+          output_parts: body_parts(output, output_body(node), []), headers: header_pairs.freeze, faults: faults.freeze,
+          action: input_action, reply_action: output_action
+        )
+      end
+
+      # The SOAP binding element (+soap:+ or +soap12:+) named +local+ among +node+'s children.
+      def soap_child(node, local)
+        node.children.find { |child| child.local == local && SOAP::Version.by_binding(child.uri) }
+      end
+
+      # How the operation is called, from its parts and the schema: the operation
+      # element's name, the arguments (a document/literal wrapper element's
+      # children, else the parts) and their types, the result's type and where it is.
+      def call(operation)
+        operation.name = operation.wsdl_name
+        operation.args = {}
+        if operation.style == :document
+          if (part = operation.input_parts.first)
+            document_args(operation, part)
+          end
+          document_returns(operation, operation.output_parts.first)
+        else
+          operation.input_parts.each { |part| operation.args[part.name] = part_type(part) }
+          operation.returns = part_type(part) if (part = operation.output_parts.first)
+        end
+        operation.args.freeze
+        operation
+      end
+
+      def document_args(operation, part)
+        unless part.element
+          operation.args[part.name] = typed(*@schema.type(part.node, part.node["type"]))
+          return
+        end
+
+        operation.name = part.element[1]
+        type, = @schema.element_type(part.element)
+        return unless type.is_a?(TypeSpec)
+
+        type.all_fields.each { |field| operation.args[field.local] = typed(field.type, field.list) if field.kind == :element }
+      end
+
+      # A part's type: a TypeSpec or scalar Symbol, in an Array when it is a list.
+      def part_type(part)
+        typed(*(part.element ? @schema.element_type(part.element) : @schema.type(part.node, part.node["type"])))
+      end
+
+      def typed(type, list, *)
+        list ? [type].freeze : type
+      end
+
+      # A document/literal result: a part's type, a wrapper element's one child
+      # (its items, for a list or an ArrayOfX wrapper), or the element itself.
+      def document_returns(operation, part)
+        return unless part
+
+        unless part.element
+          operation.returns = part_type(part)
+          return
+        end
+        type, list, = @schema.element_type(part.element)
+        unless type.is_a?(TypeSpec)
+          operation.returns = typed(type, list)
+          operation.at = "*"
+          return
+        end
+        fields = type.all_fields
+        if fields.size == 1 && (item = fields.first.wrapper_item)
+          # A wrapper (ArrayOfX) as the result: its items, streamed by each_<op>.
+          operation.returns = typed(item.type, true)
+          operation.at = "*/#{fields.first.local}/#{item.local}"
+        elsif fields.size == 1 && fields.first.kind == :element
+          field = fields.first
+          operation.returns = typed(field.type, field.list)
+          operation.at = field.wrapped ? "*/#{field.local}/*" : "*/#{field.local}" if field.list
+        elsif !fields.empty?
+          operation.returns = type
+          operation.at = "*"
+        end
       end
 
       # The binding's soapAction, sent as the SOAPAction header: a control
@@ -245,7 +341,7 @@ module Wirebind
 
       def output_body(node)
         output = node.child(WSDL_NS, "output") or return nil
-        output.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "body" }
+        soap_child(output, "body")
       end
 
       def body_parts(message, body, headers)
@@ -273,7 +369,7 @@ module Wirebind
           binding = port["binding"] && bindings[port.qname(port["binding"])]
           next unless binding
 
-          address = port.children.find { |child| SOAP_BINDING_NAMESPACES.key?(child.uri) && child.local == "address" }
+          address = soap_child(port, "address")
           Port.new(port["name"].to_s, binding, address && address["location"])
         end
         Service.new(node["name"].to_s, ports.freeze)

@@ -237,7 +237,7 @@ module Wirebind
             out << substitution_source(name, field, class_ns)
             next
           end
-          if (item = wrapper_item(field))
+          if (item = field.wrapper_item)
             out << "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"
             next
           end
@@ -292,20 +292,6 @@ module Wirebind
         "    def initialize(#{literals.join(', ')}, **values)\n      super\n    end\n"
       end
 
-      # The repeated element of a document/literal wrapper type (ArrayOfX: a named
-      # type whose only content is one repeated element of a model type), when
-      # +field+ holds one such wrapper; nil otherwise.
-      def wrapper_item(field)
-        type = field.type
-        return nil unless field.kind == :element && !field.list && type.is_a?(TypeSpec) && type.named && !type.base
-
-        fields = type.fields
-        item = fields.first
-        return nil unless fields.size == 1 && item.kind == :element && item.list && !item.wrapped && !item.substitutes
-
-        item.type.is_a?(TypeSpec) ? item : nil
-      end
-
       def comment(text)
         text.to_s.inspect[1..-2]
       end
@@ -346,13 +332,13 @@ module Wirebind
       def client_source(client)
         port = client[:port]
         binding = port.binding
-        operations = binding.operations.map { |operation| operation_plan(operation, binding) }
+        operations = binding.operations.map { |operation| Plan.new(operation, binding) }
         first = operations.first
         namespace = first ? first.namespace : binding.namespace
-        style = first ? first.style : :document
+        style = first ? first.operation.style : :document
         out = +""
         out << "  # Port #{comment(port.name)} of the service #{comment(client[:service].name)}: " \
-               "binding #{comment(binding.name)}, SOAP #{binding.version}, #{operations.size} operations.\n"
+               "binding #{comment(binding.name)}, SOAP #{binding.version.number}, #{operations.size} operations.\n"
         out << "  class #{client[:const]} < ::Wirebind::SOAP::Client\n"
         out << "    ENDPOINT = #{port.endpoint.inspect}\n"
         out << "    NAMESPACE = #{namespace.inspect}\n"
@@ -368,29 +354,30 @@ module Wirebind
         end
         out << "    # @param options [Hash] any other option of Wirebind::SOAP::Client.new\n"
         out << "    def initialize(endpoint: ENDPOINT#{keyword}, **options)\n"
-        out << "      super(endpoint: endpoint, namespace: NAMESPACE, version: #{binding.version.inspect}, style: #{style.inspect}#{keyword && ', addressing: addressing'}, **options)\n"
+        out << "      super(endpoint: endpoint, namespace: NAMESPACE, version: #{binding.version.number.inspect}, style: #{style.inspect}#{keyword && ', addressing: addressing'}, **options)\n"
         out << "    end\n"
         methods = {}
         client_methods.each { |name| methods[name] = true }
         operations.each do |plan|
-          plan.method = Naming.unique(Naming.snake(plan.wsdl.name), methods)
-          plan.each_method = Naming.unique("each_#{plan.method}", methods) if plan.list && plan.call.returns
+          plan.method = Naming.unique(Naming.snake(plan.operation.wsdl_name), methods)
+          plan.each_method = Naming.unique("each_#{plan.method}", methods) if plan.list
         end
         out << "\n    # The operations, as the methods below call them (Wirebind::SOAP::Client#invoke).\n"
         out << "    OPERATIONS = {\n"
-        operations.each { |plan| out << "      #{plan.method.to_sym.inspect} => #{operation_literal(plan.call)},\n" }
+        operations.each { |plan| out << "      #{plan.method.to_sym.inspect} => #{operation_literal(plan.operation)},\n" }
         out << "    }.freeze\n"
         operations.each { |plan| out << operation_source(plan) }
         out << "  end\n"
       end
 
-      # A SOAP::Operation whose types are source, as source.
+      # The SOAP::Operation a generated client calls, as source: the operation
+      # read, without its WSDL members, its types as the classes generated for them.
       def operation_literal(operation)
-        args = operation.args.map { |wire, type| "#{wire.inspect} => #{type}" }.join(", ")
+        args = operation.args.map { |wire, type| "#{wire.inspect} => #{typed_source(type)}" }.join(", ")
         out = +"::Wirebind::SOAP::Operation.new(name: #{operation.name.inspect}, args: {#{" #{args} " unless args.empty?}}"
-        out << ", returns: #{operation.returns}" if operation.returns
+        out << ", returns: #{typed_source(operation.returns)}" if operation.returns
         out << ", at: #{operation.at.inspect}" if operation.at
-        out << ", soap_action: #{operation.soap_action.inspect}"
+        out << ", soap_action: #{operation.soap_action.to_s.inspect}"
         out << ", action: #{operation.action.inspect}" if operation.action
         out << ", reply_action: #{operation.reply_action.inspect}" if operation.reply_action
         out << ").freeze"
@@ -400,7 +387,7 @@ module Wirebind
       def fault_types(binding)
         schema = @description.schema
         types = binding.operations.flat_map(&:faults).flat_map(&:parts).filter_map do |part|
-          type, list, = part_type(part, schema)
+          type, list, = part.element ? schema.element_type(part.element) : schema.type(part.node, part.node["type"])
           type.const if type.is_a?(TypeSpec) && !list
         rescue InvalidError
           nil
@@ -408,101 +395,37 @@ module Wirebind
         types.uniq
       end
 
-      # What an operation's method needs: +call+, the SOAP::Operation it calls
-      # (its types as Ruby source); beside it the WSDL operation, its namespace
-      # and style, the header keywords (wire name, element), whether the result
+      # What an operation's method needs beside the operation: the namespace of
+      # its element, the header keywords (wire name, element), whether the result
       # is a list, and the method names given.
-      Plan = Struct.new(:call, :wsdl, :namespace, :style, :headers, :list, :method, :each_method)
+      class Plan
+        attr_reader :operation, :namespace, :headers, :list
+        attr_accessor :method, :each_method
+
+        def initialize(operation, binding)
+          @operation = operation
+          part = operation.input_parts.first if operation.style == :document
+          @namespace = part&.element ? part.element[0] : operation.namespace || binding.namespace
+          # A header is written under its part's element's name (WSDL 1.1 §3.7, WS-I BP R2205), not its type's.
+          @headers = operation.headers.map do |message, name|
+            part = message.parts.find { |candidate| candidate.name == name } || (message.parts.first if name.nil?)
+            [(name || message.name).to_s, part&.element&.[](1) || part&.name]
+          end
+          # A list result (not the single element of "*"), streamed by each_<op>.
+          @list = operation.returns.is_a?(Array) && operation.at != "*"
+        end
+      end
       private_constant :Plan
 
-      def operation_plan(operation, binding)
-        plan = operation_parts(operation, binding)
-        call = ::Wirebind::SOAP::Operation.new(name: plan[:element], args: plan[:args].to_h, returns: plan[:returns],
-                                               soap_action: operation.soap_action.to_s, at: plan[:at],
-                                               action: operation.input_action, reply_action: operation.output_action).freeze
-        Plan.new(call, operation, plan[:namespace], plan[:style], plan[:headers], plan[:list])
-      end
-
-      # The operation element, arguments (wire name, type source), what it returns and where.
-      def operation_parts(operation, binding)
-        schema = @description.schema
-        plan = { operation: operation, element: operation.name, namespace: operation.namespace || binding.namespace,
-                 style: operation.style, args: [], returns: nil, at: nil, headers: [] }
-        if operation.style == :document
-          if (part = operation.input_parts.first)
-            if part.element
-              plan[:element] = part.element[1]
-              plan[:namespace] = part.element[0]
-              type, = schema.element_type(part.element)
-              if type.is_a?(TypeSpec)
-                type.all_fields.each do |field|
-                  plan[:args] << [field.local, type_source(field.type, field.list)] if field.kind == :element
-                end
-              end
-            else
-              type, list, = schema.type(part.node, part.node["type"])
-              plan[:args] << [part.name, type_source(type, list)]
-            end
-          end
-          document_returns(plan, operation.output_parts.first, schema)
-        else
-          operation.input_parts.each { |part| plan[:args] << [part.name, type_source(*part_type(part, schema))] }
-          if (part = operation.output_parts.first)
-            plan[:returns] = type_source(*part_type(part, schema))
-            plan[:list] = part_type(part, schema)[1]
-          end
-        end
-        # A header is written under its part's element's name (WSDL 1.1 §3.7, WS-I BP R2205), not its type's.
-        operation.headers.each do |message, name|
-          part = message.parts.find { |candidate| candidate.name == name } || (message.parts.first if name.nil?)
-          plan[:headers] << [(name || message.name).to_s, part&.element&.[](1) || part&.name]
-        end
-        plan
-      end
-
-      def part_type(part, schema)
-        type, list, = part.element ? schema.element_type(part.element) : schema.type(part.node, part.node["type"])
-        [type, list]
-      end
-
-      def document_returns(plan, part, schema)
-        return unless part
-
-        unless part.element
-          type, list, = schema.type(part.node, part.node["type"])
-          plan[:returns] = type_source(type, list)
-          plan[:list] = list
-          return
-        end
-        type, list, = schema.element_type(part.element)
-        unless type.is_a?(TypeSpec)
-          plan[:returns] = type_source(type, list)
-          plan[:at] = "*"
-          return
-        end
-        fields = type.all_fields
-        if fields.size == 1 && (item = wrapper_item(fields.first))
-          # A wrapper (ArrayOfX) as the result: its items, streamed by each_<op>.
-          plan[:returns] = type_source(item.type, true)
-          plan[:list] = true
-          plan[:at] = "*/#{fields.first.local}/#{item.local}"
-        elsif fields.size == 1 && fields.first.kind == :element
-          field = fields.first
-          plan[:returns] = type_source(field.type, field.list)
-          plan[:list] = field.list
-          if field.list
-            plan[:at] = field.wrapped ? "*/#{field.local}/*" : "*/#{field.local}"
-          end
-        elsif !fields.empty?
-          plan[:returns] = type.const
-          plan[:at] = "*"
-        end
+      # A type the reader gives (a TypeSpec or scalar Symbol, a list as a one-item Array) as source.
+      def typed_source(type)
+        type.is_a?(Array) ? type_source(type.first, true) : type_source(type, false)
       end
 
       def operation_source(plan)
-        operation = plan.call
+        operation = plan.operation
         locals = { "options" => true, "block" => true }
-        args = operation.args.map { |wire, type| [argument_name(wire, locals), wire, type] }
+        args = operation.args.map { |wire, type| [argument_name(wire, locals), wire, typed_source(type)] }
         headers = plan.headers.map { |wire, element| [argument_name(wire, locals), element] }
         params = (args.map { |name, _, _| "#{name}: nil" } + headers.map { |name, _| "#{name}: nil" } + ["**options"]).join(", ")
         values = args.map { |name, wire, _| "#{wire.inspect} => #{name}" }.join(", ")
@@ -512,9 +435,9 @@ module Wirebind
           call_options << ", soap_headers: [#{named.join(', ')}].compact"
         end
         key = "OPERATIONS[#{plan.method.to_sym.inspect}]"
-        summary = "#{comment(plan.wsdl.name)}(#{operation.args.map { |wire, type| "#{comment(wire)}: #{type}" }.join(', ')})"
+        summary = "#{comment(operation.wsdl_name)}(#{args.map { |_, wire, type| "#{comment(wire)}: #{type}" }.join(', ')})"
         out = +"\n"
-        out << "    # #{summary}#{" -> #{operation.returns}" if operation.returns}\n"
+        out << "    # #{summary}#{" -> #{typed_source(operation.returns)}" if operation.returns}\n"
         out << "    def #{plan.method}(#{params})\n"
         out << "      invoke(#{key}, { #{values} }#{call_options}, **options)\n"
         out << "    end\n"

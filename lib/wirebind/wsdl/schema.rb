@@ -83,6 +83,20 @@ module Wirebind
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
       end
+
+      # The repeated element of a document/literal wrapper type (ArrayOfX: a named
+      # type whose only content is one repeated element of a model type), when
+      # this field holds one such wrapper; nil otherwise.
+      # @return [Field, nil]
+      def wrapper_item
+        return nil unless kind == :element && !list && type.is_a?(TypeSpec) && type.named && !type.base
+
+        fields = type.fields
+        item = fields.first
+        return nil unless fields.size == 1 && item.kind == :element && item.list && !item.wrapped && !item.substitutes
+
+        item.type.is_a?(TypeSpec) ? item : nil
+      end
     end
 
     # The field of a type's +xsd:any+ wildcards: the elements no declared one

@@ -6,14 +6,21 @@ module Wirebind
     # answers to +GET ?wsdl+, and what a description read from files becomes as
     # one file.
     #
-    # - Every schema read is written inside +wsdl:types+, with its namespace
-    #   bindings (QName values keep their prefixes) and its effective target
-    #   namespace; as all are in the one document, +xsd:include+ and
-    #   +xsd:redefine+ are left out and +xsd:import+ loses its +schemaLocation+.
+    # - One +xsd:schema+ per target namespace inside +wsdl:types+: the schema
+    #   documents read for a namespace (its includes among them) are merged into
+    #   one (when their form and block defaults agree; else each is written on
+    #   its own), their imports first, each namespace once; QName values keep
+    #   their prefixes (namespace bindings written where they change). As all are
+    #   in the one document, +xsd:include+ and +xsd:redefine+ are left out and
+    #   +xsd:import+ loses its +schemaLocation+: the schemas import each other.
     #   Text (documentation) is not kept by the reader, so it is not written.
     # - Messages, port types (one per binding's +port_type+, from its first
     #   binding's operations), SOAP 1.1/1.2 bindings (HTTP transport) and
-    #   services, in the description's order, all in its target namespace.
+    #   services, in the description's order, all in its target namespace (a
+    #   WSDL 1.1 document has one): those read from another namespace (a
+    #   +wsdl:import+ed file's) are moved into it, renamed only where a name is
+    #   taken, and referred to there; what depended on their namespace is
+    #   written out (an input's default +wsam:Action+, an rpc body's namespace).
     #
     # @api private
     class Writer
@@ -33,15 +40,18 @@ module Wirebind
         description.namespaces.each { |prefix, uri| declare(prefix, uri) unless prefix.empty? || prefix == "xml" || uri.to_s.empty? }
         FIXED_PREFIXES.each { |prefix, uri| declare(free(prefix), uri) unless @prefixes.key?(uri) }
         declare(free("tns"), @tns) if @tns && !@prefixes.key?(@tns)
+        @local_names = {} # [kind, namespace, name] => the name written in the target namespace
+        @taken = Hash.new { |taken, kind| taken[kind] = {} }
+        name_components
       end
 
       # @return [String] the WSDL document
       def write
         body = +""
-        @description.schema_nodes.each_with_index do |(node, tns), n|
-          body << "<#{wsdl}:types>\n" if n.zero?
-          schema(body, node, tns)
-          body << "</#{wsdl}:types>\n" if n == @description.schema_nodes.size - 1
+        unless @description.schema_nodes.empty?
+          body << "<#{wsdl}:types>\n"
+          schema_groups.each { |tns, roots| schema(body, roots, tns) }
+          body << "</#{wsdl}:types>\n"
         end
         @description.messages.each_value { |message| message(body, message) }
         port_types(body)
@@ -81,11 +91,76 @@ module Wirebind
         "#{@prefixes.fetch(uri)}:#{local}"
       end
 
+      # ---- names ---------------------------------------------------------------
+
+      # The name each message, port type and binding is written under in the
+      # target namespace: its own, unless one of the same kind took it (then +2+, +3+...).
+      def name_components
+        @description.messages.each_value { |message| local_name(:message, message.namespace, message.name) }
+        @description.bindings.each { |binding| local_name(:port_type, *binding.port_type) if binding.port_type }
+        @description.bindings.each { |binding| local_name(:binding, binding.namespace, binding.name) }
+      end
+
+      def local_name(kind, namespace, name)
+        @local_names[[kind, namespace, name]] ||= begin
+          taken = @taken[kind]
+          written = name
+          n = 1
+          written = "#{name}#{n += 1}" while taken.key?(written)
+          taken[written] = true
+          written
+        end
+      end
+
+      # A message, port type or binding ([namespace, name]) as written: in the target namespace.
+      def component(kind, namespace, name)
+        [@tns, @local_names.fetch([kind, namespace, name])]
+      end
+
       # ---- schemas -----------------------------------------------------------
 
-      # One schema element and its subtree, depth first on an explicit stack
-      # (no recursion on the schema's depth).
-      def schema(out, root, tns)
+      # The attributes of xsd:schema that give its content's defaults: schema
+      # documents are merged only where they agree.
+      SCHEMA_DEFAULTS = %w[elementFormDefault attributeFormDefault blockDefault finalDefault].freeze
+
+      # [target namespace, schema documents] for each xsd:schema to write, in
+      # the order the namespaces were first read.
+      def schema_groups
+        groups = {}
+        @description.schema_nodes.each do |node, tns|
+          (groups[[tns, node.uri, *node.attrs.values_at(*SCHEMA_DEFAULTS)]] ||= [tns, []])[1] << node
+        end
+        groups.values
+      end
+
+      # The top-level children of schema documents merged into one: every
+      # import first (each namespace once, none of the schema's own), then the
+      # definitions in order; includes and redefines left out (all is here).
+      def schema_children(roots, tns)
+        imported = {}
+        imports = []
+        definitions = []
+        roots.each do |root|
+          root.children.each do |child|
+            if !XSD_NAMESPACES.include?(child.uri)
+              definitions << child
+            elsif child.local == "import"
+              namespace = child["namespace"]
+              imports << child unless namespace == tns || imported.key?(namespace)
+              imported[namespace] = true
+            elsif !%w[include redefine].include?(child.local)
+              definitions << child
+            end
+          end
+        end
+        imports + definitions
+      end
+
+      # One schema element (the first of +roots+, holding the top-level children
+      # of them all) and its subtree, depth first on an explicit stack (no
+      # recursion on the schema's depth).
+      def schema(out, roots, tns)
+        root = roots.first
         stack = [[root, @declared, true]]
         until stack.empty?
           node, scope, top = stack.pop
@@ -93,7 +168,6 @@ module Wirebind
             out << node
             next
           end
-          next if !top && XSD_NAMESPACES.include?(node.uri) && %w[include redefine].include?(node.local) && node.uri == root.uri
 
           bindings = node.ns.reject { |prefix, uri| prefix == "xml" || scope[prefix] == uri || (uri.nil? && !scope.key?(prefix)) }
           name = element_name(node)
@@ -105,7 +179,8 @@ module Wirebind
             out << " " << attribute_name(node, key) << '="' << a(value) << '"'
           end
           out << %( targetNamespace="#{a(tns)}") if top && tns && !node.attrs.key?("targetNamespace")
-          if node.children.empty?
+          children = top ? schema_children(roots, tns) : node.children
+          if children.empty?
             out << "/>"
             out << "\n" if top
             next
@@ -113,7 +188,7 @@ module Wirebind
           out << ">"
           inner = bindings.empty? ? scope : scope.merge(bindings)
           stack << "</#{name}>#{"\n" if top}"
-          node.children.reverse_each { |child| stack << [child, inner, false] }
+          children.reverse_each { |child| stack << [child, inner, false] }
         end
       end
 
@@ -141,7 +216,7 @@ module Wirebind
       # ---- messages, port types, bindings, services ----------------------------
 
       def message(out, message)
-        out << %(<#{wsdl}:message name="#{a(message.name)}">)
+        out << %(<#{wsdl}:message name="#{a(component(:message, message.namespace, message.name)[1])}">)
         message.parts.each do |part|
           reference = part.element ? %(element="#{a(qname(part.element))}") : %(type="#{a(qname(part.type))}")
           out << %(<#{wsdl}:part name="#{a(part.name)}" #{reference}/>)
@@ -150,7 +225,7 @@ module Wirebind
       end
 
       def message_ref(message)
-        qname([message.namespace, message.name])
+        qname(component(:message, message.namespace, message.name))
       end
 
       def port_types(out)
@@ -159,14 +234,14 @@ module Wirebind
           next if binding.port_type.nil? || written[binding.port_type]
 
           written[binding.port_type] = true
-          out << %(<#{wsdl}:portType name="#{a(binding.port_type[1])}">\n)
+          out << %(<#{wsdl}:portType name="#{a(component(:port_type, *binding.port_type)[1])}">\n)
           binding.operations.each do |operation|
-            out << %(<#{wsdl}:operation name="#{a(operation.name)}">)
+            out << %(<#{wsdl}:operation name="#{a(operation_name(operation))}">)
             if operation.input
               out << %(<#{wsdl}:input message="#{a(message_ref(operation.input))}"#{input_action(binding, operation)}/>)
             end
             if operation.output
-              action = operation.output_action && %( #{wsam}:Action="#{a(operation.output_action)}")
+              action = operation.reply_action && %( #{wsam}:Action="#{a(operation.reply_action)}")
               out << %(<#{wsdl}:output message="#{a(message_ref(operation.output))}"#{action}/>)
             end
             operation.faults.each { |fault| out << %(<#{wsdl}:fault name="#{a(fault.name)}" message="#{a(message_ref(fault))}"/>) }
@@ -180,9 +255,9 @@ module Wirebind
       # (the input is written without a name: WSDL 1.1's default name), or the
       # binding requires addressing (zeep, for one, reads no default action).
       def input_action(binding, operation)
-        action = operation.input_action or return ""
-        name = operation.output ? "#{operation.name}Request" : operation.name
-        return "" if !binding.addressing && action == Addressing.default_input_action(binding.port_type, name)
+        action = operation.action or return ""
+        name = operation.output ? "#{operation_name(operation)}Request" : operation_name(operation)
+        return "" if !binding.addressing && action == Addressing.default_input_action(component(:port_type, *binding.port_type), name)
 
         %( #{wsam}:Action="#{a(action)}")
       end
@@ -194,53 +269,60 @@ module Wirebind
       end
 
       def binding(out, binding)
-        version = SOAP::Version.fetch(binding.version)
+        version = binding.version
         soap = @prefixes.fetch(version.binding_namespace)
-        out << %(<#{wsdl}:binding name="#{a(binding.name)}")
-        out << %( type="#{a(qname(binding.port_type))}") if binding.port_type
+        out << %(<#{wsdl}:binding name="#{a(component(:binding, binding.namespace, binding.name)[1])}")
+        out << %( type="#{a(qname(component(:port_type, *binding.port_type)))}") if binding.port_type
         style = binding.operations.first&.style == :document ? "document" : "rpc"
         out << %(><#{soap}:binding style="#{style}" transport="#{HTTP_TRANSPORT}"/>\n)
         if binding.addressing
           declare(free("wsaw"), Addressing::WSAW_NS) unless @prefixes.key?(Addressing::WSAW_NS)
           out << %(<#{@prefixes.fetch(Addressing::WSAW_NS)}:UsingAddressing #{wsdl}:required="true"/>\n)
         end
-        binding.operations.each { |operation| binding_operation(out, operation, soap, version) }
+        binding.operations.each { |operation| binding_operation(out, operation, soap, version, binding) }
         out << "</#{wsdl}:binding>\n"
       end
 
-      def binding_operation(out, operation, soap, version)
-        out << %(<#{wsdl}:operation name="#{a(operation.name)}">)
+      # The wsdl:operation's name (a service's operation has only its element's).
+      def operation_name(operation) = operation.wsdl_name || operation.name
+
+      def binding_operation(out, operation, soap, version, binding)
+        out << %(<#{wsdl}:operation name="#{a(operation_name(operation))}">)
         out << %(<#{soap}:operation)
         out << %( soapAction="#{a(operation.soap_action)}") if operation.soap_action
         out << %( style="#{operation.style == :document ? 'document' : 'rpc'}"/>)
         if operation.input
-          out << "<#{wsdl}:input>" << body(soap, version, operation, operation.input, operation.input_parts)
+          out << "<#{wsdl}:input>" << body(soap, version, operation, operation.input, operation.input_parts, binding)
           operation.headers.each do |message, part|
             out << %(<#{soap}:header message="#{a(message_ref(message))}" part="#{a(part.to_s)}" use="literal"/>)
           end
           out << "</#{wsdl}:input>"
         end
-        out << "<#{wsdl}:output>" << body(soap, version, operation, operation.output, operation.output_parts) << "</#{wsdl}:output>" if operation.output
+        out << "<#{wsdl}:output>" << body(soap, version, operation, operation.output, operation.output_parts, binding) << "</#{wsdl}:output>" if operation.output
         operation.faults.each do |fault|
           out << %(<#{wsdl}:fault name="#{a(fault.name)}"><#{soap}:fault name="#{a(fault.name)}" use="literal"/></#{wsdl}:fault>)
         end
         out << "</#{wsdl}:operation>\n"
       end
 
-      # soap:body: encoded or literal, the rpc namespace, and +parts+ when the body holds only some of the message's.
-      def body(soap, version, operation, message, parts)
+      # soap:body: encoded or literal, the rpc namespace (an rpc operation without
+      # one is in its binding's, written out when the binding moved to the target
+      # namespace), and +parts+ when the body holds only some of the message's.
+      def body(soap, version, operation, message, parts, binding)
         out = +%(<#{soap}:body)
         out << %( parts="#{a(parts.map(&:name).join(' '))}") if parts.size != message.parts.size
         out << (operation.style == :rpc_encoded ? %( use="encoded" encodingStyle="#{version.encoding_namespace}") : %( use="literal"))
-        out << %( namespace="#{a(operation.namespace)}") if operation.namespace
+        namespace = operation.namespace
+        namespace ||= binding.namespace if operation.style != :document && binding.namespace != @tns
+        out << %( namespace="#{a(namespace)}") if namespace
         out << "/>"
       end
 
       def service(out, service)
         out << %(<#{wsdl}:service name="#{a(service.name)}">\n)
         service.ports.each do |port|
-          soap = @prefixes.fetch(SOAP::Version.fetch(port.binding.version).binding_namespace)
-          out << %(<#{wsdl}:port name="#{a(port.name)}" binding="#{a(qname([port.binding.namespace, port.binding.name]))}">)
+          soap = @prefixes.fetch(port.binding.version.binding_namespace)
+          out << %(<#{wsdl}:port name="#{a(port.name)}" binding="#{a(qname(component(:binding, port.binding.namespace, port.binding.name)))}">)
           out << %(<#{soap}:address location="#{a(port.endpoint.to_s)}"/>) if port.endpoint
           out << "</#{wsdl}:port>\n"
         end

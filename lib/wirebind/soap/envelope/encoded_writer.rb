@@ -4,7 +4,9 @@ module Wirebind
   module SOAP
     module Envelope
       # Writes the operation element in SOAP 1.1 encoding (rpc/encoded, as Axis 1
-      # and the JIRA SOAP API speak it): an +xsi:type+ on every value, lists as
+      # and the JIRA SOAP API speak it): an +xsi:type+ on every value whose type
+      # has a name (a scalar's, a model's +xml_type+; a model with none, such as a
+      # generated class of an element's anonymous type, is left to the schema), lists as
       # +soapenc:Array+ with +soapenc:arrayType="p:Type[n]"+ (+[]+ for an Enumerator,
       # whose length is not known up front), and, with +multi_ref+, every model
       # value as +href="#idN"+ with the record written once, as a

@@ -107,9 +107,15 @@ module Wirebind
           klass.xml_type || [klass.xml_root, klass.xml_namespace_uri]
         end
 
-        # +xsi:type="p:Name" xmlns:p="..."+ for a model class.
+        # +xsi:type="p:Name" xmlns:p="..."+ for a model class that declares its
+        # +xml_type+; nothing for one that does not (a generated class of an
+        # element's anonymous type, a model naming only its +xml_root+): there is
+        # no type name to give, and SOAP 1.1 section 5.1 lets the schema's element
+        # declaration determine the value's type. (The element's name in its
+        # place would resolve to no type: schema-invalid, refused by validating peers.)
         def xsi_type_attribute(klass, prefix)
-          local, namespace = type_name(klass)
+          local, namespace = klass.xml_type
+          return "" unless local
           return %( xsi:type="#{local}") unless namespace
 
           %( xsi:type="#{prefix}:#{local}" xmlns:#{prefix}="#{Envelope.attribute(namespace)}")
