@@ -321,6 +321,41 @@ module Wirebind
         end
       end
 
+      # Takes the parent's schema as it is now, for a subclass created before
+      # its parent was declared completely (a subclass otherwise keeps the
+      # copy taken when it was created). Generated code creates every class
+      # first, so that types may refer to each other in any order, then
+      # declares each class, a parent before its subclasses: a subclass calls
+      # this first and declares only what it adds.
+      #
+      # @example
+      #   class Base; include Wirebind::Model; end
+      #   class Derived < Base; end
+      #   class Base; attribute :id, :integer; end
+      #   class Derived
+      #     inherit_schema # Derived.attributes now starts with :id
+      #     attribute :name, :string
+      #   end
+      #
+      # @return [void]
+      # @raise [SchemaError] the class has no model parent, or has already declared
+      #   something of its own
+      def inherit_schema
+        parent = superclass
+        unless parent.include?(Model)
+          raise SchemaError, "#{Model.display_name(self)}.inherit_schema: its parent #{Model.display_name(parent)} is not a model"
+        end
+
+        SCHEMA_LOCK.synchronize do
+          unless @__wb_schema_generation.zero?
+            raise SchemaError, "#{Model.display_name(self)}.inherit_schema comes before the class's own declarations"
+          end
+
+          __wb_start_schema_from(parent)
+          schema_changed
+        end
+      end
+
       # @return [Boolean] whether this class declared {#xml_abstract}
       def xml_abstract?
         @__wb_xml_abstract == true
@@ -497,8 +532,7 @@ module Wirebind
       # @param parent [Class, nil] the model class to copy the schema from
       def __wb_start_schema(parent)
         if parent
-          SCHEMA_IVARS.each { |ivar| instance_variable_set(ivar, parent.instance_variable_get(ivar)) }
-          @__wb_xml_heads = parent.instance_variable_get(:@__wb_xml_heads).dup
+          __wb_start_schema_from(parent)
         else
           @__wb_xml_heads = {}
           @__wb_attributes = [].freeze
@@ -522,6 +556,12 @@ module Wirebind
         @__wb_methods_stale = false
         include @__wb_generated_methods
         __wb_generate_methods
+      end
+
+      # Copies +parent+'s schema (its frozen values shared, its index of XML heads copied).
+      def __wb_start_schema_from(parent)
+        SCHEMA_IVARS.each { |ivar| instance_variable_set(ivar, parent.instance_variable_get(ivar)) }
+        @__wb_xml_heads = parent.instance_variable_get(:@__wb_xml_heads).dup
       end
 
       # Marks the generated methods as out of date: placeholders take their
