@@ -303,7 +303,6 @@ class ModelInheritanceTest < Minitest::Test
     assert_equal({ id: nil }, child.new.to_h)
   end
 
-
   def test_inherit_schema_takes_the_parents_schema_as_it_is_now
     parent = Class.new(Entity)
     child = Class.new(parent)
@@ -329,6 +328,7 @@ class ModelInheritanceTest < Minitest::Test
     plain = Class.new { include Wirebind::Model }
     assert_raises(Wirebind::SchemaError) { plain.inherit_schema }
   end
+
   def test_redeclaring_an_inherited_attribute_replaces_it_in_place_in_the_subclass_only
     parent = Class.new(Entity) do
       attribute :name, :string
