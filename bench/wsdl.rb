@@ -152,9 +152,7 @@ module Bench
         puts "  zeep is not installed (apt-get install python3-zeep)" unless zeep
         puts "  Wasabi is not installed (bundle install --with bench)" unless wasabi_module
       ensure
-        if zeep
-          zeep.close
-        end
+        zeep&.close
       end
     end
 
