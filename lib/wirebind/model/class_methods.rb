@@ -69,13 +69,13 @@ module Wirebind
       def attribute(name, type, **options)
         name = Attribute.check_name(self, name)
         SCHEMA_LOCK.synchronize do
-          inherited = @__wb_attributes.find { |existing| existing.name == name }
+          reader = Attribute.reader_name(name)
+          inherited, other = __wb_same_names(name, reader)
           if inherited&.owner.equal?(self)
             raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect} is declared twice"
           end
 
-          reader = Attribute.reader_name(name)
-          if (other = @__wb_attributes.find { |existing| existing.name != name && Attribute.reader_name(existing.name) == reader })
+          if other
             raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect}: its reader ##{reader} is also " \
                                "#{other.name.inspect}'s"
           end
@@ -556,6 +556,26 @@ module Wirebind
         @__wb_methods_stale = false
         include @__wb_generated_methods
         __wb_generate_methods
+      end
+
+      # The attribute named +name+ and the first other one whose reader is
+      # +reader+, each or nil: one pass, as declaring every attribute of a
+      # generated class runs it.
+      def __wb_same_names(name, reader)
+        attributes = @__wb_attributes
+        same = nil
+        other = nil
+        i = 0
+        while i < attributes.size
+          existing = attributes[i]
+          if existing.name == name
+            same = existing
+          elsif other.nil? && Attribute.reader_name(existing.name) == reader
+            other = existing
+          end
+          i += 1
+        end
+        [same, other]
       end
 
       # Copies +parent+'s schema (its frozen values shared, its index of XML heads copied).
