@@ -24,7 +24,9 @@
 #   its SOAP layer already loaded (their own load is printed once, apart);
 # - zeep parse: zeep's Document (the whole model, types included) in one
 #   Python process kept for the run, its import excluded;
-# - Wasabi parse, in this process.
+# - Wasabi parse, in this process;
+# - with BENCH_BEFORE=REF (a commit), REF's generation (in a child Ruby) and
+#   require of REF's generated code, in the same rounds.
 # Before timing, the generated code is checked: every class is there and each
 # client has a method per operation of its binding.
 lib = File.expand_path("../lib", __dir__)
@@ -39,9 +41,11 @@ require_relative "clock"
 module Bench
   module WSDL
     RUNS = Integer(ENV.fetch("BENCH_RUNS", "5"))
+    BEFORE = ENV.fetch("BENCH_BEFORE", nil)
     ECONOMIC = File.expand_path("../tmp/fixtures/wasabi-3.5.0/spec/fixtures/economic.wsdl", __dir__)
     SYNTHETIC = File.expand_path("../tmp/bench/synthetic_vim25.wsdl", __dir__)
     PYTHON3 = "/usr/bin/python3"
+    LIB = File.expand_path("../lib", __dir__)
     # One CPU time per run: seconds, and the garbage collector's collections and milliseconds inside it.
     Run = Struct.new(:cpu, :gc_count, :gc_ms)
 
@@ -70,11 +74,42 @@ module Bench
     RUBY
 
     # [Run, SOAP layer seconds, classes, methods]
-    def load_generated(entry, module_name)
-      output = IO.popen([RbConfig.ruby, "-I#{File.expand_path('../lib', __dir__)}", "-e", LOADER, entry, module_name], &:read)
+    def load_generated(entry, module_name, lib = LIB)
+      output = IO.popen([RbConfig.ruby, "-I#{lib}", "-e", LOADER, entry, module_name], &:read)
       abort "bench/wsdl.rb: the generated code did not load" unless $?.success?
       cpu, gc_count, gc_ms, soap, classes, methods = output.split
       [Run.new(Float(cpu), Integer(gc_count), Float(gc_ms)), Float(soap), Integer(classes), Integer(methods)]
+    end
+
+    # BENCH_BEFORE=REF: the same generation and require with REF's lib/ (a
+    # temporary worktree, bench/other_commit.rb), interleaved with the rest.
+    # Its generation runs in a child Ruby: once to warm up, once timed; the
+    # child writes the generated files to +ARGV[2]+ first.
+    BEFORE_GENERATE = <<~RUBY
+      require "wirebind/wsdl"
+      require "fileutils"
+      path, module_name, dir = ARGV
+      if dir
+        Wirebind::WSDL.load(path).generate(module_name).each do |name, source|
+          FileUtils.mkdir_p(File.dirname(File.join(dir, name)))
+          File.write(File.join(dir, name), source)
+        end
+      end
+      Wirebind::WSDL.load(path).generate(module_name)
+      GC.start
+      gc_count = GC.count
+      gc_ns = GC.total_time
+      cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+      Wirebind::WSDL.load(path).generate(module_name)
+      cpu = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu
+      print [cpu, GC.count - gc_count, (GC.total_time - gc_ns) / 1e6].join(" ")
+    RUBY
+
+    def generate_with(lib, path, module_name, dir = nil)
+      output = IO.popen([RbConfig.ruby, "-I#{lib}", "-e", BEFORE_GENERATE, path, module_name, *dir], &:read)
+      abort "bench/wsdl.rb: #{lib} did not generate" unless $?.success?
+      cpu, gc_count, gc_ms = output.split
+      Run.new(Float(cpu), Integer(gc_count), Float(gc_ms))
     end
 
     # zeep's Document of the file, once per line read, in one Python process;
@@ -122,7 +157,7 @@ module Bench
       $VERBOSE = verbose
     end
 
-    def run(path, module_name, label)
+    def run(path, module_name, label, before_lib = nil)
       puts "\n#{label}: #{File.basename(path)} (#{format('%.1f', File.size(path) / 1e6)} MB)"
       description = Wirebind::WSDL.load(path)
       files = description.generate(module_name)
@@ -145,6 +180,13 @@ module Bench
         wasabi_module = wasabi
         contenders = { "wirebind generation (load + generate)" => -> { in_process { Wirebind::WSDL.load(path).generate(module_name) } },
                        "wirebind require of the generated code" => -> { load_generated(entry, module_name).first } }
+        if before_lib
+          before_dir = File.join(dir, "before")
+          generate_with(before_lib, path, module_name, before_dir)
+          before_entry = File.join(before_dir, files.keys.first)
+          contenders["before: generation (#{BEFORE})"] = -> { generate_with(before_lib, path, module_name) }
+          contenders["before: require (#{BEFORE})"] = -> { load_generated(before_entry, module_name, before_lib).first }
+        end
         contenders["zeep parse (the whole model)"] = -> { zeep_parse(zeep).first } if zeep
         contenders["Wasabi parse (operations only)"] = -> { in_process { wasabi_module::Document.new(File.read(path)).operations } } if wasabi_module
         report(contenders)
@@ -313,8 +355,17 @@ if $PROGRAM_NAME == __FILE__
   abort "bench/wsdl.rb: #{Bench::WSDL::ECONOMIC} is absent (run `bundle exec rake fixtures`)" unless File.exist?(Bench::WSDL::ECONOMIC)
   puts "wirebind #{Wirebind::VERSION} (#{Wirebind.backend} backend), Ruby #{RUBY_VERSION}; #{Bench::WSDL::RUNS} interleaved rounds"
   puts "Issue 19's goals (vSphere vim25): generation < 1 s CPU, require of the generated code < 0.5 s CPU"
-  Bench::WSDL.run(Bench::WSDL::ECONOMIC, "Economic", "The largest real WSDL at hand")
   FileUtils.mkdir_p(File.dirname(Bench::WSDL::SYNTHETIC))
   File.write(Bench::WSDL::SYNTHETIC, Bench::WSDL.synthetic_vim25)
-  Bench::WSDL.run(Bench::WSDL::SYNTHETIC, "SyntheticVim25", "SYNTHETIC, vSphere vim25-shaped (generated by this script, not a real service)")
+  both = lambda do |before_lib|
+    Bench::WSDL.run(Bench::WSDL::ECONOMIC, "Economic", "The largest real WSDL at hand", before_lib)
+    Bench::WSDL.run(Bench::WSDL::SYNTHETIC, "SyntheticVim25",
+                    "SYNTHETIC, vSphere vim25-shaped (generated by this script, not a real service)", before_lib)
+  end
+  if Bench::WSDL::BEFORE
+    require_relative "other_commit"
+    Bench::OtherCommit.with_lib(Bench::WSDL::BEFORE, &both)
+  else
+    both.call(nil)
+  end
 end
