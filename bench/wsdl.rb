@@ -19,7 +19,8 @@
 # to round, after an untimed warm-up; the garbage collector enabled and
 # counted), the best run beside it (bench/clock.rb's rule: in-process,
 # single-thread work is CPU time):
-# - generation: WSDL.load + generate (every file's source), in this process;
+# - generation: WSDL.load + generate (every file's source), in a new Ruby
+#   (wirebind loaded and one generation run first, untimed);
 # - require: the generated entry file required in a new Ruby, wirebind and
 #   its SOAP layer already loaded (their own load is printed once, apart);
 # - zeep parse: zeep's Document (the whole model, types included) in one
@@ -81,11 +82,11 @@ module Bench
       [Run.new(Float(cpu), Integer(gc_count), Float(gc_ms)), Float(soap), Integer(classes), Integer(methods)]
     end
 
-    # BENCH_BEFORE=REF: the same generation and require with REF's lib/ (a
-    # temporary worktree, bench/other_commit.rb), interleaved with the rest.
-    # Its generation runs in a child Ruby: once to warm up, once timed; the
-    # child writes the generated files to +ARGV[2]+ first.
-    BEFORE_GENERATE = <<~RUBY
+    # Generation in a new Ruby with the lib/ given (this one's, or with
+    # BENCH_BEFORE=REF that commit's, from a temporary worktree:
+    # bench/other_commit.rb): once to warm up, once timed; with a third
+    # argument, the generated files are written to that directory first.
+    GENERATE = <<~RUBY
       require "wirebind/wsdl"
       require "fileutils"
       path, module_name, dir = ARGV
@@ -106,7 +107,7 @@ module Bench
     RUBY
 
     def generate_with(lib, path, module_name, dir = nil)
-      output = IO.popen([RbConfig.ruby, "-I#{lib}", "-e", BEFORE_GENERATE, path, module_name, *dir], &:read)
+      output = IO.popen([RbConfig.ruby, "-I#{lib}", "-e", GENERATE, path, module_name, *dir], &:read)
       abort "bench/wsdl.rb: #{lib} did not generate" unless $?.success?
       cpu, gc_count, gc_ms = output.split
       Run.new(Float(cpu), Integer(gc_count), Float(gc_ms))
@@ -178,7 +179,7 @@ module Bench
 
         zeep = zeep_process(path)
         wasabi_module = wasabi
-        contenders = { "wirebind generation (load + generate)" => -> { in_process { Wirebind::WSDL.load(path).generate(module_name) } },
+        contenders = { "wirebind generation (load + generate)" => -> { generate_with(LIB, path, module_name) },
                        "wirebind require of the generated code" => -> { load_generated(entry, module_name).first } }
         if before_lib
           before_dir = File.join(dir, "before")
