@@ -303,6 +303,32 @@ class ModelInheritanceTest < Minitest::Test
     assert_equal({ id: nil }, child.new.to_h)
   end
 
+  def test_inherit_schema_takes_the_parents_schema_as_it_is_now
+    parent = Class.new(Entity)
+    child = Class.new(parent)
+    parent.xml_namespace "urn:p"
+    parent.attribute :late, :string
+    child.inherit_schema
+    child.attribute :own, :integer
+
+    assert_equal %i[id late own], child.attributes.map(&:name)
+    assert_equal %i[id late], parent.attributes.map(&:name)
+    assert_equal "urn:p", child.xml_namespace_uri
+    assert_equal({ id: "1", late: "x", own: 2 }, child.new(id: "1", late: "x", own: 2).to_h)
+    record = child.from_xml(%(<entity xmlns="urn:p"><id>1</id><late>x</late><own>2</own></entity>))
+    assert_equal({ id: "1", late: "x", own: 2 }, record.to_h)
+  end
+
+  def test_inherit_schema_comes_first_and_needs_a_model_parent
+    child = Class.new(Entity) { attribute :own, :integer }
+    error = assert_raises(Wirebind::SchemaError) { child.inherit_schema }
+    assert_match(/inherit_schema comes before the class's own declarations/, error.message)
+    assert_equal %i[id own], child.attributes.map(&:name)
+
+    plain = Class.new { include Wirebind::Model }
+    assert_raises(Wirebind::SchemaError) { plain.inherit_schema }
+  end
+
   def test_redeclaring_an_inherited_attribute_replaces_it_in_place_in_the_subclass_only
     parent = Class.new(Entity) do
       attribute :name, :string

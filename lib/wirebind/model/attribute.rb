@@ -359,7 +359,9 @@ module Wirebind
             raise SchemaError, "#{where}: enum: must be a non-empty Array of Strings, not #{values.inspect}"
           end
 
-          values.to_h { |value| [-value, true] }.freeze
+          table = {}
+          values.each { |value| table[-value] = true }
+          table.freeze
         end
 
         def nil_style(where, value)

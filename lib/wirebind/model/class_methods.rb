@@ -69,13 +69,13 @@ module Wirebind
       def attribute(name, type, **options)
         name = Attribute.check_name(self, name)
         SCHEMA_LOCK.synchronize do
-          inherited = @__wb_attributes.find { |existing| existing.name == name }
+          reader = Attribute.reader_name(name)
+          inherited, other = __wb_same_names(name, reader)
           if inherited&.owner.equal?(self)
             raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect} is declared twice"
           end
 
-          reader = Attribute.reader_name(name)
-          if (other = @__wb_attributes.find { |existing| existing.name != name && Attribute.reader_name(existing.name) == reader })
+          if other
             raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect}: its reader ##{reader} is also " \
                                "#{other.name.inspect}'s"
           end
@@ -321,6 +321,41 @@ module Wirebind
         end
       end
 
+      # Takes the parent's schema as it is now, for a subclass created before
+      # its parent was declared completely (a subclass otherwise keeps the
+      # copy taken when it was created). Generated code creates every class
+      # first, so that types may refer to each other in any order, then
+      # declares each class, a parent before its subclasses: a subclass calls
+      # this first and declares only what it adds.
+      #
+      # @example
+      #   class Base; include Wirebind::Model; end
+      #   class Derived < Base; end
+      #   class Base; attribute :id, :integer; end
+      #   class Derived
+      #     inherit_schema # Derived.attributes now starts with :id
+      #     attribute :name, :string
+      #   end
+      #
+      # @return [void]
+      # @raise [SchemaError] the class has no model parent, or has already declared
+      #   something of its own
+      def inherit_schema
+        parent = superclass
+        unless parent.include?(Model)
+          raise SchemaError, "#{Model.display_name(self)}.inherit_schema: its parent #{Model.display_name(parent)} is not a model"
+        end
+
+        SCHEMA_LOCK.synchronize do
+          unless @__wb_schema_generation.zero?
+            raise SchemaError, "#{Model.display_name(self)}.inherit_schema comes before the class's own declarations"
+          end
+
+          __wb_start_schema_from(parent)
+          schema_changed
+        end
+      end
+
       # @return [Boolean] whether this class declared {#xml_abstract}
       def xml_abstract?
         @__wb_xml_abstract == true
@@ -497,8 +532,7 @@ module Wirebind
       # @param parent [Class, nil] the model class to copy the schema from
       def __wb_start_schema(parent)
         if parent
-          SCHEMA_IVARS.each { |ivar| instance_variable_set(ivar, parent.instance_variable_get(ivar)) }
-          @__wb_xml_heads = parent.instance_variable_get(:@__wb_xml_heads).dup
+          __wb_start_schema_from(parent)
         else
           @__wb_xml_heads = {}
           @__wb_attributes = [].freeze
@@ -522,6 +556,32 @@ module Wirebind
         @__wb_methods_stale = false
         include @__wb_generated_methods
         __wb_generate_methods
+      end
+
+      # The attribute named +name+ and the first other one whose reader is
+      # +reader+, each or nil: one pass, as declaring every attribute of a
+      # generated class runs it.
+      def __wb_same_names(name, reader)
+        attributes = @__wb_attributes
+        same = nil
+        other = nil
+        i = 0
+        while i < attributes.size
+          existing = attributes[i]
+          if existing.name == name
+            same = existing
+          elsif other.nil? && Attribute.reader_name(existing.name) == reader
+            other = existing
+          end
+          i += 1
+        end
+        [same, other]
+      end
+
+      # Copies +parent+'s schema (its frozen values shared, its index of XML heads copied).
+      def __wb_start_schema_from(parent)
+        SCHEMA_IVARS.each { |ivar| instance_variable_set(ivar, parent.instance_variable_get(ivar)) }
+        @__wb_xml_heads = parent.instance_variable_get(:@__wb_xml_heads).dup
       end
 
       # Marks the generated methods as out of date: placeholders take their

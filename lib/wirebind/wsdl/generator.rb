@@ -40,6 +40,8 @@ module Wirebind
         # each of its extensions): each is transliterated once.
         @snakes = Hash.new { |snakes, name| snakes[name] = Naming.snake(name).freeze }
         @taken = { "client" => true }
+        @all_fields = {}.compare_by_identity
+        @attribute_lines = {}.compare_by_identity
         @files_taken = { MODELS_FILE => true }
         name_types
         name_clients
@@ -196,12 +198,61 @@ module Wirebind
         out << "  # #{comment(spec.qualified_name)}: #{spec.named ? 'complex type' : 'anonymous type of the element'}#{" extending #{comment(spec.base.qualified_name)}" if spec.base}\n"
         out << "  class #{spec.const}#{" < #{spec.base.const}" if spec.base}\n"
         class_ns = spec.qualified ? spec.namespace : nil
+        lines, _, fixed = attribute_lines(spec, class_ns)
+        # A subclass declared like its base takes the base's attributes rather than repeating them.
+        if (inherited = inherited_lines(spec, class_ns))
+          out << "    inherit_schema\n"
+          lines = lines.drop(inherited)
+        end
         out << "    xml_namespace #{class_ns.inspect}\n" if class_ns
         out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
         out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
         out << "    xml_abstract\n" if spec.abstract?
-        out << attributes_source(spec, class_ns)
+        lines.each { |line| out << line }
+        out << fixed_initializer(fixed)
         out << "  end\n"
+      end
+
+      # How many of +spec+'s attribute lines its base's class already declares
+      # exactly so (same namespace, no wildcard on the way, an xml_root the
+      # subclass replaces), or nil when the subclass must declare them all.
+      def inherited_lines(spec, class_ns)
+        base = spec.base
+        return nil unless base && simple_chain?(spec)
+        return nil unless (base.qualified ? base.namespace : nil) == class_ns
+        return nil if xml_name?(base.name) && !xml_name?(spec.name)
+
+        attribute_lines(base, class_ns)[0].size
+      end
+
+      # No wildcard in the chain: its fields are its base's, then its own.
+      def simple_chain?(spec)
+        all_fields(spec).none? { |field| field.kind == :wildcard }
+      end
+
+      def all_fields(spec)
+        @all_fields[spec] ||= spec.all_fields
+      end
+
+      # The attribute lines of +spec+ inside a class of namespace +class_ns+,
+      # with the names they took and the fixed fields: a base's, then its own.
+      # Kept per type and namespace, so a chain is written once, not once per
+      # subclass.
+      def attribute_lines(spec, class_ns)
+        kept = (@attribute_lines[spec] ||= {})
+        return kept[class_ns] if kept.key?(class_ns)
+
+        if spec.base && simple_chain?(spec)
+          lines, names, fixed = attribute_lines(spec.base, class_ns).map(&:dup)
+          fields = all_fields(spec).drop(all_fields(spec.base).size)
+        else
+          lines = []
+          names = {}
+          fixed = []
+          fields = attribute_fields(all_fields(spec))
+        end
+        fields.each { |field| lines << attribute_line(field, names, fixed, class_ns) }
+        kept[class_ns] = [lines, names, fixed]
       end
 
       # Values whose inspect is a Ruby literal that gives them back.
@@ -227,36 +278,34 @@ module Wirebind
       # Every attribute of +spec+, its base's first (a class declared before
       # its base's attributes does not inherit them).
       def attributes_source(spec, class_ns)
-        out = +""
-        names = {}
-        fixed = []
-        attribute_fields(spec.all_fields).each do |field|
-          name = attribute_name(field.local, names)
-          fixed << [name, field] if field.fixed && !field.list && field.type.is_a?(Symbol) && field.type != :any
-          if field.substitutes && !field.wrapped
-            out << substitution_source(name, field, class_ns)
-            next
-          end
-          if (item = field.wrapper_item)
-            out << "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"
-            next
-          end
-          options = +"xml: #{path(field, class_ns).inspect}"
-          if field.fixed && field.type == :string && !field.list
-            # A fixed value is the only one, checked both ways (a DecodeError on another).
-            options << ", enum: #{[field.fixed].inspect}"
-          elsif field.enum
-            # Open on decode (a newer server's value is kept as the String), closed on encode.
-            options << ", enum: #{field.enum.inspect}, open_enum: true"
-          end
-          # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
-          options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
-          out << "    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"
-          out << " # default #{comment(field.default)}" if field.default
-          out << " # fixed #{comment(field.fixed)}" if field.fixed
-          out << "\n"
+        lines, _, fixed = attribute_lines(spec, class_ns)
+        lines.join << fixed_initializer(fixed)
+      end
+
+      # One attribute's line; its name is added to +names+ and, when fixed, it to +fixed+.
+      def attribute_line(field, names, fixed, class_ns)
+        name = attribute_name(field.local, names)
+        fixed << [name, field] if field.fixed && !field.list && field.type.is_a?(Symbol) && field.type != :any
+        return substitution_source(name, field, class_ns) if field.substitutes && !field.wrapped
+
+        if (item = field.wrapper_item)
+          return "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"
         end
-        out << fixed_initializer(fixed)
+
+        options = +"xml: #{path(field, class_ns).inspect}"
+        if field.fixed && field.type == :string && !field.list
+          # A fixed value is the only one, checked both ways (a DecodeError on another).
+          options << ", enum: #{[field.fixed].inspect}"
+        elsif field.enum
+          # Open on decode (a newer server's value is kept as the String), closed on encode.
+          options << ", enum: #{field.enum.inspect}, open_enum: true"
+        end
+        # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
+        options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
+        out = +"    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"
+        out << " # default #{comment(field.default)}" if field.default
+        out << " # fixed #{comment(field.fixed)}" if field.fixed
+        out << "\n"
       end
 
       # "*" takes one attribute: a substitution group's members (the wildcards'
