@@ -20,6 +20,7 @@ void wb_hooks_init(void)
     h.eDecodeError = hook(mHooks, "DECODE_ERROR");
     h.eEncodeError = hook(mHooks, "ENCODE_ERROR");
     h.eInvalidValue = hook(mHooks, "INVALID_VALUE");
+    h.eRefusal = hook(mHooks, "REFUSAL");
     h.eBinaryRangeError = hook(mHooks, "BINARY_RANGE_ERROR");
     h.eBinaryReadOnlyError = hook(mHooks, "BINARY_READ_ONLY_ERROR");
     h.eJSONSourceInvalid = hook(mHooks, "JSON_SOURCE_INVALID");

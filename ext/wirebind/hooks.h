@@ -17,6 +17,7 @@ struct wb_hooks {
     VALUE eDecodeError;
     VALUE eEncodeError;
     VALUE eInvalidValue;        /* Types::InvalidValue: Ruby conversions raise it, C rewraps it */
+    VALUE eRefusal;             /* Model::Attribute::Refusal: record builders raise it, C names the record's path */
     VALUE eBinaryRangeError;    /* Binary::RangeError */
     VALUE eBinaryReadOnlyError; /* Binary::ReadOnlyError */
     VALUE eJSONSourceInvalid;   /* JSON::Pure::Source::Invalid, from next_chunk */

@@ -23,7 +23,7 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char, id_convert_text,
-    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected;
+    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected, id_json_key, id_reason;
 
 void wb_jdec_init_ids(void)
 {
@@ -43,6 +43,8 @@ void wb_jdec_init_ids(void)
     id_zero_p = rb_intern("zero?");
     id_fetch = rb_intern("fetch");
     id_row_expected = rb_intern("row_expected");
+    id_json_key = rb_intern("json_key");
+    id_reason = rb_intern("reason");
     wb_scalar_init();
 }
 
@@ -831,10 +833,21 @@ static VALUE call_variant_build(VALUE arg)
     return jdec_build(a->d, a->plan, a->base);
 }
 
-/* A discriminator naming no class: an error at its member (Decoder#build). */
+/* Decoder#build: a value the builder refuses (Model::Attribute::Refusal) is an
+ * error at its attribute's key, a discriminator naming no class at its member. */
 static VALUE rescue_variant(VALUE arg, VALUE error)
 {
     variant_args *a = (variant_args *)arg;
+    if (rb_obj_is_kind_of(error, wb_hooks.eRefusal)) {
+        VALUE key = rb_funcall(error, id_json_key, 0);
+        long line, column;
+        long long offset;
+        wb_jscan_locate(&a->d->s, a->d->s.pos, &line, &column, &offset);
+        VALUE path = decode_path(a->d, -1, RSTRING_PTR(key), (size_t)RSTRING_LEN(key));
+        RB_GC_GUARD(key);
+        wb_error_raise_decode(rb_funcall(error, id_reason, 0), path, line, column);
+    }
+    if (a->plan->tag_index < 0) rb_exc_raise(error);
     jdec_top_frame(a->d)->at = &a->plan->slots[a->plan->tag_index];
     value_error(a->d, rb_funcall(error, id_message, 0), -1, a->d->s.pos);
     return Qnil;
@@ -844,9 +857,9 @@ static void finish_object(wb_jdec *d)
 {
     wb_jdec_frame *f = jdec_top_frame(d);
     VALUE record;
-    if (f->plan->tag_index >= 0) { /* built while its frame is open, for the error's path */
+    if (f->plan->tag_index >= 0 || f->plan->checked) { /* built while its frame is open, for the error's path */
         variant_args a = {d, f->plan, f->values};
-        record = rb_rescue2(call_variant_build, (VALUE)&a, rescue_variant, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
+        record = rb_rescue2(call_variant_build, (VALUE)&a, rescue_variant, (VALUE)&a, wb_hooks.eRefusal, wb_hooks.eInvalidValue, (VALUE)0);
     } else {
         record = jdec_build(d, f->plan, f->values);
     }

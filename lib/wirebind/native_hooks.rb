@@ -37,6 +37,8 @@ module Wirebind
     ENCODE_ERROR = EncodeError
     # rescued around every Ruby conversion, rewrapped with a path and position
     INVALID_VALUE = Types::InvalidValue
+    # rescued around the builders of plans that check values, raised again at the record's path
+    REFUSAL = Model::Attribute::Refusal
     BINARY_RANGE_ERROR = Binary::RangeError
     BINARY_READ_ONLY_ERROR = Binary::ReadOnlyError
     # rescued around JSON's +next_chunk+, raised again as a ParseError

@@ -92,6 +92,10 @@ module Wirebind
       # @return [Integer, nil] where the discriminator's value is among the
       #   values, for a class with variants (nil: none)
       attr_reader :tag_index
+      # @return [Boolean] whether building a record (of this class or a
+      #   variant) may refuse a value (Model::Attribute#checked_on_build?): the
+      #   native decoder rescues around such plans' builders only
+      attr_reader :checked
 
       class << self
         # @param klass [Class] a Wirebind::Model class
@@ -146,6 +150,7 @@ module Wirebind
         @read_slots = @slots
         @tag = @tag_index = @variants = nil
         discriminated(klass)
+        @checked = (@variants ? @variants.values.map(&:first) : [klass]).any? { |k| k.attributes.any?(&:checked_on_build?) }
         @table.freeze
         freeze
       end

@@ -440,10 +440,14 @@ module Wirebind
         end
 
         # The record of an object's values (its frame still on the stack). A
-        # discriminator naming no class is an error at its member.
+        # discriminator naming no class is an error at its member, as is a
+        # value the record's builder refuses (Model::Attribute::Refusal).
         def build(frame)
           plan = frame[NODE]
           plan.build(frame[VALUES])
+        rescue Model::Attribute::Refusal => e
+          frame[AT] = e.json_key
+          value_error(e.reason, nil, @s.pos)
         rescue Types::InvalidValue => e
           raise unless plan.tag_index
 
