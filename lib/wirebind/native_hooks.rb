@@ -63,6 +63,7 @@ module Wirebind
     # read before Backend holds the pair, so the twin is named here)
     JSON_PURE = JSON::Pure
     JSON_WRITER = JSON::Writer
+    JSON_PLAN = JSON::Plan
     SERIALIZER_VALUES = Serializer::Values
     BINARY = Binary
 
@@ -85,6 +86,7 @@ module Wirebind
       XML_CAPTURE: %i[new leaf_value],
       XML_OPEN_CONTENT: %i[element_content qname_attribute wildcard_element],
       JSON_PURE: %i[convert_text describe_char],
+      JSON_PLAN: %i[for],
       JSON_WRITER: %i[string integer float decimal boolean time date base64 nested format_path],
       SERIALIZER_VALUES: %i[native_text native_any],
       BINARY: %i[check_decode check_encode],

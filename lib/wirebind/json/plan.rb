@@ -175,6 +175,25 @@ module Wirebind
         klass.allocate.__send__(loader, indexes.map { |index| values[index] })
       end
 
+      # For a strict decode of a class with variants: what is wrong with a member
+      # at read slot +index+ when the discriminator in +values+ picks a class that
+      # does not declare its key.
+      # @param values [Array] aligned with the plan's {#read_slots}
+      # @param index [Integer] a read slot's index
+      # @return [String, nil] the message, or nil: the key is the picked class's,
+      #   or the discriminator names no class ({#build} says so)
+      def stray_key(values, index)
+        return nil if index == @tag_index
+
+        value = values[@tag_index]
+        klass, _loader, indexes = @variants[value]
+        return nil if klass.nil? || indexes.include?(index)
+
+        tag = @read_slots[@tag_index].key.inspect
+        picked = value.nil? ? "the class read without the #{tag} member" : "the class #{tag}: #{value.inspect} picks"
+        "#{@read_slots[index].key.inspect} is not a key of #{Model.display_name(klass)}, #{picked} (strict: true)"
+      end
+
       private
 
       def slot(klass, attribute, key, index)
