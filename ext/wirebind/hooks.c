@@ -20,6 +20,7 @@ void wb_hooks_init(void)
     h.eDecodeError = hook(mHooks, "DECODE_ERROR");
     h.eEncodeError = hook(mHooks, "ENCODE_ERROR");
     h.eInvalidValue = hook(mHooks, "INVALID_VALUE");
+    h.eRefusal = hook(mHooks, "REFUSAL");
     h.eBinaryRangeError = hook(mHooks, "BINARY_RANGE_ERROR");
     h.eBinaryReadOnlyError = hook(mHooks, "BINARY_READ_ONLY_ERROR");
     h.eJSONSourceInvalid = hook(mHooks, "JSON_SOURCE_INVALID");
@@ -42,6 +43,7 @@ void wb_hooks_init(void)
     h.xsi_declaration = hook(mHooks, "XSI_DECLARATION");
     h.reference_pending = hook(mHooks, "REFERENCE_PENDING");
     h.json_expected = hook(mHooks, "JSON_EXPECTED");
+    h.cJSONPlan = hook(mHooks, "JSON_PLAN");
 
     VALUE item_true = rb_hash_new();
     rb_hash_aset(item_true, ID2SYM(rb_intern("item")), Qtrue);

@@ -17,6 +17,7 @@ struct wb_hooks {
     VALUE eDecodeError;
     VALUE eEncodeError;
     VALUE eInvalidValue;        /* Types::InvalidValue: Ruby conversions raise it, C rewraps it */
+    VALUE eRefusal;             /* Model::Attribute::Refusal: record builders raise it, C names the record's path */
     VALUE eBinaryRangeError;    /* Binary::RangeError */
     VALUE eBinaryReadOnlyError; /* Binary::ReadOnlyError */
     VALUE eJSONSourceInvalid;   /* JSON::Pure::Source::Invalid, from next_chunk */
@@ -42,6 +43,7 @@ struct wb_hooks {
     VALUE xsi_declaration;   /* XML::Escape::XSI_DECLARATION */
     VALUE reference_pending; /* XML::References::PENDING */
     VALUE json_expected;     /* JSON::Plan::EXPECTED */
+    VALUE cJSONPlan;         /* JSON::Plan (.for: stray_key, for strict json_type decoding) */
     /* made here */
     VALUE item_true; /* {item: true}, frozen: keyword arguments */
     VALUE str_F;     /* "F", frozen: BigDecimal#to_s("F") */

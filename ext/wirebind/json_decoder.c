@@ -23,7 +23,7 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char, id_convert_text,
-    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected;
+    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected, id_json_key, id_reason, id_for, id_stray_key;
 
 void wb_jdec_init_ids(void)
 {
@@ -43,6 +43,10 @@ void wb_jdec_init_ids(void)
     id_zero_p = rb_intern("zero?");
     id_fetch = rb_intern("fetch");
     id_row_expected = rb_intern("row_expected");
+    id_json_key = rb_intern("json_key");
+    id_reason = rb_intern("reason");
+    id_for = rb_intern("for");
+    id_stray_key = rb_intern("stray_key");
     wb_scalar_init();
 }
 
@@ -831,22 +835,64 @@ static VALUE call_variant_build(VALUE arg)
     return jdec_build(a->d, a->plan, a->base);
 }
 
-/* A discriminator naming no class: an error at its member (Decoder#build). */
+/* Decoder#build: a value the builder refuses (Model::Attribute::Refusal) is an
+ * error at its attribute's key, a discriminator naming no class at its member. */
 static VALUE rescue_variant(VALUE arg, VALUE error)
 {
     variant_args *a = (variant_args *)arg;
+    if (rb_obj_is_kind_of(error, wb_hooks.eRefusal)) {
+        VALUE key = rb_funcall(error, id_json_key, 0);
+        long line, column;
+        long long offset;
+        wb_jscan_locate(&a->d->s, a->d->s.pos, &line, &column, &offset);
+        VALUE path = decode_path(a->d, -1, RSTRING_PTR(key), (size_t)RSTRING_LEN(key));
+        RB_GC_GUARD(key);
+        wb_error_raise_decode(rb_funcall(error, id_reason, 0), path, line, column);
+    }
+    if (a->plan->tag_index < 0) rb_exc_raise(error);
     jdec_top_frame(a->d)->at = &a->plan->slots[a->plan->tag_index];
     value_error(a->d, rb_funcall(error, id_message, 0), -1, a->d->s.pos);
     return Qnil;
+}
+
+/* strict, a class with json_type variants: each member's slot index, a Fixnum
+ * above the record's values (finish_object drops them with the values;
+ * Decoder#members' KEYS_READ). */
+static void remember_key(wb_jdec *d, const wb_jplan_slot *slot)
+{
+    size_t at = jdec_push_values(d, 1);
+    d->values[at] = LONG2FIX(slot->index);
+}
+
+/* Decoder#stray_keys: a member of another mapped class than the one the
+ * discriminator picked is an error at the member's path, positioned at the
+ * object's end (JSON::Plan#stray_key). */
+static void stray_keys(wb_jdec *d, wb_jdec_frame *f)
+{
+    const wb_jplan *plan = f->plan;
+    size_t from = f->values + (size_t)plan->size;
+    if (from >= d->nvalues) return;
+    VALUE values = rb_ary_new_from_values(plan->size, d->values + f->values);
+    VALUE ruby_plan = rb_funcall(wb_hooks.cJSONPlan, id_for, 1, plan->klass);
+    for (size_t i = from; i < d->nvalues; i++) {
+        long index = FIX2LONG(d->values[i]);
+        VALUE message = rb_funcall(ruby_plan, id_stray_key, 2, values, LONG2FIX(index));
+        if (NIL_P(message)) continue;
+        f->at = &plan->slots[index];
+        value_error(d, message, -1, d->s.pos);
+    }
+    RB_GC_GUARD(values);
+    RB_GC_GUARD(ruby_plan);
 }
 
 static void finish_object(wb_jdec *d)
 {
     wb_jdec_frame *f = jdec_top_frame(d);
     VALUE record;
-    if (f->plan->tag_index >= 0) { /* built while its frame is open, for the error's path */
+    if (d->strict && f->plan->tag_index >= 0) stray_keys(d, f);
+    if (f->plan->tag_index >= 0 || f->plan->checked) { /* built while its frame is open, for the error's path */
         variant_args a = {d, f->plan, f->values};
-        record = rb_rescue2(call_variant_build, (VALUE)&a, rescue_variant, (VALUE)&a, wb_hooks.eInvalidValue, (VALUE)0);
+        record = rb_rescue2(call_variant_build, (VALUE)&a, rescue_variant, (VALUE)&a, wb_hooks.eRefusal, wb_hooks.eInvalidValue, (VALUE)0);
     } else {
         record = jdec_build(d, f->plan, f->values);
     }
@@ -947,6 +993,7 @@ static void members(wb_jdec *d)
             read_any(d, 0, d->nframes);
             continue;
         }
+        if (d->strict && plan->tag_index >= 0) remember_key(d, slot);
         size_t vi = f->values + (size_t)slot->index;
         int byte = wb_jscan_byte_at_pos(&d->s);
         if (byte == 'n') {

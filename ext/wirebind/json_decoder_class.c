@@ -94,11 +94,12 @@ static VALUE wb_json_native__decode_source(VALUE self, VALUE source, VALUE confi
     return result;
 }
 
-/* Native.compile_plan(klass, slots, filler, encoded, tag, tag_index) -> plan: a Plan's
+/* Native.compile_plan(klass, slots, filler, encoded, tag, tag_index, checked) -> plan: a Plan's
  * slots compiled into C tables (frozen, shareable); see json_plan.h. */
-static VALUE wb_json_native__compile_plan(VALUE self, VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index)
+static VALUE wb_json_native__compile_plan(VALUE self, VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index,
+                                          VALUE checked)
 {
-    return wb_jplan_compile(klass, slots, filler, encoded, tag, tag_index);
+    return wb_jplan_compile(klass, slots, filler, encoded, tag, tag_index, checked);
 }
 
 void Init_wirebind_json_decoder(VALUE mNative)
@@ -109,5 +110,5 @@ void Init_wirebind_json_decoder(VALUE mNative)
     wb_jplan_init(mNative);
     cDecodeConfig = wb_config_define(mNative, "DecodeConfig", decode_config_members, DC_COUNT);
     rb_define_singleton_method(mNative, "decode_source", wb_json_native__decode_source, 3);
-    rb_define_singleton_method(mNative, "compile_plan", wb_json_native__compile_plan, 6);
+    rb_define_singleton_method(mNative, "compile_plan", wb_json_native__compile_plan, 7);
 }

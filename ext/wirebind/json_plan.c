@@ -94,7 +94,7 @@ static int code_of(VALUE symbol)
     rb_raise(rb_eArgError, "unknown value code %" PRIsVALUE, rb_inspect(symbol));
 }
 
-VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index)
+VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index, VALUE checked)
 {
     Check_Type(slots, T_ARRAY);
     wb_jplan *p;
@@ -104,6 +104,7 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VA
     long n = RARRAY_LEN(slots);
     p->encoded = NUM2LONG(encoded);
     p->tag_index = NIL_P(tag_index) ? -1 : NUM2LONG(tag_index);
+    p->checked = RTEST(checked);
     if (p->encoded < 0 || p->encoded > n || p->tag_index >= n) rb_raise(rb_eArgError, "encoded slots or tag index out of range");
     if (!NIL_P(tag)) p->tag = jplan_copy_bytes(tag, &p->tag_len);
     /* Filled in before size counts them: the GC marks only counted slots. */

@@ -52,6 +52,7 @@ typedef struct wb_jplan {
     char *tag;    /* json_type: the discriminator member an encoder writes first ("object":"charge"), or NULL */
     size_t tag_len;
     long tag_index; /* json_type: the discriminator's slot, whose value picks the class; -1 for none */
+    int checked;    /* Plan#checked: building may refuse a value (Model::Attribute::Refusal), rescued */
     wb_jplan_slot *slots;
     uint32_t *table; /* slot position + 1, 0 for an empty bucket */
     size_t mask;
@@ -70,7 +71,7 @@ void wb_jplan_init(VALUE mNative);
  * `encoded` how many of the slots encoders write; `tag` the discriminator
  * member encoders write first (nil: none); `tag_index` the discriminator's
  * slot (nil: none). */
-VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index);
+VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index, VALUE checked);
 
 /* The compiled plan of a model class (Native.plan_for, cached by the class). */
 VALUE wb_jplan_for(VALUE klass);

@@ -11,6 +11,7 @@
 #define NONE ((size_t)-1)
 
 static VALUE mNative;
+static ID id_reason, id_xml_path;
 static ID id_text, id_next_chunk, id_call, id_plan_for, id_from_xml_text, id_message, id_lookup, id_into_array, id_hold, id_built,
     id_referent_type, id_define, id_list_of, id_instance_text, id_instance_rule, id_resolve, id_each_record, id_each_reference, id_finish,
     id_count, id_xml_types_p, id_subtype_plan, id_typed_any_plan, id_any, id_start, id_leaf, id_new, id_value, id_leaf_value, id_split,
@@ -38,6 +39,8 @@ void wb_xdec_init_ids(VALUE module)
     id_instance_rule = rb_intern("instance_rule");
     id_resolve = rb_intern("resolve");
     id_each_record = rb_intern("each_record");
+    id_reason = rb_intern("reason");
+    id_xml_path = rb_intern("xml_path");
     id_each_reference = rb_intern("each_reference");
     id_finish = rb_intern("finish");
     id_count = rb_intern("count");
@@ -168,9 +171,10 @@ static void scratch_append(wb_xdec *d, const char *p, size_t n)
     d->scratch.len += n;
 }
 
-/* decode_error: the path by local names from the record element down, plus the leaf. */
-static NORETURN(void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark));
-static void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark)
+/* decode_error: the path by local names from the record element down, plus
+ * the leaf, plus +below+ (a place inside it, "s" or "@k", or Qnil). */
+static NORETURN(void decode_error_below(wb_xdec *d, VALUE message, leaf_path leaf, VALUE below, size_t mark));
+static void decode_error_below(wb_xdec *d, VALUE message, leaf_path leaf, VALUE below, size_t mark)
 {
     size_t from = (d->record_depth ? d->record_depth : 1) - 1;
     size_t depth = wb_xtok_depth(&d->tok);
@@ -191,6 +195,11 @@ static void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark)
             scratch_append(d, "@", 1);
             scratch_append(d, leaf.attribute.ptr, leaf.attribute.len);
         }
+        first = 0;
+    }
+    if (!NIL_P(below)) {
+        if (!first) scratch_append(d, "/", 1);
+        scratch_append(d, RSTRING_PTR(below), (size_t)RSTRING_LEN(below));
     }
     VALUE path = rb_utf8_str_new(d->scratch.ptr, (long)d->scratch.len);
     long line, column;
@@ -198,7 +207,14 @@ static void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark)
         wb_xtok_mark_position(&d->tok, mark, &line, &column);
     else
         wb_xtok_token_position(&d->tok, &line, &column);
+    RB_GC_GUARD(below);
     wb_error_raise_decode(message, path, line, column);
+}
+
+static NORETURN(void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark));
+static void decode_error(wb_xdec *d, VALUE message, leaf_path leaf, size_t mark)
+{
+    decode_error_below(d, message, leaf, Qnil, mark);
 }
 
 /* Raises DecodeError +message+ (made UTF-8 here) at element +local+, which
@@ -452,10 +468,46 @@ static void apply_attributes(wb_xdec *d, const wb_xplan_table *table, const wb_x
 /* Plan#build: allocated without initialize, the values go to the plan's
  * __wb_fill_vN as arguments, straight from the values stack (which nothing
  * changes meanwhile). */
-static VALUE xdec_build(wb_xdec *d, const wb_xplan *plan, size_t base)
+static VALUE xdec_fill(wb_xdec *d, const wb_xplan *plan, size_t base)
 {
     VALUE object = rb_obj_alloc(plan->klass);
     return rb_funcallv(object, plan->filler, (int)plan->size, d->values + base);
+}
+
+typedef struct build_args {
+    wb_xdec *d;
+    const wb_xplan *plan;
+    size_t base;
+    wb_xtok_str leaf;
+    size_t mark;
+} build_args;
+
+static VALUE call_fill(VALUE arg)
+{
+    build_args *a = (build_args *)arg;
+    return xdec_fill(a->d, a->plan, a->base);
+}
+
+/* Decoder#build: a value the builder refuses (Model::Attribute::Refusal) is an
+ * error at its attribute's place in the record's element. */
+static VALUE rescue_refusal(VALUE arg, VALUE error)
+{
+    build_args *a = (build_args *)arg;
+    leaf_path l = NO_LEAF;
+    l.element = a->leaf;
+    decode_error_below(a->d, rb_funcall(error, id_reason, 0), l, rb_funcall(error, id_xml_path, 0), a->mark);
+    return Qnil;
+}
+
+/* The record of the values at +base+; a refused value's error is positioned at
+ * the element's start tag: +leaf+, the element's name when it is a leaf (not on
+ * the name stack, its token the current one), else +mark+. Only plans that
+ * check values pay for the rescue. */
+static VALUE xdec_build(wb_xdec *d, const wb_xplan *plan, size_t base, wb_xtok_str leaf, size_t mark)
+{
+    if (!plan->checked) return xdec_fill(d, plan, base);
+    build_args a = {d, plan, base, leaf, mark};
+    return rb_rescue2(call_fill, (VALUE)&a, rescue_refusal, (VALUE)&a, wb_hooks.eRefusal, (VALUE)0);
 }
 
 static void emit(wb_xdec *d, VALUE record)
@@ -778,7 +830,8 @@ static void start_model(wb_xdec *d, wb_xplan_entry *slot, size_t parent, const w
     f->parent = parent;
     f->id_at = id_at;
     f->wants_text = wants;
-    if (wants) f->mark = wb_xtok_mark_push(&d->tok);
+    /* A mark for the text's errors, and for a value the builder refuses (at the start tag). */
+    if (wants || plan->checked) f->mark = wb_xtok_mark_push(&d->tok);
     d->tok.want_text = wants;
     if (whole) {
         /* Decoder#start_whole_content: the capture's end tag is the record's. */
@@ -997,7 +1050,7 @@ static void leaf_value(wb_xdec *d, wb_xplan_entry *slot, size_t values, const wb
             VALUE v = convert(d, plan->text, text.ptr, text.len, l, NONE);
             d->values[base + (size_t)plan->text->index] = v;
         }
-        VALUE record = xdec_build(d, plan, base);
+        VALUE record = xdec_build(d, plan, base, local, NONE);
         d->value_count = base;
         deliver(d, slot, values, record);
         return;
@@ -1177,7 +1230,7 @@ static void on_end(void *ctx)
             VALUE v = f->children && blank(text, f->text.len) ? Qnil : convert(d, plan->text, text, f->text.len, NO_LEAF, f->mark);
             d->values[f->values + (size_t)plan->text->index] = v;
         }
-        VALUE record = xdec_build(d, plan, f->values);
+        VALUE record = xdec_build(d, plan, f->values, NO_LEAF.element, f->mark);
         VALUE id = f->id_at == NONE ? Qnil : d->values[f->id_at];
         d->value_count = f->id_at == NONE ? f->values : f->id_at;
         if (f->holds) rb_funcall(d->refs, id_built, 2, record, SIZET2NUM(f->values));

@@ -6,8 +6,8 @@
 #include <string.h>
 
 static VALUE mNative;
-static ID id_alt, id_any, id_attributes, id_default_offset, id_filler, id_index, id_kind, id_klass, id_list, id_name, id_namespace,
-    id_plan_for, id_size, id_table, id_text, id_type, id_uri;
+static ID id_alt, id_any, id_attributes, id_checked, id_default_offset, id_filler, id_index, id_kind, id_klass, id_list, id_name,
+    id_namespace, id_plan_for, id_size, id_table, id_text, id_type, id_uri;
 static VALUE sym_any, sym_qname, sym_xml;
 
 void wb_xplan_init(VALUE module)
@@ -16,6 +16,7 @@ void wb_xplan_init(VALUE module)
     id_alt = rb_intern("alt");
     id_any = rb_intern("any");
     id_attributes = rb_intern("attributes");
+    id_checked = rb_intern("checked");
     id_default_offset = rb_intern("default_offset");
     id_filler = rb_intern("filler");
     id_index = rb_intern("index");
@@ -278,6 +279,7 @@ static VALUE compile_body(VALUE arg)
      * argument per attribute: a schema changed since has a method of its own. */
     if (RARRAY_LEN(attributes) != p->size) rb_raise(rb_eArgError, "plan size does not match %" PRIsVALUE ".attributes", p->klass);
     p->filler = rb_sym2id(rb_funcall(ruby, id_filler, 0));
+    p->checked = RTEST(rb_funcall(ruby, id_checked, 0));
     p->home = copy_string(rb_funcall(ruby, id_namespace, 0), &p->home_len);
     schedule(cs, &p->table, rb_funcall(ruby, id_table, 0));
     VALUE any = rb_funcall(ruby, id_any, 0);

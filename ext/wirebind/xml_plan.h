@@ -59,8 +59,9 @@ struct wb_xplan_entry {
 typedef struct wb_xplan {
     VALUE klass;
     long size;
-    ID filler;  /* Plan#filler: the __wb_fill_vN of the plan's schema (rb_sym2id pins the Symbol) */
-    char *home; /* Plan#namespace: a plain name prefers elements in it or in none; NULL: none */
+    ID filler;   /* Plan#filler: the __wb_fill_vN of the plan's schema (rb_sym2id pins the Symbol) */
+    int checked; /* Plan#checked: building may refuse a value (Model::Attribute::Refusal), rescued */
+    char *home;  /* Plan#namespace: a plain name prefers elements in it or in none; NULL: none */
     size_t home_len;
     wb_xplan_table table;
     wb_xplan_entry *any;

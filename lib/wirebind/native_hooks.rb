@@ -37,6 +37,8 @@ module Wirebind
     ENCODE_ERROR = EncodeError
     # rescued around every Ruby conversion, rewrapped with a path and position
     INVALID_VALUE = Types::InvalidValue
+    # rescued around the builders of plans that check values, raised again at the record's path
+    REFUSAL = Model::Attribute::Refusal
     BINARY_RANGE_ERROR = Binary::RangeError
     BINARY_READ_ONLY_ERROR = Binary::ReadOnlyError
     # rescued around JSON's +next_chunk+, raised again as a ParseError
@@ -61,6 +63,7 @@ module Wirebind
     # read before Backend holds the pair, so the twin is named here)
     JSON_PURE = JSON::Pure
     JSON_WRITER = JSON::Writer
+    JSON_PLAN = JSON::Plan
     SERIALIZER_VALUES = Serializer::Values
     BINARY = Binary
 
@@ -83,6 +86,7 @@ module Wirebind
       XML_CAPTURE: %i[new leaf_value],
       XML_OPEN_CONTENT: %i[element_content qname_attribute wildcard_element],
       JSON_PURE: %i[convert_text describe_char],
+      JSON_PLAN: %i[for],
       JSON_WRITER: %i[string integer float decimal boolean time date base64 nested format_path],
       SERIALIZER_VALUES: %i[native_text native_any],
       BINARY: %i[check_decode check_encode],

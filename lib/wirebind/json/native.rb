@@ -63,7 +63,8 @@ module Wirebind
                slot.lenient, slot.nested]
             end
             tag = plan.tag && JSON::Writer.string(JSON::Writer.key(+"", plan.tag[0]), plan.tag[1]).freeze
-            compile_plan(klass, slots, plan.tag_index ? :__wb_json_variant : klass.__wb_builders[1], plan.slots.size, tag, plan.tag_index)
+            compile_plan(klass, slots, plan.tag_index ? :__wb_json_variant : klass.__wb_builders[1], plan.slots.size, tag, plan.tag_index,
+                         plan.checked)
           end
         end
       end
@@ -74,11 +75,15 @@ module Wirebind
       #   @param config [DecodeConfig]
       #   @param block [Proc, nil] given: yields each top-level item
       #   @return [Object, Integer] the value, or (with a block) the number of items
-      # @!method self.compile_plan(klass, slots, filler)
+      # @!method self.compile_plan(klass, slots, filler, encoded, tag, tag_index, checked)
       #   @param klass [Class] a model
       #   @param slots [Array<Plan::Slot>] its attributes' slots
       #   @param filler [Symbol] the name of the class's fill method, which builds a
       #     record from its values ({Model::ClassMethods#__wb_builders})
+      #   @param encoded [Integer] how many of the slots an encoder writes (the first ones)
+      #   @param tag [String, nil] the discriminator member an encoder writes first
+      #   @param tag_index [Integer, nil] the discriminator's slot
+      #   @param checked [Boolean] building may refuse a value ({Plan#checked})
       #   @return [Object] the plan compiled into C tables (frozen, shareable)
       # @!method self.encode_value(value, io, max_depth)
       #   @param value [Object] a record, a list or plain values

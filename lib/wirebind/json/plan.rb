@@ -92,6 +92,10 @@ module Wirebind
       # @return [Integer, nil] where the discriminator's value is among the
       #   values, for a class with variants (nil: none)
       attr_reader :tag_index
+      # @return [Boolean] whether building a record (of this class or a
+      #   variant) may refuse a value (Model::Attribute#checked_on_build?): the
+      #   native decoder rescues around such plans' builders only
+      attr_reader :checked
 
       class << self
         # @param klass [Class] a Wirebind::Model class
@@ -146,6 +150,7 @@ module Wirebind
         @read_slots = @slots
         @tag = @tag_index = @variants = nil
         discriminated(klass)
+        @checked = (@variants ? @variants.values.map(&:first) : [klass]).any? { |k| k.attributes.any?(&:checked_on_build?) }
         @table.freeze
         freeze
       end
@@ -168,6 +173,25 @@ module Wirebind
                                      "#{Model.display_name(@klass)} may be (#{known.map(&:inspect).join(', ')})"
         end
         klass.allocate.__send__(loader, indexes.map { |index| values[index] })
+      end
+
+      # For a strict decode of a class with variants: what is wrong with a member
+      # at read slot +index+ when the discriminator in +values+ picks a class that
+      # does not declare its key.
+      # @param values [Array] aligned with the plan's {#read_slots}
+      # @param index [Integer] a read slot's index
+      # @return [String, nil] the message, or nil: the key is the picked class's,
+      #   or the discriminator names no class ({#build} says so)
+      def stray_key(values, index)
+        return nil if index == @tag_index
+
+        value = values[@tag_index]
+        klass, _loader, indexes = @variants[value]
+        return nil if klass.nil? || indexes.include?(index)
+
+        tag = @read_slots[@tag_index].key.inspect
+        picked = value.nil? ? "the class read without the #{tag} member" : "the class #{tag}: #{value.inspect} picks"
+        "#{@read_slots[index].key.inspect} is not a key of #{Model.display_name(klass)}, #{picked} (strict: true)"
       end
 
       private

@@ -40,6 +40,43 @@ module Wirebind
       OPTIONS = %i[xml json nil enum open_enum default_offset format one_or_many string_as lenient_numbers expandable].freeze
       RESERVED_SET = RESERVED_NAMES.to_h { |name| [name, true] }.freeze
       OPTION_SET = OPTIONS.to_h { |option| [option, true] }.freeze
+
+      # A decoded value its attribute refuses as the record is built (outside
+      # +enum:+, not in its +:time+ +format:+, not a list of lists of its type).
+      # Raised by the record builders, which know the attribute but not where
+      # the record is: a DecodeError naming the attribute alone. Every decoder
+      # rescues it where the record's place is known and raises a DecodeError
+      # with the whole path instead (JSON +segments[0][1].lat+, XML
+      # +root/es/s+), on both backends.
+      class Refusal < DecodeError
+        # @return [Attribute] the attribute that refused its value
+        attr_reader :attribute
+        # @return [String] what is wrong, without a place
+        attr_reader :reason
+
+        # @param attribute [Attribute]
+        # @param reason [String]
+        # @param path [String] the attribute's own name(s) on the wire
+        def initialize(attribute, reason, path)
+          @attribute = attribute
+          @reason = reason
+          super(reason, path: path)
+        end
+
+        # @return [String] the attribute's JSON key, in UTF-8 (the key a JSON
+        #   error's path names)
+        def json_key
+          key = @attribute.json
+          key.encoding == Encoding::UTF_8 ? key : key.encode(Encoding::UTF_8)
+        end
+
+        # @return [String, nil] the attribute's place below its record's
+        #   element by local names, as an XML error's path names it
+        #   (+"s"+, +"@currency"+, +"price/@currency"+); nil for the element's own text
+        def xml_path
+          XML::Plan.error_path(@attribute)
+        end
+      end
       NO_UNION = {}.freeze
       # Where a declaration is, for its messages ("Issue.attribute :votes"), written when one is.
       Declaration = Struct.new(:owner, :name) do
@@ -477,11 +514,18 @@ module Wirebind
         end
       end
 
+      # @return [Boolean] whether the record builders check or convert this
+      #   attribute's decoded value ({#check_decoded}, {#decode_wire}), so that
+      #   building a record can refuse it ({Refusal})
+      def checked_on_build?
+        (@enum && !@open_enum) || converted?
+      end
+
       # Raises when a decoded value is outside {#enum}: the record builders call it.
-      # @raise [DecodeError]
+      # @raise [Refusal]
       def check_decoded(value)
         bad = enum_violation(value)
-        raise DecodeError.new("#{bad.inspect} is not one of #{@enum.keys.inspect}", path: @xml) unless bad.nil?
+        raise Refusal.new(self, "#{bad.inspect} is not one of #{@enum.keys.inspect}", @xml) unless bad.nil?
       end
 
       # Converts a decoded {#converted?} value to the attribute's: Times for a
@@ -489,7 +533,7 @@ module Wirebind
       # builders call it.
       # @param value [String, Integer, Array, nil] as the codecs read it
       # @return [Time, Array, nil]
-      # @raise [DecodeError]
+      # @raise [Refusal]
       def decode_wire(value)
         return value if value.nil?
         return Types::NestedList.check(@type, value, @json) if @nested
@@ -497,7 +541,7 @@ module Wirebind
 
         Types::TimeFormat.decode(@time_format, value)
       rescue Types::InvalidValue => e
-        raise DecodeError.new(e.message, path: @xml == @json || @nested ? @json : "#{@xml} (JSON #{@json})")
+        raise Refusal.new(self, e.message, @xml == @json || @nested ? @json : "#{@xml} (JSON #{@json})")
       end
 
       # Converts a {#converted?} value to what the codecs write.

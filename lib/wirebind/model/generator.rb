@@ -176,7 +176,7 @@ module Wirebind
       # build through these builders). The attributes are kept in a constant of
       # the methods module, one per schema version.
       def enum_checks(methods_module, attributes, version)
-        checked = attributes.select { |attribute| (attribute.enum && !attribute.open_enum?) || attribute.converted? }
+        checked = attributes.select(&:checked_on_build?)
         return "" if checked.empty?
 
         constant = :"WB_ENUM_ATTRIBUTES_V#{version}"

@@ -54,6 +54,7 @@ module Wirebind
         @type = serializer.type
         @computed = []
         @fields = resolve_fields.freeze
+        @discriminator = discriminator_call
         # The link blocks, then the computed attributes' callables: the
         # generated code and the native engine call them by index.
         @links = (serializer.__wb_link_blocks + @computed).freeze
@@ -67,6 +68,7 @@ module Wirebind
           resolved.field.links&.each { |link| link_paths[link.index] = resolved.key }
           link_paths[resolved.attribute.index] = resolved.key if resolved.attribute.is_a?(ComputedAttribute)
         end
+        link_paths[@discriminator[1]] = @discriminator[0] if @discriminator
         @paths = (@fields.map(&:key) + link_paths).freeze
         @types = @fields.map { |resolved| resolved.attribute.type }.freeze
         @fields.each { |resolved| instance_variable_set(:"@n#{resolved.at}", nil) if resolved.serializer }
@@ -79,6 +81,11 @@ module Wirebind
 
       # @return [Array<Resolved>]
       attr_reader :fields
+
+      # @return [Array(String, Integer), nil] for a model under a +json_type+
+      #   mapping: the discriminator's key and the index in {#links} of the
+      #   callable giving a record's value ({Values::DISCRIMINATOR})
+      attr_reader :discriminator
 
       # @return [Array<Proc>] the link blocks and computed attributes'
       #   callables, each called with +(record, context)+, by index
@@ -169,6 +176,7 @@ module Wirebind
           end
 
           keys[key] = field.name
+          attribute = nested_rows(attribute) if attribute.is_a?(Model::Attribute) && attribute.nested_list?
           nested_model = field.serializer && (field.serializer.model || (attribute.model? ? attribute.type : nil))
           Resolved.new(field: field, attribute: attribute, key: key, at: at, serializer: field.serializer, model: nested_model,
                        condition: condition(field)).freeze
@@ -229,6 +237,22 @@ module Wirebind
         return nil unless callable
 
         ComputedAttribute.new(field.name, add_callable(callable)).freeze
+      end
+
+      # A list of lists attribute, written as a value computed from it
+      # ({Values.nested_rows}): what Wirebind::JSON.encode writes.
+      # @return [ComputedAttribute]
+      def nested_rows(attribute)
+        ivar = attribute.ivar
+        ComputedAttribute.new(attribute.name, add_callable(->(record, _context) { Values.nested_rows(attribute, record.instance_variable_get(ivar)) })).freeze
+      end
+
+      # The discriminator of a model under a +json_type+ mapping, whose
+      # records (of whichever class) are written with it first.
+      # @return [Array(String, Integer), nil] see {#discriminator}
+      def discriminator_call
+        key, = @plan && JSON::Plan.__send__(:discriminator, @model)
+        key && [key, add_callable(Values::DISCRIMINATOR)].freeze
       end
 
       # @return [Integer] the index +callable+ will have in {#links}

@@ -28,6 +28,7 @@ module Wirebind
             p.emit(code: Program::LOAD, at: resolved.at, slot: ones[resolved.at], **p.read(resolved))
           end
           p.open
+          p.discriminator
           fields.each do |resolved|
             next unless resolved.field.kind == :attribute
 

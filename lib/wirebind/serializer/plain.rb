@@ -16,6 +16,7 @@ module Wirebind
       def program(compiled)
         Program.new(compiled) do |p|
           p.open
+          p.discriminator
           compiled.fields.each do |resolved|
             next p.field_member(resolved) { p.attribute(resolved) } if resolved.field.kind == :attribute
 

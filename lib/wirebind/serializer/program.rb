@@ -237,6 +237,22 @@ module Wirebind
              list: resolved.attribute.list?, **read(resolved))
       end
 
+      # A +json_type+ discriminator's member, for a model whose class (or a
+      # subclass) a mapping names: first, as Wirebind::JSON.encode writes it,
+      # left out for a record whose class the mapping does not name.
+      def discriminator
+        key, index = @compiled.discriminator
+        return unless key
+
+        at = @compiled.fields.size + index
+        value = slot
+        emit(code: LINK, at: at, slot: value, target: index)
+        conditional([value]) do
+          member(key)
+          emit(code: ATTR, at: at, type: :string, list: false, from: value)
+        end
+      end
+
       # @return [Hash] how +resolved+'s attribute is read
       def read(resolved)
         read_attribute(resolved.attribute)

@@ -32,6 +32,7 @@ module Wirebind
           unless attributes.empty?
             p.member("properties")
             p.open
+            p.discriminator
             attributes.each do |resolved|
               p.field_member(resolved) { p.attribute(resolved) }
             end

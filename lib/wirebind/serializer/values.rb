@@ -187,6 +187,38 @@ module Wirebind
         wire.is_a?(String) ? string(out, wire) : Writer.integer(out, wire)
       end
 
+      # A list of lists attribute's value (+[[Point]]+, +[[:float]]+) as
+      # Wirebind::JSON.encode writes it, checked as it checks: rows of
+      # records, written as a free value ({JSON::Writer.model} for each), or of
+      # scalars ({Model::Attribute#encode_wire}).
+      # @param attribute [Model::Attribute] a {Model::Attribute#nested_list?}
+      # @param value [Array, nil]
+      # @return [Array, nil]
+      # @raise [EncodeError, Types::InvalidValue] with the place in the value as its path
+      def self.nested_rows(attribute, value)
+        return value if value.nil?
+        return attribute.encode_wire(value) unless attribute.model?
+        raise EncodeError, "expected an Array, got #{Types.describe(value)}" unless value.is_a?(Array)
+
+        type = attribute.type
+        value.each_with_index do |row, i|
+          next if row.nil?
+          raise EncodeError.new("expected an Array, got #{Types.describe(row)}", path: "[#{i}]") unless row.is_a?(Array)
+
+          row.each_with_index do |item, j|
+            next if item.nil? || type === item
+
+            raise EncodeError.new("expected a #{Model.display_name(type)} object, got #{Types.describe(item)}", path: "[#{i}][#{j}]")
+          end
+        end
+        Model.encodable(value) # formatted times as their wire values, enums checked: as JSON.encode
+      end
+
+      # A json_type discriminator's value for +record+ (the value its class's
+      # mapping gives it; nil for a class the mapping leaves out), which
+      # serializers write first as Wirebind::JSON.encode does.
+      DISCRIMINATOR = ->(record, _context) { JSON::Plan.for(record.class).tag&.last }
+
       def self.time(out, value)
         return Writer.time(out, value) unless Time === value
 

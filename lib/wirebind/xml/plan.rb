@@ -91,6 +91,10 @@ module Wirebind
       #   was made from (see Model::ClassMethods#__wb_builders): the native
       #   decoder builds records with it
       attr_reader :filler
+      # @return [Boolean] whether building a record may refuse a value
+      #   (Model::Attribute#checked_on_build?): the native decoder rescues
+      #   around such plans' builders only
+      attr_reader :checked
       # @return [Array<Slot, Group>] child entries in declaration order, for encoding
       attr_reader :writes
       # @return [String] the local name of the element a record is written as
@@ -124,6 +128,22 @@ module Wirebind
         def text_with_attributes?(attribute)
           !attribute.model? && !attribute.list? && !attribute.nested_list? && attribute.wire_type != :qname &&
             OpenContent.kind(attribute.wire_type) == SCALAR
+        end
+
+        # Where +attribute+ (a Model::Attribute) sits below its record's
+        # element, by local names, as the decoders' errors name places
+        # (+"s"+, +"@currency"+, +"price/@currency"+); nil for +"."+, the
+        # element's own text.
+        # @return [String, nil]
+        def error_path(attribute)
+          return nil if attribute.xml == "."
+
+          split_path(attribute.xml).map do |segment|
+            mark = segment.start_with?("@") ? "@" : ""
+            name = segment.delete_prefix("@")
+            name = name[(name.rindex("}") + 1)..] if name.start_with?("{") && name.include?("}")
+            "#{mark}#{name.delete_prefix('xml:')}"
+          end.join("/")
         end
 
         # Splits a path at the slashes that are not inside a `{uri}`.
@@ -368,6 +388,7 @@ module Wirebind
         attrs = klass.attributes
         @size = attrs.size
         @loader, @filler = klass.__wb_builders
+        @checked = attrs.any?(&:checked_on_build?)
         attrs.each { |attribute| add(attribute) }
         check_whole_content
         remove_instance_variable(:@prefixes)

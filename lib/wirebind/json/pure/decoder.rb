@@ -61,6 +61,9 @@ module Wirebind
         AT = 4
         STARTED = 5
         SINGLE = 6
+        # OBJECT, strict, a class with json_type variants: the read slot index of
+        # each member read (nil until the first).
+        KEYS_READ = 7
         # The scalar types read from a JSON string.
         STRING_CODES = %i[string time date base64].freeze
         # What #slow_list returns when it pushed a frame.
@@ -160,6 +163,9 @@ module Wirebind
             first = false
             frame[AT] = key
             slot = table[key]
+            if slot && @strict && frame[NODE].tag_index
+              (frame[KEYS_READ] ||= []) << slot.index
+            end
             if text
               if slot && slot.code == :string && !slot.list
                 values[slot.index] = text
@@ -440,15 +446,32 @@ module Wirebind
         end
 
         # The record of an object's values (its frame still on the stack). A
-        # discriminator naming no class is an error at its member.
+        # discriminator naming no class is an error at its member, as is a
+        # value the record's builder refuses (Model::Attribute::Refusal).
         def build(frame)
           plan = frame[NODE]
+          stray_keys(frame, plan) if frame[KEYS_READ]
           plan.build(frame[VALUES])
+        rescue Model::Attribute::Refusal => e
+          frame[AT] = e.json_key
+          value_error(e.reason, nil, @s.pos)
         rescue Types::InvalidValue => e
           raise unless plan.tag_index
 
           frame[AT] = plan.read_slots[plan.tag_index].key
           value_error(e.message, nil, @s.pos)
+        end
+
+        # strict: a member of another mapped class than the one the discriminator
+        # picked is an error at the member's path, wherever the discriminator
+        # came (positioned at the object's end, where the pick is known).
+        def stray_keys(frame, plan)
+          values = frame[VALUES]
+          frame[KEYS_READ].each do |index|
+            message = plan.stray_key(values, index) or next
+            frame[AT] = plan.read_slots[index].key
+            value_error(message, nil, @s.pos)
+          end
         end
 
         def finish_list(frame)

@@ -152,17 +152,19 @@ module Wirebind
             emit "  out << ']'"
           end
 
-          # An item of a +nested+ slot's outer list (in local +item+, not nil): a list of records.
+          # An item of a +nested+ slot's outer list (in local +item+, not nil): a
+          # list of records, each in local +cell+ (+record+ is the one being
+          # written: the members after this one read it).
           def row(slot)
             emit "        raise EncodeError, \"expected an Array, got \#{Types.describe(item)}\" unless item.is_a?(Array)"
             emit "        out << '['"
             emit "        inner = 0"
             emit "        while inner < item.size"
             emit "          out << ',' unless inner.zero?"
-            emit "          record = item[inner]"
-            emit "          if record.nil? then out << 'null'"
+            emit "          cell = item[inner]"
+            emit "          if cell.nil? then out << 'null'"
             emit "          else"
-            value(slot, "record", "            ", "depth + 3")
+            value(slot, "cell", "            ", "depth + 3")
             emit "          end"
             emit "          inner += 1"
             emit "        end"

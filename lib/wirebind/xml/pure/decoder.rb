@@ -318,7 +318,7 @@ module Wirebind
               values[text_slot.index] = text || !top[CHILDREN] ? convert(text_slot, text || "", nil, top[MARK]) : nil
             end
             @loose&.delete(values)
-            record = plan.build(values)
+            record = build(plan, values, nil, top[MARK])
             @refs.built(record, values) if @refs&.holding?
             deliver(top[SLOT], top[PARENT_VALUES], record)
             @refs.define(top[ID], record) if top[ID]
@@ -383,7 +383,8 @@ module Wirebind
           wants_text = !(text_slot = plan.text).nil?
           whole = wants_text && text_slot.kind == OPEN
           wants_text = false if whole
-          frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text ? mark : nil]
+          # A mark for the text's errors, and for a value the builder refuses (at the start tag).
+          frame = [MODEL, plan, values, slot, parent_values, nil, false, wants_text, wants_text || plan.checked ? mark : nil]
           frame[ID] = referent_id(attrs) if attrs && @refs && slot.attribute != References::REFERENT
           push(frame)
           @want_text = wants_text
@@ -449,7 +450,7 @@ module Wirebind
             if (text_slot = plan.text)
               record[text_slot.index] = text_slot.kind == OPEN ? Capture.leaf_value(text_slot.type, attrs, text) : convert(text_slot, text, local)
             end
-            deliver(slot, values, plan.build(record))
+            deliver(slot, values, build(plan, record, local, nil))
           else
             text = instance_text(slot, attrs, text) if attrs
             deliver(slot, values, convert(slot, text, local))
@@ -736,6 +737,17 @@ module Wirebind
           slot = top[NODE]
           decode_error("<#{local}> is an element inside a #{slot.type.inspect} value; a scalar holds text only " \
                        "(declare a model, or :xml for the raw content)", leaf)
+        end
+
+        # The record of +values+; a value its builder refuses is an error at
+        # the attribute's place in the record's element, positioned at its
+        # start tag (+leaf+: the element's name when it is a leaf, not on the
+        # name stack, and its token the current one; else +mark+).
+        def build(plan, values, leaf, mark)
+          plan.build(values)
+        rescue Model::Attribute::Refusal => e
+          below = [leaf, e.xml_path].compact
+          decode_error(e.reason, below.empty? ? nil : below.join("/"), mark)
         end
 
         # +leaf+: the element's name when it is a leaf (not on the name stack).
