@@ -462,6 +462,24 @@ class JSONNativeDifferentialTest < Minitest::Test
     end
   end
 
+  # A list's items are gathered on the decoder's values stack and made one
+  # Array when the list ends: lists of every length across the stack's growth
+  # (64, 128 values), of scalars and of records, inside a record's values and
+  # around nested ones, and a bad item at the end (its index in the path).
+  def test_lists_of_every_length_across_the_values_stack_read_alike
+    [0, 1, 3, 4, 63, 64, 65, 130].each do |length|
+      nums = (1..length).to_a
+      parts = nums.map { |i| %({"code":"p#{i}","qty":#{i}}) }
+      agree_decode(%({"name":"x","nums":#{nums},"parts":[#{parts.join(',')}],"count":#{length}}), Thing, "#{length} items", seeds: [1])
+      agree_decode(%({"children":[{"parts":[#{parts.join(',')}],"nums":#{nums}},{"tags":["a"]}],"nums":#{nums}}), Thing,
+                   "#{length} items in nested records", seeds: [])
+      agree_decode(%([#{parts.join(',')}]), [Part], "a root list of #{length} records", seeds: [])
+      agree_decode(%({"nums":[#{(nums + ['"x"']).join(',')}]}), Thing, "a bad scalar after #{length} items", seeds: [])
+      agree_decode(%({"parts":[#{(parts + ['1']).join(',')}]}), Thing, "a bad record after #{length} items", seeds: [])
+      assert_equal nums, JSON.decode(%({"nums":#{nums}}), Thing).nums
+    end
+  end
+
   def test_limits_fail_alike
     json = JSON.encode(Bench::Generator.expected(2, seed: 3), backend: :pure)
     (1..6).each do |depth|
