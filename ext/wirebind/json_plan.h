@@ -91,26 +91,30 @@ static inline uint32_t wb_jplan_hash(const char *p, size_t n)
     return h;
 }
 
+static inline uint64_t wb_jplan_load64(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t wb_jplan_load32(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
 /* Whether the n bytes at a and b are equal: keys are short, and a call to
- * memcmp cost more than the comparison (2-3% of a decode); up to 16 bytes by
- * two overlapping loads of each. */
+ * memcmp cost more than the comparison (2-3% of a decode); from 4 to 16 bytes
+ * by two overlapping loads of each. */
 static inline int wb_jplan_key_equal(const char *a, const char *b, size_t n)
 {
     if (n >= 8 && n <= 16) {
-        uint64_t a0, b0, a1, b1;
-        memcpy(&a0, a, 8);
-        memcpy(&b0, b, 8);
-        memcpy(&a1, a + n - 8, 8);
-        memcpy(&b1, b + n - 8, 8);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+        return ((wb_jplan_load64(a) ^ wb_jplan_load64(b)) | (wb_jplan_load64(a + n - 8) ^ wb_jplan_load64(b + n - 8))) == 0;
     }
     if (n >= 4 && n < 8) {
-        uint32_t a0, b0, a1, b1;
-        memcpy(&a0, a, 4);
-        memcpy(&b0, b, 4);
-        memcpy(&a1, a + n - 4, 4);
-        memcpy(&b1, b + n - 4, 4);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+        return ((wb_jplan_load32(a) ^ wb_jplan_load32(b)) | (wb_jplan_load32(a + n - 4) ^ wb_jplan_load32(b + n - 4))) == 0;
     }
     if (n < 4) {
         for (size_t i = 0; i < n; i++) {
