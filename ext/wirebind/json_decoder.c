@@ -770,18 +770,16 @@ static void push_object(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan)
     f->values = base;
 }
 
+/* A kept list's items go on the values stack above its base, and become one
+ * Array of their exact size when the list ends (finish_list): no Array grown
+ * item by item (a reallocation at 4, 8, 16... items, a write barrier per push). */
 static void push_list(wb_jdec *d, wb_jplan_slot *slot, const wb_jplan *plan, int keep)
 {
-    size_t at = NONE;
-    if (keep) {
-        VALUE items = rb_ary_new();
-        at = jdec_push_values(d, 1);
-        d->values[at] = items;
-    }
+    size_t base = d->nvalues;
     wb_jdec_frame *f = jdec_push_frame(d, F_LIST);
     f->plan = plan;
     f->slot = slot;
-    f->values = at;
+    f->values = keep ? base : NONE;
 }
 
 /* Decoder#string_record: a record of `slot`'s model from the string at the
@@ -815,7 +813,9 @@ static void deliver_item(wb_jdec *d, VALUE value)
 {
     wb_jdec_frame *f = jdec_top_frame(d);
     if (f->values != NONE) {
-        rb_ary_push(d->values[f->values], value);
+        /* the list's items so far are the top of the stack: a record's values were popped before */
+        size_t at = jdec_push_values(d, 1);
+        d->values[at] = value;
     } else {
         rb_funcallv(d->block, id_call, 1, &value);
         f = jdec_top_frame(d);
@@ -914,8 +914,11 @@ static void finish_object(wb_jdec *d)
 static void finish_list(wb_jdec *d)
 {
     wb_jdec_frame *f = &d->frames[--d->nframes];
-    VALUE items = f->values != NONE ? d->values[f->values] : Qnil;
-    if (f->values != NONE) d->nvalues = f->values;
+    VALUE items = Qnil;
+    if (f->values != NONE) {
+        items = rb_ary_new_from_values((long)(d->nvalues - f->values), d->values + f->values);
+        d->nvalues = f->values;
+    }
     if (d->nframes) {
         wb_jdec_frame *parent = jdec_top_frame(d);
         if (parent->kind == F_LIST) {
@@ -932,13 +935,18 @@ static void finish_list(wb_jdec *d)
 /* Decoder#scalars: the items of a list of scalars, after its '['. */
 static VALUE scalars(wb_jdec *d, int code, int lenient)
 {
-    VALUE list = rb_ary_new();
-    if (!wb_jscan_next_item(&d->s, 1)) return list;
+    if (!wb_jscan_next_item(&d->s, 1)) return rb_ary_new();
+    /* the items on the values stack, then one Array of their exact size (as push_list) */
+    const size_t base = d->nvalues;
     for (;;) {
-        VALUE v = scalar(d, code, RARRAY_LEN(list), lenient);
-        rb_ary_push(list, v);
-        if (!wb_jscan_next_item(&d->s, 0)) return list;
+        VALUE v = scalar(d, code, (long)(d->nvalues - base), lenient);
+        size_t at = jdec_push_values(d, 1);
+        d->values[at] = v;
+        if (!wb_jscan_next_item(&d->s, 0)) break;
     }
+    VALUE list = rb_ary_new_from_values((long)(d->nvalues - base), d->values + base);
+    d->nvalues = base;
+    return list;
 }
 
 /* Decoder#slow_list for a one_or_many list whose value is not an array:

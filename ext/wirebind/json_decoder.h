@@ -29,7 +29,7 @@ typedef struct wb_jdec_frame {
     const wb_jplan *plan;    /* OBJECT: the record's plan; LIST of models: the items' plan (NULL: a nested slot's rows) */
     wb_jplan_slot *slot;     /* OBJECT: the slot the record fills; LIST: the list's slot */
     const wb_jplan_slot *at; /* OBJECT: the member being read (paths); NULL before the first */
-    size_t values;           /* OBJECT: base of its values; LIST: where its items Array is (NONE: yielded) */
+    size_t values;           /* OBJECT: base of its values; LIST: the base of its items on the values stack (NONE: yielded) */
     long index;              /* LIST: items delivered so far */
     long hint;               /* OBJECT: the slot the next key is expected to be */
 } wb_jdec_frame;

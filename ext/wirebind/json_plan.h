@@ -92,15 +92,49 @@ static inline uint32_t wb_jplan_hash(const char *p, size_t n)
     return h;
 }
 
+static inline uint64_t wb_jplan_load64(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t wb_jplan_load32(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* Whether the n bytes at a and b are equal: keys are short, and a call to
+ * memcmp cost more than the comparison (2-3% of a decode); from 4 to 16 bytes
+ * by two overlapping loads of each. */
+static inline int wb_jplan_key_equal(const char *a, const char *b, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        return ((wb_jplan_load64(a) ^ wb_jplan_load64(b)) | (wb_jplan_load64(a + n - 8) ^ wb_jplan_load64(b + n - 8))) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        return ((wb_jplan_load32(a) ^ wb_jplan_load32(b)) | (wb_jplan_load32(a + n - 4) ^ wb_jplan_load32(b + n - 4))) == 0;
+    }
+    if (n < 4) {
+        for (size_t i = 0; i < n; i++) {
+            if (a[i] != b[i]) return 0;
+        }
+        return 1;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
 /* The slot whose key is these bytes, or NULL. `hint` is the position where the
  * next key is expected (members usually come in declaration order): it is
- * tried first, with one length and one memcmp, and updated. */
+ * tried first, with one length and one key comparison, and updated. */
 static inline wb_jplan_slot *wb_jplan_lookup(const wb_jplan *plan, const char *key, size_t len, long *hint)
 {
     long h = *hint;
     if (h < plan->size) {
         wb_jplan_slot *s = &plan->slots[h];
-        if (s->key_len == len && memcmp(s->key, key, len) == 0) {
+        if (s->key_len == len && wb_jplan_key_equal(s->key, key, len)) {
             *hint = h + 1;
             return s;
         }
@@ -111,7 +145,7 @@ static inline wb_jplan_slot *wb_jplan_lookup(const wb_jplan *plan, const char *k
         uint32_t at = plan->table[b];
         if (!at) return NULL;
         wb_jplan_slot *s = &plan->slots[at - 1];
-        if (s->hash == hash && s->key_len == len && memcmp(s->key, key, len) == 0) {
+        if (s->hash == hash && s->key_len == len && wb_jplan_key_equal(s->key, key, len)) {
             *hint = (long)at;
             return s;
         }

@@ -438,6 +438,48 @@ class JSONNativeDifferentialTest < Minitest::Test
     end
   end
 
+  # A member's key is compared with the model's in at most two overlapping
+  # loads per side (without a hash first where members come in declaration
+  # order): keys of every length up to 20 bytes that differ from a model's key
+  # in one byte (first, last, or any between) are not that key, on both
+  # backends alike.
+  def test_keys_that_differ_in_one_byte_read_alike
+    keys = (1..20).map { |length| (0...length).map { |i| (97 + (i % 26)).chr }.join }
+    model = Class.new do
+      include Wirebind::Model
+      keys.each_with_index { |key, i| attribute :"k#{i}", :integer, json: key }
+    end
+    keys.each_with_index do |key, index|
+      key.size.times do |at|
+        near = key.dup
+        near.setbyte(at, near.getbyte(at) ^ 0x20)
+        json = "{#{keys.each_with_index.map { |k, i| %("#{i == index ? near : k}":#{i}) }.join(',')}}"
+        agree_decode(json, model, "key #{near.inspect} (near #{key.inspect})", seeds: [])
+        record = JSON.decode(json, model)
+        assert_nil record.public_send(:"k#{index}"), "#{near.inspect} read as #{key.inspect}"
+        assert_equal index + 1, record.public_send(:"k#{index + 1}") if index + 1 < keys.size
+      end
+    end
+  end
+
+  # A list's items are gathered on the decoder's values stack and made one
+  # Array when the list ends: lists of every length across the stack's growth
+  # (64, 128 values), of scalars and of records, inside a record's values and
+  # around nested ones, and a bad item at the end (its index in the path).
+  def test_lists_of_every_length_across_the_values_stack_read_alike
+    [0, 1, 3, 4, 63, 64, 65, 130].each do |length|
+      nums = (1..length).to_a
+      parts = nums.map { |i| %({"code":"p#{i}","qty":#{i}}) }
+      agree_decode(%({"name":"x","nums":#{nums},"parts":[#{parts.join(',')}],"count":#{length}}), Thing, "#{length} items", seeds: [1])
+      agree_decode(%({"children":[{"parts":[#{parts.join(',')}],"nums":#{nums}},{"tags":["a"]}],"nums":#{nums}}), Thing,
+                   "#{length} items in nested records", seeds: [])
+      agree_decode(%([#{parts.join(',')}]), [Part], "a root list of #{length} records", seeds: [])
+      agree_decode(%({"nums":[#{(nums + ['"x"']).join(',')}]}), Thing, "a bad scalar after #{length} items", seeds: [])
+      agree_decode(%({"parts":[#{(parts + ['1']).join(',')}]}), Thing, "a bad record after #{length} items", seeds: [])
+      assert_equal nums, JSON.decode(%({"nums":#{nums}}), Thing).nums
+    end
+  end
+
   def test_limits_fail_alike
     json = JSON.encode(Bench::Generator.expected(2, seed: 3), backend: :pure)
     (1..6).each do |depth|
