@@ -249,4 +249,5 @@ end
 
 require_relative "envelope/literal_writer"
 require_relative "envelope/encoded_writer"
+require_relative "envelope/encoded_record_writer"
 require_relative "envelope/reader"
