@@ -126,6 +126,30 @@ class SOAPEncodedWriterTest < Minitest::Test
     assert_equal "placed", error.path
   end
 
+  # On the native backend scalars are written by C (XML::Native.append_scalar_text),
+  # which leaves to Ruby what it declines: the text and the errors are Ruby's.
+  def test_scalar_text_is_what_the_ruby_path_writes
+    texts = ["plain", "a<b>&c\r", "caf\u00e9 \u{1F600}", "caf\u00e9".encode("ISO-8859-1"), "ok".b, "\xff".b, "bell\u0007", "\uFFFE"]
+    times = [Time.utc(2024, 1, 2, 3, 4, 5), Time.at(Rational(1, 3)).utc, Time.new(2024, 1, 2, 3, 4, 5, "+05:30")]
+    values = texts.map { |text| [:note, text] } + times.map { |time| [:placed, time] } +
+             [[:total, 0], [:total, -2**31], [:total, 2**31], [:total, 2**70], [:weight, Float::INFINITY], [:weight, -0.0],
+              [:weight, 1e300], [:price, BigDecimal("1e-20")], [:due, Date.new(-5, 1, 1)]]
+    values.each do |field, value|
+      type = Order.attributes.find { |attribute| attribute.name == field }.type
+      expected = begin
+        Envelope.text(Wirebind::Types.to_xml_text(type, value))
+      rescue Wirebind::Types::InvalidValue, Wirebind::EncodeError => e
+        e.message
+      end
+      written = begin
+        body("1.1", false, Order.new(field => value))[%r{<#{field} xsi:type="[^"]+">(.*?)</#{field}>}, 1]
+      rescue Wirebind::EncodeError => e
+        e.message.sub(/ \(at #{field}\)\z/, "")
+      end
+      assert_equal expected, written, "#{field}: #{value.inspect}"
+    end
+  end
+
   def test_a_wrapped_list_holding_a_string_is_an_encode_error
     error = assert_raises(Wirebind::EncodeError) { body("1.1", true, Order.new(parts: "p1")) }
     assert_match(/expected an Array, got String/, error.message)

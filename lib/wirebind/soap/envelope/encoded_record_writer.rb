@@ -194,7 +194,9 @@ module Wirebind
             elsif (classes = INLINE_CLASSES[type])
               emit "#{pad}if #{classes.map { |klass| "#{v}.instance_of?(#{klass})" }.join(' || ')}"
               emit "#{pad}  begin"
-              emit "#{pad}    out << #{start_tag(name, type, v)} << Envelope.text(Types.to_xml_text(#{type.inspect}, #{v})) << #{q("</#{name}>")}"
+              emit "#{pad}    out << #{start_tag(name, type, v)}"
+              emit "#{pad}    #{scalar_text(type, v)}"
+              emit "#{pad}    out << #{q("</#{name}>")}"
               emit "#{pad}  rescue Types::InvalidValue => e"
               emit "#{pad}    raise EncodeError.new(e.message, path: #{q(name)})"
               emit "#{pad}  end"
@@ -204,6 +206,15 @@ module Wirebind
             else
               emit "#{pad}w.value(#{q(name)}, #{v}, @types[#{index}])"
             end
+          end
+
+          # Appends the value's text: on the native backend by the C engine XML.encode
+          # uses, Ruby writing (or refusing) what it declines, the same bytes either way.
+          def scalar_text(type, v)
+            ruby = "out << Envelope.text(Types.to_xml_text(#{type.inspect}, #{v}))"
+            return ruby unless Wirebind.backend == :native
+
+            "XML::Native.append_scalar_text(out, #{type.inspect}, #{v}) || (#{ruby})"
           end
 
           # '<name xsi:type="xsd:T">', an Integer's type chosen by its range (Envelope.xsd_type).
