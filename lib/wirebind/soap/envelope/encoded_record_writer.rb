@@ -212,7 +212,7 @@ module Wirebind
           # uses, Ruby writing (or refusing) what it declines, the same bytes either way.
           def scalar_text(type, v)
             ruby = "out << Envelope.text(Types.to_xml_text(#{type.inspect}, #{v}))"
-            return ruby unless Wirebind.backend == :native
+            return ruby unless Writing::NATIVE_TEXT
 
             "XML::Native.append_scalar_text(out, #{type.inspect}, #{v}) || (#{ruby})"
           end

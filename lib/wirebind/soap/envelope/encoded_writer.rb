@@ -148,8 +148,9 @@ module Wirebind
 
         def scalar(name, value, type)
           type = Writing.scalar(name, value, type)
-          @out << "<" << name << ' xsi:type="' << Envelope.xsd_type(type, value) << '">' \
-               << Envelope.text(Types.to_xml_text(type, value)) << "</" << name << ">"
+          @out << "<" << name << ' xsi:type="' << Envelope.xsd_type(type, value) << '">'
+          Writing.append_text(@out, type, value)
+          @out << "</" << name << ">"
         rescue Types::InvalidValue => e
           raise EncodeError.new(e.message, path: name)
         end

@@ -65,7 +65,9 @@ module Wirebind
             out << XML.encode(value, root: name)
           else
             scalar = Writing.scalar(name, value, type)
-            out << "<" << name << ">" << Envelope.text(Types.to_xml_text(scalar, value)) << "</" << name << ">"
+            out << "<" << name << ">"
+            Writing.append_text(out, scalar, value)
+            out << "</" << name << ">"
           end
         rescue Types::InvalidValue => e
           raise EncodeError.new(e.message, path: name)
@@ -76,8 +78,18 @@ module Wirebind
       # @api private
       module Writing
         NAME = XML::Syntax::NCNAME_ONLY
+        # Whether scalars' text is written by C (XML::Native.append_scalar_text).
+        NATIVE_TEXT = Wirebind.backend == :native
 
         module_function
+
+        # Appends Envelope.text(Types.to_xml_text(type, value)) to +out+: on the
+        # native backend by the C engine XML.encode uses when +out+ is a String,
+        # Ruby writing (or refusing) what it declines; the same bytes either way.
+        def append_text(out, type, value)
+          (NATIVE_TEXT && out.is_a?(String) && XML::Native.append_scalar_text(out, type, value)) ||
+            out << Envelope.text(Types.to_xml_text(type, value))
+        end
 
         def check_name(name, what)
           return name if name.match?(NAME)
