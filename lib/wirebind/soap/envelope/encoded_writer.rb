@@ -111,7 +111,7 @@ module Wirebind
           end
           out << result if result
           parts.each do |key, value|
-            name = Writing.check_name(key.to_s, "part")
+            name = Writing.check_name(key.is_a?(Symbol) ? key.name : key.to_s, "part") # Symbol#name: no copy
             value(name, value, Writing.declared(types, key))
           end
           out << "</" << close << ">"

@@ -33,7 +33,7 @@ module Wirebind
           end
           out << result if result
           parts.each do |key, value|
-            name = Writing.check_name(key.to_s, "part")
+            name = Writing.check_name(key.is_a?(Symbol) ? key.name : key.to_s, "part") # Symbol#name: no copy
             part(name, value, Writing.declared(types, key))
           end
           out << "</" << close << ">"
@@ -98,6 +98,8 @@ module Wirebind
         end
 
         def declared(types, key)
+          return nil if types.empty? # a client's call without types: no String made for the lookup
+
           types[key] || types[key.to_s] || (key.is_a?(String) ? types[key.to_sym] : nil)
         end
 
