@@ -10,6 +10,9 @@
 # would). Each response is first decoded and checked equal to the issues; then
 # h2load (nghttp2-client, over HTTP/1.1 keep-alive) sends requests for
 # BENCH_SECONDS (5) on BENCH_CONNECTIONS (4) connections, three rounds, the best kept.
+# Before that, the two apps are called in this process (Rack env in, body read
+# out), interleaved with GC counted (Bench::Clock.report, BENCH_RUNS rounds):
+# the CPU per response, which the load of a shared machine moves far less.
 #
 # wash_out is not measured: it is a Rails engine (controllers, routes), and
 # does not run as a plain Rack app without Rails.
@@ -23,6 +26,9 @@ require "builder"
 require "nokogiri"
 require "net/http"
 require "tmpdir"
+require "stringio"
+require "rack/mock"
+require_relative "clock"
 require_relative "../examples/jira/service"
 
 module Bench
@@ -31,6 +37,7 @@ module Bench
     SECONDS = Integer(ENV.fetch("BENCH_SECONDS", "5"))
     CONNECTIONS = Integer(ENV.fetch("BENCH_CONNECTIONS", "4"))
     ROUNDS = 3
+    RUNS = Integer(ENV.fetch("BENCH_RUNS", "20"))
     NS = Jira::Service.namespace
     ISSUES = Array.new(COUNT) { |n| Jira.issue(n) }.freeze
 
@@ -159,8 +166,9 @@ module Bench
 
       request = Wirebind::SOAP::Envelope.write(+"", operation: "getIssuesFromJqlSearch", namespace: NS, style: :rpc_encoded,
                                                     parts: { in0: "token", in1: "project = OPS", in2: COUNT })
-      servers = { "wirebind SOAP::Service" => WirebindService.new, "Builder + Nokogiri handler" => BuilderHandler.new }
-                .transform_values { |app| Jira::ForkedServer.new(app) }
+      apps = { "wirebind SOAP::Service" => WirebindService.new, "Builder + Nokogiri handler" => BuilderHandler.new }
+      in_process(apps, request)
+      servers = apps.transform_values { |app| Jira::ForkedServer.new(app) }
       bodies = servers.transform_values { |server| check(server, request) }
       puts "SOAP service under Puma (1 process, 4 threads; Ruby #{RUBY_VERSION}, wirebind #{Wirebind.backend}): " \
            "getIssuesFromJqlSearch of #{COUNT} issues, rpc/encoded with multiRefs; " \
@@ -178,6 +186,23 @@ module Bench
       puts "wash_out: not measured (a Rails engine; it does not run as a plain Rack app without Rails)"
     ensure
       servers&.each_value(&:stop)
+    end
+
+    # Each app called as Puma would (the env, then the body read), interleaved.
+    def in_process(apps, request)
+      calls = apps.transform_values do |app|
+        lambda do
+          _status, _headers, body = app.call(Rack::MockRequest.env_for("/", method: "POST", input: StringIO.new(request),
+                                                                            "CONTENT_TYPE" => "text/xml; charset=utf-8",
+                                                                            "HTTP_SOAPACTION" => "\"#{NS}/getIssuesFromJqlSearch\""))
+          body.each { |piece| piece }
+          body.close if body.respond_to?(:close)
+        end
+      end
+      samples = Clock.report("one response in process (#{COUNT} issues)", calls, runs: RUNS, count: COUNT, unit: "issue")
+      wirebind, builder = samples.values
+      puts format("wirebind SOAP::Service takes %.2fx less CPU per response than the Builder handler (in process, interleaved)",
+                  builder.mean_ns / wirebind.mean_ns)
     end
 
     # @return [String] the response, after checking it decodes to ISSUES

@@ -16,6 +16,7 @@ RUBY_FUNC_EXPORTED void Init_wirebind_ext(void)
     Init_wirebind_xml_text(mNative);
     Init_wirebind_xml_decoder(mNative);
     Init_wirebind_xml_encoder(mNative);
+    Init_wirebind_scalar_format(mNative); /* after the encoder, whose Init sets up scalar_format.c */
 
     VALUE mJSON = rb_define_module_under(mWirebind, "JSON");
     VALUE mJSONNative = rb_define_module_under(mJSON, "Native");

@@ -29,6 +29,7 @@ static inline VALUE wb_utf8_str(const char *p, size_t n)
 void Init_wirebind_xml_text(VALUE mNative);
 void Init_wirebind_xml_decoder(VALUE mNative);
 void Init_wirebind_xml_encoder(VALUE mNative);
+void Init_wirebind_scalar_format(VALUE mNative);
 void Init_wirebind_json_decoder(VALUE mNative);
 void Init_wirebind_json_encoder(VALUE mNative);
 void Init_wirebind_serializer(VALUE mWirebind);

@@ -54,6 +54,25 @@ class SOAPEnvelopeStartTest < Minitest::Test
     end
   end
 
+  # The kept start is taken when a body begins with it (no match run): another
+  # body, a first chunk cut just after it, non-ASCII text after it, a binary
+  # String; a body that only shares part of it is matched afresh.
+  def test_a_body_beginning_with_the_kept_start_reads_alike
+    first = PLAIN[0]
+    Prelude.read(first, first, {})
+    same_start = first.sub("<a>1</a>", "<a>été</a>")
+    [same_start, first[0, first.index("<a>")], same_start.b, first.sub("</m:getIt>", "<b>2</b></m:getIt>")].each do |xml|
+      start = Prelude.read(xml, xml, {})
+
+      assert_instance_of Prelude::Plain, start, xml
+      assert_equal answers(by_tokenizer(first)), answers(start), xml
+    end
+    other = first.sub("getIt", "getAll")
+    assert_equal ["getAll", APP], Prelude.read(other, other, {}).operation
+    cut = first[0, first.index("<a>") - 2]
+    assert_nil Prelude.send(:plain_start, cut), "a start cut short is not plain"
+  end
+
   def test_any_other_start_falls_back_to_the_tokenizer
     OTHER.each do |xml|
       2.times do

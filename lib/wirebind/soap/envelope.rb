@@ -34,6 +34,12 @@ module Wirebind
       INT_RANGE = (-2**31...2**31)
       # Nesting of models deeper than this (a cycle of objects, in practice) is an {EncodeError}.
       MAX_DEPTH = 1024
+      # What every envelope starts and ends with, written by {.write} (one String each, not one per call).
+      ENVELOPE_OPEN = %(<?xml version="1.0" encoding="UTF-8"?><#{ENV_PREFIX}:Envelope xmlns:#{ENV_PREFIX}=").freeze
+      SCHEMA_DECLARATIONS = %(" xmlns:xsd="#{XSD_NS}" xmlns:xsi="#{XSI_NS}").freeze
+      BODY_OPEN = "<#{ENV_PREFIX}:Body>".freeze
+      ENVELOPE_CLOSE = "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>".freeze
+      private_constant :ENVELOPE_OPEN, :SCHEMA_DECLARATIONS, :BODY_OPEN, :ENVELOPE_CLOSE
 
       class << self
         # Writes a whole envelope: headers, then the operation element with its parts.
@@ -75,17 +81,16 @@ module Wirebind
           version = Version.fetch(version)
           check_style(style)
           encoded = style == :rpc_encoded
-          out << %(<?xml version="1.0" encoding="UTF-8"?><#{ENV_PREFIX}:Envelope xmlns:#{ENV_PREFIX}="#{version.envelope_namespace}")
-          out << %( xmlns:xsd="#{XSD_NS}" xmlns:xsi="#{XSI_NS}")
+          out << ENVELOPE_OPEN << version.envelope_namespace << SCHEMA_DECLARATIONS
           # SOAP 1.1's soapenc:Array and soapenc:root, or 1.2's enc:Array, enc:ref and enc:id
           out << version.encoding_declaration if encoded
           out << ">"
           write_header(out, headers, header_xml)
-          out << (body_id ? %(<#{ENV_PREFIX}:Body xmlns:wsu="#{WSSE::WSU_NS}" wsu:Id="#{body_id}">) : "<#{ENV_PREFIX}:Body>")
+          out << (body_id ? %(<#{ENV_PREFIX}:Body xmlns:wsu="#{WSSE::WSU_NS}" wsu:Id="#{body_id}">) : BODY_OPEN)
           writer = encoded ? EncodedWriter.new(out, multi_ref, version) : LiteralWriter.new(out, style, wrap_lists: wrap_lists)
           result = rpc_result && version.rpc_result? && style != :document ? rpc_result_xml(rpc_result) : nil
           writer.operation(operation.to_s, namespace, parts, types, result)
-          out << "</#{ENV_PREFIX}:Body></#{ENV_PREFIX}:Envelope>"
+          out << ENVELOPE_CLOSE
         end
 
         # Writes an envelope whose body is +fault+.
@@ -249,4 +254,5 @@ end
 
 require_relative "envelope/literal_writer"
 require_relative "envelope/encoded_writer"
+require_relative "envelope/encoded_record_writer"
 require_relative "envelope/reader"

@@ -127,6 +127,14 @@ module Wirebind
       #   @return [Array(Integer, Integer), nil] its newlines and the characters after
       #     the last one, when it is clean UTF-8 XML text without CRs; nil when the
       #     careful Ruby path must look at it
+      # @!method self.append_scalar_text(out, type, value)
+      #   Appends a scalar's text as the encoder writes it (for the XML writers in
+      #   Ruby: SOAP's rpc/encoded records), or declines.
+      #   @param out [String] a UTF-8 String to append to
+      #   @param type [Symbol] the scalar type (+:string+, +:integer+, ...)
+      #   @param value [Object]
+      #   @return [Boolean] true when appended (what +XML::Escape.text(Types.to_xml_text(type, value))+
+      #     returns); false when C declines (the caller asks Ruby), +out+ untouched
 
       # @!parse
       #   # The decoder's state, handed to {XML::Capture} while it is fed (C, TypedData).

@@ -18,14 +18,27 @@ module Wirebind
       #
       # Models are walked through their {XML::Plan}: XML attributes, the element's
       # text, wrapper groups (a wrapper holding one list, +affectsVersions/*+, is the
-      # +soapenc:Array+) and child elements, unqualified. Inline nesting deeper than
+      # +soapenc:Array+) and child elements, unqualified; each class's records by
+      # its {EncodedRecordWriter}, compiled once. Inline nesting deeper than
       # {MAX_DEPTH} (a cycle) is an {EncodeError}; with +multi_ref+ cycles are fine.
+      #
+      # Written to anything but a String (a streamed response's pieces), the XML is
+      # gathered in a String of its own and handed on about every {Chunks::SIZE}
+      # bytes, after a record or a list item: one +<<+ per piece instead of one per
+      # name and value.
       #
       # @api private
       class EncodedWriter
         # @param version [Version] how references, referents, arrays and +encodingStyle+ are written
         def initialize(out, multi_ref, version = SOAP11)
-          @out = out
+          if out.is_a?(String)
+            @out = out
+          else
+            @sink = out
+            @out = String.new(capacity: Chunks::SIZE * 2, encoding: Encoding::UTF_8)
+          end
+          @version = version
+          @writers = {}.compare_by_identity
           @encoding_style = version.encoding_style
           @reference = version.reference
           @referent = version.referent
@@ -67,6 +80,18 @@ module Wirebind
           end
         end
 
+        # The arrayType's item type of a declared one: a model class's +"ns2:Type"+
+        # and its namespace, or a scalar type's +"xsd:T"+; nil for none.
+        # @return [Array(String, String), Array(String, nil), nil]
+        def self.declared_item_type(item_type)
+          case item_type
+          when Class
+            local, namespace = Writing.type_name(item_type)
+            namespace ? ["ns2:#{local}", namespace] : [local, nil]
+          when Symbol then [Envelope.xsd_type(item_type, nil), nil]
+          end
+        end
+
         # Whether +group+ (a Plan::Group) is written as a +soapenc:Array+: a
         # wrapper holding one list of unnamed items (+"versions/*"+) and no XML
         # attributes of its own.
@@ -88,14 +113,16 @@ module Wirebind
           end
           out << result if result
           parts.each do |key, value|
-            name = Writing.check_name(key.to_s, "part")
+            name = Writing.check_name(key.is_a?(Symbol) ? key.name : key.to_s, "part") # Symbol#name: no copy
             value(name, value, Writing.declared(types, key))
           end
           out << "</" << close << ">"
           write_multi_refs
+          flush(0)
         end
 
-        private
+        # The methods below are the general path each EncodedRecordWriter falls
+        # back on (public for it, not for users).
 
         def value(name, value, type)
           if Writing.list?(value)
@@ -123,19 +150,26 @@ module Wirebind
 
         def scalar(name, value, type)
           type = Writing.scalar(name, value, type)
-          @out << "<" << name << ' xsi:type="' << Envelope.xsd_type(type, value) << '">' \
-               << Envelope.text(Types.to_xml_text(type, value)) << "</" << name << ">"
+          @out << "<" << name << ' xsi:type="' << Envelope.xsd_type(type, value) << '">'
+          Writing.append_text(@out, type, value)
+          @out << "</" << name << ">"
         rescue Types::InvalidValue => e
           raise EncodeError.new(e.message, path: name)
         end
 
         def array(name, list, item_type, attributes)
+          # a wrapper's list holding something else (a String) is the caller's mistake, not a NoMethodError
+          raise EncodeError.new("expected an Array, got #{Types.describe(list)}", path: name) unless Writing.list?(list)
+
           type, namespace = array_item_type(list, item_type)
           size = list.is_a?(Array) ? list.size.to_s : @unknown_size
           @out << "<" << name << attributes << @array[0] << type << @array[1] << size << @array[2]
           @out << ' xmlns:ns2="' << Envelope.attribute(namespace) << '"' if namespace
           @out << ">"
-          list.each { |item| value("item", item, item_type) }
+          list.each do |item|
+            value("item", item, item_type)
+            flush(Chunks::SIZE)
+          end
           @out << "</" << name << ">"
         end
 
@@ -150,13 +184,7 @@ module Wirebind
               item_type = scalars.first if scalars.size == 1 && scalars.first
             end
           end
-          case item_type
-          when Class
-            local, namespace = Writing.type_name(item_type)
-            namespace ? ["ns2:#{local}", namespace] : [local, nil]
-          when Symbol then [Envelope.xsd_type(item_type, nil), nil]
-          else ["xsd:anyType", nil]
-          end
+          EncodedWriter.declared_item_type(item_type) || ["xsd:anyType", nil]
         end
 
         def model(name, record)
@@ -213,28 +241,20 @@ module Wirebind
           @pending.clear
         end
 
-        def record_element(name, record, extra)
-          plan = XML::Plan.for(record.class)
-          out = @out
-          out << "<" << name << extra << Writing.xsi_type_attribute(record.class, "ns2")
-          attributes(record, plan.attribute_writes)
-          out << ">"
-          if (text_slot = plan.text) && !(v = record.instance_variable_get(text_slot.attribute.ivar)).nil?
-            # :xml as ".": the element's whole content, as the literal encoder writes it
-            out << (text_slot.kind == XML::Plan::OPEN ? XML::OpenContent.xml_content(v) : Envelope.text(Types.to_xml_text(text_slot.type, v)))
-          end
-          plan.writes.each { |entry| entry(record, entry) }
-          out << "</" << name << ">"
-        rescue Types::InvalidValue => e
-          raise EncodeError.new(e.message, path: name)
+        # Hands what was gathered on to the sink once it holds at least +size+
+        # bytes: a copy, then emptied in place (a record being written holds on to
+        # the same String).
+        def flush(size)
+          return unless @sink && @out.bytesize >= size && !@out.empty?
+
+          @sink << @out.dup
+          @out.clear
         end
 
-        def entry(record, entry)
-          if entry.kind == XML::Plan::GROUP
-            group(record, entry)
-          else
-            slot(record, entry, entry.name || "item")
-          end
+        def record_element(name, record, extra)
+          klass = record.class
+          (@writers[klass] ||= EncodedRecordWriter.for(klass, @version)).write(self, record, @out, name, extra)
+          flush(Chunks::SIZE)
         end
 
         # The XML attributes of a record's element, a wrapper's or a scalar's
@@ -267,22 +287,6 @@ module Wirebind
           %(xmlns:at#{n}="#{Envelope.attribute(slot.uri)}" at#{n}:#{slot.name})
         end
 
-        def group(record, group)
-          if EncodedWriter.soap_array?(group)
-            only = group.writes.first
-            list = record.instance_variable_get(only.attribute.ivar)
-            return if list.nil?
-
-            array(group.name, list, only.type, "")
-          else
-            @out << "<" << group.name
-            attributes(record, group.attribute_writes)
-            @out << ">"
-            group.writes.each { |entry| entry(record, entry) }
-            @out << "</" << group.name << ">"
-          end
-        end
-
         # "Amt" beside "Amt/@Ccy": the schema gives <Amt> a simpleContent type of
         # its own, so no xsi:type (xsd:decimal would not be derived from it); a nil
         # value beside attributes is xsi:nil, as the literal encoder writes it.
@@ -302,25 +306,7 @@ module Wirebind
           raise EncodeError.new(e.message, path: "*")
         end
 
-        def slot(record, slot, name)
-          v = record.instance_variable_get(slot.attribute.ivar)
-          if slot.attribute_writes
-            scalar_with_attributes(record, slot, name, v)
-          elsif v.nil?
-            @out << "<" << name << ' xsi:nil="true"/>' if slot.nil_xsi && !slot.list
-          elsif slot.list
-            raise EncodeError.new("expected an Array, got #{Types.describe(v)}", path: name) unless v.is_a?(Array)
-
-            if slot.kind == XML::Plan::OPEN && slot.name.nil?
-              # "*" :any items (an xsd:any wildcard's elements): each under the name it holds
-              v.each { |item| wildcard(item) }
-            else
-              v.each { |item| value(name, item, slot.type) }
-            end
-          else
-            value(name, v, slot.type)
-          end
-        end
+        private :open_content, :scalar, :array_item_type, :write_multi_refs, :write_levels, :flush, :record_element, :attribute_name
       end
     end
   end

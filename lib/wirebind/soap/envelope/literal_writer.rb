@@ -33,7 +33,7 @@ module Wirebind
           end
           out << result if result
           parts.each do |key, value|
-            name = Writing.check_name(key.to_s, "part")
+            name = Writing.check_name(key.is_a?(Symbol) ? key.name : key.to_s, "part") # Symbol#name: no copy
             part(name, value, Writing.declared(types, key))
           end
           out << "</" << close << ">"
@@ -65,7 +65,9 @@ module Wirebind
             out << XML.encode(value, root: name)
           else
             scalar = Writing.scalar(name, value, type)
-            out << "<" << name << ">" << Envelope.text(Types.to_xml_text(scalar, value)) << "</" << name << ">"
+            out << "<" << name << ">"
+            Writing.append_text(out, scalar, value)
+            out << "</" << name << ">"
           end
         rescue Types::InvalidValue => e
           raise EncodeError.new(e.message, path: name)
@@ -76,8 +78,18 @@ module Wirebind
       # @api private
       module Writing
         NAME = XML::Syntax::NCNAME_ONLY
+        # Whether scalars' text is written by C (XML::Native.append_scalar_text).
+        NATIVE_TEXT = Wirebind.backend == :native
 
         module_function
+
+        # Appends Envelope.text(Types.to_xml_text(type, value)) to +out+: on the
+        # native backend by the C engine XML.encode uses when +out+ is a String,
+        # Ruby writing (or refusing) what it declines; the same bytes either way.
+        def append_text(out, type, value)
+          (NATIVE_TEXT && out.is_a?(String) && XML::Native.append_scalar_text(out, type, value)) ||
+            out << Envelope.text(Types.to_xml_text(type, value))
+        end
 
         def check_name(name, what)
           return name if name.match?(NAME)
@@ -86,6 +98,8 @@ module Wirebind
         end
 
         def declared(types, key)
+          return nil if types.empty? # a client's call without types: no String made for the lookup
+
           types[key] || types[key.to_s] || (key.is_a?(String) ? types[key.to_sym] : nil)
         end
 
