@@ -17,6 +17,13 @@ class JSONUnionsTest < Minitest::Test
     attribute :templated, :boolean
   end
 
+  # A string_as target with a closed enum: the string is taken whole, unchecked.
+  class Status
+    include Wirebind::Model
+    attribute :code, :string, enum: %w[open closed]
+    attribute :note, :string, enum: %w[a b], open_enum: true
+  end
+
   class HalLinks
     include Wirebind::Model
     attribute :self_link, Link, json: "self"
@@ -180,6 +187,7 @@ class JSONUnionsTest < Minitest::Test
       [:string, { string_as: :href }, /string_as: applies to a model type/],
       [Link, { string_as: :templated }, /string_as: must name a :string attribute of .*Link, not :templated/],
       [Link, { string_as: :nope }, /string_as: must name a :string attribute/],
+      [Status, { string_as: :code }, /string_as: :code of .*Status has a closed enum:.*open_enum: true/],
       [:string, { lenient_numbers: true }, /lenient_numbers: applies to :integer, :float and :decimal/],
       [:integer, { lenient_numbers: 1 }, /lenient_numbers: must be true, :string or false/]
     ].each do |type, options, message|
@@ -192,5 +200,10 @@ class JSONUnionsTest < Minitest::Test
       assert_match message, error.message
     end
     assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model; json_numbers :loose } }
+    open = Class.new do
+      include Wirebind::Model
+      attribute :status, Status, string_as: :note
+    end
+    assert_equal "z", JSON.decode('{"status":"z"}', open).status.note
   end
 end

@@ -355,6 +355,11 @@ module Wirebind
           unless target && target.type == :string && !target.list?
             raise SchemaError, "#{where}: string_as: must name a :string attribute of #{Model.display_name(type)}, not #{name.inspect}"
           end
+          # The string is the record's value as it is: a closed enum would not be checked.
+          if target.enum && !target.open_enum?
+            raise SchemaError, "#{where}: string_as: #{name.inspect} of #{Model.display_name(type)} has a closed enum:, " \
+                               "which a string taken whole would skip; declare it open_enum: true"
+          end
 
           name
         end
