@@ -23,7 +23,7 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char, id_convert_text,
-    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected;
+    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected, id_defer, id_path_under, id_index;
 
 void wb_jdec_init_ids(void)
 {
@@ -43,6 +43,9 @@ void wb_jdec_init_ids(void)
     id_zero_p = rb_intern("zero?");
     id_fetch = rb_intern("fetch");
     id_row_expected = rb_intern("row_expected");
+    id_defer = rb_intern("defer");
+    id_path_under = rb_intern("path_under");
+    id_index = rb_intern("index");
     wb_scalar_init();
 }
 
@@ -831,10 +834,22 @@ static VALUE call_variant_build(VALUE arg)
     return jdec_build(a->d, a->plan, a->base);
 }
 
-/* A discriminator naming no class: an error at its member (Decoder#build). */
+/* A discriminator naming no class: an error at its member; a member read
+ * before it that does not fit the class (Plan::MemberError): an error at
+ * the path inside that member (Decoder#build). */
 static VALUE rescue_variant(VALUE arg, VALUE error)
 {
     variant_args *a = (variant_args *)arg;
+    if (rb_respond_to(error, id_path_under)) {
+        long index = NUM2LONG(rb_funcall(error, id_index, 0));
+        if (index < 0 || index >= a->plan->size) rb_raise(rb_eArgError, "member index out of range");
+        jdec_top_frame(a->d)->at = &a->plan->slots[index];
+        long line, column;
+        long long offset;
+        wb_jscan_locate(&a->d->s, a->d->s.pos, &line, &column, &offset);
+        VALUE path = rb_funcall(error, id_path_under, 1, decode_path(a->d, -1, NULL, 0));
+        wb_error_raise_decode(rb_funcall(error, id_message, 0), path, line, column);
+    }
     jdec_top_frame(a->d)->at = &a->plan->slots[a->plan->tag_index];
     value_error(a->d, rb_funcall(error, id_message, 0), -1, a->d->s.pos);
     return Qnil;
@@ -947,6 +962,17 @@ static void members(wb_jdec *d)
             read_any(d, 0, d->nframes);
             continue;
         }
+        if (slot->nvariants) { /* Decoder#variant_slot */
+            wb_jplan_slot *typed = wb_jplan_variant_slot(slot, d->values[f->values + (size_t)plan->tag_index]);
+            if (!typed) { /* before the discriminator: kept plain, read as its class reads it once known */
+                VALUE plain = read_any(d, 1, d->nframes);
+                VALUE deferred = rb_funcall(slot->slot, id_defer, 1, plain);
+                f = jdec_top_frame(d);
+                d->values[f->values + (size_t)slot->index] = deferred;
+                continue;
+            }
+            slot = typed;
+        }
         size_t vi = f->values + (size_t)slot->index;
         int byte = wb_jscan_byte_at_pos(&d->s);
         if (byte == 'n') {
@@ -967,8 +993,13 @@ static void members(wb_jdec *d)
             }
             if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
             d->s.pos++;
+            if (slot->nested) {
+                push_list(d, slot, NULL, 1);
+                jdec_top_frame(d)->levels = (unsigned char)slot->nested;
+                return;
+            }
             if (slot->code == WB_JPLAN_MODEL) {
-                push_list(d, slot, slot->nested ? NULL : wb_jplan_slot_plan(slot), 1);
+                push_list(d, slot, wb_jplan_slot_plan(slot), 1);
                 return;
             }
             VALUE list = scalars(d, slot->code, slot->lenient);
@@ -1003,6 +1034,34 @@ static void members(wb_jdec *d)
     }
 }
 
+/* Decoder#open_row: an item of a nested slot's outer list `f`: a list of
+ * records or of lists (pushed: returns 1), or the innermost list of scalars
+ * or null (delivered: 0). */
+static int open_row(wb_jdec *d, wb_jdec_frame *f, wb_jplan_slot *slot)
+{
+    int levels = f->levels;
+    int byte = wb_jscan_peek_byte(&d->s);
+    if (byte == '[') {
+        if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
+        d->s.pos++;
+        if (levels > 1) {
+            push_list(d, slot, NULL, 1);
+            jdec_top_frame(d)->levels = (unsigned char)(levels - 1);
+            return 1;
+        }
+        if (slot->code == WB_JPLAN_MODEL) {
+            push_list(d, slot, wb_jplan_slot_plan(slot), 1);
+            return 1;
+        }
+        deliver_item(d, scalars(d, slot->code, slot->lenient));
+        return 0;
+    }
+    if (byte != 'n') mismatch(d, rb_funcall(slot->slot, id_row_expected, 1, INT2FIX(levels)), -1);
+    wb_jscan_read_literal(&d->s, "null", 4);
+    deliver_item(d, Qnil);
+    return 0;
+}
+
 /* Decoder#items: the items of the list on top of the stack, until it ends or
  * an item opens a record (pushed). */
 static void items(wb_jdec *d)
@@ -1021,21 +1080,14 @@ static void items(wb_jdec *d)
             return;
         }
         first = 0;
+        if (f->levels) { /* a nested slot's outer list: Decoder#open_row */
+            if (open_row(d, f, slot)) return;
+            f = jdec_top_frame(d);
+            continue;
+        }
         switch (slot->code) {
         case WB_JPLAN_MODEL: {
             int byte = wb_jscan_peek_byte(&d->s);
-            if (!f->plan) { /* a nested slot's outer list: Decoder#open_row */
-                if (byte == '[') {
-                    if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
-                    d->s.pos++;
-                    push_list(d, slot, wb_jplan_slot_plan(slot), 1);
-                    return;
-                }
-                if (byte != 'n') mismatch(d, rb_funcall(slot->slot, id_row_expected, 0), -1);
-                wb_jscan_read_literal(&d->s, "null", 4);
-                deliver_item(d, Qnil);
-                break;
-            }
             if (byte == '{') {
                 if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
                 d->s.pos++;
