@@ -14,7 +14,10 @@ FIXTURE_GEMS = {
   "netsuite" => "0.9.3",
   # HappyMapper's namespace and mapping documents (spec/fixtures), MIT; the last
   # version whose gem ships its specs
-  "nokogiri-happymapper" => "0.5.9"
+  "nokogiri-happymapper" => "0.5.9",
+  # Stripe webhook event payloads (lib/stripe_mock/webhook_fixtures), MIT
+  # (Copyright (c) 2013 Gilbert, the gem's LICENSE.txt)
+  "stripe-ruby-mock" => "5.0.0"
 }.freeze
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)
