@@ -17,7 +17,10 @@ FIXTURE_GEMS = {
   "nokogiri-happymapper" => "0.5.9",
   # Stripe webhook event payloads (lib/stripe_mock/webhook_fixtures), MIT
   # (Copyright (c) 2013 Gilbert, the gem's LICENSE.txt)
-  "stripe-ruby-mock" => "5.0.0"
+  "stripe-ruby-mock" => "5.0.0",
+  # Shopify Admin REST API payloads (test/fixtures), MIT (Copyright (c) 2009
+  # "JadedPixel inc.", the gem's LICENSE)
+  "shopify_api" => "9.0.0"
 }.freeze
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)

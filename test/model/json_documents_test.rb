@@ -2,18 +2,27 @@
 
 require "test_helper"
 require "json"
+require "time"
 
-# Issue 20's JSON declarations on real Stripe webhook events: the fixtures the
-# stripe-ruby-mock gem (MIT) ships in lib/stripe_mock/webhook_fixtures/,
-# unpacked by `rake fixtures` (rakelib/fixtures.rake). `json_type "object"`
+# Issue 20's JSON declarations on real documents other gems ship, unpacked
+# by `rake fixtures` (rakelib/fixtures.rake, with their licences).
+#
+# Stripe webhook events: the fixtures the stripe-ruby-mock gem (MIT) ships in
+# lib/stripe_mock/webhook_fixtures/. `json_type "object"`
 # picks each object's class, `expandable: true` keeps an id string or an
 # expanded object as it came (a payment method is an id on a charge and an
 # object in a payment error; a price an object in a subscription's items and
 # an id in a schedule's phases), `format: :epoch` reads the Unix times, and
 # `lenient_numbers: :string` a decimal written as a JSON string
-# (`unit_amount_decimal`). Every field of the models is compared with
-# JSON.parse's Hash, and decode(encode(x)) == x, on both backends.
-class StripeDocumentsTest < Minitest::Test
+# (`unit_amount_decimal`).
+#
+# Shopify's Admin REST API: the variants of the shopify_api gem's (MIT)
+# test/fixtures/variants.json, whose prices are decimals written as JSON
+# strings ("199.00"), written back as strings by `lenient_numbers: :string`.
+#
+# Every field of the models is compared with JSON.parse's Hash, in the
+# document and its re-encoding, and decode(encode(x)) == x, on both backends.
+class JSONDocumentsTest < Minitest::Test
   GEM = "stripe-ruby-mock-5.0.0"
   FIXTURES = "lib/stripe_mock/webhook_fixtures"
   EVENTS = %w[charge.succeeded charge.failed customer.subscription.created subscription_schedule.created
@@ -135,18 +144,45 @@ class StripeDocumentsTest < Minitest::Test
     attribute :data, EventData
   end
 
-  def test_every_field_against_json_parse_and_back
+  SHOPIFY = ["shopify_api-9.0.0", "test/fixtures/variants.json"].freeze
+
+  class Variant
+    include Wirebind::Model
+    attribute :id, :integer
+    attribute :product_id, :integer
+    attribute :title, :string
+    attribute :price, :decimal, lenient_numbers: :string
+    attribute :compare_at_price, :decimal, lenient_numbers: :string
+    attribute :sku, :string
+    attribute :position, :integer
+    attribute :grams, :integer
+    attribute :inventory_quantity, :integer
+    attribute :inventory_policy, :string
+    attribute :requires_shipping, :boolean
+    attribute :taxable, :boolean
+    attribute :option1, :string
+    attribute :option2, :string
+    attribute :created_at, :time
+    attribute :updated_at, :time
+  end
+
+  class Variants
+    include Wirebind::Model
+    attribute :variants, [Variant]
+  end
+
+  def test_stripe_every_field_against_json_parse_and_back
     EVENTS.each do |name|
-      text = File.read(fixture_gem_path(GEM, "#{FIXTURES}/#{name}.json"))
-      plain = JSON.parse(text)
-      BACKENDS.each do |backend|
-        event = Wirebind::JSON.decode(text, Event, backend: backend)
-        assert_record_matches plain, event, "#{name} #{backend}"
-        encoded = Wirebind::JSON.encode(event, backend: backend)
-        assert_record_matches JSON.parse(encoded), event, "#{name} #{backend} encoded"
-        assert_equal event, Wirebind::JSON.decode(encoded, Event, backend: backend), "#{name} #{backend}"
-      end
+      assert_document File.read(fixture_gem_path(GEM, "#{FIXTURES}/#{name}.json")), Event, name
     end
+  end
+
+  def test_shopify_decimals_as_json_strings_every_field_against_json_parse_and_back
+    text = File.read(fixture_gem_path(*SHOPIFY))
+    assert_document text, Variants, "variants.json"
+    variant = Wirebind::JSON.decode(text, Variants).variants.first
+    assert_equal BigDecimal("199.00"), variant.price
+    assert_includes Wirebind::JSON.encode(variant), '"price":"199.0"'
   end
 
   def test_each_form_came_as_it_was_written
@@ -170,6 +206,19 @@ class StripeDocumentsTest < Minitest::Test
   end
 
   private
+
+  # +text+ decoded as +klass+ on each backend: every field against JSON.parse,
+  # in the document and in its re-encoding, and decode(encode(x)) == x.
+  def assert_document(text, klass, name)
+    plain = JSON.parse(text)
+    BACKENDS.each do |backend|
+      record = Wirebind::JSON.decode(text, klass, backend: backend)
+      assert_record_matches plain, record, "#{name} #{backend}"
+      encoded = Wirebind::JSON.encode(record, backend: backend)
+      assert_record_matches JSON.parse(encoded), record, "#{name} #{backend} encoded"
+      assert_equal record, Wirebind::JSON.decode(encoded, klass, backend: backend), "#{name} #{backend}"
+    end
+  end
 
   def decode_event(name)
     Wirebind::JSON.decode(File.read(fixture_gem_path(GEM, "#{FIXTURES}/#{name}.json")), Event)
@@ -204,6 +253,8 @@ class StripeDocumentsTest < Minitest::Test
       assert_record_matches expected, actual, where
     elsif attribute.time_format == :epoch
       assert_equal Time.at(expected).utc, actual, where
+    elsif attribute.type == :time
+      assert_equal Time.iso8601(expected), actual, where
     elsif attribute.type == :decimal
       assert_equal BigDecimal(expected.to_s), actual, where
     else
