@@ -58,7 +58,6 @@ module Wirebind
           one_or_many ? "#{many} or #{one}" : many
         end
 
-        # @param levels [Integer] how many list levels the item still holds (1: the innermost list)
         # A value of a {#variants} slot read before its discriminator, as plain JSON.
         # @param value [Object]
         # @return [Deferred]
@@ -66,6 +65,7 @@ module Wirebind
           Deferred.new(value)
         end
 
+        # @param levels [Integer] how many list levels the item still holds (1: the innermost list)
         # @return [String] what an item of a {#nested} slot is: "an array (of Point object items)"
         def row_expected(levels = 1)
           "an array (of #{'arrays of ' * (levels - 1)}#{expected(item: true).sub(/\Aan? /, '')} items)"
