@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/geojson_models"
 require "json"
 require_relative "../support/backend_differential"
 
@@ -122,43 +123,9 @@ class JSONTypeTest < Minitest::Test
     assert_equal [:@id], dispute.charge.instance_variables
   end
 
-  # GeoJSON: one "type" member over the seven geometry types, whose
-  # "coordinates" differ in list levels. The discriminator may come after it.
-  class Geometry
-    include Wirebind::Model
-  end
-
-  class Point < Geometry
-    attribute :coordinates, [:float]
-  end
-
-  class MultiPoint < Geometry
-    attribute :coordinates, [[:float]]
-  end
-
-  class LineString < Geometry
-    attribute :coordinates, [[:float]]
-  end
-
-  class MultiLineString < Geometry
-    attribute :coordinates, [[[:float]]]
-  end
-
-  class Polygon < Geometry
-    attribute :coordinates, [[[:float]]]
-  end
-
-  class MultiPolygon < Geometry
-    attribute :coordinates, [[[[:float]]]]
-  end
-
-  class GeometryCollection < Geometry
-    attribute :geometries, [Geometry]
-  end
-
-  Geometry.json_type "type", "Point" => Point, "MultiPoint" => MultiPoint, "LineString" => LineString,
-                             "MultiLineString" => MultiLineString, "Polygon" => Polygon, "MultiPolygon" => MultiPolygon,
-                             "GeometryCollection" => GeometryCollection
+  # GeoJSON: one "type" member over the seven geometry types (test/support/geojson_models.rb),
+  # whose "coordinates" differ in list levels. The discriminator may come after it.
+  include Wirebind::GeoJSONModels
 
   GEOMETRIES = {
     "Point" => [1, 2.5],
@@ -171,7 +138,7 @@ class JSONTypeTest < Minitest::Test
 
   def test_one_discriminator_over_coordinates_of_every_depth_in_either_order
     GEOMETRIES.each do |type, coordinates|
-      floats = deep_floats(coordinates)
+      floats = float_leaves(coordinates)
       ["{\"type\":\"#{type}\",\"coordinates\":#{JSON.generate(coordinates)}}",
        "{\"coordinates\":#{JSON.generate(coordinates)},\"type\":\"#{type}\"}"].each do |json|
         geometry = Wirebind::JSON.decode(json, Geometry)
@@ -239,11 +206,5 @@ class JSONTypeTest < Minitest::Test
     end
     page = Wirebind::JSON.decode(PAGE, Page)
     agree(page, "encode") { |value, backend| Wirebind::JSON.encode(value, backend: backend) }
-  end
-
-  private
-
-  def deep_floats(value)
-    value.is_a?(Array) ? value.map { |item| deep_floats(item) } : value.to_f
   end
 end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/geojson_models"
 require "nokogiri"
 require "json"
 require "time"
@@ -71,44 +72,8 @@ class RealDocumentsTest < Minitest::Test
     attribute :segments, [[TrackPoint]]
   end
 
-  # GeoJSON's seven geometry types under one "type" member; a position
-  # ([lon, lat] or [lon, lat, alt]) is a list of floats, so coordinates are
-  # lists of them one to four levels deep.
-  class Geometry
-    include Wirebind::Model
-  end
-
-  class Point < Geometry
-    attribute :coordinates, [:float]
-  end
-
-  class MultiPoint < Geometry
-    attribute :coordinates, [[:float]]
-  end
-
-  class LineString < Geometry
-    attribute :coordinates, [[:float]]
-  end
-
-  class MultiLineString < Geometry
-    attribute :coordinates, [[[:float]]]
-  end
-
-  class Polygon < Geometry
-    attribute :coordinates, [[[:float]]]
-  end
-
-  class MultiPolygon < Geometry
-    attribute :coordinates, [[[[:float]]]]
-  end
-
-  class GeometryCollection < Geometry
-    attribute :geometries, [Geometry]
-  end
-
-  Geometry.json_type "type", "Point" => Point, "MultiPoint" => MultiPoint, "LineString" => LineString,
-                             "MultiLineString" => MultiLineString, "Polygon" => Polygon, "MultiPolygon" => MultiPolygon,
-                             "GeometryCollection" => GeometryCollection
+  # GeoJSON's seven geometry types under one "type" member (test/support/geojson_models.rb).
+  include Wirebind::GeoJSONModels
   GEOMETRY_FILES = %w[point multipoint linestring multilinestring polygon multipolygon geometrycollection].flat_map do |name|
     [name, "#{name}-xyz"]
   end.freeze
@@ -321,10 +286,6 @@ class RealDocumentsTest < Minitest::Test
       assert_equal float_leaves(plain.fetch("coordinates")), geometry.coordinates, label
       assert(geometry.coordinates.flatten.all?(Float), label)
     end
-  end
-
-  def float_leaves(value)
-    value.is_a?(Array) ? value.map { |item| float_leaves(item) } : value.to_f
   end
 
   # Decodes +text+ as +klass+ on each backend, yields the original document
