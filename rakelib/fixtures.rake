@@ -18,7 +18,13 @@ FIXTURE_GEMS = {
   # Real services' WSDLs (spec/fixtures/wsdl: Betfair, eDialog, Interhome, TaxCloud,
   # EU VIES, SoftLayer, Team Software, Wasmuth) and a TaxCloud response, MIT; the
   # last version whose gem ships its specs
-  "savon" => "2.12.1"
+  "savon" => "2.12.1",
+  # Stripe webhook event payloads (lib/stripe_mock/webhook_fixtures), MIT
+  # (Copyright (c) 2013 Gilbert, the gem's LICENSE.txt)
+  "stripe-ruby-mock" => "5.0.0",
+  # Shopify Admin REST API payloads (test/fixtures), MIT (Copyright (c) 2009
+  # "JadedPixel inc.", the gem's LICENSE)
+  "shopify_api" => "9.0.0"
 }.freeze
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)

@@ -23,7 +23,8 @@
 enum { F_OBJECT = 0, F_LIST = 1 };
 
 static ID id_next_chunk, id_bom_size, id_call, id_message, id_expected, id_excerpt, id_scrub, id_aref, id_describe_char, id_convert_text,
-    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected, id_json_key, id_reason, id_for, id_stray_key;
+    id_format_path, id_BigDecimal, id_finite_p, id_zero_p, id_fetch, id_row_expected, id_json_key, id_reason, id_for, id_stray_key,
+    id_defer, id_path_under, id_index;
 
 void wb_jdec_init_ids(void)
 {
@@ -47,6 +48,9 @@ void wb_jdec_init_ids(void)
     id_reason = rb_intern("reason");
     id_for = rb_intern("for");
     id_stray_key = rb_intern("stray_key");
+    id_defer = rb_intern("defer");
+    id_path_under = rb_intern("path_under");
+    id_index = rb_intern("index");
     wb_scalar_init();
 }
 
@@ -836,7 +840,9 @@ static VALUE call_variant_build(VALUE arg)
 }
 
 /* Decoder#build: a value the builder refuses (Model::Attribute::Refusal) is an
- * error at its attribute's key, a discriminator naming no class at its member. */
+ * error at its attribute's key; a member read before the discriminator that
+ * does not fit the class (Plan::MemberError), an error at the path inside that
+ * member; a discriminator naming no class, an error at its member. */
 static VALUE rescue_variant(VALUE arg, VALUE error)
 {
     variant_args *a = (variant_args *)arg;
@@ -848,6 +854,16 @@ static VALUE rescue_variant(VALUE arg, VALUE error)
         VALUE path = decode_path(a->d, -1, RSTRING_PTR(key), (size_t)RSTRING_LEN(key));
         RB_GC_GUARD(key);
         wb_error_raise_decode(rb_funcall(error, id_reason, 0), path, line, column);
+    }
+    if (rb_respond_to(error, id_path_under)) {
+        long index = NUM2LONG(rb_funcall(error, id_index, 0));
+        if (index < 0 || index >= a->plan->size) rb_raise(rb_eArgError, "member index out of range");
+        jdec_top_frame(a->d)->at = &a->plan->slots[index];
+        long line, column;
+        long long offset;
+        wb_jscan_locate(&a->d->s, a->d->s.pos, &line, &column, &offset);
+        VALUE path = rb_funcall(error, id_path_under, 1, decode_path(a->d, -1, NULL, 0));
+        wb_error_raise_decode(rb_funcall(error, id_message, 0), path, line, column);
     }
     if (a->plan->tag_index < 0) rb_exc_raise(error);
     jdec_top_frame(a->d)->at = &a->plan->slots[a->plan->tag_index];
@@ -1002,6 +1018,17 @@ static void members(wb_jdec *d)
             continue;
         }
         if (d->strict && plan->tag_index >= 0) remember_key(d, slot);
+        if (slot->nvariants) { /* Decoder#variant_slot */
+            wb_jplan_slot *typed = wb_jplan_variant_slot(slot, d->values[f->values + (size_t)plan->tag_index]);
+            if (!typed) { /* before the discriminator: kept plain, read as its class reads it once known */
+                VALUE plain = read_any(d, 1, d->nframes);
+                VALUE deferred = rb_funcall(slot->slot, id_defer, 1, plain);
+                f = jdec_top_frame(d);
+                d->values[f->values + (size_t)slot->index] = deferred;
+                continue;
+            }
+            slot = typed;
+        }
         size_t vi = f->values + (size_t)slot->index;
         int byte = wb_jscan_byte_at_pos(&d->s);
         if (byte == 'n') {
@@ -1022,8 +1049,13 @@ static void members(wb_jdec *d)
             }
             if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
             d->s.pos++;
+            if (slot->nested) {
+                push_list(d, slot, NULL, 1);
+                jdec_top_frame(d)->levels = (unsigned char)slot->nested;
+                return;
+            }
             if (slot->code == WB_JPLAN_MODEL) {
-                push_list(d, slot, slot->nested ? NULL : wb_jplan_slot_plan(slot), 1);
+                push_list(d, slot, wb_jplan_slot_plan(slot), 1);
                 return;
             }
             VALUE list = scalars(d, slot->code, slot->lenient);
@@ -1058,6 +1090,34 @@ static void members(wb_jdec *d)
     }
 }
 
+/* Decoder#open_row: an item of a nested slot's outer list `f`: a list of
+ * records or of lists (pushed: returns 1), or the innermost list of scalars
+ * or null (delivered: 0). */
+static int open_row(wb_jdec *d, wb_jdec_frame *f, wb_jplan_slot *slot)
+{
+    int levels = f->levels;
+    int byte = wb_jscan_peek_byte(&d->s);
+    if (byte == '[') {
+        if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
+        d->s.pos++;
+        if (levels > 1) {
+            push_list(d, slot, NULL, 1);
+            jdec_top_frame(d)->levels = (unsigned char)(levels - 1);
+            return 1;
+        }
+        if (slot->code == WB_JPLAN_MODEL) {
+            push_list(d, slot, wb_jplan_slot_plan(slot), 1);
+            return 1;
+        }
+        deliver_item(d, scalars(d, slot->code, slot->lenient));
+        return 0;
+    }
+    if (byte != 'n') mismatch(d, rb_funcall(slot->slot, id_row_expected, 1, INT2FIX(levels)), -1);
+    wb_jscan_read_literal(&d->s, "null", 4);
+    deliver_item(d, Qnil);
+    return 0;
+}
+
 /* Decoder#items: the items of the list on top of the stack, until it ends or
  * an item opens a record (pushed). */
 static void items(wb_jdec *d)
@@ -1076,21 +1136,14 @@ static void items(wb_jdec *d)
             return;
         }
         first = 0;
+        if (f->levels) { /* a nested slot's outer list: Decoder#open_row */
+            if (open_row(d, f, slot)) return;
+            f = jdec_top_frame(d);
+            continue;
+        }
         switch (slot->code) {
         case WB_JPLAN_MODEL: {
             int byte = wb_jscan_peek_byte(&d->s);
-            if (!f->plan) { /* a nested slot's outer list: Decoder#open_row */
-                if (byte == '[') {
-                    if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
-                    d->s.pos++;
-                    push_list(d, slot, wb_jplan_slot_plan(slot), 1);
-                    return;
-                }
-                if (byte != 'n') mismatch(d, rb_funcall(slot->slot, id_row_expected, 0), -1);
-                wb_jscan_read_literal(&d->s, "null", 4);
-                deliver_item(d, Qnil);
-                break;
-            }
             if (byte == '{') {
                 if (d->nframes >= d->max_depth) depth_error(d, d->s.pos);
                 d->s.pos++;

@@ -26,6 +26,7 @@ typedef struct wb_jdec_frame {
     unsigned char kind;
     unsigned char started;
     unsigned char single;    /* LIST: a one_or_many list whose value is one object: ends after it, no index in paths */
+    unsigned char levels;    /* LIST: a nested slot's outer list: the list levels each item holds (0: items are values) */
     const wb_jplan *plan;    /* OBJECT: the record's plan; LIST of models: the items' plan (NULL: a nested slot's rows) */
     wb_jplan_slot *slot;     /* OBJECT: the slot the record fills; LIST: the list's slot */
     const wb_jplan_slot *at; /* OBJECT: the member being read (paths); NULL before the first */

@@ -32,7 +32,7 @@ void wb_jenc_init(void)
 
 typedef struct frame {
     unsigned char kind;
-    unsigned char rows;   /* E_LIST: a nested slot's outer list, whose items are lists of records */
+    unsigned char rows;   /* E_LIST: a nested slot's outer list: the list levels each item holds (0: items are values) */
     const wb_jplan *plan; /* E_MODEL */
     VALUE plan_object;    /* E_MODEL: the plan's Ruby object, marked while the frame is open */
     wb_jplan_slot *slot;  /* E_LIST: the list attribute's slot */
@@ -403,8 +403,10 @@ static void jenc_run(encoding *enc)
                 if (!RB_TYPE_P(item, T_ARRAY)) jenc_fail_expected(enc, rb_utf8_str_new_cstr("an Array"), item);
                 wb_buffer_append_char(&enc->buffer, '[');
                 wb_jplan_slot *slot = f->slot;
+                unsigned char levels = (unsigned char)(f->rows - 1);
                 frame *row = push(enc, E_LIST, item, f->depth + 1);
                 row->slot = slot;
+                row->rows = levels;
             } else {
                 write_slot_value(enc, f->slot, item, f->depth);
             }

@@ -12,17 +12,35 @@ void wb_jplan_init(VALUE module)
     id_plan_for = rb_intern("plan_for");
 }
 
+static void jplan_slot_mark(wb_jplan_slot *s)
+{
+    rb_gc_mark_movable(s->type);
+    rb_gc_mark_movable(s->slot);
+    rb_gc_mark_movable(s->key_str);
+    if (s->plan) rb_gc_mark_movable(s->plan);
+    for (long v = 0; v < s->nvariants; v++) {
+        rb_gc_mark_movable(s->variants[v].tag);
+        jplan_slot_mark(&s->variants[v].slot); /* one level: a variant's slot has none */
+    }
+}
+
 static void jplan_plan_mark(void *ptr)
 {
     wb_jplan *p = ptr;
     rb_gc_mark_movable(p->klass);
     if (!p->slots) return;
-    for (long i = 0; i < p->size; i++) {
-        wb_jplan_slot *s = &p->slots[i];
-        rb_gc_mark_movable(s->type);
-        rb_gc_mark_movable(s->slot);
-        rb_gc_mark_movable(s->key_str);
-        if (s->plan) rb_gc_mark_movable(s->plan);
+    for (long i = 0; i < p->size; i++) jplan_slot_mark(&p->slots[i]);
+}
+
+static void jplan_slot_compact(wb_jplan_slot *s)
+{
+    s->type = rb_gc_location(s->type);
+    s->slot = rb_gc_location(s->slot);
+    s->key_str = rb_gc_location(s->key_str);
+    if (s->plan) s->plan = rb_gc_location(s->plan);
+    for (long v = 0; v < s->nvariants; v++) {
+        s->variants[v].tag = rb_gc_location(s->variants[v].tag);
+        jplan_slot_compact(&s->variants[v].slot);
     }
 }
 
@@ -31,23 +49,22 @@ static void jplan_plan_compact(void *ptr)
     wb_jplan *p = ptr;
     p->klass = rb_gc_location(p->klass);
     if (!p->slots) return;
-    for (long i = 0; i < p->size; i++) {
-        wb_jplan_slot *s = &p->slots[i];
-        s->type = rb_gc_location(s->type);
-        s->slot = rb_gc_location(s->slot);
-        s->key_str = rb_gc_location(s->key_str);
-        if (s->plan) s->plan = rb_gc_location(s->plan);
-    }
+    for (long i = 0; i < p->size; i++) jplan_slot_compact(&p->slots[i]);
+}
+
+static void jplan_slot_free(wb_jplan_slot *s)
+{
+    ruby_xfree(s->key);
+    ruby_xfree(s->member);
+    for (long v = 0; v < s->nvariants; v++) jplan_slot_free(&s->variants[v].slot);
+    ruby_xfree(s->variants);
 }
 
 static void jplan_plan_free(void *ptr)
 {
     wb_jplan *p = ptr;
     if (p->slots) {
-        for (long i = 0; i < p->size; i++) {
-            ruby_xfree(p->slots[i].key);
-            ruby_xfree(p->slots[i].member);
-        }
+        for (long i = 0; i < p->size; i++) jplan_slot_free(&p->slots[i]);
     }
     ruby_xfree(p->slots);
     ruby_xfree(p->table);
@@ -60,7 +77,12 @@ static size_t jplan_plan_memsize(const void *ptr)
     const wb_jplan *p = ptr;
     size_t n = sizeof(*p) + (p->table ? (p->mask + 1) * sizeof(uint32_t) : 0) + p->tag_len;
     if (p->slots) {
-        for (long i = 0; i < p->size; i++) n += sizeof(wb_jplan_slot) + p->slots[i].key_len + p->slots[i].member_len + 2;
+        for (long i = 0; i < p->size; i++) {
+            n += sizeof(wb_jplan_slot) + p->slots[i].key_len + p->slots[i].member_len + 2;
+            for (long v = 0; v < p->slots[i].nvariants; v++) {
+                n += sizeof(wb_jplan_variant) + p->slots[i].variants[v].slot.key_len + p->slots[i].variants[v].slot.member_len + 2;
+            }
+        }
     }
     return n;
 }
@@ -94,6 +116,65 @@ static int code_of(VALUE symbol)
     rb_raise(rb_eArgError, "unknown value code %" PRIsVALUE, rb_inspect(symbol));
 }
 
+static void jplan_slot_clear(wb_jplan_slot *s)
+{
+    s->type = s->slot = s->key_str = Qnil;
+    s->plan = 0;
+    s->string_as = -1;
+}
+
+/* One row of wb_jplan_compile's `slots` into `slot` (cleared: the GC may mark it
+ * meanwhile); `variants`: whether the row may have its 13th column. */
+static void jplan_fill_slot(wb_jplan_slot *slot, VALUE row, int variants)
+{
+    Check_Type(row, T_ARRAY);
+    if (RARRAY_LEN(row) != 12 + variants) {
+        rb_raise(rb_eArgError,
+                 "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested, variants]");
+    }
+    VALUE key = RARRAY_AREF(row, 0);
+    slot->key = jplan_copy_bytes(key, &slot->key_len);
+    slot->hash = wb_jplan_hash(slot->key, slot->key_len);
+    slot->key_str = rb_str_new_frozen(key);
+    slot->index = NUM2LONG(RARRAY_AREF(row, 1));
+    slot->code = code_of(RARRAY_AREF(row, 2));
+    slot->type = RARRAY_AREF(row, 3);
+    slot->list = RTEST(RARRAY_AREF(row, 4));
+    slot->ivar = rb_sym2id(RARRAY_AREF(row, 5)); /* pins a dynamic Symbol: the ID stays valid */
+    slot->slot = RARRAY_AREF(row, 6);
+    slot->member = jplan_copy_bytes(RARRAY_AREF(row, 7), &slot->member_len);
+    slot->one_or_many = RTEST(RARRAY_AREF(row, 8));
+    VALUE string_as = RARRAY_AREF(row, 9);
+    slot->string_as = NIL_P(string_as) ? -1 : NUM2LONG(string_as);
+    VALUE lenient = RARRAY_AREF(row, 10);
+    slot->lenient = RTEST(lenient);
+    slot->quoted = lenient == ID2SYM(rb_intern("string"));
+    VALUE nested = RARRAY_AREF(row, 11);
+    slot->nested = NIL_P(nested) ? 0 : NUM2INT(nested);
+    if (slot->nested < 0 || slot->nested > 255) rb_raise(rb_eArgError, "a nested slot's levels must be 0..255");
+    VALUE pairs = variants ? RARRAY_AREF(row, 12) : Qnil;
+    if (NIL_P(pairs)) return;
+    Check_Type(pairs, T_ARRAY);
+    long n = RARRAY_LEN(pairs);
+    slot->variants = ruby_xcalloc(n ? (size_t)n : 1, sizeof(wb_jplan_variant));
+    for (long v = 0; v < n; v++) {
+        slot->variants[v].tag = Qnil;
+        jplan_slot_clear(&slot->variants[v].slot);
+    }
+    slot->nvariants = n;
+    for (long v = 0; v < n; v++) {
+        VALUE pair = RARRAY_AREF(pairs, v);
+        Check_Type(pair, T_ARRAY);
+        if (RARRAY_LEN(pair) != 2) rb_raise(rb_eArgError, "a variant is [discriminator value, slot row]");
+        VALUE tag = RARRAY_AREF(pair, 0);
+        StringValue(tag);
+        slot->variants[v].tag = rb_str_new_frozen(tag);
+        jplan_fill_slot(&slot->variants[v].slot, RARRAY_AREF(pair, 1), 0);
+        if (slot->variants[v].slot.index != slot->index) rb_raise(rb_eArgError, "a variant's slot has its key's index");
+    }
+    RB_GC_GUARD(pairs);
+}
+
 VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VALUE tag, VALUE tag_index, VALUE checked)
 {
     Check_Type(slots, T_ARRAY);
@@ -110,39 +191,11 @@ VALUE wb_jplan_compile(VALUE klass, VALUE slots, VALUE filler, VALUE encoded, VA
     /* Filled in before size counts them: the GC marks only counted slots. */
     wb_jplan_slot *s = ruby_xcalloc(n ? (size_t)n : 1, sizeof(wb_jplan_slot));
     p->slots = s;
-    for (long i = 0; i < n; i++) {
-        s[i].type = s[i].slot = s[i].key_str = Qnil;
-        s[i].plan = 0;
-        s[i].string_as = -1;
-    }
+    for (long i = 0; i < n; i++) jplan_slot_clear(&s[i]);
     p->size = n;
     for (long i = 0; i < n; i++) {
-        VALUE row = RARRAY_AREF(slots, i);
-        Check_Type(row, T_ARRAY);
-        if (RARRAY_LEN(row) != 12) {
-            rb_raise(rb_eArgError,
-                     "a plan slot is [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested]");
-        }
-        wb_jplan_slot *slot = &s[i];
-        VALUE key = RARRAY_AREF(row, 0);
-        slot->key = jplan_copy_bytes(key, &slot->key_len);
-        slot->hash = wb_jplan_hash(slot->key, slot->key_len);
-        slot->key_str = rb_str_new_frozen(key);
-        slot->index = NUM2LONG(RARRAY_AREF(row, 1));
-        if (slot->index != i) rb_raise(rb_eArgError, "plan slots must come in index order");
-        slot->code = code_of(RARRAY_AREF(row, 2));
-        slot->type = RARRAY_AREF(row, 3);
-        slot->list = RTEST(RARRAY_AREF(row, 4));
-        slot->ivar = rb_sym2id(RARRAY_AREF(row, 5)); /* pins a dynamic Symbol: the ID stays valid */
-        slot->slot = RARRAY_AREF(row, 6);
-        slot->member = jplan_copy_bytes(RARRAY_AREF(row, 7), &slot->member_len);
-        slot->one_or_many = RTEST(RARRAY_AREF(row, 8));
-        VALUE string_as = RARRAY_AREF(row, 9);
-        slot->string_as = NIL_P(string_as) ? -1 : NUM2LONG(string_as);
-        VALUE lenient = RARRAY_AREF(row, 10);
-        slot->lenient = RTEST(lenient);
-        slot->quoted = lenient == ID2SYM(rb_intern("string"));
-        slot->nested = RTEST(RARRAY_AREF(row, 11));
+        jplan_fill_slot(&s[i], RARRAY_AREF(slots, i), 1);
+        if (s[i].index != i) rb_raise(rb_eArgError, "plan slots must come in index order");
     }
     if (n) {
         size_t cap = 8;

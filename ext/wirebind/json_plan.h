@@ -40,8 +40,17 @@ typedef struct wb_jplan_slot {
                         WB_JPLAN_STRING_ITSELF (expandable): the string is the value, and a String is written as one */
     int lenient;     /* a number also read from a string holding one */
     int quoted;      /* lenient_numbers: :string: a number written inside a JSON string */
-    int nested;      /* WB_JPLAN_MODEL list: its items are lists of records ([[Point]]) */
+    /* json_type: a key the classes read differently (this slot reads :any, before the discriminator):
+       each class's slot, at the same index, by the discriminator's value (a frozen String) */
+    struct wb_jplan_variant *variants;
+    long nvariants;
+    int nested; /* a list of lists: the list levels holding the innermost list (1: [[Point]], [[:float]]; 2: [[[:float]]]) */
 } wb_jplan_slot;
+
+typedef struct wb_jplan_variant {
+    VALUE tag;
+    wb_jplan_slot slot;
+} wb_jplan_variant;
 
 typedef struct wb_jplan {
     VALUE klass;
@@ -65,8 +74,8 @@ extern const rb_data_type_t wb_jplan_type;
 void wb_jplan_init(VALUE mNative);
 
 /* Compiles `klass`'s plan from `slots`, an Array of
- * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested]
- * in index order (Plan#read_slots, see Native.plan_for in lib/wirebind/json/native.rb);
+ * [key, index, code, type, list, ivar, slot, member, one_or_many, string_as, lenient, nested, variants]
+ * in index order (variants: nil, or [[discriminator value, row without variants]...]) (Plan#read_slots, see Native.plan_for in lib/wirebind/json/native.rb);
  * `filler` the Symbol of the method that builds its records from their values;
  * `encoded` how many of the slots encoders write; `tag` the discriminator
  * member encoders write first (nil: none); `tag_index` the discriminator's
@@ -79,6 +88,20 @@ VALUE wb_jplan_for(VALUE klass);
 static inline const wb_jplan *wb_jplan_get(VALUE plan)
 {
     return rb_check_typeddata(plan, &wb_jplan_type);
+}
+
+/* The slot of a `variants` slot that the discriminator value `tag` (a
+ * String, or anything else: none) names, or NULL. */
+static inline wb_jplan_slot *wb_jplan_variant_slot(const wb_jplan_slot *slot, VALUE tag)
+{
+    if (!RB_TYPE_P(tag, T_STRING)) return NULL;
+    for (long i = 0; i < slot->nvariants; i++) {
+        VALUE known = slot->variants[i].tag;
+        if (RSTRING_LEN(known) == RSTRING_LEN(tag) && memcmp(RSTRING_PTR(known), RSTRING_PTR(tag), (size_t)RSTRING_LEN(tag)) == 0) {
+            return &slot->variants[i].slot;
+        }
+    }
+    return NULL;
 }
 
 /* The compiled plan of a model slot's type, looked up on first use. */

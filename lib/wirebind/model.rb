@@ -193,8 +193,8 @@ module Wirebind
       end
 
       # @api private
-      # Records that some class declared a +:time+ attribute with a +format:+,
-      # or a list of lists ({Attribute#converted?}).
+      # Records that some class declared a +:time+ attribute with a +format:+
+      # ({Attribute#converted?}).
       def time_formats_declared!
         @time_formats = true
       end

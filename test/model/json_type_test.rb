@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/geojson_models"
+require "json"
 require_relative "../support/backend_differential"
 
 # Issue 20, item 6: JSON polymorphism by a discriminator member (Stripe's
@@ -119,6 +121,81 @@ class JSONTypeTest < Minitest::Test
 
     assert_equal StripeObject.new(id: "ch_1"), dispute.charge
     assert_equal [:@id], dispute.charge.instance_variables
+  end
+
+  # GeoJSON: one "type" member over the seven geometry types (test/support/geojson_models.rb),
+  # whose "coordinates" differ in list levels. The discriminator may come after it.
+  include Wirebind::GeoJSONModels
+
+  GEOMETRIES = {
+    "Point" => [1, 2.5],
+    "MultiPoint" => [[1, 2], [3, 4]],
+    "LineString" => [[1, 2], [3, 4.5]],
+    "MultiLineString" => [[[1, 2], [3, 4]], [[5, 6]]],
+    "Polygon" => [[[0, 0], [1, 0], [1, 1], [0, 0]]],
+    "MultiPolygon" => [[[[0, 0], [1, 0], [0, 0]]], [[[5, 5], [6, 5], [5, 5]]]]
+  }.freeze
+
+  def test_one_discriminator_over_coordinates_of_every_depth_in_either_order
+    GEOMETRIES.each do |type, coordinates|
+      floats = float_leaves(coordinates)
+      ["{\"type\":\"#{type}\",\"coordinates\":#{JSON.generate(coordinates)}}",
+       "{\"coordinates\":#{JSON.generate(coordinates)},\"type\":\"#{type}\"}"].each do |json|
+        geometry = Wirebind::JSON.decode(json, Geometry)
+        assert_equal type, geometry.class.name.split("::").last, json
+        assert_equal floats, geometry.coordinates, json
+        assert_equal geometry, Wirebind::JSON.decode(Wirebind::JSON.encode(geometry), Geometry), json
+      end
+    end
+    collection = Wirebind::JSON.decode('{"geometries":[{"coordinates":[[[1,2]]],"type":"Polygon"},{"type":"Point","coordinates":[3,4]}],' \
+                                       '"type":"GeometryCollection"}', Geometry)
+    assert_equal GeometryCollection.new(geometries: [Polygon.new(coordinates: [[[1.0, 2.0]]]), Point.new(coordinates: [3.0, 4.0])]), collection
+    assert_equal '{"type":"GeometryCollection","geometries":[{"type":"Polygon","coordinates":[[[1.0,2.0]]]},' \
+                 '{"type":"Point","coordinates":[3.0,4.0]}]}', Wirebind::JSON.encode(collection)
+    seen = []
+    Wirebind::JSON.each('[{"coordinates":[1,2],"type":"Point"},{"type":"LineString","coordinates":[[1,2]]}]', Geometry) { |item| seen << item }
+    assert_equal [Point.new(coordinates: [1.0, 2.0]), LineString.new(coordinates: [[1.0, 2.0]])], seen
+  end
+
+  def test_a_member_that_does_not_fit_its_class_is_an_error_at_its_exact_path_in_either_order
+    ['{"type":"GeometryCollection","geometries":[{"type":"Polygon","coordinates":[[[1,2],[3,"x"]]]}]}',
+     '{"type":"GeometryCollection","geometries":[{"coordinates":[[[1,2],[3,"x"]]],"type":"Polygon"}]}'].each do |json|
+      error = assert_raises(Wirebind::DecodeError, json) { Wirebind::JSON.decode(json, Geometry) }
+      assert_equal "geometries[0].coordinates[0][1][1]", error.path, json
+      assert_includes error.message, 'expected a number, got the string "x"', json
+    end
+    ['{"type":"Polygon","coordinates":[[1,2]]}', '{"coordinates":[[1,2]],"type":"Polygon"}'].each do |json|
+      error = assert_raises(Wirebind::DecodeError, json) { Wirebind::JSON.decode(json, Geometry) }
+      assert_equal "coordinates[0][0]", error.path, json
+      assert_includes error.message, "expected an array (of number items), got the number 1", json
+    end
+    error = assert_raises(Wirebind::DecodeError) { Wirebind::JSON.decode('{"coordinates":[1,2],"type":"Circle"}', Geometry) }
+    assert_equal "type", error.path
+    assert_nil Wirebind::JSON.decode('{"coordinates":[1,2],"type":"GeometryCollection"}', Geometry).geometries.first
+  end
+
+  def test_a_key_read_differently_must_not_lose_what_a_plain_reading_would
+    base = Class.new { include Wirebind::Model }
+    exact = Class.new(base) { attribute :amount, :decimal }
+    rough = Class.new(base) { attribute :amount, :float }
+    base.json_type "kind", "exact" => exact, "rough" => rough
+    error = assert_raises(Wirebind::SchemaError) { Wirebind::JSON.decode("{}", base) }
+    assert_includes error.message, "not :decimal"
+  end
+
+  def test_geojson_backends_agree
+    require_native_backend
+    GEOMETRIES.each do |type, coordinates|
+      ["{\"type\":\"#{type}\",\"coordinates\":#{JSON.generate(coordinates)}}",
+       "{\"coordinates\":#{JSON.generate(coordinates)},\"type\":\"#{type}\"}"].each do |json|
+        agree_on_decode(Wirebind::JSON, json, Geometry, json, seeds: [6])
+      end
+    end
+    ['{"coordinates":[[1,"x"]],"type":"LineString"}', '{"type":"LineString","coordinates":[[1,"x"]]}',
+     '{"coordinates":[1,2],"type":"Polygon"}', '{"coordinates":null,"type":"Point"}', '{"coordinates":[1,2]}',
+     '{"type":"GeometryCollection","geometries":[{"coordinates":[[[1,2],[3,"x"]]],"type":"Polygon"}]}'].each do |json|
+      agree_on_decode(Wirebind::JSON, json, Geometry, json, seeds: [6])
+    end
   end
 
   def test_the_backends_agree

@@ -41,18 +41,21 @@ class ListOfListsTest < Minitest::Test
   end
 
   def test_wrong_shapes_are_decode_errors_with_the_path
-    ['{"coordinates":[1.0,2.0]}', '{"coordinates":[[1.0,"2"]]}', '{"coordinates":{"a":1}}', '{"coordinates":[[[1.0]]]}',
-     '{"coordinates":"x"}'].each do |json|
+    { '{"coordinates":[1.0,2.0]}' => "coordinates[0]", '{"coordinates":[[1.0,"2"]]}' => "coordinates[0][1]",
+      '{"coordinates":{"a":1}}' => "coordinates", '{"coordinates":[[[1.0]]]}' => "coordinates[0][0]",
+      '{"coordinates":"x"}' => "coordinates" }.each do |json, path|
       error = assert_raises(Wirebind::DecodeError, json) { Wirebind::JSON.decode(json, LineString) }
-      assert_includes error.message, "coordinates", json
+      assert_equal path, error.path, json
     end
-    assert_raises(Wirebind::DecodeError) { Wirebind::JSON.decode('{"rows":[[1.5]]}', Matrix) }
+    error = assert_raises(Wirebind::DecodeError) { Wirebind::JSON.decode('{"rows":[[1.5]]}', Matrix) }
+    assert_equal "rows[0][0]", error.path
   end
 
   def test_wrong_values_are_encode_errors_with_the_path
-    [[1.0, 2.0], [["1"]], [[Float::NAN]], "x"].each do |coordinates|
+    { [1.0, 2.0] => "coordinates[0]", [["1"]] => "coordinates[0][0]", [[Float::NAN]] => "coordinates[0][0]",
+      "x" => "coordinates" }.each do |coordinates, path|
       error = assert_raises(Wirebind::EncodeError, coordinates.inspect) { Wirebind::JSON.encode(LineString.new(coordinates: coordinates)) }
-      assert_includes error.message, "coordinates", coordinates.inspect
+      assert_equal path, error.path, coordinates.inspect
     end
   end
 
@@ -60,6 +63,79 @@ class ListOfListsTest < Minitest::Test
     error = assert_raises(Wirebind::SchemaError) { Wirebind::XML.encode(LineString.new(coordinates: [[1.0]]), root: "line") }
     assert_includes error.message, "list of lists"
     assert_raises(Wirebind::SchemaError) { Wirebind::XML.decode("<line/>", LineString) }
+  end
+
+  class Polygon
+    include Wirebind::Model
+    attribute :coordinates, [[[:float]]]
+  end
+
+  class MultiPolygon
+    include Wirebind::Model
+    attribute :coordinates, [[[[:float]]]]
+    attribute :tags, [[[:string]]]
+  end
+
+  POLYGON = '{"coordinates":[[[100.0,0.0],[101,0],[101.0,1.0],[100.0,0.0]],[[100.2,0.2],[100.8,0.2],[100.2,0.2]]]}'
+  MULTI = '{"coordinates":[[[[102.0,2.0],[103.0,2.0],[102.0,2.0]]],[],null,[null,[[1,2.5]]]],"tags":[[["a"],[]],[null]]}'
+
+  def test_deeper_lists_of_scalars_read_as_their_type_and_write_back
+    polygon = Wirebind::JSON.decode(POLYGON, Polygon)
+    assert_equal [[[100.0, 0.0], [101.0, 0.0], [101.0, 1.0], [100.0, 0.0]], [[100.2, 0.2], [100.8, 0.2], [100.2, 0.2]]], polygon.coordinates
+    assert(polygon.coordinates.flatten.all?(Float))
+    assert_equal polygon, Wirebind::JSON.decode(Wirebind::JSON.encode(polygon), Polygon)
+
+    multi = Wirebind::JSON.decode(MULTI, MultiPolygon)
+    assert_equal [[[[102.0, 2.0], [103.0, 2.0], [102.0, 2.0]]], [], nil, [nil, [[1.0, 2.5]]]], multi.coordinates
+    assert_equal [[["a"], []], [nil]], multi.tags
+    assert_equal '{"coordinates":[[[[102.0,2.0],[103.0,2.0],[102.0,2.0]]],[],null,[null,[[1.0,2.5]]]],"tags":[[["a"],[]],[null]]}',
+                 Wirebind::JSON.encode(multi)
+    assert_equal multi, Wirebind::JSON.decode(Wirebind::JSON.encode(multi), MultiPolygon)
+    seen = []
+    assert_equal 2, Wirebind::JSON.each("[#{MULTI}, #{MULTI}]", MultiPolygon) { |item| seen << item }
+    assert_equal [multi, multi], seen
+  end
+
+  def test_deeper_lists_wrong_shapes_are_decode_errors_at_the_exact_path
+    {
+      '{"coordinates":[[[1.0,"2"]]]}' => ["coordinates[0][0][1]", "expected a number, got the string \"2\""],
+      '{"coordinates":[[[1.0],[2.0,true]]]}' => ["coordinates[0][1][1]", "got true"],
+      '{"coordinates":[[1.0]]}' => ["coordinates[0][0]", "expected an array (of number items), got the number 1.0"],
+      '{"coordinates":[1.0]}' => ["coordinates[0]", "expected an array (of arrays of number items), got the number 1.0"],
+      '{"coordinates":[[[[1.0]]]]}' => ["coordinates[0][0][0]", "got an array"],
+      '{"coordinates":{"a":1}}' => ["coordinates", "expected an array (of arrays of arrays of number items), got an object"]
+    }.each do |json, (path, message)|
+      error = assert_raises(Wirebind::DecodeError, json) { Wirebind::JSON.decode(json, Polygon) }
+      assert_equal path, error.path, json
+      assert_includes error.message, message, json
+    end
+    error = assert_raises(Wirebind::DecodeError) { Wirebind::JSON.decode('{"coordinates":[[],[[[1,2],[3,"x"]]]]}', MultiPolygon) }
+    assert_equal "coordinates[1][0][1][1]", error.path
+  end
+
+  def test_deeper_lists_wrong_values_are_encode_errors_at_the_exact_path
+    { [[[1.0, "2"]]] => "coordinates[0][0][1]", [[1.0]] => "coordinates[0][0]", [[[Float::NAN]]] => "coordinates[0][0][0]",
+      [5] => "coordinates[0]" }.each do |coordinates, path|
+      error = assert_raises(Wirebind::EncodeError, coordinates.inspect) { Wirebind::JSON.encode(Polygon.new(coordinates: coordinates)) }
+      assert_equal path, error.path, coordinates.inspect
+    end
+  end
+
+  def test_deeper_lists_backends_agree
+    require_native_backend
+    [POLYGON, '{"coordinates":[[[1.0,"2"]]]}', '{"coordinates":[[1.0]]}', '{"coordinates":[ [ [ 1 , 2 ] ] , null ]}',
+     '{"coordinates":[[[1,2]]'].each do |json|
+      agree_on_decode(Wirebind::JSON, json, Polygon, json, seeds: [3])
+    end
+    agree_on_decode(Wirebind::JSON, MULTI, MultiPolygon, MULTI, seeds: [4])
+    [[[[1.0, "2"]]], [[1]], [[[1, 2.5]], nil]].each do |coordinates|
+      agree(Polygon.new(coordinates: coordinates), coordinates.inspect) { |polygon, backend| Wirebind::JSON.encode(polygon, backend: backend) }
+    end
+  end
+
+  def test_more_levels_of_models_are_refused
+    error = assert_raises(Wirebind::SchemaError) { Class.new { include Wirebind::Model }.attribute(:rings, [[[TrackPoint]]]) }
+    assert_includes error.message, "a list of lists holds"
   end
 
   # A GPX track in JSON (the shape GPX-to-JSON converters write): each inner list a <trkseg>.

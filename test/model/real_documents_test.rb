@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require_relative "../support/geojson_models"
 require "nokogiri"
 require "json"
 require "time"
@@ -71,20 +72,11 @@ class RealDocumentsTest < Minitest::Test
     attribute :segments, [[TrackPoint]]
   end
 
-  class Geometry
-    include Wirebind::Model
-    attribute :coordinates, [[:float]]
-  end
-
-  class LineString < Geometry; end
-  class MultiPoint < Geometry; end
-  Geometry.json_type "type", "LineString" => LineString, "MultiPoint" => MultiPoint
-
-  class Point
-    include Wirebind::Model
-    attribute :type, :string
-    attribute :coordinates, [:float]
-  end
+  # GeoJSON's seven geometry types under one "type" member (test/support/geojson_models.rb).
+  include Wirebind::GeoJSONModels
+  GEOMETRY_FILES = %w[point multipoint linestring multilinestring polygon multipolygon geometrycollection].flat_map do |name|
+    [name, "#{name}-xyz"]
+  end.freeze
 
   # An RSS 2.0 podcast feed (podcast-feed-parser's test data): <atom:link> comes
   # before <link>, <itunes:title> beside <title>, a <guid> with an attribute.
@@ -235,26 +227,20 @@ class RealDocumentsTest < Minitest::Test
     end
   end
 
-  def test_geojson_geometries_against_json_parse
-    %w[linestring linestring-xyz multipoint multipoint-xyz].each do |name|
+  def test_geojson_every_geometry_type_against_json_parse
+    GEOMETRY_FILES.each do |name|
       text = File.read(fixture_gem_path(GEOJSON, "data/geometry/#{name}.geojson"))
       plain = JSON.parse(text)
+      # The same geometry with "type" last (as some writers put it): read in the one pass all the same.
+      type_last = JSON.generate(plain.partition { |key, _| key != "type" }.flatten(1).to_h)
       BACKENDS.each do |backend|
-        geometry = Wirebind::JSON.decode(text, Geometry, backend: backend)
-        assert_equal plain["type"], geometry.class.name.split("::").last, name
-        assert_equal(plain["coordinates"].map { |position| position.map(&:to_f) }, geometry.coordinates, name)
-        json = Wirebind::JSON.encode(geometry, backend: backend)
-        assert_equal plain["type"], JSON.parse(json)["type"], name
-        assert_equal geometry, Wirebind::JSON.decode(json, Geometry, backend: backend), "#{name} #{backend}"
-      end
-    end
-    %w[point point-xyz].each do |name|
-      text = File.read(fixture_gem_path(GEOJSON, "data/geometry/#{name}.geojson"))
-      plain = JSON.parse(text)
-      BACKENDS.each do |backend|
-        point = Wirebind::JSON.decode(text, Point, backend: backend)
-        assert_equal [plain["type"], plain["coordinates"].map(&:to_f)], [point.type, point.coordinates], name
-        assert_equal point, Wirebind::JSON.decode(Wirebind::JSON.encode(point, backend: backend), Point, backend: backend), name
+        [text, type_last].each do |json|
+          geometry = Wirebind::JSON.decode(json, Geometry, backend: backend)
+          assert_geometry_matches plain, geometry, "#{name} #{backend}"
+          encoded = Wirebind::JSON.encode(geometry, backend: backend)
+          assert_geometry_matches JSON.parse(encoded), geometry, "#{name} #{backend} encoded"
+          assert_equal geometry, Wirebind::JSON.decode(encoded, Geometry, backend: backend), "#{name} #{backend}"
+        end
       end
     end
   end
@@ -288,6 +274,19 @@ class RealDocumentsTest < Minitest::Test
   end
 
   private
+
+  # Every field of a GeoJSON geometry against JSON.parse's Hash: its type, its
+  # coordinates (each number as a Float) or its geometries.
+  def assert_geometry_matches(plain, geometry, label)
+    assert_equal plain.fetch("type"), geometry.class.name.split("::").last, label
+    if plain["type"] == "GeometryCollection"
+      assert_equal plain.fetch("geometries").size, geometry.geometries.size, label
+      plain["geometries"].zip(geometry.geometries) { |one, decoded| assert_geometry_matches one, decoded, label }
+    else
+      assert_equal float_leaves(plain.fetch("coordinates")), geometry.coordinates, label
+      assert(geometry.coordinates.flatten.all?(Float), label)
+    end
+  end
 
   # Decodes +text+ as +klass+ on each backend, yields the original document
   # (Nokogiri) with the record, checks decode(encode(record)) == record, and

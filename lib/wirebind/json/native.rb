@@ -58,9 +58,9 @@ module Wirebind
           klass.wirebind_plan(:native_json) do
             plan = Plan.for(klass)
             slots = plan.read_slots.map do |slot|
-              [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute&.ivar || TAG_IVAR, slot,
-               JSON::Writer.key(+"", slot.key).freeze, slot.one_or_many, slot.expandable ? STRING_ITSELF : slot.string_as,
-               slot.lenient, slot.nested]
+              # A key the classes of a json_type read differently: each class's reading, by discriminator value.
+              variants = slot.variants&.map { |value, typed| [value, row(typed)] }
+              row(slot) << variants
             end
             tag = plan.tag && JSON::Writer.string(JSON::Writer.key(+"", plan.tag[0]), plan.tag[1]).freeze
             compile_plan(klass, slots, plan.tag_index ? :__wb_json_variant : klass.__wb_builders[1], plan.slots.size, tag, plan.tag_index,
@@ -68,6 +68,14 @@ module Wirebind
           end
         end
       end
+
+      # One slot as compile_plan takes it (json_plan.h).
+      def self.row(slot)
+        [slot.key, slot.index, slot.code, slot.type, slot.list, slot.attribute&.ivar || TAG_IVAR, slot,
+         JSON::Writer.key(+"", slot.key).freeze, slot.one_or_many, slot.expandable ? STRING_ITSELF : slot.string_as,
+         slot.lenient, slot.nested]
+      end
+      private_class_method :row
 
       # The methods defined in C (ext/wirebind/json_*_class.c), described above:
       # @!method self.decode_source(source, config, block)

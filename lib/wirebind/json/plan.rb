@@ -22,10 +22,16 @@ module Wirebind
       # (the index, in the item model's values, of the attribute a string fills;
       # nil for none) and +lenient+ (a string holding a number is read as one;
       # +:string+: numbers are written as strings too).
-      # +nested+: a list (of models) whose items are lists of them (+[[Point]]+).
+      # +nested+: for a list of lists, how many list levels hold the innermost
+      # list (1 for +[[Point]]+ and +[[:float]]+, 2 for +[[[:float]]]+); nil for none.
       # +expandable+: a model (or item) may also be a string, kept as the String.
+      # +variants+: a key the classes of a json_type read differently (see
+      # {Plan#build}): a Hash from each discriminator value to that class's
+      # slot (at the same index), which decoders read with once the
+      # discriminator's value is known; this slot (+:any+) reads the value
+      # before that, kept as a {Deferred}.
       Slot = Struct.new(:key, :index, :code, :type, :list, :attribute, :one_or_many, :string_as, :lenient, :nested, :expandable,
-                        keyword_init: true) do
+                        :variants, keyword_init: true) do
         # @return [Plan] the plan of this slot's model type (compiled on first use:
         #   models may refer to each other, or to themselves)
         def plan
@@ -33,7 +39,7 @@ module Wirebind
         end
 
         # @return [Plan, nil] the plan of the items of this list slot's array: nil
-        #   for a {#nested} slot, whose items are arrays (each read with {#plan})
+        #   for a {#nested} slot, whose items are arrays (the innermost read with {#plan})
         def list_plan
           nested ? nil : plan
         end
@@ -48,13 +54,48 @@ module Wirebind
           one = "#{one} or a string holding one" if lenient
           return one unless list && !item
 
-          many = "an array (of #{'arrays of ' if nested}#{one.sub(/\Aan? /, '')} items)"
+          many = "an array (of #{'arrays of ' * nested.to_i}#{one.sub(/\Aan? /, '')} items)"
           one_or_many ? "#{many} or #{one}" : many
         end
 
+        # A value of a {#variants} slot read before its discriminator, as plain JSON.
+        # @param value [Object]
+        # @return [Deferred]
+        def defer(value)
+          Deferred.new(value)
+        end
+
+        # @param levels [Integer] how many list levels the item still holds (1: the innermost list)
         # @return [String] what an item of a {#nested} slot is: "an array (of Point object items)"
-        def row_expected
-          "an array (of #{expected(item: true).sub(/\Aan? /, '')} items)"
+        def row_expected(levels = 1)
+          "an array (of #{'arrays of ' * (levels - 1)}#{expected(item: true).sub(/\Aan? /, '')} items)"
+        end
+      end
+
+      # A member the discriminator's class reads, met before the discriminator:
+      # its plain JSON value, converted by {Plan#build} once the class is known.
+      Deferred = Struct.new(:value)
+
+      # A {Deferred} member that does not fit its class: +index+, its slot;
+      # +rest+, the path inside its value (nil, "[0][1]", "a.b").
+      class MemberError < Types::InvalidValue
+        # @return [Integer]
+        attr_reader :index
+        # @return [String, nil]
+        attr_reader :rest
+
+        def initialize(message, index, rest)
+          super(message)
+          @index = index
+          @rest = rest
+        end
+
+        # @param path [String] the member's path ("features[0].geometry.coordinates")
+        # @return [String] the path of what did not fit
+        def path_under(path)
+          return path if rest.nil? || rest.empty?
+
+          rest.start_with?("[") ? path + rest : "#{path}.#{rest}"
         end
       end
 
@@ -148,7 +189,7 @@ module Wirebind
           @table[key] = slot(klass, attribute, key, attribute.index)
         end.freeze
         @read_slots = @slots
-        @tag = @tag_index = @variants = nil
+        @tag = @tag_index = @variants = @deferred = nil
         discriminated(klass)
         @checked = (@variants ? @variants.values.map(&:first) : [klass]).any? { |k| k.attributes.any?(&:checked_on_build?) }
         @table.freeze
@@ -172,6 +213,7 @@ module Wirebind
           raise Types::InvalidValue, "#{@read_slots[@tag_index].key.inspect} is #{Types.excerpt(value)}, which names no class " \
                                      "#{Model.display_name(@klass)} may be (#{known.map(&:inspect).join(', ')})"
         end
+        @deferred&.each { |index| values[index] = converted(values, value, index) if values[index].is_a?(Deferred) }
         klass.allocate.__send__(loader, indexes.map { |index| values[index] })
       end
 
@@ -196,6 +238,64 @@ module Wirebind
 
       private
 
+      # A {Deferred} member read again as the class the discriminator's +value+
+      # names reads it (nil: the class has no such member). Lists (of lists) of
+      # numbers, strings and booleans that fit are converted in place; anything
+      # else, and every misfit (for its exact message and path), is written back
+      # as JSON and decoded with that class's slot.
+      def converted(values, value, index)
+        typed = @read_slots[index].variants[value] or return nil
+        plain = values[index].value
+        return nil if plain.nil?
+
+        if PLAIN_FITS.key?(typed.code) && !typed.one_or_many
+          fitted = fit(plain, typed.list ? typed.nested.to_i + 1 : 0, typed.code)
+          return fitted unless UNFIT.equal?(fitted)
+        end
+        Pure.decode_member(Writer.value(+"", plain, 0, DEFAULT_LIMITS[:max_depth]), typed, DEFAULT_LIMITS)
+      rescue DecodeError => e
+        where = [("at #{e.path}" if e.path), ("line #{e.line}" if e.line), ("column #{e.column}" if e.column)].compact.join(", ")
+        raise MemberError.new(where.empty? ? e.message : e.message.delete_suffix(" (#{where})"), index, e.path)
+      end
+
+      # What {#fit} returns for a plain value that does not fit.
+      UNFIT = Object.new.freeze
+      # The plain values each scalar code takes as they are (a :float also an Integer, as a Float).
+      PLAIN_FITS = { float: [Float, Integer], integer: [Integer], string: [String], boolean: [TrueClass, FalseClass] }.freeze
+      private_constant :UNFIT, :PLAIN_FITS
+
+      # +plain+ (not nil) as +levels+ list levels of +code+ items, or UNFIT.
+      # Its Arrays are the decoder's own, new ones: they are kept (and an
+      # Integer item of a :float list replaced in place). Recurses once per
+      # declared level, never deeper than the declaration.
+      def fit(plain, levels, code)
+        return fit_scalar(plain, code) if levels.zero?
+        return UNFIT unless plain.is_a?(Array)
+
+        # Most lists hold items of their own class only (GeoJSON positions: two Floats): checked in one call each.
+        same = PLAIN_FITS.fetch(code).first
+        unless same == TrueClass
+          return plain if levels == 1 && plain.all?(same)
+          return plain if levels == 2 && plain.all? { |row| row.is_a?(Array) && row.all?(same) }
+        end
+
+        plain.each_with_index do |item, i|
+          next if item.nil?
+
+          fitted = fit(item, levels - 1, code)
+          return UNFIT if UNFIT.equal?(fitted)
+
+          plain[i] = fitted unless fitted.equal?(item)
+        end
+        plain
+      end
+
+      def fit_scalar(plain, code)
+        return UNFIT unless PLAIN_FITS.fetch(code).any? { |klass| plain.is_a?(klass) }
+
+        code == :float ? plain.to_f : plain
+      end
+
       def slot(klass, attribute, key, index)
         if attribute.choices
           raise SchemaError, "#{Model.display_name(klass)}##{attribute.name}: a list of several model classes maps to XML only " \
@@ -207,9 +307,9 @@ module Wirebind
         end
         Slot.new(
           key: key, index: index, code: attribute.model? ? :model : JSON_CODES.fetch(attribute.wire_type, attribute.wire_type),
-          type: attribute.wire_type, list: attribute.wire_list?, attribute: attribute,
+          type: attribute.wire_type, list: attribute.list?, attribute: attribute,
           one_or_many: attribute.one_or_many?, string_as: string_as(attribute), lenient: lenient?(klass, attribute),
-          nested: attribute.model? && attribute.nested_list?, expandable: attribute.expandable?
+          nested: attribute.nested_list? ? attribute.nested_levels : nil, expandable: attribute.expandable?
         ).freeze
       end
 
@@ -232,21 +332,52 @@ module Wirebind
 
         @tag = [key, own].freeze if own
         @variants = { nil => [klass, @loader, (0...@size).to_a.freeze].freeze }
+        readings = Hash.new { |hash, name| hash[name] = {} } # key => { discriminator value => slot }
         classes.each do |value, variant|
           next unless variant <= klass
 
-          @variants[value] = [variant, variant.__wb_builders.first, variant_indexes(klass, key, variant)].freeze
+          @variants[value] = [variant, variant.__wb_builders.first, variant_indexes(key, variant, value, readings)].freeze
         end
         @variants.freeze
+        varying(klass, readings)
         @tag_index = @table.size
         @table[key] = Slot.new(key: key, index: @tag_index, code: :string, type: :string, list: false).freeze
         @read_slots = @table.values.sort_by!(&:index).freeze
         @size = @table.size
       end
 
+      # The keys the classes read differently: each a plain slot whose
+      # +variants+ are the classes' own slots at its index.
+      def varying(klass, readings)
+        readings.each do |name, by_value|
+          slots = by_value.values
+          next if slots.all? { |other| same_reading?(slots.first, other) }
+
+          check_varying(klass, name, slots)
+          index = @table[name].index
+          typed = by_value.transform_values { |one| Slot.new(**one.to_h, index: index).freeze }.freeze
+          @table[name] = Slot.new(key: name, index: index, code: :any, type: :any, list: false, variants: typed).freeze
+          (@deferred ||= []) << index
+        end
+        @deferred&.freeze
+      end
+
+      # A varying key may differ in its type and list levels, not in what a
+      # plain reading would lose (a decimal's digits) or in a JSON union.
+      def check_varying(klass, name, slots)
+        odd = slots.find do |one|
+          one.code == :decimal || one.one_or_many || one.string_as || one.lenient || one.expandable || one.attribute.enum
+        end
+        return unless odd
+
+        raise SchemaError, "#{Model.display_name(klass)}.json_type: #{Model.display_name(odd.attribute.owner)}##{odd.attribute.name} " \
+                           "shares the JSON key #{name.inspect} with classes that read it differently, which is allowed only " \
+                           "for types and list levels (not :decimal, enum: or a JSON union)"
+      end
+
       # Where each attribute of +variant+ is among the values, its slot added to
       # the table when no class had its key yet.
-      def variant_indexes(klass, key, variant)
+      def variant_indexes(key, variant, value, readings)
         variant.attributes.map do |attribute|
           attribute_key = utf8_key(attribute)
           if attribute_key == key
@@ -254,13 +385,11 @@ module Wirebind
           end
 
           candidate = slot(variant, attribute, attribute_key, @table.size)
+          readings[attribute_key][value] = candidate unless @slots.any? { |own| own.key == attribute_key }
           existing = @table[attribute_key]
           next (@table[attribute_key] = candidate).index unless existing
-          next existing.index if same_reading?(existing, candidate)
 
-          raise SchemaError, "#{Model.display_name(klass)}.json_type: #{Model.display_name(existing.attribute.owner)}##{existing.attribute.name} " \
-                             "and #{Model.display_name(variant)}##{attribute.name} share the JSON key #{attribute_key.inspect} " \
-                             "but are read differently; the classes of one json_type must agree on each key"
+          existing.index
         end.freeze
       end
 

@@ -85,8 +85,8 @@ module Wirebind
         end
       end
       private_constant :RESERVED_SET, :OPTION_SET, :NO_UNION, :Declaration
-      # The scalar item types of a list of lists (+[[:float]]+; a model class,
-      # +[[Point]]+, may be one too): JSON only.
+      # The scalar item types of a list of lists (+[[:float]]+, +[[[:float]]]+ to
+      # any depth; a model class, +[[Point]]+, may be one too, two levels deep): JSON only.
       NESTED_ITEM_TYPES = %i[string integer float boolean].freeze
       # The JSON shapes a union option accepts besides the type's own (see {.json_union}).
       NUMERIC_TYPES = %i[integer float decimal].freeze
@@ -157,7 +157,8 @@ module Wirebind
 
           choices = choice_types(where, type)
           item_type, list = choices ? [Model, true] : resolve_type(where, type)
-          nested = list == :nested
+          # A list of lists: how many list levels hold the innermost list (1 for [[:float]]).
+          nested = list.is_a?(Integer) ? list : false
           list = true if nested
           if nested && !(options.keys - %i[xml json nil]).empty?
             raise SchemaError, "#{where}: a list of lists takes only the json: option, not #{(options.keys - %i[xml json nil]).inspect}"
@@ -291,10 +292,13 @@ module Wirebind
             if type.length == 1
               item = type.first
               return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
-              return [item.first, :nested] if item.is_a?(Array) && item.length == 1 && nested_item?(item.first)
+              if item.is_a?(Array) && (levels = nested_levels(item))
+                return levels
+              end
               if item.is_a?(Array)
                 raise SchemaError, "#{where}: a list of lists holds #{NESTED_ITEM_TYPES.map(&:inspect).join(', ')} " \
-                                   "or a model class (JSON only, like GeoJSON's [[:float]] coordinates), not #{type.inspect}"
+                                   "(to any depth) or a model class (two levels), JSON only, like GeoJSON's [[:float]] " \
+                                   "coordinates, not #{type.inspect}"
               end
 
               raise SchemaError, "#{where}: #{describe_type(item)} in #{type.inspect}; #{TYPE_HELP}"
@@ -316,8 +320,19 @@ module Wirebind
           type.is_a?(Class) && type.include?(Model)
         end
 
-        def nested_item?(type)
-          NESTED_ITEM_TYPES.include?(type) || model_class?(type)
+        # [item type, levels] of +item+, the one item of a list (an Array
+        # itself): +[:float]+ gives [:float, 1], +[[:float]]+ [:float, 2];
+        # nil for anything else, or a model more than one level down.
+        def nested_levels(item)
+          levels = 1
+          while item.is_a?(Array) && item.length == 1
+            inner = item.first
+            return [inner, levels] if NESTED_ITEM_TYPES.include?(inner) || (levels == 1 && model_class?(inner))
+
+            item = inner
+            levels += 1
+          end
+          nil
         end
 
         def describe_type(type)
@@ -431,8 +446,6 @@ module Wirebind
         @time_format = time_format
         @nested = nested
         @wire_type = time_format ? Types::TimeFormat.wire_type(time_format) : type
-        # A list of lists of scalars is one plain JSON value to the codecs; one of models they read as such.
-        @wire_type = :any if nested && !@model
         @choices = choices
         @index = index
         @enum = enum
@@ -468,22 +481,21 @@ module Wirebind
       end
 
       # @return [Boolean] whether the attribute is a list of lists of {#type}
-      #   (+[[:float]]+, +[[Point]]+)
+      #   (+[[:float]]+, +[[[:float]]]+, +[[Point]]+)
       def nested_list?
-        @nested
+        @nested ? true : false
+      end
+
+      # @return [Integer] how many list levels hold the innermost list of
+      #   {#type}: 0 for a plain list, 1 for +[[:float]]+, 2 for +[[[:float]]]+
+      def nested_levels
+        @nested || 0
       end
 
       # @return [Boolean] whether the codecs carry a value the builders and
-      #   {Model.encodable} convert ({#time_format}, a {#nested_list?} of scalars)
+      #   {Model.encodable} convert ({#time_format})
       def converted?
-        (@nested && !@model) || !@time_format.nil?
-      end
-
-      # @return [Boolean] whether the codecs read and write a list ({#list?}, but
-      #   a list of lists of scalars is one plain JSON value to them; one of
-      #   models is a list whose items are lists)
-      def wire_list?
-        @list && (@model || !@nested)
+        !@time_format.nil?
       end
 
       # @return [Boolean] whether {#type} is a model class
@@ -534,19 +546,17 @@ module Wirebind
       end
 
       # Converts a decoded {#converted?} value to the attribute's: Times for a
-      # {#time_format} (or a list of them), a checked list of lists. The record
-      # builders call it.
+      # {#time_format} (or a list of them). The record builders call it.
       # @param value [String, Integer, Array, nil] as the codecs read it
       # @return [Time, Array, nil]
       # @raise [Refusal]
       def decode_wire(value)
         return value if value.nil?
-        return Types::NestedList.check(@type, value, @json) if @nested
         return value.map { |item| item.nil? ? nil : Types::TimeFormat.decode(@time_format, item) } if @list
 
         Types::TimeFormat.decode(@time_format, value)
       rescue Types::InvalidValue => e
-        raise Refusal.new(self, e.message, @xml == @json || @nested ? @json : "#{@xml} (JSON #{@json})")
+        raise Refusal.new(self, e.message, @xml == @json ? @json : "#{@xml} (JSON #{@json})")
       end
 
       # Converts a {#converted?} value to what the codecs write.
@@ -555,7 +565,6 @@ module Wirebind
       # @raise [Types::InvalidValue]
       def encode_wire(value)
         return value if value.nil?
-        return Types::NestedList.check(@type, value, @json, encoding: true) if @nested
         return value.map { |item| item.nil? ? nil : Types::TimeFormat.encode(@time_format, item) } if @list && value.is_a?(Array)
 
         Types::TimeFormat.encode(@time_format, value)

@@ -29,6 +29,19 @@ module Wirebind
 
         # @see Scanner.describe_char
         def describe_char(char) = Scanner.describe_char(char)
+
+        # A member's value (JSON text) read as +slot+ reads it: what
+        # {Plan#build} does with a member read before its discriminator.
+        # @param text [String]
+        # @param slot [Plan::Slot]
+        # @param limits [Hash]
+        # @return [Object]
+        # @raise [DecodeError] its path inside the value
+        def decode_member(text, slot, limits)
+          decoder = Decoder.new(text, slot, false, nil, **limits)
+          decoder.run
+          decoder.result
+        end
       end
 
       # Schema-directed decoding in one pass: while an object is scanned, each
@@ -49,11 +62,12 @@ module Wirebind
 
         # Frame layout. OBJECT: [OBJECT, plan, values, slot it fills, key of the
         # member being read, started]. LIST: [LIST, slot, items (nil when each
-        # item is yielded), plan of the items (models) or nil (for a +nested+
-        # slot's outer list, whose items are lists of models, each a LIST frame
-        # of its own), index of the item being read, started, single]; +single+ (a +one_or_many+ list whose
+        # item is yielded), plan of the items (models) or nil, index of the item
+        # being read, started, single, levels]; +single+ (a +one_or_many+ list whose
         # value is one object) ends the list after its one item, and leaves the
-        # index out of paths.
+        # index out of paths; +levels+ (a +nested+ slot's outer lists) says how
+        # many list levels each item holds: each item is a LIST frame of its
+        # own, but the innermost list of scalars is read in one loop.
         KIND = 0
         NODE = 1
         VALUES = 2
@@ -64,6 +78,8 @@ module Wirebind
         # OBJECT, strict, a class with json_type variants: the read slot index of
         # each member read (nil until the first).
         KEYS_READ = 7
+        # LIST of a nested slot's outer levels: how many list levels each item holds.
+        LEVELS = 7
         # The scalar types read from a JSON string.
         STRING_CODES = %i[string time date base64].freeze
         # What #slow_list returns when it pushed a frame.
@@ -111,7 +127,7 @@ module Wirebind
           if slot.list
             if byte == LBRACKET
               s.skip(ARRAY_START)
-              @stack << [LIST, slot, @block ? nil : [], slot.code == :model ? slot.plan : nil, 0, false]
+              @stack << [LIST, slot, @block ? nil : [], slot.code == :model ? slot.list_plan : nil, 0, false, false, slot.nested]
             elsif byte == 0x6E # n
               read_literal("null")
               @result = @block ? 0 : []
@@ -166,6 +182,11 @@ module Wirebind
             if slot && @strict && frame[NODE].tag_index
               (frame[KEYS_READ] ||= []) << slot.index
             end
+            if slot&.variants && (slot = variant_slot(frame, slot)).variants
+              # Before the discriminator: kept as plain JSON, read as its class reads it once known.
+              values[slot.index] = slot.defer(text || read_any(true, @stack.size))
+              next
+            end
             if text
               if slot && slot.code == :string && !slot.list
                 values[slot.index] = text
@@ -195,8 +216,8 @@ module Wirebind
             if slot.list
               if s.skip(ARRAY_START)
                 depth_error(s.pos - s.matched_size) if @stack.size >= @max_depth
-                if slot.code == :model
-                  @stack << [LIST, slot, [], slot.list_plan, 0, false]
+                if slot.code == :model || slot.nested
+                  @stack << [LIST, slot, [], slot.list_plan, 0, false, false, slot.nested]
                   return
                 end
                 values[slot.index] = scalars(slot.code, slot.lenient)
@@ -239,6 +260,14 @@ module Wirebind
               values[slot.index] = scalar(slot.code, nil, slot.lenient)
             end
           end
+        end
+
+        # The slot of a member the classes of a json_type read differently: the
+        # one of the class the discriminator names, when its value came
+        # first; else +slot+ itself.
+        def variant_slot(frame, slot)
+          tag = frame[VALUES][frame[NODE].tag_index]
+          (tag.is_a?(String) && slot.variants[tag]) || slot
         end
 
         # A member whose value, a string without escapes, the member's regular
@@ -305,9 +334,9 @@ module Wirebind
           if byte == LBRACKET
             depth_error if @stack.size >= @max_depth
             @s.skip(ARRAY_START)
-            return scalars(slot.code, slot.lenient) unless slot.code == :model
+            return scalars(slot.code, slot.lenient) unless slot.code == :model || slot.nested
 
-            @stack << [LIST, slot, [], slot.list_plan, 0, false]
+            @stack << [LIST, slot, [], slot.list_plan, 0, false, false, slot.nested]
             return PUSHED
           end
           if byte == 0x6E # n
@@ -373,13 +402,14 @@ module Wirebind
               return finish_list(frame)
             end
 
+            if (levels = frame[LEVELS]) # an outer list of a nested slot: the item is a list
+              return if open_row(frame, slot, levels)
+
+              next
+            end
             case code
             when :model
-              if frame[SLOT].nil? # the outer list of a nested slot: the item is a list
-                return if open_row(slot)
-
-                deliver_item(frame, nil)
-              elsif s.skip(OBJECT_START)
+              if s.skip(OBJECT_START)
                 depth_error(s.pos - 1) if @stack.size >= @max_depth
                 plan = frame[SLOT]
                 @stack << [OBJECT, plan, Array.new(plan.size), slot, nil, false]
@@ -397,18 +427,28 @@ module Wirebind
           end
         end
 
-        # An item of a +nested+ slot's outer list: a list of models (a LIST
-        # frame pushed: true) or null (false).
-        def open_row(slot)
+        # An item of a +nested+ slot's outer list (+frame+, whose items hold
+        # +levels+ list levels): a list of models or of lists (a LIST frame
+        # pushed: true), or the innermost list of scalars or null (delivered: false).
+        def open_row(frame, slot, levels)
           byte = peek_byte
           if byte == LBRACKET
             depth_error if @stack.size >= @max_depth
             @s.skip(ARRAY_START)
-            @stack << [LIST, slot, [], slot.plan, 0, false]
-            return true
+            if levels > 1
+              @stack << [LIST, slot, [], nil, 0, false, false, levels - 1]
+              return true
+            end
+            if slot.code == :model
+              @stack << [LIST, slot, [], slot.plan, 0, false]
+              return true
+            end
+            deliver_item(frame, scalars(slot.code, slot.lenient))
+            return false
           end
-          mismatch(slot.row_expected, nil) unless byte == 0x6E # n
+          mismatch(slot.row_expected(levels), nil) unless byte == 0x6E # n
           read_literal("null")
+          deliver_item(frame, nil)
           false
         end
 
@@ -455,6 +495,10 @@ module Wirebind
         rescue Model::Attribute::Refusal => e
           frame[AT] = e.json_key
           value_error(e.reason, nil, @s.pos)
+        rescue Plan::MemberError => e
+          frame[AT] = plan.read_slots[e.index].key
+          line, column, = position(@s.pos)
+          raise DecodeError.new(e.message, path: e.path_under(path(nil)), line: line, column: column)
         rescue Types::InvalidValue => e
           raise unless plan.tag_index
 

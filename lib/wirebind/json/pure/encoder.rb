@@ -95,7 +95,7 @@ module Wirebind
             emit "# frozen_string_literal: true"
             emit "def write(record, out, depth, max_depth)"
             emit "  Writer.too_deep(max_depth) if depth >= max_depth"
-            emit "  key = index = inner = nil"
+            emit "  key = index = #{inner_names.map { |name| "#{name} = " }.join}nil"
             if (tag = @plan.tag)
               # A json_type class: its discriminator member first.
               emit "  out << #{q(Writer.string(Writer.key(+'{', tag[0]), tag[1]))}"
@@ -108,7 +108,7 @@ module Wirebind
             end
             emit "rescue Types::InvalidValue, EncodeError => e"
             emit "  e = EncodeError.new(e.message) unless e.is_a?(EncodeError)"
-            emit "  e = Writer.nested(e, inner) if inner"
+            inner_names.reverse_each { |name| emit "  e = Writer.nested(e, #{name}) if #{name}" }
             emit "  e = Writer.nested(e, index) if index"
             emit "  raise key ? Writer.nested(e, key) : e"
             emit "end"
@@ -116,6 +116,13 @@ module Wirebind
           end
 
           private
+
+          # The locals holding the index in each inner list level of a +nested+
+          # slot: +inner+, +inner2+... (one at least, as the rescue clause names it).
+          def inner_names
+            levels = @plan.slots.map { |slot| slot.nested.to_i }.max.to_i
+            ["inner", *(2..levels).map { |level| "inner#{level}" }]
+          end
 
           def member(slot, position)
             opening = position.zero? && !@plan.tag ? +"{" : +","
@@ -143,7 +150,7 @@ module Wirebind
             emit "      item = v[index]"
             emit "      if item.nil? then out << 'null'"
             emit "      else"
-            slot.nested ? row(slot) : value(slot, "item", "        ", "depth + 2")
+            slot.nested ? row(slot, "item", slot.nested, 1, "        ") : value(slot, "item", "        ", "depth + 2")
             emit "      end"
             emit "      index += 1"
             emit "    end"
@@ -152,24 +159,30 @@ module Wirebind
             emit "  out << ']'"
           end
 
-          # An item of a +nested+ slot's outer list (in local +item+, not nil): a
-          # list of records, each in local +cell+ (+record+ is the one being
-          # written: the members after this one read it).
-          def row(slot)
-            emit "        raise EncodeError, \"expected an Array, got \#{Types.describe(item)}\" unless item.is_a?(Array)"
-            emit "        out << '['"
-            emit "        inner = 0"
-            emit "        while inner < item.size"
-            emit "          out << ',' unless inner.zero?"
-            emit "          cell = item[inner]"
-            emit "          if cell.nil? then out << 'null'"
-            emit "          else"
-            value(slot, "cell", "            ", "depth + 3")
-            emit "          end"
-            emit "          inner += 1"
-            emit "        end"
-            emit "        inner = nil"
-            emit "        out << ']'"
+          # An item of a +nested+ slot's outer list (in local +x+, not nil) at
+          # inner level +level+: a list holding +levels+ more list levels
+          # (1: a list of records or scalars).
+          def row(slot, x, levels, level, pad)
+            at = level == 1 ? "inner" : "inner#{level}"
+            item = "item#{level}"
+            emit "#{pad}raise EncodeError, \"expected an Array, got \#{Types.describe(#{x})}\" unless #{x}.is_a?(Array)"
+            emit "#{pad}out << '['"
+            emit "#{pad}#{at} = 0"
+            emit "#{pad}while #{at} < #{x}.size"
+            emit "#{pad}  out << ',' unless #{at}.zero?"
+            emit "#{pad}  #{item} = #{x}[#{at}]"
+            emit "#{pad}  if #{item}.nil? then out << 'null'"
+            emit "#{pad}  else"
+            if levels > 1
+              row(slot, item, levels - 1, level + 1, "#{pad}    ")
+            else
+              value(slot, item, "#{pad}    ", "depth + #{level + 2}")
+            end
+            emit "#{pad}  end"
+            emit "#{pad}  #{at} += 1"
+            emit "#{pad}end"
+            emit "#{pad}#{at} = nil"
+            emit "#{pad}out << ']'"
           end
 
           # Appends the non-nil value in local +x+; +depth+ is the expression of
