@@ -88,7 +88,7 @@ class BuildErrorPathTest < Minitest::Test
     ['{"segments":[[{"s":"a"}],[{"s":"b"},{"s":"q"}]]}', Gpx, "segments[1][1].s", '"q" is not one of'],
     ['{"track":{"es":[{"s":"a"}],"units":[{"code":"kg"},{"system":"imperial"}]}}', Gpx, "track.units[1].system",
      '"imperial" is not one of ["si"]'],
-    ['{"shape":[[1.5,2],["x"]]}', Gpx, "shape", "a list of lists of :float"],
+    ['{"shape":[[1.5,2],["x"]]}', Gpx, "shape[1][0]", 'expected a number, got the string "x"'],
     ['{"track":{"one":{"s":"a","at":"Mon, 03 Jun 2003 09:39:21 GMT"}}}', Gpx, "track.one.at", "RFC 822"],
     ['[{"s":"a"},{"s":"c"}]', [Point], "[1].s", '"c" is not one of'],
     ['{"s":"c"}', Point, "s", '"c" is not one of'],

@@ -130,8 +130,8 @@ class SerializerJSONTypeNestedTest < Minitest::Test
       [Route.new(segments: [[Point.new], [Point.new, "x"]]), "segments[1][1]", 'expected a SerializerJSONTypeNestedTest::Point object, got String "x"'],
       [Route.new(segments: [[Point.new], 5]), "segments[1]", "expected an Array, got Integer 5"],
       [Route.new(segments: 5), "segments", "expected an Array, got Integer 5"],
-      [Route.new(shape: [[1.0], ["x"]]), "shape", "expected a list of lists of :float for shape"],
-      [Route.new(shape: [[Float::NAN]]), "shape", "cannot write NaN"]
+      [Route.new(shape: [[1.0], ["x"]]), "shape[1][0]", 'expected a Float or Integer, got String "x"'],
+      [Route.new(shape: [[Float::NAN]]), "shape[0][0]", "cannot write NaN"]
     ]
     backends.each do |backend|
       cases.each do |record, path, message|

@@ -197,7 +197,7 @@ module Wirebind
       # @raise [EncodeError, Types::InvalidValue] with the place in the value as its path
       def self.nested_rows(attribute, value)
         return value if value.nil?
-        return attribute.encode_wire(value) unless attribute.model?
+        return nested_scalars(attribute.type, value, attribute.nested_levels + 1, nil) unless attribute.model?
         raise EncodeError, "expected an Array, got #{Types.describe(value)}" unless value.is_a?(Array)
 
         type = attribute.type
@@ -212,6 +212,28 @@ module Wirebind
           end
         end
         Model.encodable(value) # formatted times as their wire values, enums checked: as JSON.encode
+      end
+
+      # +value+, a list +levels+ deep of +type+ scalars, as Wirebind::JSON.encode
+      # writes it: each innermost item checked through the same JSON::Writer
+      # method (so the same message), an Integer of a +:float+ list as a Float.
+      # The recursion is as deep as the declaration's levels, not the input's.
+      def self.nested_scalars(type, value, levels, path)
+        raise EncodeError.new("expected an Array, got #{Types.describe(value)}", path: path) unless value.is_a?(Array)
+
+        value.each_with_index.map do |item, i|
+          next if item.nil?
+
+          at = "#{path}[#{i}]"
+          next nested_scalars(type, item, levels - 1, at) if levels > 1
+
+          begin
+            JSON::Writer.public_send(type, +"", item)
+          rescue EncodeError => e
+            raise EncodeError.new(e.message, path: at)
+          end
+          type == :float && item.is_a?(Integer) ? item.to_f : item
+        end
       end
 
       # A json_type discriminator's value for +record+ (the value its class's
