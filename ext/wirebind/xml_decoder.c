@@ -583,18 +583,48 @@ static int xsi_attributes(const wb_xtok_attr *attrs, size_t n, wb_xtok_str *type
     return nil > 0;
 }
 
+/* Names and namespaces compared here are a few bytes long: inline, not memcmp. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+/* Remembers q as the way t's pair was written at this namespace generation. */
+static void remember_written(wb_xdec_plain_type *t, wb_xtok_str q, uint64_t generation)
+{
+    if (q.len > sizeof(t->written)) {
+        t->written_generation = 0;
+        return;
+    }
+    memcpy(t->written, q.ptr, q.len);
+    t->written_len = (unsigned char)q.len;
+    t->written_generation = generation;
+}
+
 /* plain_type: instance_type_plain for the xsi:type value q. */
 static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q)
 {
+    /* The same bytes as last time, under the same bindings: the same pair. */
+    uint64_t generation = wb_xtok_namespace_generation(&d->tok);
+    for (size_t i = 0; i < d->plain_type_count; i++) {
+        const wb_xdec_plain_type *t = &d->plain_types[i];
+        if (t->declared == declared && t->written_generation == generation && t->written_len == q.len &&
+            same_bytes(t->written, q.ptr, q.len))
+            return 1;
+    }
     size_t colon = wb_xtok_prefix_end(q.ptr, q.len);
     wb_xtok_str ns = wb_xtok_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
     const char *local = q.ptr + colon;
     size_t local_len = q.len - colon, uri_len = ns.ptr ? ns.len : 0;
     for (size_t i = 0; i < d->plain_type_count; i++) {
-        const wb_xdec_plain_type *t = &d->plain_types[i];
-        if (t->declared == declared && t->local_len == local_len && t->uri_len == uri_len && memcmp(t->local, local, local_len) == 0 &&
-            (uri_len == 0 || memcmp(t->uri, ns.ptr, uri_len) == 0))
+        wb_xdec_plain_type *t = &d->plain_types[i];
+        if (t->declared == declared && t->local_len == local_len && t->uri_len == uri_len && same_bytes(t->local, local, local_len) &&
+            same_bytes(t->uri, ns.ptr, uri_len)) {
+            remember_written(t, q, generation);
             return 1;
+        }
     }
     VALUE args[3] = {declared, wb_utf8_str(local, local_len), ns.ptr ? wb_utf8_str(ns.ptr, ns.len) : Qnil};
     if (!NIL_P(rb_funcallv(wb_hooks.mXML, id_instance_rule, 3, args))) return 0;
@@ -605,6 +635,7 @@ static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q)
         t->uri_len = (unsigned char)uri_len;
         memcpy(t->local, local, local_len);
         if (uri_len) memcpy(t->uri, ns.ptr, uri_len);
+        remember_written(t, q, generation);
         d->plain_type_next = (d->plain_type_next + 1) % WB_XDEC_PLAIN_TYPES;
         if (d->plain_type_count < WB_XDEC_PLAIN_TYPES) d->plain_type_count++;
     }

@@ -53,6 +53,12 @@ typedef struct wb_xdec_plain_type {
     unsigned char local_len, uri_len;
     char local[32];
     char uri[64];
+    /* The xsi:type as last written for it ("xsd:string") and the tokenizer's
+     * namespace generation then: while that holds, the same bytes need no
+     * prefix resolved (written_generation 0: none remembered). */
+    uint64_t written_generation;
+    unsigned char written_len;
+    char written[40];
 } wb_xdec_plain_type;
 
 typedef struct wb_xdec {
