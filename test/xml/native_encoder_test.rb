@@ -585,6 +585,31 @@ class XMLNativeEncoderTest < Minitest::Test
     assert_same_encoding(Issue.new(affects_versions: [subclass.new(extra: "x")]))
   end
 
+  # A record whose values sit in text, in an attribute and in the element's text.
+  class Escaped
+    include Wirebind::Model
+    xml_root "e"
+    attribute :code, :string, xml: "@code"
+    attribute :name, :string
+    attribute :body, :string, xml: "."
+  end
+
+  # The escaper skips plain ASCII 16 bytes a step and leaves the rest to its
+  # byte loop: whatever sits at whatever offset, and a long run of text in
+  # another script, is written as the reference writes it (or refused alike).
+  def test_values_escape_alike_whatever_sits_where
+    specials = ["&", "<", ">", '"', "'", "\t", "\n", "\r", "]]>", "é", "中", "\u{1F600}", "\u0001", "\uFFFE", "\u007F"]
+    specials.each do |special|
+      (0..40).each do |offset|
+        value = "#{'a' * offset}#{special}#{'b' * (40 - offset)}"
+        assert_same_encoding(Escaped.new(code: value, name: value, body: value), "#{special.inspect} at #{offset}")
+      end
+    end
+    assert_same_encoding(Escaped.new(code: "ちょっと長い日本語の文" * 5, name: "søren.k & «co» " * 6))
+    written = XML.encode(Escaped.new(code: "#{'x' * 20}\"<\n", name: "#{'y' * 17}&>\t"), backend: :native)
+    assert_equal %(<e code="#{'x' * 20}&quot;&lt;&#10;"><name>#{'y' * 17}&amp;&gt;\t</name></e>), written
+  end
+
   # Both backends encode the instance variables (what decoding sets), not readers.
   def test_overridden_readers_do_not_change_what_is_encoded
     klass = Class.new(Version) do
