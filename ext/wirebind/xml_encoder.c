@@ -607,6 +607,48 @@ static inline void set_field(frame *f, const wb_xenc_plan *plan, wb_xenc_bytes f
 }
 
 /* `ns == uri` in the generated code: is the namespace in scope the plan's? */
+#if RUBY_API_VERSION_CODE < 30200
+/* The slot of `ivar` in a record's ivar array, learned from a record: the one
+ * slot that holds the (non-nil) value rb_ivar_get gives; not learned while
+ * another slot holds the same value (or it is nil), the next record may tell. */
+static NOINLINE(VALUE learn_ivar(VALUE record, ID ivar, uint32_t *slot));
+static VALUE learn_ivar(VALUE record, ID ivar, uint32_t *slot)
+{
+    VALUE value = rb_ivar_get(record, ivar);
+    if (NIL_P(value)) return value;
+    uint32_t count = ROBJECT_NUMIV(record), found = 0;
+    const VALUE *ivars = ROBJECT_IVPTR(record);
+    for (uint32_t k = 0; k < count; k++) {
+        if (ivars[k] != value) continue;
+        if (found) return value;
+        found = k + 1;
+    }
+    if (found) __atomic_store_n(slot, found, __ATOMIC_RELAXED);
+    return value;
+}
+#endif
+
+/* A record's attribute: rb_ivar_get looks the name up in the class's index
+ * table on every read (a tenth of an encode). Ruby 3.1 keeps a T_OBJECT's ivars
+ * in an array indexed by that table, shared by every instance of exactly that
+ * class and never changed once given: for a record of exactly the plan's class,
+ * the slot learned once (kept in the plan, written relaxed: every writer
+ * writes the same) is read directly. Ruby 3.2's object shapes: by name. */
+static inline VALUE read_ivar(const wb_xenc_plan *plan, VALUE record, ID ivar, const uint32_t *slot)
+{
+#if RUBY_API_VERSION_CODE < 30200
+    if (RB_TYPE_P(record, T_OBJECT) && RBASIC_CLASS(record) == plan->klass) {
+        uint32_t known = __atomic_load_n(slot, __ATOMIC_RELAXED);
+        if (!known) return learn_ivar(record, ivar, (uint32_t *)slot); /* the plan's one mutable field */
+        if (known <= ROBJECT_NUMIV(record)) {
+            VALUE value = ROBJECT_IVPTR(record)[known - 1];
+            return value == Qundef ? Qnil : value;
+        }
+    }
+#endif
+    return rb_ivar_get(record, ivar);
+}
+
 static inline int same_namespace(const wb_xenc_plan *ns, const wb_xenc_plan *plan)
 {
     return ns && ns->uri.len == plan->uri.len && memcmp(WB_XENC_PTR(ns, ns->uri), WB_XENC_PTR(plan, plan->uri), plan->uri.len) == 0;
@@ -816,7 +858,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
 
     if (plan->has_text) {
         set_field(f, plan, plan->text.field);
-        VALUE value = rb_ivar_get(f->record, plan->text.ivar);
+        VALUE value = read_ivar(plan, f->record, plan->text.ivar, &plan->text.ivar_slot);
         if (NIL_P(value)) {
             /* nothing */
         } else if (plan->text_xml) {
@@ -865,7 +907,7 @@ static void write_attributes(encoding *enc, frame *f, size_t first, size_t count
     for (size_t i = first; i < first + count; i++) {
         const wb_xenc_attribute *attribute = &plan->attributes[i];
         set_field(f, plan, attribute->field);
-        VALUE value = rb_ivar_get(f->record, attribute->ivar);
+        VALUE value = read_ivar(plan, f->record, attribute->ivar, &attribute->ivar_slot);
         if (NIL_P(value)) continue;
         append_bytes(enc, plan, attribute->prefix);
         if (attribute->qname_index >= 0) {
@@ -927,7 +969,7 @@ static void write_scalar_with_attributes(encoding *enc, const wb_xenc_op *op, VA
     if (NIL_P(value)) {
         int any = op->nil_xsi || enc->xsi_all;
         for (size_t i = op->attribute_first; !any && i < op->attribute_first + op->attribute_count; i++)
-            any = !NIL_P(rb_ivar_get(f->record, plan->attributes[i].ivar));
+            any = !NIL_P(read_ivar(plan, f->record, plan->attributes[i].ivar, &plan->attributes[i].ivar_slot));
         if (!any) return;
     }
     open_name(enc, f, op);
@@ -1092,7 +1134,7 @@ static void xenc_run(encoding *enc)
         default: break;
         }
         set_field(f, plan, op->field);
-        VALUE value = rb_ivar_get(f->record, op->ivar);
+        VALUE value = read_ivar(plan, f->record, op->ivar, &op->ivar_slot);
         if (op->list) {
             if (NIL_P(value)) {
                 f->pc++;

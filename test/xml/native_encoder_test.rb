@@ -610,6 +610,36 @@ class XMLNativeEncoderTest < Minitest::Test
     assert_equal %(<e code="#{'x' * 20}&quot;&lt;&#10;"><name>#{'y' * 17}&amp;&gt;\t</name></e>), written
   end
 
+  # Values are read from the slot each attribute's ivar holds in records of
+  # exactly the model's class (learned from a record where that slot alone
+  # holds the value): shared values, nils, ivars never set, ivars set in another
+  # order, extra ivars, singleton classes and subclasses all read as by name.
+  def test_values_are_read_from_the_right_ivar_whatever_the_record
+    shared = "same"
+    records = [
+      Version.new(name: shared, id: shared, sequence: 1),
+      Version.allocate.tap { |v| v.instance_variable_set(:@sequence, 7) },
+      Version.allocate.tap do |v|
+        v.instance_variable_set(:@extra, "not encoded")
+        v.instance_variable_set(:@sequence, 2)
+        v.instance_variable_set(:@name, "set last")
+      end,
+      Version.new(name: "own", id: "9", sequence: 3),
+      Version.new(name: "singleton", sequence: 4).tap { |v| v.singleton_class.define_method(:name) { "reader" } },
+      Class.new(Version).new(name: "subclass", id: "8", sequence: 5),
+      Version.new(name: nil, id: "only id", sequence: nil),
+      Version.new(name: "again", id: "7", sequence: 6)
+    ]
+    holder = Holder.new(label: "l", main: records.first, others: records)
+    assert_same_encoding(holder)
+    records[3].instance_variable_set(:@name, "changed")
+    records[3].remove_instance_variable(:@id)
+    xml = assert_same_encoding(holder)[1].first
+    assert_includes xml, "<name>changed</name><sequence>3</sequence>"
+    assert_includes xml, "<name>set last</name>"
+    assert_includes xml, "<id>7</id><name>again</name>"
+  end
+
   # Both backends encode the instance variables (what decoding sets), not readers.
   def test_overridden_readers_do_not_change_what_is_encoded
     klass = Class.new(Version) do
