@@ -101,6 +101,9 @@ static const rb_data_type_t plan_type = {
     RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
 };
 
+/* Bytes readable past the end of the plan's string table. */
+#define PLAN_STRING_SLACK 16
+
 /* Adds a String's bytes to the plan's string table. */
 static wb_xenc_bytes xenc_intern(wb_xenc_plan *plan, VALUE str)
 {
@@ -108,6 +111,9 @@ static wb_xenc_bytes xenc_intern(wb_xenc_plan *plan, VALUE str)
     bytes.offset = plan->strings.len;
     wb_buffer_append_str(&plan->strings, str);
     bytes.len = plan->strings.len - bytes.offset;
+    /* Sixteen readable bytes past every string: see append_bytes. */
+    wb_buffer_reserve(&plan->strings, PLAN_STRING_SLACK);
+    memset(plan->strings.ptr + plan->strings.len, 0, PLAN_STRING_SLACK);
     RB_GC_GUARD(str);
     return bytes;
 }
@@ -595,9 +601,19 @@ static void xenc_fail_expected(const encoding *enc, VALUE what, VALUE value)
     xenc_fail(enc, message);
 }
 
+/* A string of the plan (a name, a prefix, a declaration). Most are names of a
+ * few bytes, appended several times per record: one sixteen-byte move (the
+ * table has that many bytes past every string, the buffer room for them; the
+ * bytes past the string's end are written over next), not a call to memcpy. */
 static inline void append_bytes(encoding *enc, const wb_xenc_plan *plan, wb_xenc_bytes bytes)
 {
-    wb_buffer_append(&enc->buffer, WB_XENC_PTR(plan, bytes), bytes.len);
+    wb_buffer *buffer = &enc->buffer;
+    if (bytes.len <= PLAN_STRING_SLACK && buffer->capa - buffer->len >= PLAN_STRING_SLACK) {
+        memcpy(buffer->ptr + buffer->len, WB_XENC_PTR(plan, bytes), PLAN_STRING_SLACK);
+        buffer->len += bytes.len;
+        return;
+    }
+    wb_buffer_append(buffer, WB_XENC_PTR(plan, bytes), bytes.len);
 }
 
 static inline void set_field(frame *f, const wb_xenc_plan *plan, wb_xenc_bytes field)
