@@ -610,6 +610,24 @@ class XMLNativeEncoderTest < Minitest::Test
     assert_equal %(<e code="#{'x' * 20}&quot;&lt;&#10;"><name>#{'y' * 17}&amp;&gt;\t</name></e>), written
   end
 
+  # A plan's names are appended 16 bytes at a time: names of every length
+  # around that, in elements, wrappers, attributes and lists, end where they end.
+  def test_names_of_every_length_are_written_whole
+    klass = Class.new do
+      include Wirebind::Model
+      xml_root "r#{'o' * 20}"
+      (1..34).each { |length| attribute :"a#{length}", :string, xml: "n#{'x' * (length - 1)}" }
+      attribute :wrapped, [:integer], xml: "#{'w' * 15}/#{'i' * 17}"
+      attribute :tag, :string, xml: "@#{'t' * 16}"
+    end
+    values = (1..34).to_h { |length| [:"a#{length}", "v" * length] }
+    record = klass.new(**values, wrapped: [1, 22, 333], tag: "q")
+    xml = assert_same_encoding(record)[1].first
+    assert_includes xml, "<n#{'x' * 15}>#{'v' * 16}</n#{'x' * 15}>"
+    assert_includes xml, "<#{'w' * 15}><#{'i' * 17}>1</#{'i' * 17}>"
+    assert_equal record, XML.decode(xml, klass, backend: :pure)
+  end
+
   # Values are read from the slot each attribute's ivar holds in records of
   # exactly the model's class (learned from a record where that slot alone
   # holds the value): shared values, nils, ivars never set, ivars set in another
