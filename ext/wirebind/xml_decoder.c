@@ -115,6 +115,14 @@ static size_t xdec_push_values(wb_xdec *d, long size)
     return base;
 }
 
+/* Names and namespaces compared here are a few bytes long: inline, not memcmp. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 static inline int uri_is(const wb_xtok_str uri, const char *p, size_t n)
 {
     return uri.ptr && uri.len == n && memcmp(uri.ptr, p, n) == 0;
@@ -437,11 +445,25 @@ static int nil_attribute(const wb_xtok_attr *attrs, size_t n)
 static void apply_attributes(wb_xdec *d, const wb_xplan_table *table, const wb_xtok_attr *attrs, size_t n, size_t base, wb_xtok_str leaf)
 {
     if (!table->buckets) return;
+    int memo = d->attribute_memo_table == table;
+    if (!memo) {
+        memset(d->attribute_memo, 0, sizeof(d->attribute_memo));
+        d->attribute_memo_table = table;
+    }
     for (size_t i = 0; i < n; i++) {
         const wb_xtok_attr *a = &attrs[i];
-        wb_xplan_entry *slot = wb_xplan_lookup(table, a->local.ptr, a->local.len);
-        /* Exact: an unprefixed attribute (uri NULL) is in no namespace. */
-        while (slot && (slot->uri ? !uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr != NULL)) slot = slot->alt;
+        /* The entry this place matched in the last tag, if it is this name in
+         * this namespace: an attribute matches exactly one entry of a chain. */
+        wb_xplan_entry *slot = i < WB_XDEC_ATTRIBUTE_MEMO ? d->attribute_memo[i] : NULL;
+        if (slot && slot->name_len == a->local.len && same_bytes(slot->name, a->local.ptr, a->local.len) &&
+            (slot->uri ? uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr == NULL)) {
+            /* found */
+        } else {
+            slot = wb_xplan_lookup(table, a->local.ptr, a->local.len);
+            /* Exact: an unprefixed attribute (uri NULL) is in no namespace. */
+            while (slot && (slot->uri ? !uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr != NULL)) slot = slot->alt;
+            if (i < WB_XDEC_ATTRIBUTE_MEMO) d->attribute_memo[i] = slot;
+        }
         if (!slot) continue;
         leaf_path l = {leaf, a->local};
         VALUE v = convert(d, slot, a->value.ptr, a->value.len, l, NONE);
@@ -581,14 +603,6 @@ static int xsi_attributes(const wb_xtok_attr *attrs, size_t n, wb_xtok_str *type
         }
     }
     return nil > 0;
-}
-
-/* Names and namespaces compared here are a few bytes long: inline, not memcmp. */
-static inline int same_bytes(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) return 0;
-    return 1;
 }
 
 /* Remembers q as the way t's pair was written at this namespace generation. */
