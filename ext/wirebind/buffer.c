@@ -1,6 +1,10 @@
 /* The growable byte buffer every encoder writes into (see buffer.h). */
 #include "buffer.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define INITIAL_CAPACITY 4096
 
 /* What each byte asks of the escaper: 0 copy it, 1 replace it with a
@@ -97,6 +101,30 @@ static inline void append_reference(wb_buffer *buffer, unsigned char c)
     }
 }
 
+/* Past the plain byte at p and the plain ASCII after it: sixteen bytes a step
+ * where SSE2 is there (every x86-64), up to the first byte that may need more
+ * than a copy (a control character, TAB and LF included, a byte above 0x7F:
+ * both compare below 0x20 as signed bytes; & < >, and " in an attribute),
+ * which the byte loop then classifies. Only after an ASCII byte: text in
+ * another script stays in the byte loop, multi-byte character after another. */
+static inline const unsigned char *plain_end(const unsigned char *p, const unsigned char *end, wb_format_escape_mode mode)
+{
+    p++;
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8(mode == WB_FORMAT_ESCAPE_ATTRIBUTE ? '"' : '&');
+    for (; end - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i stop = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8('&')));
+        stop = _mm_or_si128(stop, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')), _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))));
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(stop, _mm_cmpeq_epi8(v, quote)));
+        if (mask) return p + __builtin_ctz(mask);
+    }
+#else
+    (void)mode;
+#endif
+    return p;
+}
+
 wb_format_escape_result wb_buffer_append_escaped(wb_buffer *buffer, const char *bytes, size_t n, wb_format_escape_mode mode)
 {
     const unsigned char *table = mode == WB_FORMAT_ESCAPE_ATTRIBUTE ? ATTRIBUTE_CLASS : TEXT_CLASS;
@@ -109,7 +137,7 @@ wb_format_escape_result wb_buffer_append_escaped(wb_buffer *buffer, const char *
     while (p < end) {
         unsigned char kind = table[*p];
         if (kind == COPY) {
-            p++;
+            p = plain_end(p, end, mode); /* COPY bytes are ASCII */
             continue;
         }
         if (kind == MULTI) {

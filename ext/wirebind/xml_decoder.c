@@ -118,6 +118,14 @@ static size_t xdec_push_values(wb_xdec *d, long size)
     return base;
 }
 
+/* Names and namespaces compared here are a few bytes long: inline, not memcmp. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 static inline int uri_is(const wb_xtok_str uri, const char *p, size_t n)
 {
     return uri.ptr && uri.len == n && memcmp(uri.ptr, p, n) == 0;
@@ -453,11 +461,25 @@ static int nil_attribute(const wb_xtok_attr *attrs, size_t n)
 static void apply_attributes(wb_xdec *d, const wb_xplan_table *table, const wb_xtok_attr *attrs, size_t n, size_t base, wb_xtok_str leaf)
 {
     if (!table->buckets) return;
+    int memo = d->attribute_memo_table == table;
+    if (!memo) {
+        memset(d->attribute_memo, 0, sizeof(d->attribute_memo));
+        d->attribute_memo_table = table;
+    }
     for (size_t i = 0; i < n; i++) {
         const wb_xtok_attr *a = &attrs[i];
-        wb_xplan_entry *slot = wb_xplan_lookup(table, a->local.ptr, a->local.len);
-        /* Exact: an unprefixed attribute (uri NULL) is in no namespace. */
-        while (slot && (slot->uri ? !uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr != NULL)) slot = slot->alt;
+        /* The entry this place matched in the last tag, if it is this name in
+         * this namespace: an attribute matches exactly one entry of a chain. */
+        wb_xplan_entry *slot = i < WB_XDEC_ATTRIBUTE_MEMO ? d->attribute_memo[i] : NULL;
+        if (slot && slot->name_len == a->local.len && same_bytes(slot->name, a->local.ptr, a->local.len) &&
+            (slot->uri ? uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr == NULL)) {
+            /* found */
+        } else {
+            slot = wb_xplan_lookup(table, a->local.ptr, a->local.len);
+            /* Exact: an unprefixed attribute (uri NULL) is in no namespace. */
+            while (slot && (slot->uri ? !uri_is(a->uri, slot->uri, slot->uri_len) : a->uri.ptr != NULL)) slot = slot->alt;
+            if (i < WB_XDEC_ATTRIBUTE_MEMO) d->attribute_memo[i] = slot;
+        }
         if (!slot) continue;
         leaf_path l = {leaf, a->local};
         VALUE v = convert(d, slot, a->value.ptr, a->value.len, l, NONE);
@@ -635,18 +657,40 @@ static int xsi_attributes(const wb_xtok_attr *attrs, size_t n, wb_xtok_str *type
     return nil > 0;
 }
 
+/* Remembers q as the way t's pair was written at this namespace generation. */
+static void remember_written(wb_xdec_plain_type *t, wb_xtok_str q, uint64_t generation)
+{
+    if (q.len > sizeof(t->written)) {
+        t->written_generation = 0;
+        return;
+    }
+    memcpy(t->written, q.ptr, q.len);
+    t->written_len = (unsigned char)q.len;
+    t->written_generation = generation;
+}
+
 /* plain_type: instance_type_plain for the xsi:type value q. */
 static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q)
 {
+    /* The same bytes as last time, under the same bindings: the same pair. */
+    uint64_t generation = wb_xtok_namespace_generation(&d->tok);
+    for (size_t i = 0; i < d->plain_type_count; i++) {
+        const wb_xdec_plain_type *t = &d->plain_types[i];
+        if (t->declared == declared && t->written_generation == generation && t->written_len == q.len &&
+            same_bytes(t->written, q.ptr, q.len))
+            return 1;
+    }
     size_t colon = wb_xtok_prefix_end(q.ptr, q.len);
     wb_xtok_str ns = wb_xtok_namespace_of(&d->tok, q.ptr, colon ? colon - 1 : 0);
     const char *local = q.ptr + colon;
     size_t local_len = q.len - colon, uri_len = ns.ptr ? ns.len : 0;
     for (size_t i = 0; i < d->plain_type_count; i++) {
-        const wb_xdec_plain_type *t = &d->plain_types[i];
-        if (t->declared == declared && t->local_len == local_len && t->uri_len == uri_len && memcmp(t->local, local, local_len) == 0 &&
-            (uri_len == 0 || memcmp(t->uri, ns.ptr, uri_len) == 0))
+        wb_xdec_plain_type *t = &d->plain_types[i];
+        if (t->declared == declared && t->local_len == local_len && t->uri_len == uri_len && same_bytes(t->local, local, local_len) &&
+            same_bytes(t->uri, ns.ptr, uri_len)) {
+            remember_written(t, q, generation);
             return 1;
+        }
     }
     VALUE args[3] = {declared, wb_utf8_str(local, local_len), ns.ptr ? wb_utf8_str(ns.ptr, ns.len) : Qnil};
     if (!NIL_P(rb_funcallv(wb_hooks.mXML, id_instance_rule, 3, args))) return 0;
@@ -657,6 +701,7 @@ static int plain_type(wb_xdec *d, VALUE declared, wb_xtok_str q)
         t->uri_len = (unsigned char)uri_len;
         memcpy(t->local, local, local_len);
         if (uri_len) memcpy(t->uri, ns.ptr, uri_len);
+        remember_written(t, q, generation);
         d->plain_type_next = (d->plain_type_next + 1) % WB_XDEC_PLAIN_TYPES;
         if (d->plain_type_count < WB_XDEC_PLAIN_TYPES) d->plain_type_count++;
     }

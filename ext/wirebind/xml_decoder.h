@@ -48,11 +48,18 @@ typedef struct wb_xdec_frame {
  * answered nil) for a declared type: remembered so that a document writing
  * xsi:type on every leaf (rpc/encoded) asks Ruby once per pair, not per leaf. */
 #define WB_XDEC_PLAIN_TYPES 8
+#define WB_XDEC_ATTRIBUTE_MEMO 16
 typedef struct wb_xdec_plain_type {
     VALUE declared; /* the declared type's Symbol (a static one: never moved or freed) */
     unsigned char local_len, uri_len;
     char local[32];
     char uri[64];
+    /* The xsi:type as last written for it ("xsd:string") and the tokenizer's
+     * namespace generation then: while that holds, the same bytes need no
+     * prefix resolved (written_generation 0: none remembered). */
+    uint64_t written_generation;
+    unsigned char written_len;
+    char written[40];
 } wb_xdec_plain_type;
 
 typedef struct wb_xdec {
@@ -92,6 +99,11 @@ typedef struct wb_xdec {
     wb_xplan_entry referent; /* the slot of the referent being read (one at a time, at the top) */
     VALUE state;             /* the DecodeState that owns this decoder: the scope Captures ask (namespace_of) */
     wb_xdec_plain_type plain_types[WB_XDEC_PLAIN_TYPES];
+    /* apply_attributes: the entry the i-th attribute of the last tag read
+     * through attribute_memo_table matched (tags of one kind repeat their
+     * attributes in one order), checked by name and namespace before use. */
+    const wb_xplan_table *attribute_memo_table;
+    wb_xplan_entry *attribute_memo[WB_XDEC_ATTRIBUTE_MEMO];
     size_t plain_type_count, plain_type_next;
 } wb_xdec;
 

@@ -101,6 +101,9 @@ static const rb_data_type_t plan_type = {
     RUBY_TYPED_FREE_IMMEDIATELY | RUBY_TYPED_FROZEN_SHAREABLE,
 };
 
+/* Bytes readable past the end of the plan's string table. */
+#define PLAN_STRING_SLACK 16
+
 /* Adds a String's bytes to the plan's string table. */
 static wb_xenc_bytes xenc_intern(wb_xenc_plan *plan, VALUE str)
 {
@@ -108,6 +111,9 @@ static wb_xenc_bytes xenc_intern(wb_xenc_plan *plan, VALUE str)
     bytes.offset = plan->strings.len;
     wb_buffer_append_str(&plan->strings, str);
     bytes.len = plan->strings.len - bytes.offset;
+    /* Sixteen readable bytes past every string: see append_bytes. */
+    wb_buffer_reserve(&plan->strings, PLAN_STRING_SLACK);
+    memset(plan->strings.ptr + plan->strings.len, 0, PLAN_STRING_SLACK);
     RB_GC_GUARD(str);
     return bytes;
 }
@@ -595,9 +601,19 @@ static void xenc_fail_expected(const encoding *enc, VALUE what, VALUE value)
     xenc_fail(enc, message);
 }
 
+/* A string of the plan (a name, a prefix, a declaration). Most are names of a
+ * few bytes, appended several times per record: one sixteen-byte move (the
+ * table has that many bytes past every string, the buffer room for them; the
+ * bytes past the string's end are written over next), not a call to memcpy. */
 static inline void append_bytes(encoding *enc, const wb_xenc_plan *plan, wb_xenc_bytes bytes)
 {
-    wb_buffer_append(&enc->buffer, WB_XENC_PTR(plan, bytes), bytes.len);
+    wb_buffer *buffer = &enc->buffer;
+    if (bytes.len <= PLAN_STRING_SLACK && buffer->capa - buffer->len >= PLAN_STRING_SLACK) {
+        memcpy(buffer->ptr + buffer->len, WB_XENC_PTR(plan, bytes), PLAN_STRING_SLACK);
+        buffer->len += bytes.len;
+        return;
+    }
+    wb_buffer_append(buffer, WB_XENC_PTR(plan, bytes), bytes.len);
 }
 
 static inline void set_field(frame *f, const wb_xenc_plan *plan, wb_xenc_bytes field)
@@ -607,6 +623,48 @@ static inline void set_field(frame *f, const wb_xenc_plan *plan, wb_xenc_bytes f
 }
 
 /* `ns == uri` in the generated code: is the namespace in scope the plan's? */
+#if RUBY_API_VERSION_CODE < 30200
+/* The slot of `ivar` in a record's ivar array, learned from a record: the one
+ * slot that holds the (non-nil) value rb_ivar_get gives; not learned while
+ * another slot holds the same value (or it is nil), the next record may tell. */
+static NOINLINE(VALUE learn_ivar(VALUE record, ID ivar, uint32_t *slot));
+static VALUE learn_ivar(VALUE record, ID ivar, uint32_t *slot)
+{
+    VALUE value = rb_ivar_get(record, ivar);
+    if (NIL_P(value)) return value;
+    uint32_t count = ROBJECT_NUMIV(record), found = 0;
+    const VALUE *ivars = ROBJECT_IVPTR(record);
+    for (uint32_t k = 0; k < count; k++) {
+        if (ivars[k] != value) continue;
+        if (found) return value;
+        found = k + 1;
+    }
+    if (found) __atomic_store_n(slot, found, __ATOMIC_RELAXED);
+    return value;
+}
+#endif
+
+/* A record's attribute: rb_ivar_get looks the name up in the class's index
+ * table on every read (a tenth of an encode). Ruby 3.1 keeps a T_OBJECT's ivars
+ * in an array indexed by that table, shared by every instance of exactly that
+ * class and never changed once given: for a record of exactly the plan's class,
+ * the slot learned once (kept in the plan, written relaxed: every writer
+ * writes the same) is read directly. Ruby 3.2's object shapes: by name. */
+static inline VALUE read_ivar(const wb_xenc_plan *plan, VALUE record, ID ivar, const uint32_t *slot)
+{
+#if RUBY_API_VERSION_CODE < 30200
+    if (RB_TYPE_P(record, T_OBJECT) && RBASIC_CLASS(record) == plan->klass) {
+        uint32_t known = __atomic_load_n(slot, __ATOMIC_RELAXED);
+        if (!known) return learn_ivar(record, ivar, (uint32_t *)slot); /* the plan's one mutable field */
+        if (known <= ROBJECT_NUMIV(record)) {
+            VALUE value = ROBJECT_IVPTR(record)[known - 1];
+            return value == Qundef ? Qnil : value;
+        }
+    }
+#endif
+    return rb_ivar_get(record, ivar);
+}
+
 static inline int same_namespace(const wb_xenc_plan *ns, const wb_xenc_plan *plan)
 {
     return ns && ns->uri.len == plan->uri.len && memcmp(WB_XENC_PTR(ns, ns->uri), WB_XENC_PTR(plan, plan->uri), plan->uri.len) == 0;
@@ -816,7 +874,7 @@ static void open_record(encoding *enc, frame *f, const char *tag_declaration, si
 
     if (plan->has_text) {
         set_field(f, plan, plan->text.field);
-        VALUE value = rb_ivar_get(f->record, plan->text.ivar);
+        VALUE value = read_ivar(plan, f->record, plan->text.ivar, &plan->text.ivar_slot);
         if (NIL_P(value)) {
             /* nothing */
         } else if (plan->text_xml) {
@@ -865,7 +923,7 @@ static void write_attributes(encoding *enc, frame *f, size_t first, size_t count
     for (size_t i = first; i < first + count; i++) {
         const wb_xenc_attribute *attribute = &plan->attributes[i];
         set_field(f, plan, attribute->field);
-        VALUE value = rb_ivar_get(f->record, attribute->ivar);
+        VALUE value = read_ivar(plan, f->record, attribute->ivar, &attribute->ivar_slot);
         if (NIL_P(value)) continue;
         append_bytes(enc, plan, attribute->prefix);
         if (attribute->qname_index >= 0) {
@@ -927,7 +985,7 @@ static void write_scalar_with_attributes(encoding *enc, const wb_xenc_op *op, VA
     if (NIL_P(value)) {
         int any = op->nil_xsi || enc->xsi_all;
         for (size_t i = op->attribute_first; !any && i < op->attribute_first + op->attribute_count; i++)
-            any = !NIL_P(rb_ivar_get(f->record, plan->attributes[i].ivar));
+            any = !NIL_P(read_ivar(plan, f->record, plan->attributes[i].ivar, &plan->attributes[i].ivar_slot));
         if (!any) return;
     }
     open_name(enc, f, op);
@@ -1092,7 +1150,7 @@ static void xenc_run(encoding *enc)
         default: break;
         }
         set_field(f, plan, op->field);
-        VALUE value = rb_ivar_get(f->record, op->ivar);
+        VALUE value = read_ivar(plan, f->record, op->ivar, &op->ivar_slot);
         if (op->list) {
             if (NIL_P(value)) {
                 f->pc++;

@@ -48,6 +48,7 @@ typedef struct wb_xenc_op {
     unsigned char top;          /* a child of the record's element, not of a wrapper */
     unsigned char no_namespace; /* "{}local" in a model with a namespace: resets a default namespace in scope */
     ID ivar;                    /* where the record keeps the value */
+    uint32_t ivar_slot;         /* its index + 1 in a record of exactly the plan's class, once known (read_ivar) */
     VALUE type;                 /* the scalar type's Symbol, or the model Class values must be */
     wb_xenc_bytes field;        /* the attribute's xml path, for EncodeError#path */
     wb_xenc_bytes name;         /* the local name ("item" for "*"), or the whole foreign name */
@@ -59,6 +60,7 @@ typedef struct wb_xenc_op {
 typedef struct wb_xenc_attribute {
     unsigned char format; /* wb_format_kind */
     ID ivar;
+    uint32_t ivar_slot;   /* as wb_xenc_op's */
     VALUE type;           /* the scalar type's Symbol */
     wb_xenc_bytes field;  /* "@local" or ".", for EncodeError#path */
     wb_xenc_bytes prefix; /* ' name="' */

@@ -54,10 +54,9 @@ static WB_XTOK_NORETURN void out_of_memory(wb_xtok *t)
     abort(); /* the handler raises */
 }
 
-/* Grows an array to hold `need` elements of `size` bytes (doubling). */
-static void *grow(wb_xtok *t, void *ptr, size_t *cap, size_t need, size_t size)
+/* grow past its capacity: out of line, as it is rare. */
+static void *grow_to(wb_xtok *t, void *ptr, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap) return ptr;
     size_t n = *cap ? *cap : 16;
     while (n < need) {
         if (n > ((size_t)-1) / 2) out_of_memory(t);
@@ -68,6 +67,13 @@ static void *grow(wb_xtok *t, void *ptr, size_t *cap, size_t need, size_t size)
     if (!p) out_of_memory(t);
     *cap = n;
     return p;
+}
+
+/* Grows an array to hold `need` elements of `size` bytes (doubling). Inline:
+ * it runs per attribute and per element, and almost always has room. */
+static inline void *grow(wb_xtok *t, void *ptr, size_t *cap, size_t need, size_t size)
+{
+    return need <= *cap ? ptr : grow_to(t, ptr, cap, need, size);
 }
 
 static void bytes_reserve(wb_xtok *t, wb_xtok_bytes *b, size_t extra)
@@ -302,19 +308,37 @@ static size_t scan_name(const unsigned char *b, size_t i, size_t n, int colons, 
     return j;
 }
 
+/* scan_name, inline for what almost every name is: ASCII name characters
+ * ended, inside the window, by an ASCII byte that goes on no name (nor, for an
+ * XML Name, a ':'). Anything else (a name that does not start there, a
+ * non-ASCII character, the window's end, a colon to go on with) is scan_name's,
+ * from the start: the call and its frame were a tenth of a decode. */
+static inline size_t scan_name_inline(const unsigned char *b, size_t i, size_t n, int colons, int *cut, int *wide)
+{
+    if (i < n && ascii_start(b[i])) {
+        size_t j = i + 1;
+        while (j < n && ascii_char(b[j])) j++;
+        if (j < n && b[j] < 0x80 && !(colons && b[j] == ':')) {
+            *cut = 0;
+            return j;
+        }
+    }
+    return scan_name(b, i, n, colons, cut, wide);
+}
+
 /* A QName: NCName (':' NCName)?, as Syntax::QNAME_SRC. *prefix_end is what
  * wb_xtok_prefix_end would say of it: the colon's index from i, plus one, or 0. */
-static size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, int *wide, size_t *prefix_end)
+static inline size_t scan_qname(const unsigned char *b, size_t i, size_t n, int *cut, int *wide, size_t *prefix_end)
 {
     *prefix_end = 0;
-    size_t e = scan_name(b, i, n, 0, cut, wide);
+    size_t e = scan_name_inline(b, i, n, 0, cut, wide);
     if (e == i || *cut || b[e] != ':') return e;
     if (e + 1 >= n) {
         *cut = 1; /* a local part may follow */
         return e;
     }
     int cut2 = 0;
-    size_t e2 = scan_name(b, e + 1, n, 0, &cut2, wide);
+    size_t e2 = scan_name_inline(b, e + 1, n, 0, &cut2, wide);
     if (e2 == e + 1) {
         *cut = cut2;
         return e;
@@ -364,10 +388,20 @@ static void count_lines(const char *p, size_t n, long *lines, long *tail, int *h
     const char *last = NULL;
     const char *q = p;
     long count = 0;
-    while (q < end && (q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+#ifdef __SSE2__
+    /* A document has a newline every few dozen bytes: sixteen bytes a step,
+     * not a call to memchr per line. */
+    for (; end - q >= 16; q += 16) {
+        unsigned lf = block_mask(ANY_OF(_mm_loadu_si128((const __m128i *)(const void *)q), '\n'));
+        if (!lf) continue;
+        last = q + (31 - __builtin_clz(lf));
+        for (; lf; lf &= lf - 1) count++; /* no popcnt in baseline x86-64 */
+    }
+#endif
+    for (; q < end; q++) {
+        if (*q != '\n') continue;
         count++;
         last = q;
-        q++;
     }
     const char *from = last ? last + 1 : p;
     long chars = 0;
@@ -740,6 +774,7 @@ static void ns_push(wb_xtok *t, const char *prefix, size_t plen, const char *uri
     bytes_append(t, &t->ns_bytes, prefix, plen);
     bytes_append(t, &t->ns_bytes, uri, ulen);
     t->ns_count++;
+    t->ns_generation++;
     if (plen == 0) {
         b->shadowed = t->ns_default;
         t->ns_default = index;
@@ -755,14 +790,10 @@ static void ns_push(wb_xtok *t, const char *prefix, size_t plen, const char *uri
     t->ns_slots[slot] = index + 1;
 }
 
-/* The binding of a prefix ("" for the default namespace), or NONE. A few
- * bindings are searched from the innermost: that is faster than hashing. */
-static size_t ns_lookup(const wb_xtok *t, const char *prefix, size_t plen)
+/* ns_lookup of a prefixed name, without the memo. A few bindings are searched
+ * from the innermost: that is faster than hashing. */
+static size_t ns_search(const wb_xtok *t, const char *prefix, size_t plen)
 {
-    if (plen == 0) {
-        size_t i = t->ns_default;
-        return i == NONE || t->ns[i].none ? NONE : i;
-    }
     if (t->ns_count <= 8) {
         for (size_t i = t->ns_count; i-- > 0;)
             if (binding_is(t, i, prefix, plen)) return i;
@@ -770,6 +801,26 @@ static size_t ns_lookup(const wb_xtok *t, const char *prefix, size_t plen)
     }
     size_t v = t->ns_slots[ns_slot(t, keyed_hash(t, prefix, plen), prefix, plen)];
     return v ? v - 1 : NONE;
+}
+
+/* The binding of a prefix ("" for the default namespace), or NONE. A document
+ * uses a few prefixes over and over (xsi on every leaf of rpc/encoded, xsd in
+ * its values): the binding each was last found at is remembered, by length
+ * and last byte, while no binding comes or goes, and checked before use. */
+static inline size_t ns_lookup(wb_xtok *t, const char *prefix, size_t plen)
+{
+    if (plen == 0) {
+        size_t i = t->ns_default;
+        return i == NONE || t->ns[i].none ? NONE : i;
+    }
+    size_t m = (plen + (unsigned char)prefix[plen - 1]) & 3;
+    if (t->ns_memo[m].generation == t->ns_generation && binding_is(t, t->ns_memo[m].index, prefix, plen)) return t->ns_memo[m].index;
+    size_t i = ns_search(t, prefix, plen);
+    if (i != NONE) {
+        t->ns_memo[m].generation = t->ns_generation;
+        t->ns_memo[m].index = i;
+    }
+    return i;
 }
 
 static wb_xtok_str ns_uri(const wb_xtok *t, size_t i)
@@ -786,6 +837,7 @@ static wb_xtok_str ns_uri(const wb_xtok *t, size_t i)
 static void ns_restore(wb_xtok *t, size_t count, size_t bytes)
 {
     if (t->ns_count == count) return;
+    t->ns_generation++;
     while (t->ns_count > count) {
         size_t index = --t->ns_count;
         const wb_xtok_ns *b = &t->ns[index];
@@ -807,9 +859,14 @@ size_t wb_xtok_depth(const wb_xtok *t)
     return t->depth;
 }
 
-wb_xtok_str wb_xtok_namespace_of(const wb_xtok *t, const char *prefix, size_t len)
+wb_xtok_str wb_xtok_namespace_of(wb_xtok *t, const char *prefix, size_t len)
 {
     return ns_uri(t, ns_lookup(t, prefix, len));
+}
+
+uint64_t wb_xtok_namespace_generation(const wb_xtok *t)
+{
+    return t->ns_generation;
 }
 
 size_t wb_xtok_binding_count(const wb_xtok *t)
@@ -1355,7 +1412,7 @@ static int match_end(wb_xtok *t, size_t lt, int final, int qname, size_t *name_e
     int cut, wide = 0;
     size_t i = lt + 2;
     size_t prefix_end;
-    size_t e = qname ? scan_qname(b, i, n, &cut, &wide, &prefix_end) : scan_name(b, i, n, 1, &cut, &wide);
+    size_t e = qname ? scan_qname(b, i, n, &cut, &wide, &prefix_end) : scan_name_inline(b, i, n, 1, &cut, &wide);
     if (cut) return need;
     if (e == i || (qname && wide)) return M_FAIL;
     size_t k = e;
@@ -1816,6 +1873,7 @@ void wb_xtok_init(wb_xtok *t, const wb_xtok_handler *h, void *ctx, const wb_xtok
     t->hash_key[0] = config->hash_key[0];
     t->hash_key[1] = config->hash_key[1];
     t->ns_default = NONE;
+    t->ns_generation = 1; /* the memo's empty entries (generation 0) never match */
     t->buf = "";
 }
 
@@ -1854,7 +1912,9 @@ void wb_xtok_free(wb_xtok *t)
     free(t->message.ptr);
     wb_xtok_config config = {t->max_depth,      t->max_token_size, t->max_attributes,
                              t->max_namespaces, t->reject_dtd,     {t->hash_key[0], t->hash_key[1]}};
+    uint64_t generation = t->ns_generation;
     wb_xtok_init(t, t->h, t->ctx, &config);
+    t->ns_generation = generation + 1; /* what was remembered of the old bindings stays unmatched */
 }
 
 size_t wb_xtok_memsize(const wb_xtok *t)

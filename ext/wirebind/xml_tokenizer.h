@@ -160,6 +160,14 @@ typedef struct wb_xtok {
     size_t *ns_slots;
     size_t ns_slots_cap, ns_slots_used;
     size_t ns_default;
+    /* Bumped whenever a binding comes or goes (never 0, never reused within a
+     * run): a prefix resolves the same way while it stays the same. */
+    uint64_t ns_generation;
+    /* The last few prefixes resolved (ns_lookup), valid for ns_generation. */
+    struct {
+        uint64_t generation;
+        size_t index;
+    } ns_memo[4];
 
     /* The start tag being read. */
     wb_xtok_raw *raw;
@@ -200,7 +208,10 @@ size_t wb_xtok_depth(const wb_xtok *t);
 wb_xtok_str wb_xtok_name_at(const wb_xtok *t, size_t i);
 /* The namespace a prefix ("" for the default) is bound to where the parser is
  * (during on_leaf, with the leaf's own declarations); {NULL, 0} when unbound. */
-wb_xtok_str wb_xtok_namespace_of(const wb_xtok *t, const char *prefix, size_t len);
+wb_xtok_str wb_xtok_namespace_of(wb_xtok *t, const char *prefix, size_t len);
+/* Changes whenever the bindings in force change (and only then): what a
+ * decoder remembers about a prefixed name holds while it stays the same. */
+uint64_t wb_xtok_namespace_generation(const wb_xtok *t);
 /* The i-th namespace binding in force (0 binds xml; ns_count of them, innermost
  * last): its prefix ("" for the default) and URI (ptr NULL for xmlns=""). */
 void wb_xtok_binding_at(const wb_xtok *t, size_t i, wb_xtok_str *prefix, wb_xtok_str *uri);

@@ -585,6 +585,79 @@ class XMLNativeEncoderTest < Minitest::Test
     assert_same_encoding(Issue.new(affects_versions: [subclass.new(extra: "x")]))
   end
 
+  # A record whose values sit in text, in an attribute and in the element's text.
+  class Escaped
+    include Wirebind::Model
+    xml_root "e"
+    attribute :code, :string, xml: "@code"
+    attribute :name, :string
+    attribute :body, :string, xml: "."
+  end
+
+  # The escaper skips plain ASCII 16 bytes a step and leaves the rest to its
+  # byte loop: whatever sits at whatever offset, and a long run of text in
+  # another script, is written as the reference writes it (or refused alike).
+  def test_values_escape_alike_whatever_sits_where
+    specials = ["&", "<", ">", '"', "'", "\t", "\n", "\r", "]]>", "é", "中", "\u{1F600}", "\u0001", "\uFFFE", "\u007F"]
+    specials.each do |special|
+      (0..40).each do |offset|
+        value = "#{'a' * offset}#{special}#{'b' * (40 - offset)}"
+        assert_same_encoding(Escaped.new(code: value, name: value, body: value), "#{special.inspect} at #{offset}")
+      end
+    end
+    assert_same_encoding(Escaped.new(code: "ちょっと長い日本語の文" * 5, name: "søren.k & «co» " * 6))
+    written = XML.encode(Escaped.new(code: "#{'x' * 20}\"<\n", name: "#{'y' * 17}&>\t"), backend: :native)
+    assert_equal %(<e code="#{'x' * 20}&quot;&lt;&#10;"><name>#{'y' * 17}&amp;&gt;\t</name></e>), written
+  end
+
+  # A plan's names are appended 16 bytes at a time: names of every length
+  # around that, in elements, wrappers, attributes and lists, end where they end.
+  def test_names_of_every_length_are_written_whole
+    klass = Class.new do
+      include Wirebind::Model
+      xml_root "r#{'o' * 20}"
+      (1..34).each { |length| attribute :"a#{length}", :string, xml: "n#{'x' * (length - 1)}" }
+      attribute :wrapped, [:integer], xml: "#{'w' * 15}/#{'i' * 17}"
+      attribute :tag, :string, xml: "@#{'t' * 16}"
+    end
+    values = (1..34).to_h { |length| [:"a#{length}", "v" * length] }
+    record = klass.new(**values, wrapped: [1, 22, 333], tag: "q")
+    xml = assert_same_encoding(record)[1].first
+    assert_includes xml, "<n#{'x' * 15}>#{'v' * 16}</n#{'x' * 15}>"
+    assert_includes xml, "<#{'w' * 15}><#{'i' * 17}>1</#{'i' * 17}>"
+    assert_equal record, XML.decode(xml, klass, backend: :pure)
+  end
+
+  # Values are read from the slot each attribute's ivar holds in records of
+  # exactly the model's class (learned from a record where that slot alone
+  # holds the value): shared values, nils, ivars never set, ivars set in another
+  # order, extra ivars, singleton classes and subclasses all read as by name.
+  def test_values_are_read_from_the_right_ivar_whatever_the_record
+    shared = "same"
+    records = [
+      Version.new(name: shared, id: shared, sequence: 1),
+      Version.allocate.tap { |v| v.instance_variable_set(:@sequence, 7) },
+      Version.allocate.tap do |v|
+        v.instance_variable_set(:@extra, "not encoded")
+        v.instance_variable_set(:@sequence, 2)
+        v.instance_variable_set(:@name, "set last")
+      end,
+      Version.new(name: "own", id: "9", sequence: 3),
+      Version.new(name: "singleton", sequence: 4).tap { |v| v.singleton_class.define_method(:name) { "reader" } },
+      Class.new(Version).new(name: "subclass", id: "8", sequence: 5),
+      Version.new(name: nil, id: "only id", sequence: nil),
+      Version.new(name: "again", id: "7", sequence: 6)
+    ]
+    holder = Holder.new(label: "l", main: records.first, others: records)
+    assert_same_encoding(holder)
+    records[3].instance_variable_set(:@name, "changed")
+    records[3].remove_instance_variable(:@id)
+    xml = assert_same_encoding(holder)[1].first
+    assert_includes xml, "<name>changed</name><sequence>3</sequence>"
+    assert_includes xml, "<name>set last</name>"
+    assert_includes xml, "<id>7</id><name>again</name>"
+  end
+
   # Both backends encode the instance variables (what decoding sets), not readers.
   def test_overridden_readers_do_not_change_what_is_encoded
     klass = Class.new(Version) do
