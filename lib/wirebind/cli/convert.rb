@@ -19,11 +19,11 @@ module Wirebind
       # line, never from the payload, and are only looked up, never evaluated.
       CONSTANT = /\A(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*\z/
       # How a list of records opens, separates and closes, per output format.
-      FRAMES = {
+      FRAMES = Shareable.make(
         "json" => ["[", ",", "]\n"],
         "jsonl" => ["", "\n", "\n"],
         "hal" => ['{"_embedded":{"item":[', ",", "]}}\n"]
-      }.freeze
+      )
       private_constant :CONSTANT, :FRAMES
 
       def parser(options)

@@ -261,7 +261,7 @@ module Wirebind
       # What {#fit} returns for a plain value that does not fit.
       UNFIT = Object.new.freeze
       # The plain values each scalar code takes as they are (a :float also an Integer, as a Float).
-      PLAIN_FITS = { float: [Float, Integer], integer: [Integer], string: [String], boolean: [TrueClass, FalseClass] }.freeze
+      PLAIN_FITS = Shareable.make({ float: [Float, Integer], integer: [Integer], string: [String], boolean: [TrueClass, FalseClass] })
       private_constant :UNFIT, :PLAIN_FITS
 
       # +plain+ (not nil) as +levels+ list levels of +code+ items, or UNFIT.

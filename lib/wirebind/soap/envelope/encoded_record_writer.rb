@@ -20,8 +20,10 @@ module Wirebind
       class EncodedRecordWriter
         # The classes whose values are written inline for each scalar type (any
         # other value takes the general path: a list, a model, a subclass).
-        INLINE_CLASSES = { string: %w[::String], integer: %w[::Integer], float: %w[::Float], decimal: %w[::BigDecimal],
-                           boolean: %w[::TrueClass ::FalseClass], time: %w[::Time], date: %w[::Date], base64: %w[::String] }.freeze
+        INLINE_CLASSES = Shareable.make(
+          string: %w[::String], integer: %w[::Integer], float: %w[::Float], decimal: %w[::BigDecimal],
+          boolean: %w[::TrueClass ::FalseClass], time: %w[::Time], date: %w[::Date], base64: %w[::String]
+        )
         # The plan cache key of each SOAP version's writers.
         CACHE_KEYS = { "1.1" => :soap11_encoded_writer, "1.2" => :soap12_encoded_writer }.freeze
 
