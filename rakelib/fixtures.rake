@@ -24,13 +24,17 @@ FIXTURE_GEMS = {
   "stripe-ruby-mock" => "5.0.0",
   # Shopify Admin REST API payloads (test/fixtures), MIT (Copyright (c) 2009
   # "JadedPixel inc.", the gem's LICENSE)
-  "shopify_api" => "9.0.0"
+  "shopify_api" => "9.0.0",
+  # Microsoft Advertising (Bing Ads) v13's six WCF services as their ?singleWsdl
+  # (lib/bing_ads_ruby_sdk/wsdl), MIT (Copyright (c) 2018 Effilab, the gem's LICENSE.txt)
+  "bing_ads_ruby_sdk" => "1.7"
 }.freeze
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)
 
 # Packages of other registries, each with its source and licence (npm: unpacked
-# with `npm pack`, which .ci/run has installed by then).
+# with `npm pack`, which .ci/run has installed by then; Debian: the .deb fetched
+# with `apt-get download` and unpacked with `dpkg-deb -x`, nothing installed).
 REAL_DOCUMENTS = YAML.safe_load_file(File.expand_path("real_documents.yml", __dir__)).freeze
 
 desc "Unpack the gems whose test fixtures the suite reads into tmp/fixtures/"
@@ -52,14 +56,35 @@ task :fixtures do
     stem = "#{name.delete_prefix('@').tr('/', '-')}-#{version}"
     target = File.join(FIXTURES_DIR, stem)
     next if File.directory?(target)
-    raise "rake fixtures: npm is needed to unpack #{name}@#{version} (apt-get install npm)" unless system("npm --version > /dev/null 2>&1")
 
     Dir.chdir(FIXTURES_DIR) do
-      sh "npm", "pack", "#{name}@#{version}", "--silent", "--loglevel=error", out: File::NULL
       mkdir_p "#{target}.partial"
-      sh "tar", "xzf", "#{stem}.tgz", "--strip-components=1", "-C", "#{target}.partial"
-      rm_f "#{stem}.tgz"
+      package.fetch("registry") == "debian" ? unpack_deb(name, version, "#{target}.partial") : unpack_npm(name, version, stem, "#{target}.partial")
       mv "#{target}.partial", target
     end
   end
+end
+
+# Unpacks npm package +name+@+version+ into +dir+ (run in FIXTURES_DIR).
+def unpack_npm(name, version, stem, dir)
+  raise "rake fixtures: npm is needed to unpack #{name}@#{version} (apt-get install npm)" unless system("npm --version > /dev/null 2>&1")
+
+  sh "npm", "pack", "#{name}@#{version}", "--silent", "--loglevel=error", out: File::NULL
+  sh "tar", "xzf", "#{stem}.tgz", "--strip-components=1", "-C", dir
+  rm_f "#{stem}.tgz"
+end
+
+# Unpacks Debian package +name+ at +version+ into +dir+ (run in FIXTURES_DIR)
+# without installing it. A machine whose package lists are empty or old gets
+# `apt-get update` once (CI runs as root).
+def unpack_deb(name, version, dir)
+  # The sandbox user cannot write the working directory; root downloads it.
+  download = ["apt-get", "download", "-qq", "-o", "APT::Sandbox::User=root", "#{name}=#{version}"]
+  unless system(*download, out: File::NULL)
+    sh "apt-get", "update", "-qq"
+    sh(*download, out: File::NULL)
+  end
+  deb = Dir["#{name}_*.deb"].fetch(0) { raise "rake fixtures: apt-get download #{name}=#{version} wrote no .deb" }
+  sh "dpkg-deb", "-x", deb, dir
+  rm_f deb
 end
