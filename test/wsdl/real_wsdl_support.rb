@@ -155,8 +155,8 @@ module Wirebind
           type = concrete(attribute.type)
           value = type && full_sample(type, memo, facts, stack)
           values[attribute.name] = attribute.list? ? [value].compact : value
-        elsif attribute.type == :string && !attribute.enum && STRING_SAMPLES[fact[:type]]
-          values[attribute.name] = attribute.list? ? [STRING_SAMPLES[fact[:type]]] : STRING_SAMPLES[fact[:type]]
+        elsif attribute.type == :string && !attribute.enum && (text = fact[:sample] || STRING_SAMPLES[fact[:type]])
+          values[attribute.name] = attribute.list? ? [text] : text
         end
         values[attribute.name] *= fact[:least] if attribute.list? && fact[:least] && values[attribute.name].size == 1
       end
@@ -169,9 +169,11 @@ module Wirebind
     end
 
     # {[type's name (an anonymous one's: its element's), element's name] =>
-    # {least: minOccurs when above 1, type: the local name of an XSD built-in type}}
-    # for the elements of +doc+'s complex types.
+    # {least: minOccurs when above 1, type: the local name of an XSD built-in type,
+    # sample: a valid value of a list of enumerated values (WCF's [Flags] enums),
+    # which a model reads as a string}} for the elements of +doc+'s complex types.
     def element_facts(doc)
+      lists = enumerated_lists(doc)
       all_elements(doc).each_with_object({}) do |element, facts|
         next unless element.name == "element" && element.attributes["name"]
 
@@ -184,7 +186,20 @@ module Wirebind
         fact = {}
         fact[:least] = least if least > 1
         fact[:type] = local if element.namespaces[prefix || "xmlns"] == "http://www.w3.org/2001/XMLSchema"
+        fact[:sample] = lists[local] if lists.key?(local)
         facts[[owner.attributes["name"] || owner.parent.attributes["name"], element.attributes["name"]]] = fact
+      end
+    end
+
+    # {name of a simple type that is an xsd:list of enumerated values => its first two values}
+    def enumerated_lists(doc)
+      all_elements(doc).each_with_object({}) do |type, lists|
+        next unless type.name == "simpleType" && type.attributes["name"]
+
+        list = type.elements.find { |child| child.name == "list" }
+        values = []
+        list&.each_recursive { |facet| values << facet.attributes["value"] if facet.name == "enumeration" }
+        lists[type.attributes["name"]] = values.first(2).join(" ") unless values.empty?
       end
     end
 
