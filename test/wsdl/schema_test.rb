@@ -187,5 +187,55 @@ module Wirebind
       error = assert_raises(WSDL::InvalidError) { define_wsdl(types) }
       assert_includes error.message, "the base type {urn:test}VersionId is not defined"
     end
+
+    # A named group's (attribute group's) declarations take the namespace and
+    # forms of the schema that declares the group, not those of the type that
+    # refers to it: XLink's simpleLink in OWS 1.1 types has a qualified
+    # xlink:type; it was read (and written) as ows:type.
+    def test_what_a_group_declares_is_in_the_groups_namespace
+      types = <<~XML
+        <xsd:schema targetNamespace="urn:x" xmlns:x="urn:x" elementFormDefault="qualified">
+          <xsd:attributeGroup name="simpleLink">
+            <xsd:attribute name="type" type="xsd:string" fixed="simple" form="qualified"/>
+            <xsd:attribute name="href" type="xsd:anyURI"/>
+          </xsd:attributeGroup>
+          <xsd:group name="Titled"><xsd:sequence><xsd:element name="Title" type="xsd:string"/></xsd:sequence></xsd:group>
+        </xsd:schema>
+        <xsd:schema targetNamespace="urn:o" xmlns:x="urn:x">
+          <xsd:import namespace="urn:x"/>
+          <xsd:complexType name="Link">
+            <xsd:sequence><xsd:element name="Name" type="xsd:string"/><xsd:group ref="x:Titled"/></xsd:sequence>
+            <xsd:attributeGroup ref="x:simpleLink"/>
+          </xsd:complexType>
+        </xsd:schema>
+      XML
+      mod = define_wsdl(types)
+      xml = '<o:Link xmlns:o="urn:o" xmlns:x="urn:x" x:type="simple" href="urn:h"><Name>n</Name><x:Title>t</x:Title></o:Link>'
+      link = mod::Link.from_xml(xml)
+      assert_equal({ name: "n", title: "t", type: "simple", href: "urn:h" }, link.to_h)
+      written = link.to_xml
+      assert_match(/ (\w+):type="simple"/, written)
+      assert_equal "urn:x", written[/xmlns:#{written[/ (\w+):type="simple"/, 1]}="([^"]*)"/, 1]
+      assert_equal link, mod::Link.from_xml(written)
+    end
+
+    # An element declared without a type is of xsd:anyType: its content is kept
+    # whatever it is (it was read as a string: an element child failed the decode).
+    def test_an_element_without_a_type_keeps_its_content
+      types = <<~XML
+        <xsd:schema targetNamespace="urn:test" elementFormDefault="qualified">
+          <xsd:complexType name="Holder"><xsd:sequence>
+            <xsd:element name="Payload"/>
+            <xsd:element name="Note" type="xsd:string"/>
+          </xsd:sequence></xsd:complexType>
+        </xsd:schema>
+      XML
+      mod = define_wsdl(types)
+      assert_equal :any, mod::Holder.attributes.first.type
+      holder = mod::Holder.from_xml('<Holder xmlns="urn:test"><Payload id="1"><Part>x</Part></Payload><Note>n</Note></Holder>')
+      assert_equal "1", holder.payload["@id"]
+      assert_equal "n", holder.note
+      assert_equal holder, mod::Holder.from_xml(holder.to_xml)
+    end
   end
 end

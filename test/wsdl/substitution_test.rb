@@ -104,5 +104,38 @@ module Wirebind
       assert_match(%r{<Traversal>Shallow</Traversal><FieldURI FieldURI="item:Subject">(</FieldURI>)?<IndexedFieldURI FieldIndex="3">(</IndexedFieldURI>)?<Note>n</Note>}, written)
       assert_equal find, mod::FindItemType.from_xml(written)
     end
+
+    # OWS 1.1's DatasetDescriptionSummaryBaseType names ows:WGS84BoundingBox itself,
+    # then the group ows:BoundingBox, of which WGS84BoundingBox is a member: an
+    # element maps to one attribute, so a member another reference names is
+    # that reference's (here a group of its own, whose member LocalBox is
+    # then its too); a member declared without a type has its head's.
+    def test_a_member_another_element_of_the_type_names_is_that_elements
+      mod = define_wsdl(<<~XML)
+        <xsd:schema targetNamespace="urn:o" xmlns:o="urn:o" elementFormDefault="qualified">
+          <xsd:complexType name="BoxType"><xsd:sequence><xsd:element name="Corner" type="xsd:string"/></xsd:sequence></xsd:complexType>
+          <xsd:element name="BoundingBox" type="o:BoxType"/>
+          <xsd:element name="WGS84BoundingBox" substitutionGroup="o:BoundingBox"/>
+          <xsd:element name="LocalBox" substitutionGroup="o:WGS84BoundingBox"/>
+          <xsd:complexType name="SummaryType"><xsd:sequence>
+            <xsd:element ref="o:WGS84BoundingBox" minOccurs="0" maxOccurs="unbounded"/>
+            <xsd:element name="Identifier" type="xsd:string"/>
+            <xsd:element ref="o:BoundingBox" minOccurs="0" maxOccurs="unbounded"/>
+          </xsd:sequence></xsd:complexType>
+        </xsd:schema>
+      XML
+      attributes = mod::SummaryType.attributes.to_h { |attribute| [attribute.name, attribute] }
+      assert_equal [mod::WGS84BoundingBox, mod::LocalBox], attributes[:wgs84_bounding_box].choices
+      assert_equal mod::BoundingBox, attributes[:bounding_box].type
+      assert_predicate attributes[:bounding_box], :list?
+      assert_operator mod::WGS84BoundingBox, :<, mod::BoxType
+      assert_operator mod::LocalBox, :<, mod::BoxType
+      xml = '<SummaryType xmlns="urn:o"><WGS84BoundingBox><Corner>a</Corner></WGS84BoundingBox><Identifier>l</Identifier>' \
+            "<BoundingBox><Corner>b</Corner></BoundingBox><LocalBox><Corner>c</Corner></LocalBox></SummaryType>"
+      summary = mod::SummaryType.from_xml(xml)
+      assert_equal [mod::WGS84BoundingBox.new(corner: "a"), mod::LocalBox.new(corner: "c")], summary.wgs84_bounding_box
+      assert_equal [mod::BoundingBox.new(corner: "b")], summary.bounding_box
+      assert_equal summary, mod::SummaryType.from_xml(summary.to_xml)
+    end
   end
 end

@@ -95,6 +95,7 @@ module Wirebind
           @bindings << binding
         end
         @services = services.map { |node, _| service(node, by_key) }.freeze
+        warn_without_binding(port_types)
         @bindings.freeze
         @messages.freeze
         @warnings.freeze
@@ -178,6 +179,16 @@ module Wirebind
           @bindings.each { |binding| binding.operations.each { |operation| call(operation).freeze unless operation.frozen? } }
           @calls_complete = true
         end
+      end
+
+      # An abstract description (port types, no SOAP binding: the OGC's WMTS
+      # WSDL) gives models and no client: said, not left silent.
+      def warn_without_binding(port_types)
+        return unless @bindings.empty? && !port_types.empty?
+
+        names = port_types.keys.map { |_, name| name.inspect }.join(", ")
+        @warnings << "#{port_types.values.first.where}: no SOAP binding refers to the port type#{'s' if port_types.size > 1} #{names}; " \
+                     "their operations get no client (the types are generated)"
       end
 
       def assign_parts(messages, bindings, services)

@@ -251,8 +251,23 @@ module Wirebind
           fixed = []
           fields = attribute_fields(all_fields(spec))
         end
-        fields.each { |field| lines << attribute_line(field, names, fixed, class_ns) }
+        claims = substitute_claims(all_fields(spec))
+        fields.each { |field| lines << attribute_line(field, names, fixed, class_ns, claims) }
         kept[class_ns] = [lines, names, fixed]
+      end
+
+      # {field => its substitutes} for each reference to a group's head among
+      # +fields+: an element maps to one attribute, so a member that a field
+      # names itself is that field's (OWS's WGS84BoundingBox beside the group
+      # ows:BoundingBox), and one of two groups is the first's.
+      def substitute_claims(fields)
+        groups = fields.select { |field| field.substitutes && !field.wrapped }
+        taken = {}
+        (fields - groups).each { |field| taken[[field.namespace, field.local]] = true if field.kind == :element }
+        groups.each_with_object({}.compare_by_identity) do |field, claims|
+          claims[field] = field.substitutes.reject { |substitute| taken[[substitute.namespace, substitute.local]] }
+          claims[field].each { |substitute| taken[[substitute.namespace, substitute.local]] = true }
+        end
       end
 
       # Values whose inspect is a Ruby literal that gives them back.
@@ -261,8 +276,11 @@ module Wirebind
       # A reference to a group's head: each item under its own element name (a
       # list of several classes is mapped by their xml_roots, "*", which takes
       # no other element, so it may stand beside the type's other elements).
-      def substitution_source(name, field, class_ns)
-        members = field.substitutes
+      # Its members are those no other attribute takes (#substitute_claims).
+      def substitution_source(name, field, class_ns, claims)
+        members = claims.fetch(field)
+        return "    # #{name}: substitution group #{comment(field.local)}, each of whose elements is another attribute's\n" if members.empty?
+
         classes = members.map { |substitute| @substitute_classes.fetch([substitute.namespace, substitute.local]) }
         note = " # substitution group #{comment(field.local)}\n"
         if members.size == 1
@@ -283,10 +301,10 @@ module Wirebind
       end
 
       # One attribute's line; its name is added to +names+ and, when fixed, it to +fixed+.
-      def attribute_line(field, names, fixed, class_ns)
+      def attribute_line(field, names, fixed, class_ns, claims)
         name = attribute_name(field.local, names)
         fixed << [name, field] if field.fixed && !field.list && field.type.is_a?(Symbol) && field.type != :any
-        return substitution_source(name, field, class_ns) if field.substitutes && !field.wrapped
+        return substitution_source(name, field, class_ns, claims) if field.substitutes && !field.wrapped
 
         if (item = field.wrapper_item)
           return "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"

@@ -347,6 +347,7 @@ module Wirebind
 
       # [type, list, enum] of an element or attribute declaration.
       def declared_type(decl, context, name)
+        decl, context = typed_declaration(decl, context)
         if (type = decl["type"])
           resolve(decl, decl.qname(type))
         elsif (complex = xsd_child(decl, "complexType"))
@@ -355,8 +356,24 @@ module Wirebind
         elsif (simple = xsd_child(decl, "simpleType"))
           simple(simple)
         else
-          [:string, false, nil]
+          # No type at all: xsd:anyType, whose content is kept whatever it is.
+          [:any, false, nil]
         end
+      end
+
+      # A substitution group's member declared without a type has its head's
+      # (at any depth); any other declaration is its own.
+      def typed_declaration(decl, context)
+        MAX_CHAIN.times do
+          return [decl, context] if decl["type"] || xsd_child(decl, "complexType") || xsd_child(decl, "simpleType")
+
+          head = decl["substitutionGroup"] && @elements[decl.qname(decl["substitutionGroup"])]
+          return [decl, context] unless head
+
+          decl = head.node
+          context = head.context
+        end
+        raise InvalidError, "#{decl.where}: substitution groups nest deeper than #{MAX_CHAIN}"
       end
 
       # A complex type whose content is only wildcards (+xsd:any+) or mixed text,
@@ -421,17 +438,19 @@ module Wirebind
       end
 
       # The particles and attributes of a content model, in order, through group
-      # and attribute group references: an explicit stack, no recursion.
+      # and attribute group references: an explicit stack, no recursion. What a
+      # group declares takes the namespace and forms of the schema that
+      # declares the group (XLink's qualified xlink:type in an OWS type).
       def walk(content, context, fields)
-        stack = content.children.reverse.map { |child| [child, false, 0] }
+        stack = content.children.reverse.map { |child| [child, false, 0, context] }
         until stack.empty?
-          node, many, depth = stack.pop
+          node, many, depth, context = stack.pop
           next unless xsd?(node)
 
           case node.local
           when "sequence", "choice", "all"
             repeated = many || repeats?(node)
-            node.children.reverse_each { |child| stack << [child, repeated, depth] }
+            node.children.reverse_each { |child| stack << [child, repeated, depth, context] }
           when "group", "attributeGroup"
             next unless (ref = node["ref"])
 
@@ -440,7 +459,7 @@ module Wirebind
             raise InvalidError, "#{node.where}: group references nest deeper than #{MAX_CHAIN}" if depth >= MAX_CHAIN
 
             repeated = many || repeats?(node)
-            definition.node.children.reverse_each { |child| stack << [child, repeated, depth + 1] }
+            definition.node.children.reverse_each { |child| stack << [child, repeated, depth + 1, definition.context] }
           when "element"
             fields << element_field(node, context, many || repeats?(node))
           when "any"
