@@ -30,16 +30,20 @@ module Wirebind
     # Every check on the WSDL at +path+: it loads with exactly +warnings+, which
     # `wirebind generate` prints; what that writes loads; counts, round trips and
     # schema validation (+unrepresentable+: see #assert_valid_against_schemas;
-    # +compiles: false+, a schema xmllint cannot compile: that is asserted instead).
-    def assert_real_wsdl(path, module_name, warnings: [], unrepresentable: [], compiles: true)
+    # +compiles: false+, a schema xmllint cannot compile: that is asserted instead;
+    # +root+: the directory its imports may be read from, as WSDL.load's root: and
+    # `wirebind generate --root`). Yields the module and REXML's document, before
+    # the module is removed, for checks of the set's own.
+    def assert_real_wsdl(path, module_name, warnings: [], unrepresentable: [], compiles: true, root: nil)
       doc = independent_document(path)
-      description = WSDL.load(path)
+      description = WSDL.load(path, root: root)
       assert_equal warnings, description.warnings
-      generate_and_load(path, module_name) do |mod, printed|
+      generate_and_load(path, module_name, root: root) do |mod, printed|
         assert_equal warnings.map { |warning| "wirebind generate: warning: #{warning}\n" }.join, printed
         assert_counts(doc, description, mod)
         samples = assert_samples_round_trip(mod, doc)
         assert_valid_against_schemas(doc, samples, unrepresentable: unrepresentable, compiles: compiles)
+        yield mod, doc if block_given?
       end
     end
 
@@ -49,9 +53,30 @@ module Wirebind
     end
 
     # +path+ read by REXML, without what comes before a misplaced XML declaration
-    # (blanks, a comment: REXML refuses it as the XML spec does).
+    # (blanks, a comment: REXML refuses it as the XML spec does). The local files
+    # it imports or includes, at any depth, are read too ({#imported_documents}).
     def independent_document(path)
-      REXML::Document.new(File.read(path).sub(/\A(?:\s|<!--.*?-->)+(?=<\?xml)/m, ""))
+      read = ->(file) { REXML::Document.new(File.read(file).sub(/\A(?:\s|<!--.*?-->)+(?=<\?xml)/m, "")) }
+      doc = read.call(path)
+      files = { File.expand_path(path) => doc }
+      queue = [[File.expand_path(path), doc]]
+      until queue.empty?
+        file, current = queue.shift
+        current.root.each_recursive do |element|
+          location = element.attributes[element.name == "import" && element.namespace.end_with?("/wsdl/") ? "location" : "schemaLocation"]
+          next unless %w[import include].include?(element.name) && location && !location.match?(%r{\A[a-z]+://}i)
+
+          imported = File.expand_path(location, File.dirname(file))
+          queue << [imported, files[imported] = read.call(imported)] unless files.key?(imported)
+        end
+      end
+      document_files[doc] = files.to_a
+      doc
+    end
+
+    # {document => [[path, document]]: its own file, then those it imports at any depth, in the order found}
+    def document_files
+      @document_files ||= {}.compare_by_identity
     end
 
     # [operations of the SOAP 1.1 and 1.2 bindings, complex types (named, and
@@ -75,19 +100,22 @@ module Wirebind
       end
     end
 
-    # Every element of +doc+, in document order (REXML's XPath "//" is slow on a large WSDL).
+    # Every element of +doc+ and of the files it imports, in document order
+    # (REXML's XPath "//" is slow on a large WSDL).
     def all_elements(doc)
-      @all_elements ||= {}
-      @all_elements[doc] ||= [].tap { |found| doc.root.each_recursive { |element| found << element } }
+      @all_elements ||= {}.compare_by_identity
+      @all_elements[doc] ||= [].tap do |found|
+        document_files.fetch(doc, [[nil, doc]]).each { |_, each| each.root.each_recursive { |element| found << element } }
+      end
     end
 
     # Runs `wirebind generate` on +path+ into a fresh directory, loads the entry
     # file it wrote and yields the module it defined (removed afterwards).
-    def generate_and_load(path, module_name)
+    def generate_and_load(path, module_name, root: nil)
       with_files({}) do |dir|
         out = StringIO.new
         err = StringIO.new
-        status = CLI.run(["generate", path, "--out", dir, "--module", module_name], out: out, err: err)
+        status = CLI.run(["generate", path, "--out", dir, "--module", module_name, *(["--root", root] if root)], out: out, err: err)
         assert_equal 0, status, err.string
         assert_match(/wirebind generate: \d+ files in/, out.string)
         entry = out.string[/\(entry: (.*)\)/, 1]
@@ -107,7 +135,54 @@ module Wirebind
       generated = client_classes(mod).sum { |client| client.instance_methods(false).count { |m| !m.start_with?("each_") } }
       assert_equal operations, generated, "client methods"
       assert_equal types, description.types.size, "types of the description"
-      assert_equal types, model_classes(mod).size, "model classes"
+      assert_equal types + substitute_classes(doc), model_classes(mod).size, "model classes"
+    end
+
+    # How many elements of substitution groups get a class of their own (one
+    # whose root is the element's name, a subclass of its named type's): those
+    # that may stand for a head some complex type refers to -- its members at
+    # any depth, and the head itself unless abstract -- when each of them is of
+    # a complex type (else the head's type is used for all).
+    def substitute_classes(doc)
+      xsd = "http://www.w3.org/2001/XMLSchema"
+      key = ->(element, qname) { qname.include?(":") ? [element.namespace(qname.split(":").first), qname.split(":").last] : [element.namespace("xmlns"), qname] }
+      complex = {}
+      globals = {}
+      members = Hash.new { |hash, head| hash[head] = [] }
+      heads = {}
+      all_elements(doc).each do |element|
+        next unless element.namespace == xsd
+
+        tns = element.parent.attributes["targetNamespace"].to_s if element.parent.name == "schema"
+        complex[[tns, element.attributes["name"]]] = true if tns && element.name == "complexType"
+        next unless element.name == "element"
+
+        if tns
+          globals[[tns, element.attributes["name"]]] = element
+          head = element.attributes["substitutionGroup"]
+          members[key.call(element, head)] << [tns, element.attributes["name"]] if head
+        elsif element.attributes["ref"]
+          heads[key.call(element, element.attributes["ref"])] = true
+        end
+      end
+      # [is of a complex type, is of a named one] for a global element.
+      kind = lambda do |element|
+        type = element.attributes["type"]
+        next [complex.key?(key.call(element, type)), true] if type
+
+        [element.elements.any? { |child| child.name == "complexType" }, false]
+      end
+      heads.keys.select { |head| members.key?(head) && globals[head] }.flat_map do |head|
+        found = []
+        queue = [head]
+        while (current = queue.shift)
+          members.fetch(current, []).each { |member| queue << member unless found.include?(member) || member == head }
+          found << current unless found.include?(current)
+        end
+        found.delete(head) if globals[head].attributes["abstract"] == "true"
+        kinds = found.map { |element| kind.call(globals.fetch(element)) }
+        kinds.all?(&:first) ? found.zip(kinds).select { |_, (_, named)| named }.map(&:first) : []
+      end.uniq.size
     end
 
     # A sample of each class in +mod+ with every model field filled ({#full_sample})
@@ -132,7 +207,9 @@ module Wirebind
     STRING_SAMPLES = {
       "duration" => "P1DT2H", "time" => "03:04:05", "gYear" => "2026", "gYearMonth" => "2026-01", "gMonthDay" => "--01-02",
       "gDay" => "---02", "gMonth" => "--01", "anyURI" => "urn:sample", "NMTOKEN" => "token", "Name" => "name",
-      "NCName" => "name", "ID" => "id1", "IDREF" => "id1", "language" => "en"
+      "NCName" => "name", "ID" => "id1", "IDREF" => "id1", "language" => "en",
+      # xml:lang (a language or "").
+      "@{http://www.w3.org/XML/1998/namespace}lang" => "en"
     }.freeze
 
     # As {WSDLTestSupport#sample}, but nested models are filled at any depth (a
@@ -150,12 +227,19 @@ module Wirebind
       values = sample(klass, 0).to_h.merge(klass.new.to_h.reject { |_, value| value.nil? || value == [] })
       owners = klass.ancestors.select { |owner| owner.is_a?(Class) && owner.include?(Model) }.map { |owner| type_key(owner) }
       klass.attributes.each do |attribute|
-        fact = owners.filter_map { |owner| facts[[owner, attribute.xml]] }.first || {}
-        if attribute.model?
+        fact = owners.filter_map { |owner| facts[[owner, attribute.xml]] }.first || facts[[:group, attribute.xml]] || {}
+        if fact[:skip]
+          values[attribute.name] = attribute.list? ? [] : nil
+        elsif attribute.choices
+          items = concrete_choices(attribute).filter_map { |choice| full_sample(choice, memo, facts, stack) }
+          # A substitution group's head (known by its own element, when it may stand there) not repeated: one of them.
+          single = attribute.choices.any? { |choice| owners.any? { |owner| facts.dig([owner, choice.xml_root], :single) } }
+          values[attribute.name] = single ? items.first(1) : items
+        elsif attribute.model?
           type = concrete(attribute.type)
           value = type && full_sample(type, memo, facts, stack)
           values[attribute.name] = attribute.list? ? [value].compact : value
-        elsif attribute.type == :string && !attribute.enum && (text = fact[:sample] || STRING_SAMPLES[fact[:type]])
+        elsif attribute.type == :string && !attribute.enum && (text = fact[:sample] || STRING_SAMPLES[fact[:type]] || STRING_SAMPLES[attribute.xml])
           values[attribute.name] = attribute.list? ? [text] : text
         end
         values[attribute.name] *= fact[:least] if attribute.list? && fact[:least] && values[attribute.name].size == 1
@@ -170,37 +254,70 @@ module Wirebind
 
     # {[type's name (an anonymous one's: its element's), element's name] =>
     # {least: minOccurs when above 1, type: the local name of an XSD built-in type,
-    # sample: a valid value of a list of enumerated values (WCF's [Flags] enums),
-    # which a model reads as a string}} for the elements of +doc+'s complex types.
+    # sample: a valid value of an xsd:list (of enumerated values, WCF's [Flags]
+    # enums; of numbers, OWS's positions), which a model reads as a string;
+    # skip: true for an element no sample can hold: a reference to an abstract
+    # element (only its substitutes may stand there), a branch of an xsd:choice
+    # other than the first}} for the elements of +doc+'s complex types.
     def element_facts(doc)
-      lists = enumerated_lists(doc)
+      lists = list_samples(doc)
+      abstract = all_elements(doc).filter_map { |element| element.attributes["name"] if element.name == "element" && element.attributes["abstract"] == "true" }
       all_elements(doc).each_with_object({}) do |element, facts|
-        next unless element.name == "element" && element.attributes["name"]
+        next unless element.name == "element" && element.parent.name != "schema"
 
+        # Those of a named group (xsd:group) are keyed by :group: any type may use it.
         owner = element.parent
-        owner = owner.parent until owner.nil? || owner.name == "complexType"
+        owner = owner.parent until owner.nil? || %w[complexType group].include?(owner.name)
         next unless owner
 
+        ref = element.attributes["ref"]
+        key = [owner.name == "group" ? :group : owner.attributes["name"] || owner.parent.attributes["name"], (ref || element.attributes["name"]).split(":").last]
         least = element.attributes["minOccurs"].to_i
         prefix, local = element.attributes["type"].to_s.split(":", 2).then { |parts| parts.size == 2 ? parts : [nil, parts[0]] }
         fact = {}
+        fact[:skip] = true if other_branch?(element) || (ref && abstract.include?(key.last))
         fact[:least] = least if least > 1
-        fact[:type] = local if element.namespaces[prefix || "xmlns"] == "http://www.w3.org/2001/XMLSchema"
-        fact[:sample] = lists[local] if lists.key?(local)
-        facts[[owner.attributes["name"] || owner.parent.attributes["name"], element.attributes["name"]]] = fact
+        fact[:single] = true if ref && !repeats?(element)
+        fact[:type] = local if !ref && element.namespaces[prefix || "xmlns"] == "http://www.w3.org/2001/XMLSchema"
+        fact[:sample] = lists[local] if !ref && lists.key?(local)
+        facts[key] = fact
       end
     end
 
-    # {name of a simple type that is an xsd:list of enumerated values => its first two values}
-    def enumerated_lists(doc)
-      all_elements(doc).each_with_object({}) do |type, lists|
+    def repeats?(element)
+      element.attributes["maxOccurs"] == "unbounded" || element.attributes["maxOccurs"].to_i > 1
+    end
+
+    # Whether +element+ is in a branch of a choice (that is not repeated) other than its first.
+    def other_branch?(element)
+      branch = element
+      branch = branch.parent while branch.parent.name == "sequence" && branch.parent.parent.name != "complexType" && branch.parent.parent.name != "extension"
+      choice = branch.parent
+      return false unless choice.name == "choice" && !%w[unbounded].include?(choice.attributes["maxOccurs"]) && choice.attributes["maxOccurs"].to_i <= 1
+
+      !choice.elements.find { |particle| %w[element sequence group choice any].include?(particle.name) }.equal?(branch)
+    end
+
+    # {name of a simple type that is an xsd:list => a valid value: the first two
+    # of its enumerated values, or two numbers}
+    def list_samples(doc)
+      lists = {}
+      all_elements(doc).each do |type|
         next unless type.name == "simpleType" && type.attributes["name"]
 
-        list = type.elements.find { |child| child.name == "list" }
+        list = type.elements.find { |child| child.name == "list" } or next
         values = []
-        list&.each_recursive { |facet| values << facet.attributes["value"] if facet.name == "enumeration" }
+        list.each_recursive { |facet| values << facet.attributes["value"] if facet.name == "enumeration" }
+        values = %w[1.5 2.5] if values.empty? && list.attributes["itemType"].to_s.match?(/(\A|:)(double|float|decimal)\z/)
         lists[type.attributes["name"]] = values.first(2).join(" ") unless values.empty?
       end
+      # A restriction of one of them (OWS's PositionType2D, of length 2).
+      all_elements(doc).each do |type|
+        restriction = type.name == "simpleType" && type.attributes["name"] && type.elements.find { |child| child.name == "restriction" }
+        base = restriction && restriction.attributes["base"].to_s.split(":").last
+        lists[type.attributes["name"]] ||= lists[base] if base && lists.key?(base)
+      end
+      lists
     end
 
     # Each of +samples+ ([class, its XML]) of a named type or of a global element's
@@ -212,8 +329,7 @@ module Wirebind
     # against the global declarations of their names). Anonymous types of local
     # elements are checked inside their parents' samples.
     # +unrepresentable+ names the classes whose samples the schema rejects for
-    # what a model does not say (an xsd:choice, whose branches the sample fills
-    # all; minOccurs above 1, where it holds one item): exactly those fail.
+    # what neither the model nor #element_facts says: exactly those fail.
     def assert_valid_against_schemas(doc, samples, unrepresentable: [], compiles: true)
       unless system("command -v xmllint > /dev/null 2>&1")
         flunk "xmllint is missing (.ci/run installs libxml2-utils)" if ENV["CI"]
@@ -223,7 +339,7 @@ module Wirebind
       global = global_elements(doc)
       samples = samples.select { |klass, _| klass.xml_type || global.include?([klass.xml_root, klass.xml_namespace_uri.to_s]) }
       refute_empty samples
-      files["samples.xsd"] = wrapper_schema(files, samples)
+      files["samples.xsd"] = wrapper_schema(files, samples, imported_schemas(doc))
       files["samples.xml"] = samples_document(samples)
       with_files(files) do |dir|
         _, errors, = Open3.capture3("xmllint", "--noout", "--schema", File.join(dir, "samples.xsd"), File.join(dir, "samples.xml"))
@@ -250,11 +366,15 @@ module Wirebind
       end
     end
 
-    # {file name => schema text}, one per xsd:schema of +doc+, in order.
+    # {file name => schema text}, one per xsd:schema of +doc+'s own file, in
+    # order; the relative locations of what they import or include made
+    # absolute (the files imported are read where they are: #imported_schemas).
     def schema_files(doc)
-      schemas = all_elements(doc).select { |element| element.name == "schema" && element.namespace == "http://www.w3.org/2001/XMLSchema" }
+      schemas = [doc.root].select { |root| root.name == "schema" }
+      doc.root.each_recursive { |element| schemas << element if element.name == "schema" && element.namespace == "http://www.w3.org/2001/XMLSchema" }
       locations = {}
       schemas.each_with_index { |schema, index| locations[schema.attributes["targetNamespace"].to_s] ||= "schema#{index}.xsd" }
+      path = document_files.fetch(doc, [[nil]]).first.first
       schemas.each_with_index.to_h do |schema, index|
         copy = schema.deep_clone
         # The WSDL's declarations in scope, which the schema's QNames may use.
@@ -263,16 +383,31 @@ module Wirebind
 
           prefix == "xmlns" ? copy.add_namespace(uri) : copy.add_namespace(prefix, uri)
         end
-        copy.elements.select { |child| child.name == "import" }.each do |import|
-          location = locations[import.attributes["namespace"].to_s]
-          import.add_attribute("schemaLocation", location) if location && !import.attributes["schemaLocation"]
+        copy.elements.select { |child| %w[import include].include?(child.name) }.each do |import|
+          location = import.attributes["schemaLocation"]
+          if location.nil?
+            location = locations[import.attributes["namespace"].to_s]
+            import.add_attribute("schemaLocation", location) if location
+          elsif path && !location.match?(%r{\A[a-z]+://}i)
+            import.add_attribute("schemaLocation", File.expand_path(location, File.dirname(path)))
+          end
         end
         ["schema#{index}.xsd", copy.to_s]
       end
     end
 
-    def wrapper_schema(files, samples)
+    # {namespace => path} of the schemas +doc+ imports from files of their own:
+    # the first file of each namespace (which xmllint reads; it skips a second
+    # import of a namespace).
+    def imported_schemas(doc)
+      document_files.fetch(doc, []).drop(1).each_with_object({}) do |(path, imported), found|
+        found[imported.root.attributes["targetNamespace"].to_s] ||= path if imported.root.name == "schema"
+      end
+    end
+
+    def wrapper_schema(files, samples, imported = {})
       namespaces = files.keys.to_h { |name| [REXML::Document.new(files[name]).root.attributes["targetNamespace"].to_s, name] }
+      namespaces = imported.merge(namespaces)
       imports = namespaces.map { |uri, name| %(<xs:import namespace="#{uri}" schemaLocation="#{name}"/>) }
       prefixes = namespaces.keys.each_with_index.map { |uri, index| %( xmlns:n#{index}="#{uri}") }.join
       elements = samples.filter_map do |klass, _|

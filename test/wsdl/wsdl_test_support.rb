@@ -15,6 +15,9 @@ module Wirebind
     # abstract type's value is of a concrete subclass, or nil when it has none).
     def sample(klass, depth = 2)
       values = klass.attributes.to_h do |attribute|
+        # A substitution group's field: one item of each element that may stand there.
+        next [attribute.name, depth.positive? ? concrete_choices(attribute).map { |choice| sample(choice, depth - 1) } : []] if attribute.choices
+
         type = attribute.model? && concrete(attribute.type)
         value =
           if attribute.model?
@@ -34,6 +37,11 @@ module Wirebind
 
     def concrete(klass)
       klass.xml_abstract? ? klass.subclasses.sort_by(&:name).find { |sub| !sub.xml_abstract? } : klass
+    end
+
+    # The classes of +attribute+'s choices that can be written.
+    def concrete_choices(attribute)
+      attribute.choices.reject(&:xml_abstract?)
     end
 
     def model_classes(mod)
