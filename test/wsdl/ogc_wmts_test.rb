@@ -32,6 +32,68 @@ module Wirebind
       assert_real_wsdl(capabilities_schema, "WirebindOgcWmts", root: schemas)
     end
 
+    WMTS = "http://www.opengis.net/wmts/1.0"
+    OWS = "http://www.opengis.net/ows/1.1"
+    XLINK = "http://www.w3.org/1999/xlink"
+
+    # A Capabilities document (test/wsdl/wmts_capabilities.xml: no real one is
+    # in a package the tests may read) decodes with the generated classes: each
+    # substitute element to its own class (wmts:Layer for
+    # ows:DatasetDescriptionSummary, ows:BoundingBox),
+    # its values equal to what REXML reads; written back, it decodes equal and
+    # is valid against the OGC's schemas.
+    def test_a_capabilities_document_decodes_each_substitute_to_its_own_class
+      schema = capabilities_schema
+      mod = Module.new
+      WSDL.load(schema, root: schemas).define(mod)
+      text = File.read(File.expand_path("wmts_capabilities.xml", __dir__))
+      assert_valid_document(schema, text)
+      capabilities = mod::Capabilities.from_xml(text)
+      doc = REXML::Document.new(text)
+      read = ->(node, path) { REXML::XPath.match(node, path, "w" => WMTS, "o" => OWS, "x" => XLINK).map { |found| found.is_a?(REXML::Element) ? found.text : found.value } }
+
+      identification = capabilities.service_identification
+      assert_instance_of mod::ServiceIdentification, identification
+      assert_equal read.call(doc, "//o:ServiceIdentification/o:Title"), identification.title.map(&:value)
+      assert_equal read.call(doc, "//o:Keyword"), identification.keywords.flat_map(&:keyword).map(&:value)
+      assert_equal [nil, "fr"], identification.keywords.first.keyword.map(&:lang)
+      assert_equal read.call(doc, "//o:ServiceType").first, identification.service_type.value
+      assert_equal read.call(doc, "//o:Operation/@name"), capabilities.operations_metadata.operation.map(&:name)
+      assert_equal(read.call(doc, "//o:Get/@x:href"), capabilities.operations_metadata.operation.flat_map { |operation| operation.dcp.flat_map { |dcp| dcp.http.get.map(&:href) } })
+
+      layers = capabilities.contents.dataset_description_summary
+      assert_equal [mod::Layer, mod::Layer], layers.map(&:class)
+      REXML::XPath.match(doc, "//w:Layer", "w" => WMTS).zip(layers) do |element, layer|
+        assert_equal read.call(element, "o:Identifier").first, layer.identifier.value
+        assert_equal read.call(element, "o:Title"), layer.title.map(&:value)
+        assert_equal read.call(element, "w:Format"), layer.format
+        # Every ows:WGS84BoundingBox, before the Identifier or standing for
+        # ows:BoundingBox after it, is the attribute that names it (of its type's class).
+        assert_equal read.call(element, "o:WGS84BoundingBox/o:LowerCorner"), layer.wgs84_bounding_box.map(&:lower_corner)
+        assert_equal [mod::WGS84BoundingBoxType], layer.wgs84_bounding_box.map(&:class).uniq
+        assert_equal read.call(element, "o:BoundingBox/@crs"), layer.bounding_box.map(&:crs)
+        assert_equal [mod::BoundingBox], layer.bounding_box.map(&:class).uniq
+        assert_equal(read.call(element, "w:Style/o:Identifier"), layer.style.map { |style| style.identifier.value })
+        assert_equal read.call(element, "w:TileMatrixSetLink/w:TileMatrixSet"), layer.tile_matrix_set_link.map(&:tile_matrix_set)
+      end
+      first = layers.first
+      assert_equal([["http://maps.example.org/legend/coast.png", 120, 40]], first.style.first.legend_url.map { |url| [url.href, url.width, url.height] })
+      assert_equal [1, 2, 1, 2], first.tile_matrix_set_link.first.tile_matrix_set_limits.tile_matrix_limits.first.to_h.values_at(:min_tile_row, :max_tile_row, :min_tile_col, :max_tile_col)
+      assert_equal %w[2025 2026], layers.last.dimension.first.value
+
+      set = capabilities.contents.tile_matrix_set.first
+      assert_instance_of mod::TileMatrixSet, set
+      assert_equal read.call(doc, "//w:TileMatrixSet/o:Identifier"), [set.identifier.value]
+      assert_equal read.call(doc, "//w:TileMatrixSet/o:SupportedCRS"), [set.supported_crs]
+      assert_equal read.call(doc, "//w:TileMatrix/w:ScaleDenominator").map(&:to_f), set.tile_matrix.map(&:scale_denominator)
+      assert_equal read.call(doc, "//w:TileMatrix/w:MatrixWidth").map(&:to_i), set.tile_matrix.map(&:matrix_width)
+      assert_equal read.call(doc, "//w:LayerRef"), capabilities.themes.flat_map(&:theme).flat_map(&:layer_ref)
+
+      written = capabilities.to_xml
+      assert_equal capabilities, mod::Capabilities.from_xml(written)
+      assert_valid_document(schema, written)
+    end
+
     # Its imports leave the importing file's folder: refused unless a root
     # holding them is named (WSDL.load's root:, `wirebind generate --root`).
     def test_imports_out_of_the_folder_need_a_root

@@ -331,10 +331,7 @@ module Wirebind
     # +unrepresentable+ names the classes whose samples the schema rejects for
     # what neither the model nor #element_facts says: exactly those fail.
     def assert_valid_against_schemas(doc, samples, unrepresentable: [], compiles: true)
-      unless system("command -v xmllint > /dev/null 2>&1")
-        flunk "xmllint is missing (.ci/run installs libxml2-utils)" if ENV["CI"]
-        skip "xmllint is not installed (apt-get install libxml2-utils)"
-      end
+      require_xmllint
       files = schema_files(doc)
       global = global_elements(doc)
       samples = samples.select { |klass, _| klass.xml_type || global.include?([klass.xml_root, klass.xml_namespace_uri.to_s]) }
@@ -354,6 +351,15 @@ module Wirebind
         invalid = errors.lines.grep(/validity error/).grep_v(/\[facet '/).map { |line| samples[line[/samples\.xml:(\d+):/, 1].to_i - 3].first }
         assert_equal unrepresentable.sort, invalid.uniq.map { |klass| klass.name.split("::").last }.sort,
                      errors.lines.grep(/validity error/).grep_v(/\[facet '/).first(10).join
+      end
+    end
+
+    # The document +xml+ is valid against the schema file +schema+ (xmllint).
+    def assert_valid_document(schema, xml)
+      require_xmllint
+      with_files("document.xml" => xml) do |dir|
+        _, errors, = Open3.capture3("xmllint", "--noout", "--schema", schema, File.join(dir, "document.xml"))
+        assert_equal "#{File.join(dir, 'document.xml')} validates\n", errors
       end
     end
 
