@@ -48,9 +48,10 @@ module Wirebind
       # @param read_timeout [Numeric] seconds to wait for each read of the response
       # @param write_timeout [Numeric] seconds to wait for each write of the request
       # @param headers [Hash{String => String}] more HTTP headers for every call
-      # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] written into
+      # @param soap_headers [Array<Wirebind::Model, Array(String, Object)>] written into
       #   every envelope's Header: a model under its +xml_root+, a pair +[element name, model]+
-      #   under that name (a header part's element whose type has another name)
+      #   under that name (a header part's element whose type has another name), a pair
+      #   +["{namespace}name", scalar]+ as that element holding the scalar's text
       # @param soap_action [String, Proc, nil] the SOAPAction, or a proc given the
       #   operation name; default +"#{namespace}/#{operation}"+
       # @param wsse [WSSE::UsernameToken, WSSE::Timestamp, WSSE::Signature, Hash, Array, nil]
@@ -194,7 +195,7 @@ module Wirebind
       #   that child's items; nil returns nil
       # @param at [String, Wirebind::XML::Path, nil] a path below Body instead
       # @param types [Hash] declared types of arguments (see {Envelope.write})
-      # @param soap_headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] more headers
+      # @param soap_headers [Array<Wirebind::Model, Array(String, Object)>] more headers
       #   for this call, as the constructor's
       # @param soap_action [String, Proc, nil] this call's SOAPAction
       # @param action [String, nil] with +addressing: true+, the +wsa:Action+ sent, and

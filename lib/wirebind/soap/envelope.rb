@@ -61,9 +61,11 @@ module Wirebind
         #   (SOAP encoding: +xsi:type+ on every value, lists as SOAP 1.1's +soapenc:Array+
         #   with +soapenc:arrayType+, or over SOAP 1.2 as +enc:Array+ with +enc:itemType+
         #   and +enc:arraySize+)
-        # @param headers [Array<Wirebind::Model, Array(String, Wirebind::Model)>] written into
+        # @param headers [Array<Wirebind::Model, Array(String, Object)>] written into
         #   +Header+ with {Wirebind::XML.encode}: a model under its +xml_root+, a pair under
-        #   the name given (the header part's element, WSDL 1.1 §3.7, WS-I BP R2205)
+        #   the name given (the header part's element, WSDL 1.1 §3.7, WS-I BP R2205); a
+        #   pair's value may be a scalar (String, Integer, Float, BigDecimal, true, false,
+        #   Time, Date), written as its text, and its name +"{namespace}local"+
         # @param header_xml [String, nil] XML written into +Header+ after +headers+ (WS-Security)
         # @param body_id [String, nil] a +wsu:Id+ for +Body+ (what a WS-Security signature references)
         # @param multi_ref [Boolean, :breadth_first] in +:rpc_encoded+, write each model value as
@@ -232,14 +234,41 @@ module Wirebind
           headers.each do |header|
             # [element name, model]: the header part's element (WSDL 1.1 §3.7), when its type's name differs.
             name, header = header if header.is_a?(Array) && header.size == 2 && header[0].is_a?(String)
+            namespace, name = split_header_name(name) if name
+            if name && (type = scalar_type(header))
+              write_scalar_header(out, name, namespace, header, type)
+              next
+            end
             unless header.class.include?(Wirebind::Model)
-              raise ArgumentError, "SOAP headers are model instances or [element name, model instance] pairs, not #{header.class}"
+              raise ArgumentError, "SOAP headers are model instances, [element name, model instance] pairs or " \
+                                   "[element name, scalar] pairs, not #{header.class}"
             end
 
             out << XML.encode(header, root: name && Writing.check_name(name, "header"))
           end
           out << header_xml if header_xml
           out << "</#{ENV_PREFIX}:Header>"
+        end
+
+        # [namespace, local name] of a header's element name, +"{namespace}local"+ or +"local"+.
+        def split_header_name(name)
+          return [nil, name] unless name.start_with?("{")
+
+          namespace, local = name[1..].split("}", 2)
+          raise ArgumentError, "a header's element name {namespace}local lacks its closing brace: #{name.inspect}" unless local
+
+          [namespace.empty? ? nil : namespace, local]
+        end
+
+        # A header element of a simple type (WCF's string headers: Bing Ads'
+        # AuthenticationToken), its value written as its scalar type's text.
+        def write_scalar_header(out, name, namespace, value, type)
+          Writing.check_name(name, "header")
+          out << "<" << name
+          out << %( xmlns="#{attribute(namespace)}") if namespace
+          out << ">"
+          Writing.append_text(out, type, value)
+          out << "</" << name << ">"
         end
 
         # The standard codes are written with the envelope's prefix; any other as given.

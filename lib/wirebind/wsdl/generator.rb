@@ -473,10 +473,11 @@ module Wirebind
           @operation = operation
           part = operation.input_parts.first if operation.style == :document
           @namespace = part&.element ? part.element[0] : operation.namespace || binding.namespace
-          # A header is written under its part's element's name (WSDL 1.1 §3.7, WS-I BP R2205), not its type's.
+          # A header is written under its part's element's name (WSDL 1.1 §3.7, WS-I BP R2205), not its type's;
+          # [namespace, name] (a header of a simple type, WCF's string headers, is written in its element's namespace).
           @headers = operation.headers.map do |message, name|
             part = message.parts.find { |candidate| candidate.name == name } || (message.parts.first if name.nil?)
-            [(name || message.name).to_s, part&.element&.[](1) || part&.name]
+            [(name || message.name).to_s, part&.element || (part && [nil, part.name])]
           end
           # A list result (not the single element of "*"), streamed by each_<op>.
           @list = operation.returns.is_a?(Array) && operation.at != "*"
@@ -489,16 +490,32 @@ module Wirebind
         type.is_a?(Array) ? type_source(type.first, true) : type_source(type, false)
       end
 
+      # An argument of a wrapper type (ArrayOfX) also takes its items as an
+      # Array, as the request's model and the results give them: wrapped here
+      # (written as given, each item became an element of the wrapper's name).
+      def wrapped_argument(name, type)
+        return name unless type.is_a?(TypeSpec) && type.named && !type.base && type.fields.size == 1
+
+        item = type.fields.first
+        return name unless item.kind == :element && item.list && !item.wrapped && !item.substitutes && item.type.is_a?(TypeSpec)
+
+        "(#{name}.is_a?(::Array) ? #{type.const}.new(#{attribute_name(item.local, {})}: #{name}) : #{name})"
+      end
+
       def operation_source(plan)
         operation = plan.operation
         locals = { "options" => true, "block" => true }
         args = operation.args.map { |wire, type| [argument_name(wire, locals), wire, typed_source(type)] }
         headers = plan.headers.map { |wire, element| [argument_name(wire, locals), element] }
         params = (args.map { |name, _, _| "#{name}: nil" } + headers.map { |name, _| "#{name}: nil" } + ["**options"]).join(", ")
-        values = args.map { |name, wire, _| "#{wire.inspect} => #{name}" }.join(", ")
+        values = args.map { |name, wire, _| "#{wire.inspect} => #{wrapped_argument(name, operation.args[wire])}" }.join(", ")
         call_options = +""
         unless headers.empty?
-          named = headers.map { |name, element| element && xml_name?(element) ? "(#{name} && [#{element.inspect}, #{name}])" : name }
+          named = headers.map do |name, (namespace, element)|
+            next name unless element && xml_name?(element)
+
+            "(#{name} && [#{(namespace ? "{#{namespace}}#{element}" : element).inspect}, #{name}])"
+          end
           call_options << ", soap_headers: [#{named.join(', ')}].compact"
         end
         key = "OPERATIONS[#{plan.method.to_sym.inspect}]"

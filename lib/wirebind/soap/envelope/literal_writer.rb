@@ -12,10 +12,14 @@ module Wirebind
       #
       # @api private
       class LiteralWriter
+        # The prefix of a document-style part whose model's namespace is not the operation's.
+        PART_PREFIX = "wbpart"
+
         def initialize(out, style, wrap_lists: false)
           @out = out
           @document = style == :document
           @repeat_lists = @document && !wrap_lists
+          @namespace = nil
         end
 
         def operation(name, namespace, parts, types, result = nil)
@@ -27,6 +31,7 @@ module Wirebind
           elsif @document
             out << "<" << name << ' xmlns="' << Envelope.attribute(namespace) << '">'
             close = name
+            @namespace = namespace
           else
             out << "<#{OPERATION_PREFIX}:" << name << " xmlns:#{OPERATION_PREFIX}=\"" << Envelope.attribute(namespace) << '">'
             close = "#{OPERATION_PREFIX}:#{name}"
@@ -62,7 +67,9 @@ module Wirebind
             out << "<" << name << ' xsi:nil="true"/>'
           elsif value.class.include?(Wirebind::Model)
             # XML.encode writes the xsi:type of a subclass that declared xml_type.
-            out << XML.encode(value, root: name)
+            xml = XML.encode(value, root: name)
+            namespace = value.class.xml_namespace_uri
+            out << (@namespace && namespace && namespace != @namespace ? in_operation_namespace(xml, name) : xml)
           else
             scalar = Writing.scalar(name, value, type)
             out << "<" << name << ">"
@@ -71,6 +78,22 @@ module Wirebind
           end
         rescue Types::InvalidValue => e
           raise EncodeError.new(e.message, path: name)
+        end
+
+        # A document-style part is an element of the operation's namespace
+        # (the wrapper element's, WCF's AccountIds of type
+        # Serialization/Arrays' ArrayOflong): its model, of another namespace,
+        # is written by XML.encode in the model's; the part element itself is
+        # renamed into the operation's with a prefix of its own, its content
+        # left as written. (A model of no namespace is written unprefixed,
+        # in the operation's default namespace already.)
+        def in_operation_namespace(xml, name)
+          start = xml.match(%r{\A<((?:[^\s:>/]+:)?)#{name}(?=[\s>/])}) or return xml
+          renamed = +"<#{PART_PREFIX}:#{name} xmlns:#{PART_PREFIX}=\"#{Envelope.attribute(@namespace)}\""
+          renamed << xml.byteslice(start.end(0)..)
+          closing = "</#{start[1]}#{name}>"
+          renamed[-closing.bytesize..] = "</#{PART_PREFIX}:#{name}>" if renamed.end_with?(closing)
+          renamed
         end
       end
 
