@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "real_wsdl_support"
+require_relative "../soap/loopback_server"
 
 module Wirebind
   # Microsoft Advertising (Bing Ads) API v13's six WCF services as Microsoft
@@ -23,10 +24,63 @@ module Wirebind
       real_wsdl_path(PACKAGE, "lib/bing_ads_ruby_sdk/wsdl/v13/production/#{name}.xml")
     end
 
+    # The SOAP headers every request of a service carries, as the generated
+    # methods take them.
+    HEADERS = {
+      application_token: "app-token", authentication_token: "oauth-access-token", customer_account_id: "1234",
+      customer_id: "5678", developer_token: "dev-token", password: nil, user_name: nil
+    }.freeze
+
     SERVICES.each do |name|
       define_method(:"test_#{name}") do
-        assert_real_wsdl(wsdl_path(name), "WirebindBing#{name.split('_').map(&:capitalize).join}")
+        assert_real_wsdl(wsdl_path(name), "WirebindBing#{name.split('_').map(&:capitalize).join}") do |mod, doc|
+          assert_first_operation_round_trips(mod, doc)
+        end
       end
+    end
+
+    # The service's first operation, called by its generated method with a
+    # sample of every argument and the headers, against a server on 127.0.0.1
+    # that answers with a sample of its response and a TrackingId header: the
+    # request's headers and body are the service's global elements and valid
+    # against its schemas (xmllint); the result is the response's, unwrapped
+    # as the operation says.
+    def assert_first_operation_round_trips(mod, doc)
+      client_class = client_classes(mod).fetch(0)
+      method, operation = client_class::OPERATIONS.first
+      memo = {}
+      facts = element_facts(doc)
+      request = full_sample(mod.const_get(operation.name), memo, facts)
+      response_class = mod.const_get(operation.name.sub(/Request\z/, "Response"))
+      response = full_sample(response_class, memo, facts)
+      arguments = request.class.attributes.to_h { |attribute| [attribute.name, request.public_send(attribute.name)] }
+      headers = HEADERS.select { |header, _| !arguments.key?(header) && client_class.instance_method(method).parameters.include?([:key, header]) }
+      assert_operator headers.size, :>=, 5, "#{method} takes the service's headers"
+      envelope = %(<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header>) +
+                 %(<TrackingId xmlns="#{client_class::NAMESPACE}">t-1</TrackingId></s:Header><s:Body>#{response.to_xml}</s:Body></s:Envelope>)
+      LoopbackServer.open(proc { [200, {}, envelope] }) do |server|
+        client = client_class.new(endpoint: server.url)
+        result = client.public_send(method, **arguments, **headers.compact)
+        assert_equal expected_result(operation, response), result
+        sent = REXML::Document.new(server.requests.pop(true).body)
+        header_elements = REXML::XPath.match(sent, "/*/*[local-name()='Header']/*")
+        assert_equal headers.compact.values, header_elements.map(&:text)
+        assert_equal headers.compact.keys.map { |header| header.to_s.split("_").map(&:capitalize).join }, header_elements.map(&:name)
+        body = REXML::XPath.first(sent, "/*/*[local-name()='Body']/*")
+        assert_equal request, request.class.from_xml(body.to_s)
+        assert_elements_valid(doc, [*header_elements, body].map(&:to_s))
+      ensure
+        client&.close
+      end
+    end
+
+    # What the generated method returns for +response+: the whole response,
+    # the element its +at+ names, or its only part.
+    def expected_result(operation, response)
+      return response if operation.at == "*"
+
+      attribute = response.class.attributes.find { |each| "*/#{each.xml}" == operation.at } || response.class.attributes.fetch(0)
+      response.public_send(attribute.name)
     end
   end
 end

@@ -354,6 +354,25 @@ module Wirebind
       end
     end
 
+    # Each of +elements+ (XML texts) is of a global element of the schemas of
+    # the WSDL +doc+ and valid against its declaration (xmllint), as a child of
+    # an element of xsd:anyType.
+    def assert_elements_valid(doc, elements)
+      require_xmllint
+      global = global_elements(doc)
+      elements.each do |xml|
+        root = REXML::Document.new(xml).root
+        assert_includes global, [root.name, root.namespace.to_s], "#{root.expanded_name} is not a global element of the schemas"
+      end
+      files = schema_files(doc)
+      files["samples.xsd"] = wrapper_schema(files, [], imported_schemas(doc))
+      files["samples.xml"] = samples_document(elements.map { |xml| [nil, xml] })
+      with_files(files) do |dir|
+        _, errors, = Open3.capture3("xmllint", "--noout", "--schema", File.join(dir, "samples.xsd"), File.join(dir, "samples.xml"))
+        assert_equal "#{File.join(dir, 'samples.xml')} validates\n", errors
+      end
+    end
+
     # The document +xml+ is valid against the schema file +schema+ (xmllint).
     def assert_valid_document(schema, xml)
       require_xmllint
@@ -442,7 +461,7 @@ module Wirebind
       samples.each do |klass, xml|
         root.add_text("\n")
         element = REXML::Document.new(xml).root
-        element.name = "s:#{sample_element(klass)}" if klass.xml_type
+        element.name = "s:#{sample_element(klass)}" if klass&.xml_type
         root.add_element(element)
       end
       "<?xml version=\"1.0\"?>\n#{root}"
