@@ -35,6 +35,10 @@ module Wirebind
       define_method(:"test_#{name}") do
         assert_real_wsdl(wsdl_path(name), "WirebindBing#{name.split('_').map(&:capitalize).join}") do |mod, doc|
           assert_first_operation_round_trips(mod, doc)
+          # No field is of xsd:anyType: the only such declaration is the Serialization schema's global element.
+          any = all_elements(doc).select { |element| element.name == "element" && element.attributes["type"].to_s.end_with?(":anyType") }
+          assert_equal([["anyType", "http://schemas.microsoft.com/2003/10/Serialization/"]],
+                       any.map { |element| [element.attributes["name"], element.parent.attributes["targetNamespace"]] })
         end
       end
     end
