@@ -78,6 +78,32 @@ module Wirebind
       end
     end
 
+    # A report is asked for as a subclass of ReportRequest (the WSDL's
+    # polymorphism): the request says its type with xsi:type, the server's
+    # schema accepts it (xmllint), and what is sent decodes back to the subclass.
+    def test_reporting_request_of_a_subclass_says_its_type
+      path = wsdl_path("reporting")
+      doc = independent_document(path)
+      generate_and_load(path, "WirebindBingReportingSubclass") do |mod, _|
+        report = full_sample(mod::AccountPerformanceReportRequest, {}, element_facts(doc))
+        sent = nil
+        LoopbackServer.open(proc { |request|
+          sent = request.body
+          [200, {}, %(<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><SubmitGenerateReportResponse ) +
+                    %(xmlns="https://bingads.microsoft.com/Reporting/v13"><ReportRequestId>r-1</ReportRequestId></SubmitGenerateReportResponse></s:Body></s:Envelope>)]
+        }) do |server|
+          client = mod::Client.new(endpoint: server.url)
+          assert_equal "r-1", client.submit_generate_report(report_request: report, authentication_token: "t", developer_token: "d")
+        ensure
+          client&.close
+        end
+        body = REXML::XPath.first(REXML::Document.new(sent), "/*/*[local-name()='Body']/*")
+        assert_match(/xsi:type=['"][^'":]+:AccountPerformanceReportRequest['"]/, body.to_s)
+        assert_equal report, mod::SubmitGenerateReportRequest.from_xml(body.to_s).report_request
+        assert_elements_valid(doc, [body.to_s])
+      end
+    end
+
     # What the generated method returns for +response+: the whole response,
     # the element its +at+ names, or its only part.
     def expected_result(operation, response)
