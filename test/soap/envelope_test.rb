@@ -322,6 +322,18 @@ class SOAPEnvelopeTest < Minitest::Test
     assert_equal "abc", Wirebind::XML.decode(xml, Session, at: "Envelope/Header/Session").token
   end
 
+  # A header element of a simple type (WCF's string headers): [name, scalar],
+  # the name "{namespace}local" or "local"; the text escaped as any value's.
+  def test_scalar_headers
+    xml = Envelope.write(+"", operation: "op", parts: {}, headers: [["{urn:h}Token", "a<b & c"], ["Count", 3], ["{}Flag", true]])
+    assert_includes xml, %(<soapenv:Header><Token xmlns="urn:h">a&lt;b &amp; c</Token><Count>3</Count><Flag>true</Flag></soapenv:Header>)
+    error = assert_raises(ArgumentError) { Envelope.write(+"", operation: "op", parts: {}, headers: [["{urn:h", "x"]]) }
+    assert_match(/closing brace/, error.message)
+    error = assert_raises(ArgumentError) { Envelope.write(+"", operation: "op", parts: {}, headers: [["{urn:h}a b", "x"]]) }
+    assert_match(/header name must be an XML name/, error.message)
+    assert_raises(ArgumentError) { Envelope.write(+"", operation: "op", parts: {}, headers: ["alone"]) }
+  end
+
   def test_subclass_parts_get_an_xsi_type
     sub = Class.new(RemoteIssue) { xml_type "SpecialIssue", namespace: "urn:special" }
     xml = Envelope.write(+"", operation: "op", parts: { in0: sub.new(key: "K") }, types: { in0: RemoteIssue }, style: :document)
