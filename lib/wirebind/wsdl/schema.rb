@@ -274,7 +274,9 @@ module Wirebind
       end
 
       # A restriction of soapenc:Array: the item type, from wsdl:arrayType
-      # ("tns:Item[]") or from the restriction's repeated element.
+      # ("tns:Item[]") or from the restriction's repeated element. An arrayType
+      # naming no type but a global element (published rpc/encoded WSDLs do) is
+      # that element's type, named or anonymous.
       def soap_array(node, context)
         restriction = (content = xsd_child(node, "complexContent")) && xsd_child(content, "restriction")
         return nil unless restriction && restriction["base"] && restriction.qname(restriction["base"]) == [ENCODING_NS, "Array"]
@@ -287,7 +289,9 @@ module Wirebind
           while (child = stack.shift)
             if child.local == "attribute" && (array_type = child.attrs["{#{WSDL_NS}}arrayType"])
               item = array_type.sub(/\[[\d,\s]*\]\z/, "")
-              return item.include?("[") ? [:string, true, nil] : item_of(resolve(child, child.qname(item)))
+              return [:string, true, nil] if item.include?("[")
+
+              return item_of(array_item(child, child.qname(item)))
             elsif child.local == "element" && xsd?(child)
               return item_of(declared_type(child, context, child["name"] || "item"))
             elsif xsd?(child) && %w[sequence all choice].include?(child.local)
@@ -298,6 +302,15 @@ module Wirebind
         ensure
           @array_depth -= 1
         end
+      end
+
+      def array_item(node, key)
+        definition = !type_defined?(key) && @elements[key]
+        definition ? declared_type(definition.node, definition.context, key[1]) : resolve(node, key)
+      end
+
+      def type_defined?(key)
+        XSD_NAMESPACES.include?(key[0]) || key[0] == ENCODING_NS || @complex.key?(key) || @simple.key?(key)
       end
 
       def item_of(ref)
