@@ -77,8 +77,11 @@ module Wirebind
     # {Substitute}s whose types are all {TypeSpec}s.
     #
     # +fixed+: the value an XML Schema +fixed+ constraint allows (the text), or nil.
+    #
+    # +format+: for a +:string+ of a built-in type with a lexical space of its own
+    # (xsd:duration, xsd:time, gYear...), the attribute's +format:+, or nil.
     Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional,
-                       :substitutes, :fixed) do
+                       :substitutes, :fixed, :format) do
       # @return [Array] what makes two fields the same XML name
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
@@ -115,6 +118,7 @@ module Wirebind
       Definition = Struct.new(:node, :context)
 
       SCALARS = Types::XSD::SCALARS
+      STRING_FORMATS = Types::XSD::STRING_FORMATS
       NAME = XML::Syntax::NCNAME_ONLY
       # Longest chain of simple type restrictions, group or attribute group references followed.
       MAX_CHAIN = 256
@@ -317,11 +321,11 @@ module Wirebind
         [ref[0], true, ref[2]]
       end
 
-      # [type, list, enum] of a QName.
+      # [type, list, enum, string format] of a QName.
       def resolve(node, key)
         uri, local = key
         if (XSD_NAMESPACES.include?(uri) || uri == ENCODING_NS) && (scalar = SCALARS[local])
-          return [scalar, false, nil]
+          return [scalar, false, nil, STRING_FORMATS[local]]
         end
         return [:string, false, nil] if uri == ENCODING_NS && local == "Array"
 
@@ -346,7 +350,7 @@ module Wirebind
           if (base = restriction["base"])
             key = restriction.qname(base)
             if (XSD_NAMESPACES.include?(key[0]) || key[0] == ENCODING_NS) && (scalar = SCALARS[key[0] && key[1]])
-              return [scalar, false, scalar == :string ? enum : nil]
+              return [scalar, false, scalar == :string ? enum : nil, STRING_FORMATS[key[1]]]
             end
             raise InvalidError, "#{restriction.where}: the type {#{key[0]}}#{key[1]} is not a simple type defined in any schema read" unless @simple.key?(key)
 
@@ -409,9 +413,9 @@ module Wirebind
             if base && @complex.key?(base)
               spec.base = base_spec(derivation)
             else
-              type, _, enum = base ? resolve(derivation, base) : [:string, false, nil]
+              type, _, enum, format = base ? resolve(derivation, base) : [:string, false, nil]
               type = :string unless type.is_a?(Symbol) && type != :any
-              fields << Field.new(:text, ".", nil, type, false, enum, false, nil, false)
+              fields << Field.new(:text, ".", nil, type, false, enum, false, nil, false, false, nil, nil, type == :string ? format : nil)
             end
           end
         end
@@ -483,7 +487,7 @@ module Wirebind
           definition = @elements[key] or raise InvalidError, "#{node.where}: the element #{ref} is not defined in any schema read"
           local = key[1]
           namespace = key[0]
-          type, list, enum = declared_type(definition.node, definition.context, local)
+          type, list, enum, format = declared_type(definition.node, definition.context, local)
           nillable = definition.node["nillable"] == "true"
           substitutes = substitutes(key, definition)
           fixed = node["fixed"] || definition.node["fixed"]
@@ -491,13 +495,13 @@ module Wirebind
           local = node["name"] or raise InvalidError, "#{node.where}: an element without a name or ref"
           qualified = node["form"] ? node["form"] == "qualified" : context.elements_qualified
           namespace = qualified ? context.tns : nil
-          type, list, enum = declared_type(node, context, local)
+          type, list, enum, format = declared_type(node, context, local)
           nillable = node["nillable"] == "true"
           fixed = node["fixed"]
         end
         check_name(node, local)
         Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0",
-                  substitutes, fixed)
+                  substitutes, fixed, format)
       end
 
       def attribute_field(node, context)
@@ -518,14 +522,15 @@ module Wirebind
           qualified = node["form"] ? node["form"] == "qualified" : context.attributes_qualified
           namespace = qualified ? context.tns : nil
         end
-        type, _, enum =
+        type, _, enum, format =
           if decl.equal?(node) || definition then declared_type(decl, context, local)
           else [:string, false, nil]
           end
+        format = nil unless type == :string
         type = :string unless type.is_a?(Symbol) && type != :any
         check_name(node, local)
         Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false, false, nil,
-                  node["fixed"] || decl["fixed"])
+                  node["fixed"] || decl["fixed"], format)
       end
     end
   end
