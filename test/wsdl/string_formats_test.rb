@@ -63,5 +63,41 @@ module Wirebind
       end
       assert_raises(EncodeError) { window.dup.tap { |copy| copy.year = "MMXXVI" }.to_xml }
     end
+
+    class Shift
+      include Model
+      xml_type "Shift", namespace: "urn:shifts"
+      attribute :length, :string, format: :duration
+      attribute :starts, :string, format: :time_of_day, xml: "@starts"
+      attribute :breaks, [:string], format: :duration, xml: "breaks/*"
+      attribute :season, :string, format: :g_month, xml: "season"
+      attribute :budget, :string, format: :g_year, xml: "budget"
+      attribute :currency, :string, xml: "budget/@currency"
+    end
+
+    # A service's ?wsdl names each format's XSD type, so that a client generated
+    # from it has the same formats (document/literal and rpc/encoded).
+    def test_a_service_wsdl_writes_the_xsd_types_back
+      %i[document rpc_encoded].each do |style|
+        service = Class.new(SOAP::Service) do
+          namespace "urn:shifts"
+          style style
+          operation(:plan, args: { shift: Shift }, returns: Shift) { |shift| shift }
+        end
+        text = SOAP::WSDLWriter.new(service, "http://127.0.0.1/shifts").write
+        assert_includes text, 'type="xsd:duration"', style
+        assert_includes text, '<xsd:attribute name="starts" type="xsd:time"/>', style
+        mod = Module.new
+        with_files("s.wsdl" => text) { |dir| WSDL.load(File.join(dir, "s.wsdl")).define(mod) }
+        attributes = mod::Shift.attributes.to_h { |attribute| [attribute.xml, attribute] }
+        expected = { "length" => :duration, "@starts" => :time_of_day, "season" => :g_month }
+        assert_equal expected, attributes.slice(*expected.keys).transform_values(&:string_format), style
+        assert_equal :g_year, attributes.fetch("budget").type.attributes.first.string_format, style
+        # rpc/encoded: a soapenc:Array of xsd:duration; document/literal: a wrapper element of items
+        breaks = attributes["breaks"] || attributes.fetch("breaks/*")
+        breaks = breaks.type.attributes.first if style == :document
+        assert_equal [:duration, true], [breaks.string_format, breaks.list?], style
+      end
+    end
   end
 end

@@ -318,7 +318,7 @@ module Wirebind
       end
 
       def item_of(ref)
-        [ref[0], true, ref[2]]
+        [ref[0], true, ref[2], ref[3]]
       end
 
       # [type, list, enum, string format] of a QName.
