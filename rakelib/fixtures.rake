@@ -27,7 +27,10 @@ FIXTURE_GEMS = {
   "shopify_api" => "9.0.0",
   # Microsoft Advertising (Bing Ads) v13's six WCF services as their ?singleWsdl
   # (lib/bing_ads_ruby_sdk/wsdl), MIT (Copyright (c) 2018 Effilab, the gem's LICENSE.txt)
-  "bing_ads_ruby_sdk" => "1.7"
+  "bing_ads_ruby_sdk" => "1.7",
+  # Mexico's CFDI 4.0 electronic invoice schemas, the SAT's own publications, with
+  # local imports (lib/xsd; an attribute named "Año"), MIT (the gem's licence)
+  "cfdi40" => "0.4.9"
 }.freeze
 
 FIXTURES_DIR = File.expand_path("../tmp/fixtures", __dir__)

@@ -145,27 +145,27 @@ module Wirebind
       end
 
       # @api private
-      # Records that some class declared an +enum:+ attribute: from then on the
-      # encoders check enumerations ({check_enums}).
+      # Records that some class declared an +enum:+ attribute or a +:string+
+      # +format:+: from then on the encoders check them ({check_enums}).
       def enums_declared!
         @enums = true
       end
 
       # @api private
-      # @return [Boolean] whether any class declared an +enum:+ attribute
+      # @return [Boolean] whether any class declared an +enum:+ attribute (or a +:string+ +format:+)
       def enums?
         @enums
       end
 
-      # Checks every +enum:+ attribute of +value+ and of the records it holds
-      # (an explicit stack, each record once). The encoders call it before
-      # writing, once any class declared an enumeration, so no partial output
-      # is written.
+      # Checks every +enum:+ attribute (and +:string+ +format:+) of +value+ and of
+      # the records it holds (an explicit stack, each record once). The encoders
+      # call it before writing, once any class declared one, so no partial
+      # output is written.
       #
       # @api private
       # @param value [Wirebind::Model, Array]
       # @return [void]
-      # @raise [EncodeError] a value outside its enumeration, with its path
+      # @raise [EncodeError] a value outside its enumeration or format, with its path
       def check_enums(value)
         # Paths are linked [parent, segment] pairs, joined only for an error; arrays
         # and records are each visited once, so a structure holding itself ends.
@@ -186,6 +186,10 @@ module Wirebind
                 raise EncodeError.new("#{bad.inspect} is not one of #{attribute.enum.keys.inspect}",
                                       path: enum_path([path, attribute.xml]))
               end
+              if attribute.string_format && (problem = attribute.format_violation(current))
+                raise EncodeError.new(problem, path: enum_path([path, attribute.xml]))
+              end
+
               stack << [current, [path, attribute.xml]] if attribute.model? && current
             end
           end

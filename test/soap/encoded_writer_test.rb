@@ -42,6 +42,16 @@ class SOAPEncodedWriterTest < Minitest::Test
     attribute :currency, :string, xml: "Amt/@Ccy"
   end
 
+  # Issue 19: a closed enumeration and an XML Schema type kept as text.
+  class Booking
+    include Wirebind::Model
+    xml_type "Booking", namespace: "urn:parts"
+    attribute :status, :string, enum: %w[open closed]
+    attribute :hold, :string, format: :duration
+    attribute :opens, :string, format: :time_of_day
+    attribute :years, [:string], format: :g_year, xml: "years/*"
+  end
+
   # Counts what it is handed, as a streamed body's pieces would take it.
   class CountingSink
     attr_reader :calls, :text
@@ -114,6 +124,30 @@ class SOAPEncodedWriterTest < Minitest::Test
                "\">x</tag><tag xsi:type=\"xsd:string\">y</tag><ship by=\"air\"><to xsi:type=\"xsd:string\">Oslo</to>" \
                "</ship><Amt Ccy=\"NOK\">3.5</Amt></return></ns1:getOrderResponse>"
     assert_equal expected, body("1.2", false)
+  end
+
+  # rpc/encoded is closed on encode as document/literal is: a value outside an
+  # enum: or a format: is refused before anything is written.
+  def test_enumerations_and_formats_are_checked_before_writing
+    { Booking.new(status: "lost") => '"lost" is not one of', Booking.new(hold: "a while") => "xsd:duration",
+      [Booking.new, Booking.new(years: %w[2026 MMXXVI])] => "xsd:gYear" }.each do |value, message|
+      %w[1.1 1.2].each do |version|
+        out = +""
+        error = assert_raises(Wirebind::EncodeError, message) do
+          Envelope.write(out, operation: "op", namespace: "urn:ops", parts: { in0: value }, style: :rpc_encoded, version: version)
+        end
+        assert_includes error.message, message
+        assert_empty out
+      end
+    end
+  end
+
+  # A string of an XML Schema type kept as text says that type (a peer maps
+  # xsd:duration to a duration class of its own), in lists too.
+  def test_a_formatted_string_is_typed_as_its_xsd_type
+    xml = body("1.1", false, Booking.new(status: "open", hold: "PT2H", opens: "09:00:00", years: %w[2025 2026]))
+    assert_includes xml, '<status xsi:type="xsd:string">open</status><hold xsi:type="xsd:duration">PT2H</hold><opens xsi:type="xsd:time">09:00:00</opens>'
+    assert_includes xml, 'soapenc:arrayType="xsd:gYear[2]"><item xsi:type="xsd:gYear">2025</item><item xsi:type="xsd:gYear">2026</item></years>'
   end
 
   def test_values_of_other_classes_take_the_general_path

@@ -57,6 +57,22 @@ module Wirebind
       end
     end
 
+    # As Mexico's CFDI 4.0 set ships (the cfdi40 gem): the main schema imports a
+    # namespace from a local copy, another schema imports it again by its URL.
+    def test_a_url_import_of_a_namespace_already_read_from_a_file_is_skipped_with_a_warning
+      again = %(<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:y"><xsd:import namespace="urn:x" schemaLocation="http://127.0.0.1:9/x.xsd"/></xsd:schema>)
+      types = %(<xsd:schema targetNamespace="urn:test"><xsd:import namespace="urn:x" schemaLocation="x.xsd"/><xsd:import namespace="urn:y" schemaLocation="y.xsd"/></xsd:schema>)
+      with_files("s.wsdl" => wsdl(types: types), "x.xsd" => X_SCHEMA, "y.xsd" => again) do |dir|
+        description = WSDL.load(File.join(dir, "s.wsdl"))
+        assert_equal ["X"], description.types.map(&:name)
+        assert_equal 1, description.warnings.size, description.warnings.inspect
+        assert_match(%r{y\.xsd(:\d+)?: <import>: http://127\.0\.0\.1:9/x\.xsd not fetched \(fetch: false\); urn:x is read from .*/x\.xsd\z}, description.warnings.first)
+        # A namespace not read from a file yet is still refused.
+        File.write(File.join(dir, "s.wsdl"), wsdl(types: %(<xsd:schema targetNamespace="urn:test"><xsd:import namespace="urn:y" schemaLocation="y.xsd"/></xsd:schema>)))
+        assert_match(/imports by URL are read only with fetch: true/, assert_raises(WSDL::InvalidError) { WSDL.load(File.join(dir, "s.wsdl")) }.message)
+      end
+    end
+
     # A server on 127.0.0.1 answering each path with a canned response.
     def serve(routes)
       server = TCPServer.new("127.0.0.1", 0)

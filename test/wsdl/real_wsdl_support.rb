@@ -338,20 +338,22 @@ module Wirebind
       refute_empty samples
       files["samples.xsd"] = wrapper_schema(files, samples, imported_schemas(doc))
       files["samples.xml"] = samples_document(samples)
-      with_files(files) do |dir|
-        _, errors, = Open3.capture3("xmllint", "--noout", "--schema", File.join(dir, "samples.xsd"), File.join(dir, "samples.xml"))
-        unless compiles
-          assert_match(/Schemas parser error/, errors)
-          next
-        end
-        refute_match(/failed to compile|Schemas parser error/, errors)
-        # A facet (pattern, length, range) a sample's value breaks is the sample's
-        # fault, not the encoding's: every other error counts. Each sample is on a
-        # line of its own (the third line holds the first).
-        invalid = errors.lines.grep(/validity error/).grep_v(/\[facet '/).map { |line| samples[line[/samples\.xml:(\d+):/, 1].to_i - 3].first }
-        assert_equal unrepresentable.sort, invalid.uniq.map { |klass| klass.name.split("::").last }.sort,
-                     errors.lines.grep(/validity error/).grep_v(/\[facet '/).first(10).join
-      end
+      with_files(files) { |dir| assert_samples_validate(dir, samples, unrepresentable: unrepresentable, compiles: compiles) }
+    end
+
+    # xmllint checks +dir+/samples.xml (#samples_document of +samples+) against
+    # +dir+/samples.xsd (#wrapper_schema); see #assert_valid_against_schemas.
+    def assert_samples_validate(dir, samples, unrepresentable: [], compiles: true)
+      _, errors, = Open3.capture3("xmllint", "--noout", "--schema", File.join(dir, "samples.xsd"), File.join(dir, "samples.xml"))
+      return assert_match(/Schemas parser error/, errors) unless compiles
+
+      refute_match(/failed to compile|Schemas parser error/, errors)
+      # A facet (pattern, length, range) a sample's value breaks is the sample's
+      # fault, not the encoding's: every other error counts. Each sample is on a
+      # line of its own (the third line holds the first).
+      invalid = errors.lines.grep(/validity error/).grep_v(/\[facet '/).map { |line| samples[line[/samples\.xml:(\d+):/, 1].to_i - 3].first }
+      assert_equal unrepresentable.sort, invalid.uniq.map { |klass| klass.name.split("::").last }.sort,
+                   errors.lines.grep(/validity error/).grep_v(/\[facet '/).first(10).join
     end
 
     # Each of +elements+ (XML texts) is of a global element of the schemas of

@@ -24,6 +24,8 @@ module Wirebind
             depth.positive? && type ? sample(type, depth - 1) : nil
           elsif attribute.enum
             attribute.enum.keys.first
+          elsif attribute.string_format
+            Types::StringFormat::FORMATS.fetch(attribute.string_format)[2] # the format's example
           elsif attribute.type == :any
             # A wildcard's item keeps its element's name.
             attribute.xml == "*" ? { "{urn:sample}Extra" => { "@id" => "1", "#text" => "x" } } : { "@id" => "1", "#text" => "x" }

@@ -122,6 +122,11 @@ module Wirebind
       # @return [Symbol, nil] for a +:time+ attribute, how it is written
       #   (+:rfc822+, +:epoch+, +:epoch_ms+, see {Types::TimeFormat}); nil: xs:dateTime
       attr_reader :time_format
+      # @return [Symbol, nil] for a +:string+ attribute, the XML Schema type whose
+      #   lexical space its values are checked against on decode and encode
+      #   (+:duration+, +:time_of_day+, +:g_year+, +:g_year_month+, +:g_month_day+,
+      #   +:g_day+, +:g_month+; the text is kept as it is); nil: any string
+      attr_reader :string_format
       # @return [Symbol, Module] the type the codecs read and write: {#type}, or
       #   for a {#time_format}, the String or Integer it is written as
       attr_reader :wire_type
@@ -167,7 +172,13 @@ module Wirebind
           default_offset = options[:default_offset]
           check_default_offset(where, item_type, default_offset) unless default_offset.nil?
           time_format = options[:format]
-          check_time_format(where, item_type, time_format, default_offset) unless time_format.nil?
+          string_format = nil
+          if item_type == :string && !time_format.nil?
+            string_format = check_string_format(where, time_format)
+            time_format = nil
+          elsif !time_format.nil?
+            check_time_format(where, item_type, time_format, default_offset)
+          end
           json = options[:json]
           xml = wire_name(where, :xml, options.fetch(:xml) { lower_camel(name) })
           # A bad path is an error here, not at the first decode. A plain element name, the usual
@@ -187,6 +198,7 @@ module Wirebind
             nil_style: nil_style(where, options.fetch(:nil, :omit)),
             default_offset: default_offset&.then { |offset| -offset },
             time_format: time_format,
+            string_format: string_format,
             nested: nested,
             choices: choices,
             enum: options.key?(:enum) ? enum(where, item_type, options[:enum]) : nil,
@@ -397,8 +409,20 @@ module Wirebind
           value
         end
 
+        def check_string_format(where, format)
+          return format if Types::StringFormat::FORMATS.key?(format)
+
+          formats = Types::StringFormat::FORMATS.keys.map(&:inspect).join(", ")
+          raise SchemaError, "#{where}: format: applies to :time with #{format.inspect}; a :string's is one of #{formats}" if Types::TimeFormat::FORMATS.include?(format)
+
+          raise SchemaError, "#{where}: format: on a :string must be one of #{formats}, not #{format.inspect}"
+        end
+
         def check_time_format(where, type, time_format, default_offset)
-          raise SchemaError, "#{where}: format: applies to :time only, not #{describe_type(type)}" unless type == :time
+          if Types::StringFormat::FORMATS.key?(time_format)
+            raise SchemaError, "#{where}: format: #{time_format.inspect} applies to :string, not #{describe_type(type)}"
+          end
+          raise SchemaError, "#{where}: format: applies to :time and :string only, not #{describe_type(type)}" unless type == :time
           unless Types::TimeFormat::FORMATS.include?(time_format)
             raise SchemaError, "#{where}: format: must be one of #{Types::TimeFormat::FORMATS.map(&:inspect).join(', ')}, " \
                                "not #{time_format.inspect}"
@@ -431,7 +455,8 @@ module Wirebind
       # Use {.declare}: this trusts its arguments.
       # @api private
       def initialize(owner:, name:, type:, list:, xml:, json:, json_explicit:, nil_style:, index:, enum: nil,
-                     open_enum: false, default_offset: nil, time_format: nil, nested: false, choices: nil, json_union: {}.freeze)
+                     open_enum: false, default_offset: nil, time_format: nil, string_format: nil, nested: false, choices: nil,
+                     json_union: {}.freeze)
         @owner = owner
         @name = name
         @ivar = :"@#{name}"
@@ -444,6 +469,7 @@ module Wirebind
         @nil_style = nil_style
         @default_offset = default_offset
         @time_format = time_format
+        @string_format = string_format
         @nested = nested
         @wire_type = time_format ? Types::TimeFormat.wire_type(time_format) : type
         @choices = choices
@@ -535,14 +561,36 @@ module Wirebind
       #   attribute's decoded value ({#check_decoded}, {#decode_wire}), so that
       #   building a record can refuse it ({Refusal})
       def checked_on_build?
-        (@enum && !@open_enum) || converted?
+        (@enum && !@open_enum) || converted? || !@string_format.nil?
       end
 
-      # Raises when a decoded value is outside {#enum}: the record builders call it.
+      # Raises when a decoded value is outside {#enum} (unless open) or its
+      # {#string_format}: the record builders call it.
       # @raise [Refusal]
       def check_decoded(value)
-        bad = enum_violation(value)
-        raise Refusal.new(self, "#{bad.inspect} is not one of #{@enum.keys.inspect}", @xml) unless bad.nil?
+        if @enum && !@open_enum
+          bad = enum_violation(value)
+          raise Refusal.new(self, "#{bad.inspect} is not one of #{@enum.keys.inspect}", @xml) unless bad.nil?
+        end
+        return unless @string_format
+
+        problem = format_violation(value)
+        raise Refusal.new(self, problem, @xml == @json ? @json : "#{@xml} (JSON #{@json})") if problem
+      end
+
+      # What is wrong with a value (or an item of a list) outside {#string_format}.
+      # @return [String, nil]
+      def format_violation(value)
+        return nil if value.nil?
+        return Types::StringFormat.violation(@string_format, value) unless @list
+
+        return nil unless value.is_a?(Array)
+
+        value.each do |item|
+          problem = item.nil? ? nil : Types::StringFormat.violation(@string_format, item)
+          return problem if problem
+        end
+        nil
       end
 
       # Converts a decoded {#converted?} value to the attribute's: Times for a
@@ -584,7 +632,8 @@ module Wirebind
           owner: @owner, name: @name, type: @type, list: @list, xml: @xml, json: @json,
           json_explicit: @json_explicit, nil_style: @nil_style, index: @index, enum: @enum, open_enum: @open_enum,
           json_union: @json_union,
-          default_offset: @default_offset, time_format: @time_format, nested: @nested, choices: @choices, **changes
+          default_offset: @default_offset, time_format: @time_format, string_format: @string_format, nested: @nested, choices: @choices,
+          **changes
         )
       end
     end

@@ -87,7 +87,7 @@ module Wirebind
           same_head = @__wb_xml_heads[head]
           XML::Plan.check_siblings(attribute, same_head.is_a?(Array) ? same_head : [same_head]) if same_head
           __wb_index_mapping(head, attribute, inherited)
-          Model.enums_declared! if attribute.enum
+          Model.enums_declared! if attribute.enum || attribute.string_format
           Model.time_formats_declared! if attribute.converted?
           attributes = @__wb_attributes.dup
           attributes[index] = attribute

@@ -83,6 +83,9 @@ module Wirebind
           version = Version.fetch(version)
           check_style(style)
           encoded = style == :rpc_encoded
+          # Closed enumerations and string formats, as XML.encode checks them for the
+          # literal styles; the encoded writer walks models itself. Before any byte.
+          parts.each_value { |value| Model.check_enums(value) } if encoded && Model.enums?
           out << ENVELOPE_OPEN << version.envelope_namespace << SCHEMA_DECLARATIONS
           # SOAP 1.1's soapenc:Array and soapenc:root, or 1.2's enc:Array, enc:ref and enc:id
           out << version.encoding_declaration if encoded

@@ -172,9 +172,16 @@ module Wirebind
         end
       end
 
-      # The ArrayOfX type of a list of +type+, defined in the service's namespace.
-      def array_ref(type)
-        item = ref(type)
+      # The type of a plan slot's values: its attribute's XSD type when it has a
+      # +:string+ +format:+ (xsd:duration, xsd:time, gYear...), else {#ref}'s.
+      def slot_ref(slot)
+        attribute = slot.attribute
+        format = attribute.is_a?(Model::Attribute) ? attribute.string_format : nil
+        format ? "xsd:#{Types::StringFormat.xsd_name(format)}" : ref(slot.type)
+      end
+
+      # The ArrayOfX type of a list of +type+ (+item+: its reference), defined in the service's namespace.
+      def array_ref(type, item = ref(type))
         name = "ArrayOf#{item.sub(/\Axsd:/, '').sub(/\A\w+:/, '').sub(/\A[a-z]/, &:upcase)}"
         name += "_" while @arrays.key?(name) && @arrays[name] != item
         @arrays[name] = item
@@ -219,7 +226,7 @@ module Wirebind
 
         out << %(<xsd:complexType name="#{a(local)}">)
         if plan.text && writes.empty? && !extension
-          out << %(<xsd:simpleContent><xsd:extension base="#{ref(plan.text.type)}">)
+          out << %(<xsd:simpleContent><xsd:extension base="#{slot_ref(plan.text)}">)
           attributes.each { |slot| attribute(out, slot) }
           out << "</xsd:extension></xsd:simpleContent></xsd:complexType>\n"
           return
@@ -250,7 +257,7 @@ module Wirebind
       # global attribute declared in that namespace's schema (+xml:lang+ to XML's own).
       def attribute(out, slot)
         if slot.uri.nil? || slot.uri.empty?
-          out << %(<xsd:attribute name="#{a(slot.name)}" type="#{ref(slot.type)}"/>)
+          out << %(<xsd:attribute name="#{a(slot.name)}" type="#{slot_ref(slot)}"/>)
         elsif slot.uri == Namespaces::XML
           out << %(<xsd:attribute ref="xml:#{a(slot.name)}"/>)
         else
@@ -270,7 +277,8 @@ module Wirebind
         if entry.kind == XML::Plan::GROUP
           if @encoded && Envelope::EncodedWriter.soap_array?(entry)
             # a wrapped list, "versions/*": a soapenc:Array
-            out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(entry.writes.first.type)}" minOccurs="0" nillable="true"/>)
+            item = entry.writes.first
+            out << %(<xsd:element name="#{a(entry.name)}" type="#{array_ref(item.type, slot_ref(item))}" minOccurs="0" nillable="true"/>)
           else
             out << %(<xsd:element name="#{a(entry.name)}" minOccurs="0"><xsd:complexType><xsd:sequence>)
             entry.writes.each { |inner| entry(out, inner) }
@@ -287,11 +295,11 @@ module Wirebind
           if entry.attribute_writes
             # "Amt" beside "Amt/@Ccy": the value as simple content, its XML attributes beside it
             out << %(<xsd:element name="#{a(name)}"#{occurs} nillable="true"><xsd:complexType><xsd:simpleContent>)
-            out << %(<xsd:extension base="#{ref(entry.type)}">)
+            out << %(<xsd:extension base="#{slot_ref(entry)}">)
             path_attributes(out, entry)
             out << "</xsd:extension></xsd:simpleContent></xsd:complexType></xsd:element>"
           else
-            out << %(<xsd:element name="#{a(name)}" type="#{ref(entry.type)}"#{occurs} nillable="true"/>)
+            out << %(<xsd:element name="#{a(name)}" type="#{slot_ref(entry)}"#{occurs} nillable="true"/>)
           end
         end
       end

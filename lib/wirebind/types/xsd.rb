@@ -25,6 +25,10 @@ module Wirebind
         "dateTime" => :time, "timeInstant" => :time, "date" => :date, "base64Binary" => :base64, "base64" => :base64
       }.freeze
 
+      # The built-in types read as +:string+ whose text is checked against their
+      # lexical space (a +:string+ attribute's +format:+, {StringFormat}).
+      STRING_FORMATS = StringFormat::FORMATS.to_h { |format, (name, _, _)| [name, format] }.freeze
+
       # The XSD names an +xsi:type+ in an instance document is read as a scalar
       # by (a narrower set than a schema: an instance's other built-in names
       # stay unknown types).

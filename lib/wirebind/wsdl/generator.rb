@@ -318,6 +318,8 @@ module Wirebind
           # Open on decode (a newer server's value is kept as the String), closed on encode.
           options << ", enum: #{field.enum.inspect}, open_enum: true"
         end
+        # xsd:duration, xsd:time, gYear...: the text, checked against the type's lexical space both ways.
+        options << ", format: #{field.format.inspect}" if field.format
         # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
         options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
         out = +"    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"

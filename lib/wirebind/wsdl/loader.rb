@@ -13,6 +13,10 @@ module Wirebind
     # are confined to the root directory (the WSDL's own unless named): a path
     # out of it, by "../", an absolute path or a symlink, is refused without
     # looking at it, and only regular files are read (a FIFO would block).
+    # Without fetch, an xsd:import by URL of a namespace already imported from
+    # a local file is skipped with a warning (sets that ship local copies of
+    # their schemas keep some imports' published URLs), as libxml2 skips a
+    # namespace it has.
     #
     # @api private
     class Loader
@@ -44,6 +48,8 @@ module Wirebind
         @max_fetch_bytes = max_fetch_bytes
         @fetch_deadline = fetch_deadline
         @seen = {}
+        # Namespace => the local file an xsd:import read it from.
+        @local_imports = {}
         @queue = []
         @definitions = []
         @schemas = []
@@ -80,6 +86,7 @@ module Wirebind
 
       private
 
+      # Queues +location+ unless read already; returns its absolute form.
       def enqueue(location, from, chameleon, where)
         location = location.strip
         absolute =
@@ -88,12 +95,13 @@ module Wirebind
           else File.expand_path(location, from)
           end
         key = [absolute, chameleon]
-        return if @seen[key]
+        return absolute if @seen[key]
 
         raise InvalidError, "#{where}: more than #{MAX_FILES} files imported" if @seen.size >= MAX_FILES
 
         @seen[key] = true
         @queue << [absolute, chameleon, where]
+        absolute
       end
 
       def directory_of(location)
@@ -261,10 +269,21 @@ module Wirebind
           next unless child.uri == node.uri && (location = child["schemaLocation"])
 
           case child.local
-          when "import" then enqueue(location, directory, nil, child.where)
+          when "import" then import(child, location, directory)
           when "include", "redefine" then enqueue(location, directory, tns, child.where)
           end
         end
+      end
+
+      def import(node, location, directory)
+        namespace = node["namespace"].to_s
+        known = @local_imports[namespace]
+        if known && !@fetch && location.strip.match?(URL)
+          @warnings << "#{node.where}: #{location.strip} not fetched (fetch: false); #{namespace} is read from #{known}"
+          return
+        end
+        absolute = enqueue(location, directory, nil, node.where)
+        @local_imports[namespace] ||= absolute if absolute && !absolute.match?(URL)
       end
     end
   end

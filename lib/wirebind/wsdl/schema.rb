@@ -77,8 +77,11 @@ module Wirebind
     # {Substitute}s whose types are all {TypeSpec}s.
     #
     # +fixed+: the value an XML Schema +fixed+ constraint allows (the text), or nil.
+    #
+    # +format+: for a +:string+ of a built-in type with a lexical space of its own
+    # (xsd:duration, xsd:time, gYear...), the attribute's +format:+, or nil.
     Field = Struct.new(:kind, :local, :namespace, :type, :list, :enum, :wrapped, :default, :nillable, :optional,
-                       :substitutes, :fixed) do
+                       :substitutes, :fixed, :format) do
       # @return [Array] what makes two fields the same XML name
       def key
         kind == :element ? [:element, local] : [kind, local, namespace]
@@ -115,6 +118,7 @@ module Wirebind
       Definition = Struct.new(:node, :context)
 
       SCALARS = Types::XSD::SCALARS
+      STRING_FORMATS = Types::XSD::STRING_FORMATS
       NAME = XML::Syntax::NCNAME_ONLY
       # Longest chain of simple type restrictions, group or attribute group references followed.
       MAX_CHAIN = 256
@@ -274,7 +278,9 @@ module Wirebind
       end
 
       # A restriction of soapenc:Array: the item type, from wsdl:arrayType
-      # ("tns:Item[]") or from the restriction's repeated element.
+      # ("tns:Item[]") or from the restriction's repeated element. An arrayType
+      # naming no type but a global element (published rpc/encoded WSDLs do) is
+      # that element's type, named or anonymous.
       def soap_array(node, context)
         restriction = (content = xsd_child(node, "complexContent")) && xsd_child(content, "restriction")
         return nil unless restriction && restriction["base"] && restriction.qname(restriction["base"]) == [ENCODING_NS, "Array"]
@@ -287,7 +293,9 @@ module Wirebind
           while (child = stack.shift)
             if child.local == "attribute" && (array_type = child.attrs["{#{WSDL_NS}}arrayType"])
               item = array_type.sub(/\[[\d,\s]*\]\z/, "")
-              return item.include?("[") ? [:string, true, nil] : item_of(resolve(child, child.qname(item)))
+              return [:string, true, nil] if item.include?("[")
+
+              return item_of(array_item(child, child.qname(item)))
             elsif child.local == "element" && xsd?(child)
               return item_of(declared_type(child, context, child["name"] || "item"))
             elsif xsd?(child) && %w[sequence all choice].include?(child.local)
@@ -300,15 +308,24 @@ module Wirebind
         end
       end
 
-      def item_of(ref)
-        [ref[0], true, ref[2]]
+      def array_item(node, key)
+        definition = !type_defined?(key) && @elements[key]
+        definition ? declared_type(definition.node, definition.context, key[1]) : resolve(node, key)
       end
 
-      # [type, list, enum] of a QName.
+      def type_defined?(key)
+        XSD_NAMESPACES.include?(key[0]) || key[0] == ENCODING_NS || @complex.key?(key) || @simple.key?(key)
+      end
+
+      def item_of(ref)
+        [ref[0], true, ref[2], ref[3]]
+      end
+
+      # [type, list, enum, string format] of a QName.
       def resolve(node, key)
         uri, local = key
         if (XSD_NAMESPACES.include?(uri) || uri == ENCODING_NS) && (scalar = SCALARS[local])
-          return [scalar, false, nil]
+          return [scalar, false, nil, STRING_FORMATS[local]]
         end
         return [:string, false, nil] if uri == ENCODING_NS && local == "Array"
 
@@ -333,7 +350,7 @@ module Wirebind
           if (base = restriction["base"])
             key = restriction.qname(base)
             if (XSD_NAMESPACES.include?(key[0]) || key[0] == ENCODING_NS) && (scalar = SCALARS[key[0] && key[1]])
-              return [scalar, false, scalar == :string ? enum : nil]
+              return [scalar, false, scalar == :string ? enum : nil, STRING_FORMATS[key[1]]]
             end
             raise InvalidError, "#{restriction.where}: the type {#{key[0]}}#{key[1]} is not a simple type defined in any schema read" unless @simple.key?(key)
 
@@ -413,9 +430,9 @@ module Wirebind
             if base && @complex.key?(base)
               spec.base = base_spec(derivation)
             else
-              type, _, enum = base ? resolve(derivation, base) : [:string, false, nil]
+              type, _, enum, format = base ? resolve(derivation, base) : [:string, false, nil]
               type = :string unless type.is_a?(Symbol) && type != :any
-              fields << Field.new(:text, ".", nil, type, false, enum, false, nil, false)
+              fields << Field.new(:text, ".", nil, type, false, enum, false, nil, false, false, nil, nil, type == :string ? format : nil)
             end
           end
         end
@@ -489,7 +506,7 @@ module Wirebind
           definition = @elements[key] or raise InvalidError, "#{node.where}: the element #{ref} is not defined in any schema read"
           local = key[1]
           namespace = key[0]
-          type, list, enum = declared_type(definition.node, definition.context, local)
+          type, list, enum, format = declared_type(definition.node, definition.context, local)
           nillable = definition.node["nillable"] == "true"
           substitutes = substitutes(key, definition)
           fixed = node["fixed"] || definition.node["fixed"]
@@ -497,13 +514,13 @@ module Wirebind
           local = node["name"] or raise InvalidError, "#{node.where}: an element without a name or ref"
           qualified = node["form"] ? node["form"] == "qualified" : context.elements_qualified
           namespace = qualified ? context.tns : nil
-          type, list, enum = declared_type(node, context, local)
+          type, list, enum, format = declared_type(node, context, local)
           nillable = node["nillable"] == "true"
           fixed = node["fixed"]
         end
         check_name(node, local)
         Field.new(:element, local, namespace, type, many || list, enum, list && !many, nil, nillable, node["minOccurs"].to_s.strip == "0",
-                  substitutes, fixed)
+                  substitutes, fixed, format)
       end
 
       def attribute_field(node, context)
@@ -524,14 +541,15 @@ module Wirebind
           qualified = node["form"] ? node["form"] == "qualified" : context.attributes_qualified
           namespace = qualified ? context.tns : nil
         end
-        type, _, enum =
+        type, _, enum, format =
           if decl.equal?(node) || definition then declared_type(decl, context, local)
           else [:string, false, nil]
           end
+        format = nil unless type == :string
         type = :string unless type.is_a?(Symbol) && type != :any
         check_name(node, local)
         Field.new(:attribute, local, namespace, type, false, enum, false, node["default"] || decl["default"], false, false, nil,
-                  node["fixed"] || decl["fixed"])
+                  node["fixed"] || decl["fixed"], format)
       end
     end
   end

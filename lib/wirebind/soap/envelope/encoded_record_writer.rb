@@ -135,7 +135,8 @@ module Wirebind
             list = local
             type = type_index(only.type)
             emit "#{pad}unless (#{list} = #{reader(only)}).nil?"
-            item_type, namespace = EncodedWriter.declared_item_type(only.type)
+            format = string_format(only)
+            item_type, namespace = format ? ["xsd:#{Types::StringFormat.xsd_name(format)}", nil] : EncodedWriter.declared_item_type(only.type)
             if item_type
               array = @version.array
               head = "<#{group.name}#{array[0]}#{item_type}#{array[1]}"
@@ -144,7 +145,7 @@ module Wirebind
               emit "#{pad}    out << #{q(head)} << #{list}.size.to_s << #{q(tail)}"
               item = local
               emit "#{pad}    #{list}.each do |#{item}|"
-              value("item", item, only.type, type, "#{pad}      ")
+              value("item", item, only.type, type, "#{pad}      ", format)
               emit "#{pad}    end"
               emit "#{pad}    out << #{q("</#{group.name}>")}"
               emit "#{pad}  else"
@@ -167,7 +168,7 @@ module Wirebind
               emit "#{pad}if #{v}.nil?"
               emit "#{pad}  out << #{q(%(<#{name} xsi:nil="true"/>))}" if slot.nil_xsi
               emit "#{pad}else"
-              value(name, v, slot.type, type_index(slot.type), "#{pad}  ")
+              value(name, v, slot.type, type_index(slot.type), "#{pad}  ", string_format(slot))
               emit "#{pad}end"
             end
           end
@@ -182,21 +183,27 @@ module Wirebind
             else
               type = type_index(slot.type)
               emit "#{pad}  #{v}.each do |#{item}|"
-              value(name, item, slot.type, type, "#{pad}    ")
+              value(name, item, slot.type, type, "#{pad}    ", string_format(slot))
               emit "#{pad}  end"
             end
             emit "#{pad}end"
           end
 
+          # The +format:+ of a +:string+ slot's attribute (its XSD type names the value).
+          def string_format(slot)
+            slot.attribute.is_a?(Model::Attribute) ? slot.attribute.string_format : nil
+          end
+
           # A non-nil value +v+ of declared type +type+ (+@types[index]+), as
-          # EncodedWriter#value writes it: inline when its class is the usual one.
-          def value(name, v, type, index, pad)
+          # EncodedWriter#value writes it: inline when its class is the usual one
+          # (a +:string+ of a +format:+ typed as its XSD type, e.g. xsd:duration).
+          def value(name, v, type, index, pad, format = nil)
             if type.is_a?(Class)
               emit "#{pad}#{v}.instance_of?(@types[#{index}]) ? w.model(#{q(name)}, #{v}) : w.value(#{q(name)}, #{v}, @types[#{index}])"
             elsif (classes = INLINE_CLASSES[type])
               emit "#{pad}if #{classes.map { |klass| "#{v}.instance_of?(#{klass})" }.join(' || ')}"
               emit "#{pad}  begin"
-              emit "#{pad}    out << #{start_tag(name, type, v)}"
+              emit "#{pad}    out << #{start_tag(name, type, v, format)}"
               emit "#{pad}    #{scalar_text(type, v)}"
               emit "#{pad}    out << #{q("</#{name}>")}"
               emit "#{pad}  rescue Types::InvalidValue => e"
@@ -220,7 +227,8 @@ module Wirebind
           end
 
           # '<name xsi:type="xsd:T">', an Integer's type chosen by its range (Envelope.xsd_type).
-          def start_tag(name, type, v)
+          def start_tag(name, type, v, format = nil)
+            return q(%(<#{name} xsi:type="xsd:#{Types::StringFormat.xsd_name(format)}">)) if format
             return q(%(<#{name} xsi:type="#{Envelope.xsd_type(type, nil)}">)) unless type == :integer
 
             small = q(%(<#{name} xsi:type="#{Envelope.xsd_type(:integer, 0)}">))

@@ -81,12 +81,17 @@ module Wirebind
         end
 
         # The arrayType's item type of a declared one: a model class's +"ns2:Type"+
-        # and its namespace, or a scalar type's +"xsd:T"+; nil for none.
+        # and its namespace, or a scalar type's +"xsd:T"+; nil for none. A model
+        # class without an +xml_type+ (a generated class of an element's anonymous
+        # type) has no type name to give: +xsd:anyType+, its items written without
+        # xsi:type (an element's name in its place would resolve to no type).
         # @return [Array(String, String), Array(String, nil), nil]
         def self.declared_item_type(item_type)
           case item_type
           when Class
-            local, namespace = Writing.type_name(item_type)
+            local, namespace = item_type.xml_type
+            return ["xsd:anyType", nil] unless local
+
             namespace ? ["ns2:#{local}", namespace] : [local, nil]
           when Symbol then [Envelope.xsd_type(item_type, nil), nil]
           end

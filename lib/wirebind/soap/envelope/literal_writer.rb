@@ -139,11 +139,6 @@ module Wirebind
                                   "BigDecimal, true, false, Time, Date, a model or an Array of them)", path: name))
         end
 
-        # [local name, namespace] of a model class's XML Schema type.
-        def type_name(klass)
-          klass.xml_type || [klass.xml_root, klass.xml_namespace_uri]
-        end
-
         # +xsi:type="p:Name" xmlns:p="..."+ for a model class that declares its
         # +xml_type+; nothing for one that does not (a generated class of an
         # element's anonymous type, a model naming only its +xml_root+): there is
