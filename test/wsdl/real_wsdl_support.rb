@@ -51,14 +51,48 @@ module Wirebind
     # +path+ read by REXML, without what comes before a misplaced XML declaration
     # (blanks, a comment: REXML refuses it as the XML spec does).
     def independent_document(path)
-      REXML::Document.new(File.read(path).sub(/\A(?:\s|<!--.*?-->)+(?=<\?xml)/m, ""))
+      doc = REXML::Document.new(File.read(path).sub(/\A(?:\s|<!--.*?-->)+(?=<\?xml)/m, ""))
+      (@document_paths ||= {})[doc] = path
+      doc
+    end
+
+    # The document elements of +doc+ and of every local file it reaches by
+    # wsdl:import, xsd:import and xsd:include (each once, in the order met), as
+    # [relative path (nil for +doc+), root].
+    def independent_files(doc)
+      @independent_files ||= {}
+      @independent_files[doc] ||= begin
+        base = File.dirname(@document_paths.fetch(doc))
+        files = [[nil, doc.root]]
+        seen = {}
+        files.each do |_, root|
+          # Imports and includes are children of wsdl:definitions or xsd:schema.
+          [root, *root.get_elements("*[local-name()='types']/*")].flat_map { |parent| parent.elements.to_a }.each do |element|
+            location = independent_location(element)
+            next if location.nil? || location.include?("://") || seen[location]
+
+            seen[location] = true
+            files << [location, independent_document(File.join(base, location)).root]
+          end
+        end
+        files
+      end
+    end
+
+    # The location a wsdl:import, xsd:import or xsd:include names, else nil.
+    def independent_location(element)
+      case element.name
+      when "import" then element.attributes["location"] || element.attributes["schemaLocation"]
+      when "include" then element.attributes["schemaLocation"]
+      end
     end
 
     # [operations of the SOAP 1.1 and 1.2 bindings, complex types (named, and
     # anonymous ones in elements; not SOAP-encoded arrays, which are lists)],
     # counted by REXML.
     def independent_counts(doc)
-      soap_bindings = doc.root.elements.select do |binding|
+      definitions = independent_files(doc).map(&:last).select { |root| root.name == "definitions" }
+      soap_bindings = definitions.flat_map(&:to_a).grep(REXML::Element).select do |binding|
         binding.name == "binding" && binding.elements.any? { |child| child.name == "binding" && child.namespace.match?(%r{/wsdl/soap(12)?/\z}) }
       end
       operations = soap_bindings.sum { |binding| binding.elements.count { |child| child.name == "operation" } }
@@ -75,10 +109,15 @@ module Wirebind
       end
     end
 
-    # Every element of +doc+, in document order (REXML's XPath "//" is slow on a large WSDL).
+    # Every element of +doc+ and of the files it imports and includes
+    # (#independent_files), in document order (REXML's XPath "//" is slow on a
+    # large WSDL).
     def all_elements(doc)
       @all_elements ||= {}
-      @all_elements[doc] ||= [].tap { |found| doc.root.each_recursive { |element| found << element } }
+      @all_elements[doc] ||= independent_files(doc).each_with_object([]) do |(_, root), found|
+        found << root
+        root.each_recursive { |element| found << element }
+      end
     end
 
     # Runs `wirebind generate` on +path+ into a fresh directory, loads the entry
@@ -137,11 +176,13 @@ module Wirebind
 
     # As {WSDLTestSupport#sample}, but nested models are filled at any depth (a
     # schema's required elements are: the model does not say which are), each
-    # class's sample made once; a field that would contain its own class again is
-    # nil. What the schema says (+facts+, #element_facts) and the model does not is
-    # followed: a list holds as many items as its element's minOccurs (else one);
-    # a string of another XSD type has a value of that type. A value the class
-    # gives new instances (fixed, default) is kept.
+    # class's sample made once; a field that would contain a class it is inside
+    # again holds a subclass of its type that it is not inside (vim25's
+    # LocalizedMethodFault, inside a MethodFault's faultCause, requires a fault),
+    # else nil. What the schema says (+facts+, #element_facts) and the model does
+    # not is followed: a list holds as many items as its element's minOccurs
+    # (else one); a string of another XSD type has a value of that type. A value
+    # the class gives new instances (fixed, default) is kept.
     def full_sample(klass, memo, facts, stack = [])
       return memo[klass] if memo.key?(klass)
       return nil if stack.include?(klass)
@@ -153,6 +194,7 @@ module Wirebind
         fact = owners.filter_map { |owner| facts[[owner, attribute.xml]] }.first || {}
         if attribute.model?
           type = concrete(attribute.type)
+          type = attribute.type.subclasses.sort_by(&:name).find { |sub| !sub.xml_abstract? && !stack.include?(sub) } || type if stack.include?(type)
           value = type && full_sample(type, memo, facts, stack)
           values[attribute.name] = attribute.list? ? [value].compact : value
         elsif attribute.type == :string && !attribute.enum && STRING_SAMPLES[fact[:type]]
@@ -204,11 +246,11 @@ module Wirebind
         flunk "xmllint is missing (.ci/run installs libxml2-utils)" if ENV["CI"]
         skip "xmllint is not installed (apt-get install libxml2-utils)"
       end
-      files = schema_files(doc)
+      files, locations = schema_files(doc)
       global = global_elements(doc)
       samples = samples.select { |klass, _| klass.xml_type || global.include?([klass.xml_root, klass.xml_namespace_uri.to_s]) }
       refute_empty samples
-      files["samples.xsd"] = wrapper_schema(files, samples)
+      files["samples.xsd"] = wrapper_schema(locations, samples)
       files["samples.xml"] = samples_document(samples)
       with_files(files) do |dir|
         _, errors, = Open3.capture3("xmllint", "--noout", "--schema", File.join(dir, "samples.xsd"), File.join(dir, "samples.xml"))
@@ -235,12 +277,26 @@ module Wirebind
       end
     end
 
-    # {file name => schema text}, one per xsd:schema of +doc+, in order.
+    # [{file name => schema text}, {namespace => the file to import it from}]:
+    # a file per xsd:schema of +doc+ and of the files it imports (a schema file
+    # under its own relative path, for the includes that name it), and, for a
+    # namespace of several schemas, one that includes them all (xmllint reads one
+    # location per namespace). Every import of a namespace of the set points to
+    # its file.
     def schema_files(doc)
+      roots = independent_files(doc).to_h { |location, root| [root, location] }
       schemas = all_elements(doc).select { |element| element.name == "schema" && element.namespace == "http://www.w3.org/2001/XMLSchema" }
-      locations = {}
-      schemas.each_with_index { |schema, index| locations[schema.attributes["targetNamespace"].to_s] ||= "schema#{index}.xsd" }
-      schemas.each_with_index.to_h do |schema, index|
+      names = schemas.each_with_index.map { |schema, index| roots[schema] || "schema#{index}.xsd" }
+      by_namespace = schemas.zip(names).group_by { |schema, _| schema.attributes["targetNamespace"].to_s }
+      files = {}
+      locations = by_namespace.each_with_index.to_h do |(uri, members), index|
+        next [uri, members.first.last] if members.size == 1
+
+        includes = members.map { |_, name| %(<xs:include schemaLocation="#{name}"/>) }.join
+        files["namespace#{index}.xsd"] = %(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="#{uri}">#{includes}</xs:schema>)
+        [uri, "namespace#{index}.xsd"]
+      end
+      schemas.zip(names).each do |schema, name|
         copy = schema.deep_clone
         # The WSDL's declarations in scope, which the schema's QNames may use.
         schema.namespaces.each do |prefix, uri|
@@ -250,21 +306,21 @@ module Wirebind
         end
         copy.elements.select { |child| child.name == "import" }.each do |import|
           location = locations[import.attributes["namespace"].to_s]
-          import.add_attribute("schemaLocation", location) if location && !import.attributes["schemaLocation"]
+          import.add_attribute("schemaLocation", location) if location
         end
-        ["schema#{index}.xsd", copy.to_s]
+        files[name] = copy.to_s
       end
+      [files, locations]
     end
 
-    def wrapper_schema(files, samples)
-      namespaces = files.keys.to_h { |name| [REXML::Document.new(files[name]).root.attributes["targetNamespace"].to_s, name] }
-      imports = namespaces.map { |uri, name| %(<xs:import namespace="#{uri}" schemaLocation="#{name}"/>) }
-      prefixes = namespaces.keys.each_with_index.map { |uri, index| %( xmlns:n#{index}="#{uri}") }.join
+    def wrapper_schema(locations, samples)
+      imports = locations.map { |uri, name| %(<xs:import namespace="#{uri}" schemaLocation="#{name}"/>) }
+      prefixes = locations.keys.each_with_index.map { |uri, index| %( xmlns:n#{index}="#{uri}") }.join
       elements = samples.filter_map do |klass, _|
         next unless klass.xml_type
 
         name, uri = klass.xml_type
-        %(<xs:element name="#{sample_element(klass)}" type="n#{namespaces.keys.index(uri)}:#{name}"/>)
+        %(<xs:element name="#{sample_element(klass)}" type="n#{locations.keys.index(uri)}:#{name}"/>)
       end
       <<~XML
         <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"#{prefixes} targetNamespace="#{SAMPLE_NAMESPACE}" elementFormDefault="qualified">
@@ -279,17 +335,17 @@ module Wirebind
       "T_#{klass.xml_type.first}"
     end
 
-    # The samples under one Samples element, each renamed to its wrapper element.
+    # The samples under one Samples element, each renamed to its wrapper element
+    # (by its tags: REXML takes seconds on vim25's thousands of samples).
     def samples_document(samples)
-      root = REXML::Element.new("s:Samples")
-      root.add_namespace("s", SAMPLE_NAMESPACE)
-      samples.each do |klass, xml|
-        root.add_text("\n")
-        element = REXML::Document.new(xml).root
-        element.name = "s:#{sample_element(klass)}" if klass.xml_type
-        root.add_element(element)
+      body = samples.map do |klass, xml|
+        next xml unless klass.xml_type
+
+        name = Regexp.escape(xml[%r{\A<([^\s/>]+)}, 1])
+        renamed = "s:#{sample_element(klass)}"
+        xml.sub(/\A<#{name}/, "<#{renamed}").sub(%r{</#{name}>\z}, "</#{renamed}>")
       end
-      "<?xml version=\"1.0\"?>\n#{root}"
+      %(<?xml version="1.0"?>\n<s:Samples xmlns:s="#{SAMPLE_NAMESPACE}">\n#{body.join("\n")}</s:Samples>)
     end
   end
 end
