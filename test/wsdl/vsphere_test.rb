@@ -27,5 +27,119 @@ module Wirebind
         assert_real_wsdl(pbm_path(version), "WirebindPbm#{version.delete('.')}")
       end
     end
+
+    GOVMOMI = "golang-github-vmware-govmomi-dev-0.24.2-3"
+    # Real vSphere RetrieveProperties responses govmomi's tests read (Apache-2.0).
+    RESPONSES = %w[cluster_host_property hostsystem_list_name_property nested_property not_authenticated_fault pointer_property].freeze
+    VIM25 = "urn:vim25"
+    XSI = "http://www.w3.org/2001/XMLSchema-instance"
+
+    class << self
+      # pbm 7.0's classes (the vim25 types among them), defined once per process:
+      # generating vim25 takes a second.
+      def vim
+        @vim ||= Module.new.tap { |mod| WSDL.load(yield).define(mod) }
+      end
+    end
+
+    def vim
+      self.class.vim { pbm_path("7.0") }
+    end
+
+    def response_path(name)
+      real_wsdl_path(GOVMOMI, "usr/share/gocode/src/github.com/vmware/govmomi/vim25/mo/fixtures/#{name}.xml")
+    end
+
+    # Every response's returnval elements decode to the generated ObjectContent:
+    # each field is what REXML reads in the same element (#assert_read), the
+    # anyType DynamicProperty.val as the class its xsi:type names. Written back
+    # and read again, they are equal.
+    RESPONSES.each do |name|
+      define_method(:"test_govmomi_#{name}_decodes_to_the_generated_classes") do
+        xml = File.read(response_path(name))
+        contents = XML.decode(xml, [vim::ObjectContent], at: "RetrievePropertiesResponse/returnval")
+        returnvals = REXML::Document.new(xml).root.elements.to_a("returnval")
+        refute_empty returnvals
+        assert_equal returnvals.size, contents.size
+        returnvals.zip(contents).each { |element, content| assert_read(element, content, vim::ObjectContent) }
+        contents.each { |content| assert_equal content, vim::ObjectContent.from_xml(content.to_xml) }
+      end
+    end
+
+    # pbm 6.0 holds vim25's DynamicProperty, ManagedObjectReference and
+    # ArrayOfString too: defined after pbm 7.0's, each module's DynamicProperty
+    # still decodes the anyType values to its own module's classes (it took the
+    # later module's).
+    def test_an_any_value_decodes_to_the_class_of_its_records_module
+      earlier = vim
+      later = Module.new
+      WSDL.load(pbm_path("6.0")).define(later)
+      [earlier, later].each do |mod|
+        parent, = XML.decode(File.read(response_path("cluster_host_property")), [mod::DynamicProperty], at: "RetrievePropertiesResponse/returnval/propSet")
+        assert_instance_of mod::ManagedObjectReference, parent.val
+        _, locales = XML.decode(File.read(response_path("not_authenticated_fault")), [mod::DynamicProperty], at: "RetrievePropertiesResponse/returnval/propSet")
+        assert_instance_of mod::ArrayOfString, locales.val
+      end
+    end
+
+    private
+
+    # +value+, decoded from +element+ where +declared+ (a class or a scalar type)
+    # was expected, holds what REXML reads there: an xsi:type naming a vim25 type
+    # gives exactly that generated class; every attribute and child element of
+    # the element is in the field whose XML name it has (no other field set), its
+    # text in the "." field; scalars converted by their declared type.
+    def assert_read(element, value, declared)
+      xsi_type = element.attributes.get_attribute_ns(XSI, "type")&.value
+      prefix, local = xsi_type&.include?(":") ? xsi_type.split(":", 2) : [nil, xsi_type]
+      if declared == :any
+        if local && element.namespace(prefix) == VIM25
+          declared = vim.const_get(local)
+        else
+          # A type vim25 does not define (xsd:string): the element as it came.
+          expected = { "#text" => element.text.to_s }
+          expected["@{#{XSI}}type"] = xsi_type if xsi_type
+          return assert_equal(expected, value, element.to_s)
+        end
+      elsif declared.is_a?(Class) && local
+        declared = vim.const_get(local)
+      end
+      return assert_equal(scalar(element.text.to_s, declared), value, element.to_s) unless declared.is_a?(Class)
+
+      assert_instance_of declared, value, element.to_s
+      read = Hash.new { |hash, key| hash[key] = [] }
+      element.attributes.each_attribute { |attribute| read["@#{attribute.name}"] << attribute.value unless attribute.prefix == "xmlns" || attribute.namespace == XSI }
+      element.elements.each { |child| read[child.name] << child }
+      read["."] << element.text.to_s if element.elements.empty? && !element.text.to_s.strip.empty?
+      declared.attributes.each do |attribute|
+        found = read.delete(attribute.xml) || []
+        actual = value.public_send(attribute.name)
+        if attribute.list?
+          assert_equal found.size, actual.size, "#{attribute.name} of #{element}"
+          found.zip(actual).each { |item, decoded| assert_item(item, decoded, attribute) }
+        elsif found.empty?
+          assert_nil actual, "#{attribute.name} of #{element}"
+        else
+          assert_equal 1, found.size
+          assert_item(found.first, actual, attribute)
+        end
+      end
+      assert_empty read, "read by no field of #{declared}"
+    end
+
+    def assert_item(item, decoded, attribute)
+      return assert_equal(scalar(item, attribute.type), decoded) if item.is_a?(String)
+
+      assert_read(item, decoded, attribute.type)
+    end
+
+    def scalar(text, type)
+      case type
+      when :integer then Integer(text)
+      when :boolean then text == "true"
+      when :string then text
+      else flunk "no scalar reading for #{type.inspect}"
+      end
+    end
   end
 end
