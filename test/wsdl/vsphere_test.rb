@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "real_wsdl_support"
+require_relative "../soap/loopback_server"
 
 module Wirebind
   # VMware vSphere's Storage Policy (pbm) service as oslo.vmware 4.0.1 ships it
@@ -79,6 +80,37 @@ module Wirebind
         assert_instance_of mod::ManagedObjectReference, parent.val
         _, locales = XML.decode(File.read(response_path("not_authenticated_fault")), [mod::DynamicProperty], at: "RetrievePropertiesResponse/returnval/propSet")
         assert_instance_of mod::ArrayOfString, locales.val
+      end
+    end
+
+    # A NotAuthenticated fault as vSphere sends one (a detail element
+    # <NotAuthenticatedFault xsi:type="NotAuthenticated"> in urn:vim25), its
+    # content the fixture's first NotAuthenticated (govmomi's
+    # not_authenticated_fault.xml is a response whose missingSet holds it, not a
+    # SOAP fault), answered by a server on 127.0.0.1 to the generated client's
+    # PbmRetrieveServiceContent, whose declared fault is RuntimeFault: the
+    # client raises a SOAP::Fault whose detail decodes to the generated
+    # NotAuthenticated (a subclass of RuntimeFault), as REXML reads it.
+    def test_a_not_authenticated_fault_decodes_to_the_generated_fault_class
+      fixture = REXML::Document.new(File.read(response_path("not_authenticated_fault")))
+      content = fixture.root.elements["returnval/missingSet/fault/fault"]
+      assert_equal "NotAuthenticated", content.attributes["xsi:type"]
+      body = <<~XML
+        <?xml version="1.0" encoding="UTF-8"?>
+        <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="#{XSI}">
+        <soapenv:Body><soapenv:Fault><faultcode>ServerFaultCode</faultcode><faultstring>The session is not authenticated.</faultstring>
+        <detail><NotAuthenticatedFault xmlns="#{VIM25}" xsi:type="NotAuthenticated">#{content.elements.map(&:to_s).join}</NotAuthenticatedFault></detail>
+        </soapenv:Fault></soapenv:Body></soapenv:Envelope>
+      XML
+      LoopbackServer.open(proc { [500, { "content-type" => "text/xml; charset=utf-8" }, body] }) do |server|
+        client = vim::PbmPortClient.new(endpoint: server.url)
+        this = vim::ManagedObjectReference.new(type: "PbmServiceInstance", value: "ServiceInstance")
+        fault = assert_raises(SOAP::Fault) { client.pbm_retrieve_service_content(this: this) }
+        assert_equal "The session is not authenticated.", fault.reason
+        assert_read(content, fault.detail_object, vim::RuntimeFault)
+        assert_equal "System.View", fault.detail_object.privilege_id
+        assert_equal fault.detail_object, vim::NotAuthenticated.from_xml(fault.detail_object.to_xml)
+        client.close
       end
     end
 
