@@ -110,6 +110,13 @@ module Wirebind
         assert_read(content, fault.detail_object, vim::RuntimeFault)
         assert_equal "System.View", fault.detail_object.privilege_id
         assert_equal fault.detail_object, vim::NotAuthenticated.from_xml(fault.detail_object.to_xml)
+        # pbm's schema is elementFormDefault="qualified": _this, a vim25 type,
+        # is in urn:pbm, the wrapper's namespace (it was written in urn:vim25).
+        request = REXML::Document.new(server.requests.pop.body)
+        wrapper = request.root.elements["*/PbmRetrieveServiceContent"]
+        assert_equal "urn:pbm", wrapper.namespace
+        parts = wrapper.elements.map { |part| [part.name, part.namespace, part.attributes["type"], part.text] }
+        assert_equal [["_this", "urn:pbm", "PbmServiceInstance", "ServiceInstance"]], parts
         client.close
       end
     end

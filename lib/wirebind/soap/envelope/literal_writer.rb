@@ -20,6 +20,7 @@ module Wirebind
 
         def operation(name, namespace, parts, types, result = nil)
           Writing.check_name(name, "operation")
+          @namespace = @document ? namespace : nil
           out = @out
           if namespace.nil?
             out << "<" << name << ">"
@@ -61,8 +62,7 @@ module Wirebind
           if value.nil?
             out << "<" << name << ' xsi:nil="true"/>'
           elsif value.class.include?(Wirebind::Model)
-            # XML.encode writes the xsi:type of a subclass that declared xml_type.
-            out << XML.encode(value, root: name)
+            out << model_element(name, value)
           else
             scalar = Writing.scalar(name, value, type)
             out << "<" << name << ">"
@@ -71,6 +71,17 @@ module Wirebind
           end
         rescue Types::InvalidValue => e
           raise EncodeError.new(e.message, path: name)
+        end
+
+        # A document/literal part is in its operation's namespace (the default
+        # one there), whichever namespace its model's type is in: pbm's _this, a
+        # vim25 ManagedObjectReference, is {urn:pbm}_this. XML.encode writes it in
+        # the model's own (and the xsi:type of a subclass that declared xml_type).
+        def model_element(name, value)
+          uri = value.class.xml_namespace_uri
+          return XML.encode(value, root: name) if @namespace.nil? || uri.nil? || uri == @namespace
+
+          XML::Pure.nested_element(Model.encodable(value), name, @namespace)
         end
       end
 
