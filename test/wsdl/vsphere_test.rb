@@ -29,6 +29,21 @@ module Wirebind
       end
     end
 
+    # 6.5 and 6.7 (vim-types as in 7.0, other versions of it): read without
+    # warnings, with the operations and types REXML counts across the set (the
+    # full checks above take seconds a version).
+    %w[6.5 6.7].each do |version|
+      define_method(:"test_pbm_#{version.delete('.')}_loads_and_counts") do
+        path = pbm_path(version)
+        description = WSDL.load(path)
+        assert_empty description.warnings
+        operations, types = independent_counts(independent_document(path))
+        assert_operator types, :>, 3000 # vim25 is the bulk of it
+        assert_equal(operations, description.ports.sum { |port| port.binding.operations.size })
+        assert_equal types, description.types.size
+      end
+    end
+
     GOVMOMI = "golang-github-vmware-govmomi-dev-0.24.2-3"
     # Real vSphere RetrieveProperties responses govmomi's tests read (Apache-2.0).
     RESPONSES = %w[cluster_host_property hostsystem_list_name_property nested_property not_authenticated_fault pointer_property].freeze
