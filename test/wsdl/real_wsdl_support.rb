@@ -31,7 +31,9 @@ module Wirebind
     # `wirebind generate` prints; what that writes loads; counts, round trips and
     # schema validation (+unrepresentable+: see #assert_valid_against_schemas;
     # +compiles: false+, a schema xmllint cannot compile: that is asserted instead).
-    def assert_real_wsdl(path, module_name, warnings: [], unrepresentable: [], compiles: true)
+    # +responses+, given the generated module, returns more [class, XML] to
+    # validate with the samples (real responses decoded and written again).
+    def assert_real_wsdl(path, module_name, warnings: [], unrepresentable: [], compiles: true, responses: nil)
       doc = independent_document(path)
       description = WSDL.load(path)
       assert_equal warnings, description.warnings
@@ -39,6 +41,7 @@ module Wirebind
         assert_equal warnings.map { |warning| "wirebind generate: warning: #{warning}\n" }.join, printed
         assert_counts(doc, description, mod)
         samples = assert_samples_round_trip(mod, doc)
+        samples += responses.call(mod) if responses
         assert_valid_against_schemas(doc, samples, unrepresentable: unrepresentable, compiles: compiles)
       end
     end
@@ -316,7 +319,8 @@ module Wirebind
     def wrapper_schema(locations, samples)
       imports = locations.map { |uri, name| %(<xs:import namespace="#{uri}" schemaLocation="#{name}"/>) }
       prefixes = locations.keys.each_with_index.map { |uri, index| %( xmlns:n#{index}="#{uri}") }.join
-      elements = samples.filter_map do |klass, _|
+      # One declaration a class (several samples may have one).
+      elements = samples.map(&:first).uniq.filter_map do |klass|
         next unless klass.xml_type
 
         name, uri = klass.xml_type
@@ -345,7 +349,10 @@ module Wirebind
         renamed = "s:#{sample_element(klass)}"
         xml.sub(/\A<#{name}/, "<#{renamed}").sub(%r{</#{name}>\z}, "</#{renamed}>")
       end
-      %(<?xml version="1.0"?>\n<s:Samples xmlns:s="#{SAMPLE_NAMESPACE}">\n#{body.join("\n")}</s:Samples>)
+      # xsd and xsi are declared as a SOAP envelope declares them: an :any value
+      # read with xsi:type="xsd:string" keeps that text, not its prefix's binding.
+      %(<?xml version="1.0"?>\n<s:Samples xmlns:s="#{SAMPLE_NAMESPACE}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" ) +
+        %(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n#{body.join("\n")}</s:Samples>)
     end
   end
 end
