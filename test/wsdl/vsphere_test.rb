@@ -84,6 +84,22 @@ module Wirebind
       end
     end
 
+    # A server newer than the WSDL: govmomi's response with types vim25 7.0 does
+    # not define. The values are kept as they came (attributes, xsi:type, text,
+    # children), the response does not fail, and they are written back.
+    def test_a_val_of_an_unknown_type_is_kept
+      xml = File.read(response_path("cluster_host_property"))
+                .sub('xsi:type="ManagedObjectReference" type="Folder"', 'xsi:type="FutureReference" type="Folder"')
+                .sub('xsi:type="ArrayOfManagedObjectReference"', 'xsi:type="ArrayOfFutureReference"')
+      content, = returnvals_of(vim, xml)
+      parent, host = content.prop_set.map(&:val)
+      assert_equal({ "@type" => "Folder", "@{#{XSI}}type" => "FutureReference", "#text" => "group-h6" }, parent)
+      assert_equal "ArrayOfFutureReference", host["@{#{XSI}}type"]
+      assert_equal(%w[host-14 host-17 host-19 host-52], host["ManagedObjectReference"].map { |mor| mor["#text"] })
+      assert_equal(["HostSystem"], host["ManagedObjectReference"].map { |mor| mor["@type"] }.uniq)
+      assert_equal content, vim::ObjectContent.from_xml(content.to_xml)
+    end
+
     # pbm 6.0 holds vim25's DynamicProperty, ManagedObjectReference and
     # ArrayOfString too: defined after pbm 7.0's, each module's DynamicProperty
     # still decodes the anyType values to its own module's classes (it took the
@@ -142,7 +158,11 @@ module Wirebind
 
     # The ObjectContents of govmomi's response +name+, decoded with +mod+'s classes.
     def returnvals(mod, name)
-      XML.decode(File.read(response_path(name)), [mod::ObjectContent], at: "RetrievePropertiesResponse/returnval")
+      returnvals_of(mod, File.read(response_path(name)))
+    end
+
+    def returnvals_of(mod, xml)
+      XML.decode(xml, [mod::ObjectContent], at: "RetrievePropertiesResponse/returnval")
     end
 
     # +value+, decoded from +element+ where +declared+ (a class or a scalar type)
