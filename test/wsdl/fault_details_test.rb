@@ -32,6 +32,12 @@ module Wirebind
       assert_instance_of @jira::RemotePermissionException, fault.detail_object
     end
 
+    def test_an_xsi_type_whose_prefix_is_not_declared_still_matches_by_local_name
+      detail = '<detail><fault xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="zz:RemotePermissionException"/></detail>'
+      fault = WSDL::FaultDetails.decode(SOAP::Fault.new(code: "Server", reason: "denied", detail: detail), @jira::Client::FAULT_TYPES)
+      assert_instance_of @jira::RemotePermissionException, fault.detail_object
+    end
+
     def test_a_detail_that_fits_no_model_leaves_the_fault_alone
       fault = SOAP::Fault.new(code: "Server", reason: "x", detail: "<detail><other>1</other></detail>")
       assert_nil WSDL::FaultDetails.decode(fault, @jira::Client::FAULT_TYPES).detail_object

@@ -47,7 +47,10 @@ module Wirebind
       # @return [Class, nil] the one of +types+ it decodes as
       def self.detail_type(element, types)
         if (xsi_type = element.attrs[XSI_TYPE])
-          uri, local = element.qname(xsi_type)
+          # Matched by local name as before even where the prefix is not declared.
+          prefix, _, local = xsi_type.strip.rpartition(":")
+          uri = element.ns[prefix]
+          uri = nil if uri == ""
           found = types.find { |klass| klass.xml_type&.first == local } ||
                   types.find { |klass| Model.xml_subtype(klass, local, uri) }
           return found if found
