@@ -75,11 +75,14 @@ module Wirebind
 
         # A document/literal part is in its operation's namespace (the default
         # one there), whichever namespace its model's type is in: pbm's _this, a
-        # vim25 ManagedObjectReference, is {urn:pbm}_this. XML.encode writes it in
-        # the model's own (and the xsi:type of a subclass that declared xml_type).
+        # vim25 ManagedObjectReference, is {urn:pbm}_this. XML.encode writes the
+        # root: name of a model with a prefix unprefixed (so, there, in the
+        # operation's namespace), but that of a model without one in the model's
+        # namespace (and the xsi:type of a subclass that declared xml_type).
         def model_element(name, value)
-          uri = value.class.xml_namespace_uri
-          return XML.encode(value, root: name) if @namespace.nil? || uri.nil? || uri == @namespace
+          klass = value.class
+          uri = klass.xml_namespace_uri
+          return XML.encode(value, root: name) if @namespace.nil? || uri.nil? || uri == @namespace || klass.xml_namespace_prefix
 
           XML::Pure.nested_element(Model.encodable(value), name, @namespace)
         end
