@@ -726,13 +726,20 @@ static const wb_xplan *subtype_plan(wb_xdec *d, const wb_xplan *plan, const wb_x
 }
 
 /* typed_any_plan: the compiled plan of the model an :any element's xsi:type
- * names (Native.typed_any_plan decides, as the pure decoder does), or NULL: then
- * its content is captured. */
+ * names (Native.typed_any_plan decides, as the pure decoder does, given the
+ * innermost record's class), or NULL: then its content is captured. */
 static const wb_xplan *typed_any_plan(wb_xdec *d, const wb_xplan_entry *slot, const wb_xtok_attr *attrs, size_t n)
 {
     VALUE local, uri;
     if (!d->poly || !n || slot->type_value != ID2SYM(id_any) || !xsi_type(d, attrs, n, &local, &uri)) return NULL;
-    VALUE found = rb_funcall(mNative, id_typed_any_plan, 2, local, uri);
+    VALUE owner = Qnil;
+    for (size_t i = d->frame_count; i-- > 0;) {
+        if (d->frames[i].kind == WB_XPLAN_MODEL) {
+            owner = d->frames[i].plan->klass;
+            break;
+        }
+    }
+    VALUE found = rb_funcall(mNative, id_typed_any_plan, 3, local, uri, owner);
     if (NIL_P(found)) return NULL;
     if (NIL_P(d->keep)) d->keep = rb_hash_new();
     rb_hash_aset(d->keep, found, Qtrue); /* held for as long as the decode runs */

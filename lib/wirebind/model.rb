@@ -111,18 +111,41 @@ module Wirebind
       end
 
       # The class an +:any+ element's xsi:type names: one declared in exactly
-      # that namespace (or, for no namespace, without one), the later one when
-      # two are. Not the looser matches of {.xml_subtype}: open content is any
-      # document's, so a type by that local name elsewhere must not take it.
+      # that namespace (or, for no namespace, without one); when several are
+      # (two generated modules holding the same schema's types, as vSphere's
+      # pbm and vim25 clients both do), the one in the module of +owner+, the
+      # record holding the field, else the later one. Not the looser matches of
+      # {.xml_subtype}: open content is any document's, so a type by that local
+      # name elsewhere must not take it.
       #
       # @api private
       # @param local [String] the type's local name
       # @param uri [String, nil] the type's namespace, resolved where it appeared
+      # @param owner [Class, nil] the model whose field the element is
       # @return [Class, nil]
-      def xml_type_named(local, uri)
+      def xml_type_named(local, uri, owner = nil)
         candidates = @xml_types[local] or return nil
-        candidates.find { |klass| klass.xml_type[1] == uri } # the latest declaration first
+        first = scope = nil
+        candidates.each do |klass| # the latest declaration first
+          next unless klass.xml_type[1] == uri
+          return klass unless owner
+          next first = klass if first.nil?
+
+          if scope.nil?
+            scope = lexical_scope(owner)
+            return first if lexical_scope(first) == scope
+          end
+          return klass if lexical_scope(klass) == scope
+        end
+        first
       end
+
+      # The module a class was declared in, by its name ("" at the top level).
+      # @api private
+      def lexical_scope(klass)
+        klass.name.to_s.rpartition("::").first
+      end
+      private :lexical_scope
 
       # Declares many models at once: the +xml_type+s declared inside the block
       # are registered together when it ends (one copy of the registry, not one

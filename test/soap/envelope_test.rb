@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "soap_test_support"
+require "rexml/document"
 
 # The envelope layer: writing requests and responses in each style and version,
 # reading them back, and every fault fixture.
@@ -230,6 +231,28 @@ class SOAPEnvelopeTest < Minitest::Test
       args = Reader.new(xml).arguments(Envelope.arguments_model(types, style))
       assert_equal parts.values, values(args), style
     end
+  end
+
+  # A model in another namespace than the operation's (vSphere pbm's _this, a
+  # vim25 ManagedObjectReference; a WCF data contract).
+  class ForeignReference
+    include Wirebind::Model
+    xml_namespace "urn:types"
+    attribute :kind, :string, xml: "@type"
+    attribute :code, :string, xml: "code"
+  end
+
+  # A document/literal part is in its operation's namespace (where the
+  # schema declares it, qualified), its model's children in the model's: the
+  # part was written in the model's namespace.
+  def test_a_document_part_is_in_its_operations_namespace_whatever_its_models
+    reference = ForeignReference.new(kind: "Folder", code: "g1")
+    xml = Envelope.write(+"", operation: "get", namespace: "urn:ops", parts: { _this: reference }, style: :document)
+    part = REXML::Document.new(xml).root.elements["*/get/_this"]
+    code = part.elements.first
+    assert_equal %w[urn:ops Folder code urn:types g1], [part.namespace, part.attributes["type"], code.name, code.namespace, code.text]
+    args = Reader.new(xml).arguments(Envelope.arguments_model({ _this: ForeignReference }, :document))
+    assert_equal [reference], values(args)
   end
 
   def test_rpc_encoded_arrays

@@ -32,9 +32,11 @@ module Wirebind
     # schema validation (+unrepresentable+: see #assert_valid_against_schemas;
     # +compiles: false+, a schema xmllint cannot compile: that is asserted instead;
     # +root+: the directory its imports may be read from, as WSDL.load's root: and
-    # `wirebind generate --root`). Yields the module and REXML's document, before
+    # `wirebind generate --root`). +responses+, given the generated module,
+    # returns more [class, XML] to validate with the samples (real responses
+    # decoded and written again). Yields the module and REXML's document, before
     # the module is removed, for checks of the set's own.
-    def assert_real_wsdl(path, module_name, warnings: [], unrepresentable: [], compiles: true, root: nil)
+    def assert_real_wsdl(path, module_name, warnings: [], unrepresentable: [], compiles: true, root: nil, responses: nil)
       doc = independent_document(path)
       description = WSDL.load(path, root: root)
       assert_equal warnings, description.warnings
@@ -42,6 +44,7 @@ module Wirebind
         assert_equal warnings.map { |warning| "wirebind generate: warning: #{warning}\n" }.join, printed
         assert_counts(doc, description, mod)
         samples = assert_samples_round_trip(mod, doc)
+        samples += responses.call(mod) if responses
         assert_valid_against_schemas(doc, samples, unrepresentable: unrepresentable, compiles: compiles)
         yield mod, doc if block_given?
       end
@@ -79,11 +82,18 @@ module Wirebind
       @document_files ||= {}.compare_by_identity
     end
 
+    # [path, document element] of +doc+'s file and of every local file it
+    # reaches by wsdl:import, xsd:import and xsd:include (#independent_document).
+    def independent_files(doc)
+      document_files.fetch(doc).map { |path, each| [path, each.root] }
+    end
+
     # [operations of the SOAP 1.1 and 1.2 bindings, complex types (named, and
     # anonymous ones in elements; not SOAP-encoded arrays, which are lists)],
     # counted by REXML.
     def independent_counts(doc)
-      soap_bindings = doc.root.elements.select do |binding|
+      definitions = independent_files(doc).map(&:last).select { |root| root.name == "definitions" }
+      soap_bindings = definitions.flat_map(&:to_a).grep(REXML::Element).select do |binding|
         binding.name == "binding" && binding.elements.any? { |child| child.name == "binding" && child.namespace.match?(%r{/wsdl/soap(12)?/\z}) }
       end
       operations = soap_bindings.sum { |binding| binding.elements.count { |child| child.name == "operation" } }
@@ -100,12 +110,14 @@ module Wirebind
       end
     end
 
-    # Every element of +doc+ and of the files it imports, in document order
-    # (REXML's XPath "//" is slow on a large WSDL).
+    # Every element of +doc+ and of the files it imports and includes
+    # (#independent_files), in document order (REXML's XPath "//" is slow on a
+    # large WSDL).
     def all_elements(doc)
       @all_elements ||= {}.compare_by_identity
-      @all_elements[doc] ||= [].tap do |found|
-        document_files.fetch(doc, [[nil, doc]]).each { |_, each| each.root.each_recursive { |element| found << element } }
+      @all_elements[doc] ||= independent_files(doc).each_with_object([]) do |(_, root), found|
+        found << root
+        root.each_recursive { |element| found << element }
       end
     end
 
@@ -214,11 +226,13 @@ module Wirebind
 
     # As {WSDLTestSupport#sample}, but nested models are filled at any depth (a
     # schema's required elements are: the model does not say which are), each
-    # class's sample made once; a field that would contain its own class again is
-    # nil. What the schema says (+facts+, #element_facts) and the model does not is
-    # followed: a list holds as many items as its element's minOccurs (else one);
-    # a string of another XSD type has a value of that type. A value the class
-    # gives new instances (fixed, default) is kept.
+    # class's sample made once; a field that would contain a class it is inside
+    # again holds a subclass of its type that it is not inside (vim25's
+    # LocalizedMethodFault, inside a MethodFault's faultCause, requires a fault),
+    # else nil. What the schema says (+facts+, #element_facts) and the model does
+    # not is followed: a list holds as many items as its element's minOccurs
+    # (else one); a string of another XSD type has a value of that type. A value
+    # the class gives new instances (fixed, default) is kept.
     def full_sample(klass, memo, facts, stack = [])
       return memo[klass] if memo.key?(klass)
       return nil if stack.include?(klass)
@@ -237,6 +251,7 @@ module Wirebind
           values[attribute.name] = single ? items.first(1) : items
         elsif attribute.model?
           type = concrete(attribute.type)
+          type = attribute.type.subclasses.sort_by(&:name).find { |sub| !sub.xml_abstract? && !stack.include?(sub) } || type if stack.include?(type)
           value = type && full_sample(type, memo, facts, stack)
           values[attribute.name] = attribute.list? ? [value].compact : value
         elsif attribute.type == :string && !attribute.enum && (text = fact[:sample] || STRING_SAMPLES[fact[:type]] || STRING_SAMPLES[attribute.xml])
@@ -332,11 +347,11 @@ module Wirebind
     # what neither the model nor #element_facts says: exactly those fail.
     def assert_valid_against_schemas(doc, samples, unrepresentable: [], compiles: true)
       require_xmllint
-      files = schema_files(doc)
+      files, locations = schema_files(doc)
       global = global_elements(doc)
       samples = samples.select { |klass, _| klass.xml_type || global.include?([klass.xml_root, klass.xml_namespace_uri.to_s]) }
       refute_empty samples
-      files["samples.xsd"] = wrapper_schema(files, samples, imported_schemas(doc))
+      files["samples.xsd"] = wrapper_schema(locations, samples)
       files["samples.xml"] = samples_document(samples)
       with_files(files) { |dir| assert_samples_validate(dir, samples, unrepresentable: unrepresentable, compiles: compiles) }
     end
@@ -366,8 +381,8 @@ module Wirebind
         root = REXML::Document.new(xml).root
         assert_includes global, [root.name, root.namespace.to_s], "#{root.expanded_name} is not a global element of the schemas"
       end
-      files = schema_files(doc)
-      files["samples.xsd"] = wrapper_schema(files, [], imported_schemas(doc))
+      files, locations = schema_files(doc)
+      files["samples.xsd"] = wrapper_schema(locations, [])
       files["samples.xml"] = samples_document(elements.map { |xml| [nil, xml] })
       with_files(files) do |dir|
         _, errors, = Open3.capture3("xmllint", "--noout", "--schema", File.join(dir, "samples.xsd"), File.join(dir, "samples.xml"))
@@ -393,16 +408,27 @@ module Wirebind
       end
     end
 
-    # {file name => schema text}, one per xsd:schema of +doc+'s own file, in
-    # order; the relative locations of what they import or include made
-    # absolute (the files imported are read where they are: #imported_schemas).
+    # [{file name => schema text}, {namespace => the file to import it from}]:
+    # a file per xsd:schema of +doc+ and of the files it imports, and, for a
+    # namespace of several schemas, one that includes them all (xmllint reads one
+    # location per namespace). Every import of a namespace of the set points to
+    # its file, every include to the copy of the file it names.
     def schema_files(doc)
-      schemas = [doc.root].select { |root| root.name == "schema" }
-      doc.root.each_recursive { |element| schemas << element if element.name == "schema" && element.namespace == "http://www.w3.org/2001/XMLSchema" }
-      locations = {}
-      schemas.each_with_index { |schema, index| locations[schema.attributes["targetNamespace"].to_s] ||= "schema#{index}.xsd" }
-      path = document_files.fetch(doc, [[nil]]).first.first
-      schemas.each_with_index.to_h do |schema, index|
+      paths = document_files.fetch(doc).to_h { |path, each| [each, path] }.compare_by_identity
+      schemas = all_elements(doc).select { |element| element.name == "schema" && element.namespace == "http://www.w3.org/2001/XMLSchema" }
+      names = schemas.each_with_index.map { |_, index| "schema#{index}.xsd" }
+      # {path of a file whose document element is a schema => its copy's name}
+      copies = schemas.zip(names).to_h { |schema, name| [schema.parent.is_a?(REXML::Document) ? paths[schema.document] : nil, name] }
+      by_namespace = schemas.zip(names).group_by { |schema, _| schema.attributes["targetNamespace"].to_s }
+      files = {}
+      locations = by_namespace.each_with_index.to_h do |(uri, members), index|
+        next [uri, members.first.last] if members.size == 1
+
+        includes = members.map { |_, name| %(<xs:include schemaLocation="#{name}"/>) }.join
+        files["namespace#{index}.xsd"] = %(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="#{uri}">#{includes}</xs:schema>)
+        [uri, "namespace#{index}.xsd"]
+      end
+      schemas.zip(names).each do |schema, name|
         copy = schema.deep_clone
         # The WSDL's declarations in scope, which the schema's QNames may use.
         schema.namespaces.each do |prefix, uri|
@@ -410,38 +436,28 @@ module Wirebind
 
           prefix == "xmlns" ? copy.add_namespace(uri) : copy.add_namespace(prefix, uri)
         end
-        copy.elements.select { |child| %w[import include].include?(child.name) }.each do |import|
-          location = import.attributes["schemaLocation"]
-          if location.nil?
-            location = locations[import.attributes["namespace"].to_s]
-            import.add_attribute("schemaLocation", location) if location
-          elsif path && !location.match?(%r{\A[a-z]+://}i)
-            import.add_attribute("schemaLocation", File.expand_path(location, File.dirname(path)))
-          end
+        copy.elements.select { |child| %w[import include].include?(child.name) }.each do |reference|
+          location =
+            if reference.name == "import" then locations[reference.attributes["namespace"].to_s]
+            elsif (included = reference.attributes["schemaLocation"]) && !included.match?(%r{\A[a-z]+://}i)
+              copies[File.expand_path(included, File.dirname(paths.fetch(schema.document)))]
+            end
+          reference.add_attribute("schemaLocation", location) if location
         end
-        ["schema#{index}.xsd", copy.to_s]
+        files[name] = copy.to_s
       end
+      [files, locations]
     end
 
-    # {namespace => path} of the schemas +doc+ imports from files of their own:
-    # the first file of each namespace (which xmllint reads; it skips a second
-    # import of a namespace).
-    def imported_schemas(doc)
-      document_files.fetch(doc, []).drop(1).each_with_object({}) do |(path, imported), found|
-        found[imported.root.attributes["targetNamespace"].to_s] ||= path if imported.root.name == "schema"
-      end
-    end
-
-    def wrapper_schema(files, samples, imported = {})
-      namespaces = files.keys.to_h { |name| [REXML::Document.new(files[name]).root.attributes["targetNamespace"].to_s, name] }
-      namespaces = imported.merge(namespaces)
-      imports = namespaces.map { |uri, name| %(<xs:import namespace="#{uri}" schemaLocation="#{name}"/>) }
-      prefixes = namespaces.keys.each_with_index.map { |uri, index| %( xmlns:n#{index}="#{uri}") }.join
-      elements = samples.filter_map do |klass, _|
+    def wrapper_schema(locations, samples)
+      imports = locations.map { |uri, name| %(<xs:import namespace="#{uri}" schemaLocation="#{name}"/>) }
+      prefixes = locations.keys.each_with_index.map { |uri, index| %( xmlns:n#{index}="#{uri}") }.join
+      # One declaration a class (several samples may have one).
+      elements = samples.map(&:first).uniq.filter_map do |klass|
         next unless klass.xml_type
 
         name, uri = klass.xml_type
-        %(<xs:element name="#{sample_element(klass)}" type="n#{namespaces.keys.index(uri)}:#{name}"/>)
+        %(<xs:element name="#{sample_element(klass)}" type="n#{locations.keys.index(uri)}:#{name}"/>)
       end
       <<~XML
         <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"#{prefixes} targetNamespace="#{SAMPLE_NAMESPACE}" elementFormDefault="qualified">
@@ -456,17 +472,20 @@ module Wirebind
       "T_#{klass.xml_type.first}"
     end
 
-    # The samples under one Samples element, each renamed to its wrapper element.
+    # The samples under one Samples element, each renamed to its wrapper element
+    # (by its tags: REXML takes seconds on vim25's thousands of samples).
     def samples_document(samples)
-      root = REXML::Element.new("s:Samples")
-      root.add_namespace("s", SAMPLE_NAMESPACE)
-      samples.each do |klass, xml|
-        root.add_text("\n")
-        element = REXML::Document.new(xml).root
-        element.name = "s:#{sample_element(klass)}" if klass&.xml_type
-        root.add_element(element)
+      body = samples.map do |klass, xml|
+        next xml unless klass&.xml_type
+
+        name = Regexp.escape(xml[%r{\A<([^\s/>]+)}, 1])
+        renamed = "s:#{sample_element(klass)}"
+        xml.sub(/\A<#{name}/, "<#{renamed}").sub(%r{</#{name}>\z}, "</#{renamed}>")
       end
-      "<?xml version=\"1.0\"?>\n#{root}"
+      # xsd and xsi are declared as a SOAP envelope declares them: an :any value
+      # read with xsi:type="xsd:string" keeps that text, not its prefix's binding.
+      %(<?xml version="1.0"?>\n<s:Samples xmlns:s="#{SAMPLE_NAMESPACE}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" ) +
+        %(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n#{body.join("\n")}</s:Samples>)
     end
   end
 end

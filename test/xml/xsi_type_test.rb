@@ -319,4 +319,33 @@ class XMLXsiTypeTest < Minitest::Test
       assert_match(/holds bytes that are not UTF-8 text \(declare it :base64/, error.message, backend)
     end
   end
+
+  # Two modules generated from schemas that share a type (vSphere's pbm and
+  # vim25 clients both hold vim25's ManagedObjectReference): an :any value's
+  # xsi:type takes the class of the module whose record holds the field, not
+  # the one declared last.
+  CLIENTS = Array.new(2) do
+    Module.new.tap do |client|
+      client.const_set(:Reference, Class.new do
+        include Wirebind::Model
+        xml_type "Reference", namespace: "urn:shared"
+        attribute :value, :string, xml: "."
+      end)
+      client.const_set(:Property, Class.new do
+        include Wirebind::Model
+        attribute :val, :any
+      end)
+    end
+  end
+
+  def test_an_any_value_takes_the_class_of_its_records_module
+    xml = %(<Property><val #{XSI} xmlns:s="urn:shared" xsi:type="s:Reference">group-h6</val></Property>)
+    backends.each do |backend|
+      CLIENTS.each do |client|
+        property = Wirebind::XML.decode(xml, client::Property, backend: backend)
+        assert_instance_of client::Reference, property.val, backend
+        assert_equal "group-h6", property.val.value
+      end
+    end
+  end
 end

@@ -60,11 +60,12 @@ module Wirebind
           Backend.implementation(:xml, :pure).unknown_type_message(declared, local, uri)
         end
 
-        # For the C decoder, at an +:any+ element with an xsi:type.
+        # For the C decoder, at an +:any+ element with an xsi:type, in a field
+        # of +owner+ (the innermost record).
         # @return [Object, nil] the compiled plan of the model that declared that
         #   xml_type, nil (none) to capture the content
-        def typed_any_plan(local, uri)
-          klass = Model.xml_type_named(local, uri)
+        def typed_any_plan(local, uri, owner)
+          klass = Model.xml_type_named(local, uri, owner)
           klass && plan_for(klass)
         end
 

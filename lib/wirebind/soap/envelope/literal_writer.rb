@@ -12,18 +12,15 @@ module Wirebind
       #
       # @api private
       class LiteralWriter
-        # The prefix of a document-style part whose model's namespace is not the operation's.
-        PART_PREFIX = "wbpart"
-
         def initialize(out, style, wrap_lists: false)
           @out = out
           @document = style == :document
           @repeat_lists = @document && !wrap_lists
-          @namespace = nil
         end
 
         def operation(name, namespace, parts, types, result = nil)
           Writing.check_name(name, "operation")
+          @namespace = @document ? namespace : nil
           out = @out
           if namespace.nil?
             out << "<" << name << ">"
@@ -31,7 +28,6 @@ module Wirebind
           elsif @document
             out << "<" << name << ' xmlns="' << Envelope.attribute(namespace) << '">'
             close = name
-            @namespace = namespace
           else
             out << "<#{OPERATION_PREFIX}:" << name << " xmlns:#{OPERATION_PREFIX}=\"" << Envelope.attribute(namespace) << '">'
             close = "#{OPERATION_PREFIX}:#{name}"
@@ -66,10 +62,7 @@ module Wirebind
           if value.nil?
             out << "<" << name << ' xsi:nil="true"/>'
           elsif value.class.include?(Wirebind::Model)
-            # XML.encode writes the xsi:type of a subclass that declared xml_type.
-            xml = XML.encode(value, root: name)
-            namespace = value.class.xml_namespace_uri
-            out << (@namespace && namespace && namespace != @namespace ? in_operation_namespace(xml, name) : xml)
+            out << model_element(name, value)
           else
             scalar = Writing.scalar(name, value, type)
             out << "<" << name << ">"
@@ -80,20 +73,18 @@ module Wirebind
           raise EncodeError.new(e.message, path: name)
         end
 
-        # A document-style part is an element of the operation's namespace
-        # (the wrapper element's, WCF's AccountIds of type
-        # Serialization/Arrays' ArrayOflong): its model, of another namespace,
-        # is written by XML.encode in the model's; the part element itself is
-        # renamed into the operation's with a prefix of its own, its content
-        # left as written. (A model of no namespace is written unprefixed,
-        # in the operation's default namespace already.)
-        def in_operation_namespace(xml, name)
-          start = xml.match(%r{\A<((?:[^\s:>/]+:)?)#{name}(?=[\s>/])}) or return xml
-          renamed = +"<#{PART_PREFIX}:#{name} xmlns:#{PART_PREFIX}=\"#{Envelope.attribute(@namespace)}\""
-          renamed << xml.byteslice(start.end(0)..)
-          closing = "</#{start[1]}#{name}>"
-          renamed[-closing.bytesize..] = "</#{PART_PREFIX}:#{name}>" if renamed.end_with?(closing)
-          renamed
+        # A document/literal part is in its operation's namespace (the default
+        # one there), whichever namespace its model's type is in: pbm's _this, a
+        # vim25 ManagedObjectReference, is {urn:pbm}_this. XML.encode writes the
+        # root: name of a model with a prefix unprefixed (so, there, in the
+        # operation's namespace), but that of a model without one in the model's
+        # namespace (and the xsi:type of a subclass that declared xml_type).
+        def model_element(name, value)
+          klass = value.class
+          uri = klass.xml_namespace_uri
+          return XML.encode(value, root: name) if @namespace.nil? || uri.nil? || uri == @namespace || klass.xml_namespace_prefix
+
+          XML::Pure.nested_element(Model.encodable(value), name, @namespace)
         end
       end
 
@@ -137,6 +128,11 @@ module Wirebind
           Envelope.scalar_type(value) ||
             raise(EncodeError.new("cannot write #{Types.describe(value)} in SOAP (nil, String, Integer, Float, " \
                                   "BigDecimal, true, false, Time, Date, a model or an Array of them)", path: name))
+        end
+
+        # [local name, namespace] of a model class's XML Schema type.
+        def type_name(klass)
+          klass.xml_type || [klass.xml_root, klass.xml_namespace_uri]
         end
 
         # +xsi:type="p:Name" xmlns:p="..."+ for a model class that declares its

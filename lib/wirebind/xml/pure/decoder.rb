@@ -666,13 +666,14 @@ module Wirebind
           [qname[(colon + 1)..], @ns[qname[0, colon]]]
         end
 
-        # The Plan of the model an +:any+ element's xsi:type names (any class
-        # that declared that xml_type), or nil: then its content is captured.
+        # The Plan of the model an +:any+ element's xsi:type names (a class that
+        # declared that xml_type, the innermost record's module's first), or nil:
+        # then its content is captured.
         def typed_any_plan(slot, attrs)
           return unless @poly && attrs && slot.type == :any
 
           local, uri = xsi_type(attrs)
-          klass = local && Model.xml_type_named(local, uri)
+          klass = local && Model.xml_type_named(local, uri, @stack.reverse_each.find { |frame| frame[KIND] == MODEL }&.[](NODE)&.klass)
           klass && Plan.for(klass)
         end
 

@@ -48,6 +48,22 @@ module Wirebind
           Encoder.for(klass).write(value, out, qname, Encoder.subtype(klass, scope) + namespaces.declarations, false, nil, scope, false)
           out
         end
+
+        # A record as the child element +name+ of an element whose default
+        # namespace is +default_ns+ (a document/literal part under its operation
+        # element): the element is in that namespace, the record's own children
+        # in its class's (with a prefix the element declares when the two
+        # differ); a subclass that declared xml_type says so with xsi:type, as
+        # at the top of a document.
+        # @return [String]
+        def nested_element(value, name, default_ns)
+          klass = value.class
+          scope = Encoder::Scope.new(EMPTY)
+          tag_decl = XML.top_level_subtype?(klass) ? Encoder.subtype(klass, scope) : ""
+          out = String.new(encoding: Encoding::UTF_8)
+          Encoder.for(klass).write(value, out, name, tag_decl, false, default_ns, scope, true)
+          out
+        end
       end
 
       EMPTY = [].freeze
