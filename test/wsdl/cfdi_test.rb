@@ -95,8 +95,10 @@ module Wirebind
     # schema's element-only wildcard does not allow.
     def assert_samples_valid(dir, schemas, samples)
       refute_empty samples
-      small = (schemas - [CATALOGUE]).to_h { |name| [name, File.read(File.join(dir, name), encoding: "BOM|UTF-8")] }
-      File.write(File.join(dir, "samples.xsd"), wrapper_schema(small, samples))
+      locations = (schemas - [CATALOGUE]).to_h do |name|
+        [REXML::Document.new(File.read(File.join(dir, name), encoding: "BOM|UTF-8")).root.attributes["targetNamespace"].to_s, name]
+      end
+      File.write(File.join(dir, "samples.xsd"), wrapper_schema(locations, samples))
       File.write(File.join(dir, "samples.xml"), samples_document(samples))
       assert_samples_validate(dir, samples, unrepresentable: ["Comprobante"])
     end

@@ -83,9 +83,10 @@ module Wirebind
     end
 
     # [path, document element] of +doc+'s file and of every local file it
-    # reaches by wsdl:import, xsd:import and xsd:include (#independent_document).
+    # reaches by wsdl:import, xsd:import and xsd:include (#independent_document;
+    # a document built otherwise is its own only file).
     def independent_files(doc)
-      document_files.fetch(doc).map { |path, each| [path, each.root] }
+      document_files.fetch(doc, [[nil, doc]]).map { |path, each| [path, each.root] }
     end
 
     # [operations of the SOAP 1.1 and 1.2 bindings, complex types (named, and
