@@ -77,9 +77,12 @@ module Wirebind
         table = @xml_types.dup
         classes.each do |klass|
           name = klass.xml_type[0]
-          others = (table[name] || []).reject { |other| other.equal?(klass) }
           # The latest declaration first: it wins over an older one of the same name.
-          table[name] = [klass, *others].freeze
+          table[name] = if (known = table[name])
+                          [klass, *known.reject { |other| other.equal?(klass) }].freeze
+                        else
+                          [klass].freeze
+                        end
         end
         @xml_types = table.freeze
       end

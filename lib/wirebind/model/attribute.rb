@@ -156,7 +156,17 @@ module Wirebind
           end
 
           choices = choice_types(where, type)
-          item_type, list = choices ? [Model, true] : resolve_type(where, type)
+          # A scalar or a model class, or a list of one: the declarations
+          # generated code makes, told without building a pair.
+          if !choices && plain_type?(type)
+            item_type = type
+            list = false
+          elsif !choices && type.is_a?(Array) && type.length == 1 && plain_type?(type[0])
+            item_type = type[0]
+            list = true
+          else
+            item_type, list = choices ? [Model, true] : resolve_type(where, type)
+          end
           # A list of lists: how many list levels hold the innermost list (1 for [[:float]]).
           nested = list.is_a?(Integer) ? list : false
           list = true if nested
@@ -271,6 +281,32 @@ module Wirebind
           name
         end
 
+        # @param attributes [Array<Attribute>] a class's
+        # @param name [Symbol]
+        # @return [Attribute, nil] the one named +name+
+        def named(attributes, name)
+          i = 0
+          while i < attributes.size
+            return attributes[i] if attributes[i].name == name
+
+            i += 1
+          end
+          nil
+        end
+
+        # @param attributes [Array<Attribute>] a class's
+        # @param name [Symbol] a new attribute's name
+        # @param reader [Symbol] its {reader_name}
+        # @return [Attribute, nil] another attribute whose reader is +reader+ too:
+        #   only a pair like +:method+ and +:method_value+ can clash, so
+        #   declaring an attribute of another name (every one, nearly) does
+        #   not look
+        def reader_taken(attributes, name, reader)
+          return nil unless reader != name || name.end_with?("_value")
+
+          attributes.find { |existing| existing.name != name && reader_name(existing.name) == reader }
+        end
+
         # The reader of an attribute (and, with "=", its writer): its name, or
         # +<name>_value+ for a name in {RESERVED_NAMES} (+method_value+ for +:method+).
         # @param name [Symbol]
@@ -285,13 +321,18 @@ module Wirebind
           "#{Model.display_name(owner)}.attribute #{name.inspect}"
         end
 
+        # A type a list may hold directly, or an attribute be.
+        def plain_type?(type)
+          Types.scalar?(type) || Types.open?(type) || model_class?(type)
+        end
+
         def resolve_type(where, type)
-          return [type, false] if Types.scalar?(type) || Types.open?(type) || model_class?(type)
+          return [type, false] if plain_type?(type)
 
           if type.is_a?(Array)
             if type.length == 1
               item = type.first
-              return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
+              return [item, true] if plain_type?(item)
               if item.is_a?(Array) && (levels = nested_levels(item))
                 return levels
               end

@@ -70,7 +70,9 @@ module Wirebind
         name = Attribute.check_name(self, name)
         SCHEMA_LOCK.synchronize do
           reader = Attribute.reader_name(name)
-          inherited, other = __wb_same_names(name, reader)
+          attributes = @__wb_attributes
+          inherited = Attribute.named(attributes, name)
+          other = Attribute.reader_taken(attributes, name, reader)
           if inherited&.owner.equal?(self)
             raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect} is declared twice"
           end
@@ -556,26 +558,6 @@ module Wirebind
         @__wb_methods_stale = false
         include @__wb_generated_methods
         __wb_generate_methods
-      end
-
-      # The attribute named +name+ and the first other one whose reader is
-      # +reader+, each or nil: one pass, as declaring every attribute of a
-      # generated class runs it.
-      def __wb_same_names(name, reader)
-        attributes = @__wb_attributes
-        same = nil
-        other = nil
-        i = 0
-        while i < attributes.size
-          existing = attributes[i]
-          if existing.name == name
-            same = existing
-          elsif other.nil? && Attribute.reader_name(existing.name) == reader
-            other = existing
-          end
-          i += 1
-        end
-        [same, other]
       end
 
       # Copies +parent+'s schema (its frozen values shared, its index of XML heads copied).
