@@ -58,7 +58,7 @@ module Wirebind
         return if base.singleton_class.include?(ClassMethods)
 
         base.extend(ClassMethods)
-        base.__send__(:__wb_start_schema, nil)
+        base.__wb_start_schema(nil)
       end
 
       # Records a class that declared {ClassMethods#xml_type}. Call with

@@ -307,6 +307,27 @@ module Wirebind
           attributes.find { |existing| existing.name != name && reader_name(existing.name) == reader }
         end
 
+        # Records +attribute+ in +heads+, a class's attributes by the head of
+        # their +xml:+ mapping ({XML::Plan.mapping_head}), which
+        # {XML::Plan.check_siblings} compares a new one with: an index kept as
+        # attributes are declared, so that declaring N attributes takes time
+        # linear in N. A head's value is its one attribute (the usual case, no
+        # Array made) or a frozen Array of several. Call with SCHEMA_LOCK held.
+        # @param heads [Hash{String => Attribute, Array<Attribute>}] changed in place
+        # @param head [String] +attribute+'s
+        # @param attribute [Attribute]
+        # @param replaced [Attribute, nil] the inherited one it replaces
+        # @return [void]
+        def index_mapping(heads, head, attribute, replaced)
+          if replaced
+            old = XML::Plan.mapping_head(replaced.xml)
+            kept = Array(heads[old]).reject { |other| other.equal?(replaced) }
+            kept.empty? ? heads.delete(old) : heads[old] = (kept.size == 1 ? kept[0] : kept.freeze)
+          end
+          same_head = heads[head]
+          heads[head] = same_head.nil? ? attribute : [*same_head, attribute].freeze
+        end
+
         # The reader of an attribute (and, with "=", its writer): its name, or
         # +<name>_value+ for a name in {RESERVED_NAMES} (+method_value+ for +:method+).
         # @param name [Symbol]
