@@ -43,6 +43,8 @@ module Wirebind
         @all_fields = {}.compare_by_identity
         @attribute_lines = {}.compare_by_identity
         @files_taken = { MODELS_FILE => true }
+        # Each enumeration's constant, by its values (see {enum_constant}).
+        @enums = {}
         name_types
         name_clients
       end
@@ -134,7 +136,29 @@ module Wirebind
       end
 
       def models_source
-        (@ordered.map { |spec| model_source(spec) } + @element_classes.map { |const, substitute| element_class_source(const, substitute) }).join("\n")
+        classes = (@ordered.map { |spec| model_source(spec) } + @element_classes.map { |const, substitute| element_class_source(const, substitute) }).join("\n")
+        enums_source + classes
+      end
+
+      # The enumerations the attributes name, each a frozen constant written
+      # once however many attributes take it (vSphere's and EWS's repeat across
+      # hundreds of fields): fewer literals for Ruby to parse and to keep.
+      def enums_source
+        return "" if @enums.empty?
+
+        out = +"  # The enumerations of the attributes below, each written once.\n"
+        @enums.each { |values, const| out << "  #{const} = #{values.inspect}.freeze\n" }
+        out << "\n"
+      end
+
+      # The constant that holds +values+, named after the first field that
+      # takes them (+POWER_STATE_VALUES+); one per distinct list.
+      def enum_constant(field, values)
+        @enums[values] ||= begin
+          name = "#{snake(field.local).upcase}_VALUES"
+          name = "ENUM#{name}" unless name.match?(/\A\p{Lu}/)
+          Naming.unique(name, @taken, "")
+        end
       end
 
       def element_class_source(const, substitute)
@@ -204,7 +228,8 @@ module Wirebind
           out << "    inherit_schema\n"
           lines = lines.drop(inherited)
         end
-        out << "    xml_namespace #{class_ns.inspect}\n" if class_ns
+        # inherit_schema took the base's xml_namespace, which inherited_lines found equal.
+        out << "    xml_namespace #{class_ns.inspect}\n" if class_ns && !inherited
         out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
         out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
         out << "    xml_abstract\n" if spec.abstract?
@@ -298,7 +323,7 @@ module Wirebind
           options << ", enum: #{[field.fixed].inspect}"
         elsif field.enum
           # Open on decode (a newer server's value is kept as the String), closed on encode.
-          options << ", enum: #{field.enum.inspect}, open_enum: true"
+          options << ", enum: #{enum_constant(field, field.enum)}, open_enum: true"
         end
         # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
         options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
