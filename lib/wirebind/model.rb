@@ -53,9 +53,10 @@ module Wirebind
       # @api private
       def included(base)
         super
-        raise SchemaError, "Wirebind::Model is included in classes, not in #{display_name(base)}" unless base.is_a?(Class)
+        # (Asked of Class and ClassMethods, not of base: see ClassMethods#__wb_schema_values.)
+        raise SchemaError, "Wirebind::Model is included in classes, not in #{display_name(base)}" unless Class === base
         # A subclass of a model already has its schema, copied from its parent.
-        return if base.singleton_class.include?(ClassMethods)
+        return if ClassMethods === base
 
         base.extend(ClassMethods)
         base.__wb_start_schema(nil)

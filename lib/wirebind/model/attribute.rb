@@ -379,7 +379,9 @@ module Wirebind
         end
 
         def model_class?(type)
-          type.is_a?(Class) && type.include?(Model)
+          # Every model class, and no other, extends ClassMethods (Model.included);
+          # asked of ClassMethods, not of the type: see ClassMethods#__wb_schema_values.
+          ClassMethods === type
         end
 
         # [item type, levels] of +item+, the one item of a list (an Array

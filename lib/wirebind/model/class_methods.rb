@@ -338,7 +338,7 @@ module Wirebind
       #   something of its own
       def inherit_schema
         parent = superclass
-        unless parent.include?(Model)
+        unless ClassMethods === parent
           raise SchemaError, "#{Model.display_name(self)}.inherit_schema: its parent #{Model.display_name(parent)} is not a model"
         end
 
