@@ -265,9 +265,14 @@ module Wirebind
       #   in when decoding (services that rebind one prefix to several versions of
       #   a namespace, such as NetSuite's, need that): a pattern the namespace
       #   must match, or +:any+ for any namespace (including none)
+      # @param root [Boolean] true: a record of this class is also written as an
+      #   element of the type's name and namespace, as {#xml_root} +name+ and
+      #   {#xml_namespace} +namespace+ declare it (what generated code declares
+      #   for a named type of a schema whose elements are qualified: one call
+      #   instead of three, for each of thousands of classes)
       # @return [Array(String, String), nil] the type's name and namespace, if declared
       # @raise [SchemaError]
-      def xml_type(name = nil, namespace: nil, matching: nil)
+      def xml_type(name = nil, namespace: nil, matching: nil, root: false)
         unless name.nil?
           unless name.is_a?(String) && XML_NAME.match?(name)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: #{name.inspect} is not an XML type name"
@@ -282,8 +287,14 @@ module Wirebind
           unless matching.nil? || matching == :any || matching.is_a?(Regexp)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: matching: must be a Regexp, :any or nil, not #{matching.inspect}"
           end
+          raise SchemaError, "#{Model.display_name(self)}.xml_type: root: must be true or false, not #{root.inspect}" unless root == true || root == false
 
           SCHEMA_LOCK.synchronize do
+            if root
+              @__wb_xml_root = -name
+              @__wb_xml_namespace_uri = namespace && -namespace
+              @__wb_xml_namespace_prefix = nil
+            end
             @__wb_xml_type = [-name, namespace && -namespace].freeze
             @__wb_xml_type_matching = matching.is_a?(Regexp) ? Shareable.make(matching.dup) : matching
             Model.register_xml_type(self)

@@ -228,10 +228,15 @@ module Wirebind
           out << "    inherit_schema\n"
           lines = lines.drop(inherited)
         end
-        # inherit_schema took the base's xml_namespace, which inherited_lines found equal.
-        out << "    xml_namespace #{class_ns.inspect}\n" if class_ns && !inherited
-        out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
-        out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        if spec.named && xml_name?(spec.name) && class_ns == spec.namespace
+          # Written as an element of the type's own name and namespace: one declaration for the three.
+          out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}, root: true\n"
+        else
+          # inherit_schema took the base's xml_namespace, which inherited_lines found equal.
+          out << "    xml_namespace #{class_ns.inspect}\n" if class_ns && !inherited
+          out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
+          out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        end
         out << "    xml_abstract\n" if spec.abstract?
         lines.each { |line| out << line }
         out << fixed_initializer(fixed)
