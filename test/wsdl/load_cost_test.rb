@@ -14,8 +14,8 @@ module Wirebind
     # itself) while requiring the generated code of a small vSphere-shaped WSDL
     # (bench/wsdl.rb's synthetic one, 505 classes, 1,838 attributes): 37.1
     # before the declarations' helpers were called on shared objects and
-    # enumerations written once; 30.4 since (a named type declared in one
-    # call too), on Ruby 3.1.
+    # enumerations written once; 30.1 since (a named type declared in one
+    # call, and one-word names without their default xml:, too), on Ruby 3.1.
     ALLOCATIONS_PER_DECLARATION = 33
 
     # Requires the generated entry file in a new Ruby (wirebind and its SOAP
@@ -66,6 +66,8 @@ module Wirebind
       source = with_files("s.wsdl" => wsdl(types: ENUMS)) { |dir| WSDL.load(File.join(dir, "s.wsdl")).generate("Shared").values.join }
       assert_equal 1, source.scan('["poweredOff", "poweredOn"]').size, source
       assert_equal 3, source.scan("enum: STATE_VALUES, open_enum: true").size, source
+      # The element's name is the one-word attribute's own: no xml: (its default).
+      assert_includes source, "    attribute :state, :string, enum: STATE_VALUES, open_enum: true\n"
 
       mod = define_wsdl(ENUMS)
       lists = [mod::Base.attributes[0], mod::Derived.attributes[1], mod::Other.attributes[0]].map(&:enum)

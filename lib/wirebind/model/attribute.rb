@@ -252,7 +252,11 @@ module Wirebind
         def lower_camel(name)
           # An underscore after a letter or digit joins words; a leading one, or
           # one of a pair, is kept as written.
-          name.name.gsub(WORD_BREAK) { Regexp.last_match(1).upcase }
+          text = name.name
+          # One word (most of a WSDL's names, declared without xml:): the name itself, nothing made.
+          return text unless text.include?("_")
+
+          text.gsub(WORD_BREAK) { Regexp.last_match(1).upcase }
         end
 
         # @return [String] the JSON key +name+ gets under the +json_keys+ style

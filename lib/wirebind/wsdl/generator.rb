@@ -219,9 +219,13 @@ module Wirebind
 
       def model_source(spec)
         out = +""
-        out << "  # #{comment(spec.qualified_name)}: #{spec.named ? 'complex type' : 'anonymous type of the element'}#{" extending #{comment(spec.base.qualified_name)}" if spec.base}\n"
-        out << "  class #{spec.const}#{" < #{spec.base.const}" if spec.base}\n"
         class_ns = spec.qualified ? spec.namespace : nil
+        # A type declared by xml_type ..., root: true under its own name needs no comment to say
+        # which it is (one comment line less to parse for each of thousands of classes).
+        unless spec.named && class_ns == spec.namespace && spec.const == spec.name
+          out << "  # #{comment(spec.qualified_name)}: #{spec.named ? 'complex type' : 'anonymous type of the element'}#{" extending #{comment(spec.base.qualified_name)}" if spec.base}\n"
+        end
+        out << "  class #{spec.const}#{" < #{spec.base.const}" if spec.base}\n"
         lines, _, fixed = attribute_lines(spec, class_ns)
         # A subclass declared like its base takes the base's attributes rather than repeating them.
         if (inherited = inherited_lines(spec, class_ns))
@@ -322,17 +326,21 @@ module Wirebind
           return "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"
         end
 
-        options = +"xml: #{path(field, class_ns).inspect}"
+        options = []
+        # An element named as the attribute (one word: the name's default mapping) needs
+        # no xml:, one literal less for Ruby to parse, thousands of times in a large WSDL.
+        xml = path(field, class_ns)
+        options << "xml: #{xml.inspect}" unless xml == name && !name.include?("_")
         if field.fixed && field.type == :string && !field.list
           # A fixed value is the only one, checked both ways (a DecodeError on another).
-          options << ", enum: #{[field.fixed].inspect}"
+          options << "enum: #{[field.fixed].inspect}"
         elsif field.enum
           # Open on decode (a newer server's value is kept as the String), closed on encode.
-          options << ", enum: #{enum_constant(field, field.enum)}, open_enum: true"
+          options << "enum: #{enum_constant(field, field.enum)}, open_enum: true"
         end
         # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
-        options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
-        out = +"    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"
+        options << "nil: :xsi" if field.nillable && !field.optional && !field.list
+        out = +"    attribute :#{name}, #{[type_source(field.type, field.list), *options].join(', ')}"
         out << " # default #{comment(field.default)}" if field.default
         out << " # fixed #{comment(field.fixed)}" if field.fixed
         out << "\n"
