@@ -6,11 +6,14 @@
 #
 # The files: the largest real WSDL at hand, wasabi's economic.wsdl
 # (e-conomic: 3.1 MB, 3,257 types, 3,022 operations over two ports, but few
-# fields: 1.2 a type); and, clearly labelled synthetic, a WSDL this script
+# fields: 1.2 a type); clearly labelled synthetic, a WSDL this script
 # generates (deterministically) in the shape and size of VMware vSphere's
-# vim25 (no package here ships the real one): about 4,000 complex types in
-# 2.3 MB, deep complexContent/extension chains, mostly optional fields,
-# enumerations, ArrayOfX wrappers, 560 operations. Issue 19's goals are
+# vim25: about 4,000 complex types in 2.3 MB, deep complexContent/extension
+# chains, mostly optional fields, enumerations, ArrayOfX wrappers, 560
+# operations; and a real vSphere service, the Storage Policy (pbm) API 7.0
+# that oslo.vmware ships, whose imports bring vSphere's real vim25 data
+# types (vim-types.xsd, 1.45 MB: 3,543 types, 32 operations; skipped with a
+# note when `rake fixtures` has not unpacked it). Issue 19's goals are
 # vim25's: generating < 1 s CPU (zeep parses it in 0.62 s) and requiring the
 # generated code < 0.5 s CPU.
 #
@@ -28,7 +31,7 @@
 # - Wasabi parse, in this process;
 # - with BENCH_BEFORE=REF (a commit), REF's generation (in a child Ruby) and
 #   require of REF's generated code, in the same rounds.
-# BENCH_WSDL=economic or BENCH_WSDL=vim25 runs one file only.
+# BENCH_WSDL=economic, vim25 or pbm (or a comma-separated list) runs those only.
 # Before timing, the generated code is checked: every class is there and each
 # client has a method per operation of its binding.
 lib = File.expand_path("../lib", __dir__)
@@ -46,6 +49,7 @@ module Bench
     BEFORE = ENV.fetch("BENCH_BEFORE", nil)
     ECONOMIC = File.expand_path("../tmp/fixtures/wasabi-3.5.0/spec/fixtures/economic.wsdl", __dir__)
     SYNTHETIC = File.expand_path("../tmp/bench/synthetic_vim25.wsdl", __dir__)
+    PBM = File.expand_path("../tmp/fixtures/python3-oslo.vmware-4.0.1-3/usr/lib/python3/dist-packages/oslo_vmware/wsdl/7.0/pbmService.wsdl", __dir__)
     PYTHON3 = "/usr/bin/python3"
     LIB = File.expand_path("../lib", __dir__)
     # One CPU time per run: seconds, and the garbage collector's collections and milliseconds inside it.
@@ -159,8 +163,12 @@ module Bench
       $VERBOSE = verbose
     end
 
-    def run(path, module_name, label, before_lib = nil)
-      puts "\n#{label}: #{File.basename(path)} (#{format('%.1f', File.size(path) / 1e6)} MB)"
+    # +imports+: the WSDL imports the files beside it (pbm's), whose size is
+    # printed too, and Wasabi, which does not follow imports, is not run.
+    def run(path, module_name, label, before_lib = nil, imports: false)
+      others = imports ? Dir.glob(File.join(File.dirname(path), "*.{xsd,wsdl}")) - [path] : []
+      beside = others.empty? ? "" : format(", %.1f MB with the %d files it imports", (File.size(path) + others.sum { |file| File.size(file) }) / 1e6, others.size)
+      puts "\n#{label}: #{File.basename(path)} (#{format('%.1f', File.size(path) / 1e6)} MB#{beside})"
       description = Wirebind::WSDL.load(path)
       files = description.generate(module_name)
       operations = description.ports.sum { |port| port.binding.operations.size }
@@ -179,7 +187,7 @@ module Bench
         abort "bench/wsdl.rb: #{methods} operation methods, #{operations} expected" unless methods == operations
 
         zeep = zeep_process(path)
-        wasabi_module = wasabi
+        wasabi_module = wasabi unless imports
         contenders = { "wirebind generation (load + generate)" => -> { generate_with(LIB, path, module_name) },
                        "wirebind require of the generated code" => -> { load_generated(entry, module_name).first } }
         if before_lib
@@ -194,7 +202,11 @@ module Bench
         report(contenders)
         puts format("  (wirebind's SOAP layer, loaded before the require and not in it: %.2f s CPU)", soap)
         puts "  zeep is not installed (apt-get install python3-zeep)" unless zeep
-        puts "  Wasabi is not installed (bundle install --with bench)" unless wasabi_module
+        if imports
+          puts "  Wasabi not run: it does not follow wsdl:import (it finds no operation here)"
+        elsif !wasabi_module
+          puts "  Wasabi is not installed (bundle install --with bench)"
+        end
       ensure
         zeep&.close
       end
@@ -359,12 +371,19 @@ if $PROGRAM_NAME == __FILE__
   puts "Issue 19's goals (vSphere vim25): generation < 1 s CPU, require of the generated code < 0.5 s CPU"
   FileUtils.mkdir_p(File.dirname(Bench::WSDL::SYNTHETIC))
   File.write(Bench::WSDL::SYNTHETIC, Bench::WSDL.synthetic_vim25)
-  files = ENV.fetch("BENCH_WSDL", "economic,vim25").split(",")
+  files = ENV.fetch("BENCH_WSDL", "economic,vim25,pbm").split(",")
   both = lambda do |before_lib|
     Bench::WSDL.run(Bench::WSDL::ECONOMIC, "Economic", "The largest real WSDL at hand", before_lib) if files.include?("economic")
     if files.include?("vim25")
       Bench::WSDL.run(Bench::WSDL::SYNTHETIC, "SyntheticVim25",
                       "SYNTHETIC, vSphere vim25-shaped (generated by this script, not a real service)", before_lib)
+    end
+    if files.include?("pbm")
+      if File.exist?(Bench::WSDL::PBM)
+        Bench::WSDL.run(Bench::WSDL::PBM, "VspherePbm", "vSphere pbm 7.0, real vim25 types", before_lib, imports: true)
+      else
+        puts "\nvSphere pbm 7.0, real vim25 types: skipped, #{Bench::WSDL::PBM} is absent (run `bundle exec rake fixtures`)"
+      end
     end
   end
   if Bench::WSDL::BEFORE

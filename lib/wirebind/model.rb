@@ -53,12 +53,13 @@ module Wirebind
       # @api private
       def included(base)
         super
-        raise SchemaError, "Wirebind::Model is included in classes, not in #{display_name(base)}" unless base.is_a?(Class)
+        # (Asked of Class and ClassMethods, not of base: see ClassMethods#__wb_schema_values.)
+        raise SchemaError, "Wirebind::Model is included in classes, not in #{display_name(base)}" unless Class === base
         # A subclass of a model already has its schema, copied from its parent.
-        return if base.singleton_class.include?(ClassMethods)
+        return if ClassMethods === base
 
         base.extend(ClassMethods)
-        base.__send__(:__wb_start_schema, nil)
+        base.__wb_start_schema(nil)
       end
 
       # Records a class that declared {ClassMethods#xml_type}. Call with
@@ -77,9 +78,12 @@ module Wirebind
         table = @xml_types.dup
         classes.each do |klass|
           name = klass.xml_type[0]
-          others = (table[name] || []).reject { |other| other.equal?(klass) }
           # The latest declaration first: it wins over an older one of the same name.
-          table[name] = [klass, *others].freeze
+          table[name] = if (known = table[name])
+                          [klass, *known.reject { |other| other.equal?(klass) }].freeze
+                        else
+                          [klass].freeze
+                        end
         end
         @xml_types = table.freeze
       end

@@ -161,7 +161,17 @@ module Wirebind
           end
 
           choices = choice_types(where, type)
-          item_type, list = choices ? [Model, true] : resolve_type(where, type)
+          # A scalar or a model class, or a list of one: the declarations
+          # generated code makes, told without building a pair.
+          if !choices && plain_type?(type)
+            item_type = type
+            list = false
+          elsif !choices && type.is_a?(Array) && type.length == 1 && plain_type?(type[0])
+            item_type = type[0]
+            list = true
+          else
+            item_type, list = choices ? [Model, true] : resolve_type(where, type)
+          end
           # A list of lists: how many list levels hold the innermost list (1 for [[:float]]).
           nested = list.is_a?(Integer) ? list : false
           list = true if nested
@@ -254,7 +264,11 @@ module Wirebind
         def lower_camel(name)
           # An underscore after a letter or digit joins words; a leading one, or
           # one of a pair, is kept as written.
-          name.name.gsub(WORD_BREAK) { Regexp.last_match(1).upcase }
+          text = name.name
+          # One word (most of a WSDL's names, declared without xml:): the name itself, nothing made.
+          return text unless text.include?("_")
+
+          text.gsub(WORD_BREAK) { Regexp.last_match(1).upcase }
         end
 
         # @return [String] the JSON key +name+ gets under the +json_keys+ style
@@ -283,6 +297,53 @@ module Wirebind
           name
         end
 
+        # @param attributes [Array<Attribute>] a class's
+        # @param name [Symbol]
+        # @return [Attribute, nil] the one named +name+
+        def named(attributes, name)
+          i = 0
+          while i < attributes.size
+            return attributes[i] if attributes[i].name == name
+
+            i += 1
+          end
+          nil
+        end
+
+        # @param attributes [Array<Attribute>] a class's
+        # @param name [Symbol] a new attribute's name
+        # @param reader [Symbol] its {reader_name}
+        # @return [Attribute, nil] another attribute whose reader is +reader+ too:
+        #   only a pair like +:method+ and +:method_value+ can clash, so
+        #   declaring an attribute of another name (every one, nearly) does
+        #   not look
+        def reader_taken(attributes, name, reader)
+          return nil unless reader != name || name.end_with?("_value")
+
+          attributes.find { |existing| existing.name != name && reader_name(existing.name) == reader }
+        end
+
+        # Records +attribute+ in +heads+, a class's attributes by the head of
+        # their +xml:+ mapping ({XML::Plan.mapping_head}), which
+        # {XML::Plan.check_siblings} compares a new one with: an index kept as
+        # attributes are declared, so that declaring N attributes takes time
+        # linear in N. A head's value is its one attribute (the usual case, no
+        # Array made) or a frozen Array of several. Call with SCHEMA_LOCK held.
+        # @param heads [Hash{String => Attribute, Array<Attribute>}] changed in place
+        # @param head [String] +attribute+'s
+        # @param attribute [Attribute]
+        # @param replaced [Attribute, nil] the inherited one it replaces
+        # @return [void]
+        def index_mapping(heads, head, attribute, replaced)
+          if replaced
+            old = XML::Plan.mapping_head(replaced.xml)
+            kept = Array(heads[old]).reject { |other| other.equal?(replaced) }
+            kept.empty? ? heads.delete(old) : heads[old] = (kept.size == 1 ? kept[0] : kept.freeze)
+          end
+          same_head = heads[head]
+          heads[head] = same_head.nil? ? attribute : [*same_head, attribute].freeze
+        end
+
         # The reader of an attribute (and, with "=", its writer): its name, or
         # +<name>_value+ for a name in {RESERVED_NAMES} (+method_value+ for +:method+).
         # @param name [Symbol]
@@ -297,13 +358,18 @@ module Wirebind
           "#{Model.display_name(owner)}.attribute #{name.inspect}"
         end
 
+        # A type a list may hold directly, or an attribute be.
+        def plain_type?(type)
+          Types.scalar?(type) || Types.open?(type) || model_class?(type)
+        end
+
         def resolve_type(where, type)
-          return [type, false] if Types.scalar?(type) || Types.open?(type) || model_class?(type)
+          return [type, false] if plain_type?(type)
 
           if type.is_a?(Array)
             if type.length == 1
               item = type.first
-              return [item, true] if Types.scalar?(item) || Types.open?(item) || model_class?(item)
+              return [item, true] if plain_type?(item)
               if item.is_a?(Array) && (levels = nested_levels(item))
                 return levels
               end
@@ -329,7 +395,9 @@ module Wirebind
         end
 
         def model_class?(type)
-          type.is_a?(Class) && type.include?(Model)
+          # Every model class, and no other, extends ClassMethods (Model.included);
+          # asked of ClassMethods, not of the type: see ClassMethods#__wb_schema_values.
+          ClassMethods === type
         end
 
         # [item type, levels] of +item+, the one item of a list (an Array

@@ -12,19 +12,13 @@ module Wirebind
     # and writers do, as Ruby methods, but not its place in the schema). Declare
     # a parent completely before subclassing it.
     module ClassMethods
-      # Instance variables that make up a schema, copied into each subclass.
-      # Every value they hold is frozen, so sharing them is copying them.
-      SCHEMA_IVARS = %i[
-        @__wb_attributes @__wb_xml_namespace_uri @__wb_xml_namespace_prefix @__wb_xml_prefixes
-        @__wb_xml_root @__wb_json_keys @__wb_json_numbers @__wb_binary
-      ].freeze
       # XML's NCName, approximated: a name without a colon.
       XML_NAME = /\A[[:alpha:]_][[:alnum:]_.-]*\z/
       NO_PLANS = {}.freeze
       NO_PREFIXES = {}.freeze
       NO_ATTRIBUTES = [].freeze
       XML_NS = Namespaces::XML
-      private_constant :SCHEMA_IVARS, :XML_NAME, :NO_PLANS, :NO_PREFIXES, :NO_ATTRIBUTES, :XML_NS
+      private_constant :XML_NAME, :NO_PLANS, :NO_PREFIXES, :NO_ATTRIBUTES, :XML_NS
 
       # Declares an attribute: a reader, a writer, a keyword of +new+, and a
       # place on the wire.
@@ -70,7 +64,9 @@ module Wirebind
         name = Attribute.check_name(self, name)
         SCHEMA_LOCK.synchronize do
           reader = Attribute.reader_name(name)
-          inherited, other = __wb_same_names(name, reader)
+          attributes = @__wb_attributes
+          inherited = Attribute.named(attributes, name)
+          other = Attribute.reader_taken(attributes, name, reader)
           if inherited&.owner.equal?(self)
             raise SchemaError, "#{Model.display_name(self)}.attribute #{name.inspect} is declared twice"
           end
@@ -86,14 +82,14 @@ module Wirebind
           head = XML::Plan.mapping_head(attribute.xml)
           same_head = @__wb_xml_heads[head]
           XML::Plan.check_siblings(attribute, same_head.is_a?(Array) ? same_head : [same_head]) if same_head
-          __wb_index_mapping(head, attribute, inherited)
+          Attribute.index_mapping(@__wb_xml_heads, head, attribute, inherited)
           Model.enums_declared! if attribute.enum || attribute.string_format
           Model.time_formats_declared! if attribute.converted?
           attributes = @__wb_attributes.dup
           attributes[index] = attribute
           @__wb_attributes = attributes.freeze
           @__wb_generated_methods.accessor(reader, name) unless inherited
-          __wb_generate_methods
+          @__wb_methods_stale ||= Generator.defer(@__wb_generated_methods)
           schema_changed
           attribute
         end
@@ -269,9 +265,14 @@ module Wirebind
       #   in when decoding (services that rebind one prefix to several versions of
       #   a namespace, such as NetSuite's, need that): a pattern the namespace
       #   must match, or +:any+ for any namespace (including none)
+      # @param root [Boolean] true: a record of this class is also written as an
+      #   element of the type's name and namespace, as {#xml_root} +name+ and
+      #   {#xml_namespace} +namespace+ declare it (what generated code declares
+      #   for a named type of a schema whose elements are qualified: one call
+      #   instead of three, for each of thousands of classes)
       # @return [Array(String, String), nil] the type's name and namespace, if declared
       # @raise [SchemaError]
-      def xml_type(name = nil, namespace: nil, matching: nil)
+      def xml_type(name = nil, namespace: nil, matching: nil, root: false)
         unless name.nil?
           unless name.is_a?(String) && XML_NAME.match?(name)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: #{name.inspect} is not an XML type name"
@@ -286,8 +287,14 @@ module Wirebind
           unless matching.nil? || matching == :any || matching.is_a?(Regexp)
             raise SchemaError, "#{Model.display_name(self)}.xml_type: matching: must be a Regexp, :any or nil, not #{matching.inspect}"
           end
+          raise SchemaError, "#{Model.display_name(self)}.xml_type: root: must be true or false, not #{root.inspect}" unless root == true || root == false
 
           SCHEMA_LOCK.synchronize do
+            if root
+              @__wb_xml_root = -name
+              @__wb_xml_namespace_uri = namespace && -namespace
+              @__wb_xml_namespace_prefix = nil
+            end
             @__wb_xml_type = [-name, namespace && -namespace].freeze
             @__wb_xml_type_matching = matching.is_a?(Regexp) ? Shareable.make(matching.dup) : matching
             Model.register_xml_type(self)
@@ -342,7 +349,7 @@ module Wirebind
       #   something of its own
       def inherit_schema
         parent = superclass
-        unless parent.include?(Model)
+        unless ClassMethods === parent
           raise SchemaError, "#{Model.display_name(self)}.inherit_schema: its parent #{Model.display_name(parent)} is not a model"
         end
 
@@ -351,7 +358,9 @@ module Wirebind
             raise SchemaError, "#{Model.display_name(self)}.inherit_schema comes before the class's own declarations"
           end
 
-          __wb_start_schema_from(parent)
+          @__wb_attributes, @__wb_xml_namespace_uri, @__wb_xml_namespace_prefix, @__wb_xml_prefixes, @__wb_xml_root,
+            @__wb_json_keys, @__wb_json_numbers, @__wb_binary, heads = parent.__wb_schema_values
+          @__wb_xml_heads = heads.dup
           schema_changed
         end
       end
@@ -510,6 +519,68 @@ module Wirebind
         end
       end
 
+      # What a subclass copies of this class's schema (every value frozen, so
+      # sharing them is copying them, but the index of XML heads, which the
+      # subclass copies): the instance variables, in the order
+      # {#__wb_start_schema} assigns them. Kept until the schema changes, so
+      # that the subclasses of one class share one.
+      #
+      # (A subclass assigns them itself rather than through
+      # instance_variable_set, and the helpers of declaring are called on
+      # shared objects rather than on the class: each method called on a new
+      # class costs Ruby a method cache entry kept for that class, thousands
+      # of them for a large WSDL's generated code.)
+      #
+      # @api private
+      # @return [Array] frozen
+      def __wb_schema_values
+        @__wb_schema_values ||= [
+          @__wb_attributes, @__wb_xml_namespace_uri, @__wb_xml_namespace_prefix, @__wb_xml_prefixes, @__wb_xml_root,
+          @__wb_json_keys, @__wb_json_numbers, @__wb_binary, @__wb_xml_heads
+        ].freeze
+      end
+
+      # Starts the schema of a new model class: a copy of +parent+'s, or an
+      # empty one; the generated methods' module in place, its methods to be
+      # written on first use.
+      #
+      # @api private
+      # @param parent [Class, nil] the model class to copy the schema from
+      # @return [void]
+      def __wb_start_schema(parent)
+        if parent
+          @__wb_attributes, @__wb_xml_namespace_uri, @__wb_xml_namespace_prefix, @__wb_xml_prefixes, @__wb_xml_root,
+            @__wb_json_keys, @__wb_json_numbers, @__wb_binary, heads = parent.__wb_schema_values
+          @__wb_xml_heads = heads.dup
+        else
+          @__wb_xml_heads = {}
+          @__wb_attributes = NO_ATTRIBUTES
+          @__wb_xml_namespace_uri = nil
+          @__wb_xml_namespace_prefix = nil
+          @__wb_xml_prefixes = NO_PREFIXES
+          @__wb_xml_root = nil
+          @__wb_json_keys = :snake
+          @__wb_json_numbers = :strict
+          @__wb_binary = nil
+        end
+        @__wb_schema_values = nil
+        @__wb_xml_type = nil
+        @__wb_json_type = nil
+        @__wb_xml_type_matching = nil
+        @__wb_xml_abstract = false
+        @__wb_plans = NO_PLANS
+        @__wb_schema_generation = 0
+        @__wb_builders = nil
+        @__wb_builder_version = 0
+        @__wb_generated_methods = GeneratedMethods.new(self)
+        include @__wb_generated_methods
+        # Placeholders until the first call writes the methods for the
+        # attributes as they are then ({#__wb_methods}): declaring a class and
+        # its attributes costs no Ruby source at all, and a class with N
+        # attributes is generated once, not N times.
+        @__wb_methods_stale = Generator.defer(@__wb_generated_methods)
+      end
+
       # Builds a record from decoded values, without +initialize+.
       #
       # @api private
@@ -525,75 +596,8 @@ module Wirebind
       # Starts a subclass with a copy of this class's schema.
       def inherited(subclass)
         # Before super: another inherited hook may already declare attributes.
-        subclass.__send__(:__wb_start_schema, self)
+        subclass.__wb_start_schema(self)
         super
-      end
-
-      # @param parent [Class, nil] the model class to copy the schema from
-      def __wb_start_schema(parent)
-        if parent
-          __wb_start_schema_from(parent)
-        else
-          @__wb_xml_heads = {}
-          @__wb_attributes = [].freeze
-          @__wb_xml_namespace_uri = nil
-          @__wb_xml_namespace_prefix = nil
-          @__wb_xml_prefixes = NO_PREFIXES
-          @__wb_xml_root = nil
-          @__wb_json_keys = :snake
-          @__wb_json_numbers = :strict
-          @__wb_binary = nil
-        end
-        @__wb_xml_type = nil
-        @__wb_json_type = nil
-        @__wb_xml_type_matching = nil
-        @__wb_xml_abstract = false
-        @__wb_plans = NO_PLANS
-        @__wb_schema_generation = 0
-        @__wb_builders = nil
-        @__wb_builder_version = 0
-        @__wb_generated_methods = GeneratedMethods.new(self)
-        @__wb_methods_stale = false
-        include @__wb_generated_methods
-        __wb_generate_methods
-      end
-
-      # The attribute named +name+ and the first other one whose reader is
-      # +reader+, each or nil: one pass, as declaring every attribute of a
-      # generated class runs it.
-      def __wb_same_names(name, reader)
-        attributes = @__wb_attributes
-        same = nil
-        other = nil
-        i = 0
-        while i < attributes.size
-          existing = attributes[i]
-          if existing.name == name
-            same = existing
-          elsif other.nil? && Attribute.reader_name(existing.name) == reader
-            other = existing
-          end
-          i += 1
-        end
-        [same, other]
-      end
-
-      # Copies +parent+'s schema (its frozen values shared, its index of XML heads copied).
-      def __wb_start_schema_from(parent)
-        SCHEMA_IVARS.each { |ivar| instance_variable_set(ivar, parent.instance_variable_get(ivar)) }
-        @__wb_xml_heads = parent.instance_variable_get(:@__wb_xml_heads).dup
-      end
-
-      # Marks the generated methods as out of date: placeholders take their
-      # place until the first call writes them for the attributes as they are
-      # then ({#__wb_methods}). Declaring a class and its attributes thus costs
-      # no Ruby source at all, and a class with N attributes is generated once,
-      # not N times.
-      def __wb_generate_methods
-        return if @__wb_methods_stale
-
-        Generator.defer(@__wb_generated_methods)
-        @__wb_methods_stale = true
       end
 
       public
@@ -622,28 +626,12 @@ module Wirebind
       end
 
       # Call with SCHEMA_LOCK held, after the schema has changed.
-      # The class's attributes by the head of their +xml:+ mapping
-      # ({XML::Plan.mapping_head}), which {XML::Plan.check_siblings} compares a
-      # new one with: an index kept as attributes are declared, so that
-      # declaring N attributes takes time linear in N. A head's value is its
-      # one attribute (the usual case, no Array made) or a frozen Array of
-      # several. Call with SCHEMA_LOCK held.
-      def __wb_index_mapping(head, attribute, replaced)
-        heads = @__wb_xml_heads
-        if replaced
-          old = XML::Plan.mapping_head(replaced.xml)
-          kept = Array(heads[old]).reject { |other| other.equal?(replaced) }
-          kept.empty? ? heads.delete(old) : heads[old] = (kept.size == 1 ? kept[0] : kept.freeze)
-        end
-        same_head = heads[head]
-        heads[head] = same_head.nil? ? attribute : [*same_head, attribute].freeze
-      end
-
       def schema_changed
         Model.schema_changed!
         @__wb_schema_generation += 1
         @__wb_plans = NO_PLANS
         @__wb_builders = nil
+        @__wb_schema_values = nil
       end
     end
   end

@@ -110,12 +110,13 @@ module Wirebind
       # until {generate} writes them.
       #
       # @param methods_module [GeneratedMethods]
-      # @return [void]
+      # @return [true] (the methods are out of date)
       def defer(methods_module)
         PLACEHOLDERS.each do |method_name, placeholder|
           keep_quiet(methods_module, method_name)
           methods_module.define_method(method_name, placeholder)
         end
+        true
       end
 
       # Replaces the generated methods in +methods_module+ with ones for +attributes+.

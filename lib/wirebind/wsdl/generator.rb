@@ -43,6 +43,8 @@ module Wirebind
         @all_fields = {}.compare_by_identity
         @attribute_lines = {}.compare_by_identity
         @files_taken = { MODELS_FILE => true }
+        # Each enumeration's constant, by its values (see {enum_constant}).
+        @enums = {}
         name_types
         name_clients
       end
@@ -134,7 +136,29 @@ module Wirebind
       end
 
       def models_source
-        (@ordered.map { |spec| model_source(spec) } + @element_classes.map { |const, substitute| element_class_source(const, substitute) }).join("\n")
+        classes = (@ordered.map { |spec| model_source(spec) } + @element_classes.map { |const, substitute| element_class_source(const, substitute) }).join("\n")
+        enums_source + classes
+      end
+
+      # The enumerations the attributes name, each a frozen constant written
+      # once however many attributes take it (vSphere's and EWS's repeat across
+      # hundreds of fields): fewer literals for Ruby to parse and to keep.
+      def enums_source
+        return "" if @enums.empty?
+
+        out = +"  # The enumerations of the attributes below, each written once.\n"
+        @enums.each { |values, const| out << "  #{const} = #{values.inspect}.freeze\n" }
+        out << "\n"
+      end
+
+      # The constant that holds +values+, named after the first field that
+      # takes them (+POWER_STATE_VALUES+); one per distinct list.
+      def enum_constant(field, values)
+        @enums[values] ||= begin
+          name = "#{snake(field.local).upcase}_VALUES"
+          name = "ENUM#{name}" unless name.match?(/\A\p{Lu}/)
+          Naming.unique(name, @taken, "")
+        end
       end
 
       def element_class_source(const, substitute)
@@ -195,18 +219,28 @@ module Wirebind
 
       def model_source(spec)
         out = +""
-        out << "  # #{comment(spec.qualified_name)}: #{spec.named ? 'complex type' : 'anonymous type of the element'}#{" extending #{comment(spec.base.qualified_name)}" if spec.base}\n"
-        out << "  class #{spec.const}#{" < #{spec.base.const}" if spec.base}\n"
         class_ns = spec.qualified ? spec.namespace : nil
+        # A type declared by xml_type ..., root: true under its own name needs no comment to say
+        # which it is (one comment line less to parse for each of thousands of classes).
+        unless spec.named && class_ns == spec.namespace && spec.const == spec.name
+          out << "  # #{comment(spec.qualified_name)}: #{spec.named ? 'complex type' : 'anonymous type of the element'}#{" extending #{comment(spec.base.qualified_name)}" if spec.base}\n"
+        end
+        out << "  class #{spec.const}#{" < #{spec.base.const}" if spec.base}\n"
         lines, _, fixed = attribute_lines(spec, class_ns)
         # A subclass declared like its base takes the base's attributes rather than repeating them.
         if (inherited = inherited_lines(spec, class_ns))
           out << "    inherit_schema\n"
           lines = lines.drop(inherited)
         end
-        out << "    xml_namespace #{class_ns.inspect}\n" if class_ns
-        out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
-        out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        if spec.named && xml_name?(spec.name) && class_ns == spec.namespace
+          # Written as an element of the type's own name and namespace: one declaration for the three.
+          out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}, root: true\n"
+        else
+          # inherit_schema took the base's xml_namespace, which inherited_lines found equal.
+          out << "    xml_namespace #{class_ns.inspect}\n" if class_ns && !inherited
+          out << "    xml_root #{spec.name.inspect}\n" if xml_name?(spec.name)
+          out << "    xml_type #{spec.name.inspect}, namespace: #{spec.namespace.inspect}\n" if spec.named && xml_name?(spec.name)
+        end
         out << "    xml_abstract\n" if spec.abstract?
         lines.each { |line| out << line }
         out << fixed_initializer(fixed)
@@ -310,19 +344,23 @@ module Wirebind
           return "    attribute :#{name}, [#{item.type.const}], xml: #{"#{path(field, class_ns)}/#{path(item, class_ns)}".inspect} # #{comment(field.type.qualified_name)} unwrapped\n"
         end
 
-        options = +"xml: #{path(field, class_ns).inspect}"
+        options = []
+        # An element named as the attribute (one word: the name's default mapping) needs
+        # no xml:, one literal less for Ruby to parse, thousands of times in a large WSDL.
+        xml = path(field, class_ns)
+        options << "xml: #{xml.inspect}" unless xml == name && !name.include?("_")
         if field.fixed && field.type == :string && !field.list
           # A fixed value is the only one, checked both ways (a DecodeError on another).
-          options << ", enum: #{[field.fixed].inspect}"
+          options << "enum: #{[field.fixed].inspect}"
         elsif field.enum
           # Open on decode (a newer server's value is kept as the String), closed on encode.
-          options << ", enum: #{field.enum.inspect}, open_enum: true"
+          options << "enum: #{enum_constant(field, field.enum)}, open_enum: true"
         end
         # xsd:duration, xsd:time, gYear...: the text, checked against the type's lexical space both ways.
         options << ", format: #{field.format.inspect}" if field.format
         # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
-        options << ", nil: :xsi" if field.nillable && !field.optional && !field.list
-        out = +"    attribute :#{name}, #{type_source(field.type, field.list)}, #{options}"
+        options << "nil: :xsi" if field.nillable && !field.optional && !field.list
+        out = +"    attribute :#{name}, #{[type_source(field.type, field.list), *options].join(', ')}"
         out << " # default #{comment(field.default)}" if field.default
         out << " # fixed #{comment(field.fixed)}" if field.fixed
         out << "\n"
