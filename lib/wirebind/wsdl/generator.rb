@@ -357,7 +357,7 @@ module Wirebind
           options << "enum: #{enum_constant(field, field.enum)}, open_enum: true"
         end
         # xsd:duration, xsd:time, gYear...: the text, checked against the type's lexical space both ways.
-        options << ", format: #{field.format.inspect}" if field.format
+        options << "format: #{field.format.inspect}" if field.format
         # A required nillable element is written as xsi:nil="true" when nil; an optional one is left out.
         options << "nil: :xsi" if field.nillable && !field.optional && !field.list
         out = +"    attribute :#{name}, #{[type_source(field.type, field.list), *options].join(', ')}"
