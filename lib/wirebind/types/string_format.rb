@@ -19,17 +19,19 @@ module Wirebind
       BLANK = "[ \\t\\r\\n]*"
 
       # format => [XSD type name, pattern, an example for messages]
-      FORMATS = {
-        # At least one component; "T" only before a time component; only seconds have a fraction.
-        duration: ["duration", /\A#{BLANK}-?P(?=[0-9]|T[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:T(?=[0-9])(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+(?:\.[0-9]+)?S)?)?#{BLANK}\z/, "P1DT2H"],
-        time_of_day: ["time", /\A#{BLANK}(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?|24:00:00(?:\.0+)?)#{ZONE}#{BLANK}\z/, "13:20:00"],
-        g_year: ["gYear", /\A#{BLANK}(?!-0000)#{YEAR}#{ZONE}#{BLANK}\z/, "2026"],
-        g_year_month: ["gYearMonth", /\A#{BLANK}(?!-0000)#{YEAR}-#{MONTH}#{ZONE}#{BLANK}\z/, "2026-01"],
-        g_month_day: ["gMonthDay", /\A#{BLANK}--(#{MONTH})-(#{DAY})#{ZONE}#{BLANK}\z/, "--12-31"],
-        g_day: ["gDay", /\A#{BLANK}---#{DAY}#{ZONE}#{BLANK}\z/, "---01"],
-        # "--05--" is XML Schema 1.0's first form, which some toolkits still write.
-        g_month: ["gMonth", /\A#{BLANK}--#{MONTH}(?:--)?#{ZONE}#{BLANK}\z/, "--05"]
-      }.freeze
+      FORMATS = Shareable.make(
+        {
+          # At least one component; "T" only before a time component; only seconds have a fraction.
+          duration: ["duration", /\A#{BLANK}-?P(?=[0-9]|T[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:T(?=[0-9])(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+(?:\.[0-9]+)?S)?)?#{BLANK}\z/, "P1DT2H"],
+          time_of_day: ["time", /\A#{BLANK}(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?|24:00:00(?:\.0+)?)#{ZONE}#{BLANK}\z/, "13:20:00"],
+          g_year: ["gYear", /\A#{BLANK}(?!-0000)#{YEAR}#{ZONE}#{BLANK}\z/, "2026"],
+          g_year_month: ["gYearMonth", /\A#{BLANK}(?!-0000)#{YEAR}-#{MONTH}#{ZONE}#{BLANK}\z/, "2026-01"],
+          g_month_day: ["gMonthDay", /\A#{BLANK}--(#{MONTH})-(#{DAY})#{ZONE}#{BLANK}\z/, "--12-31"],
+          g_day: ["gDay", /\A#{BLANK}---#{DAY}#{ZONE}#{BLANK}\z/, "---01"],
+          # "--05--" is XML Schema 1.0's first form, which some toolkits still write.
+          g_month: ["gMonth", /\A#{BLANK}--#{MONTH}(?:--)?#{ZONE}#{BLANK}\z/, "--05"]
+        }
+      )
       # The month's last day in a leap year: gMonthDay has no year, so --02-29 is a day.
       LAST_DAYS = [nil, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31].freeze
 
