@@ -363,13 +363,12 @@ module Wirebind
           Types.scalar?(type) || Types.open?(type) || model_class?(type)
         end
 
+        # [item type, list levels] of a type {.declare} did not take at once (a
+        # plain type or a list of one): a list of lists, or a SchemaError.
         def resolve_type(where, type)
-          return [type, false] if plain_type?(type)
-
           if type.is_a?(Array)
             if type.length == 1
               item = type.first
-              return [item, true] if plain_type?(item)
               if item.is_a?(Array) && (levels = nested_levels(item))
                 return levels
               end

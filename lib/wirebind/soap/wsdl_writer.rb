@@ -175,8 +175,7 @@ module Wirebind
       # The type of a plan slot's values: its attribute's XSD type when it has a
       # +:string+ +format:+ (xsd:duration, xsd:time, gYear...), else {#ref}'s.
       def slot_ref(slot)
-        attribute = slot.attribute
-        format = attribute.is_a?(Model::Attribute) ? attribute.string_format : nil
+        format = slot.string_format
         format ? "xsd:#{Types::StringFormat.xsd_name(format)}" : ref(slot.type)
       end
 

@@ -44,6 +44,12 @@ module Wirebind
         def plan
           Plan.for(type)
         end
+
+        # @return [Symbol, nil] the +format:+ of a +:string+ slot's attribute
+        #   ({Model::Attribute#string_format}: its XSD type, e.g. xsd:duration)
+        def string_format
+          attribute.is_a?(Model::Attribute) ? attribute.string_format : nil
+        end
       end
 
       # A wrapper element on the way to one or more slots; +attributes+ and

@@ -135,7 +135,7 @@ module Wirebind
             list = local
             type = type_index(only.type)
             emit "#{pad}unless (#{list} = #{reader(only)}).nil?"
-            format = string_format(only)
+            format = only.string_format
             item_type, namespace = format ? ["xsd:#{Types::StringFormat.xsd_name(format)}", nil] : EncodedWriter.declared_item_type(only.type)
             if item_type
               array = @version.array
@@ -168,7 +168,7 @@ module Wirebind
               emit "#{pad}if #{v}.nil?"
               emit "#{pad}  out << #{q(%(<#{name} xsi:nil="true"/>))}" if slot.nil_xsi
               emit "#{pad}else"
-              value(name, v, slot.type, type_index(slot.type), "#{pad}  ", string_format(slot))
+              value(name, v, slot.type, type_index(slot.type), "#{pad}  ", slot.string_format)
               emit "#{pad}end"
             end
           end
@@ -183,15 +183,10 @@ module Wirebind
             else
               type = type_index(slot.type)
               emit "#{pad}  #{v}.each do |#{item}|"
-              value(name, item, slot.type, type, "#{pad}    ", string_format(slot))
+              value(name, item, slot.type, type, "#{pad}    ", slot.string_format)
               emit "#{pad}  end"
             end
             emit "#{pad}end"
-          end
-
-          # The +format:+ of a +:string+ slot's attribute (its XSD type names the value).
-          def string_format(slot)
-            slot.attribute.is_a?(Model::Attribute) ? slot.attribute.string_format : nil
           end
 
           # A non-nil value +v+ of declared type +type+ (+@types[index]+), as
