@@ -237,8 +237,9 @@ module Wirebind
           headers.each do |header|
             # [element name, model]: the header part's element (WSDL 1.1 §3.7), when its type's name differs.
             name, header = header if header.is_a?(Array) && header.size == 2 && header[0].is_a?(String)
+            namespace, name = split_header_name(name) if name
             if name && (type = scalar_type(header))
-              write_scalar_header(out, name, header, type)
+              write_scalar_header(out, name, namespace, header, type)
               next
             end
             unless header.class.include?(Wirebind::Model)
@@ -264,8 +265,7 @@ module Wirebind
 
         # A header element of a simple type (WCF's string headers: Bing Ads'
         # AuthenticationToken), its value written as its scalar type's text.
-        def write_scalar_header(out, name, value, type)
-          namespace, name = split_header_name(name)
+        def write_scalar_header(out, name, namespace, value, type)
           Writing.check_name(name, "header")
           out << "<" << name
           out << %( xmlns="#{attribute(namespace)}") if namespace
